@@ -1,0 +1,95 @@
+# clomp: build, test and run. `make help` lists the targets and the compiler lines.
+
+# make's built-in default is cc; clomp defaults to gcc (libgomp) unless CC is given.
+ifeq ($(origin CC),default)
+CC = gcc
+endif
+CFLAGS ?= -O3 -Wall -Wextra
+LDFLAGS ?=
+OPENMP_FLAGS ?= -fopenmp
+PREFIX ?= /usr/local
+DESTDIR ?=
+BUILD ?= build
+PROVE ?= prove
+
+# Not overridable: bit-for-bit verification needs strict IEEE evaluation
+# (no fused multiply-add contraction), and the sources are C11 + POSIX.
+REQUIRED_CFLAGS = -std=c11 -D_POSIX_C_SOURCE=200809L -ffp-contract=off $(OPENMP_FLAGS)
+ALL_CFLAGS = $(REQUIRED_CFLAGS) $(CFLAGS)
+ALL_LDFLAGS = $(OPENMP_FLAGS) $(LDFLAGS)
+LDLIBS = -lm
+
+MESH_SRC = mesh/build_mesh.c mesh/verify.c
+KERNEL_SRC = kernels/deposit.c kernels/schedules.c kernels/calc_deposit_probe.c \
+             kernels/omp_barrier_probe.c kernels/serial_ref.c kernels/bestcase_omp.c \
+             kernels/static_omp.c kernels/dynamic_omp.c kernels/manual_omp.c kernels/nested_omp.c
+REPORT_SRC = report/report.c report/build_info.c
+CLI_SRC = cli/options.c
+LIB_SRC = $(MESH_SRC) $(KERNEL_SRC) $(REPORT_SRC) $(CLI_SRC)
+LIB_OBJ = $(LIB_SRC:%.c=$(BUILD)/%.o)
+
+UNIT_TESTS = test_mesh test_kernel test_schedules test_verify test_options
+UNIT_BIN = $(UNIT_TESTS:%=$(BUILD)/tests/%)
+ORACLE = $(BUILD)/tests/clomp_oracle
+
+.PHONY: all check run clean install help unit-tests FORCE
+
+all: clomp
+
+clomp: $(BUILD)/clomp.o $(LIB_OBJ)
+	$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $^ $(LDLIBS)
+
+$(BUILD)/%.o: %.c | $(BUILD)/build_info_generated.h
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -I$(BUILD) -MMD -MP -c -o $@ $<
+
+# The binary reports how it was built; regenerated whenever a flag changes.
+$(BUILD)/build_info_generated.h: FORCE
+	@mkdir -p $(BUILD)
+	@esc() { printf '%s' "$$1" | sed -e 's/\\/\\\\/g' -e 's/"/\\"/g'; }; \
+	{ printf '#define CLOMP_BUILD_CC "%s"\n' "$$(esc '$(CC)')"; \
+	  printf '#define CLOMP_BUILD_CFLAGS "%s"\n' "$$(esc '$(ALL_CFLAGS)')"; \
+	  printf '#define CLOMP_BUILD_LDFLAGS "%s"\n' "$$(esc '$(ALL_LDFLAGS) $(LDLIBS)')"; \
+	  printf '#define CLOMP_BUILD_HOST "%s"\n' "$$(esc "$$(uname -n)")"; \
+	  printf '#define CLOMP_BUILD_DATE "%s"\n' "$$(date -u '+%Y-%m-%d')"; \
+	} > $@.tmp; \
+	if cmp -s $@.tmp $@; then rm -f $@.tmp; else mv $@.tmp $@; fi
+
+$(BUILD)/tests/%: tests/unit/%.c $(LIB_OBJ)
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -I. -I$(BUILD) $(ALL_LDFLAGS) -o $@ $< $(LIB_OBJ) $(LDLIBS)
+
+$(ORACLE): tests/oracle/clomp_oracle.c
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $< $(LDLIBS)
+
+unit-tests: $(UNIT_BIN) $(ORACLE)
+
+# Every test, TAP through prove: C unit tests and shell tests of the binary.
+check: clomp unit-tests
+	CLOMP=$(CURDIR)/clomp BUILD_DIR=$(CURDIR)/$(BUILD) $(PROVE) --exec '' $(UNIT_BIN) tests/*.t
+
+# The target input spot check: ~6400 zones, one thread per core.
+run: clomp
+	./clomp -1 1 64 100 32 1 100
+
+install: clomp
+	install -d $(DESTDIR)$(PREFIX)/bin
+	install -m 755 clomp $(DESTDIR)$(PREFIX)/bin/clomp
+
+clean:
+	rm -rf $(BUILD) clomp
+
+help:
+	@echo "Targets:"
+	@echo "  make            build ./clomp"
+	@echo "  make run        target input spot check: ./clomp -1 1 64 100 32 1 100"
+	@echo "  make check      build and run every test (prove)"
+	@echo "  make install    install to \$$(DESTDIR)\$$(PREFIX)/bin (PREFIX=$(PREFIX))"
+	@echo "  make clean      remove build products"
+	@echo "Compiler lines:"
+	@echo "  compile: $(CC) $(ALL_CFLAGS) -c FILE.c"
+	@echo "  link:    $(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o clomp OBJECTS $(LDLIBS)"
+	@echo "Override CC, CFLAGS, LDFLAGS, OPENMP_FLAGS, e.g. make CC=clang (needs libomp-dev)."
+
+-include $(shell find $(BUILD) -name '*.d' 2>/dev/null)

@@ -1,0 +1,186 @@
+#include "options.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "exit_status.h"
+
+const char *const clomp_parameter_names[CLOMP_PARAMETER_COUNT] = {
+    "numThreads", "allocThreads", "numParts", "zonesPerPart", "zoneSize", "flopScale", "timeScale",
+};
+
+static int fail(char *error, size_t size, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(error, size, fmt, ap);
+    va_end(ap);
+    return EXIT_USAGE;
+}
+
+/* Strict decimal: optional '-', digits, no leading zeros, no spaces, no
+ * '+', no hex or octal, no trailing text, no overflow. */
+static int parse_decimal(const char *text, long *value, const char **why)
+{
+    const char *digits = text[0] == '-' ? text + 1 : text;
+    if (*digits == '\0') {
+        *why = "is not a whole number";
+        return -1;
+    }
+    for (const char *c = digits; *c != '\0'; c++) {
+        if (*c < '0' || *c > '9') {
+            *why = "is not a whole number";
+            return -1;
+        }
+    }
+    if (digits[0] == '0' && digits[1] != '\0') {
+        *why = "has a leading zero (octal is not accepted)";
+        return -1;
+    }
+    errno = 0;
+    *value = strtol(text, NULL, 10);
+    if (errno == ERANGE) {
+        *why = "is out of range";
+        return -1;
+    }
+    return 0;
+}
+
+/* Printable copy of user text for a one-line message. */
+static const char *shown(const char *text, char *buf, size_t size)
+{
+    size_t n = 0;
+    for (const unsigned char *c = (const unsigned char *)text; *c != '\0' && n + 5 < size; c++) {
+        if (*c >= 0x20 && *c < 0x7f)
+            buf[n++] = (char)*c;
+        else
+            n += (size_t)snprintf(buf + n, size - n, "\\x%02x", *c);
+    }
+    buf[n] = '\0';
+    return buf;
+}
+
+static int parse_parameter(int index, const char *text, long *value, char *error, size_t size)
+{
+    const char *name = clomp_parameter_names[index];
+    const char *why = NULL;
+    char buf[96];
+    int threads = index < 2;
+
+    if (parse_decimal(text, value, &why) != 0)
+        return fail(error, size, "%s: '%s' %s", name, shown(text, buf, sizeof buf), why);
+    if (threads) {
+        if (*value < 1 && *value != -1)
+            return fail(error, size, "%s: '%s' must be > 0 or -1", name, shown(text, buf, sizeof buf));
+        if (*value > INT_MAX)
+            return fail(error, size, "%s: '%s' is more threads than OpenMP can address", name,
+                        shown(text, buf, sizeof buf));
+    } else if (*value < 1) {
+        return fail(error, size, "%s: '%s' must be > 0", name, shown(text, buf, sizeof buf));
+    }
+    return 0;
+}
+
+static int parse_nested(const char *text, Options *opts, char *error, size_t size)
+{
+    char buf[96], outer[32], inner[32];
+    const char *x = strchr(text, 'x');
+    const char *why = NULL;
+    size_t outer_len = x != NULL ? (size_t)(x - text) : 0;
+
+    if (x == NULL || outer_len == 0 || outer_len >= sizeof outer || strlen(x + 1) >= sizeof inner)
+        return fail(error, size, "--nested: '%s' is not OUTERxINNER (e.g. 2x4)", shown(text, buf, sizeof buf));
+    memcpy(outer, text, outer_len);
+    outer[outer_len] = '\0';
+    strcpy(inner, x + 1);
+    if (outer[0] == '-' || inner[0] == '-' || parse_decimal(outer, &opts->nestedOuter, &why) != 0 ||
+        parse_decimal(inner, &opts->nestedInner, &why) != 0)
+        return fail(error, size, "--nested: '%s' is not OUTERxINNER with whole numbers", shown(text, buf, sizeof buf));
+    if (opts->nestedOuter < 1 || opts->nestedInner < 1 || opts->nestedOuter > INT_MAX ||
+        opts->nestedInner > INT_MAX)
+        return fail(error, size, "--nested: '%s' needs OUTER and INNER > 0", shown(text, buf, sizeof buf));
+    return 0;
+}
+
+int parse_options(int argc, char **argv, Options *opts, char *error, size_t size)
+{
+    long *values[CLOMP_PARAMETER_COUNT] = {
+        &opts->numThreads, &opts->allocThreads, &opts->numParts, &opts->zonesPerPart,
+        &opts->zoneSize,   &opts->flopScale,    &opts->timeScale,
+    };
+    int count = 0, options_done = 0;
+    char buf[96];
+
+    memset(opts, 0, sizeof *opts);
+    error[0] = '\0';
+    for (int i = 1; i < argc; i++) {
+        const char *arg = argv[i];
+        if (!options_done && strncmp(arg, "--", 2) == 0) {
+            if (strcmp(arg, "--") == 0) {
+                options_done = 1;
+            } else if (strcmp(arg, "--help") == 0 || strcmp(arg, "-h") == 0) {
+                opts->want_help = 1;
+            } else if (strcmp(arg, "--version") == 0) {
+                opts->want_version = 1;
+            } else if (strncmp(arg, "--nested=", 9) == 0) {
+                int status = parse_nested(arg + 9, opts, error, size);
+                if (status != 0)
+                    return status;
+            } else {
+                return fail(error, size, "unknown option '%s' (see clomp --help)", shown(arg, buf, sizeof buf));
+            }
+            continue;
+        }
+        if (count == CLOMP_PARAMETER_COUNT)
+            return fail(error, size, "too many arguments: '%s' after the seven numbers", shown(arg, buf, sizeof buf));
+        int status = parse_parameter(count, arg, values[count], error, size);
+        if (status != 0)
+            return status;
+        count++;
+    }
+    if (opts->want_help || opts->want_version)
+        return 0;
+    if (count != CLOMP_PARAMETER_COUNT)
+        return fail(error, size, "%s", "");
+    return 0;
+}
+
+void print_usage(FILE *out, const char *exe)
+{
+    fprintf(out,
+            "Usage: %s [--nested=OUTERxINNER] numThreads allocThreads numParts \\\n"
+            "           zonesPerPart zoneSize flopScale timeScale\n"
+            "       %s --help | --version\n"
+            "\n"
+            "  numThreads:   Number of OpenMP threads to use (-1 for system default)\n"
+            "  allocThreads: #threads when allocating data (-1 for numThreads)\n"
+            "  numParts:     Number of independent pieces of work (loop iterations)\n"
+            "  zonesPerPart: Number of zones in each part (3 flops/zone/part)\n"
+            "  zoneSize:     Bytes in zone, only the first 32 used (>= 32; smaller is raised)\n"
+            "  flopScale:    Scales flops/zone to increase memory reuse (1 nominal, >= 1 valid)\n"
+            "  timeScale:    Scales target time per test (10-100 nominal, >= 1 valid)\n"
+            "\n"
+            "  --nested=OUTERxINNER  Nested OMP team shape (default 2x(numThreads/2))\n"
+            "\n"
+            "Some interesting testcases (last number controls run time; N = number of cores):\n"
+            "                   Target input:  clomp -1 1 64 100 32 1 100\n"
+            "         Target / NUMA friendly:  clomp -1 -1 64 100 32 1 100\n"
+            "                 Cache friendly:  clomp -1 1 64 1 32 100 100\n"
+            "        Cache / OpenMP friendly:  clomp -1 1 64 1 32 1000 100\n"
+            "                      Mem-bound:  clomp -1 1 64 10000 512 1 100\n"
+            "      Mem-bound / NUMA friendly:  clomp -1 -1 64 10000 512 1 100\n"
+            "               1.2 Target input:  clomp 16 1 16 400 32 1 100\n"
+            "     1.2 Target / NUMA friendly:  clomp 16 -1 16 400 32 1 100\n"
+            "            Weak scaling target:  clomp N -1 N 400 32 1 100\n"
+            "              Weak scaling huge:  clomp N -1 N 6400 32 1 100\n"
+            "          Strong scaling target:  clomp -1 -1 1024 10 32 1 100\n"
+            "                  1.2 Mem-bound:  clomp N 1 N 640000 32 1 100\n"
+            "  1.2 Mem-bound / NUMA friendly:  clomp N -1 N 640000 32 1 100\n"
+            "\n"
+            "Exit status: 0 ok, 1 verification failed, 2 usage or bad argument,\n"
+            "             3 resource failure (memory, threads).\n",
+            exe, exe);
+}

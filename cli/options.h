@@ -1,0 +1,32 @@
+/* The CLOMP 1.2 command line plus clomp's own --options. */
+#ifndef CLOMP_OPTIONS_H
+#define CLOMP_OPTIONS_H
+
+#include <stdio.h>
+
+typedef struct Options {
+    long numThreads;       /* -1: omp_get_max_threads() */
+    long allocThreads;     /* -1: same as numThreads */
+    long numParts;
+    long zonesPerPart;
+    long zoneSize;
+    long flopScale;
+    long timeScale;
+    long nestedOuter;      /* 0: default shape */
+    long nestedInner;
+    int want_help;
+    int want_version;
+} Options;
+
+/* The seven CLOMP parameters in command-line order. */
+#define CLOMP_PARAMETER_COUNT 7
+extern const char *const clomp_parameter_names[CLOMP_PARAMETER_COUNT];
+
+/* Parses argv. On error writes one line naming the parameter and the bad
+ * text into `error` and returns the exit status to use; returns 0 on
+ * success. A missing or extra number yields EXIT_USAGE with error "". */
+int parse_options(int argc, char **argv, Options *opts, char *error, size_t error_size);
+
+void print_usage(FILE *out, const char *exe);
+
+#endif

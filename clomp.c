@@ -1,0 +1,239 @@
+/* clomp: what OpenMP threading really costs on an unstructured mesh.
+ *
+ * The story of a run: parse the CLOMP 1.2 command line, build the mesh,
+ * calibrate the deposit, then run each measurement in CLOMP 1.2 order
+ * (warm up, reset, time, verify, report) and print the summary. */
+#include <omp.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cli/exit_status.h"
+#include "cli/options.h"
+#include "kernels/deposit.h"
+#include "kernels/schedule.h"
+#include "mesh/mesh.h"
+#include "mesh/verify.h"
+#include "report/build_info.h"
+#include "report/report.h"
+#include "report/timing.h"
+
+/* CLOMP 1.2 caps the scaled iteration count. */
+#define MAX_ITERATIONS 2000000000L
+
+/* One line on stderr, after everything already printed has been flushed. */
+__attribute__((format(printf, 2, 3), noreturn)) static void die(int status, const char *fmt, ...)
+{
+    va_list ap;
+    fflush(stdout);
+    fprintf(stderr, "clomp: ");
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fputc('\n', stderr);
+    exit(status);
+}
+
+static void current_time_text(char *buf, size_t size)
+{
+    time_t now = time(NULL);
+    struct tm tm;
+    localtime_r(&now, &tm);
+    strftime(buf, size, "%a %b %e %H:%M:%S %Y", &tm);
+}
+
+static size_t physical_memory_bytes(void)
+{
+    long pages = sysconf(_SC_PHYS_PAGES), page_size = sysconf(_SC_PAGESIZE);
+    if (pages <= 0 || page_size <= 0)
+        return SIZE_MAX;
+    return (size_t)pages * (size_t)page_size;
+}
+
+static void build_invocation(RunSetup *run, int argc, char **argv)
+{
+    size_t used = 0;
+    run->invocation[0] = '\0';
+    for (int i = 0; i < argc && used + 1 < sizeof run->invocation; i++)
+        used += (size_t)snprintf(run->invocation + used, sizeof run->invocation - used, "%s%s",
+                                 i > 0 ? " " : "", argv[i]);
+}
+
+/* Turns the parsed command line into the run: -1 thread counts, zone size,
+ * iteration count, nested shape, and the memory the mesh will need. */
+static RunSetup resolve_run(const Options *opts, int argc, char **argv)
+{
+    RunSetup run;
+    memset(&run, 0, sizeof run);
+    run.exe = argv[0];
+    build_invocation(&run, argc, argv);
+
+    run.numThreads = opts->numThreads == -1 ? omp_get_max_threads() : opts->numThreads;
+    run.inputAllocThreads = opts->allocThreads;
+    run.allocThreads = opts->allocThreads == -1 ? run.numThreads : opts->allocThreads;
+    run.numParts = opts->numParts;
+    run.zonesPerPart = opts->zonesPerPart;
+    run.requestedZoneSize = opts->zoneSize;
+    run.zoneSize = mesh_zone_size(opts->zoneSize);
+    run.flopScale = opts->flopScale;
+    run.timeScale = opts->timeScale;
+
+    if (opts->nestedOuter > 0) {
+        run.nestedOuter = (int)opts->nestedOuter;
+        run.nestedInner = (int)opts->nestedInner;
+    } else {
+        run.nestedOuter = run.numThreads == 1 ? 1 : 2;
+        run.nestedInner = run.numThreads / run.nestedOuter > 1 ? (int)(run.numThreads / run.nestedOuter) : 1;
+    }
+
+    MeshShape shape = {run.numParts, run.zonesPerPart, run.zoneSize, run.flopScale};
+    int overflow;
+    run.memory_bytes = mesh_zone_bytes(&shape, &overflow);
+    if (overflow)
+        die(EXIT_RESOURCE, "numParts x zonesPerPart x zoneSize = %.4g bytes, more than this machine can address",
+            (double)run.numParts * (double)run.zonesPerPart * (double)run.zoneSize);
+    if (run.memory_bytes > physical_memory_bytes())
+        die(EXIT_RESOURCE, "the mesh needs %zu bytes, more than this machine's %zu bytes of physical memory",
+            run.memory_bytes, physical_memory_bytes());
+
+    double zone_flops = (double)run.numParts * (double)run.zonesPerPart * (double)run.flopScale;
+    double iterations = 1e6 * (double)run.timeScale / zone_flops;
+    run.iterations = iterations >= (double)MAX_ITERATIONS ? MAX_ITERATIONS : (long)iterations;
+    if ((double)run.iterations < iterations && run.iterations < MAX_ITERATIONS)
+        run.iterations++;   /* ceil() without rounding the quotient twice */
+    run.subcycles = run.iterations * SUBCYCLES_PER_ITERATION;
+    return run;
+}
+
+/* Exact team sizes, and room for nested teams. */
+static void configure_openmp(const RunSetup *run)
+{
+    long limit = omp_get_thread_limit();
+    long largest = run->numThreads > run->allocThreads ? run->numThreads : run->allocThreads;
+    if (largest > limit)
+        die(EXIT_RESOURCE, "%ld threads requested, above the OpenMP thread limit of %ld (OMP_THREAD_LIMIT)",
+            largest, limit);
+    omp_set_dynamic(0);
+    omp_set_max_active_levels(2);
+    omp_set_num_threads((int)run->numThreads);
+}
+
+static void build_problem(Problem *pb, const RunSetup *run, double *build_seconds)
+{
+    MeshShape shape = {run->numParts, run->zonesPerPart, run->zoneSize, run->flopScale};
+    double start = now_seconds();
+    MeshStatus status = build_mesh(&pb->mesh, &shape, (int)run->allocThreads);
+    *build_seconds = now_seconds() - start;
+    if (status != MESH_OK)
+        die(EXIT_RESOURCE, "could not allocate the mesh: %zu bytes requested", run->memory_bytes);
+    pb->numThreads = (int)run->numThreads;
+    pb->nestedOuter = run->nestedOuter;
+    pb->nestedInner = run->nestedInner;
+    calibrate_deposit(pb);
+}
+
+/* Numbers labelled with N threads must have run on N threads. */
+static void check_team(const RunSetup *run, const Measurement *m)
+{
+    const Schedule *s = m->schedule;
+    long wanted = m->team.nested ? run->nestedOuter : run->numThreads;
+    if (s->uses_threads && m->team.threads != wanted)
+        die(EXIT_RESOURCE, "%s: the OpenMP runtime gave %d threads, %ld requested", s->name, m->team.threads,
+            wanted);
+}
+
+static void measure(Problem *pb, const RunSetup *run, Measurement *m, const Measurement *serial,
+                    const Measurement *bestcase)
+{
+    const Schedule *s = m->schedule;
+    char started[64];
+
+    /* One untimed cycle lets the runtime create its threads first. */
+    reinitialize_parts(pb);
+    s->run(pb, SUBCYCLES_PER_ITERATION, &m->team);
+    check_team(run, m);
+    reinitialize_parts(pb);
+
+    current_time_text(started, sizeof started);
+    print_block_start(stdout, m, started);
+    fflush(stdout);
+
+    double start = now_seconds();
+    s->run(pb, run->subcycles, NULL);
+    m->seconds = now_seconds() - start;
+
+    if (s->role == ROLE_REFERENCE)
+        record_reference(&pb->mesh);
+    if (s->role == ROLE_REFERENCE || s->role == ROLE_CHECKED) {
+        VerifyExpectations expect = {run->subcycles, pb->deposit.max_residue, pb->deposit.order_violations,
+                                     pb->deposit.first_violation_count, s->role == ROLE_CHECKED};
+        if (verify_against_reference(&pb->mesh, &expect, s->name, stdout) != 0)
+            die(EXIT_VERIFY_FAILED, "%s failed verification against Serial Ref", s->name);
+    }
+    if (s->role != ROLE_PROBE) {
+        m->checksum = mesh_checksum(&pb->mesh);
+        m->subnormals = count_subnormals(&pb->mesh);
+    }
+    print_block_results(stdout, run, m, serial, bestcase);
+}
+
+int main(int argc, char **argv)
+{
+    Options opts;
+    char error[256];
+
+    int status = parse_options(argc, argv, &opts, error, sizeof error);
+    if (status != 0) {
+        if (error[0] != '\0')
+            fprintf(stderr, "clomp: %s\n", error);
+        else
+            print_usage(stderr, argv[0]);
+        return status;
+    }
+    if (opts.want_help) {
+        print_usage(stdout, argv[0]);
+        return EXIT_OK;
+    }
+    if (opts.want_version) {
+        print_version(stdout);
+        return EXIT_OK;
+    }
+
+    RunSetup run = resolve_run(&opts, argc, argv);
+    if (run.zoneSize != run.requestedZoneSize)
+        fprintf(stderr, "clomp: notice: zoneSize %ld raised to %ld bytes (the zone structure, aligned)\n",
+                run.requestedZoneSize, run.zoneSize);
+    configure_openmp(&run);
+
+    char host[256] = "unknown", started[64];
+    gethostname(host, sizeof host - 1);
+    current_time_text(started, sizeof started);
+    print_header(stdout, &run, host, started);
+    fflush(stdout);
+
+    Problem pb;
+    double build_seconds;
+    build_problem(&pb, &run, &build_seconds);
+    print_setup(stdout, &run, &pb, build_seconds);
+
+    Measurement *results = calloc(clomp_schedule_count, sizeof *results);
+    if (results == NULL)
+        die(EXIT_RESOURCE, "out of memory");
+    const Measurement *serial = NULL, *bestcase = NULL;
+    for (size_t i = 0; i < clomp_schedule_count; i++) {
+        results[i].schedule = clomp_schedules[i];
+        measure(&pb, &run, &results[i], serial, bestcase);
+        if (clomp_schedules[i]->role == ROLE_REFERENCE)
+            serial = &results[i];
+        if (clomp_schedules[i]->role == ROLE_BESTCASE)
+            bestcase = &results[i];
+    }
+    print_summary(stdout, &run, results, clomp_schedule_count);
+    free(results);
+    free_mesh(&pb.mesh);
+    return EXIT_OK;
+}

@@ -1,0 +1,57 @@
+/* Manual OMP: one parallel region for the whole run; threads partition the
+ * parts by hand and synchronise with a barrier and a single per subcycle. */
+#include <omp.h>
+
+#include "deposit.h"
+#include "schedule.h"
+#include "slice.h"
+#include "update_part.h"
+
+static void run(Problem *pb, long subcycles, TeamObservation *seen)
+{
+    Part **parts = pb->mesh.partArray;
+    long numParts = pb->mesh.shape.numParts, flopScale = pb->mesh.shape.flopScale;
+    double deposit = 0.0;
+
+#pragma omp parallel
+    {
+        long start, end;
+        thread_slice(numParts, omp_get_thread_num(), omp_get_num_threads(), &start, &end);
+        if (seen != NULL) {
+#pragma omp atomic
+            seen->idle_threads += start > end;
+            if (omp_get_thread_num() == 0)
+                seen->threads = omp_get_num_threads();
+        }
+        for (long s = 0; s < subcycles; s++) {
+            /* Every thread must have finished its parts before part 0's
+             * residue is read for the next deposit. */
+#pragma omp barrier
+#pragma omp single
+            deposit = calc_deposit(pb);
+            for (long p = start; p <= end; p++)
+                update_part(parts[p], deposit, flopScale);
+        }
+    }
+}
+
+static const char *const pseudocode[] = {
+    "------ Start Manual OMP Pseudocode ------",
+    "/* At top level, spawn threads and manually partition parts */",
+    "#pragma omp parallel",
+    "{",
+    "  /* startPidx..endPidx: this thread's slice of the parts */",
+    "  for (subcycle = 0; subcycle lt num_iterations*10; subcycle++)",
+    "  {",
+    "    #pragma omp barrier /* All threads must finish first! */",
+    "    #pragma omp single  /* Only one thread calcs deposit! */",
+    "    deposit = calc_deposit (); /* implicit barrier after single */",
+    "    for (pidx = startPidx; pidx lte endPidx; pidx++)",
+    "      update_part (partArray[pidx], deposit);",
+    "  }",
+    "}",
+    "------- End Manual OMP Pseudocode -------",
+    NULL,
+};
+
+const Schedule schedule_manual_omp = {"Manual OMP", ROLE_CHECKED, 1, pseudocode, run};

@@ -1,0 +1,69 @@
+/* Nested OMP: an outer team over groups of consecutive parts, each group
+ * updated by an inner team: the cost of nested parallelism, which codes that
+ * parallelise at two levels pay on every loop. */
+#include <limits.h>
+#include <omp.h>
+
+#include "deposit.h"
+#include "schedule.h"
+#include "update_part.h"
+
+static void record_inner_team(TeamObservation *seen)
+{
+    int n = omp_get_num_threads();
+#pragma omp critical(clomp_nested_observation)
+    {
+        seen->inner_total += n;
+        if (n < seen->inner_min)
+            seen->inner_min = n;
+        if (n > seen->inner_max)
+            seen->inner_max = n;
+    }
+}
+
+static void run(Problem *pb, long subcycles, TeamObservation *seen)
+{
+    Part **parts = pb->mesh.partArray;
+    long numParts = pb->mesh.shape.numParts, flopScale = pb->mesh.shape.flopScale;
+    int outer = pb->nestedOuter, inner = pb->nestedInner;
+
+    if (seen != NULL) {
+        seen->nested = 1;
+        seen->inner_min = INT_MAX;
+        seen->inner_max = 0;
+        seen->inner_total = 0;
+    }
+    for (long s = 0; s < subcycles; s++) {
+        TeamObservation *record = s == 0 ? seen : NULL;   /* one subcycle's teams */
+        double deposit = calc_deposit(pb);
+#pragma omp parallel for schedule(static) num_threads(outer)
+        for (int g = 0; g < outer; g++) {
+            long first = numParts * g / outer, last = numParts * (g + 1) / outer;
+            if (record != NULL && g == 0)
+                seen->threads = omp_get_num_threads();
+#pragma omp parallel for schedule(static) num_threads(inner)
+            for (long p = first; p < last; p++) {
+                if (record != NULL && p == first)
+                    record_inner_team(record);
+                update_part(parts[p], deposit, flopScale);
+            }
+        }
+    }
+    if (seen != NULL && seen->inner_max == 0)
+        seen->inner_min = 0;   /* every group was empty (numParts < outer) */
+}
+
+static const char *const pseudocode[] = {
+    "------ Start Nested OMP Pseudocode ------",
+    "/* Two levels: OUTER groups of consecutive parts, INNER threads each */",
+    "deposit = calc_deposit ();",
+    "#pragma omp parallel for schedule(static) num_threads(OUTER)",
+    "for (group = 0; group lt OUTER; group++)",
+    "  #pragma omp parallel for schedule(static) num_threads(INNER)",
+    "  for (pidx = first(group); pidx lt end(group); pidx++)",
+    "    update_part (partArray[pidx], deposit);",
+    "------- End Nested OMP Pseudocode -------",
+    NULL,
+};
+
+const Schedule schedule_nested_omp = {"Nested OMP", ROLE_CHECKED, 1, pseudocode, run};

@@ -1,0 +1,40 @@
+/* Everything a schedule needs to run: the mesh, the deposit state shared by
+ * all parts, and the thread counts. */
+#ifndef CLOMP_PROBLEM_H
+#define CLOMP_PROBLEM_H
+
+#include "../mesh/mesh.h"
+
+/* CLOMP 1.2 splits an iteration into four modules of 1, 2, 3 and 4 subcycles. */
+#define SUBCYCLES_PER_ITERATION 10
+
+typedef struct DepositState {
+    double partRatio;             /* 1/numParts */
+    double residue_ratio_part0;   /* total residue / part 0 residue, from set-up */
+    double percent_residue;       /* total residue after one update with partRatio */
+    double max_residue;           /* limit of the carried residue: p/(1-p) */
+    double error_bound;           /* min over parts of residue*ratio */
+    double tight_error_bound;     /* min over parts of residue*ratio*ratio */
+    long order_violations;        /* calc_deposit() calls that found update_count != 1 */
+    long first_violation_count;   /* part 0's update_count at the first violation */
+} DepositState;
+
+typedef struct Problem {
+    Mesh mesh;
+    DepositState deposit;
+    int numThreads;
+    int nestedOuter;
+    int nestedInner;
+} Problem;
+
+/* Team sizes seen inside a schedule's parallel regions during its warm-up. */
+typedef struct TeamObservation {
+    int threads;        /* team size of the (outer) region */
+    int idle_threads;   /* threads whose manual slice holds no part */
+    int nested;         /* the inner_* fields below are filled in */
+    int inner_min;      /* nested: smallest and largest inner team, and their sum */
+    int inner_max;
+    int inner_total;
+} TeamObservation;
+
+#endif

@@ -1,0 +1,34 @@
+/* One measurement of the CLOMP sequence. Each lives in its own file and says
+ * only what to time; the driver warms it up, times it and verifies it. */
+#ifndef CLOMP_SCHEDULE_H
+#define CLOMP_SCHEDULE_H
+
+#include <stddef.h>
+
+#include "problem.h"
+
+typedef enum {
+    ROLE_PROBE,       /* times a building block (calc_deposit, barrier); mesh untouched */
+    ROLE_REFERENCE,   /* the serial run every checked schedule must match */
+    ROLE_BESTCASE,    /* ideal parallel time; wrong answers by design, unchecked */
+    ROLE_CHECKED      /* a real parallel schedule, verified bit for bit */
+} ScheduleRole;
+
+typedef struct Schedule {
+    const char *name;                /* report label, at most 13 characters */
+    ScheduleRole role;
+    int uses_threads;                /* prints a measured #Threads line */
+    const char *const *pseudocode;   /* NULL-terminated; what exactly is timed */
+    /* Runs `subcycles` subcycles. `seen` is non-NULL only in the untimed
+     * warm-up, where the schedule records the team sizes it was given. */
+    void (*run)(Problem *pb, long subcycles, TeamObservation *seen);
+} Schedule;
+
+/* In CLOMP 1.2 order; the driver relies on Serial Ref preceding Bestcase
+ * and Bestcase preceding the checked schedules. */
+extern const Schedule *const clomp_schedules[];
+extern const size_t clomp_schedule_count;
+
+const Schedule *find_schedule(const char *name);
+
+#endif

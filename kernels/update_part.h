@@ -1,0 +1,41 @@
+/* The CLOMP kernel, defined once and inlined into every schedule so that all
+ * of them run exactly the same instructions on a part. */
+#ifndef CLOMP_UPDATE_PART_H
+#define CLOMP_UPDATE_PART_H
+
+#include "../mesh/mesh.h"
+
+#ifdef __FAST_MATH__
+#error "clomp verifies schedules bit for bit; -ffast-math would make that meaningless"
+#endif
+
+/* Spreads incoming_deposit down the part's zone list: each step moves
+ * deposit_ratio of what remains into the zone; what is left is the residue. */
+static inline void update_part(Part *part, double incoming_deposit, long flopScale)
+{
+    double deposit_ratio = part->deposit_ratio;
+    double remaining_deposit = incoming_deposit;
+
+    part->update_count++;
+
+    if (flopScale == 1) {
+        /* The common case gets its own loop: the faster the loop, the more
+         * the threading overhead shows, which is what CLOMP measures. */
+        for (Zone *zone = part->firstZone; zone != NULL; zone = zone->nextZone) {
+            double deposit = remaining_deposit * deposit_ratio;
+            zone->value += deposit;
+            remaining_deposit -= deposit;
+        }
+    } else {
+        for (Zone *zone = part->firstZone; zone != NULL; zone = zone->nextZone) {
+            for (long step = 0; step < flopScale; step++) {
+                double deposit = remaining_deposit * deposit_ratio;
+                zone->value += deposit;
+                remaining_deposit -= deposit;
+            }
+        }
+    }
+    part->residue = remaining_deposit;
+}
+
+#endif

@@ -1,0 +1,129 @@
+#include "mesh.h"
+
+#include <omp.h>
+#include <stdalign.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+long mesh_zone_size(long requested)
+{
+    long size = requested < (long)sizeof(Zone) ? (long)sizeof(Zone) : requested;
+    long align = (long)alignof(Zone);
+    return (size + align - 1) / align * align;
+}
+
+size_t mesh_zone_bytes(const MeshShape *shape, int *overflow)
+{
+    size_t zones, bytes;
+    *overflow = __builtin_mul_overflow((size_t)shape->numParts, (size_t)shape->zonesPerPart, &zones) ||
+                __builtin_mul_overflow(zones, (size_t)shape->zoneSize, &bytes);
+    return *overflow ? 0 : bytes;
+}
+
+DepositModel mesh_deposit_model(const MeshShape *shape)
+{
+    /* With one zone per part the 1.2 ratio is >= 1.5: the residue turns
+     * negative or grows without bound, so the run cannot verify. */
+    return shape->zonesPerPart == 1 ? DEPOSIT_MODEL_SINGLE_ZONE : DEPOSIT_MODEL_CLOMP12;
+}
+
+double mesh_deposit_ratio(const MeshShape *shape, DepositModel model, long partId)
+{
+    double numParts = (double)shape->numParts;
+    double numerator = 1.5 * numParts + (double)partId;
+    if (model == DEPOSIT_MODEL_SINGLE_ZONE)
+        /* The part's flopScale deposit steps stand in for zones; the +2 keeps
+         * the largest ratio, (2.5N-1)/(3N) at flopScale 1, below 1. */
+        return numerator / (((double)shape->flopScale + 2.0) * numParts);
+    return numerator / ((double)shape->zonesPerPart * numParts);
+}
+
+const char *mesh_deposit_model_text(DepositModel model)
+{
+    if (model == DEPOSIT_MODEL_SINGLE_ZONE)
+        return "single-zone (zonesPerPart = 1): ratio = (1.5*numParts + p) / ((flopScale + 2)*numParts)";
+    return "CLOMP 1.2: ratio = (1.5*numParts + p) / (zonesPerPart*numParts)";
+}
+
+/* Allocates part p and its zone block and writes every byte of both, so the
+ * calling thread's first touch decides where the pages live. */
+static int build_part(Mesh *mesh, long p)
+{
+    const MeshShape *s = &mesh->shape;
+    Part *part = malloc(sizeof *part);
+    unsigned char *block = malloc((size_t)s->zonesPerPart * (size_t)s->zoneSize);
+    if (part == NULL || block == NULL) {
+        free(part);
+        free(block);
+        return -1;
+    }
+    memset(block, 0, (size_t)s->zonesPerPart * (size_t)s->zoneSize);
+
+    Zone *prev = NULL;
+    for (long z = 0; z < s->zonesPerPart; z++) {
+        Zone *zone = (Zone *)(block + (size_t)z * (size_t)s->zoneSize);
+        zone->zoneId = z + 1;
+        zone->partId = p;
+        zone->value = 0.0;
+        zone->nextZone = NULL;
+        if (prev != NULL)
+            prev->nextZone = zone;
+        prev = zone;
+    }
+
+    memset(part, 0, sizeof *part);
+    part->partId = p;
+    part->zoneCount = s->zonesPerPart;
+    part->firstZone = (Zone *)block;
+    part->lastZone = prev;
+    part->deposit_ratio = mesh_deposit_ratio(s, mesh->deposit_model, p);
+    mesh->partArray[p] = part;
+    mesh->builder_thread[p] = omp_get_thread_num();
+    return 0;
+}
+
+MeshStatus build_mesh(Mesh *mesh, const MeshShape *shape, int allocThreads)
+{
+    int overflow;
+    memset(mesh, 0, sizeof *mesh);
+    mesh_zone_bytes(shape, &overflow);
+    if (overflow || (size_t)shape->numParts > SIZE_MAX / sizeof(Part *))
+        return MESH_TOO_LARGE;
+
+    mesh->shape = *shape;
+    mesh->deposit_model = mesh_deposit_model(shape);
+    mesh->partArray = calloc((size_t)shape->numParts, sizeof *mesh->partArray);
+    mesh->builder_thread = calloc((size_t)shape->numParts, sizeof *mesh->builder_thread);
+    if (mesh->partArray == NULL || mesh->builder_thread == NULL) {
+        free_mesh(mesh);
+        return MESH_OUT_OF_MEMORY;
+    }
+
+    int failed = 0;
+    /* Same loop bounds and schedule as the Static OMP measurement, so with
+     * allocThreads == numThreads each part is first touched by its owner. */
+#pragma omp parallel for schedule(static) num_threads(allocThreads) reduction(| : failed)
+    for (long p = 0; p < shape->numParts; p++)
+        failed |= build_part(mesh, p) != 0;
+
+    if (failed) {
+        free_mesh(mesh);
+        return MESH_OUT_OF_MEMORY;
+    }
+    return MESH_OK;
+}
+
+void free_mesh(Mesh *mesh)
+{
+    if (mesh->partArray != NULL) {
+        for (long p = 0; p < mesh->shape.numParts; p++) {
+            if (mesh->partArray[p] != NULL)
+                free(mesh->partArray[p]->firstZone);
+            free(mesh->partArray[p]);
+        }
+    }
+    free(mesh->partArray);
+    free(mesh->builder_thread);
+    memset(mesh, 0, sizeof *mesh);
+}

@@ -1,0 +1,72 @@
+/* The CLOMP mesh: numParts parts, each a contiguous block of zonesPerPart
+ * zones of zoneSize bytes, linked in address order. Layouts of Zone and Part
+ * follow CLOMP 1.2 so that memory traffic per zone is the same. */
+#ifndef CLOMP_MESH_H
+#define CLOMP_MESH_H
+
+#include <stddef.h>
+
+typedef struct Zone {
+    long zoneId;             /* 1..zonesPerPart within its part */
+    long partId;
+    double value;
+    struct Zone *nextZone;   /* NULL after the last zone */
+} Zone;
+
+typedef struct Part {
+    long partId;
+    long zoneCount;
+    long update_count;       /* calc_deposit() uses part 0's to detect reordering */
+    Zone *firstZone;
+    Zone *lastZone;
+    double deposit_ratio;
+    double residue;
+    double expected_first_value;   /* recorded by the serial reference */
+    double expected_residue;
+} Part;
+
+/* How each part's deposit_ratio is chosen (see docs/deposit-model.md). */
+typedef enum {
+    DEPOSIT_MODEL_CLOMP12,       /* (1.5*numParts + p) / (zonesPerPart*numParts) */
+    DEPOSIT_MODEL_SINGLE_ZONE    /* zonesPerPart == 1: the 1.2 ratio is >= 1.5 */
+} DepositModel;
+
+typedef struct MeshShape {
+    long numParts;
+    long zonesPerPart;
+    long zoneSize;      /* bytes per zone, already raised/rounded by mesh_zone_size() */
+    long flopScale;
+} MeshShape;
+
+typedef struct Mesh {
+    MeshShape shape;
+    DepositModel deposit_model;
+    Part **partArray;
+    int *builder_thread;   /* per part: OpenMP thread number that allocated and first wrote it */
+} Mesh;
+
+typedef enum {
+    MESH_OK = 0,
+    MESH_TOO_LARGE,        /* byte count overflows size_t or exceeds physical memory */
+    MESH_OUT_OF_MEMORY     /* an allocation failed */
+} MeshStatus;
+
+/* Smallest legal zone size >= requested: at least sizeof(Zone), and a
+ * multiple of the zone alignment so every zone in a block stays aligned. */
+long mesh_zone_size(long requested);
+
+/* Bytes of zone data (numParts*zonesPerPart*zoneSize); 0 with *overflow set
+ * when the product does not fit in size_t. */
+size_t mesh_zone_bytes(const MeshShape *shape, int *overflow);
+
+DepositModel mesh_deposit_model(const MeshShape *shape);
+double mesh_deposit_ratio(const MeshShape *shape, DepositModel model, long partId);
+const char *mesh_deposit_model_text(DepositModel model);
+
+/* Builds the mesh with allocThreads threads: each part is allocated and every
+ * byte of it first written by the thread that owns it under
+ * schedule(static) with allocThreads threads. */
+MeshStatus build_mesh(Mesh *mesh, const MeshShape *shape, int allocThreads);
+void free_mesh(Mesh *mesh);
+
+#endif

@@ -1,0 +1,128 @@
+#include "verify.h"
+
+#include <float.h>
+#include <math.h>
+
+/* Failures of one kind printed in full; the rest are only counted. */
+#define DETAILS_PER_CHECK 5
+
+void record_reference(Mesh *mesh)
+{
+    for (long p = 0; p < mesh->shape.numParts; p++) {
+        Part *part = mesh->partArray[p];
+        part->expected_first_value = part->firstZone->value;
+        part->expected_residue = part->residue;
+    }
+}
+
+MeshChecksum mesh_checksum(const Mesh *mesh)
+{
+    MeshChecksum c = {0.0, 0.0, 0.0};
+    for (long p = 0; p < mesh->shape.numParts; p++) {
+        const Part *part = mesh->partArray[p];
+        for (const Zone *zone = part->firstZone; zone != NULL; zone = zone->nextZone)
+            c.sum += zone->value;
+        c.residue += part->residue;
+    }
+    c.total = c.sum + c.residue;
+    return c;
+}
+
+double conservation_tolerance(long subcycles)
+{
+    double s = (double)subcycles;
+    return 1e-5 + s * s * DBL_EPSILON;
+}
+
+typedef struct FailureLog {
+    FILE *out;
+    const char *schedule;
+    long count;
+    long shown[6];
+} FailureLog;
+
+enum { CHECK_FIRST_VALUE, CHECK_RESIDUE, CHECK_ORDER, CHECK_COUNT, CHECK_TOTAL, CHECK_DEPOSIT };
+
+/* Only the first few failures of each kind are printed in full. */
+static int want_details(FailureLog *log, int check)
+{
+    log->count++;
+    return log->shown[check]++ < DETAILS_PER_CHECK;
+}
+
+static void report_value(FailureLog *log, int check, long part, long zone, const char *what,
+                         double expected, double actual)
+{
+    if (want_details(log, check))
+        fprintf(log->out,
+                "%13s VERIFY FAILED: part %ld zone %ld %s: expected %.17g (%a) actual %.17g (%a)\n",
+                log->schedule, part, zone, what, expected, expected, actual, actual);
+}
+
+static void check_part(FailureLog *log, const Part *part, const VerifyExpectations *expect)
+{
+    if (expect->compare_to_reference) {
+        if (part->firstZone->value != part->expected_first_value)
+            report_value(log, CHECK_FIRST_VALUE, part->partId, 1, "first-zone value vs Serial Ref",
+                         part->expected_first_value, part->firstZone->value);
+        if (part->residue != part->expected_residue)
+            report_value(log, CHECK_RESIDUE, part->partId, 0, "residue vs Serial Ref",
+                         part->expected_residue, part->residue);
+    }
+    /* Later zones receive what earlier ones left, so values never rise
+     * along the list; written to also reject NaN. */
+    for (const Zone *z = part->firstZone; z->nextZone != NULL; z = z->nextZone) {
+        if (!(z->nextZone->value <= z->value)) {
+            report_value(log, CHECK_ORDER, part->partId, z->nextZone->zoneId,
+                         "value exceeds previous zone's (order check)", z->value, z->nextZone->value);
+            break;
+        }
+    }
+    /* reinitialize_parts() updates every part once; part 0's count is reset
+     * by each calc_deposit(). */
+    long expected_count = part->partId == 0 ? 1 : expect->subcycles + 1;
+    if (part->update_count != expected_count && want_details(log, CHECK_COUNT))
+        fprintf(log->out, "%13s VERIFY FAILED: part %ld zone 0 update_count: expected %ld actual %ld\n",
+                log->schedule, part->partId, expected_count, part->update_count);
+}
+
+long verify_against_reference(const Mesh *mesh, const VerifyExpectations *expect,
+                              const char *schedule, FILE *out)
+{
+    FailureLog log = {out, schedule, 0, {0}};
+
+    if (expect->order_violations != 0 && want_details(&log, CHECK_DEPOSIT))
+        fprintf(out,
+                "%13s VERIFY FAILED: calc_deposit found part 0 updated %ld times since the previous call "
+                "(illegal reordering), %ld calls affected\n",
+                schedule, expect->first_violation_count, expect->order_violations);
+
+    for (long p = 0; p < mesh->shape.numParts; p++)
+        check_part(&log, mesh->partArray[p], expect);
+
+    MeshChecksum c = mesh_checksum(mesh);
+    double tolerance = conservation_tolerance(expect->subcycles);
+    if (!(fabs(c.total - (double)expect->subcycles) <= tolerance) && want_details(&log, CHECK_TOTAL))
+        fprintf(out, "%13s VERIFY FAILED: part all zone all total deposit: expected %ld +- %.3g actual %.17g (%a)\n",
+                schedule, expect->subcycles, tolerance, c.total, c.total);
+    if (!(c.residue >= 0.0 && c.residue <= expect->max_residue + 1e-6) && want_details(&log, CHECK_TOTAL))
+        fprintf(out, "%13s VERIFY FAILED: part all zone 0 total residue: expected 0 .. %.17g actual %.17g (%a)\n",
+                schedule, expect->max_residue + 1e-6, c.residue, c.residue);
+
+    if (log.count > 0)
+        fprintf(out, "%13s VERIFY FAILED: %ld check%s failed\n", schedule, log.count,
+                log.count == 1 ? "" : "s");
+    return log.count;
+}
+
+long count_subnormals(const Mesh *mesh)
+{
+    long n = 0;
+    for (long p = 0; p < mesh->shape.numParts; p++) {
+        const Part *part = mesh->partArray[p];
+        for (const Zone *zone = part->firstZone; zone != NULL; zone = zone->nextZone)
+            n += fpclassify(zone->value) == FP_SUBNORMAL;
+        n += fpclassify(part->residue) == FP_SUBNORMAL;
+    }
+    return n;
+}

@@ -1,0 +1,51 @@
+#include "build_info.h"
+
+#include "build_info_generated.h"
+
+#define CLOMP_VERSION "1.0.0"
+
+#if defined(__clang__)
+#define COMPILER_TEXT "Clang " __clang_version__
+#elif defined(__GNUC__)
+#define COMPILER_TEXT "GCC " __VERSION__
+#else
+#define COMPILER_TEXT "unknown compiler"
+#endif
+
+static const char *openmp_spec(long version)
+{
+    static const struct { long date; const char *spec; } specs[] = {
+        {202111, "5.2"}, {202011, "5.1"}, {201811, "5.0"}, {201511, "4.5"},
+        {201307, "4.0"}, {201107, "3.1"}, {200805, "3.0"}, {200505, "2.5"},
+    };
+    for (size_t i = 0; i < sizeof specs / sizeof specs[0]; i++)
+        if (version >= specs[i].date)
+            return specs[i].spec;
+    return "older than 2.5";
+}
+
+const BuildInfo *build_info(void)
+{
+    static BuildInfo info;
+    info.compiler = COMPILER_TEXT;
+    info.cc = CLOMP_BUILD_CC;
+    info.cflags = CLOMP_BUILD_CFLAGS;
+    info.ldflags = CLOMP_BUILD_LDFLAGS;
+    info.openmp = _OPENMP;
+    info.openmp_spec = openmp_spec(_OPENMP);
+    info.host = CLOMP_BUILD_HOST;
+    info.date = CLOMP_BUILD_DATE;
+    info.version = CLOMP_VERSION;
+    return &info;
+}
+
+void print_version(FILE *out)
+{
+    const BuildInfo *b = build_info();
+    fprintf(out, "clomp %s (CLOMP 1.2 compatible output)\n", b->version);
+    fprintf(out, "compiler: %s (CC=%s)\n", b->compiler, b->cc);
+    fprintf(out, "CFLAGS: %s\n", b->cflags);
+    fprintf(out, "LDFLAGS: %s\n", b->ldflags);
+    fprintf(out, "OpenMP: %ld (OpenMP %s)\n", b->openmp, b->openmp_spec);
+    fprintf(out, "built on: %s at %s\n", b->host, b->date);
+}

@@ -1,0 +1,238 @@
+#include "report.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+extern char **environ;
+
+double us_per_loop(const RunSetup *run, double seconds)
+{
+    return seconds * 1e6 / (double)run->subcycles;
+}
+
+void print_header(FILE *out, const RunSetup *run, const char *host, const char *start_time)
+{
+    fprintf(out, "       Invocation: %s\n", run->invocation);
+    fprintf(out, "         Hostname: %s\n", host);
+    fprintf(out, "       Start time: %s\n", start_time);
+    fprintf(out, "       Executable: %s\n", run->exe);
+    fprintf(out, "      numThreads: %ld\n", run->numThreads);
+    fprintf(out, "    allocThreads: %ld\n", run->allocThreads);
+    fprintf(out, "        numParts: %ld\n", run->numParts);
+    fprintf(out, "    zonesPerPart: %ld\n", run->zonesPerPart);
+    fprintf(out, "       flopScale: %ld\n", run->flopScale);
+    fprintf(out, "       timeScale: %ld\n", run->timeScale);
+    fprintf(out, "        zoneSize: %ld\n", run->zoneSize);
+    fprintf(out, "   Zones per Part: %ld\n", run->zonesPerPart);
+    fprintf(out, "      Total Zones: %ld\n", run->numParts * run->zonesPerPart);
+    fprintf(out, "Memory (in bytes): %zu\n", run->memory_bytes);
+    fprintf(out, "Scaled Iterations: %ld\n", run->iterations);
+    fprintf(out, "  Total Subcycles: %ld\n", run->subcycles);
+}
+
+/* Environment variables that steer OpenMP runtimes, shown with the results
+ * because they change them. Non-printable bytes are escaped. */
+static void print_openmp_environment(FILE *out)
+{
+    static const char *const prefixes[] = {"OMP_", "GOMP_", "KMP_", "XLSMPOPTS", "LIBOMP_"};
+    int shown = 0;
+    for (char **env = environ; env != NULL && *env != NULL; env++) {
+        for (size_t i = 0; i < sizeof prefixes / sizeof prefixes[0]; i++) {
+            if (strncmp(*env, prefixes[i], strlen(prefixes[i])) != 0)
+                continue;
+            fprintf(out, "       OpenMP env: ");
+            for (const unsigned char *c = (const unsigned char *)*env; *c != '\0'; c++) {
+                if (*c >= 0x20 && *c < 0x7f)
+                    fputc(*c, out);
+                else
+                    fprintf(out, "\\x%02x", *c);
+            }
+            fputc('\n', out);
+            shown++;
+            break;
+        }
+    }
+    if (shown == 0)
+        fprintf(out, "       OpenMP env: none set (runtime defaults; see README for recommended settings)\n");
+}
+
+void print_setup(FILE *out, const RunSetup *run, const Problem *pb, double build_seconds)
+{
+    const DepositState *d = &pb->deposit;
+    const BuildInfo *b = build_info();
+
+    fprintf(out, "Iteration Residue: %.6f%%\n", d->percent_residue * 100.0);
+    fprintf(out, "  Max Error bound: %-8.8g\n", d->error_bound);
+    fprintf(out, "Tight Error bound: %-8.8g\n", d->tight_error_bound);
+    fprintf(out, "      Max Residue: %-8.8g\n", d->max_residue);
+    /* clomp additions, after every CLOMP 1.2 header line */
+    fprintf(out, "    Deposit model: %s\n", mesh_deposit_model_text(pb->mesh.deposit_model));
+    if (run->zoneSize != run->requestedZoneSize)
+        fprintf(out, "  zoneSize raised: %ld -> %ld bytes (a zone needs %zu, aligned to %zu)\n",
+                run->requestedZoneSize, run->zoneSize, sizeof(Zone), _Alignof(Zone));
+    fprintf(out, "  Mesh build time: %.3f s (%ld allocating thread%s, first touch by the owner "
+                 "under schedule(static))\n",
+            build_seconds, run->allocThreads, run->allocThreads == 1 ? "" : "s");
+    fprintf(out, " Nested OMP shape: %dx%d (OUTERxINNER requested)\n", run->nestedOuter, run->nestedInner);
+    fprintf(out, "         Compiler: %s (CC=%s)\n", b->compiler, b->cc);
+    fprintf(out, "           CFLAGS: %s\n", b->cflags);
+    fprintf(out, "          LDFLAGS: %s\n", b->ldflags);
+    fprintf(out, "           OpenMP: %ld (OpenMP %s)\n", b->openmp, b->openmp_spec);
+    fprintf(out, "         Built on: %s at %s (clomp %s)\n", b->host, b->date, b->version);
+    print_openmp_environment(out);
+}
+
+void print_block_start(FILE *out, const Measurement *m, const char *start_time)
+{
+    const Schedule *s = m->schedule;
+    for (const char *const *line = s->pseudocode; *line != NULL; line++)
+        fprintf(out, "%13s:| %s\n", s->name, *line);
+    fprintf(out, "%13s  Started: %s\n", s->name, start_time);
+    if (s->role == ROLE_REFERENCE)
+        fprintf(out, "%13s #Threads: N/A\n", s->name);
+    else if (s->uses_threads)
+        fprintf(out, "%13s #Threads: %d\n", s->name,
+                m->team.nested ? m->team.inner_total : m->team.threads);
+}
+
+static void print_comparisons(FILE *out, const RunSetup *run, const Measurement *m,
+                              const Measurement *serial, const Measurement *bestcase)
+{
+    const char *name = m->schedule->name;
+    if (serial != NULL) {
+        double speedup = serial->seconds / m->seconds;
+        if (speedup < 1.0)
+            fprintf(out, "%13s  Speedup: %.1f (%.1fX slowdown)\n", name, speedup, 1.0 / speedup);
+        else
+            fprintf(out, "%13s  Speedup: %.1f\n", name, speedup);
+    }
+    if (bestcase != NULL && m->schedule->role == ROLE_CHECKED) {
+        fprintf(out, "%13s Efficacy: %.1f%% (of bestcase %.2f us/Loop)\n", name,
+                bestcase->seconds / m->seconds * 100.0, us_per_loop(run, bestcase->seconds));
+        fprintf(out, "%13s Overhead: %.2f (versus bestcase, in us/Loop)\n", name,
+                us_per_loop(run, m->seconds) - us_per_loop(run, bestcase->seconds));
+    }
+}
+
+/* clomp's additions to a block, after all of the CLOMP 1.2 lines. */
+static void print_block_notes(FILE *out, const RunSetup *run, const Measurement *m)
+{
+    const Schedule *s = m->schedule;
+    const TeamObservation *t = &m->team;
+
+    if (s->role == ROLE_REFERENCE)
+        fprintf(out, "%13s   Verify: reference (conservation, residue bound, zone order, update counts hold)\n", s->name);
+    else if (s->role == ROLE_CHECKED)
+        fprintf(out, "%13s   Verify: passed (every part bit-identical to Serial Ref; invariants hold)\n", s->name);
+    else if (s->role == ROLE_BESTCASE)
+        fprintf(out, "%13s   Verify: skipped (fixed deposit, wrong answers by design)\n", s->name);
+
+    if (t->nested) {
+        fprintf(out, "%13s    Teams: outer %d x inner %d", s->name, t->threads, t->inner_max);
+        if (t->inner_min != t->inner_max)
+            fprintf(out, " (inner teams from %d to %d)", t->inner_min, t->inner_max);
+        fprintf(out, ", requested %dx%d\n", run->nestedOuter, run->nestedInner);
+        if (run->nestedInner > 1 && t->inner_max <= 1)
+            fprintf(out, "%13s  WARNING: the OpenMP runtime serialised the inner teams: "
+                         "each group ran on one thread\n", s->name);
+        else if (t->inner_min < run->nestedInner && t->inner_max > 0)
+            fprintf(out, "%13s  WARNING: some inner teams got fewer threads than requested\n", s->name);
+    }
+    if (t->idle_threads > 0)
+        fprintf(out, "%13s  WARNING: %d of %d threads got no parts (numParts %ld < numThreads)\n", s->name,
+                t->idle_threads, t->threads, run->numParts);
+    if (m->subnormals > 0)
+        fprintf(out, "%13s  WARNING: %ld subnormal zone values/residues: subnormal arithmetic "
+                     "is slow on many CPUs and distorts this timing\n", s->name, m->subnormals);
+}
+
+void print_block_results(FILE *out, const RunSetup *run, const Measurement *m,
+                         const Measurement *serial, const Measurement *bestcase)
+{
+    const Schedule *s = m->schedule;
+    if (s->role != ROLE_PROBE)
+        fprintf(out, "%13s Checksum: Sum=%-8.8g Residue=%-8.8g Total=%-.9g\n", s->name,
+                m->checksum.sum, m->checksum.residue, m->checksum.total);
+    fprintf(out, "%13s  Runtime: %.3f (wallclock, in seconds)\n", s->name, m->seconds);
+    fprintf(out, "%13s  us/Loop: %.2f (wallclock, in microseconds)\n", s->name, us_per_loop(run, m->seconds));
+    if (s->role == ROLE_BESTCASE || s->role == ROLE_CHECKED)
+        print_comparisons(out, run, m, serial, bestcase);
+    print_block_notes(out, run, m);
+    fprintf(out, "---------------------\n");
+}
+
+static const Measurement *find_result(const Measurement *results, size_t count, ScheduleRole role,
+                                      const char *name)
+{
+    for (size_t i = 0; i < count; i++)
+        if (results[i].schedule->role == role && (name == NULL || strcmp(results[i].schedule->name, name) == 0))
+            return &results[i];
+    return NULL;
+}
+
+static void print_args(FILE *out, const RunSetup *run)
+{
+    fprintf(out, "%ld %ld %ld %ld %ld %ld %ld", run->numThreads, run->inputAllocThreads, run->numParts,
+            run->zonesPerPart, run->zoneSize, run->flopScale, run->timeScale);
+}
+
+void print_summary(FILE *out, const RunSetup *run, const Measurement *results, size_t count)
+{
+    const Measurement *serial = find_result(results, count, ROLE_REFERENCE, NULL);
+    const Measurement *bestcase = find_result(results, count, ROLE_BESTCASE, NULL);
+    const Measurement *barrier = find_result(results, count, ROLE_PROBE, "OMP Barrier");
+    const Measurement *stat = find_result(results, count, ROLE_CHECKED, "Static OMP");
+    const Measurement *dyn = find_result(results, count, ROLE_CHECKED, "Dynamic OMP");
+    const Measurement *manual = find_result(results, count, ROLE_CHECKED, "Manual OMP");
+
+    fprintf(out, "----------- Comma-delimited summary ----------\n");
+    fprintf(out, "%s ", run->exe);
+    print_args(out, run);
+    for (size_t i = 0; i < count; i++)
+        fprintf(out, ", %s", results[i].schedule->name);
+    fputc('\n', out);
+
+    fprintf(out, "Runtime");
+    for (size_t i = 0; i < count; i++)
+        fprintf(out, ", %7.3f", results[i].seconds);
+    fprintf(out, "\nus/Loop");
+    for (size_t i = 0; i < count; i++)
+        fprintf(out, ", %7.2f", us_per_loop(run, results[i].seconds));
+    fprintf(out, "\nSpeedup");
+    for (size_t i = 0; i < count; i++) {
+        if (results[i].schedule->role == ROLE_PROBE)
+            fprintf(out, ", %7s", "N/A");
+        else
+            fprintf(out, ", %7.1f", serial->seconds / results[i].seconds);
+    }
+    fprintf(out, "\nEfficacy");
+    for (size_t i = 0; i < count; i++) {
+        ScheduleRole role = results[i].schedule->role;
+        if (role == ROLE_PROBE || role == ROLE_REFERENCE)
+            fprintf(out, ", %7s", "N/A");
+        else
+            fprintf(out, ", %6.1f%%", bestcase->seconds / results[i].seconds * 100.0);
+    }
+    fprintf(out, "\nOverhead");
+    for (size_t i = 0; i < count; i++) {
+        ScheduleRole role = results[i].schedule->role;
+        if (role == ROLE_PROBE || role == ROLE_REFERENCE)
+            fprintf(out, ", %7s", "N/A");
+        else
+            fprintf(out, ", %7.2f", us_per_loop(run, results[i].seconds) - us_per_loop(run, bestcase->seconds));
+    }
+    fputc('\n', out);
+
+    /* Exactly CLOMP 1.2's last line: scripts collect results by it. */
+    fprintf(out, "CORAL RFP, ");
+    print_args(out, run);
+    fprintf(out, ", %.2f, %.2f, %.1f, %.2f, %.1f, %.2f, %.1f, %.2f, %.1f\n",
+            us_per_loop(run, serial->seconds), us_per_loop(run, barrier->seconds),
+            serial->seconds / bestcase->seconds,
+            us_per_loop(run, stat->seconds) - us_per_loop(run, bestcase->seconds),
+            serial->seconds / stat->seconds,
+            us_per_loop(run, dyn->seconds) - us_per_loop(run, bestcase->seconds),
+            serial->seconds / dyn->seconds,
+            us_per_loop(run, manual->seconds) - us_per_loop(run, bestcase->seconds),
+            serial->seconds / manual->seconds);
+}
