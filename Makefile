@@ -57,7 +57,7 @@ $(BUILD)/build_info_generated.h: FORCE
 
 $(BUILD)/tests/%: tests/unit/%.c $(LIB_OBJ)
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) -I. -I$(BUILD) $(ALL_LDFLAGS) -o $@ $< $(LIB_OBJ) $(LDLIBS)
+	$(CC) $(ALL_CFLAGS) -I. -Itests -I$(BUILD) $(ALL_LDFLAGS) -o $@ $< $(LIB_OBJ) $(LDLIBS)
 
 $(ORACLE): tests/oracle/clomp_oracle.c
 	@mkdir -p $(dir $@)

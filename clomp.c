@@ -190,7 +190,7 @@ int main(int argc, char **argv)
     if (status != 0) {
         if (error[0] != '\0')
             fprintf(stderr, "clomp: %s\n", error);
-        else
+        if (opts.show_usage)
             print_usage(stderr, argv[0]);
         return status;
     }

@@ -118,10 +118,14 @@ int parse_options(int argc, char **argv, Options *opts, char *error, size_t size
     error[0] = '\0';
     for (int i = 1; i < argc; i++) {
         const char *arg = argv[i];
+        if (!options_done && strcmp(arg, "-h") == 0) {
+            opts->want_help = 1;
+            continue;
+        }
         if (!options_done && strncmp(arg, "--", 2) == 0) {
             if (strcmp(arg, "--") == 0) {
                 options_done = 1;
-            } else if (strcmp(arg, "--help") == 0 || strcmp(arg, "-h") == 0) {
+            } else if (strcmp(arg, "--help") == 0) {
                 opts->want_help = 1;
             } else if (strcmp(arg, "--version") == 0) {
                 opts->want_version = 1;
@@ -134,8 +138,10 @@ int parse_options(int argc, char **argv, Options *opts, char *error, size_t size
             }
             continue;
         }
-        if (count == CLOMP_PARAMETER_COUNT)
+        if (count == CLOMP_PARAMETER_COUNT) {
+            opts->show_usage = 1;
             return fail(error, size, "too many arguments: '%s' after the seven numbers", shown(arg, buf, sizeof buf));
+        }
         int status = parse_parameter(count, arg, values[count], error, size);
         if (status != 0)
             return status;
@@ -143,8 +149,10 @@ int parse_options(int argc, char **argv, Options *opts, char *error, size_t size
     }
     if (opts->want_help || opts->want_version)
         return 0;
-    if (count != CLOMP_PARAMETER_COUNT)
+    if (count != CLOMP_PARAMETER_COUNT) {
+        opts->show_usage = 1;
         return fail(error, size, "%s", "");
+    }
     return 0;
 }
 

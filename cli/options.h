@@ -15,6 +15,7 @@ typedef struct Options {
     long nestedOuter;      /* 0: default shape */
     long nestedInner;
     int want_help;
+    int show_usage;        /* the error is about the argument count: print usage too */
     int want_version;
 } Options;
 
@@ -24,7 +25,8 @@ extern const char *const clomp_parameter_names[CLOMP_PARAMETER_COUNT];
 
 /* Parses argv. On error writes one line naming the parameter and the bad
  * text into `error` and returns the exit status to use; returns 0 on
- * success. A missing or extra number yields EXIT_USAGE with error "". */
+ * success. A wrong count of numbers sets show_usage (error is "" when
+ * numbers are missing). */
 int parse_options(int argc, char **argv, Options *opts, char *error, size_t error_size);
 
 void print_usage(FILE *out, const char *exe);

@@ -1,0 +1,55 @@
+#!/usr/bin/env bash
+# The binary's Checksum lines and iteration counts equal those of the
+# plain-array oracle (tests/oracle), written from the specification: the
+# mesh, the deposit model and every checked schedule compute CLOMP's math,
+# not merely something self-consistent. Also: resource failures exit 3.
+
+# shellcheck source-path=SCRIPTDIR source=lib/tap.sh
+. "$(dirname "$0")/lib/tap.sh"
+
+rc='' out='' err=''
+ORACLE=${BUILD_DIR:-"$(cd "$(dirname "$0")/.." && pwd)/build"}/tests/clomp_oracle
+if [ ! -x "$ORACLE" ]; then
+    echo "Bail out! no oracle at $ORACLE (run make unit-tests)"
+    exit 255
+fi
+
+# threads, allocThreads, numParts, zonesPerPart, zoneSize, flopScale, timeScale
+inputs=(
+    "2 1 64 100 32 1 1"        # target input
+    "2 2 64 100 32 1 2"        # NUMA friendly, two time units
+    "2 1 64 1 32 100 1"        # cache friendly: single-zone model
+    "2 1 64 1 32 1000 1"       # cache / OpenMP friendly: single-zone model
+    "2 1 64 10000 512 1 1"     # mem-bound
+    "3 1 16 400 32 1 1"        # 1.2 target, oversubscribed
+    "2 -1 1024 10 32 1 1"      # strong scaling
+    "4 1 7 1000 40 3 1"        # odd part count, flopScale 3, zoneSize rounded to 40
+    "2 1 16 2 32 1 1"          # two zones: some 1.2 ratios exceed 1
+)
+
+for input in "${inputs[@]}"; do
+    read -r -a args <<<"$input"
+    oracle=$("$ORACLE" "${args[@]}")
+    want_checksum=$(printf '%s\n' "$oracle" | sed -n 's/^Checksum: //p')
+    want_iterations=$(printf '%s\n' "$oracle" | sed -n 's/^Scaled Iterations: //p')
+
+    run_clomp "${args[@]}"
+    is "$rc" 0 "clomp $input runs and verifies"
+    got_iterations=$(printf '%s\n' "$out" | sed -n 's/^Scaled Iterations: //p')
+    is "$got_iterations" "$want_iterations" "clomp $input runs the oracle's ceil(1e6*timeScale/zone flops) iterations"
+    for schedule in 'Serial Ref' 'Static OMP' 'Dynamic OMP' 'Manual OMP' 'Nested OMP'; do
+        got=$(printf '%s\n' "$out" | sed -n "s/^ *$schedule Checksum: //p")
+        is "$got" "$want_checksum" "clomp $input: $schedule checksum equals the oracle's"
+    done
+done
+
+# Team sizes are what the runtime gives; numbers labelled 2 threads must have run on 2.
+OMP_THREAD_LIMIT=1 run_clomp 2 1 4 100 32 1 1
+is "$rc" 3 "more threads than OMP_THREAD_LIMIT allows is a resource failure (exit 3)"
+like "$err" "thread limit" "the message names the thread limit"
+
+run_clomp 1 1 200000 200000 32 1 1
+is "$rc" 3 "a mesh larger than physical memory is refused before allocating (exit 3)"
+like "$err" "[0-9]+ bytes" "the message gives the bytes needed"
+
+done_testing

@@ -1,0 +1,165 @@
+#!/usr/bin/env bash
+# The command line: every parameter rejects every class of bad value with exit 2
+# and one stderr line naming it; options, usage, --help, --version; exit 3 for
+# meshes that cannot exist. Only a few short runs: most cases stop in the parser.
+
+# shellcheck source-path=SCRIPTDIR source=lib/tap.sh
+. "$(dirname "$0")/lib/tap.sh"
+
+rc='' out='' err=''
+export OMP_NUM_THREADS=2
+# Idle threads sleep instead of spinning: on a loaded 2-core CI machine spinning
+# threads make every OpenMP barrier many times slower (the answers do not change).
+export OMP_WAIT_POLICY=${OMP_WAIT_POLICY:-passive}
+
+names=(numThreads allocThreads numParts zonesPerPart zoneSize flopScale timeScale)
+base=(1 1 4 100 32 1 1)
+
+# Bad value classes, valid for no parameter. '--5' starts with -- so it is an
+# unknown option rather than a number: still exit 2, and the message names it.
+bad_values=(abc 12x 1e3 1.5 '' +5 --5 0x10 010 ' 5' '5 ' 0 -2 99999999999999999999)
+
+line_count() {
+    if [ -z "$1" ]; then echo 0; else printf '%s\n' "$1" | wc -l | tr -d ' '; fi
+}
+
+# rejected WANT_STATUS MUST_NAME DESC ARGS...: exit WANT_STATUS, nothing on
+# stdout, exactly one stderr line starting 'clomp: ' that contains MUST_NAME.
+rejected() {
+    local want=$1 must=$2 desc=$3
+    shift 3
+    run_clomp "$@"
+    local lines
+    lines=$(line_count "$err")
+    if [ "$rc" -eq "$want" ] && [ -z "$out" ] && [ "$lines" -eq 1 ] &&
+        [ "${err#clomp: }" != "$err" ] && [[ $err == *"$must"* ]]; then
+        ok 0 "$desc"
+    else
+        ok 1 "$desc"
+        diag "args: $(printf "'%s' " "$@")" "exit $rc, $lines stderr line(s), want exit $want naming $must" \
+            "stderr: $err" "stdout: ${out:0:200}"
+    fi
+}
+
+shown() {  # how a value reads in a test description
+    if [ -z "$1" ]; then echo "'' (empty)"; else printf "'%s'" "$1"; fi
+}
+
+# ---- every bad value class for every parameter -------------------------------
+for i in "${!names[@]}"; do
+    name=${names[$i]}
+    values=("${bad_values[@]}")
+    # -1 means "system default" only for the two thread counts.
+    [ "$i" -ge 2 ] && values+=(-1)
+    for bad in "${values[@]}"; do
+        args=("${base[@]}")
+        args[i]=$bad
+        if [ "$bad" = "--5" ]; then
+            rejected 2 "'--5'" "$name $(shown "$bad") is rejected with exit 2 as an unknown option naming it" "${args[@]}"
+        else
+            rejected 2 "$name: '$bad'" "$name $(shown "$bad") is rejected with exit 2 naming $name and the text" \
+                "${args[@]}"
+        fi
+    done
+done
+
+# ---- -1 for the thread counts --------------------------------------------------
+run_clomp -1 1 8 800 32 1 1
+is "$rc" 0 "numThreads -1 is accepted (exit 0)"
+[[ $out == *$'\n''      numThreads: 2'$'\n'* ]]
+ok $? "numThreads -1 resolves to the OpenMP default (OMP_NUM_THREADS=2) in the header"
+
+run_clomp 1 -1 8 800 32 1 1
+is "$rc" 0 "allocThreads -1 is accepted (exit 0)"
+[[ $out == *$'\n''    allocThreads: 1'$'\n'* ]]
+ok $? "allocThreads -1 resolves to numThreads in the header"
+
+# ---- wrong number of numbers ---------------------------------------------------
+run_clomp 1 1 4 100 32 1
+[ "$rc" -eq 2 ] && [ -z "$out" ] && [[ $err == *Usage:* ]]
+ok $? "six numbers exit 2 with the usage text on stderr"
+
+run_clomp 1 1 4 100 32 1 1 5
+[ "$rc" -eq 2 ] && [ -z "$out" ]
+ok $? "eight numbers exit 2 with nothing on stdout"
+[[ $err == "clomp: too many arguments: '5'"*Usage:* ]]
+ok $? "eight numbers name the extra argument, then print the usage text on stderr"
+
+run_clomp -h
+[ "$rc" -eq 0 ] && [[ $out == Usage:* ]]
+ok $? "-h prints the usage on stdout and exits 0"
+
+run_clomp
+is "$rc" 2 "no arguments exit 2"
+[ -z "$out" ] && [[ $err == *Usage:* ]]
+ok $? "no arguments print the usage on stderr, not stdout"
+missing=
+for word in "${names[@]}" testcases; do
+    [[ $err == *"$word"* ]] || missing="$missing $word"
+done
+is "$missing" "" "the usage names all seven parameters and the testcases"
+
+# ---- options ----------------------------------------------------------------------
+rejected 2 "'--bogus'" "unknown option --bogus alone is rejected with exit 2 naming it" --bogus
+rejected 2 "'--bogus'" "unknown option --bogus before valid numbers is rejected with exit 2 naming it" \
+    --bogus "${base[@]}"
+
+for shape in 2 x2 2x 0x2 2x0 axb 2x2x2; do
+    rejected 2 "--nested: '$shape'" "--nested=$shape is rejected with exit 2 naming --nested and the text" \
+        "--nested=$shape" "${base[@]}"
+done
+
+# 6400 zones keep the iteration count, and so the run, short.
+run_clomp --nested=1x2 2 1 4 1600 32 1 1
+is "$rc" 0 "--nested=1x2 before the numbers is accepted (exit 0)"
+[[ $out == *'Nested OMP shape: 1x2'* ]]
+ok $? "--nested=1x2 is the Nested OMP shape reported in the header"
+
+run_clomp --help
+[ "$rc" -eq 0 ] && [ -z "$err" ] && [[ $out == Usage:* ]]
+ok $? "--help exits 0 with the usage on stdout and nothing on stderr"
+
+run_clomp --version
+is "$rc" 0 "--version exits 0"
+like "${out%%$'\n'*}" '^clomp [0-9]+\.[0-9]+' "--version starts with 'clomp <version>'"
+[[ $out == *OpenMP* ]] && [[ $out == *CFLAGS* ]]
+ok $? "--version reports the OpenMP version and the CFLAGS"
+
+# ---- zoneSize below 32 -------------------------------------------------------------
+run_clomp 1 1 4 100 8 1 1
+is "$rc" 0 "zoneSize 8 is accepted (exit 0)"
+[ "$(line_count "$err")" -eq 1 ] && [[ $err == "clomp: "*zoneSize* ]]
+ok $? "zoneSize 8 gets a one-line notice on stderr naming zoneSize"
+[[ $out == *$'\n''        zoneSize: 32'$'\n'* ]]
+ok $? "zoneSize 8 is raised to 32 in the header"
+
+# ---- meshes that cannot exist: exit 3 before anything is allocated ----------------
+# Under a 4 GiB address-space limit so that a regression cannot take the machine;
+# nothing on stdout means clomp refused before the header and the mesh.
+huge() {
+    local desc=$1
+    shift
+    local tmp_out tmp_err
+    if ! tmp_out=$(mktemp) || ! tmp_err=$(mktemp); then
+        echo "Bail out! mktemp failed"
+        exit 255
+    fi
+    (ulimit -v 4194304 2>/dev/null; exec "$CLOMP" "$@") </dev/null >"$tmp_out" 2>"$tmp_err"
+    rc=$?
+    out=$(cat "$tmp_out")
+    err=$(cat "$tmp_err")
+    rm -f "$tmp_out" "$tmp_err"
+    if [ "$rc" -eq 3 ] && [ -z "$out" ] && [ "$(line_count "$err")" -eq 1 ] &&
+        [[ $err == "clomp: "*bytes* ]]; then
+        ok 0 "$desc"
+    else
+        ok 1 "$desc"
+        diag "exit $rc; stderr: $err" "stdout: ${out:0:200}"
+    fi
+}
+huge "a mesh whose size overflows exits 3 with its bytes, before the header" \
+    1 1 9223372036854775807 9223372036854775807 32 1 1
+huge "a mesh larger than physical memory exits 3 with its bytes, before the header" \
+    1 1 1000000 1000000 32 1 1
+
+done_testing

@@ -1,0 +1,113 @@
+# shellcheck shell=bash
+# Minimal TAP producer for the shell tests of the clomp binary (read by prove).
+# Source it from a tests/*.t script:  . "$(dirname "$0")/lib/tap.sh"
+#
+#   ok STATUS DESC      passes when STATUS is 0 (a shell exit status: `[ ... ]; ok $? "..."`)
+#   is GOT WANT DESC    passes when the two strings are equal
+#   like GOT ERE DESC   passes when GOT matches the extended regular expression ERE
+#   skip DESC REASON    records a skipped test
+#   todo REASON         marks the next test as a known breakage (TODO: prove does not fail on it)
+#   note MSG / diag MSG a TAP comment on stdout / on stderr
+#   done_testing        prints the plan; exit status is the number of failures (max 254)
+
+# The binary under test; a developer can run ./tests/foo.t straight from the repository.
+CLOMP=${CLOMP:-"$(cd "$(dirname "$0")/.." && pwd)/clomp"}
+export CLOMP
+
+tap_count=0
+tap_failed=0
+tap_todo=
+
+tap_result() {  # tap_result STATUS DESC
+    local status=$1 desc=$2 directive=
+    tap_count=$((tap_count + 1))
+    if [ -n "$tap_todo" ]; then
+        directive=" # TODO $tap_todo"
+        tap_todo=
+    fi
+    if [ "$status" -eq 0 ]; then
+        printf 'ok %d - %s%s\n' "$tap_count" "$desc" "$directive"
+    else
+        printf 'not ok %d - %s%s\n' "$tap_count" "$desc" "$directive"
+        [ -n "$directive" ] || tap_failed=$((tap_failed + 1))
+    fi
+    return "$status"
+}
+
+ok() {
+    tap_result "$1" "$2"
+}
+
+is() {
+    if [ "$1" = "$2" ]; then
+        tap_result 0 "$3"
+    else
+        tap_result 1 "$3"
+        diag "     got: '$1'"
+        diag "expected: '$2'"
+        return 1
+    fi
+}
+
+like() {
+    if printf '%s\n' "$1" | grep -Eq -- "$2"; then
+        tap_result 0 "$3"
+    else
+        tap_result 1 "$3"
+        diag "     got: '$1'"
+        diag "expected to match: $2"
+        return 1
+    fi
+}
+
+skip() {
+    tap_count=$((tap_count + 1))
+    printf 'ok %d - %s # SKIP %s\n' "$tap_count" "$1" "$2"
+}
+
+todo() {
+    tap_todo=$1
+}
+
+note() {
+    printf '%s\n' "$@" | sed 's/^/# /'
+}
+
+diag() {
+    printf '%s\n' "$@" | sed 's/^/# /' >&2
+}
+
+done_testing() {
+    printf '1..%d\n' "$tap_count"
+    [ "$tap_failed" -le 254 ] || tap_failed=254
+    exit "$tap_failed"
+}
+
+# Wall-clock seconds since the epoch, with a fraction when the shell has one.
+now() {
+    if [ -n "${EPOCHREALTIME:-}" ]; then
+        printf '%s\n' "${EPOCHREALTIME/,/.}"
+    else
+        date +%s
+    fi
+}
+
+# run_clomp ARGS...: runs "$CLOMP" with ARGS; sets rc, out and err (stdout and stderr text).
+# shellcheck disable=SC2034  # rc, out and err are for the caller
+run_clomp() {
+    local tmp_out tmp_err
+    if ! tmp_out=$(mktemp) || ! tmp_err=$(mktemp); then
+        echo "Bail out! mktemp failed"
+        exit 255
+    fi
+    "$CLOMP" "$@" </dev/null >"$tmp_out" 2>"$tmp_err"
+    rc=$?
+    out=$(cat "$tmp_out")
+    err=$(cat "$tmp_err")
+    rm -f "$tmp_out" "$tmp_err"
+}
+
+if [ ! -x "$CLOMP" ]; then
+    echo "Bail out! no executable clomp at $CLOMP (run make, or set CLOMP)"
+    exit 255
+fi

@@ -1,0 +1,113 @@
+/* Every schedule, at 1 to 4 threads and over awkward shapes, leaves every
+ * zone value and residue bit-identical to the plain-array serial oracle;
+ * Bestcase does all of its (fixed-deposit) work. */
+#include <omp.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "kernels/deposit.h"
+#include "kernels/schedule.h"
+#include "oracle/oracle.h"
+#include "tap.h"
+
+#define SUBCYCLES 30
+
+typedef struct Shape {
+    long P, Z, F, zoneSize;
+    const char *why;
+} Shape;
+
+static const Shape shapes[] = {
+    {8, 10, 1, 32, "numParts divisible by the threads"},
+    {7, 10, 1, 32, "numParts not divisible by 2, 3 or 4"},
+    {3, 6, 1, 48, "numParts below the thread count"},
+    {64, 1, 100, 32, "zonesPerPart 1, flopScale 100"},
+    {5, 4, 3, 40, "flopScale 3"},
+    {1, 9, 1, 32, "a single part"},
+};
+
+/* Zones and residues that differ from the oracle, or update counts that are
+ * not one per subcycle (part 0's is reset by calc_deposit). */
+static long differences(const Problem *pb, const Oracle *o, int bestcase)
+{
+    long diff = 0;
+    for (long p = 0; p < o->P; p++) {
+        const Part *part = pb->mesh.partArray[p];
+        long z = 0;
+        for (const Zone *zone = part->firstZone; zone != NULL; zone = zone->nextZone, z++)
+            diff += !same_bits(zone->value, o->values[p * o->Z + z]);
+        diff += !same_bits(part->residue, o->residue[p]);
+        /* Bestcase ends with its own calc_deposit() calls, which leave part 0 at 0. */
+        long expected_count = p != 0 ? SUBCYCLES + 1 : bestcase ? 0 : 1;
+        diff += part->update_count != expected_count;
+    }
+    return diff;
+}
+
+static void run_case(const Schedule *s, const Shape *shape, int threads, int outer, int inner)
+{
+    Problem pb;
+    Oracle o;
+    MeshShape ms = {shape->P, shape->Z, shape->zoneSize, shape->F};
+    int bestcase = s->role == ROLE_BESTCASE;
+
+    omp_set_num_threads(threads);
+    build_mesh(&pb.mesh, &ms, threads);
+    pb.numThreads = threads;
+    pb.nestedOuter = outer;
+    pb.nestedInner = inner;
+    calibrate_deposit(&pb);
+    oracle_init(&o, shape->P, shape->Z, shape->F);
+    if (bestcase)
+        oracle_run_bestcase(&o, SUBCYCLES);
+    else
+        oracle_run_serial(&o, SUBCYCLES);
+
+    TeamObservation seen;
+    memset(&seen, 0, sizeof seen);
+    reinitialize_parts(&pb);
+    s->run(&pb, SUBCYCLES, &seen);
+    long diff = differences(&pb, &o, bestcase);
+    if (s->role == ROLE_CHECKED || s->role == ROLE_REFERENCE)
+        diff += pb.deposit.order_violations;
+
+    if (s->uses_threads && !seen.nested)
+        ok(diff == 0 && seen.threads == threads, "%s at %d threads, %s: bit-identical, team of %d", s->name,
+           threads, shape->why, seen.threads);
+    else if (seen.nested)
+        ok(diff == 0 && seen.threads == outer && seen.inner_max == (shape->P >= outer ? inner : seen.inner_max),
+           "%s %dx%d, %s: bit-identical, outer team %d, inner up to %d", s->name, outer, inner, shape->why,
+           seen.threads, seen.inner_max);
+    else
+        ok(diff == 0, "%s, %s: bit-identical to the oracle", s->name, shape->why);
+    if (diff != 0)
+        printf("# %ld differences\n", diff);
+    oracle_free(&o);
+    free_mesh(&pb.mesh);
+}
+
+int main(void)
+{
+    static const int nested_shapes[][2] = {{1, 1}, {1, 3}, {2, 1}, {2, 2}, {3, 1}, {4, 1}, {2, 3}};
+    omp_set_dynamic(0);
+    omp_set_max_active_levels(2);
+
+    for (size_t i = 0; i < clomp_schedule_count; i++) {
+        const Schedule *s = clomp_schedules[i];
+        if (s->role == ROLE_PROBE)
+            continue;
+        for (size_t k = 0; k < sizeof shapes / sizeof shapes[0]; k++) {
+            if (!s->uses_threads) {
+                run_case(s, &shapes[k], 1, 1, 1);
+            } else if (strcmp(s->name, "Nested OMP") == 0) {
+                for (size_t n = 0; n < sizeof nested_shapes / sizeof nested_shapes[0]; n++)
+                    run_case(s, &shapes[k], nested_shapes[n][0] * nested_shapes[n][1], nested_shapes[n][0],
+                             nested_shapes[n][1]);
+            } else {
+                for (int threads = 1; threads <= 4; threads++)
+                    run_case(s, &shapes[k], threads, 1, 1);
+            }
+        }
+    }
+    return done_testing();
+}

@@ -1,0 +1,174 @@
+/* verify_against_reference accepts a correct run and names the part, zone
+ * and check of every kind of corruption a threading error could cause. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "kernels/deposit.h"
+#include "kernels/schedule.h"
+#include "mesh/verify.h"
+#include "tap.h"
+
+#define SUBCYCLES 40
+
+static Problem pb;
+static char report[8192];
+
+static void run_serial_reference(void)
+{
+    reinitialize_parts(&pb);
+    find_schedule("Serial Ref")->run(&pb, SUBCYCLES, NULL);
+}
+
+/* Verifies the current mesh as a checked schedule; the printed report lands in `report`. */
+static long verify_now(void)
+{
+    VerifyExpectations expect = {SUBCYCLES, pb.deposit.max_residue, pb.deposit.order_violations,
+                                 pb.deposit.first_violation_count, 1};
+    FILE *out = fmemopen(report, sizeof report, "w");
+    long failures = verify_against_reference(&pb.mesh, &expect, "Test OMP", out);
+    fclose(out);
+    return failures;
+}
+
+static Zone *zone_at(long p, long z)
+{
+    Zone *zone = pb.mesh.partArray[p]->firstZone;
+    while (--z > 0)
+        zone = zone->nextZone;
+    return zone;
+}
+
+static void test_clean_run_passes(void)
+{
+    run_serial_reference();
+    long failures = verify_now();
+    ok(failures == 0, "a repeated serial run verifies against the recorded reference");
+    ok(report[0] == '\0', "a passing verification prints nothing");
+    MeshChecksum c = mesh_checksum(&pb.mesh);
+    ok(fabs(c.total - SUBCYCLES) < 1e-9, "the deposited total equals the number of subcycles");
+    ok(c.residue > 0.0 && c.residue <= pb.deposit.max_residue + 1e-6, "the residue stays within max_residue");
+}
+
+static void test_flipped_bit_in_first_zone(void)
+{
+    run_serial_reference();
+    Zone *z = pb.mesh.partArray[3]->firstZone;
+    z->value = nextafter(z->value, 0.0);
+    long failures = verify_now();
+    ok(failures >= 1, "one ulp off in part 3's first zone fails verification");
+    ok(strstr(report, "Test OMP VERIFY FAILED: part 3 zone 1 first-zone value") != NULL,
+       "the failure names the schedule, part 3 and zone 1");
+    ok(strstr(report, "0x1.") != NULL, "expected and actual are also printed in %%a so the bits show");
+}
+
+static void test_changed_residue(void)
+{
+    run_serial_reference();
+    pb.mesh.partArray[5]->residue *= 1.0 + 1e-15;
+    verify_now();
+    ok(strstr(report, "part 5 zone 0 residue vs Serial Ref") != NULL, "a changed residue of part 5 is reported");
+}
+
+static void test_zone_order(void)
+{
+    run_serial_reference();
+    Zone *z4 = zone_at(2, 4), *z5 = zone_at(2, 5);
+    double t = z4->value;
+    z4->value = z5->value;
+    z5->value = t;
+    verify_now();
+    ok(strstr(report, "part 2 zone 5 value exceeds previous zone's") != NULL,
+       "swapped zone values 4 and 5 of part 2 break the non-increasing order check");
+    ok(strstr(report, "first-zone value") == NULL, "the first-zone comparison alone would have missed it");
+
+    run_serial_reference();
+    zone_at(4, 3)->value = NAN;
+    ok(verify_now() >= 1 && strstr(report, "part 4 zone") != NULL, "a NaN zone value is caught");
+}
+
+static void test_update_counts(void)
+{
+    run_serial_reference();
+    pb.mesh.partArray[6]->update_count++;
+    verify_now();
+    ok(strstr(report, "part 6 zone 0 update_count: expected 41 actual 42") != NULL,
+       "an extra update of part 6 shows in its update count");
+
+    run_serial_reference();
+    pb.mesh.partArray[0]->update_count = 2;
+    verify_now();
+    ok(strstr(report, "part 0 zone 0 update_count: expected 1 actual 2") != NULL,
+       "part 0 updated twice since the last calc_deposit is reported");
+}
+
+static void test_calc_deposit_violation(void)
+{
+    run_serial_reference();
+    pb.deposit.order_violations = 3;
+    pb.deposit.first_violation_count = 2;
+    verify_now();
+    ok(strstr(report, "calc_deposit found part 0 updated 2 times") != NULL && strstr(report, "3 calls") != NULL,
+       "reordering seen by calc_deposit fails verification with its count");
+    pb.deposit.order_violations = 0;
+}
+
+static void test_conservation(void)
+{
+    run_serial_reference();
+    Zone *last = pb.mesh.partArray[1]->lastZone;
+    last->value -= 0.01;   /* keeps the order, loses deposit */
+    verify_now();
+    ok(strstr(report, "total deposit: expected 40") != NULL, "a lost deposit breaks conservation");
+    ok(strstr(report, "VERIFY FAILED: 1 check failed") != NULL, "the report ends with the failure count");
+
+    run_serial_reference();
+    for (long p = 0; p < pb.mesh.shape.numParts; p++)
+        pb.mesh.partArray[p]->residue = -pb.mesh.partArray[p]->residue;
+    verify_now();
+    ok(strstr(report, "total residue: expected 0 ..") != NULL, "a negative total residue is out of bounds");
+}
+
+static void test_many_failures_are_summarised(void)
+{
+    run_serial_reference();
+    for (long p = 0; p < pb.mesh.shape.numParts; p++)
+        pb.mesh.partArray[p]->firstZone->value += 1e-9;
+    long failures = verify_now();
+    ok(failures >= pb.mesh.shape.numParts, "every corrupted part is counted (%ld failures)", failures);
+    long lines = 0;
+    for (const char *c = report; (c = strstr(c, "first-zone value")) != NULL; c++)
+        lines++;
+    ok(lines == 5, "only the first five of one kind are printed in full (%ld printed)", lines);
+}
+
+static void test_subnormals(void)
+{
+    run_serial_reference();
+    ok(count_subnormals(&pb.mesh) == 0, "a normal run has no subnormal values");
+    pb.mesh.partArray[2]->lastZone->value = 1e-310;
+    ok(count_subnormals(&pb.mesh) == 1, "a subnormal zone value is counted");
+}
+
+int main(void)
+{
+    MeshShape shape = {12, 10, 32, 1};
+    build_mesh(&pb.mesh, &shape, 1);
+    pb.numThreads = 1;
+    calibrate_deposit(&pb);
+    run_serial_reference();
+    record_reference(&pb.mesh);
+
+    test_clean_run_passes();
+    test_flipped_bit_in_first_zone();
+    test_changed_residue();
+    test_zone_order();
+    test_update_counts();
+    test_calc_deposit_violation();
+    test_conservation();
+    test_many_failures_are_summarised();
+    test_subnormals();
+    free_mesh(&pb.mesh);
+    return done_testing();
+}
