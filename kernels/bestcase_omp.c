@@ -1,8 +1,6 @@
 /* Bestcase OMP: each thread updates only its own parts with a fixed deposit,
  * never synchronising, then the serial calc_deposit() calls are added. No
  * schedule can beat it; its results are wrong by design and not checked. */
-#include <omp.h>
-
 #include "deposit.h"
 #include "schedule.h"
 #include "slice.h"
@@ -17,13 +15,7 @@ static void run(Problem *pb, long subcycles, TeamObservation *seen)
 #pragma omp parallel
     {
         long start, end;
-        thread_slice(numParts, omp_get_thread_num(), omp_get_num_threads(), &start, &end);
-        if (seen != NULL) {
-#pragma omp atomic
-            seen->idle_threads += start > end;
-            if (omp_get_thread_num() == 0)
-                seen->threads = omp_get_num_threads();
-        }
+        claim_thread_slice(numParts, seen, &start, &end);
         for (long s = 0; s < subcycles; s++)
             for (long p = start; p <= end; p++)
                 update_part(parts[p], deposit, flopScale);

@@ -1,7 +1,5 @@
 /* Manual OMP: one parallel region for the whole run; threads partition the
  * parts by hand and synchronise with a barrier and a single per subcycle. */
-#include <omp.h>
-
 #include "deposit.h"
 #include "schedule.h"
 #include "slice.h"
@@ -16,13 +14,7 @@ static void run(Problem *pb, long subcycles, TeamObservation *seen)
 #pragma omp parallel
     {
         long start, end;
-        thread_slice(numParts, omp_get_thread_num(), omp_get_num_threads(), &start, &end);
-        if (seen != NULL) {
-#pragma omp atomic
-            seen->idle_threads += start > end;
-            if (omp_get_thread_num() == 0)
-                seen->threads = omp_get_num_threads();
-        }
+        claim_thread_slice(numParts, seen, &start, &end);
         for (long s = 0; s < subcycles; s++) {
             /* Every thread must have finished its parts before part 0's
              * residue is read for the next deposit. */

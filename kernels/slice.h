@@ -4,6 +4,9 @@
 #define CLOMP_SLICE_H
 
 #include <math.h>
+#include <omp.h>
+
+#include "problem.h"
 
 static inline void thread_slice(long numParts, int tid, int nthreads, long *start, long *end)
 {
@@ -14,6 +17,19 @@ static inline void thread_slice(long numParts, int tid, int nthreads, long *star
     *end = (long)nearbyint((double)(tid + 1) * dparts) - 1;
     if (*end > numParts - 1)
         *end = numParts - 1;
+}
+
+/* Called by every thread of a region: its own slice, and in the warm-up
+ * (seen != NULL) the team size and how many threads got no part. */
+static inline void claim_thread_slice(long numParts, TeamObservation *seen, long *start, long *end)
+{
+    thread_slice(numParts, omp_get_thread_num(), omp_get_num_threads(), start, end);
+    if (seen != NULL) {
+#pragma omp atomic
+        seen->idle_threads += *start > *end;
+        if (omp_get_thread_num() == 0)
+            seen->threads = omp_get_num_threads();
+    }
 }
 
 #endif

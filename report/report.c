@@ -170,6 +170,35 @@ static const Measurement *find_result(const Measurement *results, size_t count, 
     return NULL;
 }
 
+typedef enum { ROW_RUNTIME, ROW_US_PER_LOOP, ROW_SPEEDUP, ROW_EFFICACY, ROW_OVERHEAD } SummaryRow;
+
+/* One row of the comma-delimited summary, in CLOMP 1.2's formats; N/A where
+ * the figure means nothing for that measurement. */
+static void print_summary_row(FILE *out, const RunSetup *run, const char *label, SummaryRow row,
+                              const Measurement *results, size_t count, const Measurement *serial,
+                              const Measurement *bestcase)
+{
+    fprintf(out, "%s", label);
+    for (size_t i = 0; i < count; i++) {
+        ScheduleRole role = results[i].schedule->role;
+        double seconds = results[i].seconds;
+        if ((row == ROW_SPEEDUP && role == ROLE_PROBE) ||
+            (row >= ROW_EFFICACY && (role == ROLE_PROBE || role == ROLE_REFERENCE)))
+            fprintf(out, ", %7s", "N/A");
+        else if (row == ROW_RUNTIME)
+            fprintf(out, ", %7.3f", seconds);
+        else if (row == ROW_US_PER_LOOP)
+            fprintf(out, ", %7.2f", us_per_loop(run, seconds));
+        else if (row == ROW_SPEEDUP)
+            fprintf(out, ", %7.1f", serial->seconds / seconds);
+        else if (row == ROW_EFFICACY)
+            fprintf(out, ", %6.1f%%", bestcase->seconds / seconds * 100.0);
+        else
+            fprintf(out, ", %7.2f", us_per_loop(run, seconds) - us_per_loop(run, bestcase->seconds));
+    }
+    fputc('\n', out);
+}
+
 static void print_args(FILE *out, const RunSetup *run)
 {
     fprintf(out, "%ld %ld %ld %ld %ld %ld %ld", run->numThreads, run->inputAllocThreads, run->numParts,
@@ -192,36 +221,11 @@ void print_summary(FILE *out, const RunSetup *run, const Measurement *results, s
         fprintf(out, ", %s", results[i].schedule->name);
     fputc('\n', out);
 
-    fprintf(out, "Runtime");
-    for (size_t i = 0; i < count; i++)
-        fprintf(out, ", %7.3f", results[i].seconds);
-    fprintf(out, "\nus/Loop");
-    for (size_t i = 0; i < count; i++)
-        fprintf(out, ", %7.2f", us_per_loop(run, results[i].seconds));
-    fprintf(out, "\nSpeedup");
-    for (size_t i = 0; i < count; i++) {
-        if (results[i].schedule->role == ROLE_PROBE)
-            fprintf(out, ", %7s", "N/A");
-        else
-            fprintf(out, ", %7.1f", serial->seconds / results[i].seconds);
-    }
-    fprintf(out, "\nEfficacy");
-    for (size_t i = 0; i < count; i++) {
-        ScheduleRole role = results[i].schedule->role;
-        if (role == ROLE_PROBE || role == ROLE_REFERENCE)
-            fprintf(out, ", %7s", "N/A");
-        else
-            fprintf(out, ", %6.1f%%", bestcase->seconds / results[i].seconds * 100.0);
-    }
-    fprintf(out, "\nOverhead");
-    for (size_t i = 0; i < count; i++) {
-        ScheduleRole role = results[i].schedule->role;
-        if (role == ROLE_PROBE || role == ROLE_REFERENCE)
-            fprintf(out, ", %7s", "N/A");
-        else
-            fprintf(out, ", %7.2f", us_per_loop(run, results[i].seconds) - us_per_loop(run, bestcase->seconds));
-    }
-    fputc('\n', out);
+    print_summary_row(out, run, "Runtime", ROW_RUNTIME, results, count, serial, bestcase);
+    print_summary_row(out, run, "us/Loop", ROW_US_PER_LOOP, results, count, serial, bestcase);
+    print_summary_row(out, run, "Speedup", ROW_SPEEDUP, results, count, serial, bestcase);
+    print_summary_row(out, run, "Efficacy", ROW_EFFICACY, results, count, serial, bestcase);
+    print_summary_row(out, run, "Overhead", ROW_OVERHEAD, results, count, serial, bestcase);
 
     /* Exactly CLOMP 1.2's last line: scripts collect results by it. */
     fprintf(out, "CORAL RFP, ");
