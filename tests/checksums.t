@@ -48,6 +48,13 @@ OMP_THREAD_LIMIT=1 run_clomp 2 1 4 100 32 1 1
 is "$rc" 3 "more threads than OMP_THREAD_LIMIT allows is a resource failure (exit 3)"
 like "$err" "thread limit" "the message names the thread limit"
 
+# A nested run whose inner teams the runtime cannot staff still verifies, and says so.
+OMP_THREAD_LIMIT=2 run_clomp --nested=2x2 2 1 16 400 32 1 1
+is "$rc" 0 "nested 2x2 under a thread limit of 2 still runs and verifies"
+like "$out" "Nested OMP  WARNING: the OpenMP runtime serialised the inner teams" \
+    "the report says plainly that the inner teams were serialised"
+like "$out" "Nested OMP    Teams: outer 2 x inner 1, requested 2x2" "the teams line shows what was given and what was asked"
+
 run_clomp 1 1 200000 200000 32 1 1
 is "$rc" 3 "a mesh larger than physical memory is refused before allocating (exit 3)"
 like "$err" "[0-9]+ bytes" "the message gives the bytes needed"
