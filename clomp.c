@@ -3,6 +3,8 @@
  * The story of a run: parse the CLOMP 1.2 command line, build the mesh,
  * calibrate the deposit, then run each measurement in CLOMP 1.2 order
  * (warm up, reset, time, verify, report) and print the summary. */
+#include <limits.h>
+#include <math.h>
 #include <omp.h>
 #include <stdarg.h>
 #include <stdint.h>
@@ -24,11 +26,27 @@
 
 /* CLOMP 1.2 caps the scaled iteration count. */
 #define MAX_ITERATIONS 2000000000L
+/* Larger zones could not be rounded up to the zone alignment without overflow. */
+#define MAX_ZONE_SIZE (LONG_MAX - 64)
+
+/* Set before every deliberate exit; an exit without it came from inside the
+ * OpenMP runtime (libgomp exits 1 when it cannot create a thread), which
+ * must not masquerade as a verification failure. */
+static volatile int exit_is_ours;
+
+static void catch_runtime_exit(void)
+{
+    if (!exit_is_ours) {
+        fprintf(stderr, "clomp: the OpenMP runtime ended the run (could it create the threads?)\n");
+        _exit(EXIT_RESOURCE);
+    }
+}
 
 /* One line on stderr, after everything already printed has been flushed. */
 __attribute__((format(printf, 2, 3), noreturn)) static void die(int status, const char *fmt, ...)
 {
     va_list ap;
+    exit_is_ours = 1;
     fflush(stdout);
     fprintf(stderr, "clomp: ");
     va_start(ap, fmt);
@@ -46,9 +64,10 @@ static void current_time_text(char *buf, size_t size)
     strftime(buf, size, "%a %b %e %H:%M:%S %Y", &tm);
 }
 
-static size_t physical_memory_bytes(void)
+/* _SC_PHYS_PAGES (all memory) or _SC_AVPHYS_PAGES (free now). */
+static size_t memory_bytes(int which)
 {
-    long pages = sysconf(_SC_PHYS_PAGES), page_size = sysconf(_SC_PAGESIZE);
+    long pages = sysconf(which), page_size = sysconf(_SC_PAGESIZE);
     if (pages <= 0 || page_size <= 0)
         return SIZE_MAX;
     return (size_t)pages * (size_t)page_size;
@@ -72,12 +91,15 @@ static RunSetup resolve_run(const Options *opts, int argc, char **argv)
     run.exe = argv[0];
     build_invocation(&run, argc, argv);
 
+    run.inputNumThreads = opts->numThreads;
     run.numThreads = opts->numThreads == -1 ? omp_get_max_threads() : opts->numThreads;
     run.inputAllocThreads = opts->allocThreads;
     run.allocThreads = opts->allocThreads == -1 ? run.numThreads : opts->allocThreads;
     run.numParts = opts->numParts;
     run.zonesPerPart = opts->zonesPerPart;
     run.requestedZoneSize = opts->zoneSize;
+    if (opts->zoneSize > MAX_ZONE_SIZE)
+        die(EXIT_RESOURCE, "zoneSize %ld: a single zone of that many bytes cannot be allocated", opts->zoneSize);
     run.zoneSize = mesh_zone_size(opts->zoneSize);
     run.flopScale = opts->flopScale;
     run.timeScale = opts->timeScale;
@@ -96,12 +118,16 @@ static RunSetup resolve_run(const Options *opts, int argc, char **argv)
     if (overflow)
         die(EXIT_RESOURCE, "numParts x zonesPerPart x zoneSize = %.4g bytes, more than this machine can address",
             (double)run.numParts * (double)run.zonesPerPart * (double)run.zoneSize);
-    if (run.memory_bytes > physical_memory_bytes())
+    if (run.memory_bytes > memory_bytes(_SC_PHYS_PAGES))
         die(EXIT_RESOURCE, "the mesh needs %zu bytes, more than this machine's %zu bytes of physical memory",
-            run.memory_bytes, physical_memory_bytes());
+            run.memory_bytes, memory_bytes(_SC_PHYS_PAGES));
+    if (run.memory_bytes > memory_bytes(_SC_AVPHYS_PAGES))
+        fprintf(stderr, "clomp: warning: the mesh needs %zu bytes, more than the %zu bytes free now: "
+                        "expect swapping or the OOM killer\n", run.memory_bytes, memory_bytes(_SC_AVPHYS_PAGES));
 
     double zone_flops = (double)run.numParts * (double)run.zonesPerPart * (double)run.flopScale;
     double iterations = 1e6 * (double)run.timeScale / zone_flops;
+    run.uncapped_iterations = ceil(iterations);
     run.iterations = iterations >= (double)MAX_ITERATIONS ? MAX_ITERATIONS : (long)iterations;
     if ((double)run.iterations < iterations && run.iterations < MAX_ITERATIONS)
         run.iterations++;   /* ceil() without rounding the quotient twice */
@@ -172,7 +198,8 @@ static void measure(Problem *pb, const RunSetup *run, Measurement *m, const Meas
         VerifyExpectations expect = {run->subcycles, pb->deposit.max_residue, pb->deposit.order_violations,
                                      pb->deposit.first_violation_count, s->role == ROLE_CHECKED};
         if (verify_against_reference(&pb->mesh, &expect, s->name, stdout) != 0)
-            die(EXIT_VERIFY_FAILED, "%s failed verification against Serial Ref", s->name);
+            die(EXIT_VERIFY_FAILED, "%s failed verification%s", s->name,
+                s->role == ROLE_REFERENCE ? " of its own invariants" : " against Serial Ref");
     }
     if (s->role != ROLE_PROBE) {
         m->checksum = mesh_checksum(&pb->mesh);
@@ -181,10 +208,23 @@ static void measure(Problem *pb, const RunSetup *run, Measurement *m, const Meas
     print_block_results(stdout, run, m, serial, bestcase);
 }
 
+/* Output that could not be written is a lost result, not a success. */
+static int finish(int status)
+{
+    exit_is_ours = 1;
+    if (fflush(stdout) != 0 || ferror(stdout)) {
+        fprintf(stderr, "clomp: could not write the report to standard output\n");
+        return EXIT_RESOURCE;
+    }
+    return status;
+}
+
 int main(int argc, char **argv)
 {
     Options opts;
     char error[256];
+
+    atexit(catch_runtime_exit);
 
     int status = parse_options(argc, argv, &opts, error, sizeof error);
     if (status != 0) {
@@ -192,21 +232,18 @@ int main(int argc, char **argv)
             fprintf(stderr, "clomp: %s\n", error);
         if (opts.show_usage)
             print_usage(stderr, argv[0]);
-        return status;
+        return finish(status);
     }
     if (opts.want_help) {
         print_usage(stdout, argv[0]);
-        return EXIT_OK;
+        return finish(EXIT_OK);
     }
     if (opts.want_version) {
         print_version(stdout);
-        return EXIT_OK;
+        return finish(EXIT_OK);
     }
 
     RunSetup run = resolve_run(&opts, argc, argv);
-    if (run.zoneSize != run.requestedZoneSize)
-        fprintf(stderr, "clomp: notice: zoneSize %ld raised to %ld bytes (the zone structure, aligned)\n",
-                run.requestedZoneSize, run.zoneSize);
     configure_openmp(&run);
 
     char host[256] = "unknown", started[64];
@@ -235,5 +272,5 @@ int main(int argc, char **argv)
     print_summary(stdout, &run, results, clomp_schedule_count);
     free(results);
     free_mesh(&pb.mesh);
-    return EXIT_OK;
+    return finish(EXIT_OK);
 }

@@ -5,8 +5,9 @@
 
 #include "../mesh/mesh.h"
 
-#ifdef __FAST_MATH__
-#error "clomp verifies schedules bit for bit; -ffast-math would make that meaningless"
+#if defined(__FAST_MATH__) || defined(__ASSOCIATIVE_MATH__) || defined(__RECIPROCAL_MATH__) || \
+    (defined(__FINITE_MATH_ONLY__) && __FINITE_MATH_ONLY__)
+#error "clomp verifies schedules bit for bit: unsafe floating-point optimisations would make that meaningless"
 #endif
 
 /* Spreads incoming_deposit down the part's zone list: each step moves

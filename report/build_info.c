@@ -1,5 +1,7 @@
 #include "build_info.h"
 
+#include <string.h>
+
 #include "build_info_generated.h"
 
 #define CLOMP_VERSION "1.0.0"
@@ -27,7 +29,12 @@ static const char *openmp_spec(long version)
 const BuildInfo *build_info(void)
 {
     static BuildInfo info;
-    info.compiler = COMPILER_TEXT;
+    static char compiler[128];
+    /* __clang_version__ ends in a space */
+    snprintf(compiler, sizeof compiler, "%s", COMPILER_TEXT);
+    for (size_t n = strlen(compiler); n > 0 && compiler[n - 1] == ' '; n--)
+        compiler[n - 1] = '\0';
+    info.compiler = compiler;
     info.cc = CLOMP_BUILD_CC;
     info.cflags = CLOMP_BUILD_CFLAGS;
     info.ldflags = CLOMP_BUILD_LDFLAGS;

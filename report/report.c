@@ -1,5 +1,6 @@
 #include "report.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -12,12 +13,25 @@ double us_per_loop(const RunSetup *run, double seconds)
 
 void print_header(FILE *out, const RunSetup *run, const char *host, const char *start_time)
 {
+    fprintf(out, "CORAL Benchmark Version 1.2 (clomp %s)\n", build_info()->version);
+    if (run->requestedZoneSize < (long)sizeof(Zone))
+        fprintf(out, "***Forcing zoneSize (%ld specified) to minimum zone size %ld\n\n", run->requestedZoneSize,
+                run->zoneSize);
+    else if (run->zoneSize != run->requestedZoneSize)
+        fprintf(out, "***Rounding zoneSize (%ld specified) up to %ld to keep every zone aligned\n\n",
+                run->requestedZoneSize, run->zoneSize);
     fprintf(out, "       Invocation: %s\n", run->invocation);
     fprintf(out, "         Hostname: %s\n", host);
     fprintf(out, "       Start time: %s\n", start_time);
     fprintf(out, "       Executable: %s\n", run->exe);
-    fprintf(out, "      numThreads: %ld\n", run->numThreads);
-    fprintf(out, "    allocThreads: %ld\n", run->allocThreads);
+    if (run->inputNumThreads == -1)
+        fprintf(out, "      numThreads: %ld (using system default)\n", run->numThreads);
+    else
+        fprintf(out, "      numThreads: %ld\n", run->numThreads);
+    if (run->inputAllocThreads == -1)
+        fprintf(out, "    allocThreads: %ld (using numThreads)\n", run->allocThreads);
+    else
+        fprintf(out, "    allocThreads: %ld\n", run->allocThreads);
     fprintf(out, "        numParts: %ld\n", run->numParts);
     fprintf(out, "    zonesPerPart: %ld\n", run->zonesPerPart);
     fprintf(out, "       flopScale: %ld\n", run->flopScale);
@@ -25,7 +39,11 @@ void print_header(FILE *out, const RunSetup *run, const char *host, const char *
     fprintf(out, "        zoneSize: %ld\n", run->zoneSize);
     fprintf(out, "   Zones per Part: %ld\n", run->zonesPerPart);
     fprintf(out, "      Total Zones: %ld\n", run->numParts * run->zonesPerPart);
-    fprintf(out, "Memory (in bytes): %zu\n", run->memory_bytes);
+    /* CLOMP 1.2 counts the part structures too. */
+    fprintf(out, "Memory (in bytes): %.0f\n",
+            (double)run->memory_bytes + (double)sizeof(Part) * (double)run->numParts);
+    if (run->uncapped_iterations > (double)run->iterations)
+        fprintf(out, "*** Forcing iterations from (%g) to 2 billion\n", run->uncapped_iterations);
     fprintf(out, "Scaled Iterations: %ld\n", run->iterations);
     fprintf(out, "  Total Subcycles: %ld\n", run->subcycles);
 }
@@ -67,19 +85,26 @@ void print_setup(FILE *out, const RunSetup *run, const Problem *pb, double build
     fprintf(out, "      Max Residue: %-8.8g\n", d->max_residue);
     /* clomp additions, after every CLOMP 1.2 header line */
     fprintf(out, "    Deposit model: %s\n", mesh_deposit_model_text(pb->mesh.deposit_model));
-    if (run->zoneSize != run->requestedZoneSize)
-        fprintf(out, "  zoneSize raised: %ld -> %ld bytes (a zone needs %zu, aligned to %zu)\n",
-                run->requestedZoneSize, run->zoneSize, sizeof(Zone), _Alignof(Zone));
     fprintf(out, "  Mesh build time: %.3f s (%ld allocating thread%s, first touch by the owner "
                  "under schedule(static))\n",
             build_seconds, run->allocThreads, run->allocThreads == 1 ? "" : "s");
-    fprintf(out, " Nested OMP shape: %dx%d (OUTERxINNER requested)\n", run->nestedOuter, run->nestedInner);
+    fprintf(out, " Nested OMP shape: %dx%d (OUTERxINNER requested)", run->nestedOuter, run->nestedInner);
+    if ((long)run->nestedOuter * run->nestedInner != run->numThreads)
+        fprintf(out, ": %ld threads, not numThreads (%ld)", (long)run->nestedOuter * run->nestedInner, run->numThreads);
+    fputc('\n', out);
     fprintf(out, "         Compiler: %s (CC=%s)\n", b->compiler, b->cc);
     fprintf(out, "           CFLAGS: %s\n", b->cflags);
     fprintf(out, "          LDFLAGS: %s\n", b->ldflags);
     fprintf(out, "           OpenMP: %ld (OpenMP %s)\n", b->openmp, b->openmp_spec);
     fprintf(out, "         Built on: %s at %s (clomp %s)\n", b->host, b->date, b->version);
     print_openmp_environment(out);
+    long vanished = 0;
+    for (long p = 0; p < pb->mesh.shape.numParts; p++)
+        vanished += pb->mesh.partArray[p]->residue == 0.0 || fpclassify(pb->mesh.partArray[p]->residue) == FP_SUBNORMAL;
+    if (vanished > 0)
+        fprintf(out, "          WARNING: %ld part residues underflow in set-up: every update runs through "
+                     "subnormal values (slow on many CPUs) and the carried residue is lost\n", vanished);
+    fprintf(out, "---------------------\n");
 }
 
 void print_block_start(FILE *out, const Measurement *m, const char *start_time)
@@ -110,7 +135,7 @@ static void print_comparisons(FILE *out, const RunSetup *run, const Measurement 
         fprintf(out, "%13s Efficacy: %.1f%% (of bestcase %.2f us/Loop)\n", name,
                 bestcase->seconds / m->seconds * 100.0, us_per_loop(run, bestcase->seconds));
         fprintf(out, "%13s Overhead: %.2f (versus bestcase, in us/Loop)\n", name,
-                us_per_loop(run, m->seconds) - us_per_loop(run, bestcase->seconds));
+                us_per_loop(run, m->seconds - bestcase->seconds));
     }
 }
 
@@ -150,7 +175,8 @@ void print_block_results(FILE *out, const RunSetup *run, const Measurement *m,
                          const Measurement *serial, const Measurement *bestcase)
 {
     const Schedule *s = m->schedule;
-    if (s->role != ROLE_PROBE)
+    /* CLOMP 1.2 prints checksums only for results it verifies. */
+    if (s->role == ROLE_REFERENCE || s->role == ROLE_CHECKED)
         fprintf(out, "%13s Checksum: Sum=%-8.8g Residue=%-8.8g Total=%-.9g\n", s->name,
                 m->checksum.sum, m->checksum.residue, m->checksum.total);
     fprintf(out, "%13s  Runtime: %.3f (wallclock, in seconds)\n", s->name, m->seconds);
@@ -182,19 +208,22 @@ static void print_summary_row(FILE *out, const RunSetup *run, const char *label,
     for (size_t i = 0; i < count; i++) {
         ScheduleRole role = results[i].schedule->role;
         double seconds = results[i].seconds;
+        /* 1.2 keeps its columns aligned under the longer labels: reproduce
+         * its spacing byte for byte so diff-based comparisons still work. */
+        fputs(i == 0 && strlen(label) > 7 ? "," : ", ", out);
         if ((row == ROW_SPEEDUP && role == ROLE_PROBE) ||
             (row >= ROW_EFFICACY && (role == ROLE_PROBE || role == ROLE_REFERENCE)))
-            fprintf(out, ", %7s", "N/A");
+            fprintf(out, "%7s", "N/A");
         else if (row == ROW_RUNTIME)
-            fprintf(out, ", %7.3f", seconds);
+            fprintf(out, "%7.3f", seconds);
         else if (row == ROW_US_PER_LOOP)
-            fprintf(out, ", %7.2f", us_per_loop(run, seconds));
+            fprintf(out, "%7.2f", us_per_loop(run, seconds));
         else if (row == ROW_SPEEDUP)
-            fprintf(out, ", %7.1f", serial->seconds / seconds);
+            fprintf(out, "%7.1f", serial->seconds / seconds);
         else if (row == ROW_EFFICACY)
-            fprintf(out, ", %6.1f%%", bestcase->seconds / seconds * 100.0);
+            fprintf(out, role == ROLE_BESTCASE ? " %6.1f%%" : "%6.1f%%", bestcase->seconds / seconds * 100.0);
         else
-            fprintf(out, ", %7.2f", us_per_loop(run, seconds) - us_per_loop(run, bestcase->seconds));
+            fprintf(out, "%7.2f", us_per_loop(run, seconds - bestcase->seconds));
     }
     fputc('\n', out);
 }
@@ -233,10 +262,10 @@ void print_summary(FILE *out, const RunSetup *run, const Measurement *results, s
     fprintf(out, ", %.2f, %.2f, %.1f, %.2f, %.1f, %.2f, %.1f, %.2f, %.1f\n",
             us_per_loop(run, serial->seconds), us_per_loop(run, barrier->seconds),
             serial->seconds / bestcase->seconds,
-            us_per_loop(run, stat->seconds) - us_per_loop(run, bestcase->seconds),
+            us_per_loop(run, stat->seconds - bestcase->seconds),
             serial->seconds / stat->seconds,
-            us_per_loop(run, dyn->seconds) - us_per_loop(run, bestcase->seconds),
+            us_per_loop(run, dyn->seconds - bestcase->seconds),
             serial->seconds / dyn->seconds,
-            us_per_loop(run, manual->seconds) - us_per_loop(run, bestcase->seconds),
+            us_per_loop(run, manual->seconds - bestcase->seconds),
             serial->seconds / manual->seconds);
 }

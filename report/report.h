@@ -16,6 +16,7 @@
 typedef struct RunSetup {
     const char *exe;
     char invocation[1024];
+    long inputNumThreads;     /* as given */
     long numThreads;          /* resolved */
     long allocThreads;        /* resolved */
     long inputAllocThreads;   /* as given (-1 stays -1), as CLOMP 1.2 reports it */
@@ -25,6 +26,7 @@ typedef struct RunSetup {
     long zoneSize;            /* as used */
     long flopScale;
     long timeScale;
+    double uncapped_iterations;   /* before the 2e9 cap */
     long iterations;
     long subcycles;
     size_t memory_bytes;

@@ -66,13 +66,13 @@ done
 # ---- -1 for the thread counts --------------------------------------------------
 run_clomp -1 1 8 800 32 1 1
 is "$rc" 0 "numThreads -1 is accepted (exit 0)"
-[[ $out == *$'\n''      numThreads: 2'$'\n'* ]]
-ok $? "numThreads -1 resolves to the OpenMP default (OMP_NUM_THREADS=2) in the header"
+[[ $out == *$'\n''      numThreads: 2 (using system default)'$'\n'* ]]
+ok $? "numThreads -1 resolves to the OpenMP default (OMP_NUM_THREADS=2) in the header, as CLOMP 1.2 says it"
 
 run_clomp 1 -1 8 800 32 1 1
 is "$rc" 0 "allocThreads -1 is accepted (exit 0)"
-[[ $out == *$'\n''    allocThreads: 1'$'\n'* ]]
-ok $? "allocThreads -1 resolves to numThreads in the header"
+[[ $out == *$'\n''    allocThreads: 1 (using numThreads)'$'\n'* ]]
+ok $? "allocThreads -1 resolves to numThreads in the header, as CLOMP 1.2 says it"
 
 # ---- wrong number of numbers ---------------------------------------------------
 run_clomp 1 1 4 100 32 1
@@ -128,10 +128,16 @@ ok $? "--version reports the OpenMP version and the CFLAGS"
 # ---- zoneSize below 32 -------------------------------------------------------------
 run_clomp 1 1 4 100 8 1 1
 is "$rc" 0 "zoneSize 8 is accepted (exit 0)"
-[ "$(line_count "$err")" -eq 1 ] && [[ $err == "clomp: "*zoneSize* ]]
-ok $? "zoneSize 8 gets a one-line notice on stderr naming zoneSize"
+[ -z "$err" ] && [[ $out == *$'\n''***Forcing zoneSize (8 specified) to minimum zone size 32'$'\n'* ]]
+ok $? "zoneSize 8 gets CLOMP 1.2's one-line notice before the header"
 [[ $out == *$'\n''        zoneSize: 32'$'\n'* ]]
 ok $? "zoneSize 8 is raised to 32 in the header"
+run_clomp 1 1 4 100 100 1 1
+[ "$rc" -eq 0 ] && [[ $out == *'***Rounding zoneSize (100 specified) up to 104'* ]] && [[ $out == *$'\n''        zoneSize: 104'$'\n'* ]]
+ok $? "zoneSize 100 is rounded up to 104 (8-byte aligned zones) and says so"
+run_clomp 1 1 1 1 9223372036854775807 1 1
+[ "$rc" -eq 3 ] && [[ $err == *zoneSize* ]] && [ -z "$out" ]
+ok $? "zoneSize LONG_MAX exits 3 naming zoneSize before anything is printed"
 
 # ---- meshes that cannot exist: exit 3 before anything is allocated ----------------
 # Under a 4 GiB address-space limit so that a regression cannot take the machine;

@@ -50,6 +50,8 @@ DATE='[A-Z][a-z]{2} [A-Z][a-z]{2} [ 0-9][0-9] [0-9]{2}:[0-9]{2}:[0-9]{2} [0-9]{4
 iterations=$(awk -v n="$numParts" -v z="$zonesPerPart" -v f="$flopScale" -v t="$timeScale" \
     'BEGIN { x = 1e6 * t / (n * z * f); i = int(x); if (i < x) i++; print i }')
 subcycles=$((iterations * 10))
+# CLOMP 1.2's memory figure also counts the Part structures: nine 8-byte fields.
+PART_STRUCT_BYTES=72
 
 # ---- header: the CLOMP 1.2 lines with their exact left padding --------------------
 header=(
@@ -66,7 +68,7 @@ header=(
     '        zoneSize: ' "$zoneSize"
     '   Zones per Part: ' "$zonesPerPart"
     '      Total Zones: ' "$((numParts * zonesPerPart))"
-    'Memory (in bytes): ' "$((numParts * zonesPerPart * zoneSize))"
+    'Memory (in bytes): ' "$((numParts * zonesPerPart * zoneSize + numParts * PART_STRUCT_BYTES))"
     'Scaled Iterations: ' "$iterations"
     '  Total Subcycles: ' "$subcycles"
     'Iteration Residue: ' "$NUM%"
@@ -74,6 +76,7 @@ header=(
     'Tight Error bound: ' "$NUM(e[-+][0-9]+)? *"
     '      Max Residue: ' "$NUM(e[-+][0-9]+)? *"
 )
+like "${L[0]}" '^CORAL Benchmark Version 1\.2 ' "the output opens with CLOMP 1.2's version banner"
 order_ok=0
 for ((k = 0; k < ${#header[@]}; k += 2)); do
     prefix=${header[k]} value_re=${header[k + 1]}
@@ -85,7 +88,7 @@ for ((k = 0; k < ${#header[@]}; k += 2)); do
             desc="header has a '$prefix' line with a well-formed value"
         fi
         like "${L[i]#"$prefix"}" "^($value_re)\$" "$desc"
-        [ "$i" -eq $((k / 2)) ] || order_ok=1
+        [ "$i" -eq $((k / 2 + 1)) ] || order_ok=1
     else
         ok 1 "header line '$prefix' is present"
         order_ok=1
@@ -127,7 +130,7 @@ expected_keys() {
         calc_deposit) echo 'Started Runtime us/Loop' ;;
         'OMP Barrier') echo 'Started #Threads Runtime us/Loop' ;;
         'Serial Ref') echo 'Started #Threads Checksum Runtime us/Loop' ;;
-        'Bestcase OMP') echo 'Started #Threads Checksum Runtime us/Loop Speedup' ;;
+        'Bestcase OMP') echo 'Started #Threads Runtime us/Loop Speedup' ;;
         *) echo 'Started #Threads Checksum Runtime us/Loop Speedup Efficacy Overhead' ;;
     esac
 }
@@ -276,6 +279,10 @@ for name in "${names[@]}"; do
 done
 is "${cell["Speedup|Serial Ref"]-}" 1.0 "summary Speedup of Serial Ref is 1.0"
 is "${cell["Efficacy|Bestcase OMP"]-}" 100.0% "summary Efficacy of Bestcase OMP is 100.0%"
+like "$(printf '%s\n' "${L[@]}" | grep '^Efficacy,')" '^Efficacy,    N/A,     N/A,     N/A,  [ 0-9]{4}\.[0-9]%, [ 0-9]{4}\.[0-9]%' \
+    "the Efficacy row keeps CLOMP 1.2's exact spacing"
+like "$(printf '%s\n' "${L[@]}" | grep '^Overhead,')" '^Overhead,    N/A,     N/A,     N/A, [ 0-9-]{4}\.[0-9]{2}, [ 0-9-]{4}\.[0-9]{2}' \
+    "the Overhead row keeps CLOMP 1.2's exact spacing"
 is "${cell["Overhead|Bestcase OMP"]-}" 0.00 "summary Overhead of Bestcase OMP is 0.00"
 for name in 'Bestcase OMP' "${checked[@]}"; do
     is "${cell["Speedup|$name"]-}" "$(first_number "$name" Speedup)" "summary Speedup of $name matches its block"
