@@ -25,6 +25,7 @@ inputs=(
     "2 -1 1024 10 32 1 1"      # strong scaling
     "4 1 7 1000 40 3 1"        # odd part count, flopScale 3, zoneSize rounded to 40
     "2 1 16 2 32 1 1"          # two zones: some 1.2 ratios exceed 1
+    "2 1 64 2 32 1000 1"       # residues underflow to zero in set-up
 )
 
 for input in "${inputs[@]}"; do
@@ -42,6 +43,9 @@ for input in "${inputs[@]}"; do
         is "$got" "$want_checksum" "clomp $input: $schedule checksum equals the oracle's"
     done
 done
+
+run_clomp 2 1 64 2 32 1000 1
+like "$out" "WARNING: 64 part residues underflow in set-up" "residues that underflow in set-up are reported, never silently"
 
 # Team sizes are what the runtime gives; numbers labelled 2 threads must have run on 2.
 OMP_THREAD_LIMIT=1 run_clomp 2 1 4 100 32 1 1
