@@ -6,6 +6,7 @@
 #include <limits.h>
 #include <math.h>
 #include <omp.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -40,6 +41,24 @@ static void catch_runtime_exit(void)
         fprintf(stderr, "clomp: the OpenMP runtime ended the run (could it create the threads?)\n");
         _exit(EXIT_RESOURCE);
     }
+}
+
+/* LLVM's libomp aborts instead of exiting when it cannot create a thread.
+ * Only aborts while OpenMP regions run are attributed to the runtime. */
+static volatile sig_atomic_t openmp_running;
+
+static void catch_runtime_abort(int sig)
+{
+    static const char msg[] = "clomp: the OpenMP runtime aborted the run (could it create the threads?)\n";
+    if (!openmp_running) {
+        signal(sig, SIG_DFL);
+        raise(sig);
+        return;
+    }
+    if (write(STDERR_FILENO, msg, sizeof msg - 1) < 0) {
+        /* nothing more can be said */
+    }
+    _exit(EXIT_RESOURCE);
 }
 
 /* One line on stderr, after everything already printed has been flushed. */
@@ -151,9 +170,11 @@ static void configure_openmp(const RunSetup *run)
 static void build_problem(Problem *pb, const RunSetup *run, double *build_seconds)
 {
     MeshShape shape = {run->numParts, run->zonesPerPart, run->zoneSize, run->flopScale};
+    openmp_running = 1;
     double start = now_seconds();
     MeshStatus status = build_mesh(&pb->mesh, &shape, (int)run->allocThreads);
     *build_seconds = now_seconds() - start;
+    openmp_running = 0;
     if (status != MESH_OK)
         die(EXIT_RESOURCE, "could not allocate the mesh: %zu bytes requested", run->memory_bytes);
     pb->numThreads = (int)run->numThreads;
@@ -180,7 +201,9 @@ static void measure(Problem *pb, const RunSetup *run, Measurement *m, const Meas
 
     /* One untimed cycle lets the runtime create its threads first. */
     reinitialize_parts(pb);
+    openmp_running = 1;
     s->run(pb, SUBCYCLES_PER_ITERATION, &m->team);
+    openmp_running = 0;
     check_team(run, m);
     reinitialize_parts(pb);
 
@@ -188,9 +211,11 @@ static void measure(Problem *pb, const RunSetup *run, Measurement *m, const Meas
     print_block_start(stdout, m, started);
     fflush(stdout);
 
+    openmp_running = 1;
     double start = now_seconds();
     s->run(pb, run->subcycles, NULL);
     m->seconds = now_seconds() - start;
+    openmp_running = 0;
 
     if (s->role == ROLE_REFERENCE)
         record_reference(&pb->mesh);
@@ -225,6 +250,7 @@ int main(int argc, char **argv)
     char error[256];
 
     atexit(catch_runtime_exit);
+    signal(SIGABRT, catch_runtime_abort);
 
     int status = parse_options(argc, argv, &opts, error, sizeof error);
     if (status != 0) {
