@@ -1,0 +1,403 @@
+#!/usr/bin/env bash
+# run_clomp.sh: the CLOMP suite driver (after the CLOMP technical summary, 2007).
+# Runs the key measurements first, then thread sweeps at every total zone size,
+# and leaves <base>.env, <base>_key.full/.summary and <base>_<Z>zones.full/.summary
+# in the output directory. See docs/suite.md.
+set -u
+
+usage() {
+    cat <<'EOF'
+Usage: ./run_clomp.sh [options] [EXE [MAX_THREADS [TIME_SCALE]]]
+
+  EXE           clomp binary to run (default ./clomp, built with make if missing)
+  MAX_THREADS   largest thread count (default: the number of cores)
+  TIME_SCALE    clomp's timeScale for every run (default 100)
+
+Options (defaults in brackets):
+  --quick                 fast smoke run: TIME_SCALE 1 and max zone scale 100
+  --max-zone-scale N      largest total zone count, as a multiple of the target zones [10000]
+  --zone-scale-factor F   factor between successive total zone counts [10]
+  --target-parts P        parts per run, rounded to a multiple of the thread count [64]
+  --target-zones Z        total zones of the target input [6400]
+  --out DIR               where the result files go [out]
+  --env PRESET            source env/PRESET.sh first (gnu, llvm, intel, ibm-xl) [none]
+  --launcher "CMD"        prefix every run, e.g. "numactl --interleave=all" [none]
+  --stop-on-slowdown      stop if the target input's Static OMP speedup is below 1
+  --resume ID             finish an interrupted suite: run only what is missing
+  --dry-run               print the plan (runs, estimated time and memory); run nothing
+  -h, --help              this text
+
+Exit status: 0 all runs done (failed runs are recorded, not fatal), 2 bad usage,
+4 stopped by --stop-on-slowdown, 130 interrupted (resume with --resume ID).
+EOF
+}
+
+die_usage() {
+    printf 'run_clomp.sh: %s\n' "$1" >&2
+    exit 2
+}
+
+is_count() { [[ $1 =~ ^[1-9][0-9]*$ ]]; }
+
+here=$(cd "$(dirname "$0")" && pwd)
+orig_args=("$@")
+quick=0 max_zone_scale=10000 zone_scale_factor=10 target_parts=64 target_zones=6400
+out_dir=out env_preset='' launcher='' stop_on_slowdown=0 resume_id='' dry_run=0
+max_zone_scale_set=0
+positional=()
+
+while [ $# -gt 0 ]; do
+    case $1 in
+        --quick) quick=1 ;;
+        --max-zone-scale) max_zone_scale=${2-}; max_zone_scale_set=1; shift ;;
+        --zone-scale-factor) zone_scale_factor=${2-}; shift ;;
+        --target-parts) target_parts=${2-}; shift ;;
+        --target-zones) target_zones=${2-}; shift ;;
+        --out) out_dir=${2-}; shift ;;
+        --env) env_preset=${2-}; shift ;;
+        --launcher) launcher=${2-}; shift ;;
+        --stop-on-slowdown) stop_on_slowdown=1 ;;
+        --resume) resume_id=${2-}; shift ;;
+        --dry-run) dry_run=1 ;;
+        -h | --help) usage; exit 0 ;;
+        --) shift; positional+=("$@"); break ;;
+        -*) die_usage "unknown option '$1' (see --help)" ;;
+        *) positional+=("$1") ;;
+    esac
+    shift
+done
+[ ${#positional[@]} -le 3 ] || die_usage "too many arguments: '${positional[3]}' (see --help)"
+
+exe=${positional[0]-./clomp}
+max_threads=${positional[1]-$(nproc)}
+time_scale=${positional[2]-100}
+if [ "$quick" = 1 ]; then
+    [ ${#positional[@]} -ge 3 ] || time_scale=1
+    [ "$max_zone_scale_set" = 1 ] || max_zone_scale=100
+fi
+
+for pair in "MAX_THREADS:$max_threads" "TIME_SCALE:$time_scale" "--max-zone-scale:$max_zone_scale" \
+    "--zone-scale-factor:$zone_scale_factor" "--target-parts:$target_parts" "--target-zones:$target_zones"; do
+    is_count "${pair#*:}" || die_usage "${pair%%:*}: '${pair#*:}' is not a whole number > 0"
+done
+[ "$zone_scale_factor" -ge 2 ] || die_usage "--zone-scale-factor: '$zone_scale_factor' must be at least 2"
+[ -z "$resume_id" ] || is_count "$resume_id" || die_usage "--resume: '$resume_id' is not a suite ID"
+[ -n "$out_dir" ] || die_usage "--out: needs a directory"
+if [ -n "$env_preset" ]; then
+    [ -f "$here/env/$env_preset.sh" ] ||
+        die_usage "--env: no preset '$env_preset' (have: $(for f in "$here"/env/*.sh; do basename "$f" .sh; done | tr '\n' ' '))"
+    # shellcheck source=/dev/null
+    . "$here/env/$env_preset.sh"
+fi
+read -r -a launcher_words <<<"$launcher"
+
+if [ ! -x "$exe" ]; then
+    if [ "$exe" = ./clomp ] && [ "$dry_run" = 0 ]; then
+        make -C "$here" clomp >&2 || { echo "run_clomp.sh: could not build ./clomp" >&2; exit 2; }
+    elif [ "$dry_run" = 0 ]; then
+        die_usage "EXE: '$exe' is not an executable file"
+    fi
+fi
+
+# ---- the plan: every run, in order -------------------------------------------------
+# A run is "set|numThreads allocThreads numParts zonesPerPart zoneSize flopScale timeScale".
+
+zone_sizes=()
+scale=1
+while [ "$scale" -le "$max_zone_scale" ]; do
+    zone_sizes+=($((target_zones * scale)))
+    scale=$((scale * zone_scale_factor))
+done
+
+thread_counts=()
+for ((t = 1; t <= max_threads && t <= 16; t++)); do thread_counts+=("$t"); done
+for ((t = 32; t < max_threads; t *= 2)); do thread_counts+=("$t"); done
+[ "$max_threads" -le 16 ] || thread_counts+=("$max_threads")
+
+# numParts a multiple of the thread count near the target parts, zonesPerPart so
+# that the total stays within 5% of Z: every thread gets the same work.
+sweep_shape() {  # sweep_shape THREADS ZONES -> "numParts zonesPerPart"
+    local t=$1 z=$2 best='' best_err='' k parts zpp err
+    for ((k = (target_parts + t / 2) / t; k >= 1; k--)); do
+        parts=$((k * t))
+        zpp=$(((z + parts / 2) / parts))
+        [ "$zpp" -ge 1 ] || zpp=1
+        err=$(((parts * zpp - z) * 1000 / z))
+        err=${err#-}
+        if [ -z "$best" ] || [ "$err" -lt "$best_err" ]; then best="$parts $zpp" best_err=$err; fi
+        [ "$err" -gt 50 ] || break
+    done
+    [ "$best" ] || best="$t $(((z + t / 2) / t))"
+    printf '%s\n' "$best"
+}
+
+plan=()
+for z in "${zone_sizes[@]}"; do
+    plan+=("key|$max_threads -1 $target_parts $(((z + target_parts / 2) / target_parts)) 32 1 $time_scale")
+done
+n_keys=${#zone_sizes[@]}
+for ((i = n_keys > 2 ? n_keys - 2 : 0; i < n_keys; i++)); do
+    z=${zone_sizes[i]}
+    plan+=("key|$max_threads 1 $target_parts $(((z + target_parts / 2) / target_parts)) 32 1 $time_scale")
+done
+for z in "${zone_sizes[@]}"; do
+    for t in "${thread_counts[@]}"; do
+        plan+=("${z}zones|$t -1 $(sweep_shape "$t" "$z") 32 1 $time_scale")
+    done
+done
+total_runs=${#plan[@]}
+
+# Rough cost of one run: clomp sizes each of its 8 measurements to about
+# timeScale/100 seconds on a 2 GHz core; memory is zones plus part structures.
+run_seconds() { echo $(((8 * $1 + 99) / 100)); }
+run_bytes() { echo $(($3 * $4 * $5 + 72 * $3)); }
+
+mmss() { printf '%02d:%02d' $(($1 / 60)) $(($1 % 60)); }
+
+if [ "$dry_run" = 1 ]; then
+    echo "Plan: $total_runs runs of $exe (max threads $max_threads, timeScale $time_scale)"
+    total=0
+    for ((i = 0; i < total_runs; i++)); do
+        set_name=${plan[i]%%|*} args=${plan[i]#*|}
+        read -r -a a <<<"$args"
+        secs=$(run_seconds "${a[6]}")
+        total=$((total + secs))
+        printf '[%d/%d] %-10s %s %s  ~%ss  %s bytes\n' $((i + 1)) "$total_runs" "$set_name" \
+            "${launcher:+$launcher }$exe" "$args" "$secs" "$(run_bytes "${a[@]}")"
+    done
+    echo "Estimated total: ~$(mmss "$total") (mm:ss); nothing was run."
+    exit 0
+fi
+
+# ---- output files --------------------------------------------------------------------
+mkdir -p "$out_dir" || { echo "run_clomp.sh: cannot create $out_dir" >&2; exit 2; }
+host=$(uname -n)
+host=${host%%.*}
+
+if [ -n "$resume_id" ]; then
+    id=$resume_id
+    base="$out_dir/CLOMP_${host}_${id}"
+    if [ ! -f "$base.env" ] || [ ! -f "$base.done" ]; then die_usage "--resume: no suite $id in $out_dir"; fi
+    # The plan must be the one the suite started with.
+    saved=$(sed -n 's/^plan: //p' "$base.env" | head -n 1)
+    [ "$saved" = "$(printf '%s;' "${plan[@]}")" ] ||
+        die_usage "--resume: suite $id was started with other parameters (see $base.env); give the same ones"
+else
+    # noclobber makes the creation of <base>.env an atomic claim of the ID.
+    id=''
+    for ((n = 1; n <= 1000; n++)); do
+        if (set -o noclobber; : >"$out_dir/CLOMP_${host}_${n}.env") 2>/dev/null; then
+            id=$n
+            break
+        fi
+    done
+    [ -n "$id" ] || { echo "run_clomp.sh: no free suite ID (1..1000) in $out_dir" >&2; exit 2; }
+    base="$out_dir/CLOMP_${host}_${id}"
+fi
+
+summary_header() {
+    local cols='run,set,status,exit_code,seconds,numThreads,allocThreads,numParts,zonesPerPart,zoneSize,flopScale,timeScale'
+    local s
+    for s in calc_deposit omp_barrier serial_ref bestcase_omp static_omp dynamic_omp manual_omp nested_omp; do
+        cols="$cols,${s}_us_per_loop,${s}_speedup,${s}_efficacy_percent,${s}_overhead_us"
+    done
+    printf '%s\n' "$cols"
+}
+
+# ---- .env: the machine and environment the numbers came from -------------------------
+preflight=()
+write_env() {
+    local var
+    {
+        echo "date: $(date)"
+        echo "host: $(uname -n)"
+        echo "uname: $(uname -a)"
+        echo "suite: $base"
+        echo "executable: $exe"
+        echo "max threads: $max_threads"
+        echo "time scale: $time_scale"
+        echo "env preset: ${env_preset:-none}"
+        echo "launcher: ${launcher:-none}"
+        echo "plan: $(printf '%s;' "${plan[@]}")"
+        echo "---- build facts ($exe --version)"
+        "$exe" --version 2>&1 || echo "not available"
+        echo "---- CPU (lscpu)"
+        lscpu 2>/dev/null || echo "not available"
+        echo "---- memory (/proc/meminfo)"
+        head -n 3 /proc/meminfo 2>/dev/null || echo "not available"
+        echo "---- NUMA layout"
+        if command -v numactl >/dev/null 2>&1; then
+            numactl --hardware 2>&1
+        elif command -v lstopo-no-graphics >/dev/null 2>&1; then
+            lstopo-no-graphics 2>&1
+        else
+            echo "not available (install numactl or hwloc)"
+        fi
+        echo "---- OpenMP and launcher environment"
+        local vars
+        vars=$(compgen -e | grep -E '^(OMP_|GOMP_|KMP_|XLSMPOPTS|BG_|OMPI_|SLURM_)' | sort)
+        [ -n "$vars" ] || echo "none set"
+        while IFS= read -r var; do
+            [ -z "$var" ] || printf '%s=%q\n' "$var" "${!var}"
+        done <<<"$vars"
+        echo "---- ulimit -a"
+        ulimit -a
+        echo "---- load average: $(cat /proc/loadavg 2>/dev/null || echo 'not available')"
+        echo "---- cpu frequency governor: $(cat /sys/devices/system/cpu/cpu0/cpufreq/scaling_governor 2>/dev/null || echo 'not available')"
+        echo "---- numa_balancing: $(cat /proc/sys/kernel/numa_balancing 2>/dev/null || echo 'not available')"
+        echo "---- transparent hugepages: $(cat /sys/kernel/mm/transparent_hugepage/enabled 2>/dev/null || echo 'not available')"
+        echo "---- preflight warnings"
+        if [ ${#preflight[@]} -eq 0 ]; then echo "none"; else printf 'WARNING: %s\n' "${preflight[@]}"; fi
+    } >>"$base.env"
+}
+
+check_preflight() {
+    local cores load governor balancing
+    cores=$(nproc)
+    [ -n "${OMP_PROC_BIND:-}" ] || preflight+=("threads not bound (OMP_PROC_BIND unset): they may migrate mid-run")
+    case ${OMP_WAIT_POLICY:-} in
+        [Pp][Aa][Ss][Ss][Ii][Vv][Ee]) preflight+=("OMP_WAIT_POLICY=passive: sleeping threads add wake-up time to every loop") ;;
+    esac
+    load=$(cut -d' ' -f1 /proc/loadavg 2>/dev/null || echo 0)
+    if awk -v l="$load" -v c="$cores" 'BEGIN { exit !(l > 0.1 * c + 0.5) }'; then
+        preflight+=("load average $load on $cores cores: the node is not dedicated")
+    fi
+    governor=$(cat /sys/devices/system/cpu/cpu0/cpufreq/scaling_governor 2>/dev/null || echo '')
+    [ -z "$governor" ] || [ "$governor" = performance ] ||
+        preflight+=("CPU frequency governor is '$governor', not 'performance'")
+    balancing=$(cat /proc/sys/kernel/numa_balancing 2>/dev/null || echo 0)
+    [ "$balancing" = 0 ] || preflight+=("automatic NUMA balancing is on: pages may move during runs")
+    [ "$max_threads" -le "$cores" ] || preflight+=("$max_threads threads requested on $cores cores: oversubscribed")
+    return 0
+}
+
+start_epoch=$(date +%s)
+if [ -z "$resume_id" ]; then
+    check_preflight
+    write_env
+    : >"$base.done"
+else
+    echo "---- resumed $(date)" >>"$base.env"
+fi
+
+cat <<EOF
+CLOMP suite $base
+       Start date: $(date)
+       Executable: $exe${launcher:+ (launcher: $launcher)}
+      Max threads: $max_threads
+       Time scale: $time_scale
+ Output base name: $base
+     Target parts: $target_parts
+     Target zones: $target_zones
+ Max zone scaling: $max_zone_scale (factor $zone_scale_factor)
+             Runs: $total_runs${resume_id:+ (resuming: $(wc -l <"$base.done") already done)}
+EOF
+for w in "${preflight[@]}"; do echo "WARNING: $w"; done
+
+# ---- running ---------------------------------------------------------------------------
+interrupted=0 child=''
+on_signal() {
+    interrupted=1
+    [ -z "$child" ] || kill -TERM "$child" 2>/dev/null
+}
+trap on_signal INT TERM
+
+mark_incomplete() {
+    local again
+    again=$(printf '%q ' "$0" "${orig_args[@]}")
+    [ -n "$resume_id" ] || again="$again--resume $id"
+    echo "---- interrupted $(date): incomplete; resume with: $again" >>"$base.env"
+    echo "run_clomp.sh: interrupted; every finished run is saved. Resume with: $again" >&2
+    exit 130
+}
+
+# A summary value: row ROW, column COL (1-based after the label) of the comma-delimited summary.
+summary_value() {
+    awk -F', *' -v row="$2" -v col="$3" '$1 == row { v = $(col + 1); gsub(/ /, "", v); gsub(/%/, "", v); if (v == "N/A") v = ""; print v; exit }' "$1"
+}
+
+csv_row() {  # csv_row RUN SET STATUS RC SECONDS ARGS OUTPUT_FILE
+    local row="$1,$2,$3,$4,$5,${6// /,}" col r
+    for ((col = 1; col <= 8; col++)); do
+        for r in us/Loop Speedup Efficacy Overhead; do
+            row="$row,$(summary_value "$7" "$r" "$col")"
+        done
+    done
+    printf '%s\n' "$row"
+}
+
+key_report() {  # what the 2007 summary tells users to check after each key run
+    local f=$1
+    echo "Key measurements from above run (if off, check environment):"
+    grep -E '^ *(OMP Barrier  us/Loop|Bestcase OMP  Speedup|Static OMP  Speedup|Static OMP Efficacy|Static OMP Overhead):' "$f" ||
+        echo "  (not available: the run failed)"
+}
+
+done_count=$(wc -l <"$base.done")
+elapsed_done=0
+for ((i = 0; i < total_runs; i++)); do
+    run=$((i + 1))
+    grep -qx "$run" "$base.done" && continue
+    set_name=${plan[i]%%|*} args=${plan[i]#*|}
+    full="${base}_${set_name}.full" summary="${base}_${set_name}.summary"
+    [ -f "$summary" ] || summary_header >"$summary"
+    read -r -a a <<<"$args"
+    cmd=("${launcher_words[@]}" "$exe" "${a[@]}")
+
+    now=$(date +%s)
+    elapsed=$((now - start_epoch))
+    remaining=$((total_runs - done_count))
+    if [ "$elapsed_done" -gt 0 ]; then eta=$((elapsed * remaining / elapsed_done)); else eta=$((remaining * $(run_seconds "$time_scale"))); fi
+    printf '[%d/%d] %s  elapsed %s  eta %s\n' "$run" "$total_runs" "${cmd[*]}" "$(mmss "$elapsed")" "$(mmss "$eta")" >&2
+
+    tmp=$(mktemp)
+    run_start=$EPOCHREALTIME
+    "${cmd[@]}" >"$tmp" 2>&1 &
+    child=$!
+    wait "$child"
+    rc=$?
+    if [ "$interrupted" = 1 ]; then
+        wait "$child" 2>/dev/null
+        rm -f "$tmp"
+        mark_incomplete
+    fi
+    child=''
+    seconds=$(awk -v a="$run_start" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.3f", b - a }')
+    if [ "$rc" -eq 0 ]; then status=OK; else status=FAILED; fi
+
+    # Record the run: output, summary row, then the done mark, in that order.
+    {
+        echo "=== run $run/$total_runs: ${cmd[*]}"
+        cat "$tmp"
+        echo "=== end of run $run: exit status $rc ($status)"
+    } >>"$full"
+    csv_row "$run" "$set_name" "$status" "$rc" "$seconds" "$args" "$tmp" >>"$summary"
+    echo "$run" >>"$base.done"
+    done_count=$((done_count + 1))
+    elapsed_done=$((elapsed_done + 1))
+
+    if [ "$set_name" = key ]; then
+        echo "=== $run/$total_runs: ${cmd[*]} -> $status"
+        key_report "$tmp"
+        if [ "$run" = 1 ] && [ "$stop_on_slowdown" = 1 ]; then
+            speedup=$(summary_value "$tmp" Speedup 5)
+            if [ -z "$speedup" ] || awk -v s="$speedup" 'BEGIN { exit !(s < 1) }'; then
+                rm -f "$tmp"
+                echo "---- stopped: target input Static OMP speedup '${speedup:-none}' < 1" >>"$base.env"
+                cat >&2 <<EOF
+run_clomp.sh: stopping (--stop-on-slowdown): the target input's Static OMP speedup is ${speedup:-unknown}.
+A 6400-zone loop should speed up. Check the environment before spending node time:
+  bind threads (OMP_PROC_BIND=close OMP_PLACES=cores), use an active wait policy
+  (OMP_WAIT_POLICY=active, or --env gnu / --env llvm), make sure the node is idle,
+  and that MAX_THREADS does not exceed the cores.
+EOF
+                exit 4
+            fi
+        fi
+    fi
+    rm -f "$tmp"
+    [ "$interrupted" = 0 ] || mark_incomplete
+done
+
+echo "---- complete $(date)" >>"$base.env"
+echo "Suite complete: $total_runs runs. Files: $base.env ${base}_key.full ${base}_key.summary and ${base}_<Z>zones.*"
