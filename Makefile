@@ -33,7 +33,7 @@ UNIT_TESTS = test_mesh test_kernel test_schedules test_verify test_options
 UNIT_BIN = $(UNIT_TESTS:%=$(BUILD)/tests/%)
 ORACLE = $(BUILD)/tests/clomp_oracle
 
-.PHONY: all check run clean install help unit-tests FORCE
+.PHONY: all check run run-suite clean install help unit-tests FORCE
 
 all: clomp
 
@@ -84,6 +84,10 @@ check: clomp unit-tests
 run: clomp
 	OMP_NUM_THREADS=$$(nproc) ./clomp -1 1 64 100 32 1 100
 
+# The whole suite with its defaults: every core, timeScale 100, files in out/.
+run-suite: clomp
+	./run_clomp.sh
+
 install: clomp
 	install -d $(DESTDIR)$(PREFIX)/bin
 	install -m 755 clomp $(DESTDIR)$(PREFIX)/bin/clomp
@@ -96,6 +100,7 @@ help:
 	@echo "  make            build ./clomp"
 	@echo "  make run        target input spot check: ./clomp -1 1 64 100 32 1 100"
 	@echo "  make check      build and run every test (prove)"
+	@echo "  make run-suite  the full CLOMP suite (run_clomp.sh, results in out/)"
 	@echo "  make install    install to \$$(DESTDIR)\$$(PREFIX)/bin (PREFIX=$(PREFIX))"
 	@echo "  make clean      remove build products"
 	@echo "Compiler lines:"

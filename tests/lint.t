@@ -17,7 +17,7 @@ for src in clomp.c cli/*.c kernels/*.c mesh/*.c report/*.c tests/unit/*.c tests/
     [ -z "$msg" ] || diag "$msg"
 done
 
-scripts=(.ci/run tests/*.t tests/lib/*.sh)
+scripts=(.ci/run tests/*.t tests/lib/*.sh env/*.sh)
 [ -f run_clomp.sh ] && scripts+=(run_clomp.sh)
 if command -v shellcheck >/dev/null 2>&1; then
     for script in "${scripts[@]}"; do
