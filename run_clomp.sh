@@ -91,12 +91,11 @@ if [ -n "$env_preset" ]; then
 fi
 read -r -a launcher_words <<<"$launcher"
 
-if [ ! -x "$exe" ]; then
-    if [ "$exe" = ./clomp ] && [ "$dry_run" = 0 ]; then
-        make -C "$here" clomp >&2 || { echo "run_clomp.sh: could not build ./clomp" >&2; exit 2; }
-    elif [ "$dry_run" = 0 ]; then
-        die_usage "EXE: '$exe' is not an executable file"
+if [ ! -x "$exe" ] && [ "$dry_run" = 0 ]; then
+    if [ "$exe" = ./clomp ] && [ "$(pwd -P)" = "$(cd "$here" && pwd -P)" ]; then
+        make clomp >&2 || { echo "run_clomp.sh: could not build ./clomp" >&2; exit 2; }
     fi
+    [ -x "$exe" ] || die_usage "EXE: '$exe' is not an executable file"
 fi
 
 # ---- the plan: every run, in order -------------------------------------------------
