@@ -12,13 +12,25 @@ DESTDIR ?=
 BUILD ?= build
 PROVE ?= prove
 
+# libnuma (Debian libnuma-dev) enables --numa and the locality report; NUMA=0
+# builds without it, and the default detects whether it is installed.
+NUMA ?= auto
+ifeq ($(NUMA),auto)
+NUMA := $(shell printf '\043include <numa.h>\nint main(void) { return numa_available(); }\n' | \
+          $(CC) -x c - -lnuma -o /dev/null 2>/dev/null && echo 1 || echo 0)
+endif
+ifeq ($(NUMA),1)
+NUMA_CFLAGS = -DCLOMP_HAVE_LIBNUMA=1
+NUMA_LIBS = -lnuma
+endif
+
 # Not overridable, and placed after CFLAGS so they win: bit-for-bit
 # verification needs strict IEEE evaluation (no fused multiply-add
 # contraction), and the sources are C11 + POSIX.
-REQUIRED_CFLAGS = -std=c11 -D_POSIX_C_SOURCE=200809L -ffp-contract=off $(OPENMP_FLAGS)
+REQUIRED_CFLAGS = -std=c11 -D_POSIX_C_SOURCE=200809L -ffp-contract=off $(OPENMP_FLAGS) $(NUMA_CFLAGS)
 ALL_CFLAGS = $(CFLAGS) $(REQUIRED_CFLAGS)
 ALL_LDFLAGS = $(OPENMP_FLAGS) $(LDFLAGS)
-LDLIBS = -lm
+LDLIBS = $(NUMA_LIBS) -lm
 
 MESH_SRC = mesh/build_mesh.c mesh/verify.c
 KERNEL_SRC = kernels/deposit.c kernels/schedules.c kernels/calc_deposit_probe.c \
@@ -26,10 +38,11 @@ KERNEL_SRC = kernels/deposit.c kernels/schedules.c kernels/calc_deposit_probe.c 
              kernels/static_omp.c kernels/dynamic_omp.c kernels/manual_omp.c kernels/nested_omp.c
 REPORT_SRC = report/report.c report/build_info.c
 CLI_SRC = cli/options.c
-LIB_SRC = $(MESH_SRC) $(KERNEL_SRC) $(REPORT_SRC) $(CLI_SRC)
+NUMA_SRC = numa/placement.c numa/locality.c
+LIB_SRC = $(MESH_SRC) $(KERNEL_SRC) $(REPORT_SRC) $(CLI_SRC) $(NUMA_SRC)
 LIB_OBJ = $(LIB_SRC:%.c=$(BUILD)/%.o)
 
-UNIT_TESTS = test_mesh test_kernel test_schedules test_verify test_options
+UNIT_TESTS = test_mesh test_kernel test_schedules test_verify test_options test_locality
 UNIT_BIN = $(UNIT_TESTS:%=$(BUILD)/tests/%)
 ORACLE = $(BUILD)/tests/clomp_oracle
 

@@ -21,6 +21,8 @@
 #include "kernels/schedule.h"
 #include "mesh/mesh.h"
 #include "mesh/verify.h"
+#include "numa/locality.h"
+#include "numa/placement.h"
 #include "report/build_info.h"
 #include "report/report.h"
 #include "report/timing.h"
@@ -131,6 +133,14 @@ static RunSetup resolve_run(const Options *opts, int argc, char **argv)
         run.nestedInner = run.numThreads / run.nestedOuter > 1 ? (int)(run.numThreads / run.nestedOuter) : 1;
     }
 
+    /* NUMA placement is refused before anything is printed or allocated. */
+    char why[256];
+    run.placement = opts->placement;
+    if (opts->placement_given && !numa_support_built())
+        die(EXIT_USAGE, "--numa: this clomp was built without libnuma; install libnuma-dev and rebuild");
+    if (numa_placement_check(&run.placement, why, sizeof why) != 0)
+        die(EXIT_USAGE, "%s", why);
+
     MeshShape shape = {run.numParts, run.zonesPerPart, run.zoneSize, run.flopScale};
     int overflow;
     run.memory_bytes = mesh_zone_bytes(&shape, &overflow);
@@ -170,11 +180,23 @@ static void configure_openmp(const RunSetup *run)
 static void build_problem(Problem *pb, const RunSetup *run, double *build_seconds)
 {
     MeshShape shape = {run->numParts, run->zonesPerPart, run->zoneSize, run->flopScale};
+    int *local_nodes = NULL;
     openmp_running = 1;
+    if (run->placement.kind == PLACEMENT_LOCAL) {
+        /* Bind each part to the node its Static OMP thread runs on. */
+        int *thread = calloc((size_t)run->numParts, sizeof *thread), *cpu = calloc((size_t)run->numParts, sizeof *cpu);
+        local_nodes = calloc((size_t)run->numParts, sizeof *local_nodes);
+        if (thread == NULL || cpu == NULL || local_nodes == NULL)
+            die(EXIT_RESOURCE, "out of memory");
+        observe_static_owners(run->numParts, (int)run->numThreads, thread, cpu, local_nodes);
+        free(thread);
+        free(cpu);
+    }
     double start = now_seconds();
-    MeshStatus status = build_mesh(&pb->mesh, &shape, (int)run->allocThreads);
+    MeshStatus status = build_mesh(&pb->mesh, &shape, (int)run->allocThreads, &run->placement, local_nodes);
     *build_seconds = now_seconds() - start;
     openmp_running = 0;
+    free(local_nodes);
     if (status != MESH_OK)
         die(EXIT_RESOURCE, "could not allocate the mesh: %zu bytes requested", run->memory_bytes);
     pb->numThreads = (int)run->numThreads;

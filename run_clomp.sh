@@ -22,6 +22,8 @@ Options (defaults in brackets):
   --out DIR               where the result files go [out]
   --env PRESET            source env/PRESET.sh first (gnu, llvm, intel, ibm-xl) [none]
   --launcher "CMD"        prefix every run, e.g. "numactl --interleave=all" [none]
+  --numa                  also run the two largest zone sizes under each --numa policy
+                          (interleave, local, node:0; needs a clomp built with libnuma)
   --stop-on-slowdown      stop if the target input's Static OMP speedup is below 1
   --resume ID             finish an interrupted suite: run only what is missing
   --dry-run               print the plan (runs, estimated time and memory); run nothing
@@ -42,7 +44,7 @@ is_count() { [[ $1 =~ ^[1-9][0-9]*$ ]]; }
 here=$(cd "$(dirname "$0")" && pwd)
 orig_args=("$@")
 quick=0 max_zone_scale=10000 zone_scale_factor=10 target_parts=64 target_zones=6400
-out_dir=out env_preset='' launcher='' stop_on_slowdown=0 resume_id='' dry_run=0
+out_dir=out env_preset='' launcher='' stop_on_slowdown=0 resume_id='' dry_run=0 numa=0
 max_zone_scale_set=0
 positional=()
 
@@ -57,6 +59,7 @@ while [ $# -gt 0 ]; do
         --env) env_preset=${2-}; shift ;;
         --launcher) launcher=${2-}; shift ;;
         --stop-on-slowdown) stop_on_slowdown=1 ;;
+        --numa) numa=1 ;;
         --resume) resume_id=${2-}; shift ;;
         --dry-run) dry_run=1 ;;
         -h | --help) usage; exit 0 ;;
@@ -98,8 +101,13 @@ if [ ! -x "$exe" ] && [ "$dry_run" = 0 ]; then
     [ -x "$exe" ] || die_usage "EXE: '$exe' is not an executable file"
 fi
 
+if [ "$numa" = 1 ] && [ "$dry_run" = 0 ] && ! "$exe" --version 2>/dev/null | grep -q '^libnuma: yes'; then
+    die_usage "--numa: $exe was built without libnuma (install libnuma-dev and rebuild)"
+fi
+
 # ---- the plan: every run, in order -------------------------------------------------
-# A run is "set|numThreads allocThreads numParts zonesPerPart zoneSize flopScale timeScale".
+# A run is "set|numa policy|numThreads allocThreads numParts zonesPerPart zoneSize
+# flopScale timeScale"; an empty policy is clomp's default, first touch.
 
 zone_sizes=()
 scale=1
@@ -132,16 +140,25 @@ sweep_shape() {  # sweep_shape THREADS ZONES -> "numParts zonesPerPart"
 
 plan=()
 for z in "${zone_sizes[@]}"; do
-    plan+=("key|$max_threads -1 $target_parts $(((z + target_parts / 2) / target_parts)) 32 1 $time_scale")
+    plan+=("key||$max_threads -1 $target_parts $(((z + target_parts / 2) / target_parts)) 32 1 $time_scale")
 done
 n_keys=${#zone_sizes[@]}
 for ((i = n_keys > 2 ? n_keys - 2 : 0; i < n_keys; i++)); do
     z=${zone_sizes[i]}
-    plan+=("key|$max_threads 1 $target_parts $(((z + target_parts / 2) / target_parts)) 32 1 $time_scale")
+    plan+=("key||$max_threads 1 $target_parts $(((z + target_parts / 2) / target_parts)) 32 1 $time_scale")
 done
+if [ "$numa" = 1 ]; then
+    # The first-touch runs of these sizes are the key runs above.
+    for ((i = n_keys > 2 ? n_keys - 2 : 0; i < n_keys; i++)); do
+        z=${zone_sizes[i]}
+        for policy in interleave local node:0; do
+            plan+=("key|$policy|$max_threads -1 $target_parts $(((z + target_parts / 2) / target_parts)) 32 1 $time_scale")
+        done
+    done
+fi
 for z in "${zone_sizes[@]}"; do
     for t in "${thread_counts[@]}"; do
-        plan+=("${z}zones|$t -1 $(sweep_shape "$t" "$z") 32 1 $time_scale")
+        plan+=("${z}zones||$t -1 $(sweep_shape "$t" "$z") 32 1 $time_scale")
     done
 done
 total_runs=${#plan[@]}
@@ -157,12 +174,12 @@ if [ "$dry_run" = 1 ]; then
     echo "Plan: $total_runs runs of $exe (max threads $max_threads, timeScale $time_scale)"
     total=0
     for ((i = 0; i < total_runs; i++)); do
-        set_name=${plan[i]%%|*} args=${plan[i]#*|}
+        IFS='|' read -r set_name policy args <<<"${plan[i]}"
         read -r -a a <<<"$args"
         secs=$(run_seconds "${a[6]}")
         total=$((total + secs))
         printf '[%d/%d] %-10s %s %s  ~%ss  %s bytes\n' $((i + 1)) "$total_runs" "$set_name" \
-            "${launcher:+$launcher }$exe" "$args" "$secs" "$(run_bytes "${a[@]}")"
+            "${launcher:+$launcher }$exe${policy:+ --numa=$policy}" "$args" "$secs" "$(run_bytes "${a[@]}")"
     done
     echo "Estimated total: ~$(mmss "$total") (mm:ss); nothing was run."
     exit 0
@@ -200,7 +217,7 @@ summary_header() {
     for s in calc_deposit omp_barrier serial_ref bestcase_omp static_omp dynamic_omp manual_omp nested_omp; do
         cols="$cols,${s}_us_per_loop,${s}_speedup,${s}_efficacy_percent,${s}_overhead_us"
     done
-    printf '%s\n' "$cols"
+    printf '%s\n' "$cols,numa"
 }
 
 # ---- .env: the machine and environment the numbers came from -------------------------
@@ -315,14 +332,14 @@ summary_value() {
     awk -F', *' -v row="$2" -v col="$3" '$1 == row { v = $(col + 1); gsub(/ /, "", v); gsub(/%/, "", v); if (v == "N/A") v = ""; print v; exit }' "$1"
 }
 
-csv_row() {  # csv_row RUN SET STATUS RC SECONDS ARGS OUTPUT_FILE
+csv_row() {  # csv_row RUN SET STATUS RC SECONDS ARGS OUTPUT_FILE NUMA_POLICY
     local row="$1,$2,$3,$4,$5,${6// /,}" col r
     for ((col = 1; col <= 8; col++)); do
         for r in us/Loop Speedup Efficacy Overhead; do
             row="$row,$(summary_value "$7" "$r" "$col")"
         done
     done
-    printf '%s\n' "$row"
+    printf '%s\n' "$row,$8"
 }
 
 key_report() {  # what the 2007 summary tells users to check after each key run
@@ -337,11 +354,13 @@ elapsed_done=0
 for ((i = 0; i < total_runs; i++)); do
     run=$((i + 1))
     grep -qx "$run" "$base.done" && continue
-    set_name=${plan[i]%%|*} args=${plan[i]#*|}
+    IFS='|' read -r set_name policy args <<<"${plan[i]}"
     full="${base}_${set_name}.full" summary="${base}_${set_name}.summary"
     [ -f "$summary" ] || summary_header >"$summary"
     read -r -a a <<<"$args"
-    cmd=("${launcher_words[@]}" "$exe" "${a[@]}")
+    cmd=("${launcher_words[@]}" "$exe")
+    [ -z "$policy" ] || cmd+=("--numa=$policy")
+    cmd+=("${a[@]}")
 
     now=$(date +%s)
     elapsed=$((now - start_epoch))
@@ -370,7 +389,7 @@ for ((i = 0; i < total_runs; i++)); do
         cat "$tmp"
         echo "=== end of run $run: exit status $rc ($status)"
     } >>"$full"
-    csv_row "$run" "$set_name" "$status" "$rc" "$seconds" "$args" "$tmp" >>"$summary"
+    csv_row "$run" "$set_name" "$status" "$rc" "$seconds" "$args" "$tmp" "${policy:-first-touch}" >>"$summary"
     echo "$run" >>"$base.done"
     done_count=$((done_count + 1))
     elapsed_done=$((elapsed_done + 1))

@@ -129,6 +129,11 @@ int parse_options(int argc, char **argv, Options *opts, char *error, size_t size
                 opts->want_help = 1;
             } else if (strcmp(arg, "--version") == 0) {
                 opts->want_version = 1;
+            } else if (strncmp(arg, "--numa=", 7) == 0) {
+                if (parse_placement(arg + 7, &opts->placement) != 0)
+                    return fail(error, size, "--numa: '%s' is not first-touch, interleave, local or node:N",
+                                shown(arg + 7, buf, sizeof buf));
+                opts->placement_given = 1;
             } else if (strncmp(arg, "--nested=", 9) == 0) {
                 int status = parse_nested(arg + 9, opts, error, size);
                 if (status != 0)
@@ -159,7 +164,7 @@ int parse_options(int argc, char **argv, Options *opts, char *error, size_t size
 void print_usage(FILE *out, const char *exe)
 {
     fprintf(out,
-            "Usage: %s [--nested=OUTERxINNER] numThreads allocThreads numParts \\\n"
+            "Usage: %s [--nested=OUTERxINNER] [--numa=POLICY] numThreads allocThreads numParts \\\n"
             "           zonesPerPart zoneSize flopScale timeScale\n"
             "       %s --help | --version\n"
             "\n"
@@ -172,6 +177,8 @@ void print_usage(FILE *out, const char *exe)
             "  timeScale:    Scales target time per test (10-100 nominal, >= 1 valid)\n"
             "\n"
             "  --nested=OUTERxINNER  Nested OMP team shape (default 2x(numThreads/2))\n"
+            "  --numa=POLICY         where the mesh lives (needs libnuma): first-touch (default),\n"
+            "                        interleave, node:N, local (each part on its computing thread's node)\n"
             "\n"
             "Some interesting testcases (last number controls run time; N = number of cores):\n"
             "                   Target input:  clomp -1 1 64 100 32 1 100\n"

@@ -4,6 +4,8 @@
 
 #include <stdio.h>
 
+#include "../numa/placement.h"
+
 typedef struct Options {
     long numThreads;       /* -1: omp_get_max_threads() */
     long allocThreads;     /* -1: same as numThreads */
@@ -14,6 +16,8 @@ typedef struct Options {
     long timeScale;
     long nestedOuter;      /* 0: default shape */
     long nestedInner;
+    Placement placement;   /* --numa=POLICY; first touch by default */
+    int placement_given;
     int want_help;
     int show_usage;        /* the error is about the argument count: print usage too */
     int want_version;

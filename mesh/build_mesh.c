@@ -48,14 +48,15 @@ const char *mesh_deposit_model_text(DepositModel model)
 
 /* Allocates part p and its zone block and writes every byte of both, so the
  * calling thread's first touch decides where the pages live. */
-static int build_part(Mesh *mesh, long p)
+static int build_part(Mesh *mesh, long p, int local_node)
 {
     const MeshShape *s = &mesh->shape;
-    Part *part = malloc(sizeof *part);
-    unsigned char *block = malloc((size_t)s->zonesPerPart * (size_t)s->zoneSize);
+    size_t block_bytes = (size_t)s->zonesPerPart * (size_t)s->zoneSize;
+    Part *part = placement_alloc(&mesh->placement, sizeof *part, local_node);
+    unsigned char *block = placement_alloc(&mesh->placement, block_bytes, local_node);
     if (part == NULL || block == NULL) {
-        free(part);
-        free(block);
+        placement_free(&mesh->placement, part, sizeof *part);
+        placement_free(&mesh->placement, block, block_bytes);
         return -1;
     }
     memset(block, 0, (size_t)s->zonesPerPart * (size_t)s->zoneSize);
@@ -83,10 +84,13 @@ static int build_part(Mesh *mesh, long p)
     return 0;
 }
 
-MeshStatus build_mesh(Mesh *mesh, const MeshShape *shape, int allocThreads)
+MeshStatus build_mesh(Mesh *mesh, const MeshShape *shape, int allocThreads, const Placement *placement,
+                      const int *local_nodes)
 {
     int overflow;
     memset(mesh, 0, sizeof *mesh);
+    if (placement != NULL)
+        mesh->placement = *placement;
     mesh_zone_bytes(shape, &overflow);
     if (overflow || (size_t)shape->numParts > SIZE_MAX / sizeof(Part *))
         return MESH_TOO_LARGE;
@@ -105,7 +109,7 @@ MeshStatus build_mesh(Mesh *mesh, const MeshShape *shape, int allocThreads)
      * allocThreads == numThreads each part is first touched by its owner. */
 #pragma omp parallel for schedule(static) num_threads(allocThreads) reduction(| : failed)
     for (long p = 0; p < shape->numParts; p++)
-        failed |= build_part(mesh, p) != 0;
+        failed |= build_part(mesh, p, local_nodes != NULL ? local_nodes[p] : 0) != 0;
 
     if (failed) {
         free_mesh(mesh);
@@ -116,11 +120,12 @@ MeshStatus build_mesh(Mesh *mesh, const MeshShape *shape, int allocThreads)
 
 void free_mesh(Mesh *mesh)
 {
+    size_t block_bytes = (size_t)mesh->shape.zonesPerPart * (size_t)mesh->shape.zoneSize;
     if (mesh->partArray != NULL) {
         for (long p = 0; p < mesh->shape.numParts; p++) {
             if (mesh->partArray[p] != NULL)
-                free(mesh->partArray[p]->firstZone);
-            free(mesh->partArray[p]);
+                placement_free(&mesh->placement, mesh->partArray[p]->firstZone, block_bytes);
+            placement_free(&mesh->placement, mesh->partArray[p], sizeof(Part));
         }
     }
     free(mesh->partArray);

@@ -6,6 +6,8 @@
 
 #include <stddef.h>
 
+#include "../numa/placement.h"
+
 typedef struct Zone {
     long zoneId;             /* 1..zonesPerPart within its part */
     long partId;
@@ -43,6 +45,7 @@ typedef struct Mesh {
     DepositModel deposit_model;
     Part **partArray;
     int *builder_thread;   /* per part: OpenMP thread number that allocated and first wrote it */
+    Placement placement;   /* how parts and zone blocks were allocated */
 } Mesh;
 
 typedef enum {
@@ -65,8 +68,11 @@ const char *mesh_deposit_model_text(DepositModel model);
 
 /* Builds the mesh with allocThreads threads: each part is allocated and every
  * byte of it first written by the thread that owns it under
- * schedule(static) with allocThreads threads. */
-MeshStatus build_mesh(Mesh *mesh, const MeshShape *shape, int allocThreads);
+ * schedule(static) with allocThreads threads. `placement` (NULL: first
+ * touch) may bind the memory explicitly instead; PLACEMENT_LOCAL puts part p
+ * on local_nodes[p]. */
+MeshStatus build_mesh(Mesh *mesh, const MeshShape *shape, int allocThreads, const Placement *placement,
+                      const int *local_nodes);
 void free_mesh(Mesh *mesh);
 
 #endif

@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "build_info_generated.h"
+#include "../numa/placement.h"
 
 #define CLOMP_VERSION "1.0.0"
 
@@ -55,4 +56,5 @@ void print_version(FILE *out)
     fprintf(out, "LDFLAGS: %s\n", b->ldflags);
     fprintf(out, "OpenMP: %ld (OpenMP %s)\n", b->openmp, b->openmp_spec);
     fprintf(out, "built on: %s at %s\n", b->host, b->date);
+    fprintf(out, "libnuma: %s\n", numa_support_built() ? "yes (--numa available)" : "no (built with NUMA=0 or without libnuma-dev)");
 }

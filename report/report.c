@@ -1,5 +1,7 @@
 #include "report.h"
 
+#include "../numa/locality.h"
+
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -98,6 +100,10 @@ void print_setup(FILE *out, const RunSetup *run, const Problem *pb, double build
     fprintf(out, "           OpenMP: %ld (OpenMP %s)\n", b->openmp, b->openmp_spec);
     fprintf(out, "         Built on: %s at %s (clomp %s)\n", b->host, b->date, b->version);
     print_openmp_environment(out);
+    char policy[32];
+    fprintf(out, "   NUMA placement: %s%s\n", placement_text(&run->placement, policy, sizeof policy),
+            run->placement.kind == PLACEMENT_FIRST_TOUCH ? " (pages land where the building thread first writes them)" : "");
+    print_locality_report(out, &pb->mesh, (int)run->numThreads);
     long vanished = 0;
     for (long p = 0; p < pb->mesh.shape.numParts; p++)
         vanished += pb->mesh.partArray[p]->residue == 0.0 || fpclassify(pb->mesh.partArray[p]->residue) == FP_SUBNORMAL;

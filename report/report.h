@@ -32,6 +32,7 @@ typedef struct RunSetup {
     size_t memory_bytes;
     int nestedOuter;
     int nestedInner;
+    Placement placement;
 } RunSetup;
 
 typedef struct Measurement {

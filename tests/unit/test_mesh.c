@@ -55,7 +55,7 @@ static void test_layout(void)
     MeshShape shape = {5, 7, mesh_zone_size(48), 1};
     Mesh m;
     dirty_the_heap();
-    ok(build_mesh(&m, &shape, 1) == MESH_OK, "a 5x7 mesh of 48-byte zones builds");
+    ok(build_mesh(&m, &shape, 1, NULL, NULL) == MESH_OK, "a 5x7 mesh of 48-byte zones builds");
     int all = 1;
     for (long p = 0; p < shape.numParts; p++)
         all &= zones_are_contiguous_and_linked(&m, p) && m.partArray[p]->partId == p &&
@@ -99,7 +99,7 @@ static void test_alloc_threads(void)
         Mesh m;
         int owner[11];
         static_owners(n, threads, owner);
-        build_mesh(&m, &shape, threads);
+        build_mesh(&m, &shape, threads, NULL, NULL);
         int same = 1, used = 0;
         for (long p = 0; p < n; p++) {
             same &= m.builder_thread[p] == owner[p];

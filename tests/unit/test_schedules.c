@@ -52,7 +52,7 @@ static void run_case(const Schedule *s, const Shape *shape, int threads, int out
     int bestcase = s->role == ROLE_BESTCASE;
 
     omp_set_num_threads(threads);
-    build_mesh(&pb.mesh, &ms, threads);
+    build_mesh(&pb.mesh, &ms, threads, NULL, NULL);
     pb.numThreads = threads;
     pb.nestedOuter = outer;
     pb.nestedInner = inner;

@@ -154,7 +154,7 @@ static void test_subnormals(void)
 int main(void)
 {
     MeshShape shape = {12, 10, 32, 1};
-    build_mesh(&pb.mesh, &shape, 1);
+    build_mesh(&pb.mesh, &shape, 1, NULL, NULL);
     pb.numThreads = 1;
     calibrate_deposit(&pb);
     run_serial_reference();

@@ -1,0 +1,164 @@
+#define _GNU_SOURCE
+#include "locality.h"
+
+#include <omp.h>
+#include <sched.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "placement.h"
+
+#ifdef CLOMP_HAVE_LIBNUMA
+#include <numa.h>
+#include <numaif.h>
+#endif
+
+/* Pages queried per part at most: enough for a percentage to the first
+ * decimal, cheap for a 64-million-zone mesh. */
+#define MAX_SAMPLES_PER_PART 1024
+
+long sampled_page_count(long total_pages, long max_samples)
+{
+    return total_pages < max_samples ? total_pages : max_samples;
+}
+
+long sampled_page_index(long k, long samples, long total_pages)
+{
+    return (long)((double)k * (double)total_pages / (double)samples);
+}
+
+void tally_pages(const int *page_nodes, long count, int owner_node, int max_node, long *per_node, long *local,
+                 long *unknown)
+{
+    for (long i = 0; i < count; i++) {
+        int n = page_nodes[i];
+        if (n < 0 || n > max_node) {
+            (*unknown)++;
+            continue;
+        }
+        per_node[n]++;
+        *local += n == owner_node;
+    }
+}
+
+double locality_percent(long local, long known)
+{
+    return known == 0 ? 100.0 : 100.0 * (double)local / (double)known;
+}
+
+void observe_static_owners(long numParts, int numThreads, int *thread, int *cpu, int *node)
+{
+#pragma omp parallel for schedule(static) num_threads(numThreads)
+    for (long p = 0; p < numParts; p++) {
+        thread[p] = omp_get_thread_num();
+        cpu[p] = sched_getcpu();
+        node[p] = node_of_cpu(cpu[p]);
+    }
+}
+
+#ifdef CLOMP_HAVE_LIBNUMA
+
+/* Node of each sampled page of [start, start+bytes); returns the number of
+ * pages queried and sets *total_pages. */
+static long query_block(const void *start, size_t bytes, int *nodes, long *total_pages)
+{
+    uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
+    uintptr_t first = (uintptr_t)start & ~(page - 1);
+    uintptr_t end = (uintptr_t)start + bytes;
+    *total_pages = (long)((end - first + page - 1) / page);
+    long samples = sampled_page_count(*total_pages, MAX_SAMPLES_PER_PART);
+    void *pages[MAX_SAMPLES_PER_PART];
+    for (long k = 0; k < samples; k++)
+        pages[k] = (void *)(first + (uintptr_t)sampled_page_index(k, samples, *total_pages) * page);
+    if (numa_move_pages(0, (unsigned long)samples, pages, NULL, nodes, 0) != 0)
+        for (long k = 0; k < samples; k++)
+            nodes[k] = -1;
+    return samples;
+}
+
+void print_locality_report(FILE *out, const Mesh *mesh, int numThreads)
+{
+    long numParts = mesh->shape.numParts;
+    size_t bytes = (size_t)mesh->shape.zonesPerPart * (size_t)mesh->shape.zoneSize;
+    int max_node = numa_available() < 0 ? 0 : numa_max_node();
+    int *thread = calloc((size_t)numParts, sizeof *thread), *cpu = calloc((size_t)numParts, sizeof *cpu);
+    int *node = calloc((size_t)numParts, sizeof *node);
+    long *local = calloc((size_t)numParts, sizeof *local), *known = calloc((size_t)numParts, sizeof *known);
+    long *per_node = calloc((size_t)max_node + 1, sizeof *per_node);
+    int nodes[MAX_SAMPLES_PER_PART];
+    long unknown = 0, queried = 0, pages = 0, sampled_parts = 0, local_total = 0;
+
+    if (!thread || !cpu || !node || !local || !known || !per_node) {
+        fprintf(out, "    NUMA locality: not measured (out of memory)\n");
+        goto done;
+    }
+    fprintf(out, "       NUMA nodes: %d\n", numa_node_total());
+    observe_static_owners(numParts, numThreads, thread, cpu, node);
+    fprintf(out, "     NUMA threads:");
+    for (long p = 0; p < numParts; p++)
+        if (p == 0 || thread[p] != thread[p - 1])
+            fprintf(out, " %d@cpu%d/node%d", thread[p], cpu[p], node[p]);
+    fprintf(out, " (thread@cpu/node under schedule(static))\n");
+
+    for (long p = 0; p < numParts; p++) {
+        long part_pages, before = unknown;
+        long samples = query_block(mesh->partArray[p]->firstZone, bytes, nodes, &part_pages);
+        tally_pages(nodes, samples, node[p], max_node, per_node, &local[p], &unknown);
+        known[p] = samples - (unknown - before);
+        queried += samples;
+        pages += part_pages;
+        sampled_parts += samples < part_pages;
+        local_total += local[p];
+    }
+
+    /* Consecutive fully local parts on the same node share a line, so 1024
+     * parts do not print 1024 lines; any part with remote pages gets its own. */
+    for (long p = 0, q; p < numParts; p = q + 1) {
+        long run_local = local[p], run_known = known[p];
+        for (q = p; q + 1 < numParts && node[q + 1] == node[p] && local[p] == known[p] &&
+                    local[q + 1] == known[q + 1];
+             q++) {
+            run_local += local[q + 1];
+            run_known += known[q + 1];
+        }
+        fprintf(out, "  NUMA part pages: part%s %ld", q > p ? "s" : "", p);
+        if (q > p)
+            fprintf(out, "-%ld", q);
+        fprintf(out, " (computed on node %d): %ld of %ld queried pages local\n", node[p], run_local, run_known);
+    }
+
+    fprintf(out, "    NUMA locality: %.1f%% of zone pages on the node of the thread that computes them "
+                 "(%ld of %ld pages queried%s)\n",
+            locality_percent(local_total, queried - unknown), local_total, queried - unknown,
+            unknown > 0 ? "; some pages not placed yet" : "");
+    if (sampled_parts > 0)
+        fprintf(out, "    NUMA sampling: %ld parts larger than %d pages were sampled evenly (%ld of %ld pages)\n",
+                sampled_parts, MAX_SAMPLES_PER_PART, queried, pages);
+    fprintf(out, "  NUMA pages/node:");
+    for (int n = 0; n <= max_node; n++)
+        fprintf(out, " node %d: %ld%s", n, per_node[n], n < max_node ? "," : "");
+    fputc('\n', out);
+    if (omp_get_proc_bind() == omp_proc_bind_false)
+        fprintf(out, "          WARNING: threads are not bound (OMP_PROC_BIND unset or false): they may migrate, "
+                     "so locality can change mid-run\n");
+done:
+    free(thread);
+    free(cpu);
+    free(node);
+    free(local);
+    free(known);
+    free(per_node);
+}
+
+#else
+
+void print_locality_report(FILE *out, const Mesh *mesh, int numThreads)
+{
+    (void)mesh;
+    (void)numThreads;
+    fprintf(out, "    NUMA locality: not measured (clomp built without libnuma)\n");
+}
+
+#endif

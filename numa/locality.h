@@ -1,0 +1,34 @@
+/* Where the mesh's pages really are, against where the threads that compute
+ * them run: "NUMA friendly" measured instead of assumed. */
+#ifndef CLOMP_LOCALITY_H
+#define CLOMP_LOCALITY_H
+
+#include <stdio.h>
+
+#include "../mesh/mesh.h"
+
+/* Pages of one block that are queried: all of them up to `max_samples`,
+ * otherwise `max_samples` evenly spread ones. */
+long sampled_page_count(long total_pages, long max_samples);
+/* Index (0..total_pages-1) of the k-th sampled page. */
+long sampled_page_index(long k, long samples, long total_pages);
+
+/* Adds one block's page nodes to the totals: per_node[n] counts pages on node
+ * n (0..max_node), *local those on owner_node, *unknown those the kernel
+ * could not place (negative node). */
+void tally_pages(const int *page_nodes, long count, int owner_node, int max_node, long *per_node, long *local,
+                 long *unknown);
+
+/* Percentage of known pages that are local; 100 when there are none. */
+double locality_percent(long local, long known);
+
+/* For each part, the thread that computes it under schedule(static) with
+ * numThreads threads, and that thread's CPU and node (sched_getcpu() inside
+ * the region). */
+void observe_static_owners(long numParts, int numThreads, int *thread, int *cpu, int *node);
+
+/* Prints the locality report (append-only header lines). Queries the kernel
+ * for each page's node (move_pages without targets); sampled when large. */
+void print_locality_report(FILE *out, const Mesh *mesh, int numThreads);
+
+#endif
