@@ -239,8 +239,8 @@ static void measure(Problem *pb, const RunSetup *run, Measurement *m, const Meas
     m->seconds = now_seconds() - start;
     openmp_running = 0;
 
-    if (s->role == ROLE_REFERENCE)
-        record_reference(&pb->mesh);
+    if (s->role == ROLE_REFERENCE && record_reference(&pb->mesh) != 0)
+        die(EXIT_RESOURCE, "out of memory recording the reference");
     if (s->role == ROLE_REFERENCE || s->role == ROLE_CHECKED) {
         VerifyExpectations expect = {run->subcycles, pb->deposit.max_residue, pb->deposit.order_violations,
                                      pb->deposit.first_violation_count, s->role == ROLE_CHECKED};

@@ -130,5 +130,6 @@ void free_mesh(Mesh *mesh)
     }
     free(mesh->partArray);
     free(mesh->builder_thread);
+    free(mesh->reference_zone_hash);
     memset(mesh, 0, sizeof *mesh);
 }

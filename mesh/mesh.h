@@ -46,6 +46,7 @@ typedef struct Mesh {
     Part **partArray;
     int *builder_thread;   /* per part: OpenMP thread number that allocated and first wrote it */
     Placement placement;   /* how parts and zone blocks were allocated */
+    unsigned long long *reference_zone_hash;   /* per part, from record_reference() */
 } Mesh;
 
 typedef enum {

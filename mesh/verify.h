@@ -21,8 +21,13 @@ typedef struct VerifyExpectations {
     int compare_to_reference;     /* 0 for the reference run itself */
 } VerifyExpectations;
 
-/* Stores each part's first-zone value and residue as the expected result. */
-void record_reference(Mesh *mesh);
+/* Stores each part's first-zone value and residue as the expected result,
+ * and a hash of the bits of all its zone values. Returns -1 when out of memory. */
+int record_reference(Mesh *mesh);
+
+/* Order-sensitive hash of the bit patterns of a part's zone values: any
+ * change to any zone, however small, changes it. */
+unsigned long long zone_value_hash(const Part *part);
 
 MeshChecksum mesh_checksum(const Mesh *mesh);
 

@@ -154,7 +154,7 @@ static void print_block_notes(FILE *out, const RunSetup *run, const Measurement 
     if (s->role == ROLE_REFERENCE)
         fprintf(out, "%13s   Verify: reference (conservation, residue bound, zone order, update counts hold)\n", s->name);
     else if (s->role == ROLE_CHECKED)
-        fprintf(out, "%13s   Verify: passed (every part bit-identical to Serial Ref; invariants hold)\n", s->name);
+        fprintf(out, "%13s   Verify: passed (every zone of every part bit-identical to Serial Ref; invariants hold)\n", s->name);
     else if (s->role == ROLE_BESTCASE)
         fprintf(out, "%13s   Verify: skipped (fixed deposit, wrong answers by design)\n", s->name);
 

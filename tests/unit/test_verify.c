@@ -88,6 +88,18 @@ static void test_zone_order(void)
     ok(verify_now() >= 1 && strstr(report, "part 4 zone") != NULL, "a NaN zone value is caught");
 }
 
+static void test_deep_zone_change(void)
+{
+    run_serial_reference();
+    Zone *z = zone_at(7, 6);
+    z->value = nextafter(z->value, 0.0);   /* one ulp, deep in the list: a lost tiny update */
+    long failures = verify_now();
+    ok(failures == 1 && strstr(report, "part 7 zone 1..10 zone values differ from Serial Ref") != NULL,
+       "one ulp lost in zone 6 of part 7 is caught by the all-zone hash, and only by it");
+    ok(strstr(report, "first-zone value") == NULL && strstr(report, "total deposit") == NULL,
+       "the CLOMP 1.2 checks (first zone, conservation) would have passed it");
+}
+
 static void test_update_counts(void)
 {
     run_serial_reference();
@@ -121,7 +133,8 @@ static void test_conservation(void)
     last->value -= 0.01;   /* keeps the order, loses deposit */
     verify_now();
     ok(strstr(report, "total deposit: expected 40") != NULL, "a lost deposit breaks conservation");
-    ok(strstr(report, "VERIFY FAILED: 1 check failed") != NULL, "the report ends with the failure count");
+    ok(strstr(report, "VERIFY FAILED: 2 checks failed") != NULL,
+       "the report ends with the failure count (zone hash and conservation)");
 
     run_serial_reference();
     for (long p = 0; p < pb.mesh.shape.numParts; p++)
@@ -164,6 +177,7 @@ int main(void)
     test_flipped_bit_in_first_zone();
     test_changed_residue();
     test_zone_order();
+    test_deep_zone_change();
     test_update_counts();
     test_calc_deposit_violation();
     test_conservation();
