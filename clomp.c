@@ -298,6 +298,10 @@ int main(int argc, char **argv)
     gethostname(host, sizeof host - 1);
     current_time_text(started, sizeof started);
     print_header(stdout, &run, host, started);
+    if (opts.dry_run) {
+        print_plan(stdout, &run);
+        return finish(EXIT_OK);
+    }
     fflush(stdout);
 
     Problem pb;

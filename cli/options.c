@@ -129,6 +129,8 @@ int parse_options(int argc, char **argv, Options *opts, char *error, size_t size
                 opts->want_help = 1;
             } else if (strcmp(arg, "--version") == 0) {
                 opts->want_version = 1;
+            } else if (strcmp(arg, "--dry-run") == 0) {
+                opts->dry_run = 1;
             } else if (strncmp(arg, "--numa=", 7) == 0) {
                 if (parse_placement(arg + 7, &opts->placement) != 0)
                     return fail(error, size, "--numa: '%s' is not first-touch, interleave, local or node:N",
@@ -177,6 +179,8 @@ void print_usage(FILE *out, const char *exe)
             "  timeScale:    Scales target time per test (10-100 nominal, >= 1 valid)\n"
             "\n"
             "  --nested=OUTERxINNER  Nested OMP team shape (default 2x(numThreads/2))\n"
+            "  --dry-run             check the arguments and print the plan (iterations, memory,\n"
+            "                        deposit model); build and time nothing\n"
             "  --numa=POLICY         where the mesh lives (needs libnuma): first-touch (default),\n"
             "                        interleave, node:N, local (each part on its computing thread's node)\n"
             "\n"

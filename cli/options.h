@@ -21,6 +21,7 @@ typedef struct Options {
     int want_help;
     int show_usage;        /* the error is about the argument count: print usage too */
     int want_version;
+    int dry_run;           /* --dry-run: validate and print the plan, build nothing */
 } Options;
 
 /* The seven CLOMP parameters in command-line order. */

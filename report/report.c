@@ -113,6 +113,19 @@ void print_setup(FILE *out, const RunSetup *run, const Problem *pb, double build
     fprintf(out, "---------------------\n");
 }
 
+void print_plan(FILE *out, const RunSetup *run)
+{
+    MeshShape shape = {run->numParts, run->zonesPerPart, run->zoneSize, run->flopScale};
+    char policy[32];
+    fprintf(out, "    Deposit model: %s\n", mesh_deposit_model_text(mesh_deposit_model(&shape)));
+    fprintf(out, " Nested OMP shape: %dx%d (OUTERxINNER requested)\n", run->nestedOuter, run->nestedInner);
+    fprintf(out, "   NUMA placement: %s\n", placement_text(&run->placement, policy, sizeof policy));
+    fprintf(out, "     Measurements:");
+    for (size_t i = 0; i < clomp_schedule_count; i++)
+        fprintf(out, "%s %s", i ? "," : "", clomp_schedules[i]->name);
+    fprintf(out, "\n          Dry run: arguments valid; the mesh was not built and nothing was timed\n");
+}
+
 void print_block_start(FILE *out, const Measurement *m, const char *start_time)
 {
     const Schedule *s = m->schedule;

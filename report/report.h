@@ -45,6 +45,8 @@ typedef struct Measurement {
 
 void print_header(FILE *out, const RunSetup *run, const char *host, const char *start_time);
 void print_setup(FILE *out, const RunSetup *run, const Problem *pb, double build_seconds);
+/* --dry-run: what a run would do, after the header, without a mesh. */
+void print_plan(FILE *out, const RunSetup *run);
 
 void print_block_start(FILE *out, const Measurement *m, const char *start_time);
 /* serial / bestcase: earlier measurements this block is compared with (may be NULL). */

@@ -168,4 +168,17 @@ huge "a mesh whose size overflows exits 3 with its bytes, before the header" \
 huge "a mesh larger than physical memory exits 3 with its bytes, before the header" \
     1 1 1000000 1000000 32 1 1
 
+# ---- --dry-run ------------------------------------------------------------------------
+run_clomp --dry-run -1 1 64 10000 512 1 100
+[ "$rc" -eq 0 ] && [[ $out == *'Dry run: arguments valid; the mesh was not built'* ]] && [[ $out != *Checksum* ]]
+ok $? "--dry-run validates the mem-bound input and prints the plan without running anything"
+like "$out" $'\n''Scaled Iterations: 157'$'\n' "the plan gives the iterations: ceil(1e8/640000) = 157"
+like "$out" $'\n''Memory \(in bytes\): 327684608'$'\n' "the plan gives the memory: 640000 zones x 512 B + 64 parts x 72 B"
+like "$out" 'Deposit model: CLOMP 1.2' "the plan names the deposit model"
+run_clomp --dry-run 1 1 64 1 32 100 1
+like "$out" 'Deposit model: single-zone' "the plan shows the single-zone model for zonesPerPart 1"
+run_clomp --dry-run 1 1 1000000 1000000 32 1 1
+[ "$rc" -eq 3 ] && [[ $err == *bytes* ]]
+ok $? "--dry-run still refuses a mesh larger than memory (exit 3)"
+
 done_testing
