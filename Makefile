@@ -27,13 +27,13 @@ endif
 # Not overridable, and placed after CFLAGS so they win: bit-for-bit
 # verification needs strict IEEE evaluation (no fused multiply-add
 # contraction), and the sources are C11 + POSIX.
-REQUIRED_CFLAGS = -std=c11 -D_POSIX_C_SOURCE=200809L -ffp-contract=off $(OPENMP_FLAGS) $(NUMA_CFLAGS)
+REQUIRED_CFLAGS = -std=c11 -D_POSIX_C_SOURCE=200809L -ffp-contract=off $(OPENMP_FLAGS) $(NUMA_CFLAGS) $(FAULT_CFLAGS)
 ALL_CFLAGS = $(CFLAGS) $(REQUIRED_CFLAGS)
 ALL_LDFLAGS = $(OPENMP_FLAGS) $(LDFLAGS)
 LDLIBS = $(NUMA_LIBS) -lm
 
 MESH_SRC = mesh/build_mesh.c mesh/verify.c
-KERNEL_SRC = kernels/deposit.c kernels/schedules.c kernels/calc_deposit_probe.c \
+KERNEL_SRC = kernels/deposit.c kernels/fault.c kernels/schedules.c kernels/calc_deposit_probe.c \
              kernels/omp_barrier_probe.c kernels/serial_ref.c kernels/bestcase_omp.c \
              kernels/static_omp.c kernels/dynamic_omp.c kernels/manual_omp.c kernels/nested_omp.c
 REPORT_SRC = report/report.c report/build_info.c
@@ -46,16 +46,27 @@ UNIT_TESTS = test_mesh test_kernel test_schedules test_verify test_options test_
 UNIT_BIN = $(UNIT_TESTS:%=$(BUILD)/tests/%)
 ORACLE = $(BUILD)/tests/clomp_oracle
 
-.PHONY: all check run run-suite clean install help unit-tests FORCE
+.PHONY: all check run run-suite clean install help unit-tests program clomp-faults FORCE
 
-all: clomp
+# The program this make builds: clomp, or clomp-faults in its own build tree.
+PROGRAM ?= clomp
+
+all: $(PROGRAM)
 
 # Everything is rebuilt when the compiler or a flag changes, so the build
 # facts the binary prints always describe every object in it.
 FLAGS_STAMP = $(BUILD)/compiler-flags
 
-clomp: $(BUILD)/clomp.o $(LIB_OBJ) $(FLAGS_STAMP)
+$(PROGRAM): $(BUILD)/clomp.o $(LIB_OBJ) $(FLAGS_STAMP)
 	$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $(BUILD)/clomp.o $(LIB_OBJ) $(LDLIBS)
+
+program: $(PROGRAM)
+
+# Test build with fault injection (kernels/fault.h); the normal clomp has none.
+ifeq ($(PROGRAM),clomp)
+clomp-faults: FORCE
+	$(MAKE) --no-print-directory PROGRAM=clomp-faults BUILD=$(BUILD)/faults FAULT_CFLAGS=-DCLOMP_FAULTS program
+endif
 
 $(BUILD)/%.o: %.c $(FLAGS_STAMP) | $(BUILD)/build_info_generated.h
 	@mkdir -p $(dir $@)
@@ -89,8 +100,9 @@ $(ORACLE): tests/oracle/clomp_oracle.c $(FLAGS_STAMP)
 unit-tests: $(UNIT_BIN) $(ORACLE)
 
 # Every test, TAP through prove: C unit tests and shell tests of the binary.
-check: clomp unit-tests
-	CLOMP=$(CURDIR)/clomp BUILD_DIR=$(CURDIR)/$(BUILD) $(PROVE) --exec '' $(UNIT_BIN) tests/*.t
+check: clomp clomp-faults unit-tests
+	CLOMP=$(CURDIR)/clomp CLOMP_FAULTS_BIN=$(CURDIR)/clomp-faults BUILD_DIR=$(CURDIR)/$(BUILD) \
+	    $(PROVE) --exec '' $(UNIT_BIN) tests/*.t
 
 # The target input spot check: ~6400 zones, one thread per core (not
 # whatever OMP_NUM_THREADS happens to say).
@@ -106,7 +118,7 @@ install: clomp
 	install -m 755 clomp $(DESTDIR)$(PREFIX)/bin/clomp
 
 clean:
-	rm -rf $(BUILD) clomp
+	rm -rf $(BUILD) clomp clomp-faults
 
 help:
 	@echo "Targets:"
@@ -114,6 +126,7 @@ help:
 	@echo "  make run        target input spot check: ./clomp -1 1 64 100 32 1 100"
 	@echo "  make check      build and run every test (prove)"
 	@echo "  make run-suite  the full CLOMP suite (run_clomp.sh, results in out/)"
+	@echo "  make clomp-faults  test build with fault injection (CLOMP_FAULT=name)"
 	@echo "  make install    install to \$$(DESTDIR)\$$(PREFIX)/bin (PREFIX=$(PREFIX))"
 	@echo "  make clean      remove build products"
 	@echo "Compiler lines:"

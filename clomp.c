@@ -18,6 +18,7 @@
 #include "cli/exit_status.h"
 #include "cli/options.h"
 #include "kernels/deposit.h"
+#include "kernels/fault.h"
 #include "kernels/schedule.h"
 #include "mesh/mesh.h"
 #include "mesh/verify.h"
@@ -233,11 +234,14 @@ static void measure(Problem *pb, const RunSetup *run, Measurement *m, const Meas
     print_block_start(stdout, m, started);
     fflush(stdout);
 
+    if (s->role == ROLE_CHECKED)
+        FAULT_ARM(s->name, run->subcycles, run->numParts, run->zonesPerPart);
     openmp_running = 1;
     double start = now_seconds();
     s->run(pb, run->subcycles, NULL);
     m->seconds = now_seconds() - start;
     openmp_running = 0;
+    FAULT_DISARM();
 
     if (s->role == ROLE_REFERENCE && record_reference(&pb->mesh) != 0)
         die(EXIT_RESOURCE, "out of memory recording the reference");

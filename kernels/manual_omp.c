@@ -1,6 +1,7 @@
 /* Manual OMP: one parallel region for the whole run; threads partition the
  * parts by hand and synchronise with a barrier and a single per subcycle. */
 #include "deposit.h"
+#include "fault.h"
 #include "schedule.h"
 #include "slice.h"
 #include "update_part.h"
@@ -18,11 +19,14 @@ static void run(Problem *pb, long subcycles, TeamObservation *seen)
         for (long s = 0; s < subcycles; s++) {
             /* Every thread must have finished its parts before part 0's
              * residue is read for the next deposit. */
+            if (!SKIP_BARRIER(s)) {
 #pragma omp barrier
+            }
 #pragma omp single
-            deposit = calc_deposit(pb);
+            deposit = CALC_DEPOSIT(pb, s);
+            DELAY_THREAD(s);
             for (long p = start; p <= end; p++)
-                update_part(parts[p], deposit, flopScale);
+                UPDATE_PART(parts[p], deposit, flopScale, s);
         }
     }
 }

@@ -5,6 +5,7 @@
 #include <omp.h>
 
 #include "deposit.h"
+#include "fault.h"
 #include "schedule.h"
 #include "update_part.h"
 
@@ -35,7 +36,7 @@ static void run(Problem *pb, long subcycles, TeamObservation *seen)
     }
     for (long s = 0; s < subcycles; s++) {
         TeamObservation *record = s == 0 ? seen : NULL;   /* one subcycle's teams */
-        double deposit = calc_deposit(pb);
+        double deposit = CALC_DEPOSIT(pb, s);
 #pragma omp parallel for schedule(static) num_threads(outer)
         for (int g = 0; g < outer; g++) {
             long first = numParts * g / outer, last = numParts * (g + 1) / outer;
@@ -45,7 +46,7 @@ static void run(Problem *pb, long subcycles, TeamObservation *seen)
             for (long p = first; p < last; p++) {
                 if (record != NULL && p == first)
                     record_inner_team(record);
-                update_part(parts[p], deposit, flopScale);
+                UPDATE_PART(parts[p], deposit, flopScale, s);
             }
         }
     }

@@ -2,6 +2,7 @@
 #include <omp.h>
 
 #include "deposit.h"
+#include "fault.h"
 #include "schedule.h"
 #include "update_part.h"
 
@@ -11,12 +12,12 @@ static void run(Problem *pb, long subcycles, TeamObservation *seen)
     long numParts = pb->mesh.shape.numParts, flopScale = pb->mesh.shape.flopScale;
 
     for (long s = 0; s < subcycles; s++) {
-        double deposit = calc_deposit(pb);
+        double deposit = CALC_DEPOSIT(pb, s);
 #pragma omp parallel for schedule(static)
         for (long p = 0; p < numParts; p++) {
             if (seen != NULL && p == 0)
                 seen->threads = omp_get_num_threads();
-            update_part(parts[p], deposit, flopScale);
+            UPDATE_PART(parts[p], deposit, flopScale, s);
         }
     }
 }

@@ -1,0 +1,158 @@
+/* The faults themselves (test build only, see fault.h). Each fires exactly
+ * once: in the middle subcycle of the armed schedule's timed run (stale
+ * deposit: the second), on the part in the middle of the mesh. */
+#ifdef CLOMP_FAULTS
+
+#define _GNU_SOURCE
+#include "fault.h"
+
+#include <omp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+typedef enum {
+    FAULT_NONE,
+    FAULT_LOST_UPDATE,        /* one zone's update skipped once */
+    FAULT_SKIPPED_PART,       /* one part not updated in one subcycle */
+    FAULT_DOUBLE_UPDATE,      /* one part updated twice in one subcycle */
+    FAULT_STALE_DEPOSIT,      /* one part uses the previous subcycle's deposit once */
+    FAULT_REORDERED_ZONES,    /* two adjacent zones updated in swapped order once */
+    FAULT_MISSING_BARRIER,    /* Manual OMP's barrier before the single removed once */
+    FAULT_EXTRA_CALC_DEPOSIT  /* calc_deposit called twice in one subcycle */
+} FaultKind;
+
+const char *const fault_names[] = {
+    "none", "lost-update", "skipped-part", "double-update", "stale-deposit",
+    "reordered-zones", "missing-barrier", "extra-calc-deposit", NULL,
+};
+
+static FaultKind armed = FAULT_NONE;
+static long target_subcycle = -1, target_part = -1, target_zone = 0;
+static double current_deposit, previous_deposit;
+
+void fault_arm(const char *schedule, long subcycles, long numParts, long zonesPerPart)
+{
+    const char *name = getenv("CLOMP_FAULT"), *only = getenv("CLOMP_FAULT_SCHEDULE");
+    armed = FAULT_NONE;
+    if (name == NULL || (only != NULL && strcmp(only, schedule) != 0))
+        return;
+    for (int k = 1; fault_names[k] != NULL; k++)
+        if (strcmp(name, fault_names[k]) == 0)
+            armed = (FaultKind)k;
+    if (armed == FAULT_NONE) {
+        fprintf(stderr, "clomp-faults: unknown CLOMP_FAULT '%s'\n", name);
+        exit(2);
+    }
+    target_subcycle = subcycles / 2 > 0 ? subcycles / 2 : 1;
+    /* Once the carried residue has converged, consecutive deposits are
+     * bit-identical and a stale one computes exactly the right thing: there
+     * is no error to detect. Use the second subcycle, where they differ. */
+    if (armed == FAULT_STALE_DEPOSIT)
+        target_subcycle = 1;
+    target_part = numParts / 2;
+    target_zone = zonesPerPart / 2;   /* a zone that is not the first when there are several */
+    fprintf(stderr, "clomp-faults: %s armed in %s at subcycle %ld, part %ld\n", fault_names[armed], schedule,
+            target_subcycle, target_part);
+}
+
+void fault_disarm(void)
+{
+    armed = FAULT_NONE;
+}
+
+double fault_calc_deposit(Problem *pb, long subcycle)
+{
+    previous_deposit = current_deposit;
+    current_deposit = calc_deposit(pb);
+    if (armed == FAULT_EXTRA_CALC_DEPOSIT && subcycle == target_subcycle)
+        current_deposit = calc_deposit(pb);
+    return current_deposit;
+}
+
+/* update_part with one zone's deposit dropped (skip >= 0) or two adjacent
+ * zones' steps taken in swapped order (swap >= 0). */
+static void update_part_altered(Part *part, double incoming, long flopScale, long skip, long swap)
+{
+    Zone *zones[2];
+    double ratio = part->deposit_ratio, remaining = incoming;
+    long z = 0;
+    part->update_count++;
+    for (Zone *zone = part->firstZone; zone != NULL; zone = zone->nextZone, z++) {
+        Zone *target = zone;
+        if (z == swap && zone->nextZone != NULL) {
+            zones[0] = zone->nextZone;
+            zones[1] = zone;
+            for (int k = 0; k < 2; k++)
+                for (long step = 0; step < flopScale; step++) {
+                    double d = remaining * ratio;
+                    zones[k]->value += d;
+                    remaining -= d;
+                }
+            zone = zone->nextZone;
+            z++;
+            continue;
+        }
+        for (long step = 0; step < flopScale; step++) {
+            double d = remaining * ratio;
+            if (z != skip)
+                target->value += d;
+            remaining -= d;
+        }
+    }
+    part->residue = remaining;
+}
+
+void fault_update_part(Part *part, double deposit, long flopScale, long subcycle)
+{
+    if (armed == FAULT_NONE || subcycle != target_subcycle || part->partId != target_part) {
+        update_part(part, deposit, flopScale);
+        return;
+    }
+    switch (armed) {
+    case FAULT_LOST_UPDATE:
+        update_part_altered(part, deposit, flopScale, target_zone, -1);
+        break;
+    case FAULT_SKIPPED_PART:
+        break;
+    case FAULT_DOUBLE_UPDATE:
+        update_part(part, deposit, flopScale);
+        update_part(part, deposit, flopScale);
+        break;
+    case FAULT_STALE_DEPOSIT:
+        if (previous_deposit == deposit)
+            fprintf(stderr, "clomp-faults: stale-deposit had no effect (deposits were equal)\n");
+        update_part(part, previous_deposit, flopScale);
+        break;
+    case FAULT_REORDERED_ZONES:
+        update_part_altered(part, deposit, flopScale, -1, target_zone > 0 ? target_zone - 1 : 0);
+        break;
+    default:
+        update_part(part, deposit, flopScale);
+        break;
+    }
+}
+
+int fault_skip_barrier(long subcycle)
+{
+    return armed == FAULT_MISSING_BARRIER && subcycle == target_subcycle;
+}
+
+/* Makes the missing barrier's race manifest every time: part 0's thread is
+ * still updating when another thread, no longer held back, runs the single
+ * and reads part 0 for the next deposit. */
+void fault_delay_thread(long subcycle)
+{
+    if (armed == FAULT_MISSING_BARRIER && subcycle == target_subcycle - 1 && omp_get_thread_num() == 0) {
+        struct timespec pause = {0, 50 * 1000 * 1000};
+        nanosleep(&pause, NULL);
+    }
+}
+
+#else
+
+/* ISO C forbids an empty translation unit. */
+typedef int clomp_fault_build_only;
+
+#endif

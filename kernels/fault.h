@@ -1,0 +1,43 @@
+/* Fault injection for the test build only (make clomp-faults, -DCLOMP_FAULTS):
+ * proves that verification catches the threading faults real runtimes and
+ * compilers produce. In the normal build every hook below is the plain
+ * operation, and no fault code is compiled at all. */
+#ifndef CLOMP_FAULT_H
+#define CLOMP_FAULT_H
+
+#include "deposit.h"
+#include "update_part.h"
+
+#ifdef CLOMP_FAULTS
+
+/* Arms CLOMP_FAULT=<name> (if set) for the timed run of the schedule named
+ * by CLOMP_FAULT_SCHEDULE (default: every checked schedule). */
+void fault_arm(const char *schedule, long subcycles, long numParts, long zonesPerPart);
+void fault_disarm(void);
+/* Names of the faults, for usage messages; NULL-terminated. */
+extern const char *const fault_names[];
+
+double fault_calc_deposit(Problem *pb, long subcycle);
+void fault_update_part(Part *part, double deposit, long flopScale, long subcycle);
+int fault_skip_barrier(long subcycle);
+void fault_delay_thread(long subcycle);
+
+#define CALC_DEPOSIT(pb, s) fault_calc_deposit((pb), (s))
+#define UPDATE_PART(part, deposit, flopScale, s) fault_update_part((part), (deposit), (flopScale), (s))
+#define SKIP_BARRIER(s) fault_skip_barrier(s)
+#define DELAY_THREAD(s) fault_delay_thread(s)
+#define FAULT_ARM(schedule, subcycles, numParts, zonesPerPart) fault_arm((schedule), (subcycles), (numParts), (zonesPerPart))
+#define FAULT_DISARM() fault_disarm()
+
+#else
+
+#define CALC_DEPOSIT(pb, s) calc_deposit(pb)
+#define UPDATE_PART(part, deposit, flopScale, s) update_part((part), (deposit), (flopScale))
+#define SKIP_BARRIER(s) 0
+#define DELAY_THREAD(s) ((void)0)
+#define FAULT_ARM(schedule, subcycles, numParts, zonesPerPart) ((void)0)
+#define FAULT_DISARM() ((void)0)
+
+#endif
+
+#endif
