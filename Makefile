@@ -28,8 +28,8 @@ endif
 # verification needs strict IEEE evaluation (no fused multiply-add
 # contraction), and the sources are C11 + POSIX.
 REQUIRED_CFLAGS = -std=c11 -D_POSIX_C_SOURCE=200809L -ffp-contract=off $(OPENMP_FLAGS) $(NUMA_CFLAGS) $(FAULT_CFLAGS)
-ALL_CFLAGS = $(CFLAGS) $(REQUIRED_CFLAGS)
-ALL_LDFLAGS = $(OPENMP_FLAGS) $(LDFLAGS)
+ALL_CFLAGS = $(strip $(CFLAGS) $(REQUIRED_CFLAGS))
+ALL_LDFLAGS = $(strip $(OPENMP_FLAGS) $(LDFLAGS))
 LDLIBS = $(NUMA_LIBS) -lm
 
 MESH_SRC = mesh/build_mesh.c mesh/verify.c
@@ -46,7 +46,7 @@ UNIT_TESTS = test_mesh test_kernel test_schedules test_verify test_options test_
 UNIT_BIN = $(UNIT_TESTS:%=$(BUILD)/tests/%)
 ORACLE = $(BUILD)/tests/clomp_oracle
 
-.PHONY: all check run run-suite clean install help unit-tests program clomp-faults FORCE
+.PHONY: all check run run-suite clean install help unit-tests program clomp-faults asan FORCE
 
 # The program this make builds: clomp, or clomp-faults in its own build tree.
 PROGRAM ?= clomp
@@ -104,6 +104,17 @@ check: clomp clomp-faults unit-tests
 	CLOMP=$(CURDIR)/clomp CLOMP_FAULTS_BIN=$(CURDIR)/clomp-faults BUILD_DIR=$(CURDIR)/$(BUILD) \
 	    $(PROVE) --exec '' $(UNIT_BIN) tests/*.t
 
+# The whole test suite under AddressSanitizer and UndefinedBehaviorSanitizer,
+# in a copy of the tree so that no sanitized binary ever replaces ./clomp.
+SANITIZE = -fsanitize=address,undefined -fno-sanitize-recover=all
+asan:
+	rm -rf $(BUILD)/asan-tree && mkdir -p $(BUILD)/asan-tree
+	tar --exclude=./build --exclude=./.git --exclude=./out --exclude=./clomp --exclude=./clomp-faults -cf - . | \
+	    tar -C $(BUILD)/asan-tree -xf -
+	CLOMP_SANITIZED=1 ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
+	    $(MAKE) -C $(BUILD)/asan-tree CC='$(CC)' CFLAGS='-O1 -g -fno-omit-frame-pointer -Wall -Wextra $(SANITIZE)' \
+	    LDFLAGS='$(SANITIZE)' check
+
 # The target input spot check: ~6400 zones, one thread per core (not
 # whatever OMP_NUM_THREADS happens to say).
 run: clomp
@@ -127,6 +138,7 @@ help:
 	@echo "  make check      build and run every test (prove)"
 	@echo "  make run-suite  the full CLOMP suite (run_clomp.sh, results in out/)"
 	@echo "  make clomp-faults  test build with fault injection (CLOMP_FAULT=name)"
+	@echo "  make asan       every test under AddressSanitizer + UBSan (in build/asan-tree)"
 	@echo "  make install    install to \$$(DESTDIR)\$$(PREFIX)/bin (PREFIX=$(PREFIX))"
 	@echo "  make clean      remove build products"
 	@echo "Compiler lines:"

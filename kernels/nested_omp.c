@@ -26,7 +26,9 @@ static void run(Problem *pb, long subcycles, TeamObservation *seen)
 {
     Part **parts = pb->mesh.partArray;
     long numParts = pb->mesh.shape.numParts, flopScale = pb->mesh.shape.flopScale;
-    int outer = pb->nestedOuter, inner = pb->nestedInner;
+    int outer = pb->nestedOuter;
+    // cppcheck-suppress unreadVariable ; read by the num_threads clause
+    int inner = pb->nestedInner; // NOLINT(clang-analyzer-deadcode.DeadStores): read by num_threads
 
     if (seen != NULL) {
         seen->nested = 1;

@@ -97,7 +97,7 @@ MeshStatus build_mesh(Mesh *mesh, const MeshShape *shape, int allocThreads, cons
 
     mesh->shape = *shape;
     mesh->deposit_model = mesh_deposit_model(shape);
-    mesh->partArray = calloc((size_t)shape->numParts, sizeof *mesh->partArray);
+    mesh->partArray = calloc((size_t)shape->numParts, sizeof(Part *)); // NOLINT(bugprone-sizeof-expression): an array of pointers
     mesh->builder_thread = calloc((size_t)shape->numParts, sizeof *mesh->builder_thread);
     if (mesh->partArray == NULL || mesh->builder_thread == NULL) {
         free_mesh(mesh);

@@ -54,8 +54,11 @@ void observe_static_owners(long numParts, int numThreads, int *thread, int *cpu,
     for (long p = 0; p < numParts; p++) {
         thread[p] = omp_get_thread_num();
         cpu[p] = sched_getcpu();
-        node[p] = node_of_cpu(cpu[p]);
     }
+    /* After the region: libnuma's CPU-to-node tables are filled lazily and
+     * not thread-safe (concurrent first calls leak a buffer). */
+    for (long p = 0; p < numParts; p++)
+        node[p] = node_of_cpu(cpu[p]);
 }
 
 #ifdef CLOMP_HAVE_LIBNUMA
@@ -64,14 +67,14 @@ void observe_static_owners(long numParts, int numThreads, int *thread, int *cpu,
  * pages queried and sets *total_pages. */
 static long query_block(const void *start, size_t bytes, int *nodes, long *total_pages)
 {
-    uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
-    uintptr_t first = (uintptr_t)start & ~(page - 1);
-    uintptr_t end = (uintptr_t)start + bytes;
-    *total_pages = (long)((end - first + page - 1) / page);
+    size_t page = (size_t)sysconf(_SC_PAGESIZE);
+    size_t offset = (size_t)((uintptr_t)start % page);
+    const char *first = (const char *)start - offset;   /* the page holding the block's first byte */
+    *total_pages = (long)((offset + bytes + page - 1) / page);
     long samples = sampled_page_count(*total_pages, MAX_SAMPLES_PER_PART);
     void *pages[MAX_SAMPLES_PER_PART];
     for (long k = 0; k < samples; k++)
-        pages[k] = (void *)(first + (uintptr_t)sampled_page_index(k, samples, *total_pages) * page);
+        pages[k] = (void *)(first + (size_t)sampled_page_index(k, samples, *total_pages) * page);
     if (numa_move_pages(0, (unsigned long)samples, pages, NULL, nodes, 0) != 0)
         for (long k = 0; k < samples; k++)
             nodes[k] = -1;

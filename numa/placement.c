@@ -26,7 +26,7 @@ int parse_placement(const char *text, Placement *out)
             if (*c < '0' || *c > '9')
                 return -1;
         out->kind = PLACEMENT_NODE;
-        out->node = atoi(digits);
+        out->node = (int)strtol(digits, NULL, 10);   /* at most 6 digits, checked above */
     } else {
         return -1;
     }
@@ -71,7 +71,6 @@ static void describe_nodes(char *buf, size_t size)
 
 int numa_placement_check(const Placement *p, char *why, size_t size)
 {
-    char nodes[256];
     if (p->kind == PLACEMENT_FIRST_TOUCH)
         return 0;
     if (numa_available() < 0) {
@@ -80,6 +79,7 @@ int numa_placement_check(const Placement *p, char *why, size_t size)
     }
     if (p->kind == PLACEMENT_NODE &&
         (p->node > numa_max_node() || !numa_bitmask_isbitset(numa_all_nodes_ptr, (unsigned)p->node))) {
+        char nodes[256];
         describe_nodes(nodes, sizeof nodes);
         snprintf(why, size, "--numa: node %d does not exist or is not allowed; nodes: %s", p->node, nodes);
         return -1;

@@ -17,6 +17,29 @@ for src in clomp.c cli/*.c kernels/*.c mesh/*.c report/*.c tests/unit/*.c tests/
     [ -z "$msg" ] || diag "$msg"
 done
 
+product=(clomp.c cli/*.c kernels/*.c mesh/*.c numa/*.c report/*.c)
+defines=(-D_OPENMP=201511 -DCLOMP_HAVE_LIBNUMA=1)
+if command -v cppcheck >/dev/null 2>&1; then
+    msg=$(cppcheck -q --enable=warning,style,performance,portability --std=c11 --inline-suppr --error-exitcode=1 \
+        "${defines[@]}" -I. -I"$build" "${product[@]}" 2>&1)
+    ok $? "cppcheck (warning, style, performance, portability) finds nothing in the product code"
+    [ -z "$msg" ] || diag "$msg"
+    msg=$(cppcheck -q --enable=warning,style,performance,portability --std=c11 --inline-suppr --error-exitcode=1 \
+        -D_OPENMP=201511 -DCLOMP_FAULTS -I. kernels/fault.c 2>&1)
+    ok $? "cppcheck finds nothing in the fault-injection code either"
+    [ -z "$msg" ] || diag "$msg"
+else
+    skip "cppcheck finds nothing in the product code" "cppcheck not installed"
+fi
+if command -v clang-tidy >/dev/null 2>&1 && [ -f "$build/build_info_generated.h" ]; then
+    msg=$(clang-tidy -quiet "${product[@]}" -- -std=c11 -D_POSIX_C_SOURCE=200809L -fopenmp -DCLOMP_HAVE_LIBNUMA=1 \
+        -I. -I"$build" 2>&1)
+    ok $? "clang-tidy (the check set in .clang-tidy) finds nothing in the product code"
+    [ -z "$msg" ] || diag "$(printf '%s\n' "$msg" | grep -E 'warning|error' | head -20)"
+else
+    skip "clang-tidy finds nothing in the product code" "clang-tidy not installed"
+fi
+
 scripts=(.ci/run tests/*.t tests/lib/*.sh env/*.sh)
 [ -f run_clomp.sh ] && scripts+=(run_clomp.sh)
 if command -v shellcheck >/dev/null 2>&1; then
