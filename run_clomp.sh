@@ -4,6 +4,11 @@
 # and leaves <base>.env, <base>_key.full/.summary and <base>_<Z>zones.full/.summary
 # in the output directory. See docs/suite.md.
 set -u
+if [ -z "${BASH_VERSINFO:-}" ] || [ "${BASH_VERSINFO[0]}" -lt 4 ] ||
+    { [ "${BASH_VERSINFO[0]}" -eq 4 ] && [ "${BASH_VERSINFO[1]}" -lt 2 ]; }; then
+    echo "run_clomp.sh: needs bash 4.2 or newer" >&2
+    exit 2
+fi
 
 usage() {
     cat <<'EOF'
@@ -71,8 +76,17 @@ while [ $# -gt 0 ]; do
 done
 [ ${#positional[@]} -le 3 ] || die_usage "too many arguments: '${positional[3]}' (see --help)"
 
+# Cores, not hardware threads, and not whatever OMP_NUM_THREADS says (GNU
+# nproc honours it): unique (core, socket) pairs, at most the CPUs we may use.
+count_cores() {
+    local cpus cores
+    cpus=$(env -u OMP_NUM_THREADS -u OMP_THREAD_LIMIT nproc 2>/dev/null || echo 1)
+    cores=$(lscpu -p=CORE,SOCKET 2>/dev/null | grep -v '^#' | sort -u | wc -l)
+    [ "$cores" -ge 1 ] && [ "$cores" -le "$cpus" ] || cores=$cpus
+    echo "$cores"
+}
 exe=${positional[0]-./clomp}
-max_threads=${positional[1]-$(nproc)}
+max_threads=${positional[1]-$(count_cores)}
 time_scale=${positional[2]-100}
 if [ "$quick" = 1 ]; then
     [ ${#positional[@]} -ge 3 ] || time_scale=1
@@ -135,6 +149,8 @@ sweep_shape() {  # sweep_shape THREADS ZONES -> "numParts zonesPerPart"
         [ "$err" -gt 50 ] || break
     done
     [ "$best" ] || best="$t $(((z + t / 2) / t))"
+    [ -z "$best_err" ] || [ "$best_err" -le 50 ] ||
+        echo "run_clomp.sh: warning: $t threads: no shape within 5% of $z zones (off by $((best_err / 10)).$((best_err % 10))%)" >&2
     printf '%s\n' "$best"
 }
 
@@ -185,6 +201,10 @@ if [ "$dry_run" = 1 ]; then
     exit 0
 fi
 
+plan_signature() {
+    printf '%s;' "exe=$exe" "launcher=$launcher" "${plan[@]}"
+}
+
 # ---- output files --------------------------------------------------------------------
 mkdir -p "$out_dir" || { echo "run_clomp.sh: cannot create $out_dir" >&2; exit 2; }
 host=$(uname -n)
@@ -194,14 +214,17 @@ if [ -n "$resume_id" ]; then
     id=$resume_id
     base="$out_dir/CLOMP_${host}_${id}"
     if [ ! -f "$base.env" ] || [ ! -f "$base.done" ]; then die_usage "--resume: no suite $id in $out_dir"; fi
-    # The plan must be the one the suite started with.
+    # The plan (and binary and launcher) must be the ones the suite started with.
     saved=$(sed -n 's/^plan: //p' "$base.env" | head -n 1)
-    [ "$saved" = "$(printf '%s;' "${plan[@]}")" ] ||
+    [ "$saved" = "$(plan_signature)" ] ||
         die_usage "--resume: suite $id was started with other parameters (see $base.env); give the same ones"
 else
-    # noclobber makes the creation of <base>.env an atomic claim of the ID.
+    # An ID is free only if no file of it exists at all; creating <base>.env
+    # with noclobber (O_EXCL) then claims it atomically against other suites.
     id=''
     for ((n = 1; n <= 1000; n++)); do
+        existing=("$out_dir/CLOMP_${host}_${n}".* "$out_dir/CLOMP_${host}_${n}"_*)
+        if [ -e "${existing[0]}" ] || [ -e "${existing[1]}" ]; then continue; fi
         if (set -o noclobber; : >"$out_dir/CLOMP_${host}_${n}.env") 2>/dev/null; then
             id=$n
             break
@@ -210,6 +233,25 @@ else
     [ -n "$id" ] || { echo "run_clomp.sh: no free suite ID (1..1000) in $out_dir" >&2; exit 2; }
     base="$out_dir/CLOMP_${host}_${id}"
 fi
+
+# After a crash between recording a run and marking it done, its output and
+# row may already be in the files: drop every section and row of a run that
+# is not in .done, so that the resumed run appears exactly once.
+drop_unfinished_runs() {
+    local f tmpf
+    for f in "$base"_*.summary; do
+        [ -e "$f" ] || continue
+        tmpf=$(mktemp)
+        awk -F, 'NR == FNR { done[$1] = 1; next } FNR == 1 || ($1 in done)' "$base.done" "$f" >"$tmpf" && mv "$tmpf" "$f"
+    done
+    for f in "$base"_*.full; do
+        [ -e "$f" ] || continue
+        tmpf=$(mktemp)
+        awk 'NR == FNR { done[$1] = 1; next }
+             /^=== run [0-9]+\// { split($3, r, "/"); keep = (r[1] in done) }
+             keep' "$base.done" "$f" >"$tmpf" && mv "$tmpf" "$f"
+    done
+}
 
 summary_header() {
     local cols='run,set,status,exit_code,seconds,numThreads,allocThreads,numParts,zonesPerPart,zoneSize,flopScale,timeScale'
@@ -234,7 +276,7 @@ write_env() {
         echo "time scale: $time_scale"
         echo "env preset: ${env_preset:-none}"
         echo "launcher: ${launcher:-none}"
-        echo "plan: $(printf '%s;' "${plan[@]}")"
+        echo "plan: $(plan_signature)"
         echo "---- build facts ($exe --version)"
         "$exe" --version 2>&1 || echo "not available"
         echo "---- CPU (lscpu)"
@@ -269,11 +311,15 @@ write_env() {
 
 check_preflight() {
     local cores load governor balancing
-    cores=$(nproc)
-    [ -n "${OMP_PROC_BIND:-}" ] || preflight+=("threads not bound (OMP_PROC_BIND unset): they may migrate mid-run")
+    cores=$(count_cores)
+    case ${OMP_PROC_BIND:-}${KMP_AFFINITY:-} in
+        '' | [Ff][Aa][Ll][Ss][Ee]) preflight+=("threads not bound (OMP_PROC_BIND unset or false): they may migrate mid-run") ;;
+    esac
     case ${OMP_WAIT_POLICY:-} in
         [Pp][Aa][Ss][Ss][Ii][Vv][Ee]) preflight+=("OMP_WAIT_POLICY=passive: sleeping threads add wake-up time to every loop") ;;
     esac
+    [ "${KMP_BLOCKTIME:-}" != 0 ] || preflight+=("KMP_BLOCKTIME=0: libomp threads sleep at once, like a passive wait policy")
+    [ "${GOMP_SPINCOUNT:-}" != 0 ] || preflight+=("GOMP_SPINCOUNT=0: libgomp threads sleep at once, like a passive wait policy")
     load=$(cut -d' ' -f1 /proc/loadavg 2>/dev/null || echo 0)
     if awk -v l="$load" -v c="$cores" 'BEGIN { exit !(l > 0.1 * c + 0.5) }'; then
         preflight+=("load average $load on $cores cores: the node is not dedicated")
@@ -291,9 +337,10 @@ start_epoch=$(date +%s)
 if [ -z "$resume_id" ]; then
     check_preflight
     write_env
-    : >"$base.done"
+    (set -o noclobber; : >"$base.done") || { echo "run_clomp.sh: $base.done already exists" >&2; exit 2; }
 else
     echo "---- resumed $(date)" >>"$base.env"
+    drop_unfinished_runs
 fi
 
 cat <<EOF
@@ -308,28 +355,44 @@ CLOMP suite $base
  Max zone scaling: $max_zone_scale (factor $zone_scale_factor)
              Runs: $total_runs${resume_id:+ (resuming: $(wc -l <"$base.done") already done)}
 EOF
-for w in "${preflight[@]}"; do echo "WARNING: $w"; done
+for w in ${preflight[@]+"${preflight[@]}"}; do echo "WARNING: $w"; done
 
 # ---- running ---------------------------------------------------------------------------
 interrupted=0 child=''
 on_signal() {
     interrupted=1
-    [ -z "$child" ] || kill -TERM "$child" 2>/dev/null
+    stop_child
 }
-trap on_signal INT TERM
+# The child runs in its own process group (setsid), so a launcher's wrapper
+# processes are stopped with it; KILL follows if TERM is not enough.
+stop_child() {
+    [ -n "$child" ] || return 0
+    kill -TERM -- "-$child" 2>/dev/null || kill -TERM "$child" 2>/dev/null
+    for _ in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20; do
+        kill -0 "$child" 2>/dev/null || return 0
+        sleep 0.25
+    done
+    kill -KILL -- "-$child" 2>/dev/null || kill -KILL "$child" 2>/dev/null
+}
+trap on_signal INT TERM HUP
+have_setsid=0
+command -v setsid >/dev/null 2>&1 && have_setsid=1
 
 mark_incomplete() {
     local again
-    again=$(printf '%q ' "$0" "${orig_args[@]}")
+    again=$(printf '%q ' "$0" ${orig_args[@]+"${orig_args[@]}"})
     [ -n "$resume_id" ] || again="$again--resume $id"
     echo "---- interrupted $(date): incomplete; resume with: $again" >>"$base.env"
     echo "run_clomp.sh: interrupted; every finished run is saved. Resume with: $again" >&2
     exit 130
 }
 
-# A summary value: row ROW, column COL (1-based after the label) of the comma-delimited summary.
+# A summary value: row ROW, column COL (1-based after the label) of the
+# comma-delimited summary; anything but a plain number becomes empty, so no
+# output can break the CSV.
 summary_value() {
-    awk -F', *' -v row="$2" -v col="$3" '$1 == row { v = $(col + 1); gsub(/ /, "", v); gsub(/%/, "", v); if (v == "N/A") v = ""; print v; exit }' "$1"
+    awk -F', *' -v row="$2" -v col="$3" '$1 == row { v = $(col + 1); gsub(/ /, "", v); gsub(/%/, "", v)
+        if (v !~ /^-?[0-9]+(\.[0-9]+)?([eE][-+]?[0-9]+)?$/) v = ""; print v; exit }' "$1"
 }
 
 csv_row() {  # csv_row RUN SET STATUS RC SECONDS ARGS OUTPUT_FILE NUMA_POLICY
@@ -358,7 +421,7 @@ for ((i = 0; i < total_runs; i++)); do
     full="${base}_${set_name}.full" summary="${base}_${set_name}.summary"
     [ -f "$summary" ] || summary_header >"$summary"
     read -r -a a <<<"$args"
-    cmd=("${launcher_words[@]}" "$exe")
+    cmd=(${launcher_words[@]+"${launcher_words[@]}"} "$exe")
     [ -z "$policy" ] || cmd+=("--numa=$policy")
     cmd+=("${a[@]}")
 
@@ -369,21 +432,31 @@ for ((i = 0; i < total_runs; i++)); do
     printf '[%d/%d] %s  elapsed %s  eta %s\n' "$run" "$total_runs" "${cmd[*]}" "$(mmss "$elapsed")" "$(mmss "$eta")" >&2
 
     tmp=$(mktemp)
-    run_start=$EPOCHREALTIME
-    "${cmd[@]}" >"$tmp" 2>&1 &
+    run_start=$(date +%s.%N)
+    if [ "$have_setsid" = 1 ]; then
+        setsid "${cmd[@]}" >"$tmp" 2>&1 </dev/null &
+    else
+        "${cmd[@]}" >"$tmp" 2>&1 </dev/null &
+    fi
     child=$!
     wait "$child"
     rc=$?
-    if [ "$interrupted" = 1 ]; then
+    # A run ended by the signal that stops the suite (a batch system signals
+    # every process) is unfinished, not failed: it runs again on --resume.
+    if [ "$interrupted" = 1 ] || [ "$rc" -eq 129 ] || [ "$rc" -eq 130 ] || [ "$rc" -eq 143 ]; then
+        stop_child
         wait "$child" 2>/dev/null
+        child=''
         rm -f "$tmp"
         mark_incomplete
     fi
     child=''
-    seconds=$(awk -v a="$run_start" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.3f", b - a }')
+    seconds=$(awk -v a="$run_start" -v b="$(date +%s.%N)" 'BEGIN { printf "%.3f", b - a }')
     if [ "$rc" -eq 0 ]; then status=OK; else status=FAILED; fi
 
-    # Record the run: output, summary row, then the done mark, in that order.
+    # Record the run: output, summary row, then the done mark. Signals are
+    # ignored meanwhile (and so by the tools used), so a record is never cut.
+    trap '' INT TERM HUP
     {
         echo "=== run $run/$total_runs: ${cmd[*]}"
         cat "$tmp"
@@ -391,6 +464,7 @@ for ((i = 0; i < total_runs; i++)); do
     } >>"$full"
     csv_row "$run" "$set_name" "$status" "$rc" "$seconds" "$args" "$tmp" "${policy:-first-touch}" >>"$summary"
     echo "$run" >>"$base.done"
+    trap on_signal INT TERM HUP
     done_count=$((done_count + 1))
     elapsed_done=$((elapsed_done + 1))
 

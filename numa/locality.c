@@ -45,7 +45,7 @@ void tally_pages(const int *page_nodes, long count, int owner_node, int max_node
 
 double locality_percent(long local, long known)
 {
-    return known == 0 ? 100.0 : 100.0 * (double)local / (double)known;
+    return known == 0 ? -1.0 : 100.0 * (double)local / (double)known;
 }
 
 void observe_static_owners(long numParts, int numThreads, int *thread, int *cpu, int *node)
@@ -97,6 +97,10 @@ void print_locality_report(FILE *out, const Mesh *mesh, int numThreads)
         fprintf(out, "    NUMA locality: not measured (out of memory)\n");
         goto done;
     }
+    if (numa_available() < 0) {
+        fprintf(out, "    NUMA locality: not measured (NUMA is not available on this system)\n");
+        goto done;
+    }
     fprintf(out, "       NUMA nodes: %d\n", numa_node_total());
     observe_static_owners(numParts, numThreads, thread, cpu, node);
     fprintf(out, "     NUMA threads:");
@@ -105,10 +109,16 @@ void print_locality_report(FILE *out, const Mesh *mesh, int numThreads)
             fprintf(out, " %d@cpu%d/node%d", thread[p], cpu[p], node[p]);
     fprintf(out, " (thread@cpu/node under schedule(static))\n");
 
+    long *part_per_node = calloc((size_t)max_node + 1, sizeof *part_per_node);
+    if (part_per_node == NULL)
+        goto done;
     for (long p = 0; p < numParts; p++) {
         long part_pages, before = unknown;
         long samples = query_block(mesh->partArray[p]->firstZone, bytes, nodes, &part_pages);
-        tally_pages(nodes, samples, node[p], max_node, per_node, &local[p], &unknown);
+        memset(part_per_node, 0, ((size_t)max_node + 1) * sizeof *part_per_node);
+        tally_pages(nodes, samples, node[p], max_node, part_per_node, &local[p], &unknown);
+        for (int n = 0; n <= max_node; n++)
+            per_node[n] += part_per_node[n];
         known[p] = samples - (unknown - before);
         queried += samples;
         pages += part_pages;
@@ -129,13 +139,31 @@ void print_locality_report(FILE *out, const Mesh *mesh, int numThreads)
         fprintf(out, "  NUMA part pages: part%s %ld", q > p ? "s" : "", p);
         if (q > p)
             fprintf(out, "-%ld", q);
-        fprintf(out, " (computed on node %d): %ld of %ld queried pages local\n", node[p], run_local, run_known);
+        fprintf(out, " (computed on node %d): %ld of %ld queried pages local", node[p], run_local, run_known);
+        if (run_local != run_known) {
+            /* A part with remote pages: say where they are. */
+            long part_pages;
+            long samples = query_block(mesh->partArray[p]->firstZone, bytes, nodes, &part_pages);
+            fprintf(out, "; pages by node:");
+            for (int n = 0; n <= max_node; n++) {
+                long count = 0;
+                for (long k = 0; k < samples; k++)
+                    count += nodes[k] == n;
+                if (count > 0)
+                    fprintf(out, " %d:%ld", n, count);
+            }
+        }
+        fputc('\n', out);
     }
+    free(part_per_node);
 
-    fprintf(out, "    NUMA locality: %.1f%% of zone pages on the node of the thread that computes them "
-                 "(%ld of %ld pages queried%s)\n",
-            locality_percent(local_total, queried - unknown), local_total, queried - unknown,
-            unknown > 0 ? "; some pages not placed yet" : "");
+    if (queried - unknown == 0)
+        fprintf(out, "    NUMA locality: not measured (the kernel reported no page's node: move_pages failed)\n");
+    else
+        fprintf(out, "    NUMA locality: %.1f%% of zone pages on the node of the thread that computes them "
+                     "(%ld of %ld pages queried%s)\n",
+                locality_percent(local_total, queried - unknown), local_total, queried - unknown,
+                unknown > 0 ? "; some pages not placed yet" : "");
     if (sampled_parts > 0)
         fprintf(out, "    NUMA sampling: %ld parts larger than %d pages were sampled evenly (%ld of %ld pages)\n",
                 sampled_parts, MAX_SAMPLES_PER_PART, queried, pages);

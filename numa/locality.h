@@ -19,7 +19,8 @@ long sampled_page_index(long k, long samples, long total_pages);
 void tally_pages(const int *page_nodes, long count, int owner_node, int max_node, long *per_node, long *local,
                  long *unknown);
 
-/* Percentage of known pages that are local; 100 when there are none. */
+/* Percentage of known pages that are local; -1 when no page is known
+ * (nothing was measured, which must never read as 100%). */
 double locality_percent(long local, long known);
 
 /* For each part, the thread that computes it under schedule(static) with

@@ -21,6 +21,7 @@ if "$CLOMP" --version | grep -q '^libnuma: yes'; then
     run_clomp "${args[@]}"
     reference=$(checksums "$out")
     is "$rc" 0 "the default (first-touch) run verifies"
+    is "$(printf '%s\n' "$reference" | grep -c .)" 5 "it prints the five checksums the policies are compared by"
     like "$out" $'\n''   NUMA placement: first-touch' "the header names the first-touch placement"
     like "$out" $'\n'"       NUMA nodes: $nodes"$'\n' "the report counts the machine's $nodes NUMA node(s)"
     like "$out" "NUMA threads: 0@cpu[0-9]+/node[0-9]+ 1@cpu[0-9]+/node[0-9]+ " \
@@ -47,9 +48,9 @@ if "$CLOMP" --version | grep -q '^libnuma: yes'; then
     run_clomp "${args[@]}"
     like "$out" "WARNING: threads are not bound" "unbound threads get a warning that locality can change mid-run"
 
-    run_clomp --numa=node:$((nodes + 7)) "${args[@]}"
-    is "$rc" 2 "a node that does not exist is refused with exit 2"
-    like "$err" "^clomp: --numa: node $((nodes + 7)) does not exist.*nodes: 0" "the message lists the nodes that exist"
+    run_clomp --numa=node:"$nodes" "${args[@]}"
+    is "$rc" 2 "node:$nodes, one past the last node, is refused with exit 2"
+    like "$err" "^clomp: --numa: node $nodes does not exist.*nodes: 0" "the message lists the nodes that exist"
     [ -z "$out" ]
     ok $? "nothing is printed or allocated before the refusal"
 
