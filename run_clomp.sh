@@ -55,6 +55,10 @@ positional=()
 
 while [ $# -gt 0 ]; do
     case $1 in
+        --max-zone-scale | --zone-scale-factor | --target-parts | --target-zones | --out | --env | --launcher | --resume)
+            [ $# -ge 2 ] || die_usage "$1: needs a value (see --help)" ;;
+    esac
+    case $1 in
         --quick) quick=1 ;;
         --max-zone-scale) max_zone_scale=${2-}; max_zone_scale_set=1; shift ;;
         --zone-scale-factor) zone_scale_factor=${2-}; shift ;;
@@ -108,6 +112,12 @@ if [ -n "$env_preset" ]; then
 fi
 read -r -a launcher_words <<<"$launcher"
 
+# A bare name is a file here if there is one, else a command on PATH: the
+# binary checked must be the binary run.
+case $exe in
+    */*) ;;
+    *) if [ -e "./$exe" ]; then exe=./$exe; else exe=$(command -v -- "$exe" || echo "./$exe"); fi ;;
+esac
 if [ ! -x "$exe" ] && [ "$dry_run" = 0 ]; then
     if [ "$exe" = ./clomp ] && [ "$(pwd -P)" = "$(cd "$here" && pwd -P)" ]; then
         make clomp >&2 || { echo "run_clomp.sh: could not build ./clomp" >&2; exit 2; }
@@ -454,17 +464,19 @@ for ((i = 0; i < total_runs; i++)); do
     seconds=$(awk -v a="$run_start" -v b="$(date +%s.%N)" 'BEGIN { printf "%.3f", b - a }')
     if [ "$rc" -eq 0 ]; then status=OK; else status=FAILED; fi
 
-    # Record the run: output, summary row, then the done mark. Signals are
-    # ignored meanwhile (and so by the tools used), so a record is never cut.
-    trap '' INT TERM HUP
-    {
-        echo "=== run $run/$total_runs: ${cmd[*]}"
-        cat "$tmp"
-        echo "=== end of run $run: exit status $rc ($status)"
-    } >>"$full"
-    csv_row "$run" "$set_name" "$status" "$rc" "$seconds" "$args" "$tmp" "${policy:-first-touch}" >>"$summary"
-    echo "$run" >>"$base.done"
-    trap on_signal INT TERM HUP
+    # Record the run: output, summary row, then the done mark, in a subshell
+    # that ignores signals (as do the tools it runs), so a record is never cut;
+    # a signal meanwhile reaches the trap above once the record is complete.
+    (
+        trap '' INT TERM HUP
+        {
+            echo "=== run $run/$total_runs: ${cmd[*]}"
+            cat "$tmp"
+            echo "=== end of run $run: exit status $rc ($status)"
+        } >>"$full"
+        csv_row "$run" "$set_name" "$status" "$rc" "$seconds" "$args" "$tmp" "${policy:-first-touch}" >>"$summary"
+        echo "$run" >>"$base.done"
+    )
     done_count=$((done_count + 1))
     elapsed_done=$((elapsed_done + 1))
 

@@ -1,0 +1,611 @@
+#!/usr/bin/env bash
+# The suite driver run_clomp.sh, black box: the files a quick suite leaves
+# (.env, .done, key and per-zone-size .full/.summary), the summaries read by a
+# real CSV parser and checked against the runs' own output, suite IDs (serial
+# and concurrent), failed runs, interrupt and resume, --dry-run, bad usage,
+# --stop-on-slowdown, presets. Every suite is --quick --max-zone-scale 10 with
+# MAX_THREADS 2: 8 runs of about 0.2 s; stand-in executables where the real
+# binary would be slow or cannot fail on demand. No timing is asserted.
+
+# shellcheck source-path=SCRIPTDIR source=lib/tap.sh
+. "$(dirname "$0")/lib/tap.sh"
+
+rc='' out='' err=''
+top=$(cd "$(dirname "$0")/.." && pwd)
+driver=$top/run_clomp.sh
+# Oversubscribed runs (two suites at once on 2 cores) stay fast when idle threads sleep.
+export OMP_WAIT_POLICY=${OMP_WAIT_POLICY:-passive}
+
+host=$(uname -n)
+host=${host%%.*}
+quick=(--quick --max-zone-scale 10)
+zone_sizes=(6400 64000)
+total=8  # 2 key runs, the 2 repeated with allocThreads 1, 2 sizes x threads 1..2
+
+root=$(mktemp -d) || { echo "Bail out! mktemp failed"; exit 255; }
+bg_pids=()
+# shellcheck disable=SC2317  # run by the EXIT trap
+cleanup() {
+    local p
+    for p in "${bg_pids[@]}"; do kill -TERM "$p" 2>/dev/null; done
+    rm -rf "$root"
+}
+trap cleanup EXIT
+
+# drive ARGS...: runs the driver; sets rc, out and err (stdout and stderr text).
+drive() {
+    "$driver" "$@" </dev/null >"$root/drive.out" 2>"$root/drive.err"
+    rc=$?
+    out=$(cat "$root/drive.out")
+    err=$(cat "$root/drive.err")
+}
+
+newdir() { mktemp -d "$root/$1.XXXXXX"; }
+
+# file_has FILE ERE DESC: passes when a line of FILE matches ERE.
+file_has() {
+    if grep -Eq -- "$2" "$1" 2>/dev/null; then
+        ok 0 "$3"
+    else
+        ok 1 "$3"
+        diag "no line of $1 matches: $2"
+    fi
+}
+
+lines_of() {  # number of lines in FILES (0 if none exist)
+    cat "$@" 2>/dev/null | wc -l | tr -d ' '
+}
+
+count_matching() {  # count_matching ERE FILE...: lines matching ERE in all FILEs together
+    local ere=$1
+    shift
+    cat "$@" 2>/dev/null | grep -Ec -- "$ere"
+}
+
+# A stand-in for clomp. --version prints build facts; any other call is logged
+# to $FAKE_LOG (arguments) and $FAKE_ENV_LOG (its OpenMP environment), prints
+# a line and $FAKE_FILLER more, then exits $FAKE_RC if that is set and not 0, else
+# prints a minimal comma-delimited summary whose Static OMP speedup is $FAKE_SPEEDUP
+# (default 1.9) and whose N/A cells say $FAKE_NA (default N/A).
+fake=$root/fakeclomp
+cat >"$fake" <<'FAKE'
+#!/usr/bin/env bash
+if [ "${1-}" = --version ]; then
+    echo "fake clomp 0.0 (a test stand-in)"
+    echo "OpenMP: none"
+    exit 0
+fi
+[ -z "${FAKE_LOG-}" ] || printf '%s\n' "$*" >>"$FAKE_LOG"
+[ -z "${FAKE_ENV_LOG-}" ] || env | grep -E '^(OMP_|GOMP_|KMP_|XLSMPOPTS|BG_)' | LC_ALL=C sort >>"$FAKE_ENV_LOG"
+echo "fake clomp $*"
+[ -z "${FAKE_FILLER-}" ] || yes 'filler output line' | head -n "$FAKE_FILLER"
+if [ "${FAKE_RC:-0}" != 0 ]; then
+    echo "fake clomp: failing on purpose"
+    exit "$FAKE_RC"
+fi
+s=${FAKE_SPEEDUP:-1.9} na=${FAKE_NA:-N/A}
+echo "----------- Comma-delimited summary ----------"
+echo "fake $*, calc_deposit, OMP Barrier, Serial Ref, Bestcase OMP, Static OMP, Dynamic OMP, Manual OMP, Nested OMP"
+echo "us/Loop,    0.00,    6.98,   11.79,    5.92,   21.57,   13.55,   22.46,   24.05"
+echo "Speedup,     $na,     $na,     1.0,     1.9,     $s,     0.4,     0.6,     0.5"
+echo "Efficacy,    $na,     $na,     $na,   100.0%,   27.4%,   43.7%,   26.3%,   24.6%"
+echo "Overhead,    $na,     $na,     $na,    0.00,   15.66,    7.63,   16.55,   18.13"
+FAKE
+chmod +x "$fake"
+
+# The real clomp, but every run starts a second late (slow enough to interrupt)
+# and first appends its PID (clomp's, after the exec) to $root/slow.pids.
+slow=$root/slowclomp
+clomp_q=$(printf '%q' "$CLOMP")
+pids_q=$(printf '%q' "$root/slow.pids")
+cat >"$slow" <<SLOW
+#!/usr/bin/env bash
+[ "\${1-}" != --version ] || exec $clomp_q --version
+echo "\$\$" >>$pids_q
+sleep 1
+exec $clomp_q "\$@"
+SLOW
+chmod +x "$slow"
+
+have_python=0
+command -v python3 >/dev/null 2>&1 && have_python=1
+
+# csv_rows SUMMARY...: parsed with Python's csv module; one tab-separated line per
+# data row: file name, "ok" if it has as many fields as the header (else got/want),
+# then the 12 run columns and Static OMP us/Loop, speedup.
+csv_rows() {
+    python3 - "$@" <<'PY'
+import csv, os, sys
+cols = ["run", "set", "status", "exit_code", "seconds", "numThreads", "allocThreads", "numParts",
+        "zonesPerPart", "zoneSize", "flopScale", "timeScale", "static_omp_us_per_loop", "static_omp_speedup"]
+for path in sys.argv[1:]:
+    with open(path, newline="") as f:
+        rows = list(csv.reader(f))
+    header = rows[0] if rows else []
+    for row in rows[1:]:
+        cell = dict(zip(header, row))
+        fields = "ok" if len(row) == len(header) else "%d/%d" % (len(row), len(header))
+        print("\t".join([os.path.basename(path), fields] + [cell.get(c, "?") for c in cols]))
+PY
+}
+# csv_shape SUMMARY: the parsed header row, comma-joined; then the number of data rows.
+csv_shape() {
+    python3 - "$1" <<'PY'
+import csv, sys
+with open(sys.argv[1], newline="") as f:
+    rows = list(csv.reader(f))
+print(",".join(rows[0]) if rows else "")
+print(len(rows) - 1)
+PY
+}
+
+want_header=run,set,status,exit_code,seconds,numThreads,allocThreads,numParts,zonesPerPart,zoneSize,flopScale,timeScale
+for s in calc_deposit omp_barrier serial_ref bestcase_omp static_omp dynamic_omp manual_omp nested_omp; do
+    want_header+=",${s}_us_per_loop,${s}_speedup,${s}_efficacy_percent,${s}_overhead_us"
+done
+
+# run_section FULL K: run K's block of a .full file, markers included.
+run_section() {
+    awk -v k="$2" 'index($0, "=== run " k "/") == 1 { on = 1 }
+        on { print }
+        index($0, "=== end of run " k ":") == 1 { on = 0 }' "$1"
+}
+
+# ---- 1. a quick suite and its files ---------------------------------------------------
+main=$(newdir main)
+b1=$main/CLOMP_${host}_1
+drive "${quick[@]}" --out "$main" "$CLOMP" 2
+main_out=$out main_err=$err
+is "$rc" 0 "a quick suite of the real clomp (MAX_THREADS 2) completes with exit 0"
+[ "$rc" = 0 ] || diag "stderr: $err"
+
+want_files=$(for f in .done .env _key.full _key.summary; do echo "CLOMP_${host}_1$f"; done
+    for z in "${zone_sizes[@]}"; do echo "CLOMP_${host}_1_${z}zones.full" "CLOMP_${host}_1_${z}zones.summary"; done)
+want_files=$(tr ' ' '\n' <<<"$want_files" | LC_ALL=C sort | tr '\n' ' ')
+got_files=$(cd "$main" && find . -mindepth 1 -maxdepth 1 | sed 's|^\./||' | LC_ALL=C sort | tr '\n' ' ')
+is "$got_files" "$want_files" "the first suite in an empty dir is ID 1: .env, .done, key and per-zone-size .full/.summary named CLOMP_<short host>_1*, nothing else"
+like "$main_out" "^CLOMP suite $main/CLOMP_${host}_1\$" "stdout names the suite's output base"
+
+progress=$(grep -Ec '^\[[1-8]/8\] .*  elapsed [0-9]{2}:[0-9]{2}  eta [0-9]{2}:[0-9]{2}$' <<<"$main_err")
+is "$progress" "$total" "stderr has one '[k/N] <command>  elapsed mm:ss  eta mm:ss' progress line per run"
+is "$(grep -c '^Key measurements from above run' <<<"$main_out")" 4 "stdout has a key-measurement report after each of the 4 key runs"
+
+env1=$b1.env
+grep -Fxq "host: $(uname -n)" "$env1"
+ok $? ".env records the host name (uname -n)"
+grep -Fxq "uname: $(uname -a)" "$env1"
+ok $? ".env records uname -a"
+version=$("$CLOMP" --version 2>&1)
+like "$version" "OpenMP" "clomp --version names the OpenMP version (the build facts the .env must carry)"
+missing=$(while IFS= read -r line; do grep -Fxq -- "$line" "$env1" || printf '%s\n' "$line"; done <<<"$version")
+is "$missing" "" ".env holds clomp --version's build facts verbatim (compiler, flags, OpenMP)"
+file_has "$env1" '^---- build facts \(' ".env has a build facts section"
+numa=$(awk 'f { print; exit } /^---- NUMA layout$/ { f = 1 }' "$env1")
+like "$numa" '.' ".env has a NUMA layout section with content (the layout, or 'not available')"
+file_has "$env1" '^---- OpenMP and launcher environment$' ".env has an OpenMP environment section"
+grep -Fxq "$(printf 'OMP_WAIT_POLICY=%q' "$OMP_WAIT_POLICY")" "$env1"
+ok $? ".env records the OMP_WAIT_POLICY the runs had"
+file_has "$env1" '^---- ulimit -a$' ".env has a ulimit -a section"
+file_has "$env1" "^open files .*[^0-9]$(ulimit -n)\$" ".env's ulimit section gives this process's open-files limit"
+file_has "$env1" '^---- load average: ([0-9]|not available)' ".env records the load average"
+file_has "$env1" '^---- cpu frequency governor: .+' ".env records the CPU frequency governor (or 'not available')"
+file_has "$env1" '^---- numa_balancing: .+' ".env records numa_balancing (or 'not available')"
+file_has "$env1" '^---- transparent hugepages: .+' ".env records the transparent hugepage setting (or 'not available')"
+file_has "$env1" '^---- preflight warnings$' ".env has a preflight warnings section"
+preflight=$(awk 'f && /^---- / { exit } f { print } /^---- preflight warnings$/ { f = 1 }' "$env1")
+[ -n "$preflight" ] && ! grep -Evq '^(none|WARNING: .+)$' <<<"$preflight"
+ok $? "the preflight section is 'none' or WARNING lines"
+case $OMP_WAIT_POLICY in
+    [Pp][Aa][Ss][Ss][Ii][Vv][Ee])
+        like "$preflight" 'WARNING: OMP_WAIT_POLICY=passive' "a passive wait policy is a preflight warning in .env" ;;
+    *) skip "a passive wait policy is a preflight warning in .env" "OMP_WAIT_POLICY is '$OMP_WAIT_POLICY'" ;;
+esac
+file_has "$env1" '^---- complete ' ".env records that the suite completed"
+is "$(LC_ALL=C sort -n "$b1.done" | tr '\n' ' ')" "1 2 3 4 5 6 7 8 " ".done lists every run index 1..8 once"
+
+# ---- 2. the summaries, read by a CSV parser -------------------------------------------
+dry=$("$driver" --dry-run "${quick[@]}" --out "$main" "$CLOMP" 2 </dev/null)
+planned=$(sed -n 's/^Plan: \([0-9]*\) runs .*/\1/p' <<<"$dry")
+summaries=("${b1}_key.summary")
+for z in "${zone_sizes[@]}"; do summaries+=("${b1}_${z}zones.summary"); done
+
+if [ "$have_python" = 1 ]; then
+    for f in "${summaries[@]}"; do
+        shape=$(csv_shape "$f")
+        header=${shape%%$'\n'*}
+        # Columns may be added after the documented ones, never before or between them.
+        [ "$header" = "$want_header" ] || [ "${header#"$want_header",}" != "$header" ]
+        ok $? "$(basename "$f")'s CSV header starts with the documented columns, in order" ||
+            diag "header: $header" "want: ${want_header}[,...]"
+        want_rows=2
+        [[ $f == *_key.summary ]] && want_rows=4
+        is "${shape#*$'\n'}" "$want_rows" "$(basename "$f") has $want_rows data rows"
+    done
+    rows=$(csv_rows "${summaries[@]}")
+    is "$(grep -c . <<<"$rows")" "$planned" "the summaries together have one row per run --dry-run plans ($planned)"
+    is "$(awk -F'\t' '$2 != "ok"' <<<"$rows")" "" "every row has as many fields as the header"
+    is "$(cut -f3 <<<"$rows" | LC_ALL=C sort -n | tr '\n' ' ')" "1 2 3 4 5 6 7 8 " "every run index 1..8 appears in exactly one summary row"
+    is "$(awk -F'\t' '$5 != "OK" || $6 != 0' <<<"$rows")" "" "every row of a good suite says OK with exit_code 0"
+    bad=$(awk -F'\t' -v p="CLOMP_${host}_1_" '{ s = substr($1, length(p) + 1); sub(/\.summary$/, "", s); if ($4 != s) print }' <<<"$rows")
+    is "$bad" "" "every row's set column names its file's set"
+    is "$(awk -F'\t' '$7 !~ /^[0-9]+\.[0-9]+$/' <<<"$rows")" "" "the seconds column is a plain decimal number"
+    key_shape=$(awk -F'\t' '$1 ~ /_key\.summary$/ { printf "%s:%s %s %s %s %s %s %s;", $3, $8, $9, $10, $11, $12, $13, $14 }' <<<"$rows")
+    is "$key_shape" "1:2 -1 64 100 32 1 1;2:2 -1 64 1000 32 1 1;3:2 1 64 100 32 1 1;4:2 1 64 1000 32 1 1;" \
+        "key rows: all threads, 64 parts, Z/64 zones per part; allocThreads -1 for the two sizes, then 1 for their repeats"
+    for z in "${zone_sizes[@]}"; do
+        threads=$(awk -F'\t' -v f="CLOMP_${host}_1_${z}zones.summary" '$1 == f { printf "%s ", $8 }' <<<"$rows")
+        is "$threads" "1 2 " "the $z-zone sweep runs 1 then 2 threads"
+        bad=$(awk -F'\t' -v f="CLOMP_${host}_1_${z}zones.summary" -v z="$z" '$1 == f {
+            d = $10 * $11 - z; if (d < 0) d = -d
+            if ($10 % $8 != 0 || d * 20 > z || $9 != -1) print }' <<<"$rows")
+        is "$bad" "" "the $z-zone sweep: numParts a multiple of numThreads, numParts*zonesPerPart within 5% of $z, allocThreads -1"
+    done
+    is "$(awk -F'\t' '!($15 ~ /^[0-9]+(\.[0-9]+)?$/ && $15 + 0 > 0)' <<<"$rows")" "" "every static_omp_us_per_loop is a positive number"
+
+    # The CSV cells are the run's own comma-delimited summary, from the right run.
+    bad=''
+    plan_bad=''
+    while IFS=$'\t' read -r file _ run set _ _ _ t a p zpp zs fs ts us speedup; do
+        section=$(run_section "$main/${file%.summary}.full" "$run")
+        got_us=$(awk -F', *' '$1 == "us/Loop" { print $6; exit }' <<<"$section")
+        got_speedup=$(awk -F', *' '$1 == "Speedup" { print $6; exit }' <<<"$section")
+        [ "$got_us" = "$us" ] && [ "$got_speedup" = "$speedup" ] ||
+            bad+="run $run: csv $us/$speedup, output $got_us/$got_speedup; "
+        marker=$(head -n 1 <<<"$section")
+        [[ $marker == *" $t $a $p $zpp $zs $fs $ts" ]] || bad+="run $run: marker '$marker'; "
+        grep -Eq "^\[$run/$total\] $set +[^ ]+ $t $a $p $zpp $zs $fs $ts  " <<<"$dry" || plan_bad+="run $run ($set $t $a $p $zpp $zs $fs $ts); "
+    done <<<"$rows"
+    is "$bad" "" "each row's Static OMP us/Loop and speedup equal the 'us/Loop,'/'Speedup,' lines of that run's output in .full"
+    is "$plan_bad" "" "each run K is the run --dry-run lists as K (same set and arguments)"
+else
+    skip "the summaries parse as CSV with the documented shape and invariants" "python3 not installed"
+fi
+
+# --dry-run's memory estimate is clomp's own figure for each run.
+bad=''
+while read -r idx set _ _ _ _ _ _ _ _ _ bytes _; do
+    k=${idx#[}
+    k=${k%%/*}
+    got=$(run_section "${b1}_$set.full" "$k" | sed -n 's/^Memory (in bytes): //p')
+    [ "$got" = "$bytes" ] || bad+="run $k: plan $bytes, clomp $got; "
+done < <(grep '^\[' <<<"$dry")
+is "$bad" "" "--dry-run's bytes per run equal the 'Memory (in bytes)' clomp reports for that run"
+
+# ---- 3. .full: every run's complete output, once --------------------------------------
+fulls=("${b1}_key.full")
+for z in "${zone_sizes[@]}"; do fulls+=("${b1}_${z}zones.full"); done
+for f in "${fulls[@]}"; do
+    n=$(($(lines_of "${f%.full}.summary") - 1))
+    name=$(basename "$f")
+    is "$(count_matching '^CORAL RFP' "$f")" "$n" "$name has one 'CORAL RFP' line per summary row ($n): each output once"
+    is "$(count_matching '^CORAL Benchmark Version' "$f")" "$n" "$name has each run's output from its first line"
+    is "$(count_matching "^=== run [0-9]+/$total: " "$f")" "$n" "$name has one '=== run K/N: CMD' marker per run"
+    is "$(count_matching '^=== end of run [0-9]+: exit status 0 \(OK\)$' "$f")" "$n" "$name has one '=== end of run K: exit status 0 (OK)' per run"
+    order=$(awk '/^=== run [0-9]+\// { k = $3; sub(/\/.*/, "", k); if (open != "") print "unclosed " open; open = k }
+        /^=== end of run [0-9]+:/ { k = $5; sub(/:/, "", k); if (k != open) print "end " k " after run " open; open = "" }
+        /^CORAL RFP/ && open == "" { print "output outside a run" }
+        END { if (open != "") print "unclosed " open }' "$f")
+    is "$order" "" "$name: every '=== run K' block closes with its own '=== end of run K' and holds the output"
+done
+
+# ---- 4. suite IDs ------------------------------------------------------------------------
+sums_before=$(cd "$main" && cksum CLOMP_"${host}"_1[._]*)
+drive "${quick[@]}" --out "$main" "$CLOMP" 2
+is "$rc" 0 "a second suite into the same directory completes"
+like "$out" "^CLOMP suite $main/CLOMP_${host}_2\$" "the second suite gets ID 2"
+[ -f "$main/CLOMP_${host}_2.env" ] && [ -f "$main/CLOMP_${host}_2_key.summary" ]
+ok $? "the second suite's files are CLOMP_<host>_2*"
+is "$(cd "$main" && cksum CLOMP_"${host}"_1[._]*)" "$sums_before" "the first suite's files are unchanged by the second"
+
+"$driver" "${quick[@]}" --out "$main" "$CLOMP" 2 </dev/null >"$root/c1.out" 2>"$root/c1.err" &
+c1=$!
+"$driver" "${quick[@]}" --out "$main" "$CLOMP" 2 </dev/null >"$root/c2.out" 2>"$root/c2.err" &
+c2=$!
+bg_pids+=("$c1" "$c2")
+wait "$c1"
+rc1=$?
+wait "$c2"
+rc2=$?
+bg_pids=()
+is "$rc1 $rc2" "0 0" "two suites started at once into the same directory both complete"
+id1=$(sed -n "s|^CLOMP suite $main/CLOMP_${host}_\([0-9]*\)\$|\1|p" "$root/c1.out")
+id2=$(sed -n "s|^CLOMP suite $main/CLOMP_${host}_\([0-9]*\)\$|\1|p" "$root/c2.out")
+is "$(printf '%s\n' "$id1" "$id2" | LC_ALL=C sort -n | tr '\n' ' ')" "3 4 " "the two concurrent suites get different IDs (3 and 4)"
+bad=''
+for id in 3 4; do
+    b=$main/CLOMP_${host}_$id
+    n=$(cat "$b"_*.summary 2>/dev/null | grep -vc '^run,')
+    [ "$n" = "$total" ] && grep -q '^---- complete ' "$b.env" && [ "$(lines_of "$b.done")" = "$total" ] ||
+        bad+="suite $id: $n rows; "
+    grep -Fxq "suite: $b" "$b.env" || bad+="suite $id: .env names another suite; "
+done
+is "$bad" "" "each concurrent suite has all $total rows, its own .env and a complete .done"
+is "$(cd "$main" && cksum CLOMP_"${host}"_1[._]*)" "$sums_before" "the first suite's files are still unchanged"
+
+# ---- 5. failing runs are recorded, not fatal ---------------------------------------------
+fail=$(newdir fail)
+bf=$fail/CLOMP_${host}_1
+FAKE_RC=7 drive "${quick[@]}" --out "$fail" "$fake" 2
+is "$rc" 0 "a suite whose every run exits 7 still completes with exit 0"
+file_has "$bf.env" '^fake clomp 0\.0 \(a test stand-in\)$' "the .env has the failing binary's --version text"
+if [ "$have_python" = 1 ]; then
+    rows=$(csv_rows "$bf"_*.summary)
+    is "$(grep -c . <<<"$rows")" "$total" "a failing suite still has one summary row per run"
+    is "$(awk -F'\t' '$5 != "FAILED" || $6 != 7' <<<"$rows")" "" "every row of the failing suite says FAILED with exit_code 7"
+    is "$(awk -F'\t' '$2 != "ok"' <<<"$rows")" "" "a failed run's row still has every column (empty measurements)"
+else
+    skip "failed runs give FAILED rows with exit_code 7" "python3 not installed"
+fi
+is "$(count_matching '^=== end of run [0-9]+: exit status 7 \(FAILED\)$' "$bf"_*.full)" "$total" ".full records 'exit status 7 (FAILED)' for every run"
+is "$(count_matching '^fake clomp: failing on purpose$' "$bf"_*.full)" "$total" ".full keeps a failed run's output"
+
+# ---- 6. interrupt and resume ----------------------------------------------------------------
+# wait_lines FILE N PID: until FILE has N lines (true), PID ended, or 30 s passed (false).
+wait_lines() {
+    local i
+    for ((i = 0; i < 300; i++)); do
+        [ "$(lines_of "$1")" -ge "$2" ] && return 0
+        kill -0 "$3" 2>/dev/null || return 1
+        sleep 0.1
+    done
+    return 1
+}
+
+intr=$(newdir intr)
+bi=$intr/CLOMP_${host}_1
+args=("${quick[@]}" --out "$intr" "$slow" 2)
+"$driver" "${args[@]}" </dev/null >"$root/intr.out" 2>"$root/intr.err" &
+pid=$!
+bg_pids=("$pid")
+# Once 2 runs are done and run 3 is under way (its stand-in sleeps before clomp).
+if ! { wait_lines "$bi.done" 2 "$pid" && wait_lines "$root/slow.pids" 3 "$pid"; }; then
+    diag "the slow suite did not start run 3 in time"
+fi
+sleep 0.2
+kill -TERM "$pid" 2>/dev/null
+wait "$pid"
+rc=$?
+bg_pids=()
+is "$rc" 130 "SIGTERM during a suite ends it with exit 130"
+file_has "$bi.env" '^---- interrupted .*resume with: .*--resume 1' ".env records the interruption and the resume command"
+like "$(cat "$root/intr.err")" 'Resume with: .*--resume 1' "stderr says how to resume"
+last_pid=$(tail -n 1 "$root/slow.pids")
+if kill -0 "$last_pid" 2>/dev/null; then ok 1 "the running clomp is stopped"; else ok 0 "the running clomp is stopped"; fi
+done_before=$(lines_of "$bi.done")
+rows_before=$(cat "$bi"_*.summary | grep -vc '^run,')
+[ "$done_before" -ge 2 ] && [ "$done_before" -lt "$total" ]
+ok $? "the interrupted suite finished some runs but not all ($done_before of $total)"
+is "$rows_before" "$done_before" "only finished runs are recorded: summary rows == lines of .done"
+is "$(count_matching '^=== run ' "$bi"_*.full) $(count_matching '^=== end of run ' "$bi"_*.full)" "$done_before $done_before" \
+    "no partial run in .full: one '=== run' and one '=== end of run' per finished run"
+
+done_snapshot=$(cat "$bi.done")
+drive "${quick[@]}" --out "$intr" "$slow" 1 --resume 1
+is "$rc" 2 "--resume with arguments that give another plan is refused (exit 2)"
+like "$err" 'other parameters' "the refusal says the parameters differ"
+is "$(cat "$bi.done")" "$done_snapshot" "a refused resume runs nothing"
+
+pids_before=$(lines_of "$root/slow.pids")
+drive "${args[@]}" --resume 1
+is "$rc" 0 "--resume ID with the same arguments completes the suite (exit 0)"
+is "$(($(lines_of "$root/slow.pids") - pids_before))" "$((total - done_before))" "the resume ran only the $((total - done_before)) missing runs"
+if [ "$have_python" = 1 ]; then
+    rows=$(csv_rows "$bi"_*.summary)
+    is "$(cut -f3 <<<"$rows" | LC_ALL=C sort -n | tr '\n' ' ')" "1 2 3 4 5 6 7 8 " "after the resume every run index 1..8 is in the summaries exactly once"
+    is "$(awk -F'\t' '$5 != "OK"' <<<"$rows")" "" "every resumed-suite row is OK"
+else
+    skip "after the resume every run index is in the summaries once" "python3 not installed"
+fi
+is "$(grep -c '^run,' "$bi"_*.summary | awk -F: '$2 != 1')" "" "each summary still has exactly one header line"
+is "$(LC_ALL=C sort -n "$bi.done" | tr '\n' ' ')" "1 2 3 4 5 6 7 8 " ".done lists every run 1..8 exactly once"
+is "$(count_matching '^=== run [0-9]+/8: ' "$bi"_*.full) $(count_matching '^=== end of run ' "$bi"_*.full)" "$total $total" \
+    ".full files hold exactly $total run blocks in total"
+file_has "$bi.env" '^---- resumed ' ".env records the resumption"
+file_has "$bi.env" '^---- complete ' ".env records the completion"
+
+pids_before=$(lines_of "$root/slow.pids")
+drive "${args[@]}" --resume 1
+is "$rc $(($(lines_of "$root/slow.pids") - pids_before)) $(lines_of "$bi.done")" "0 0 $total" "resuming a complete suite runs nothing and exits 0"
+
+# Ctrl-C: SIGINT to the whole process group, as a terminal sends it. Job control
+# gives the suite its own group (and SIGINT is not ignored in a background job).
+sigign=$(awk '/^SigIgn:/ { print $2 }' /proc/$$/status 2>/dev/null)
+if [ -n "$sigign" ] && (((16#$sigign & 2) == 0)); then
+    # ctrl_c PID: SIGINT to the process group PID leads.
+    ctrl_c() {
+        kill -INT -- "-$1" 2>/dev/null || { diag "no process group $1: SIGINT to the suite alone"; kill -INT "$1"; }
+    }
+    # While a clomp runs (run 2's stand-in sleeps a second before it execs clomp).
+    intr2=$(newdir sigint)
+    pids_before=$(lines_of "$root/slow.pids")
+    set -m
+    "$driver" "${quick[@]}" --out "$intr2" "$slow" 2 </dev/null >"$root/sigint.out" 2>"$root/sigint.err" &
+    pid=$!
+    set +m
+    bg_pids=("$pid")
+    wait_lines "$root/slow.pids" $((pids_before + 2)) "$pid" || diag "the slow suite did not start run 2 in 30 s"
+    sleep 0.2
+    ctrl_c "$pid"
+    wait "$pid"
+    rc=$?
+    bg_pids=()
+    is "$rc" 130 "Ctrl-C (SIGINT to the process group) ends the suite with exit 130"
+    file_has "$intr2/CLOMP_${host}_1.env" '^---- interrupted ' ".env records the Ctrl-C interruption"
+    last_pid=$(tail -n 1 "$root/slow.pids")
+    if kill -0 "$last_pid" 2>/dev/null; then ok 1 "Ctrl-C stops the running clomp"; else ok 0 "Ctrl-C stops the running clomp"; fi
+    is "$(cat "$intr2"/*.summary | grep -vc '^run,')" "$(lines_of "$intr2/CLOMP_${host}_1.done")" "after Ctrl-C, summary rows == lines of .done"
+
+    # Ctrl-C while a finished run is being recorded (output copied to .full, row
+    # being computed): 500,000 lines of output make that take a second or more.
+    # No N/A in the stand-in's summary, so that every one of the 32 cells shows.
+    rec=$(newdir sigint-record)
+    br=$rec/CLOMP_${host}_1
+    want_cells=$(FAKE_NA=9.99 "$fake" 2 -1 64 100 32 1 1 | awk -F', *' '
+        $1 ~ /^(us\/Loop|Speedup|Efficacy|Overhead)$/ { for (c = 2; c <= 9; c++) { v = $c; sub(/%$/, "", v); cell[$1, c] = v } }
+        END { for (c = 2; c <= 9; c++) printf "%s %s %s %s ", cell["us/Loop", c], cell["Speedup", c], cell["Efficacy", c], cell["Overhead", c] }')
+    set -m
+    log=$root/rec.log
+    FAKE_LOG=$log FAKE_NA=9.99 FAKE_FILLER=500000 "$driver" "${quick[@]}" --out "$rec" "$fake" 2 </dev/null >"$root/rec.out" 2>"$root/rec.err" &
+    pid=$!
+    set +m
+    bg_pids=("$pid")
+    for ((i = 0; i < 600; i++)); do
+        grep -q '^=== end of run 1:' "${br}_key.full" 2>/dev/null && break
+        kill -0 "$pid" 2>/dev/null || break
+        sleep 0.05
+    done
+    sleep 0.3
+    ctrl_c "$pid"
+    # It should stop within seconds, before another run; if it goes on, the
+    # Ctrl-C was lost: stop it with SIGTERM (again and again, as that may be lost too).
+    for ((i = 0; i < 150; i++)); do
+        kill -0 "$pid" 2>/dev/null || break
+        [ "$(lines_of "$log")" -lt 2 ] || break
+        sleep 0.1
+    done
+    for ((i = 0; i < 120; i++)); do
+        kill -0 "$pid" 2>/dev/null || break
+        kill -TERM "$pid" 2>/dev/null
+        sleep 0.5
+    done
+    wait "$pid"
+    rc=$?
+    bg_pids=()
+    runs=$(lines_of "$log")
+    [ "$rc" = 130 ] && [ "$runs" = 1 ]
+    stopped=$?
+    ok "$stopped" "Ctrl-C while a run is being recorded still stops the suite (exit 130) before another run starts" ||
+        diag "exit $rc after $runs run(s)"
+    if grep -qx 1 "$br.done" 2>/dev/null; then
+        cells=$(awk -F, '$1 == 1 { for (i = 13; i <= 44; i++) printf "%s ", $i }' "${br}_key.summary")
+        filler=$(run_section "${br}_key.full" 1 | grep -c '^filler output line$')
+        state="recorded: cells '$cells', $filler filler lines"
+    elif [ "$(grep -c '^1,' "${br}_key.summary" 2>/dev/null)" = 0 ] && ! grep -q '^=== run 1/' "${br}_key.full" 2>/dev/null; then
+        state="not recorded"
+    else
+        state="half recorded: no done mark, but a row or a .full block"
+    fi
+    [ "$state" = "not recorded" ] ||
+        [ "$state" = "recorded: cells '$want_cells', 500000 filler lines" ]
+    whole=$?
+    ok "$whole" "Ctrl-C while a run is being recorded leaves it recorded whole (all 32 measurement cells, all output) or not at all" ||
+        diag "run 1 is $state" "want cells '$want_cells'"
+else
+    skip "Ctrl-C (SIGINT) ends the suite with exit 130" "SIGINT is ignored in this test process"
+fi
+
+# ---- 7. --dry-run ---------------------------------------------------------------------------
+dryroot=$(newdir dry)
+log=$root/dry.log
+FAKE_LOG=$log drive --dry-run "${quick[@]}" --out "$dryroot/out" "$fake" 2
+is "$rc" 0 "--dry-run exits 0"
+like "$out" "^Plan: $total runs of " "--dry-run says how many runs the suite has ($total)"
+is "$(grep -Ec "^\[[1-8]/$total\] (key|[0-9]+zones) .*  ~[0-9]+s  [0-9]+ bytes\$" <<<"$out")" "$total" \
+    "--dry-run lists every run with its estimated seconds and bytes"
+like "$out" '^Estimated total: ~[0-9]{2}:[0-9]{2} ' "--dry-run gives an estimated total time"
+is "$(cat "$log" 2>/dev/null)" "" "--dry-run never runs the executable"
+is "$(cd "$dryroot" && find . -mindepth 1)" "" "--dry-run creates nothing, not even the --out directory"
+
+# ---- 8. bad usage -----------------------------------------------------------------------------
+usage=$(newdir usage)
+# rejected DESC MUST ARGS...: exit 2, nothing on stdout, one stderr line 'run_clomp.sh: ...' containing MUST.
+rejected() {
+    local desc=$1 must=$2
+    shift 2
+    drive "$@"
+    if [ "$rc" = 2 ] && [ -z "$out" ] && [ "$(grep -c . <<<"$err")" = 1 ] &&
+        [[ $err == "run_clomp.sh: "* ]] && [[ $err == *"$must"* ]]; then
+        ok 0 "$desc"
+    else
+        ok 1 "$desc"
+        diag "args: $*" "exit $rc; want 2 and one stderr line naming $must" "stderr: $err" "stdout: ${out:0:300}"
+    fi
+}
+rejected "an unknown option exits 2 naming it" "--bogus" "${quick[@]}" --out "$usage" --bogus "$CLOMP" 2
+rejected "MAX_THREADS 0 exits 2 naming MAX_THREADS" "MAX_THREADS: '0'" "${quick[@]}" --out "$usage" "$CLOMP" 0
+rejected "MAX_THREADS abc exits 2 naming MAX_THREADS" "MAX_THREADS: 'abc'" "${quick[@]}" --out "$usage" "$CLOMP" abc
+rejected "a fourth positional argument exits 2 naming it" "'extra'" "${quick[@]}" --out "$usage" "$CLOMP" 2 1 extra
+rejected "--resume of a suite that does not exist exits 2" "999" "${quick[@]}" --out "$usage" --resume 999 "$CLOMP" 2
+rejected "--resume abc exits 2" "'abc'" "${quick[@]}" --out "$usage" --resume abc "$CLOMP" 2
+rejected "--env with no such preset exits 2 naming it" "'nosuch'" "${quick[@]}" --out "$usage" --env nosuch "$CLOMP" 2
+rejected "--zone-scale-factor 1 exits 2" "--zone-scale-factor" "${quick[@]}" --out "$usage" --zone-scale-factor 1 "$CLOMP" 2
+rejected "an EXE that is not an executable file exits 2" "EXE" "${quick[@]}" --out "$usage" "$usage/nonexistent" 2
+is "$(cd "$usage" && find . -mindepth 1)" "" "rejected command lines leave nothing in the output directory"
+rejected "--resume without an ID exits 2 (it must not start a new suite)" "--resume" --dry-run "${quick[@]}" --out "$usage" "$CLOMP" 2 --resume
+rejected "--env without a preset exits 2" "--env" --dry-run "${quick[@]}" --out "$usage" "$CLOMP" 2 --env
+drive --help
+is "$rc" 0 "--help exits 0"
+like "$out" '^Usage: \./run_clomp\.sh ' "--help prints the usage"
+
+# ---- 9. --stop-on-slowdown ----------------------------------------------------------------------
+stop=$(newdir stop)
+log=$root/stop.log
+FAKE_SPEEDUP=0.5 FAKE_LOG=$log drive "${quick[@]}" --stop-on-slowdown --out "$stop" "$fake" 2
+is "$rc" 4 "--stop-on-slowdown with a target-input Static OMP speedup of 0.5 exits 4"
+like "$err" 'OMP_PROC_BIND' "the stop advice on stderr mentions OMP_PROC_BIND"
+is "$(lines_of "$log")" 1 "the suite stops after exactly 1 run"
+is "$(cat "$stop/CLOMP_${host}_1.done")" 1 ".done records the one finished run"
+is "$(grep -vc '^run,' "$stop/CLOMP_${host}_1_key.summary")" 1 "the key summary has that one row"
+file_has "$stop/CLOMP_${host}_1.env" "^---- stopped: .*0\\.5" ".env records the stop and the speedup"
+
+stop2=$(newdir stop-ok)
+log=$root/stop-ok.log
+FAKE_SPEEDUP=1.5 FAKE_LOG=$log drive "${quick[@]}" --stop-on-slowdown --out "$stop2" "$fake" 2
+is "$rc $(lines_of "$log")" "0 $total" "--stop-on-slowdown with a speedup of 1.5 runs the whole suite"
+
+# ---- presets, executables, defaults ------------------------------------------------------------
+if [ -f "$top/env/gnu.sh" ]; then
+    pre=$(newdir preset)
+    elog=$root/preset-env.log
+    FAKE_ENV_LOG=$elog drive "${quick[@]}" --env gnu --out "$pre" "$fake" 2
+    is "$rc" 0 "--env gnu runs the suite"
+    file_has "$pre/CLOMP_${host}_1.env" '^env preset: gnu$' ".env names the preset"
+    # What sourcing the preset here gives: the runs and the .env must show exactly that.
+    # shellcheck source=/dev/null
+    want_env=$(. "$top/env/gnu.sh" >/dev/null 2>&1 && env | grep -E '^(OMP_|GOMP_|KMP_|XLSMPOPTS|BG_)' | LC_ALL=C sort)
+    is "$(head -n "$(grep -c . <<<"$want_env")" "$elog" 2>/dev/null)" "$want_env" "every run sees the OpenMP environment env/gnu.sh sets"
+    # shellcheck source=/dev/null
+    missing=$(. "$top/env/gnu.sh" >/dev/null 2>&1
+        for v in $(compgen -e | grep -E '^(OMP_|GOMP_|KMP_|XLSMPOPTS|BG_)'); do
+            grep -Fxq "$(printf '%s=%q' "$v" "${!v}")" "$pre/CLOMP_${host}_1.env" || echo "$v"
+        done)
+    is "$missing" "" ".env records every OpenMP variable the preset set"
+else
+    skip "--env gnu runs the suite with the preset's environment" "env/gnu.sh not written yet"
+fi
+
+# A bare EXE name is checked as a file in the current directory ([ -x ]) but
+# executed through a PATH search: the suite runs something else, or nothing.
+bare=$(newdir bare)
+cp "$fake" "$bare/fakeclomp"
+log=$root/bare.log
+(cd "$bare" && FAKE_LOG=$log "$driver" "${quick[@]}" --out out fakeclomp 2 </dev/null >/dev/null 2>&1)
+is "$(lines_of "$log")" "$total" "a bare EXE name in the current directory runs that file"
+
+# MAX_THREADS defaults to the cores; OMP_NUM_THREADS is not the number of cores.
+cpus=$(env -u OMP_NUM_THREADS -u OMP_THREAD_LIMIT nproc)
+env -u OMP_NUM_THREADS -u OMP_THREAD_LIMIT "$driver" --dry-run "${quick[@]}" --out "$usage" "$CLOMP" >"$root/default.out" 2>&1
+default_threads=$(sed -n 's/^Plan: .*(max threads \([0-9]*\),.*/\1/p' "$root/default.out")
+[ -n "$default_threads" ] && [ "$default_threads" -ge 1 ] && [ "$default_threads" -le "$cpus" ]
+ok $? "by default MAX_THREADS is a core count, 1..$cpus (it is '$default_threads')"
+OMP_NUM_THREADS=1 OMP_THREAD_LIMIT=1 drive --dry-run "${quick[@]}" --out "$usage" "$CLOMP"
+like "$out" "^Plan: .*\\(max threads ${default_threads:-none}," "exported OMP_NUM_THREADS=1 and OMP_THREAD_LIMIT=1 do not change the default MAX_THREADS"
+if [ "${default_threads:-0}" -ge 2 ]; then
+    omp1=$(newdir omp1)
+    OMP_NUM_THREADS=1 drive "${quick[@]}" --out "$omp1" "$fake" 2
+    if grep -q 'oversubscribed' "$omp1/CLOMP_${host}_1.env"; then bad=1; else bad=0; fi
+    ok "$bad" "2 threads on $default_threads cores give no oversubscription warning, whatever OMP_NUM_THREADS says"
+else
+    skip "2 threads on 2+ cores give no oversubscription warning" "the driver counts ${default_threads:-no} core(s)"
+fi
+
+# ---- 10. the driver is shellcheck-clean -----------------------------------------------------------
+if command -v shellcheck >/dev/null 2>&1; then
+    msg=$(cd "$top" && shellcheck -x run_clomp.sh 2>&1)
+    ok $? "run_clomp.sh is shellcheck-clean"
+    [ -z "$msg" ] || diag "$msg"
+else
+    skip "run_clomp.sh is shellcheck-clean" "shellcheck not installed"
+fi
+
+done_testing
