@@ -46,7 +46,7 @@ UNIT_TESTS = test_mesh test_kernel test_schedules test_verify test_options test_
 UNIT_BIN = $(UNIT_TESTS:%=$(BUILD)/tests/%)
 ORACLE = $(BUILD)/tests/clomp_oracle
 
-.PHONY: all check run run-suite clean install help unit-tests program clomp-faults asan FORCE
+.PHONY: all check run run-suite clean install help unit-tests program clomp-faults asan tsan fuzz FORCE
 
 # The program this make builds: clomp, or clomp-faults in its own build tree.
 PROGRAM ?= clomp
@@ -115,6 +115,30 @@ asan:
 	    $(MAKE) -C $(BUILD)/asan-tree CC='$(CC)' CFLAGS='-O1 -g -fno-omit-frame-pointer -Wall -Wextra $(SANITIZE)' \
 	    LDFLAGS='$(SANITIZE)' check
 
+# Race detection: clang -fsanitize=thread with LLVM's Archer OMPT tool (from
+# libomp-dev), every schedule at 2 and 4 threads, plus proof that the detector
+# is on (tests/tsan/races.t). Also in a copy of the tree.
+ARCHER ?= $(firstword $(wildcard /usr/lib/llvm-*/lib/libarcher.so))
+TSAN_CC ?= clang
+tsan:
+	rm -rf $(BUILD)/tsan-tree && mkdir -p $(BUILD)/tsan-tree
+	tar --exclude=./build --exclude=./.git --exclude=./out --exclude=./clomp --exclude=./clomp-faults -cf - . | \
+	    tar -C $(BUILD)/tsan-tree -xf -
+	$(MAKE) -C $(BUILD)/tsan-tree CC='$(TSAN_CC)' CFLAGS='-O1 -g -fsanitize=thread' LDFLAGS='-fsanitize=thread' \
+	    clomp clomp-faults
+	CLOMP=$(CURDIR)/$(BUILD)/tsan-tree/clomp CLOMP_FAULTS_BIN=$(CURDIR)/$(BUILD)/tsan-tree/clomp-faults \
+	    BUILD_DIR=$(CURDIR)/$(BUILD)/tsan-tree/build ARCHER='$(ARCHER)' $(PROVE) --exec '' tests/tsan/races.t
+
+# libFuzzer over the command-line parser for FUZZ_SECONDS, starting from the
+# corpus in tests/fuzz-corpus/ (new inputs go to build/fuzz-work, not the repo).
+FUZZ_SECONDS ?= 60
+FUZZ_CC ?= clang
+fuzz:
+	mkdir -p $(BUILD)/fuzz-work
+	$(FUZZ_CC) -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -std=c11 -D_POSIX_C_SOURCE=200809L -I. \
+	    -o $(BUILD)/fuzz_options tests/fuzz/fuzz_options.c cli/options.c numa/placement.c
+	$(BUILD)/fuzz_options -max_total_time=$(FUZZ_SECONDS) -print_final_stats=1 $(BUILD)/fuzz-work tests/fuzz-corpus
+
 # The target input spot check: ~6400 zones, one thread per core (not
 # whatever OMP_NUM_THREADS happens to say).
 run: clomp
@@ -139,6 +163,8 @@ help:
 	@echo "  make run-suite  the full CLOMP suite (run_clomp.sh, results in out/)"
 	@echo "  make clomp-faults  test build with fault injection (CLOMP_FAULT=name)"
 	@echo "  make asan       every test under AddressSanitizer + UBSan (in build/asan-tree)"
+	@echo "  make tsan       race detection: ThreadSanitizer + Archer on every schedule (clang, libomp-dev)"
+	@echo "  make fuzz       libFuzzer on the command-line parser for FUZZ_SECONDS (default 60)"
 	@echo "  make install    install to \$$(DESTDIR)\$$(PREFIX)/bin (PREFIX=$(PREFIX))"
 	@echo "  make clean      remove build products"
 	@echo "Compiler lines:"

@@ -63,6 +63,12 @@ static const char *shown(const char *text, char *buf, size_t size)
     return buf;
 }
 
+/* Upper limits where a value could only mean a run that never ends: the
+ * work per measurement grows with timeScale, and with flopScale once an
+ * iteration holds more than 1e6 x timeScale zone-flops. 0: no limit here
+ * (sizes are checked against memory, exit 3). */
+static const long parameter_maximum[CLOMP_PARAMETER_COUNT] = {0, 0, 0, 0, 0, 1000000000L, 1000000L};
+
 static int parse_parameter(int index, const char *text, long *value, char *error, size_t size)
 {
     const char *name = clomp_parameter_names[index];
@@ -80,6 +86,9 @@ static int parse_parameter(int index, const char *text, long *value, char *error
                         shown(text, buf, sizeof buf));
     } else if (*value < 1) {
         return fail(error, size, "%s: '%s' must be > 0", name, shown(text, buf, sizeof buf));
+    } else if (parameter_maximum[index] > 0 && *value > parameter_maximum[index]) {
+        return fail(error, size, "%s: '%s' is above the maximum %ld", name, shown(text, buf, sizeof buf),
+                    parameter_maximum[index]);
     }
     return 0;
 }
@@ -175,8 +184,8 @@ void print_usage(FILE *out, const char *exe)
             "  numParts:     Number of independent pieces of work (loop iterations)\n"
             "  zonesPerPart: Number of zones in each part (3 flops/zone/part)\n"
             "  zoneSize:     Bytes in zone, only the first 32 used (>= 32; smaller is raised)\n"
-            "  flopScale:    Scales flops/zone to increase memory reuse (1 nominal, >= 1 valid)\n"
-            "  timeScale:    Scales target time per test (10-100 nominal, >= 1 valid)\n"
+            "  flopScale:    Scales flops/zone to increase memory reuse (1 nominal, 1-1e9 valid)\n"
+            "  timeScale:    Scales target time per test (10-100 nominal, 1-1e6 valid)\n"
             "\n"
             "  --nested=OUTERxINNER  Nested OMP team shape (default 2x(numThreads/2))\n"
             "  --dry-run             check the arguments and print the plan (iterations, memory,\n"

@@ -183,4 +183,32 @@ run_clomp --dry-run 1 1 1000000 1000000 32 1 1
 [ "$rc" -eq 3 ] && [[ $err == *bytes* ]]
 ok $? "--dry-run still refuses a mesh larger than memory (exit 3)"
 
+# ---- hostile input: values that could only mean a run without end ---------------------
+run_clomp 1 1 1 1 32 9223372036854775807 1
+[ "$rc" -eq 2 ] && [[ $err == "clomp: flopScale: '9223372036854775807' is above the maximum 1000000000" ]]
+ok $? "flopScale LONG_MAX is refused with exit 2, naming the parameter and its maximum"
+run_clomp 1 1 1 1 32 1 1000001
+[ "$rc" -eq 2 ] && [[ $err == "clomp: timeScale: '1000001' is above the maximum 1000000" ]]
+ok $? "timeScale above 1e6 is refused with exit 2"
+run_clomp --dry-run 1 1 64 100 32 1000000000 1000000
+is "$rc" 0 "flopScale 1e9 and timeScale 1e6, the maxima, are accepted"
+
+# ---- a mesh that fits the machine but not the address-space limit ----------------------
+if [ -z "${CLOMP_SANITIZED:-}" ]; then
+    tmp_err=$(mktemp)
+    (ulimit -v 2000000 && exec "$CLOMP" 1 1 100 1000000 32 1 1) >/dev/null 2>"$tmp_err"
+    rc=$?
+    err=$(cat "$tmp_err")
+    rm -f "$tmp_err"
+    [ "$rc" -eq 3 ] && [[ $err == "clomp: could not allocate the mesh: 3200000000 bytes requested" ]]
+    ok $? "under ulimit -v 2 GB a 3.2 GB mesh fails to allocate with exit 3 and its bytes, never a crash"
+else
+    skip "under ulimit -v a large mesh fails with exit 3" "sanitizer builds cannot run under ulimit -v"
+fi
+
+# ---- odd environment contents never break the report ----------------------------------
+OMP_ODD=$'two\nlines "quoted" \xff\xfe' run_clomp 1 1 4 100 32 1 1
+line=$(printf '%s\n' "$out" | grep -c '^       OpenMP env: OMP_ODD=two\\x0alines "quoted" \\xff\\xfe$')
+is "$line" 1 "an OMP_ variable with a newline, quotes and non-UTF-8 bytes is one escaped header line"
+
 done_testing

@@ -1,0 +1,54 @@
+/* libFuzzer harness (make fuzz): the command-line parser never crashes, never
+ * accepts a value outside its range, and every refusal is one line with
+ * exit status 2. Input: arguments separated by newlines. */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/exit_status.h"
+#include "cli/options.h"
+
+#define MAX_ARGS 16
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    static char buf[4096];
+    char *argv[MAX_ARGS + 2];
+    int argc = 0;
+    char error[256];
+    Options opts;
+
+    if (size >= sizeof buf)
+        size = sizeof buf - 1;
+    memcpy(buf, data, size);
+    buf[size] = '\0';
+    argv[argc++] = "clomp";
+    for (char *p = buf; argc <= MAX_ARGS;) {
+        argv[argc++] = p;
+        char *nl = strchr(p, '\n');
+        if (nl == NULL)
+            break;
+        *nl = '\0';
+        p = nl + 1;
+    }
+    argv[argc] = NULL;
+
+    int status = parse_options(argc, argv, &opts, error, sizeof error);
+    if (status != 0 && status != EXIT_USAGE)
+        abort();
+    if (status == EXIT_USAGE && strchr(error, '\n') != NULL)
+        abort();   /* a refusal is one line */
+    if (status == 0 && !opts.want_help && !opts.want_version) {
+        long threads[2] = {opts.numThreads, opts.allocThreads};
+        long positive[5] = {opts.numParts, opts.zonesPerPart, opts.zoneSize, opts.flopScale, opts.timeScale};
+        for (int i = 0; i < 2; i++)
+            if (threads[i] < 1 && threads[i] != -1)
+                abort();
+        for (int i = 0; i < 5; i++)
+            if (positive[i] < 1)
+                abort();
+        if (opts.nestedOuter < 0 || opts.nestedInner < 0)
+            abort();
+    }
+    return 0;
+}
