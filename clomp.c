@@ -311,7 +311,9 @@ int main(int argc, char **argv)
     Problem pb;
     double build_seconds;
     build_problem(&pb, &run, &build_seconds);
+    openmp_running = 1;   /* the locality report runs a parallel region */
     print_setup(stdout, &run, &pb, build_seconds);
+    openmp_running = 0;
 
     Measurement *results = calloc(clomp_schedule_count, sizeof *results);
     if (results == NULL)

@@ -217,7 +217,8 @@ plan_signature() {
 
 # ---- output files --------------------------------------------------------------------
 mkdir -p "$out_dir" || { echo "run_clomp.sh: cannot create $out_dir" >&2; exit 2; }
-host=$(uname -n)
+# The host name goes into file names: keep it to safe characters.
+host=$(uname -n | tr -c 'A-Za-z0-9.\n-' '_')
 host=${host%%.*}
 
 if [ -n "$resume_id" ]; then
@@ -278,7 +279,7 @@ write_env() {
     local var
     {
         echo "date: $(date)"
-        echo "host: $(uname -n)"
+        printf 'host: %q\n' "$(uname -n)"
         echo "uname: $(uname -a)"
         echo "suite: $base"
         echo "executable: $exe"

@@ -8,6 +8,18 @@
 
 extern char **environ;
 
+/* Text from outside (host names, environment, arguments) with every byte
+ * that could break a line or a parser escaped as \xNN. */
+static void print_escaped(FILE *out, const char *text)
+{
+    for (const unsigned char *c = (const unsigned char *)text; *c != '\0'; c++) {
+        if (*c >= 0x20 && *c < 0x7f)
+            fputc(*c, out);
+        else
+            fprintf(out, "\\x%02x", *c);
+    }
+}
+
 double us_per_loop(const RunSetup *run, double seconds)
 {
     return seconds * 1e6 / (double)run->subcycles;
@@ -22,10 +34,15 @@ void print_header(FILE *out, const RunSetup *run, const char *host, const char *
     else if (run->zoneSize != run->requestedZoneSize)
         fprintf(out, "***Rounding zoneSize (%ld specified) up to %ld to keep every zone aligned\n\n",
                 run->requestedZoneSize, run->zoneSize);
-    fprintf(out, "       Invocation: %s\n", run->invocation);
-    fprintf(out, "         Hostname: %s\n", host);
+    fprintf(out, "       Invocation: ");
+    print_escaped(out, run->invocation);
+    fprintf(out, "\n         Hostname: ");
+    print_escaped(out, host);
+    fputc('\n', out);
     fprintf(out, "       Start time: %s\n", start_time);
-    fprintf(out, "       Executable: %s\n", run->exe);
+    fprintf(out, "       Executable: ");
+    print_escaped(out, run->exe);
+    fputc('\n', out);
     if (run->inputNumThreads == -1)
         fprintf(out, "      numThreads: %ld (using system default)\n", run->numThreads);
     else
@@ -51,7 +68,7 @@ void print_header(FILE *out, const RunSetup *run, const char *host, const char *
 }
 
 /* Environment variables that steer OpenMP runtimes, shown with the results
- * because they change them. Non-printable bytes are escaped. */
+ * because they change them. */
 static void print_openmp_environment(FILE *out)
 {
     static const char *const prefixes[] = {"OMP_", "GOMP_", "KMP_", "XLSMPOPTS", "LIBOMP_"};
@@ -61,12 +78,7 @@ static void print_openmp_environment(FILE *out)
             if (strncmp(*env, prefixes[i], strlen(prefixes[i])) != 0)
                 continue;
             fprintf(out, "       OpenMP env: ");
-            for (const unsigned char *c = (const unsigned char *)*env; *c != '\0'; c++) {
-                if (*c >= 0x20 && *c < 0x7f)
-                    fputc(*c, out);
-                else
-                    fprintf(out, "\\x%02x", *c);
-            }
+            print_escaped(out, *env);
             fputc('\n', out);
             shown++;
             break;
@@ -263,7 +275,8 @@ void print_summary(FILE *out, const RunSetup *run, const Measurement *results, s
     const Measurement *manual = find_result(results, count, ROLE_CHECKED, "Manual OMP");
 
     fprintf(out, "----------- Comma-delimited summary ----------\n");
-    fprintf(out, "%s ", run->exe);
+    print_escaped(out, run->exe);
+    fputc(' ', out);
     print_args(out, run);
     for (size_t i = 0; i < count; i++)
         fprintf(out, ", %s", results[i].schedule->name);

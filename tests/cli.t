@@ -211,4 +211,19 @@ OMP_ODD=$'two\nlines "quoted" \xff\xfe' run_clomp 1 1 4 100 32 1 1
 line=$(printf '%s\n' "$out" | grep -c '^       OpenMP env: OMP_ODD=two\\x0alines "quoted" \\xff\\xfe$')
 is "$line" 1 "an OMP_ variable with a newline, quotes and non-UTF-8 bytes is one escaped header line"
 
+# A host name is kernel data, not ours: one with a newline must not break the header.
+if command -v python3 >/dev/null 2>&1 && unshare --uts true 2>/dev/null; then
+    header_host=$(unshare --uts python3 - "$CLOMP" <<'PY'
+import ctypes, subprocess, sys
+name = b'evil\nhost"x\xff'
+ctypes.CDLL(None).sethostname(name, len(name))
+out = subprocess.run([sys.argv[1], "1", "1", "4", "100", "32", "1", "1"], capture_output=True).stdout
+print([l for l in out.decode("latin1").split("\n") if "Hostname:" in l][0])
+PY
+)
+    is "$header_host" '         Hostname: evil\x0ahost"x\xff' "a host name with a newline and non-UTF-8 bytes stays one escaped header line"
+else
+    skip "a host name with a newline stays one escaped header line" "needs python3 and unshare --uts (root)"
+fi
+
 done_testing
