@@ -22,6 +22,24 @@ static void record_inner_team(TeamObservation *seen)
     }
 }
 
+/* As in static_omp.c: the warm-up copy records the teams of its first
+ * subcycle inside the regions it measures; the timed copy carries no code
+ * for that. */
+#define NESTED_OMP_SUBCYCLES(OBSERVE_OUTER, OBSERVE_INNER)                              \
+    for (long s = 0; s < subcycles; s++) {                                               \
+        double deposit = CALC_DEPOSIT(pb, s);                                            \
+        _Pragma("omp parallel for schedule(static) num_threads(outer)")                  \
+        for (int g = 0; g < outer; g++) {                                                \
+            long first = numParts * g / outer, last = numParts * (g + 1) / outer;        \
+            OBSERVE_OUTER;                                                               \
+            _Pragma("omp parallel for schedule(static) num_threads(inner)")              \
+            for (long p = first; p < last; p++) {                                        \
+                OBSERVE_INNER;                                                           \
+                UPDATE_PART(parts[p], deposit, flopScale, s);                            \
+            }                                                                            \
+        }                                                                                \
+    }
+
 static void run(Problem *pb, long subcycles, TeamObservation *seen)
 {
     Part **parts = pb->mesh.partArray;
@@ -30,29 +48,17 @@ static void run(Problem *pb, long subcycles, TeamObservation *seen)
     // cppcheck-suppress unreadVariable ; read by the num_threads clause
     int inner = pb->nestedInner; // NOLINT(clang-analyzer-deadcode.DeadStores): read by num_threads
 
-    if (seen != NULL) {
-        seen->nested = 1;
-        seen->inner_min = INT_MAX;
-        seen->inner_max = 0;
-        seen->inner_total = 0;
+    if (seen == NULL) {
+        NESTED_OMP_SUBCYCLES((void)0, (void)0)
+        return;
     }
-    for (long s = 0; s < subcycles; s++) {
-        TeamObservation *record = s == 0 ? seen : NULL;   /* one subcycle's teams */
-        double deposit = CALC_DEPOSIT(pb, s);
-#pragma omp parallel for schedule(static) num_threads(outer)
-        for (int g = 0; g < outer; g++) {
-            long first = numParts * g / outer, last = numParts * (g + 1) / outer;
-            if (record != NULL && g == 0)
-                seen->threads = omp_get_num_threads();
-#pragma omp parallel for schedule(static) num_threads(inner)
-            for (long p = first; p < last; p++) {
-                if (record != NULL && p == first)
-                    record_inner_team(record);
-                UPDATE_PART(parts[p], deposit, flopScale, s);
-            }
-        }
-    }
-    if (seen != NULL && seen->inner_max == 0)
+    seen->nested = 1;
+    seen->inner_min = INT_MAX;
+    seen->inner_max = 0;
+    seen->inner_total = 0;
+    NESTED_OMP_SUBCYCLES(if (s == 0 && g == 0) seen->threads = omp_get_num_threads(),
+                         if (s == 0 && p == first) record_inner_team(seen))
+    if (seen->inner_max == 0)
         seen->inner_min = 0;   /* every group was empty (numParts < outer) */
 }
 
