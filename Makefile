@@ -139,10 +139,13 @@ fuzz:
 	    -o $(BUILD)/fuzz_options tests/fuzz/fuzz_options.c cli/options.c numa/placement.c
 	$(BUILD)/fuzz_options -max_total_time=$(FUZZ_SECONDS) -print_final_stats=1 $(BUILD)/fuzz-work tests/fuzz-corpus
 
-# The target input spot check: ~6400 zones, one thread per core (not
-# whatever OMP_NUM_THREADS happens to say).
+# The target input spot check: ~6400 zones, one thread per core (physical
+# cores, as run_clomp.sh counts them; not whatever OMP_NUM_THREADS says).
+CORES = $(shell c=$$(lscpu -p=CORE,SOCKET 2>/dev/null | grep -v '^\#' | sort -u | wc -l); \
+          n=$$(env -u OMP_NUM_THREADS -u OMP_THREAD_LIMIT nproc); \
+          if [ "$$c" -ge 1 ] && [ "$$c" -le "$$n" ]; then echo "$$c"; else echo "$$n"; fi)
 run: clomp
-	OMP_NUM_THREADS=$$(nproc) ./clomp -1 1 64 100 32 1 100
+	OMP_NUM_THREADS=$(CORES) ./clomp -1 1 64 100 32 1 100
 
 # The whole suite with its defaults: every core, timeScale 100, files in out/.
 run-suite: clomp
