@@ -248,14 +248,12 @@ static void measure(Problem *pb, const RunSetup *run, Measurement *m, const Meas
     if (s->role == ROLE_REFERENCE || s->role == ROLE_CHECKED) {
         VerifyExpectations expect = {run->subcycles, pb->deposit.max_residue, pb->deposit.order_violations,
                                      pb->deposit.first_violation_count, s->role == ROLE_CHECKED};
-        if (verify_against_reference(&pb->mesh, &expect, s->name, stdout) != 0)
+        if (verify_against_reference(&pb->mesh, &expect, s->name, stdout, &m->checksum) != 0)
             die(EXIT_VERIFY_FAILED, "%s failed verification%s", s->name,
                 s->role == ROLE_REFERENCE ? " of its own invariants" : " against Serial Ref");
     }
-    if (s->role != ROLE_PROBE) {
-        m->checksum = mesh_checksum(&pb->mesh);
+    if (s->role != ROLE_PROBE)
         m->subnormals = count_subnormals(&pb->mesh);
-    }
     print_block_results(stdout, run, m, serial, bestcase);
 }
 

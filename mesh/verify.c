@@ -117,7 +117,7 @@ static void check_part(FailureLog *log, const Mesh *mesh, const Part *part, cons
 }
 
 long verify_against_reference(const Mesh *mesh, const VerifyExpectations *expect,
-                              const char *schedule, FILE *out)
+                              const char *schedule, FILE *out, MeshChecksum *checksum)
 {
     FailureLog log = {out, schedule, 0, {0}};
 
@@ -131,6 +131,8 @@ long verify_against_reference(const Mesh *mesh, const VerifyExpectations *expect
         check_part(&log, mesh, mesh->partArray[p], expect);
 
     MeshChecksum c = mesh_checksum(mesh);
+    if (checksum != NULL)
+        *checksum = c;
     double tolerance = conservation_tolerance(expect->subcycles);
     if (!(fabs(c.total - (double)expect->subcycles) <= tolerance) && want_details(&log, CHECK_TOTAL))
         fprintf(out, "%13s VERIFY FAILED: part all zone all total deposit: expected %ld +- %.3g actual %.17g (%a)\n",

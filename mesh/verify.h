@@ -36,9 +36,10 @@ MeshChecksum mesh_checksum(const Mesh *mesh);
 double conservation_tolerance(long subcycles);
 
 /* Runs every check, prints each failure (schedule, part, zone, expected,
- * actual, also as %a) to `out`, and returns the number of failures. */
+ * actual, also as %a) to `out`, stores the checksum it computed on the way
+ * in *checksum (if not NULL), and returns the number of failures. */
 long verify_against_reference(const Mesh *mesh, const VerifyExpectations *expect,
-                              const char *schedule, FILE *out);
+                              const char *schedule, FILE *out, MeshChecksum *checksum);
 
 /* Zone values and residues that are subnormal: arithmetic on them is slow
  * enough on many CPUs to distort timings. */
