@@ -407,13 +407,15 @@ summary_value() {
 }
 
 csv_row() {  # csv_row RUN SET STATUS RC SECONDS ARGS OUTPUT_FILE NUMA_POLICY
-    local row="$1,$2,$3,$4,$5,${6// /,}" col r
-    for ((col = 1; col <= 8; col++)); do
-        for r in us/Loop Speedup Efficacy Overhead; do
-            row="$row,$(summary_value "$7" "$r" "$col")"
-        done
-    done
-    printf '%s\n' "$row,$8"
+    # One pass over the run's output: per schedule column, us/Loop, speedup,
+    # efficacy and overhead, each a plain number or empty.
+    local cells
+    cells=$(awk -F', *' '$1 ~ /^(us\/Loop|Speedup|Efficacy|Overhead)$/ {
+            for (c = 1; c <= 8; c++) { v = $(c + 1); gsub(/[ %]/, "", v)
+                if (v !~ /^-?[0-9]+(\.[0-9]+)?([eE][-+]?[0-9]+)?$/) v = ""; cell[$1, c] = v } }
+        END { n = split("us/Loop Speedup Efficacy Overhead", rows, " ")
+            for (c = 1; c <= 8; c++) for (r = 1; r <= n; r++) printf ",%s", cell[rows[r], c] }' "$7")
+    printf '%s\n' "$1,$2,$3,$4,$5,${6// /,}$cells,$8"
 }
 
 key_report() {  # what the 2007 summary tells users to check after each key run
