@@ -468,8 +468,10 @@ for ((i = 0; i < total_runs; i++)); do
     if [ "$rc" -eq 0 ]; then status=OK; else status=FAILED; fi
 
     # Record the run: output, summary row, then the done mark, in a subshell
-    # that ignores signals (as do the tools it runs), so a record is never cut;
-    # a signal meanwhile reaches the trap above once the record is complete.
+    # that ignores signals (as do the tools it runs), so a record is never cut.
+    # It runs in the background and is waited for, because bash drops a SIGINT
+    # that arrives while a foreground child ignores it; `wait` instead lets the
+    # trap note the signal, and the loop stops once the record is complete.
     (
         trap '' INT TERM HUP
         {
@@ -479,7 +481,10 @@ for ((i = 0; i < total_runs; i++)); do
         } >>"$full"
         csv_row "$run" "$set_name" "$status" "$rc" "$seconds" "$args" "$tmp" "${policy:-first-touch}" >>"$summary"
         echo "$run" >>"$base.done"
-    )
+    ) &
+    recorder=$!
+    wait "$recorder"
+    while kill -0 "$recorder" 2>/dev/null; do wait "$recorder"; done
     done_count=$((done_count + 1))
     elapsed_done=$((elapsed_done + 1))
 

@@ -436,7 +436,8 @@ if [ -n "$sigign" ] && (((16#$sigign & 2) == 0)); then
     is "$(cat "$intr2"/*.summary | grep -vc '^run,')" "$(lines_of "$intr2/CLOMP_${host}_1.done")" "after Ctrl-C, summary rows == lines of .done"
 
     # Ctrl-C while a finished run is being recorded (output copied to .full, row
-    # being computed): 500,000 lines of output make that take a second or more.
+    # being computed): 3,000,000 lines of output keep the row's one awk pass busy
+    # for a while after the end-of-run marker appears, when the signal is sent.
     # No N/A in the stand-in's summary, so that every one of the 32 cells shows.
     rec=$(newdir sigint-record)
     br=$rec/CLOMP_${host}_1
@@ -445,7 +446,7 @@ if [ -n "$sigign" ] && (((16#$sigign & 2) == 0)); then
         END { for (c = 2; c <= 9; c++) printf "%s %s %s %s ", cell["us/Loop", c], cell["Speedup", c], cell["Efficacy", c], cell["Overhead", c] }')
     set -m
     log=$root/rec.log
-    FAKE_LOG=$log FAKE_NA=9.99 FAKE_FILLER=500000 "$driver" "${quick[@]}" --out "$rec" "$fake" 2 </dev/null >"$root/rec.out" 2>"$root/rec.err" &
+    FAKE_LOG=$log FAKE_NA=9.99 FAKE_FILLER=3000000 "$driver" "${quick[@]}" --out "$rec" "$fake" 2 </dev/null >"$root/rec.out" 2>"$root/rec.err" &
     pid=$!
     set +m
     bg_pids=("$pid")
@@ -454,7 +455,7 @@ if [ -n "$sigign" ] && (((16#$sigign & 2) == 0)); then
         kill -0 "$pid" 2>/dev/null || break
         sleep 0.05
     done
-    sleep 0.3
+    sleep 0.05
     ctrl_c "$pid"
     # It should stop within seconds, before another run; if it goes on, the
     # Ctrl-C was lost: stop it with SIGTERM (again and again, as that may be lost too).
@@ -486,7 +487,7 @@ if [ -n "$sigign" ] && (((16#$sigign & 2) == 0)); then
         state="half recorded: no done mark, but a row or a .full block"
     fi
     [ "$state" = "not recorded" ] ||
-        [ "$state" = "recorded: cells '$want_cells', 500000 filler lines" ]
+        [ "$state" = "recorded: cells '$want_cells', 3000000 filler lines" ]
     whole=$?
     ok "$whole" "Ctrl-C while a run is being recorded leaves it recorded whole (all 32 measurement cells, all output) or not at all" ||
         diag "run 1 is $state" "want cells '$want_cells'"
