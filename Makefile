@@ -35,14 +35,16 @@ LDLIBS = $(NUMA_LIBS) -lm
 MESH_SRC = mesh/build_mesh.c mesh/verify.c
 KERNEL_SRC = kernels/deposit.c kernels/fault.c kernels/schedules.c kernels/calc_deposit_probe.c \
              kernels/omp_barrier_probe.c kernels/serial_ref.c kernels/bestcase_omp.c \
-             kernels/static_omp.c kernels/dynamic_omp.c kernels/manual_omp.c kernels/nested_omp.c
-REPORT_SRC = report/report.c report/build_info.c
+             kernels/static_omp.c kernels/dynamic_omp.c kernels/manual_omp.c kernels/nested_omp.c kernels/omp_parallel_probe.c
+REPORT_SRC = report/report.c report/build_info.c report/json.c report/json_report.c
 CLI_SRC = cli/options.c
 NUMA_SRC = numa/placement.c numa/locality.c
-LIB_SRC = $(MESH_SRC) $(KERNEL_SRC) $(REPORT_SRC) $(CLI_SRC) $(NUMA_SRC)
+TIMING_SRC = timing/statistics.c timing/cycles.c
+MEASURE_SRC = measure/chunk_plan.c measure/sequence.c
+LIB_SRC = $(MESH_SRC) $(KERNEL_SRC) $(REPORT_SRC) $(CLI_SRC) $(NUMA_SRC) $(TIMING_SRC) $(MEASURE_SRC)
 LIB_OBJ = $(LIB_SRC:%.c=$(BUILD)/%.o)
 
-UNIT_TESTS = test_mesh test_kernel test_schedules test_verify test_options test_locality
+UNIT_TESTS = test_mesh test_kernel test_schedules test_verify test_options test_locality test_statistics test_json
 UNIT_BIN = $(UNIT_TESTS:%=$(BUILD)/tests/%)
 ORACLE = $(BUILD)/tests/clomp_oracle
 

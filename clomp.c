@@ -3,6 +3,7 @@
  * The story of a run: parse the CLOMP 1.2 command line, build the mesh,
  * calibrate the deposit, then run each measurement in CLOMP 1.2 order
  * (warm up, reset, time, verify, report) and print the summary. */
+#include <errno.h>
 #include <limits.h>
 #include <math.h>
 #include <omp.h>
@@ -20,13 +21,17 @@
 #include "kernels/deposit.h"
 #include "kernels/fault.h"
 #include "kernels/schedule.h"
+#include "measure/chunk_plan.h"
+#include "measure/sequence.h"
 #include "mesh/mesh.h"
 #include "mesh/verify.h"
 #include "numa/locality.h"
 #include "numa/placement.h"
 #include "report/build_info.h"
+#include "report/json_report.h"
 #include "report/report.h"
-#include "report/timing.h"
+#include "timing/clock.h"
+#include "timing/cycles.h"
 
 /* CLOMP 1.2 caps the scaled iteration count. */
 #define MAX_ITERATIONS 2000000000L
@@ -48,12 +53,10 @@ static void catch_runtime_exit(void)
 
 /* LLVM's libomp aborts instead of exiting when it cannot create a thread.
  * Only aborts while OpenMP regions run are attributed to the runtime. */
-static volatile sig_atomic_t openmp_running;
-
 static void catch_runtime_abort(int sig)
 {
     static const char msg[] = "clomp: the OpenMP runtime aborted the run (could it create the threads?)\n";
-    if (!openmp_running) {
+    if (!clomp_openmp_running) {
         signal(sig, SIG_DFL);
         raise(sig);
         return;
@@ -78,14 +81,6 @@ __attribute__((format(printf, 2, 3), noreturn)) static void die(int status, cons
     exit(status);
 }
 
-static void current_time_text(char *buf, size_t size)
-{
-    time_t now = time(NULL);
-    struct tm tm;
-    localtime_r(&now, &tm);
-    strftime(buf, size, "%a %b %e %H:%M:%S %Y", &tm);
-}
-
 /* _SC_PHYS_PAGES (all memory) or _SC_AVPHYS_PAGES (free now). */
 static size_t memory_bytes(int which)
 {
@@ -102,6 +97,35 @@ static void build_invocation(RunSetup *run, int argc, char **argv)
     for (int i = 0; i < argc && used + 1 < sizeof run->invocation; i++)
         used += (size_t)snprintf(run->invocation + used, sizeof run->invocation - used, "%s%s",
                                  i > 0 ? " " : "", argv[i]);
+}
+
+/* --schedules=LIST: names or keys, comma-separated; Serial Ref always runs
+ * because every other schedule is verified against it. */
+static void select_schedules(RunSetup *run, const char *list)
+{
+    if (clomp_schedule_count > sizeof run->selected / sizeof run->selected[0])
+        die(EXIT_RESOURCE, "internal: more schedules than RunSetup.selected holds");
+    for (size_t i = 0; i < clomp_schedule_count; i++)
+        run->selected[i] = list == NULL || clomp_schedules[i]->role == ROLE_REFERENCE;
+    if (list == NULL)
+        return;
+    char item[64];
+    for (const char *at = list; *at != '\0';) {
+        size_t len = strcspn(at, ",");
+        if (len == 0 || len >= sizeof item)
+            die(EXIT_USAGE, "--schedules: '%s' has an empty or overlong name", list);
+        memcpy(item, at, len);
+        item[len] = '\0';
+        const Schedule *s = find_schedule(item);
+        if (s == NULL)
+            die(EXIT_USAGE, "--schedules: '%s' is not a measurement (calc_deposit, barrier, serial, bestcase, "
+                            "static, dynamic, manual, nested, parallel)", item);
+        for (size_t i = 0; i < clomp_schedule_count; i++)
+            run->selected[i] |= clomp_schedules[i] == s;
+        at += len;
+        if (*at == ',' && *++at == '\0')
+            die(EXIT_USAGE, "--schedules: '%s' ends with a comma", list);
+    }
 }
 
 /* Turns the parsed command line into the run: -1 thread counts, zone size,
@@ -162,6 +186,13 @@ static RunSetup resolve_run(const Options *opts, int argc, char **argv)
     if ((double)run.iterations < iterations && run.iterations < MAX_ITERATIONS)
         run.iterations++;   /* ceil() without rounding the quotient twice */
     run.subcycles = run.iterations * SUBCYCLES_PER_ITERATION;
+
+    run.requested_trials = opts->trials;
+    run.rounds = opts->rounds;
+    run.quiet = opts->quiet;
+    run.json_path = opts->json_path;
+    run.schedule_list = opts->schedules;
+    select_schedules(&run, opts->schedules);
     return run;
 }
 
@@ -182,7 +213,7 @@ static void build_problem(Problem *pb, const RunSetup *run, double *build_second
 {
     MeshShape shape = {run->numParts, run->zonesPerPart, run->zoneSize, run->flopScale};
     int *local_nodes = NULL;
-    openmp_running = 1;
+    clomp_openmp_running = 1;
     if (run->placement.kind == PLACEMENT_LOCAL) {
         /* Bind each part to the node its Static OMP thread runs on. */
         int *thread = calloc((size_t)run->numParts, sizeof *thread), *cpu = calloc((size_t)run->numParts, sizeof *cpu);
@@ -196,7 +227,7 @@ static void build_problem(Problem *pb, const RunSetup *run, double *build_second
     double start = now_seconds();
     MeshStatus status = build_mesh(&pb->mesh, &shape, (int)run->allocThreads, &run->placement, local_nodes);
     *build_seconds = now_seconds() - start;
-    openmp_running = 0;
+    clomp_openmp_running = 0;
     free(local_nodes);
     if (status != MESH_OK)
         die(EXIT_RESOURCE, "could not allocate the mesh: %zu bytes requested", run->memory_bytes);
@@ -206,61 +237,98 @@ static void build_problem(Problem *pb, const RunSetup *run, double *build_second
     calibrate_deposit(pb);
 }
 
-/* Numbers labelled with N threads must have run on N threads. */
-static void check_team(const RunSetup *run, const Measurement *m)
+/* Checkpoints of Serial Ref: one per chunk and part. */
+#define CHECKPOINT_BYTES_PER_PART (2 * sizeof(double) + sizeof(unsigned long long))
+/* The default never lets them outgrow the mesh itself, or this much. */
+#define CHECKPOINT_BYTES_FLOOR (64.0 * 1024 * 1024)
+
+/* The chunk count and where each chunk ends. The default is calibrated on
+ * one untimed serial iteration (the second of two: the first warms caches). */
+static void plan_trials(Problem *pb, RunSetup *run)
 {
-    const Schedule *s = m->schedule;
-    long wanted = m->team.nested ? run->nestedOuter : run->numThreads;
-    if (s->uses_threads && m->team.threads != wanted)
-        die(EXIT_RESOURCE, "%s: the OpenMP runtime gave %d threads, %ld requested", s->name, m->team.threads,
-            wanted);
+    const Schedule *serial = find_schedule("serial");
+    double per_part = (double)CHECKPOINT_BYTES_PER_PART * (double)run->numParts;
+    if (run->requested_trials > 0) {
+        run->trials = run->requested_trials < run->iterations ? run->requested_trials : run->iterations;
+        if (per_part * (double)run->trials > (double)memory_bytes(_SC_PHYS_PAGES))
+            die(EXIT_RESOURCE, "--trials=%ld: the per-chunk checkpoints would need %.4g bytes, more than this "
+                               "machine's memory", run->trials, per_part * (double)run->trials);
+    } else {
+        double seconds = 0.0;
+        for (int pass = 0; pass < 2; pass++) {
+            reinitialize_parts(pb);
+            double start = now_seconds();
+            serial->run(pb, SUBCYCLES_PER_ITERATION, NULL, NULL);
+            seconds = now_seconds() - start;
+        }
+        run->trials = default_trials(run->iterations, seconds, run->numThreads);
+        double budget = fmax((double)run->memory_bytes, CHECKPOINT_BYTES_FLOOR);
+        while (run->trials > 1 && per_part * (double)run->trials > budget)
+            run->trials--;
+    }
+    run->chunk_end = calloc((size_t)run->trials, sizeof *run->chunk_end);
+    if (run->chunk_end == NULL || reserve_reference_checkpoints(&pb->mesh, run->trials) != 0)
+        die(EXIT_RESOURCE, "out of memory for %ld chunk checkpoints", run->trials);
+    plan_chunks(run->iterations, run->trials, SUBCYCLES_PER_ITERATION, run->chunk_end);
 }
 
-static void measure(Problem *pb, const RunSetup *run, Measurement *m, const Measurement *serial,
-                    const Measurement *bestcase)
+/* Where the text report and the JSON document go. */
+typedef struct Outputs {
+    FILE *text;        /* the report: stdout, or stderr when JSON has stdout */
+    FILE *report;      /* header and blocks: `text`, or a sink under --quiet */
+    FILE *json;        /* NULL without --json */
+    char json_tmp[4096];   /* written here, renamed over the file at the end */
+} Outputs;
+
+static void open_outputs(Outputs *o, const RunSetup *run)
 {
-    const Schedule *s = m->schedule;
-    char started[64];
-
-    /* One untimed cycle lets the runtime create its threads first. */
-    reinitialize_parts(pb);
-    openmp_running = 1;
-    s->run(pb, SUBCYCLES_PER_ITERATION, &m->team);
-    openmp_running = 0;
-    check_team(run, m);
-    reinitialize_parts(pb);
-
-    current_time_text(started, sizeof started);
-    print_block_start(stdout, m, started);
-    fflush(stdout);
-
-    if (s->role == ROLE_CHECKED)
-        FAULT_ARM(s->name, run->subcycles, run->numParts, run->zonesPerPart);
-    openmp_running = 1;
-    double start = now_seconds();
-    s->run(pb, run->subcycles, NULL);
-    m->seconds = now_seconds() - start;
-    openmp_running = 0;
-    FAULT_DISARM();
-
-    if (s->role == ROLE_REFERENCE && record_reference(&pb->mesh) != 0)
-        die(EXIT_RESOURCE, "out of memory recording the reference");
-    if (s->role == ROLE_REFERENCE || s->role == ROLE_CHECKED) {
-        VerifyExpectations expect = {run->subcycles, pb->deposit.max_residue, pb->deposit.order_violations,
-                                     pb->deposit.first_violation_count, s->role == ROLE_CHECKED};
-        if (verify_against_reference(&pb->mesh, &expect, s->name, stdout, &m->checksum) != 0)
-            die(EXIT_VERIFY_FAILED, "%s failed verification%s", s->name,
-                s->role == ROLE_REFERENCE ? " of its own invariants" : " against Serial Ref");
+    memset(o, 0, sizeof *o);
+    o->text = stdout;
+    if (run->json_path != NULL && strcmp(run->json_path, "-") == 0) {
+        o->text = stderr;
+        o->json = stdout;
+    } else if (run->json_path != NULL) {
+        /* An existing file is only replaced by a complete document. */
+        if ((size_t)snprintf(o->json_tmp, sizeof o->json_tmp, "%s.tmp.%ld", run->json_path, (long)getpid()) >=
+            sizeof o->json_tmp)
+            die(EXIT_USAGE, "--json: the file name is too long");
+        o->json = fopen(o->json_tmp, "w");
+        if (o->json == NULL)
+            die(EXIT_USAGE, "--json: cannot create '%s': %s", o->json_tmp, strerror(errno));
     }
-    if (s->role != ROLE_PROBE)
-        m->subnormals = count_subnormals(&pb->mesh);
-    print_block_results(stdout, run, m, serial, bestcase);
+    o->report = o->text;
+    if (run->quiet) {
+        o->report = fopen("/dev/null", "w");
+        if (o->report == NULL)
+            die(EXIT_RESOURCE, "--quiet: cannot open /dev/null: %s", strerror(errno));
+    }
+}
+
+/* Writes the JSON document (if asked for); a document that cannot be
+ * written is a resource failure, reported after the run's own status. */
+static int close_json(Outputs *o, const RunRecord *record, const RunSetup *run)
+{
+    if (o->json == NULL)
+        return 0;
+    int failed = write_json_report(o->json, record) != 0;
+    if (o->json != stdout) {
+        failed |= fclose(o->json) != 0;
+        if (!failed && rename(o->json_tmp, run->json_path) != 0)
+            failed = 1;
+        if (failed)
+            remove(o->json_tmp);
+    }
+    o->json = NULL;
+    if (failed)
+        fprintf(stderr, "clomp: could not write the JSON report to '%s'\n", run->json_path);
+    return failed ? EXIT_RESOURCE : 0;
 }
 
 /* Output that could not be written is a lost result, not a success. */
 static int finish(int status)
 {
     exit_is_ours = 1;
+    fflush(stderr);
     if (fflush(stdout) != 0 || ferror(stdout)) {
         fprintf(stderr, "clomp: could not write the report to standard output\n");
         return EXIT_RESOURCE;
@@ -295,38 +363,62 @@ int main(int argc, char **argv)
 
     RunSetup run = resolve_run(&opts, argc, argv);
     configure_openmp(&run);
+    Outputs out;
+    open_outputs(&out, &run);
+    run.cycles = calibrate_cycle_rate(opts.ghz);
 
     char host[256] = "unknown", started[64];
     gethostname(host, sizeof host - 1);
-    current_time_text(started, sizeof started);
-    print_header(stdout, &run, host, started);
+    wall_time_text(started, sizeof started);
+    print_header(out.report, &run, host, started);
     if (opts.dry_run) {
-        print_plan(stdout, &run);
-        return finish(EXIT_OK);
+        print_plan(out.report, &run);
+        RunRecord record = {&run, NULL, NULL, NULL, 0, host, started, 0.0, 0, NULL, NULL};
+        int json_status = close_json(&out, &record, &run);
+        return finish(json_status);
     }
-    fflush(stdout);
+    fflush(out.report);
 
     Problem pb;
     double build_seconds;
+    LocalitySummary locality;
     build_problem(&pb, &run, &build_seconds);
-    openmp_running = 1;   /* the locality report runs a parallel region */
-    print_setup(stdout, &run, &pb, build_seconds);
-    openmp_running = 0;
+    plan_trials(&pb, &run);
+    clomp_openmp_running = 1;   /* the locality report runs a parallel region */
+    print_setup(out.report, &run, &pb, build_seconds, &locality);
+    clomp_openmp_running = 0;
 
     Measurement *results = calloc(clomp_schedule_count, sizeof *results);
     if (results == NULL)
         die(EXIT_RESOURCE, "out of memory");
-    const Measurement *serial = NULL, *bestcase = NULL;
     for (size_t i = 0; i < clomp_schedule_count; i++) {
         results[i].schedule = clomp_schedules[i];
-        measure(&pb, &run, &results[i], serial, bestcase);
-        if (clomp_schedules[i]->role == ROLE_REFERENCE)
-            serial = &results[i];
-        if (clomp_schedules[i]->role == ROLE_BESTCASE)
-            bestcase = &results[i];
+        results[i].selected = run.selected[i];
     }
-    print_summary(stdout, &run, results, clomp_schedule_count);
+    if (prepare_measurements(&run, results, clomp_schedule_count) != 0)
+        die(EXIT_RESOURCE, "out of memory for the timings of %ld rounds", run.rounds);
+
+    char why[512] = "";
+    SequenceOutput seq_out = {out.report, run.quiet ? stderr : out.report};
+    status = run_measurements(&pb, &run, results, clomp_schedule_count, &seq_out, why, sizeof why);
+    RunRecord record = {&run, &pb, &locality, results, clomp_schedule_count, host, started, build_seconds,
+                        status, status != 0 ? why : NULL, NULL};
+    if (status != 0) {
+        for (size_t i = 0; i < clomp_schedule_count && status == EXIT_VERIFY_FAILED; i++)
+            if (strncmp(why, clomp_schedules[i]->name, strlen(clomp_schedules[i]->name)) == 0)
+                record.failed = &results[i];
+        close_json(&out, &record, &run);
+        die(status, "%s", why);
+    }
+    print_targets(out.report, &run, results, clomp_schedule_count);
+    print_summary(out.text, &run, results, clomp_schedule_count);
+    int json_status = close_json(&out, &record, &run);
+
+    free_measurements(results, clomp_schedule_count);
     free(results);
+    free(run.chunk_end);
     free_mesh(&pb.mesh);
-    return finish(EXIT_OK);
+    if (out.report != out.text)
+        fclose(out.report);
+    return finish(json_status);
 }

@@ -1,6 +1,7 @@
 #include "options.h"
 
 #include <errno.h>
+#include <math.h>
 #include <limits.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -93,6 +94,39 @@ static int parse_parameter(int index, const char *text, long *value, char *error
     return 0;
 }
 
+/* --NAME=N with 1 <= N <= maximum. */
+static int parse_count(const char *option, const char *text, long maximum, long *value, char *error, size_t size)
+{
+    char buf[96];
+    const char *why = NULL;
+    if (parse_decimal(text, value, &why) != 0)
+        return fail(error, size, "%s: '%s' %s", option, shown(text, buf, sizeof buf), why);
+    if (*value < 1 || *value > maximum)
+        return fail(error, size, "%s: '%s' must be 1..%ld", option, shown(text, buf, sizeof buf), maximum);
+    return 0;
+}
+
+/* --ghz=F: a plain positive decimal such as 2.4 (no hex, exponent or inf). */
+static int parse_ghz(const char *text, double *ghz, char *error, size_t size)
+{
+    char buf[96];
+    int digits = 0, dots = 0;
+    for (const char *c = text; *c != '\0'; c++) {
+        if (*c >= '0' && *c <= '9')
+            digits++;
+        else if (*c == '.')
+            dots++;
+        else
+            digits = -1000;
+    }
+    if (digits <= 0 || dots > 1)
+        return fail(error, size, "--ghz: '%s' is not a decimal number of GHz (e.g. 2.4)", shown(text, buf, sizeof buf));
+    *ghz = strtod(text, NULL);
+    if (!(*ghz > 0.0) || *ghz > MAX_GHZ)
+        return fail(error, size, "--ghz: '%s' must be above 0 and at most %g", shown(text, buf, sizeof buf), MAX_GHZ);
+    return 0;
+}
+
 static int parse_nested(const char *text, Options *opts, char *error, size_t size)
 {
     char buf[96], outer[32], inner[32];
@@ -124,6 +158,7 @@ int parse_options(int argc, char **argv, Options *opts, char *error, size_t size
     char buf[96];
 
     memset(opts, 0, sizeof *opts);
+    opts->rounds = 1;
     error[0] = '\0';
     for (int i = 1; i < argc; i++) {
         const char *arg = argv[i];
@@ -149,6 +184,28 @@ int parse_options(int argc, char **argv, Options *opts, char *error, size_t size
                 int status = parse_nested(arg + 9, opts, error, size);
                 if (status != 0)
                     return status;
+            } else if (strncmp(arg, "--trials=", 9) == 0) {
+                int status = parse_count("--trials", arg + 9, MAX_TRIALS, &opts->trials, error, size);
+                if (status != 0)
+                    return status;
+            } else if (strncmp(arg, "--rounds=", 9) == 0) {
+                int status = parse_count("--rounds", arg + 9, MAX_ROUNDS, &opts->rounds, error, size);
+                if (status != 0)
+                    return status;
+            } else if (strncmp(arg, "--ghz=", 6) == 0) {
+                int status = parse_ghz(arg + 6, &opts->ghz, error, size);
+                if (status != 0)
+                    return status;
+            } else if (strncmp(arg, "--schedules=", 12) == 0) {
+                if (arg[12] == '\0')
+                    return fail(error, size, "--schedules: the list is empty (e.g. --schedules=static,dynamic)");
+                opts->schedules = arg + 12;
+            } else if (strncmp(arg, "--json=", 7) == 0) {
+                if (arg[7] == '\0')
+                    return fail(error, size, "--json: no file name (use --json=- for standard output)");
+                opts->json_path = arg + 7;
+            } else if (strcmp(arg, "--quiet") == 0) {
+                opts->quiet = 1;
             } else {
                 return fail(error, size, "unknown option '%s' (see clomp --help)", shown(arg, buf, sizeof buf));
             }
@@ -175,8 +232,8 @@ int parse_options(int argc, char **argv, Options *opts, char *error, size_t size
 void print_usage(FILE *out, const char *exe)
 {
     fprintf(out,
-            "Usage: %s [--nested=OUTERxINNER] [--numa=POLICY] numThreads allocThreads numParts \\\n"
-            "           zonesPerPart zoneSize flopScale timeScale\n"
+            "Usage: %s [OPTIONS] numThreads allocThreads numParts zonesPerPart zoneSize \\\n"
+            "           flopScale timeScale\n"
             "       %s --help | --version\n"
             "\n"
             "  numThreads:   Number of OpenMP threads to use (-1 for system default)\n"
@@ -192,6 +249,16 @@ void print_usage(FILE *out, const char *exe)
             "                        deposit model); build and time nothing\n"
             "  --numa=POLICY         where the mesh lives (needs libnuma): first-touch (default),\n"
             "                        interleave, node:N, local (each part on its computing thread's node)\n"
+            "  --trials=K            split each timed run into K verified chunks (default: up to 20,\n"
+            "                        each well above timer resolution; 1 = CLOMP 1.2's single shot)\n"
+            "  --rounds=R            repeat the whole sequence R times (default 1); overheads are\n"
+            "                        medians over rounds of the difference to the same round's bestcase\n"
+            "  --schedules=LIST      run only these (comma-separated: calc_deposit, barrier, serial,\n"
+            "                        bestcase, static, dynamic, manual, nested, parallel); serial always runs\n"
+            "  --quiet               print only the comma-delimited summary block\n"
+            "  --ghz=F               cycle rate for the cycles figures (default: calibrated TSC)\n"
+            "  --json=FILE           also write every result as JSON to FILE (- : standard output,\n"
+            "                        and the text report goes to standard error)\n"
             "\n"
             "Some interesting testcases (last number controls run time; N = number of cores):\n"
             "                   Target input:  clomp -1 1 64 100 32 1 100\n"

@@ -22,7 +22,17 @@ typedef struct Options {
     int show_usage;        /* the error is about the argument count: print usage too */
     int want_version;
     int dry_run;           /* --dry-run: validate and print the plan, build nothing */
+    long trials;           /* --trials=K chunks per timed run; 0: chosen by clomp */
+    long rounds;           /* --rounds=R repeats of the whole sequence (1) */
+    double ghz;            /* --ghz=F cycle rate; 0: calibrate the TSC */
+    const char *schedules; /* --schedules=LIST as given (checked against the table later); NULL: all */
+    const char *json_path; /* --json=FILE; "-" is standard output */
+    int quiet;             /* --quiet: only the summary block */
 } Options;
+
+#define MAX_TRIALS 10000L
+#define MAX_ROUNDS 1000L
+#define MAX_GHZ 100.0
 
 /* The seven CLOMP parameters in command-line order. */
 #define CLOMP_PARAMETER_COUNT 7

@@ -17,12 +17,15 @@
             OBSERVE;                                                         \
             UPDATE_PART(parts[p], deposit, flopScale, s);                    \
         }                                                                    \
+        chunk_timer_after_subcycle(timer, s, &next);                         \
     }
 
-static void run(Problem *pb, long subcycles, TeamObservation *seen)
+static void run(Problem *pb, long subcycles, ChunkTimer *timer, TeamObservation *seen)
 {
     Part **parts = pb->mesh.partArray;
-    long numParts = pb->mesh.shape.numParts, flopScale = pb->mesh.shape.flopScale;
+    long numParts = pb->mesh.shape.numParts, flopScale = pb->mesh.shape.flopScale, next = 0;
+
+    chunk_timer_start(timer);
 
     if (seen == NULL) {
         DYNAMIC_OMP_SUBCYCLES((void)0)
@@ -42,4 +45,4 @@ static const char *const pseudocode[] = {
     NULL,
 };
 
-const Schedule schedule_dynamic_omp = {"Dynamic OMP", ROLE_CHECKED, 1, pseudocode, run};
+const Schedule schedule_dynamic_omp = {"Dynamic OMP", "dynamic", ROLE_CHECKED, 1, 1, pseudocode, run};

@@ -1,6 +1,7 @@
 /* The faults themselves (test build only, see fault.h). Each fires exactly
- * once: in the middle subcycle of the armed schedule's timed run (stale
- * deposit: the second), on the part in the middle of the mesh. */
+ * once: in the middle of the middle iteration of the armed schedule's timed
+ * run (stale deposit: the second subcycle; CLOMP_FAULT_SUBCYCLE=n: subcycle
+ * n), on the part in the middle of the mesh. */
 #ifdef CLOMP_FAULTS
 
 #define _GNU_SOURCE
@@ -45,12 +46,24 @@ void fault_arm(const char *schedule, long subcycles, long numParts, long zonesPe
         fprintf(stderr, "clomp-faults: unknown CLOMP_FAULT '%s'\n", name);
         exit(2);
     }
-    target_subcycle = subcycles / 2 > 0 ? subcycles / 2 : 1;
+    /* Mid-iteration: chunks end at iteration boundaries, and the sync at a
+     * chunk's end would mask a missing barrier there. */
+    target_subcycle = subcycles / 20 * 10 + 5;
     /* Once the carried residue has converged, consecutive deposits are
      * bit-identical and a stale one computes exactly the right thing: there
      * is no error to detect. Use the second subcycle, where they differ. */
     if (armed == FAULT_STALE_DEPOSIT)
         target_subcycle = 1;
+    /* Tests place the fault in a chosen chunk. */
+    const char *at = getenv("CLOMP_FAULT_SUBCYCLE");
+    if (at != NULL) {
+        char *end;
+        target_subcycle = strtol(at, &end, 10);
+        if (*at == '\0' || *end != '\0' || target_subcycle < 1 || target_subcycle >= subcycles) {
+            fprintf(stderr, "clomp-faults: CLOMP_FAULT_SUBCYCLE '%s' is not a subcycle 1..%ld\n", at, subcycles - 1);
+            exit(2);
+        }
+    }
     target_part = numParts / 2;
     target_zone = zonesPerPart / 2;   /* a zone that is not the first when there are several */
     fprintf(stderr, "clomp-faults: %s armed in %s at subcycle %ld, part %ld\n", fault_names[armed], schedule,

@@ -6,22 +6,33 @@
 #include "slice.h"
 #include "update_part.h"
 
-static void run(Problem *pb, long subcycles, TeamObservation *seen)
+static void run(Problem *pb, long subcycles, ChunkTimer *timer, TeamObservation *seen)
 {
     Part **parts = pb->mesh.partArray;
-    long numParts = pb->mesh.shape.numParts, flopScale = pb->mesh.shape.flopScale;
+    long numParts = pb->mesh.shape.numParts, flopScale = pb->mesh.shape.flopScale, closed = 0;
     /* Shared by the team: one thread computes it in the single. */
     // cppcheck-suppress [variableScope, unreadVariable]
     double deposit = 0.0;
 
+    chunk_timer_start(timer);
 #pragma omp parallel
     {
-        long start, end;
+        long start, end, next = 0;
         claim_thread_slice(numParts, seen, &start, &end);
         for (long s = 0; s < subcycles; s++) {
             /* Every thread must have finished its parts before part 0's
              * residue is read for the next deposit. */
             if (!SKIP_BARRIER(s)) {
+#pragma omp barrier
+            }
+            /* Past that barrier the previous subcycle is complete: a chunk
+             * ending there is closed (and verified) by thread 0 while the
+             * others wait, so no thread touches the mesh meanwhile. */
+            if (s > 0 && chunk_timer_inner_boundary(timer, s - 1, next)) {
+                if (omp_get_thread_num() == 0)
+                    chunk_timer_close(timer, &next);
+                else
+                    next++;
 #pragma omp barrier
             }
 #pragma omp single
@@ -30,7 +41,10 @@ static void run(Problem *pb, long subcycles, TeamObservation *seen)
             for (long p = start; p <= end; p++)
                 UPDATE_PART(parts[p], deposit, flopScale, s);
         }
+        if (omp_get_thread_num() == 0)
+            closed = next;
     }
+    chunk_timer_finish(timer, &closed);
 }
 
 static const char *const pseudocode[] = {
@@ -52,4 +66,4 @@ static const char *const pseudocode[] = {
     NULL,
 };
 
-const Schedule schedule_manual_omp = {"Manual OMP", ROLE_CHECKED, 1, pseudocode, run};
+const Schedule schedule_manual_omp = {"Manual OMP", "manual", ROLE_CHECKED, 1, 1, pseudocode, run};

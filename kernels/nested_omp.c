@@ -38,16 +38,18 @@ static void record_inner_team(TeamObservation *seen)
                 UPDATE_PART(parts[p], deposit, flopScale, s);                            \
             }                                                                            \
         }                                                                                \
+        chunk_timer_after_subcycle(timer, s, &next);                                     \
     }
 
-static void run(Problem *pb, long subcycles, TeamObservation *seen)
+static void run(Problem *pb, long subcycles, ChunkTimer *timer, TeamObservation *seen)
 {
     Part **parts = pb->mesh.partArray;
-    long numParts = pb->mesh.shape.numParts, flopScale = pb->mesh.shape.flopScale;
+    long numParts = pb->mesh.shape.numParts, flopScale = pb->mesh.shape.flopScale, next = 0;
     int outer = pb->nestedOuter;
     // cppcheck-suppress unreadVariable ; read by the num_threads clause
     int inner = pb->nestedInner; // NOLINT(clang-analyzer-deadcode.DeadStores): read by num_threads
 
+    chunk_timer_start(timer);
     if (seen == NULL) {
         NESTED_OMP_SUBCYCLES((void)0, (void)0)
         return;
@@ -75,4 +77,4 @@ static const char *const pseudocode[] = {
     NULL,
 };
 
-const Schedule schedule_nested_omp = {"Nested OMP", ROLE_CHECKED, 1, pseudocode, run};
+const Schedule schedule_nested_omp = {"Nested OMP", "nested", ROLE_CHECKED, 1, 1, pseudocode, run};

@@ -5,6 +5,7 @@
 
 #include <stddef.h>
 
+#include "chunk_timer.h"
 #include "problem.h"
 
 typedef enum {
@@ -16,19 +17,24 @@ typedef enum {
 
 typedef struct Schedule {
     const char *name;                /* report label, at most 13 characters */
+    const char *key;                 /* --schedules and JSON name: lower case, no spaces */
     ScheduleRole role;
     int uses_threads;                /* prints a measured #Threads line */
+    int chunked;                     /* 0: too short to split, timed whole */
     const char *const *pseudocode;   /* NULL-terminated; what exactly is timed */
-    /* Runs `subcycles` subcycles. `seen` is non-NULL only in the untimed
-     * warm-up, where the schedule records the team sizes it was given. */
-    void (*run)(Problem *pb, long subcycles, TeamObservation *seen);
+    /* Runs `subcycles` subcycles, timing each chunk of `timer` (NULL:
+     * untimed). `seen` is non-NULL only in the untimed warm-up, where the
+     * schedule records the team sizes it was given. */
+    void (*run)(Problem *pb, long subcycles, ChunkTimer *timer, TeamObservation *seen);
 } Schedule;
 
-/* In CLOMP 1.2 order; the driver relies on Serial Ref preceding Bestcase
- * and Bestcase preceding the checked schedules. */
+/* In CLOMP 1.2 order, then clomp's additions (appended, so that 1.2's
+ * summary columns keep their places); the driver relies on Serial Ref
+ * preceding Bestcase and Bestcase preceding the checked schedules. */
 extern const Schedule *const clomp_schedules[];
 extern const size_t clomp_schedule_count;
 
+/* By report name ("Static OMP") or key ("static"). */
 const Schedule *find_schedule(const char *name);
 
 #endif

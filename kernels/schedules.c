@@ -10,6 +10,7 @@ extern const Schedule schedule_static_omp;
 extern const Schedule schedule_dynamic_omp;
 extern const Schedule schedule_manual_omp;
 extern const Schedule schedule_nested_omp;
+extern const Schedule schedule_omp_parallel;
 
 const Schedule *const clomp_schedules[] = {
     &schedule_calc_deposit,
@@ -20,6 +21,7 @@ const Schedule *const clomp_schedules[] = {
     &schedule_dynamic_omp,
     &schedule_manual_omp,
     &schedule_nested_omp,
+    &schedule_omp_parallel,
 };
 
 const size_t clomp_schedule_count = sizeof clomp_schedules / sizeof clomp_schedules[0];
@@ -27,7 +29,7 @@ const size_t clomp_schedule_count = sizeof clomp_schedules / sizeof clomp_schedu
 const Schedule *find_schedule(const char *name)
 {
     for (size_t i = 0; i < clomp_schedule_count; i++)
-        if (strcmp(clomp_schedules[i]->name, name) == 0)
+        if (strcmp(clomp_schedules[i]->name, name) == 0 || strcmp(clomp_schedules[i]->key, name) == 0)
             return clomp_schedules[i];
     return NULL;
 }

@@ -4,16 +4,18 @@
 #include "schedule.h"
 #include "update_part.h"
 
-static void run(Problem *pb, long subcycles, TeamObservation *seen)
+static void run(Problem *pb, long subcycles, ChunkTimer *timer, TeamObservation *seen)
 {
     (void)seen;
     Part **parts = pb->mesh.partArray;
-    long numParts = pb->mesh.shape.numParts, flopScale = pb->mesh.shape.flopScale;
+    long numParts = pb->mesh.shape.numParts, flopScale = pb->mesh.shape.flopScale, next = 0;
 
+    chunk_timer_start(timer);
     for (long s = 0; s < subcycles; s++) {
         double deposit = calc_deposit(pb);
         for (long p = 0; p < numParts; p++)
             update_part(parts[p], deposit, flopScale);
+        chunk_timer_after_subcycle(timer, s, &next);
     }
 }
 
@@ -27,4 +29,4 @@ static const char *const pseudocode[] = {
     NULL,
 };
 
-const Schedule schedule_serial_ref = {"Serial Ref", ROLE_REFERENCE, 0, pseudocode, run};
+const Schedule schedule_serial_ref = {"Serial Ref", "serial", ROLE_REFERENCE, 0, 1, pseudocode, run};

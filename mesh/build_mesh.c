@@ -130,6 +130,8 @@ void free_mesh(Mesh *mesh)
     }
     free(mesh->partArray);
     free(mesh->builder_thread);
-    free(mesh->reference_zone_hash);
+    free(mesh->checkpoint_first_value);
+    free(mesh->checkpoint_residue);
+    free(mesh->checkpoint_zone_hash);
     memset(mesh, 0, sizeof *mesh);
 }

@@ -23,7 +23,7 @@ typedef struct Part {
     Zone *lastZone;
     double deposit_ratio;
     double residue;
-    double expected_first_value;   /* recorded by the serial reference */
+    double expected_first_value;   /* Serial Ref's latest checkpoint (the full set is in Mesh) */
     double expected_residue;
 } Part;
 
@@ -46,7 +46,11 @@ typedef struct Mesh {
     Part **partArray;
     int *builder_thread;   /* per part: OpenMP thread number that allocated and first wrote it */
     Placement placement;   /* how parts and zone blocks were allocated */
-    unsigned long long *reference_zone_hash;   /* per part, from record_reference() */
+    /* Serial Ref's state at the end of every chunk, [checkpoint * numParts + part]. */
+    long checkpoint_count;
+    double *checkpoint_first_value;
+    double *checkpoint_residue;
+    unsigned long long *checkpoint_zone_hash;   /* zone_value_hash() of the part */
 } Mesh;
 
 typedef enum {

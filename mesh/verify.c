@@ -20,19 +20,34 @@ unsigned long long zone_value_hash(const Part *part)
     return h;
 }
 
-int record_reference(Mesh *mesh)
+int reserve_reference_checkpoints(Mesh *mesh, long count)
 {
-    if (mesh->reference_zone_hash == NULL)
-        mesh->reference_zone_hash = calloc((size_t)mesh->shape.numParts, sizeof *mesh->reference_zone_hash);
-    if (mesh->reference_zone_hash == NULL)
+    size_t n = (size_t)count * (size_t)mesh->shape.numParts;
+    free(mesh->checkpoint_first_value);
+    free(mesh->checkpoint_residue);
+    free(mesh->checkpoint_zone_hash);
+    mesh->checkpoint_first_value = calloc(n, sizeof *mesh->checkpoint_first_value);
+    mesh->checkpoint_residue = calloc(n, sizeof *mesh->checkpoint_residue);
+    mesh->checkpoint_zone_hash = calloc(n, sizeof *mesh->checkpoint_zone_hash);
+    mesh->checkpoint_count = count;
+    if (mesh->checkpoint_first_value == NULL || mesh->checkpoint_residue == NULL || mesh->checkpoint_zone_hash == NULL) {
+        mesh->checkpoint_count = 0;
         return -1;
+    }
+    return 0;
+}
+
+void record_reference(Mesh *mesh, long checkpoint)
+{
+    size_t base = (size_t)checkpoint * (size_t)mesh->shape.numParts;
     for (long p = 0; p < mesh->shape.numParts; p++) {
         Part *part = mesh->partArray[p];
         part->expected_first_value = part->firstZone->value;
         part->expected_residue = part->residue;
-        mesh->reference_zone_hash[p] = zone_value_hash(part);
+        mesh->checkpoint_first_value[base + (size_t)p] = part->firstZone->value;
+        mesh->checkpoint_residue[base + (size_t)p] = part->residue;
+        mesh->checkpoint_zone_hash[base + (size_t)p] = zone_value_hash(part);
     }
-    return 0;
 }
 
 MeshChecksum mesh_checksum(const Mesh *mesh)
@@ -82,22 +97,23 @@ static void report_value(FailureLog *log, int check, long part, long zone, const
 static void check_part(FailureLog *log, const Mesh *mesh, const Part *part, const VerifyExpectations *expect)
 {
     if (expect->compare_to_reference) {
+        size_t at = (size_t)expect->checkpoint * (size_t)mesh->shape.numParts + (size_t)part->partId;
+        double expected_first = mesh->checkpoint_first_value[at], expected_residue = mesh->checkpoint_residue[at];
         /* Beyond CLOMP 1.2, which compares only the first zone: a lost or
          * reordered update deeper in the list can leave the first zone and
          * the residue intact and move the total by less than its tolerance. */
         unsigned long long h = zone_value_hash(part);
-        if (mesh->reference_zone_hash != NULL && h != mesh->reference_zone_hash[part->partId] &&
-            want_details(log, CHECK_ZONES))
+        if (h != mesh->checkpoint_zone_hash[at] && want_details(log, CHECK_ZONES))
             fprintf(log->out,
                     "%13s VERIFY FAILED: part %ld zone 1..%ld zone values differ from Serial Ref "
                     "(hash of all zone values: expected %016llx actual %016llx)\n",
-                    log->schedule, part->partId, part->zoneCount, mesh->reference_zone_hash[part->partId], h);
-        if (part->firstZone->value != part->expected_first_value)
+                    log->schedule, part->partId, part->zoneCount, mesh->checkpoint_zone_hash[at], h);
+        if (part->firstZone->value != expected_first)
             report_value(log, CHECK_FIRST_VALUE, part->partId, 1, "first-zone value vs Serial Ref",
-                         part->expected_first_value, part->firstZone->value);
-        if (part->residue != part->expected_residue)
-            report_value(log, CHECK_RESIDUE, part->partId, 0, "residue vs Serial Ref",
-                         part->expected_residue, part->residue);
+                         expected_first, part->firstZone->value);
+        if (part->residue != expected_residue)
+            report_value(log, CHECK_RESIDUE, part->partId, 0, "residue vs Serial Ref", expected_residue,
+                         part->residue);
     }
     /* Later zones receive what earlier ones left, so values never rise
      * along the list; written to also reject NaN. */
@@ -142,8 +158,8 @@ long verify_against_reference(const Mesh *mesh, const VerifyExpectations *expect
                 schedule, expect->max_residue + 1e-6, c.residue, c.residue);
 
     if (log.count > 0)
-        fprintf(out, "%13s VERIFY FAILED: %ld check%s failed\n", schedule, log.count,
-                log.count == 1 ? "" : "s");
+        fprintf(out, "%13s VERIFY FAILED: %ld check%s failed%s%s\n", schedule, log.count,
+                log.count == 1 ? "" : "s", expect->where != NULL ? " " : "", expect->where != NULL ? expect->where : "");
     return log.count;
 }
 

@@ -12,18 +12,25 @@ typedef struct MeshChecksum {
     double total;      /* sum + residue */
 } MeshChecksum;
 
-/* What a correct run of `subcycles` subcycles must show. */
+/* What a correct run must show after `subcycles` subcycles. */
 typedef struct VerifyExpectations {
-    long subcycles;
+    long subcycles;               /* done so far (cumulative over chunks) */
+    long checkpoint;              /* Serial Ref's checkpoint for the same point */
+    const char *where;            /* e.g. "in chunk 3 of 20 ...", appended to the failure count; may be NULL */
     double max_residue;
     long order_violations;        /* from calc_deposit(): must be 0 */
     long first_violation_count;
     int compare_to_reference;     /* 0 for the reference run itself */
 } VerifyExpectations;
 
-/* Stores each part's first-zone value and residue as the expected result,
- * and a hash of the bits of all its zone values. Returns -1 when out of memory. */
-int record_reference(Mesh *mesh);
+/* Room for `count` checkpoints (one per chunk); drops any recorded before.
+ * Returns -1 when out of memory. */
+int reserve_reference_checkpoints(Mesh *mesh, long count);
+
+/* Stores, as checkpoint `checkpoint` (< the count reserved), each part's
+ * first-zone value and residue and a hash of the bits of all its zone
+ * values: what every checked schedule must reproduce at the same point. */
+void record_reference(Mesh *mesh, long checkpoint);
 
 /* Order-sensitive hash of the bit patterns of a part's zone values: any
  * change to any zone, however small, changes it. */

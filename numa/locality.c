@@ -81,8 +81,11 @@ static long query_block(const void *start, size_t bytes, int *nodes, long *total
     return samples;
 }
 
-void print_locality_report(FILE *out, const Mesh *mesh, int numThreads)
+void print_locality_report(FILE *out, const Mesh *mesh, int numThreads, LocalitySummary *summary)
 {
+    memset(summary, 0, sizeof *summary);
+    summary->percent = -1.0;
+    summary->threads_bound = omp_get_proc_bind() != omp_proc_bind_false;
     long numParts = mesh->shape.numParts;
     size_t bytes = (size_t)mesh->shape.zonesPerPart * (size_t)mesh->shape.zoneSize;
     int max_node = numa_available() < 0 ? 0 : numa_max_node();
@@ -95,12 +98,15 @@ void print_locality_report(FILE *out, const Mesh *mesh, int numThreads)
 
     if (!thread || !cpu || !node || !local || !known || !per_node) {
         fprintf(out, "    NUMA locality: not measured (out of memory)\n");
+        snprintf(summary->note, sizeof summary->note, "out of memory");
         goto done;
     }
     if (numa_available() < 0) {
         fprintf(out, "    NUMA locality: not measured (NUMA is not available on this system)\n");
+        snprintf(summary->note, sizeof summary->note, "NUMA is not available on this system");
         goto done;
     }
+    summary->nodes = numa_node_total();
     fprintf(out, "       NUMA nodes: %d\n", numa_node_total());
     observe_static_owners(numParts, numThreads, thread, cpu, node);
     fprintf(out, "     NUMA threads:");
@@ -157,9 +163,20 @@ void print_locality_report(FILE *out, const Mesh *mesh, int numThreads)
     }
     free(part_per_node);
 
-    if (queried - unknown == 0)
-        fprintf(out, "    NUMA locality: not measured (the kernel reported no page's node: move_pages failed)\n");
-    else
+    summary->local_pages = local_total;
+    summary->known_pages = queried - unknown;
+    summary->queried_pages = queried;
+    summary->total_pages = pages;
+    summary->sampled_parts = sampled_parts;
+    summary->max_node = max_node < LOCALITY_MAX_NODES ? max_node : LOCALITY_MAX_NODES - 1;
+    for (int n = 0; n <= summary->max_node; n++)
+        summary->pages_per_node[n] = per_node[n];
+    summary->measured = queried - unknown > 0;
+    summary->percent = locality_percent(local_total, queried - unknown);
+    if (queried - unknown == 0) {
+        snprintf(summary->note, sizeof summary->note, "the kernel reported no page's node: move_pages failed");
+        fprintf(out, "    NUMA locality: not measured (%s)\n", summary->note);
+    } else
         fprintf(out, "    NUMA locality: %.1f%% of zone pages on the node of the thread that computes them "
                      "(%ld of %ld pages queried%s)\n",
                 locality_percent(local_total, queried - unknown), local_total, queried - unknown,
@@ -185,10 +202,14 @@ done:
 
 #else
 
-void print_locality_report(FILE *out, const Mesh *mesh, int numThreads)
+void print_locality_report(FILE *out, const Mesh *mesh, int numThreads, LocalitySummary *summary)
 {
     (void)mesh;
     (void)numThreads;
+    memset(summary, 0, sizeof *summary);
+    summary->percent = -1.0;
+    summary->threads_bound = omp_get_proc_bind() != omp_proc_bind_false;
+    snprintf(summary->note, sizeof summary->note, "clomp built without libnuma");
     fprintf(out, "    NUMA locality: not measured (clomp built without libnuma)\n");
 }
 

@@ -28,8 +28,23 @@ double locality_percent(long local, long known);
  * the region). */
 void observe_static_owners(long numParts, int numThreads, int *thread, int *cpu, int *node);
 
-/* Prints the locality report (append-only header lines). Queries the kernel
- * for each page's node (move_pages without targets); sampled when large. */
-void print_locality_report(FILE *out, const Mesh *mesh, int numThreads);
+#define LOCALITY_MAX_NODES 64
+
+/* The report's figures, for the JSON record. */
+typedef struct LocalitySummary {
+    int measured;          /* 0: see `note` */
+    char note[96];         /* why it was not measured */
+    int nodes;             /* NUMA nodes configured */
+    double percent;        /* local share of known pages; -1 when not measured */
+    long local_pages, known_pages, queried_pages, total_pages, sampled_parts;
+    int max_node;          /* pages_per_node[0..max_node] (capped at LOCALITY_MAX_NODES-1) */
+    long pages_per_node[LOCALITY_MAX_NODES];
+    int threads_bound;     /* OMP_PROC_BIND is not false */
+} LocalitySummary;
+
+/* Prints the locality report (append-only header lines) and fills *summary.
+ * Queries the kernel for each page's node (move_pages without targets);
+ * sampled when large. */
+void print_locality_report(FILE *out, const Mesh *mesh, int numThreads, LocalitySummary *summary);
 
 #endif

@@ -3,6 +3,7 @@
 #include "../numa/locality.h"
 
 #include <math.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -10,7 +11,7 @@ extern char **environ;
 
 /* Text from outside (host names, environment, arguments) with every byte
  * that could break a line or a parser escaped as \xNN. */
-static void print_escaped(FILE *out, const char *text)
+void print_escaped(FILE *out, const char *text)
 {
     for (const unsigned char *c = (const unsigned char *)text; *c != '\0'; c++) {
         if (*c >= 0x20 && *c < 0x7f)
@@ -23,6 +24,68 @@ static void print_escaped(FILE *out, const char *text)
 double us_per_loop(const RunSetup *run, double seconds)
 {
     return seconds * 1e6 / (double)run->subcycles;
+}
+
+long chunk_subcycles(const RunSetup *run, long chunks, long c)
+{
+    if (chunks == 1)
+        return run->subcycles;
+    return run->chunk_end[c] - (c > 0 ? run->chunk_end[c - 1] : 0);
+}
+
+#define MAX_WARNINGS 64
+static char warnings[MAX_WARNINGS][400];
+static size_t warnings_kept;
+
+void record_warning(const char *label, const char *text)
+{
+    if (warnings_kept < MAX_WARNINGS)
+        snprintf(warnings[warnings_kept++], sizeof warnings[0], "%s: %s", label, text);
+}
+
+size_t warning_count(void)
+{
+    return warnings_kept;
+}
+
+const char *warning_text(size_t i)
+{
+    return i < warnings_kept ? warnings[i] : NULL;
+}
+
+/* A WARNING line of a block (or of the set-up, label ""), kept for JSON too. */
+__attribute__((format(printf, 3, 4))) static void print_warning(FILE *out, const char *label, const char *fmt, ...)
+{
+    char text[320];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(text, sizeof text, fmt, ap); // NOLINT(clang-analyzer-valist.Uninitialized): va_start is just above
+    va_end(ap);
+    fprintf(out, "%13s  WARNING: %s\n", label, text);
+    record_warning(label[0] != '\0' ? label : "setup", text);
+}
+
+const char *measured_text(char *buf, size_t size, double value, double uncertainty, int max_decimals)
+{
+    if (!isfinite(value)) {
+        snprintf(buf, size, "N/A");
+        return buf;
+    }
+    if (uncertainty >= 10.0 && isfinite(uncertainty)) {
+        /* Tens or hundreds are the last digit the data supports. */
+        double unit = pow(10.0, floor(log10(uncertainty)));
+        snprintf(buf, size, "%.0f", nearbyint(value / unit) * unit);
+        return buf;
+    }
+    snprintf(buf, size, "%.*f", decimals_for_uncertainty(uncertainty, max_decimals), value);
+    return buf;
+}
+
+/* Half-width of a sample's median interval, or its standard deviation
+ * when there are too few samples for an interval. */
+static double median_uncertainty(const SampleStats *st)
+{
+    return st->has_ci ? 0.5 * (st->ci_high - st->ci_low) : st->sd;
 }
 
 void print_header(FILE *out, const RunSetup *run, const char *host, const char *start_time)
@@ -88,7 +151,7 @@ static void print_openmp_environment(FILE *out)
         fprintf(out, "       OpenMP env: none set (runtime defaults; see README for recommended settings)\n");
 }
 
-void print_setup(FILE *out, const RunSetup *run, const Problem *pb, double build_seconds)
+void print_setup(FILE *out, const RunSetup *run, const Problem *pb, double build_seconds, LocalitySummary *locality)
 {
     const DepositState *d = &pb->deposit;
     const BuildInfo *b = build_info();
@@ -115,13 +178,40 @@ void print_setup(FILE *out, const RunSetup *run, const Problem *pb, double build
     char policy[32];
     fprintf(out, "   NUMA placement: %s%s\n", placement_text(&run->placement, policy, sizeof policy),
             run->placement.kind == PLACEMENT_FIRST_TOUCH ? " (pages land where the building thread first writes them)" : "");
-    print_locality_report(out, &pb->mesh, (int)run->numThreads);
+    print_locality_report(out, &pb->mesh, (int)run->numThreads, locality);
+    if (locality->measured && !locality->threads_bound)
+        record_warning("setup", "threads are not bound (OMP_PROC_BIND unset or false): they may migrate");
+    long shortest = run->iterations / run->trials;
+    fprintf(out, "           Trials: %ld chunk%s per timed run (%s), ", run->trials, run->trials == 1 ? "" : "s",
+            run->requested_trials == 0 ? "default: up to 20, each well above timer resolution"
+            : run->requested_trials == run->trials ? "--trials" : "--trials, reduced to one per iteration");
+    if (run->trials == 1)
+        fprintf(out, "timed whole as in CLOMP 1.2");
+    else if (run->iterations % run->trials == 0)
+        fprintf(out, "%ld iterations each, each chunk verified", shortest);
+    else
+        fprintf(out, "%ld-%ld iterations each, each chunk verified", shortest, shortest + 1);
+    fprintf(out, "; %ld round%s\n", run->rounds, run->rounds == 1 ? "" : "s");
+    if (run->schedule_list != NULL) {
+        fprintf(out, "     Measurements:");
+        int first = 1;
+        for (size_t i = 0; i < clomp_schedule_count; i++)
+            if (run->selected[i]) {
+                fprintf(out, "%s %s", first ? "" : ",", clomp_schedules[i]->name);
+                first = 0;
+            }
+        fprintf(out, " (--schedules; Serial Ref always runs)\n");
+    }
+    if (run->cycles.source == CYCLES_UNAVAILABLE)
+        fprintf(out, "       Cycle rate: unavailable (%s)\n", run->cycles.why);
+    else
+        fprintf(out, "       Cycle rate: %.3f GHz (%s)\n", run->cycles.ghz, cycle_source_text(&run->cycles));
     long vanished = 0;
     for (long p = 0; p < pb->mesh.shape.numParts; p++)
         vanished += pb->mesh.partArray[p]->residue == 0.0 || fpclassify(pb->mesh.partArray[p]->residue) == FP_SUBNORMAL;
     if (vanished > 0)
-        fprintf(out, "          WARNING: %ld part residues underflow in set-up: every update runs through "
-                     "subnormal values (slow on many CPUs) and the carried residue is lost\n", vanished);
+        print_warning(out, "", "%ld part residues underflow in set-up: every update runs through "
+                               "subnormal values (slow on many CPUs) and the carried residue is lost", vanished);
     fprintf(out, "---------------------\n");
 }
 
@@ -133,17 +223,27 @@ void print_plan(FILE *out, const RunSetup *run)
     fprintf(out, " Nested OMP shape: %dx%d (OUTERxINNER requested)\n", run->nestedOuter, run->nestedInner);
     fprintf(out, "   NUMA placement: %s\n", placement_text(&run->placement, policy, sizeof policy));
     fprintf(out, "     Measurements:");
+    int first = 1;
     for (size_t i = 0; i < clomp_schedule_count; i++)
-        fprintf(out, "%s %s", i ? "," : "", clomp_schedules[i]->name);
-    fprintf(out, "\n          Dry run: arguments valid; the mesh was not built and nothing was timed\n");
+        if (run->selected[i]) {
+            fprintf(out, "%s %s", first ? "" : ",", clomp_schedules[i]->name);
+            first = 0;
+        }
+    fprintf(out, "\n           Trials: ");
+    if (run->requested_trials > 0)
+        fprintf(out, "%ld chunks per timed run (--trials)", run->requested_trials < run->iterations ? run->requested_trials : run->iterations);
+    else
+        fprintf(out, "up to 20 chunks per timed run, chosen from a one-iteration calibration");
+    fprintf(out, "; %ld round%s\n", run->rounds, run->rounds == 1 ? "" : "s");
+    fprintf(out, "          Dry run: arguments valid; the mesh was not built and nothing was timed\n");
 }
 
-void print_block_start(FILE *out, const Measurement *m, const char *start_time)
+void print_block_start(FILE *out, const Measurement *m)
 {
     const Schedule *s = m->schedule;
     for (const char *const *line = s->pseudocode; *line != NULL; line++)
         fprintf(out, "%13s:| %s\n", s->name, *line);
-    fprintf(out, "%13s  Started: %s\n", s->name, start_time);
+    fprintf(out, "%13s  Started: %s\n", s->name, m->started);
     if (s->role == ROLE_REFERENCE)
         fprintf(out, "%13s #Threads: N/A\n", s->name);
     else if (s->uses_threads)
@@ -151,22 +251,90 @@ void print_block_start(FILE *out, const Measurement *m, const char *start_time)
                 m->team.nested ? m->team.inner_total : m->team.threads);
 }
 
-static void print_comparisons(FILE *out, const RunSetup *run, const Measurement *m,
-                              const Measurement *serial, const Measurement *bestcase)
+/* Whether a negative overhead (efficacy above 100%) is only noise: its
+ * interval reaches 0. */
+static const char *noise_note(const Measurement *m)
+{
+    if (!m->has_overhead || !m->has_overhead_ci || !(m->overhead_us < 0.0))
+        return "";
+    return m->overhead_high >= 0.0 ? " (within noise)" : " (below bestcase beyond noise: see docs/statistics.md)";
+}
+
+static void print_comparisons(FILE *out, const Measurement *m, const Measurement *serial,
+                              const Measurement *bestcase)
 {
     const char *name = m->schedule->name;
     if (serial != NULL) {
-        double speedup = serial->seconds / m->seconds;
+        double speedup = serial->us / m->us;
         if (speedup < 1.0)
             fprintf(out, "%13s  Speedup: %.1f (%.1fX slowdown)\n", name, speedup, 1.0 / speedup);
         else
             fprintf(out, "%13s  Speedup: %.1f\n", name, speedup);
     }
     if (bestcase != NULL && m->schedule->role == ROLE_CHECKED) {
-        fprintf(out, "%13s Efficacy: %.1f%% (of bestcase %.2f us/Loop)\n", name,
-                bestcase->seconds / m->seconds * 100.0, us_per_loop(run, bestcase->seconds));
-        fprintf(out, "%13s Overhead: %.2f (versus bestcase, in us/Loop)\n", name,
-                us_per_loop(run, m->seconds - bestcase->seconds));
+        fprintf(out, "%13s Efficacy: %.1f%% (of bestcase %.2f us/Loop)%s\n", name, bestcase->us / m->us * 100.0,
+                bestcase->us, noise_note(m));
+        fprintf(out, "%13s Overhead: %.2f (versus bestcase, in us/Loop)%s\n", name, m->overhead_us, noise_note(m));
+    }
+}
+
+/* Chunk statistics: spread, median with its interval, the overhead's
+ * interval; every number to the precision its spread supports. */
+static void print_statistics(FILE *out, const Measurement *m)
+{
+    const SampleStats *st = &m->stats;
+    const char *name = m->schedule->name;
+    char a[32], b[32], c[32];
+    if (st->n < 2)
+        return;
+    double u = median_uncertainty(st);
+    fprintf(out, "%13s   Spread: %s .. %s us/Loop, CV %s%%, outliers %ld (%ld chunk%s x %ld round%s)\n", name,
+            measured_text(a, sizeof a, st->min, u, 3), measured_text(b, sizeof b, st->max, u, 3),
+            measured_text(c, sizeof c, st->cv * 100.0, 1.0, 1), st->outliers, m->chunks, m->chunks == 1 ? "" : "s",
+            m->rounds_done, m->rounds_done == 1 ? "" : "s");
+    if (st->has_ci)
+        fprintf(out, "%13s   Median: %s us/Loop, 95%% CI %s .. %s\n", name, measured_text(a, sizeof a, st->median, u, 3),
+                measured_text(b, sizeof b, st->ci_low, u, 3), measured_text(c, sizeof c, st->ci_high, u, 3));
+    else
+        fprintf(out, "%13s   Median: %s us/Loop, no 95%% CI from %ld samples (needs 6 or more)\n", name,
+                measured_text(a, sizeof a, st->median, u, 3), st->n);
+    if (m->has_overhead && m->has_overhead_ci) {
+        double ou = 0.5 * (m->overhead_high - m->overhead_low);
+        fprintf(out, "%13s  Ovh. CI: %s .. %s us/Loop (95%%, against bestcase)%s\n", name,
+                measured_text(a, sizeof a, m->overhead_low, ou, 3), measured_text(b, sizeof b, m->overhead_high, ou, 3),
+                m->overhead_low <= 0.0 && m->overhead_high >= 0.0 ? ": within noise of 0" : "");
+    }
+}
+
+/* Cycle counts of what LLNL sets targets for, in the block they come from. */
+static void print_cycles(FILE *out, const RunSetup *run, const Measurement *m)
+{
+    const Schedule *s = m->schedule;
+    const char *what;
+    double us, uncertainty;
+    if (strcmp(s->key, "barrier") == 0) {
+        what = "per barrier (LLNL target < 200)";
+        us = m->us;
+        uncertainty = median_uncertainty(&m->stats);
+    } else if (strcmp(s->key, "parallel") == 0) {
+        what = "per fork/join (empty parallel region)";
+        us = m->us;
+        uncertainty = median_uncertainty(&m->stats);
+    } else if (m->has_overhead) {
+        what = strcmp(s->key, "static") == 0 ? "of overhead per parallel for (LLNL target < 500)"
+                                             : "of overhead per subcycle";
+        us = m->overhead_us;
+        uncertainty = m->has_overhead_ci ? 0.5 * (m->overhead_high - m->overhead_low) : 0.0;
+    } else {
+        return;
+    }
+    if (run->cycles.source == CYCLES_UNAVAILABLE) {
+        fprintf(out, "%13s   Cycles: unavailable (%s)\n", s->name, run->cycles.why);
+    } else {
+        char a[32];
+        fprintf(out, "%13s   Cycles: %s %s\n", s->name,
+                measured_text(a, sizeof a, cycles_from_us(&run->cycles, us), cycles_from_us(&run->cycles, uncertainty), 0),
+                what);
     }
 }
 
@@ -177,7 +345,11 @@ static void print_block_notes(FILE *out, const RunSetup *run, const Measurement 
     const TeamObservation *t = &m->team;
 
     if (s->role == ROLE_REFERENCE)
-        fprintf(out, "%13s   Verify: reference (conservation, residue bound, zone order, update counts hold)\n", s->name);
+        fprintf(out, "%13s   Verify: reference (conservation, residue bound, zone order, update counts hold%s)\n",
+                s->name, m->verified_chunks > 1 ? "; checkpoint after every chunk" : "");
+    else if (s->role == ROLE_CHECKED && m->verified_chunks > 1)
+        fprintf(out, "%13s   Verify: passed (every zone of every part bit-identical to Serial Ref after each of "
+                     "%ld chunks; invariants hold)\n", s->name, m->verified_chunks);
     else if (s->role == ROLE_CHECKED)
         fprintf(out, "%13s   Verify: passed (every zone of every part bit-identical to Serial Ref; invariants hold)\n", s->name);
     else if (s->role == ROLE_BESTCASE)
@@ -189,17 +361,21 @@ static void print_block_notes(FILE *out, const RunSetup *run, const Measurement 
             fprintf(out, " (inner teams from %d to %d)", t->inner_min, t->inner_max);
         fprintf(out, ", requested %dx%d\n", run->nestedOuter, run->nestedInner);
         if (run->nestedInner > 1 && t->inner_max <= 1)
-            fprintf(out, "%13s  WARNING: the OpenMP runtime serialised the inner teams: "
-                         "each group ran on one thread\n", s->name);
+            print_warning(out, s->name, "the OpenMP runtime serialised the inner teams: each group ran on one thread");
         else if (t->inner_min < run->nestedInner && t->inner_max > 0)
-            fprintf(out, "%13s  WARNING: some inner teams got fewer threads than requested\n", s->name);
+            print_warning(out, s->name, "some inner teams got fewer threads than requested");
     }
     if (t->idle_threads > 0)
-        fprintf(out, "%13s  WARNING: %d of %d threads got no parts (numParts %ld < numThreads)\n", s->name,
-                t->idle_threads, t->threads, run->numParts);
+        print_warning(out, s->name, "%d of %d threads got no parts (numParts %ld < numThreads)", t->idle_threads,
+                      t->threads, run->numParts);
     if (m->subnormals > 0)
-        fprintf(out, "%13s  WARNING: %ld subnormal zone values/residues: subnormal arithmetic "
-                     "is slow on many CPUs and distorts this timing\n", s->name, m->subnormals);
+        print_warning(out, s->name, "%ld subnormal zone values/residues: subnormal arithmetic "
+                                    "is slow on many CPUs and distorts this timing", m->subnormals);
+    if (m->stats.n >= 2 && m->stats.cv > CLOMP_NOISY_CV)
+        print_warning(out, s->name, "noisy measurement: chunk times vary by CV %.0f%% (> %.0f%%); likely causes: "
+                                    "the node is not idle, unbound threads (set OMP_PROC_BIND and OMP_PLACES), "
+                                    "frequency changes; see docs/statistics.md",
+                      m->stats.cv * 100.0, CLOMP_NOISY_CV * 100.0);
 }
 
 void print_block_results(FILE *out, const RunSetup *run, const Measurement *m,
@@ -211,50 +387,71 @@ void print_block_results(FILE *out, const RunSetup *run, const Measurement *m,
         fprintf(out, "%13s Checksum: Sum=%-8.8g Residue=%-8.8g Total=%-.9g\n", s->name,
                 m->checksum.sum, m->checksum.residue, m->checksum.total);
     fprintf(out, "%13s  Runtime: %.3f (wallclock, in seconds)\n", s->name, m->seconds);
-    fprintf(out, "%13s  us/Loop: %.2f (wallclock, in microseconds)\n", s->name, us_per_loop(run, m->seconds));
+    fprintf(out, "%13s  us/Loop: %.2f (wallclock, in microseconds)\n", s->name, m->us);
     if (s->role == ROLE_BESTCASE || s->role == ROLE_CHECKED)
-        print_comparisons(out, run, m, serial, bestcase);
+        print_comparisons(out, m, serial, bestcase);
     print_block_notes(out, run, m);
+    print_statistics(out, m);
+    print_cycles(out, run, m);
     fprintf(out, "---------------------\n");
 }
 
 static const Measurement *find_result(const Measurement *results, size_t count, ScheduleRole role,
-                                      const char *name)
+                                      const char *key)
 {
     for (size_t i = 0; i < count; i++)
-        if (results[i].schedule->role == role && (name == NULL || strcmp(results[i].schedule->name, name) == 0))
+        if (results[i].selected && results[i].schedule->role == role &&
+            (key == NULL || strcmp(results[i].schedule->key, key) == 0))
             return &results[i];
     return NULL;
 }
 
 typedef enum { ROW_RUNTIME, ROW_US_PER_LOOP, ROW_SPEEDUP, ROW_EFFICACY, ROW_OVERHEAD } SummaryRow;
 
-/* One row of the comma-delimited summary, in CLOMP 1.2's formats; N/A where
- * the figure means nothing for that measurement. */
-static void print_summary_row(FILE *out, const RunSetup *run, const char *label, SummaryRow row,
-                              const Measurement *results, size_t count, const Measurement *serial,
-                              const Measurement *bestcase)
+/* One figure of the summary; NAN where it means nothing for that
+ * measurement or its inputs were not measured (--schedules). */
+static double summary_figure(SummaryRow row, const Measurement *m, const Measurement *serial,
+                             const Measurement *bestcase)
+{
+    ScheduleRole role = m->schedule->role;
+    if (!m->selected)
+        return NAN;
+    switch (row) {
+    case ROW_RUNTIME:
+        return m->seconds;
+    case ROW_US_PER_LOOP:
+        return m->us;
+    case ROW_SPEEDUP:
+        return role == ROLE_PROBE || serial == NULL ? NAN : serial->us / m->us;
+    case ROW_EFFICACY:
+        return role == ROLE_PROBE || role == ROLE_REFERENCE || bestcase == NULL ? NAN : bestcase->us / m->us * 100.0;
+    default:
+        return role == ROLE_PROBE || role == ROLE_REFERENCE || bestcase == NULL ? NAN
+               : role == ROLE_BESTCASE                                          ? 0.0
+                                                                                : m->overhead_us;
+    }
+}
+
+/* One row of the comma-delimited summary, in CLOMP 1.2's formats. */
+static void print_summary_row(FILE *out, const char *label, SummaryRow row, const Measurement *results,
+                              size_t count, const Measurement *serial, const Measurement *bestcase)
 {
     fprintf(out, "%s", label);
     for (size_t i = 0; i < count; i++) {
-        ScheduleRole role = results[i].schedule->role;
-        double seconds = results[i].seconds;
+        double value = summary_figure(row, &results[i], serial, bestcase);
         /* 1.2 keeps its columns aligned under the longer labels: reproduce
          * its spacing byte for byte so diff-based comparisons still work. */
         fputs(i == 0 && strlen(label) > 7 ? "," : ", ", out);
-        if ((row == ROW_SPEEDUP && role == ROLE_PROBE) ||
-            (row >= ROW_EFFICACY && (role == ROLE_PROBE || role == ROLE_REFERENCE)))
+        if (isnan(value))
             fprintf(out, "%7s", "N/A");
         else if (row == ROW_RUNTIME)
-            fprintf(out, "%7.3f", seconds);
-        else if (row == ROW_US_PER_LOOP)
-            fprintf(out, "%7.2f", us_per_loop(run, seconds));
+            fprintf(out, "%7.3f", value);
         else if (row == ROW_SPEEDUP)
-            fprintf(out, "%7.1f", serial->seconds / seconds);
+            fprintf(out, "%7.1f", value);
         else if (row == ROW_EFFICACY)
-            fprintf(out, role == ROLE_BESTCASE ? " %6.1f%%" : "%6.1f%%", bestcase->seconds / seconds * 100.0);
+            fprintf(out, results[i].schedule->role == ROLE_BESTCASE ? " %6.1f%%" : "%6.1f%%", value);
         else
-            fprintf(out, "%7.2f", us_per_loop(run, seconds - bestcase->seconds));
+            fprintf(out, "%7.2f", value);
     }
     fputc('\n', out);
 }
@@ -265,14 +462,77 @@ static void print_args(FILE *out, const RunSetup *run)
             run->zonesPerPart, run->zoneSize, run->flopScale, run->timeScale);
 }
 
+/* ", %.Nf" or ", N/A" for a figure left out by --schedules. */
+static void print_rfp_figure(FILE *out, double value, int decimals)
+{
+    if (isnan(value))
+        fprintf(out, ", N/A");
+    else
+        fprintf(out, ", %.*f", decimals, value);
+}
+
+const char *target_verdict(double cycles, int has_ci, double low, double high, double target)
+{
+    if (isnan(cycles))
+        return "unavailable";
+    if (has_ci && low < target && high >= target)
+        return "undecided";
+    return (has_ci ? high : cycles) < target ? "met" : "not met";
+}
+
+/* LLNL's targets, judged on the interval where there is one: a target is
+ * only "met" or "not met" when the whole interval says so. */
+static void print_target(FILE *out, const RunSetup *run, const char *label, double us, int has_ci, double low_us,
+                         double high_us, double target_cycles)
+{
+    char a[32];
+    double cycles = cycles_from_us(&run->cycles, us);
+    double low = cycles_from_us(&run->cycles, low_us), high = cycles_from_us(&run->cycles, high_us);
+    double u = has_ci ? 0.5 * (high - low) : 0.0;
+    fprintf(out, "%s: %s cycles", label, measured_text(a, sizeof a, cycles, u, 0));
+    if (has_ci) {
+        char b[32], c[32];
+        fprintf(out, " (95%% CI %s .. %s)", measured_text(b, sizeof b, low, u, 0), measured_text(c, sizeof c, high, u, 0));
+    }
+    const char *verdict = target_verdict(cycles, has_ci, low, high, target_cycles);
+    if (target_cycles <= 0.0)
+        fprintf(out, ", no LLNL target\n");
+    else
+        fprintf(out, ", target < %.0f: %s%s\n", target_cycles, verdict,
+                strcmp(verdict, "undecided") == 0 ? " (the interval straddles it)" : "");
+}
+
+void print_targets(FILE *out, const RunSetup *run, const Measurement *results, size_t count)
+{
+    const Measurement *barrier = find_result(results, count, ROLE_PROBE, "barrier");
+    const Measurement *parallel = find_result(results, count, ROLE_PROBE, "parallel");
+    const Measurement *stat = find_result(results, count, ROLE_CHECKED, "static");
+
+    fprintf(out, "----------- LLNL targets (in CPU cycles) ----------\n");
+    if (run->cycles.source == CYCLES_UNAVAILABLE) {
+        fprintf(out, "Cycles: unavailable (%s); targets not judged\n", run->cycles.why);
+        return;
+    }
+    fprintf(out, "Cycle rate: %.3f GHz (%s)\n", run->cycles.ghz, cycle_source_text(&run->cycles));
+    if (barrier != NULL)
+        print_target(out, run, "Barrier latency (OMP Barrier)", barrier->us, barrier->stats.has_ci,
+                     barrier->stats.ci_low, barrier->stats.ci_high, 200.0);
+    if (stat != NULL && stat->has_overhead)
+        print_target(out, run, "Parallel-for overhead (Static OMP)", stat->overhead_us, stat->has_overhead_ci,
+                     stat->overhead_low, stat->overhead_high, 500.0);
+    if (parallel != NULL)
+        print_target(out, run, "Fork/join (OMP Parallel)", parallel->us, parallel->stats.has_ci,
+                     parallel->stats.ci_low, parallel->stats.ci_high, 0.0);
+}
+
 void print_summary(FILE *out, const RunSetup *run, const Measurement *results, size_t count)
 {
     const Measurement *serial = find_result(results, count, ROLE_REFERENCE, NULL);
     const Measurement *bestcase = find_result(results, count, ROLE_BESTCASE, NULL);
-    const Measurement *barrier = find_result(results, count, ROLE_PROBE, "OMP Barrier");
-    const Measurement *stat = find_result(results, count, ROLE_CHECKED, "Static OMP");
-    const Measurement *dyn = find_result(results, count, ROLE_CHECKED, "Dynamic OMP");
-    const Measurement *manual = find_result(results, count, ROLE_CHECKED, "Manual OMP");
+    const Measurement *barrier = find_result(results, count, ROLE_PROBE, "barrier");
+    const Measurement *stat = find_result(results, count, ROLE_CHECKED, "static");
+    const Measurement *dyn = find_result(results, count, ROLE_CHECKED, "dynamic");
+    const Measurement *manual = find_result(results, count, ROLE_CHECKED, "manual");
 
     fprintf(out, "----------- Comma-delimited summary ----------\n");
     print_escaped(out, run->exe);
@@ -282,22 +542,23 @@ void print_summary(FILE *out, const RunSetup *run, const Measurement *results, s
         fprintf(out, ", %s", results[i].schedule->name);
     fputc('\n', out);
 
-    print_summary_row(out, run, "Runtime", ROW_RUNTIME, results, count, serial, bestcase);
-    print_summary_row(out, run, "us/Loop", ROW_US_PER_LOOP, results, count, serial, bestcase);
-    print_summary_row(out, run, "Speedup", ROW_SPEEDUP, results, count, serial, bestcase);
-    print_summary_row(out, run, "Efficacy", ROW_EFFICACY, results, count, serial, bestcase);
-    print_summary_row(out, run, "Overhead", ROW_OVERHEAD, results, count, serial, bestcase);
+    print_summary_row(out, "Runtime", ROW_RUNTIME, results, count, serial, bestcase);
+    print_summary_row(out, "us/Loop", ROW_US_PER_LOOP, results, count, serial, bestcase);
+    print_summary_row(out, "Speedup", ROW_SPEEDUP, results, count, serial, bestcase);
+    print_summary_row(out, "Efficacy", ROW_EFFICACY, results, count, serial, bestcase);
+    print_summary_row(out, "Overhead", ROW_OVERHEAD, results, count, serial, bestcase);
 
     /* Exactly CLOMP 1.2's last line: scripts collect results by it. */
     fprintf(out, "CORAL RFP, ");
     print_args(out, run);
-    fprintf(out, ", %.2f, %.2f, %.1f, %.2f, %.1f, %.2f, %.1f, %.2f, %.1f\n",
-            us_per_loop(run, serial->seconds), us_per_loop(run, barrier->seconds),
-            serial->seconds / bestcase->seconds,
-            us_per_loop(run, stat->seconds - bestcase->seconds),
-            serial->seconds / stat->seconds,
-            us_per_loop(run, dyn->seconds - bestcase->seconds),
-            serial->seconds / dyn->seconds,
-            us_per_loop(run, manual->seconds - bestcase->seconds),
-            serial->seconds / manual->seconds);
+    print_rfp_figure(out, serial->us, 2);
+    print_rfp_figure(out, barrier != NULL ? barrier->us : NAN, 2);
+    print_rfp_figure(out, bestcase != NULL ? serial->us / bestcase->us : NAN, 1);
+    print_rfp_figure(out, stat != NULL ? summary_figure(ROW_OVERHEAD, stat, serial, bestcase) : NAN, 2);
+    print_rfp_figure(out, stat != NULL ? serial->us / stat->us : NAN, 1);
+    print_rfp_figure(out, dyn != NULL ? summary_figure(ROW_OVERHEAD, dyn, serial, bestcase) : NAN, 2);
+    print_rfp_figure(out, dyn != NULL ? serial->us / dyn->us : NAN, 1);
+    print_rfp_figure(out, manual != NULL ? summary_figure(ROW_OVERHEAD, manual, serial, bestcase) : NAN, 2);
+    print_rfp_figure(out, manual != NULL ? serial->us / manual->us : NAN, 1);
+    fputc('\n', out);
 }

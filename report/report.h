@@ -10,6 +10,9 @@
 #include "../kernels/problem.h"
 #include "../kernels/schedule.h"
 #include "../mesh/verify.h"
+#include "../numa/locality.h"
+#include "../timing/cycles.h"
+#include "../timing/statistics.h"
 #include "build_info.h"
 
 /* The run as resolved from the command line. */
@@ -33,28 +36,81 @@ typedef struct RunSetup {
     int nestedOuter;
     int nestedInner;
     Placement placement;
+    long trials;              /* chunks per timed run (resolved) */
+    long requested_trials;    /* --trials as given; 0: default */
+    long *chunk_end;          /* [trials]: cumulative subcycles at the end of each chunk */
+    long rounds;
+    int quiet;
+    const char *json_path;
+    const char *schedule_list;    /* --schedules as given, or NULL */
+    int selected[16];             /* per clomp_schedules[] entry: measured in this run */
+    CycleRate cycles;
 } RunSetup;
 
 typedef struct Measurement {
     const Schedule *schedule;
-    double seconds;
+    int selected;              /* 0: left out by --schedules, every figure N/A */
+    char started[64];          /* start of its first timed run */
     TeamObservation team;
-    MeshChecksum checksum;
+    MeshChecksum checksum;     /* after the last chunk (identical in every round) */
     long subnormals;
+    long verified_chunks;      /* chunk checks passed, all rounds */
+
+    /* Raw timings: `chunks` per round (1 when the schedule is timed whole). */
+    long chunks;
+    long rounds_done;
+    double *chunk_seconds;     /* [round * chunks + chunk] */
+    double *round_seconds;     /* [round]: the sum of its chunks, CLOMP 1.2's Runtime */
+    double *round_median_us;   /* [round]: median chunk us/Loop of the round */
+
+    /* Figures (summarize_measurement). */
+    double seconds;            /* Runtime: median over rounds of round_seconds */
+    double us;                 /* us/Loop: median chunk, all rounds */
+    SampleStats stats;         /* chunk us/Loop, interval at CLOMP_CI_LEVEL */
+    SampleStats paired_stats;  /* same samples, interval at the level differences need */
+    int has_overhead;          /* checked schedules with a bestcase */
+    double overhead_us;        /* median over rounds of (us - bestcase us) of the same round */
+    int has_overhead_ci;
+    double overhead_low, overhead_high;
 } Measurement;
 
 void print_header(FILE *out, const RunSetup *run, const char *host, const char *start_time);
-void print_setup(FILE *out, const RunSetup *run, const Problem *pb, double build_seconds);
+void print_setup(FILE *out, const RunSetup *run, const Problem *pb, double build_seconds, LocalitySummary *locality);
 /* --dry-run: what a run would do, after the header, without a mesh. */
 void print_plan(FILE *out, const RunSetup *run);
 
-void print_block_start(FILE *out, const Measurement *m, const char *start_time);
+void print_block_start(FILE *out, const Measurement *m);
 /* serial / bestcase: earlier measurements this block is compared with (may be NULL). */
 void print_block_results(FILE *out, const RunSetup *run, const Measurement *m,
                          const Measurement *serial, const Measurement *bestcase);
 
+/* Cycles of the barrier, fork/join and parallel-for overhead against LLNL's
+ * targets; after the last block, before the summary. */
+void print_targets(FILE *out, const RunSetup *run, const Measurement *results, size_t count);
+
+/* "met", "not met", "undecided" (the interval straddles the target) or
+ * "unavailable" (no cycle rate: cycles is NAN). */
+const char *target_verdict(double cycles, int has_ci, double low, double high, double target);
+
 void print_summary(FILE *out, const RunSetup *run, const Measurement *results, size_t count);
 
+/* Every WARNING line printed, kept for the JSON report. */
+void record_warning(const char *label, const char *text);
+size_t warning_count(void);
+const char *warning_text(size_t i);   /* "label: text" */
+
+/* `value` rounded to the first significant digit of `uncertainty` (one
+ * digit more is never supported by the data); plain %.*f with max_decimals
+ * when there is no uncertainty. Returns buf. */
+const char *measured_text(char *buf, size_t size, double value, double uncertainty, int max_decimals);
+
+/* Escaped as in the report: bytes outside printable ASCII as \xNN. */
+void print_escaped(FILE *out, const char *text);
+
 double us_per_loop(const RunSetup *run, double seconds);
+
+/* Subcycles in chunk c of a run of `chunks` chunks (a schedule timed whole
+ * has one chunk of every subcycle). */
+long chunk_subcycles(const RunSetup *run, long chunks, long c);
 
 #endif

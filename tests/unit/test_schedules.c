@@ -28,7 +28,7 @@ static const Shape shapes[] = {
 
 /* Zones and residues that differ from the oracle, or update counts that are
  * not one per subcycle (part 0's is reset by calc_deposit). */
-static long differences(const Problem *pb, const Oracle *o, int bestcase)
+static long differences(const Problem *pb, const Oracle *o, int bestcase, long subcycles)
 {
     long diff = 0;
     for (long p = 0; p < o->P; p++) {
@@ -38,7 +38,7 @@ static long differences(const Problem *pb, const Oracle *o, int bestcase)
             diff += !same_bits(zone->value, o->values[p * o->Z + z]);
         diff += !same_bits(part->residue, o->residue[p]);
         /* Bestcase ends with its own calc_deposit() calls, which leave part 0 at 0. */
-        long expected_count = p != 0 ? SUBCYCLES + 1 : bestcase ? 0 : 1;
+        long expected_count = p != 0 ? subcycles + 1 : bestcase ? 0 : 1;
         diff += part->update_count != expected_count;
     }
     return diff;
@@ -66,8 +66,8 @@ static void run_case(const Schedule *s, const Shape *shape, int threads, int out
     TeamObservation seen;
     memset(&seen, 0, sizeof seen);
     reinitialize_parts(&pb);
-    s->run(&pb, SUBCYCLES, &seen);
-    long diff = differences(&pb, &o, bestcase);
+    s->run(&pb, SUBCYCLES, NULL, &seen);
+    long diff = differences(&pb, &o, bestcase, SUBCYCLES);
     if (s->role == ROLE_CHECKED || s->role == ROLE_REFERENCE)
         diff += pb.deposit.order_violations;
 
@@ -83,6 +83,82 @@ static void run_case(const Schedule *s, const Shape *shape, int threads, int out
     if (diff != 0)
         printf("# %ld differences\n", diff);
     oracle_free(&o);
+    free_mesh(&pb.mesh);
+}
+
+/* Chunked runs: the between-chunks hook sees exactly the oracle's state
+ * after each chunk's cumulative subcycle count, and every chunk is timed. */
+typedef struct ChunkWatch {
+    Problem *pb;
+    Oracle *o;
+    const long *ends;
+    long calls, bad_states;
+} ChunkWatch;
+
+static void watch_chunk(void *context, long chunk)
+{
+    ChunkWatch *w = context;
+    oracle_run_serial(w->o, w->ends[chunk]);
+    w->bad_states += chunk != w->calls || differences(w->pb, w->o, 0, w->ends[chunk]) != 0;
+    w->calls++;
+}
+
+static void run_chunked_case(const Schedule *s, int threads)
+{
+    static const long ends[] = {3, 10, 11, 24, SUBCYCLES};   /* uneven, as remainders make them */
+    const long count = sizeof ends / sizeof ends[0];
+    double seconds[sizeof ends / sizeof ends[0]];
+    Problem pb;
+    Oracle o;
+    MeshShape ms = {7, 10, 32, 1};
+
+    omp_set_num_threads(threads);
+    build_mesh(&pb.mesh, &ms, threads, NULL, NULL);
+    pb.numThreads = threads;
+    pb.nestedOuter = threads > 1 ? 2 : 1;
+    pb.nestedInner = threads > 1 ? threads / 2 : 1;
+    calibrate_deposit(&pb);
+    oracle_init(&o, ms.numParts, ms.zonesPerPart, ms.flopScale);
+    ChunkWatch watch = {&pb, &o, ends, 0, 0};
+    ChunkTimer timer = {count, ends, seconds, 0.0, watch_chunk, &watch};
+    for (long c = 0; c < count; c++)
+        seconds[c] = -1.0;
+
+    reinitialize_parts(&pb);
+    s->run(&pb, SUBCYCLES, &timer, NULL);
+    long untimed = 0;
+    for (long c = 0; c < count; c++)
+        untimed += !(seconds[c] >= 0.0);
+    ok(watch.calls == count && watch.bad_states == 0 && untimed == 0,
+       "%s at %d threads in %ld uneven chunks: each chunk timed and verified against the oracle at its end "
+       "(%ld of %ld checks, %ld wrong states)", s->name, threads, count, watch.calls, count, watch.bad_states);
+    oracle_free(&o);
+    free_mesh(&pb.mesh);
+}
+
+/* Probes and Bestcase have nothing to verify between chunks, but must time
+ * every chunk. */
+static void run_chunked_probe(const Schedule *s, int threads)
+{
+    static const long ends[] = {10, 20, 25, SUBCYCLES};
+    const long count = s->chunked ? (long)(sizeof ends / sizeof ends[0]) : 1;
+    long whole[] = {SUBCYCLES};
+    double seconds[sizeof ends / sizeof ends[0]] = {-1.0, -1.0, -1.0, -1.0};
+    Problem pb;
+    MeshShape ms = {7, 10, 32, 1};
+
+    omp_set_num_threads(threads);
+    build_mesh(&pb.mesh, &ms, threads, NULL, NULL);
+    pb.numThreads = threads;
+    calibrate_deposit(&pb);
+    ChunkTimer timer = {count, s->chunked ? ends : whole, seconds, 0.0, NULL, NULL};
+    reinitialize_parts(&pb);
+    s->run(&pb, SUBCYCLES, &timer, NULL);
+    long untimed = 0;
+    for (long c = 0; c < count; c++)
+        untimed += !(seconds[c] >= 0.0);
+    ok(untimed == 0, "%s at %d threads times each of its %ld chunk%s", s->name, threads, count,
+       count == 1 ? "" : "s");
     free_mesh(&pb.mesh);
 }
 
@@ -107,6 +183,17 @@ int main(void)
                 for (int threads = 1; threads <= 4; threads++)
                     run_case(s, &shapes[k], threads, 1, 1);
             }
+        }
+    }
+    for (size_t i = 0; i < clomp_schedule_count; i++) {
+        const Schedule *s = clomp_schedules[i];
+        for (int threads = 1; threads <= 3; threads++) {
+            if (s->role == ROLE_CHECKED || s->role == ROLE_REFERENCE)
+                run_chunked_case(s, threads);
+            else
+                run_chunked_probe(s, threads);
+            if (!s->uses_threads)
+                break;
         }
     }
     return done_testing();

@@ -19,13 +19,13 @@ static MeshChecksum last_checksum;
 static void run_serial_reference(void)
 {
     reinitialize_parts(&pb);
-    find_schedule("Serial Ref")->run(&pb, SUBCYCLES, NULL);
+    find_schedule("Serial Ref")->run(&pb, SUBCYCLES, NULL, NULL);
 }
 
 /* Verifies the current mesh as a checked schedule; the printed report lands in `report`. */
 static long verify_now(void)
 {
-    VerifyExpectations expect = {SUBCYCLES, pb.deposit.max_residue, pb.deposit.order_violations,
+    VerifyExpectations expect = {SUBCYCLES, 0, NULL, pb.deposit.max_residue, pb.deposit.order_violations,
                                  pb.deposit.first_violation_count, 1};
     FILE *out = fmemopen(report, sizeof report, "w");
     long failures = verify_against_reference(&pb.mesh, &expect, "Test OMP", out, &last_checksum);
@@ -167,6 +167,42 @@ static void test_subnormals(void)
     ok(count_subnormals(&pb.mesh) == 1, "a subnormal zone value is counted");
 }
 
+/* Chunked runs are verified at every chunk boundary against Serial Ref's
+ * state at the same point, and a failure says which chunk it was. */
+static void test_checkpoints_of_chunks(void)
+{
+    const Schedule *serial = find_schedule("Serial Ref");
+    long ends[2] = {SUBCYCLES / 2, SUBCYCLES};
+    double seconds[2];
+    ChunkTimer timer = {2, ends, seconds, 0.0, NULL, NULL};
+    FILE *out;
+
+    reinitialize_parts(&pb);
+    reserve_reference_checkpoints(&pb.mesh, 2);
+    serial->run(&pb, SUBCYCLES / 2, NULL, NULL);
+    record_reference(&pb.mesh, 0);
+    serial->run(&pb, SUBCYCLES / 2, NULL, NULL);
+    record_reference(&pb.mesh, 1);
+
+    reinitialize_parts(&pb);
+    serial->run(&pb, SUBCYCLES, &timer, NULL);
+    ok(seconds[0] >= 0.0 && seconds[1] >= 0.0, "a timed run fills in the time of each of its chunks");
+
+    VerifyExpectations at_end = {SUBCYCLES, 1, "in chunk 2 of 2", pb.deposit.max_residue, 0, 0, 1};
+    out = fmemopen(report, sizeof report, "w");
+    ok(verify_against_reference(&pb.mesh, &at_end, "Test OMP", out, NULL) == 0,
+       "the state after the whole run matches the checkpoint of the last chunk");
+    fclose(out);
+
+    VerifyExpectations too_early = {SUBCYCLES / 2, 0, "in chunk 1 of 2", pb.deposit.max_residue, 0, 0, 1};
+    out = fmemopen(report, sizeof report, "w");
+    ok(verify_against_reference(&pb.mesh, &too_early, "Test OMP", out, NULL) > 0,
+       "the same state fails against the first chunk's checkpoint");
+    fclose(out);
+    ok(strstr(report, "check") != NULL && strstr(report, "failed in chunk 1 of 2") != NULL,
+       "the failure count names the chunk: %s", strrchr(report, ':') ? strrchr(report, ':') : report);
+}
+
 int main(void)
 {
     MeshShape shape = {12, 10, 32, 1};
@@ -174,7 +210,8 @@ int main(void)
     pb.numThreads = 1;
     calibrate_deposit(&pb);
     run_serial_reference();
-    record_reference(&pb.mesh);
+    reserve_reference_checkpoints(&pb.mesh, 1);
+    record_reference(&pb.mesh, 0);
 
     test_clean_run_passes();
     test_flipped_bit_in_first_zone();
@@ -186,6 +223,7 @@ int main(void)
     test_conservation();
     test_many_failures_are_summarised();
     test_subnormals();
+    test_checkpoints_of_chunks();
     free_mesh(&pb.mesh);
     return done_testing();
 }

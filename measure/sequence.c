@@ -1,0 +1,257 @@
+#include "sequence.h"
+
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../cli/exit_status.h"
+#include "../kernels/deposit.h"
+#include "../kernels/fault.h"
+#include "../timing/clock.h"
+
+volatile sig_atomic_t clomp_openmp_running;
+
+int prepare_measurements(const RunSetup *run, Measurement *results, size_t count)
+{
+    for (size_t i = 0; i < count; i++) {
+        Measurement *m = &results[i];
+        m->chunks = m->schedule->chunked ? run->trials : 1;
+        m->chunk_seconds = calloc((size_t)(run->rounds * m->chunks), sizeof *m->chunk_seconds);
+        m->round_seconds = calloc((size_t)run->rounds, sizeof *m->round_seconds);
+        m->round_median_us = calloc((size_t)run->rounds, sizeof *m->round_median_us);
+        if (m->chunk_seconds == NULL || m->round_seconds == NULL || m->round_median_us == NULL)
+            return -1;
+    }
+    return 0;
+}
+
+void free_measurements(Measurement *results, size_t count)
+{
+    for (size_t i = 0; i < count; i++) {
+        free(results[i].chunk_seconds);
+        free(results[i].round_seconds);
+        free(results[i].round_median_us);
+    }
+}
+
+/* What verification between chunks needs. */
+typedef struct ChunkCheck {
+    Problem *pb;
+    const RunSetup *run;
+    Measurement *m;
+    FILE *out;
+    long round;
+    long failures;
+    long failed_chunk;
+} ChunkCheck;
+
+/* Between chunks, with the clock stopped: Serial Ref's first round records
+ * its state as the checkpoint every later run must reproduce; everything
+ * else is compared with the checkpoint of the same chunk. After a failure
+ * the state has diverged, and later chunks are not checked again. */
+static void verify_chunk(void *context, long chunk)
+{
+    ChunkCheck *ck = context;
+    const RunSetup *run = ck->run;
+    const Schedule *s = ck->m->schedule;
+    char where[160];
+    int records = s->role == ROLE_REFERENCE && ck->round == 0;
+
+    if (ck->failures > 0)
+        return;
+    if (records)
+        record_reference(&ck->pb->mesh, chunk);
+    long first = chunk > 0 ? run->chunk_end[chunk - 1] / SUBCYCLES_PER_ITERATION + 1 : 1;
+    int n = 0;
+    if (run->trials > 1)
+        n = snprintf(where, sizeof where, "in chunk %ld of %ld (iterations %ld..%ld of %ld)", chunk + 1, run->trials,
+                     first, run->chunk_end[chunk] / SUBCYCLES_PER_ITERATION, run->iterations);
+    if (run->rounds > 1)
+        snprintf(where + n, sizeof where - (size_t)n, "%sin round %ld of %ld", n > 0 ? ", " : "", ck->round + 1,
+                 run->rounds);
+    VerifyExpectations expect = {run->chunk_end[chunk], chunk,
+                                 run->trials > 1 || run->rounds > 1 ? where : NULL,
+                                 ck->pb->deposit.max_residue, ck->pb->deposit.order_violations,
+                                 ck->pb->deposit.first_violation_count, !records};
+    ck->failures = verify_against_reference(&ck->pb->mesh, &expect, s->name, ck->out, &ck->m->checksum);
+    if (ck->failures > 0)
+        ck->failed_chunk = chunk;
+    else
+        ck->m->verified_chunks++;
+}
+
+/* Numbers labelled with N threads must have run on N threads. */
+static int check_team(const RunSetup *run, const Measurement *m, char *why, size_t why_size)
+{
+    const Schedule *s = m->schedule;
+    long wanted = m->team.nested ? run->nestedOuter : run->numThreads;
+    if (s->uses_threads && m->team.threads != wanted) {
+        snprintf(why, why_size, "%s: the OpenMP runtime gave %d threads, %ld requested", s->name, m->team.threads,
+                 wanted);
+        return EXIT_RESOURCE;
+    }
+    return 0;
+}
+
+static int bits_differ(double a, double b)
+{
+    uint64_t x, y;
+    memcpy(&x, &a, sizeof x);
+    memcpy(&y, &b, sizeof y);
+    return x != y;
+}
+
+/* One timed run of one schedule in round `round`. */
+static int measure_once(Problem *pb, const RunSetup *run, Measurement *m, long round, const SequenceOutput *out,
+                        char *why, size_t why_size)
+{
+    const Schedule *s = m->schedule;
+    int checked = s->role == ROLE_REFERENCE || s->role == ROLE_CHECKED;
+
+    /* One untimed iteration lets the runtime create its threads first, and
+     * shows the team sizes the timed run will get. */
+    long warm_end = SUBCYCLES_PER_ITERATION;
+    double warm_seconds;
+    ChunkTimer warm = {1, &warm_end, &warm_seconds, 0.0, NULL, NULL};
+    reinitialize_parts(pb);
+    memset(&m->team, 0, sizeof m->team);
+    clomp_openmp_running = 1;
+    s->run(pb, SUBCYCLES_PER_ITERATION, &warm, &m->team);
+    clomp_openmp_running = 0;
+    int status = check_team(run, m, why, why_size);
+    if (status != 0)
+        return status;
+    reinitialize_parts(pb);
+
+    if (round == 0) {
+        wall_time_text(m->started, sizeof m->started);
+        if (run->rounds == 1) {
+            print_block_start(out->report, m);
+            fflush(out->report);
+        }
+    }
+
+    long whole_end = run->subcycles;
+    ChunkCheck check = {pb, run, m, out->failures, round, 0, -1};
+    ChunkTimer timer = {m->chunks, s->chunked ? run->chunk_end : &whole_end, m->chunk_seconds + round * m->chunks,
+                        0.0, checked ? verify_chunk : NULL, &check};
+    MeshChecksum first_round = m->checksum;
+    if (s->role == ROLE_CHECKED)
+        FAULT_ARM(s->name, run->subcycles, run->numParts, run->zonesPerPart);
+    clomp_openmp_running = 1;
+    s->run(pb, run->subcycles, &timer, NULL);
+    clomp_openmp_running = 0;
+    FAULT_DISARM();
+
+    double total = 0.0;
+    for (long c = 0; c < m->chunks; c++)
+        total += m->chunk_seconds[round * m->chunks + c];
+    m->round_seconds[round] = total;
+    m->rounds_done = round + 1;
+
+    if (check.failures > 0) {
+        int n = snprintf(why, why_size, "%s failed verification%s", s->name,
+                         s->role == ROLE_REFERENCE && round == 0 ? " of its own invariants" : " against Serial Ref");
+        if (run->trials > 1)
+            n += snprintf(why + n, why_size - (size_t)n, " in chunk %ld of %ld", check.failed_chunk + 1, run->trials);
+        if (run->rounds > 1)
+            snprintf(why + n, why_size - (size_t)n, " in round %ld of %ld", round + 1, run->rounds);
+        return EXIT_VERIFY_FAILED;
+    }
+    /* Every round starts from the same state and does the same work. */
+    if (checked && round > 0 &&
+        (bits_differ(first_round.sum, m->checksum.sum) || bits_differ(first_round.residue, m->checksum.residue))) {
+        fprintf(out->failures, "%13s VERIFY FAILED: checksum of round %ld (Sum=%.17g Residue=%.17g) differs "
+                               "from round 1's (Sum=%.17g Residue=%.17g)\n",
+                s->name, round + 1, m->checksum.sum, m->checksum.residue, first_round.sum, first_round.residue);
+        snprintf(why, why_size, "%s: round %ld's checksum differs from round 1's", s->name, round + 1);
+        return EXIT_VERIFY_FAILED;
+    }
+    if (s->role != ROLE_PROBE)
+        m->subnormals = count_subnormals(&pb->mesh);
+    return 0;
+}
+
+static const Measurement *find_role(const Measurement *results, size_t count, ScheduleRole role)
+{
+    for (size_t i = 0; i < count; i++)
+        if (results[i].selected && results[i].schedule->role == role)
+            return &results[i];
+    return NULL;
+}
+
+int run_measurements(Problem *pb, const RunSetup *run, Measurement *results, size_t count,
+                     const SequenceOutput *out, char *why, size_t why_size)
+{
+    for (long round = 0; round < run->rounds; round++) {
+        double round_start = now_seconds();
+        long measured = 0;
+        for (size_t i = 0; i < count; i++) {
+            Measurement *m = &results[i];
+            if (!m->selected)
+                continue;
+            int status = measure_once(pb, run, m, round, out, why, why_size);
+            if (status != 0)
+                return status;
+            measured++;
+            if (round == run->rounds - 1) {
+                summarize_measurement(run, m, find_role(results, count, ROLE_BESTCASE));
+                if (run->rounds == 1)
+                    print_block_results(out->report, run, m, find_role(results, count, ROLE_REFERENCE),
+                                        find_role(results, count, ROLE_BESTCASE));
+            }
+        }
+        if (run->rounds > 1) {
+            fprintf(out->report, "            Round: %ld of %ld done in %.1f s (%ld measurements, every chunk of "
+                                 "every checked run verified)\n",
+                    round + 1, run->rounds, now_seconds() - round_start, measured);
+            fflush(out->report);
+        }
+    }
+    if (run->rounds > 1) {
+        fprintf(out->report, "---------------------\n");
+        for (size_t i = 0; i < count; i++) {
+            if (!results[i].selected)
+                continue;
+            print_block_start(out->report, &results[i]);
+            print_block_results(out->report, run, &results[i], find_role(results, count, ROLE_REFERENCE),
+                                find_role(results, count, ROLE_BESTCASE));
+        }
+    }
+    return 0;
+}
+
+void summarize_measurement(const RunSetup *run, Measurement *m, const Measurement *bestcase)
+{
+    long n = m->rounds_done * m->chunks;
+    double *us = malloc((size_t)(n > 0 ? n : 1) * sizeof *us);
+    double *diffs = malloc((size_t)(m->rounds_done > 0 ? m->rounds_done : 1) * sizeof *diffs);
+    if (us == NULL || diffs == NULL || n == 0) {
+        free(us);
+        free(diffs);
+        return;
+    }
+    for (long r = 0; r < m->rounds_done; r++) {
+        for (long c = 0; c < m->chunks; c++)
+            us[r * m->chunks + c] = m->chunk_seconds[r * m->chunks + c] * 1e6 / (double)chunk_subcycles(run, m->chunks, c);
+        m->round_median_us[r] = median_of(us + r * m->chunks, m->chunks);
+    }
+    m->stats = summarize_samples(us, n, CLOMP_CI_LEVEL);
+    /* Two medians' intervals at 1 - (1 - L)/2 each give their difference at least L (Bonferroni). */
+    m->paired_stats = summarize_samples(us, n, 1.0 - (1.0 - CLOMP_CI_LEVEL) / 2.0);
+    m->us = m->stats.median;
+    m->seconds = median_of(m->round_seconds, m->rounds_done);
+
+    m->has_overhead = m->schedule->role == ROLE_CHECKED && bestcase != NULL &&
+                      bestcase->rounds_done == m->rounds_done;
+    if (m->has_overhead) {
+        for (long r = 0; r < m->rounds_done; r++)
+            diffs[r] = m->round_median_us[r] - bestcase->round_median_us[r];
+        m->overhead_us = median_of(diffs, m->rounds_done);
+        m->has_overhead_ci = difference_interval(&m->paired_stats, &bestcase->paired_stats, &m->overhead_low,
+                                                 &m->overhead_high) == 0;
+    }
+    free(us);
+    free(diffs);
+}

@@ -1,0 +1,43 @@
+/* A small streaming JSON writer for --json: correct escaping of any text
+ * (host names, environment values, flags), numbers that stay valid JSON
+ * (non-finite values become null), and pretty-printing a person can read. */
+#ifndef CLOMP_JSON_H
+#define CLOMP_JSON_H
+
+#include <stdio.h>
+
+#define JSON_MAX_DEPTH 32
+
+typedef struct JsonWriter {
+    FILE *out;
+    int depth;
+    int count[JSON_MAX_DEPTH];     /* members written so far at each open level */
+    char closer[JSON_MAX_DEPTH];   /* '}' or ']' for each open level */
+    int error;                     /* misuse (bad nesting, key inside an array, ...) or a write error */
+} JsonWriter;
+
+void json_start(JsonWriter *w, FILE *out);
+
+/* `key` names the member inside an object and must be NULL inside an array
+ * and for the top-level value; anything else sets w->error. */
+void json_object_begin(JsonWriter *w, const char *key);
+void json_object_end(JsonWriter *w);
+void json_array_begin(JsonWriter *w, const char *key);
+void json_array_end(JsonWriter *w);
+
+/* value NULL writes null. Any bytes: valid UTF-8 passes through, '"', '\\'
+ * and control characters are escaped, each byte of an invalid UTF-8
+ * sequence becomes U+FFFD. */
+void json_string(JsonWriter *w, const char *key, const char *value);
+/* Shortest text that reads back as the same double (%.17g at most); NaN and
+ * infinities, which JSON cannot express, are written as null. */
+void json_number(JsonWriter *w, const char *key, double value);
+void json_integer(JsonWriter *w, const char *key, long long value);
+void json_bool(JsonWriter *w, const char *key, int value);
+void json_null(JsonWriter *w, const char *key);
+
+/* Ends the document with a newline and flushes. Returns 0, or -1 when the
+ * nesting was left open, the writer was misused, or a write failed. */
+int json_finish(JsonWriter *w);
+
+#endif

@@ -1,0 +1,354 @@
+#include "json_report.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "../kernels/problem.h"
+#include "json.h"
+
+extern char **environ;
+
+static const char *role_text(ScheduleRole role)
+{
+    switch (role) {
+    case ROLE_PROBE:
+        return "probe";
+    case ROLE_REFERENCE:
+        return "reference";
+    case ROLE_BESTCASE:
+        return "bestcase";
+    default:
+        return "checked";
+    }
+}
+
+/* [low, high], or null without an interval. */
+static void interval(JsonWriter *w, const char *key, int has, double low, double high)
+{
+    if (!has) {
+        json_null(w, key);
+        return;
+    }
+    json_array_begin(w, key);
+    json_number(w, NULL, low);
+    json_number(w, NULL, high);
+    json_array_end(w);
+}
+
+static void write_inputs(JsonWriter *w, const RunSetup *run)
+{
+    char policy[32];
+    json_object_begin(w, "inputs");
+    json_integer(w, "numThreads", run->inputNumThreads);
+    json_integer(w, "allocThreads", run->inputAllocThreads);
+    json_integer(w, "numParts", run->numParts);
+    json_integer(w, "zonesPerPart", run->zonesPerPart);
+    json_integer(w, "zoneSize", run->requestedZoneSize);
+    json_integer(w, "flopScale", run->flopScale);
+    json_integer(w, "timeScale", run->timeScale);
+    json_string(w, "numa", placement_text(&run->placement, policy, sizeof policy));
+    if (run->requested_trials > 0)
+        json_integer(w, "trials", run->requested_trials);
+    else
+        json_null(w, "trials");
+    json_integer(w, "rounds", run->rounds);
+    json_string(w, "schedules", run->schedule_list);
+    if (run->cycles.source == CYCLES_GIVEN)
+        json_number(w, "ghz", run->cycles.ghz);
+    else
+        json_null(w, "ghz");
+    json_object_end(w);
+
+    json_object_begin(w, "resolved");
+    json_integer(w, "numThreads", run->numThreads);
+    json_integer(w, "allocThreads", run->allocThreads);
+    json_integer(w, "zoneSize", run->zoneSize);
+    json_integer(w, "iterations", run->iterations);
+    json_integer(w, "subcycles", run->subcycles);
+    json_number(w, "memory_bytes", (double)run->memory_bytes);
+    json_integer(w, "nested_outer", run->nestedOuter);
+    json_integer(w, "nested_inner", run->nestedInner);
+    json_integer(w, "trials", run->trials);
+    json_array_begin(w, "chunk_end_iterations");
+    for (long c = 0; run->chunk_end != NULL && c < run->trials; c++)
+        json_integer(w, NULL, run->chunk_end[c] / SUBCYCLES_PER_ITERATION);
+    json_array_end(w);
+    json_object_end(w);
+}
+
+static void write_build(JsonWriter *w)
+{
+    const BuildInfo *b = build_info();
+    json_object_begin(w, "build");
+    json_string(w, "compiler", b->compiler);
+    json_string(w, "cc", b->cc);
+    json_string(w, "cflags", b->cflags);
+    json_string(w, "ldflags", b->ldflags);
+    json_integer(w, "openmp", b->openmp);
+    json_string(w, "openmp_spec", b->openmp_spec);
+    json_string(w, "host", b->host);
+    json_string(w, "date", b->date);
+    json_bool(w, "libnuma", numa_support_built());
+    json_object_end(w);
+}
+
+/* The same variables the text report lists: those that steer OpenMP runtimes. */
+static void write_openmp_environment(JsonWriter *w)
+{
+    static const char *const prefixes[] = {"OMP_", "GOMP_", "KMP_", "XLSMPOPTS", "LIBOMP_"};
+    json_object_begin(w, "openmp_environment");
+    for (char **env = environ; env != NULL && *env != NULL; env++) {
+        const char *eq = strchr(*env, '=');
+        if (eq == NULL)
+            continue;
+        for (size_t i = 0; i < sizeof prefixes / sizeof prefixes[0]; i++) {
+            if (strncmp(*env, prefixes[i], strlen(prefixes[i])) != 0)
+                continue;
+            char name[256];
+            size_t len = (size_t)(eq - *env) < sizeof name - 1 ? (size_t)(eq - *env) : sizeof name - 1;
+            memcpy(name, *env, len);
+            name[len] = '\0';
+            json_string(w, name, eq + 1);
+            break;
+        }
+    }
+    json_object_end(w);
+}
+
+static void write_setup(JsonWriter *w, const RunRecord *r)
+{
+    char policy[32];
+    json_object_begin(w, "setup");
+    if (r->pb != NULL) {
+        const DepositState *d = &r->pb->deposit;
+        json_number(w, "build_seconds", r->build_seconds);
+        json_string(w, "deposit_model", mesh_deposit_model_text(r->pb->mesh.deposit_model));
+        json_number(w, "iteration_residue_percent", d->percent_residue * 100.0);
+        json_number(w, "max_error_bound", d->error_bound);
+        json_number(w, "tight_error_bound", d->tight_error_bound);
+        json_number(w, "max_residue", d->max_residue);
+    }
+    json_object_end(w);
+
+    json_object_begin(w, "numa");
+    json_string(w, "placement", placement_text(&r->run->placement, policy, sizeof policy));
+    if (r->locality == NULL) {
+        json_null(w, "locality");
+    } else {
+        const LocalitySummary *l = r->locality;
+        json_object_begin(w, "locality");
+        json_bool(w, "measured", l->measured);
+        json_string(w, "note", l->measured ? NULL : l->note);
+        json_integer(w, "nodes", l->nodes);
+        if (l->measured)
+            json_number(w, "local_percent", l->percent);
+        else
+            json_null(w, "local_percent");
+        json_integer(w, "local_pages", l->local_pages);
+        json_integer(w, "known_pages", l->known_pages);
+        json_integer(w, "queried_pages", l->queried_pages);
+        json_integer(w, "total_pages", l->total_pages);
+        json_integer(w, "sampled_parts", l->sampled_parts);
+        json_array_begin(w, "pages_per_node");
+        for (int n = 0; l->nodes > 0 && n <= l->max_node; n++)
+            json_integer(w, NULL, l->pages_per_node[n]);
+        json_array_end(w);
+        json_bool(w, "threads_bound", l->threads_bound);
+        json_object_end(w);
+    }
+    json_object_end(w);
+
+    const CycleRate *c = &r->run->cycles;
+    json_object_begin(w, "cycles");
+    json_string(w, "source", c->source == CYCLES_TSC ? "tsc" : c->source == CYCLES_GIVEN ? "given" : "unavailable");
+    if (c->source == CYCLES_UNAVAILABLE)
+        json_null(w, "ghz");
+    else
+        json_number(w, "ghz", c->ghz);
+    json_string(w, "note", c->source == CYCLES_UNAVAILABLE ? c->why : cycle_source_text(c));
+    json_object_end(w);
+}
+
+static void write_statistics(JsonWriter *w, const SampleStats *st)
+{
+    json_object_begin(w, "statistics");
+    json_integer(w, "n", st->n);
+    json_number(w, "min", st->min);
+    json_number(w, "max", st->max);
+    json_number(w, "median", st->median);
+    json_number(w, "mean", st->mean);
+    json_number(w, "sd", st->sd);
+    json_number(w, "cv", st->cv);
+    json_integer(w, "outliers", st->outliers);
+    interval(w, "median_ci_95", st->has_ci, st->ci_low, st->ci_high);
+    json_number(w, "median_ci_coverage", st->has_ci ? st->ci_coverage : NAN);
+    json_object_end(w);
+}
+
+static const char *verification_text(const RunRecord *r, const Measurement *m)
+{
+    if (m == r->failed)
+        return "failed";
+    if (m->rounds_done == 0)
+        return "not run";
+    switch (m->schedule->role) {
+    case ROLE_REFERENCE:
+        return "reference";
+    case ROLE_CHECKED:
+        return "passed";
+    case ROLE_BESTCASE:
+        return "skipped";
+    default:
+        return "not applicable";
+    }
+}
+
+static void write_measurement(JsonWriter *w, const RunRecord *r, const Measurement *m, const Measurement *serial,
+                              const Measurement *bestcase)
+{
+    const RunSetup *run = r->run;
+    const Schedule *s = m->schedule;
+    int complete = m->selected && m->rounds_done == run->rounds && m != r->failed;
+
+    json_object_begin(w, NULL);
+    json_string(w, "name", s->name);
+    json_string(w, "key", s->key);
+    json_string(w, "role", role_text(s->role));
+    json_bool(w, "selected", m->selected);
+    json_string(w, "started", m->rounds_done > 0 ? m->started : NULL);
+    if (s->uses_threads && m->rounds_done > 0)
+        json_integer(w, "threads", m->team.nested ? m->team.inner_total : m->team.threads);
+    else
+        json_null(w, "threads");
+    if (m->team.nested) {
+        json_object_begin(w, "nested_teams");
+        json_integer(w, "outer", m->team.threads);
+        json_integer(w, "inner_min", m->team.inner_min);
+        json_integer(w, "inner_max", m->team.inner_max);
+        json_object_end(w);
+    }
+    json_object_begin(w, "verification");
+    json_string(w, "result", verification_text(r, m));
+    json_integer(w, "verified_chunks", m->verified_chunks);
+    json_object_end(w);
+    if ((s->role == ROLE_REFERENCE || s->role == ROLE_CHECKED) && complete) {
+        json_object_begin(w, "checksum");
+        json_number(w, "sum", m->checksum.sum);
+        json_number(w, "residue", m->checksum.residue);
+        json_number(w, "total", m->checksum.total);
+        json_object_end(w);
+    } else {
+        json_null(w, "checksum");
+    }
+
+    /* Figures only for complete measurements: a partial one would mislead. */
+    json_number(w, "runtime_seconds", complete ? m->seconds : NAN);
+    json_number(w, "us_per_loop", complete ? m->us : NAN);
+    json_number(w, "speedup", complete && s->role != ROLE_PROBE && serial != NULL ? serial->us / m->us : NAN);
+    json_number(w, "efficacy_percent",
+                complete && (s->role == ROLE_CHECKED || s->role == ROLE_BESTCASE) && bestcase != NULL
+                    ? bestcase->us / m->us * 100.0 : NAN);
+    json_number(w, "overhead_us_per_loop", complete && m->has_overhead ? m->overhead_us : NAN);
+    interval(w, "overhead_ci_95", complete && m->has_overhead && m->has_overhead_ci, m->overhead_low, m->overhead_high);
+    json_integer(w, "subnormals", m->subnormals);
+    if (complete)
+        write_statistics(w, &m->stats);
+    else
+        json_null(w, "statistics");
+
+    json_array_begin(w, "rounds");
+    for (long round = 0; round < m->rounds_done; round++) {
+        json_object_begin(w, NULL);
+        json_integer(w, "round", round + 1);
+        json_number(w, "runtime_seconds", m->round_seconds[round]);
+        json_number(w, "median_us_per_loop", complete ? m->round_median_us[round] : NAN);
+        json_array_begin(w, "chunks");
+        for (long c = 0; c < m->chunks; c++) {
+            long subcycles = chunk_subcycles(run, m->chunks, c);
+            double seconds = m->chunk_seconds[round * m->chunks + c];
+            json_object_begin(w, NULL);
+            json_integer(w, "iterations", subcycles / SUBCYCLES_PER_ITERATION);
+            json_number(w, "seconds", seconds);
+            json_number(w, "us_per_loop", seconds * 1e6 / (double)subcycles);
+            json_object_end(w);
+        }
+        json_array_end(w);
+        json_object_end(w);
+    }
+    json_array_end(w);
+    json_object_end(w);
+}
+
+static const Measurement *find(const RunRecord *r, ScheduleRole role, const char *key)
+{
+    for (size_t i = 0; i < r->count; i++) {
+        const Measurement *m = &r->results[i];
+        if (m->selected && m->rounds_done == r->run->rounds && m != r->failed && m->schedule->role == role &&
+            (key == NULL || strcmp(m->schedule->key, key) == 0))
+            return m;
+    }
+    return NULL;
+}
+
+static void write_target(JsonWriter *w, const RunSetup *run, const char *key, const Measurement *m, int overhead,
+                         double target)
+{
+    if (m == NULL || (overhead && !m->has_overhead)) {
+        json_null(w, key);
+        return;
+    }
+    double us = overhead ? m->overhead_us : m->us;
+    int has = overhead ? m->has_overhead_ci : m->stats.has_ci;
+    double low = overhead ? m->overhead_low : m->stats.ci_low, high = overhead ? m->overhead_high : m->stats.ci_high;
+    double cycles = cycles_from_us(&run->cycles, us);
+    json_object_begin(w, key);
+    json_number(w, "cycles", cycles);
+    interval(w, "cycles_ci_95", has && !isnan(cycles), cycles_from_us(&run->cycles, low), cycles_from_us(&run->cycles, high));
+    if (target > 0.0) {
+        json_number(w, "target_below", target);
+        json_string(w, "verdict", target_verdict(cycles, has, cycles_from_us(&run->cycles, low),
+                                                 cycles_from_us(&run->cycles, high), target));
+    }
+    json_object_end(w);
+}
+
+int write_json_report(FILE *out, const RunRecord *r)
+{
+    JsonWriter w;
+    const Measurement *serial = find(r, ROLE_REFERENCE, NULL), *bestcase = find(r, ROLE_BESTCASE, NULL);
+
+    json_start(&w, out);
+    json_object_begin(&w, NULL);
+    json_string(&w, "schema", "clomp-result");
+    json_integer(&w, "schema_version", CLOMP_JSON_SCHEMA_VERSION);
+    json_string(&w, "clomp_version", build_info()->version);
+    json_string(&w, "status", r->exit_status == 0 ? "ok" : r->failed != NULL ? "verification failed" : "failed");
+    json_integer(&w, "exit_status", r->exit_status);
+    json_string(&w, "failure", r->failure);
+    json_string(&w, "invocation", r->run->invocation);
+    json_string(&w, "executable", r->run->exe);
+    json_string(&w, "host", r->host);
+    json_string(&w, "start_time", r->started);
+    write_inputs(&w, r->run);
+    write_build(&w);
+    write_openmp_environment(&w);
+    write_setup(&w, r);
+
+    json_array_begin(&w, "measurements");
+    for (size_t i = 0; r->results != NULL && i < r->count; i++)
+        write_measurement(&w, r, &r->results[i], serial, bestcase);
+    json_array_end(&w);
+
+    json_object_begin(&w, "llnl_targets");
+    write_target(&w, r->run, "barrier_latency", find(r, ROLE_PROBE, "barrier"), 0, 200.0);
+    write_target(&w, r->run, "parallel_for_overhead", find(r, ROLE_CHECKED, "static"), 1, 500.0);
+    write_target(&w, r->run, "fork_join", find(r, ROLE_PROBE, "parallel"), 0, 0.0);
+    json_object_end(&w);
+
+    json_array_begin(&w, "warnings");
+    for (size_t i = 0; i < warning_count(); i++)
+        json_string(&w, NULL, warning_text(i));
+    json_array_end(&w);
+    json_object_end(&w);
+    return json_finish(&w);
+}

@@ -1,0 +1,24 @@
+/* The benchmark's clock: monotonic, so NTP steps never land inside a timing. */
+#ifndef CLOMP_CLOCK_H
+#define CLOMP_CLOCK_H
+
+#include <stddef.h>
+#include <time.h>
+
+static inline double now_seconds(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* Local time of day as CLOMP 1.2 prints it ("Sun Nov 22 05:30:03 2026"). */
+static inline void wall_time_text(char *buf, size_t size)
+{
+    time_t now = time(NULL);
+    struct tm tm;
+    localtime_r(&now, &tm);
+    strftime(buf, size, "%a %b %e %H:%M:%S %Y", &tm);
+}
+
+#endif

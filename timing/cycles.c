@@ -1,0 +1,82 @@
+#include "cycles.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "clock.h"
+
+#if defined(__x86_64__) || defined(__i386__)
+#include <cpuid.h>
+#include <x86intrin.h>
+
+/* Only an invariant TSC ticks at one rate whatever the core's clock and
+ * sleep states do; any other TSC cannot be turned into time. */
+static int tsc_is_invariant(void)
+{
+    unsigned int eax, ebx, ecx, edx;
+    if (__get_cpuid(0x80000000u, &eax, &ebx, &ecx, &edx) == 0 || eax < 0x80000007u)
+        return 0;
+    __get_cpuid(0x80000007u, &eax, &ebx, &ecx, &edx);
+    return (int)((edx >> 8) & 1u);
+}
+
+static int calibrate_tsc(double *ghz)
+{
+    if (!tsc_is_invariant())
+        return -1;
+    /* Spin rather than sleep: the rate is the same, and no descheduling
+     * stretches one side of the comparison. */
+    double t0 = now_seconds();
+    unsigned long long c0 = __rdtsc();
+    double t1;
+    do
+        t1 = now_seconds();
+    while (t1 - t0 < 0.02);
+    unsigned long long c1 = __rdtsc();
+    *ghz = (double)(c1 - c0) / ((t1 - t0) * 1e9);
+    return *ghz > 0.0 ? 0 : -1;
+}
+#define COUNTER_MISSING "the TSC is not invariant (give --ghz=F)"
+#else
+static int calibrate_tsc(double *ghz)
+{
+    (void)ghz;
+    return -1;
+}
+#define COUNTER_MISSING "no cycle counter on this architecture (give --ghz=F)"
+#endif
+
+CycleRate calibrate_cycle_rate(double given_ghz)
+{
+    CycleRate rate;
+    memset(&rate, 0, sizeof rate);
+    if (given_ghz > 0.0) {
+        rate.source = CYCLES_GIVEN;
+        rate.ghz = given_ghz;
+    } else if (calibrate_tsc(&rate.ghz) == 0) {
+        rate.source = CYCLES_TSC;
+    } else {
+        rate.source = CYCLES_UNAVAILABLE;
+        rate.ghz = 0.0;
+        snprintf(rate.why, sizeof rate.why, "%s", COUNTER_MISSING);
+    }
+    return rate;
+}
+
+double cycles_from_us(const CycleRate *rate, double us)
+{
+    return rate->source == CYCLES_UNAVAILABLE ? NAN : us * 1e3 * rate->ghz;
+}
+
+const char *cycle_source_text(const CycleRate *rate)
+{
+    switch (rate->source) {
+    case CYCLES_TSC:
+        return "invariant TSC, calibrated against CLOCK_MONOTONIC (nominal clock, not turbo)";
+    case CYCLES_GIVEN:
+        return "--ghz";
+    default:
+        return "unavailable";
+    }
+}
