@@ -73,7 +73,7 @@ const char *measured_text(char *buf, size_t size, double value, double uncertain
     }
     if (uncertainty >= 10.0 && isfinite(uncertainty)) {
         /* Tens or hundreds are the last digit the data supports. */
-        double unit = pow(10.0, floor(log10(uncertainty)));
+        double unit = pow(10.0, floor(log10(uncertainty) + 1e-6));
         snprintf(buf, size, "%.0f", nearbyint(value / unit) * unit);
         return buf;
     }
@@ -151,6 +151,14 @@ static void print_openmp_environment(FILE *out)
         fprintf(out, "       OpenMP env: none set (runtime defaults; see README for recommended settings)\n");
 }
 
+static int bestcase_selected(const RunSetup *run)
+{
+    for (size_t i = 0; i < clomp_schedule_count; i++)
+        if (clomp_schedules[i]->role == ROLE_BESTCASE)
+            return run->selected[i];
+    return 0;
+}
+
 void print_setup(FILE *out, const RunSetup *run, const Problem *pb, double build_seconds, LocalitySummary *locality)
 {
     const DepositState *d = &pb->deposit;
@@ -188,7 +196,7 @@ void print_setup(FILE *out, const RunSetup *run, const Problem *pb, double build
     if (run->trials == 1)
         fprintf(out, "timed whole as in CLOMP 1.2");
     else if (run->iterations % run->trials == 0)
-        fprintf(out, "%ld iterations each, each chunk verified", shortest);
+        fprintf(out, "%ld iteration%s each, each chunk verified", shortest, shortest == 1 ? "" : "s");
     else
         fprintf(out, "%ld-%ld iterations each, each chunk verified", shortest, shortest + 1);
     fprintf(out, "; %ld round%s\n", run->rounds, run->rounds == 1 ? "" : "s");
@@ -200,7 +208,8 @@ void print_setup(FILE *out, const RunSetup *run, const Problem *pb, double build
                 fprintf(out, "%s %s", first ? "" : ",", clomp_schedules[i]->name);
                 first = 0;
             }
-        fprintf(out, " (--schedules; Serial Ref always runs)\n");
+        fprintf(out, " (--schedules; Serial Ref always runs%s)\n",
+                bestcase_selected(run) ? "" : "; without Bestcase OMP, Efficacy and Overhead are N/A");
     }
     if (run->cycles.source == CYCLES_UNAVAILABLE)
         fprintf(out, "       Cycle rate: unavailable (%s)\n", run->cycles.why);
@@ -285,7 +294,8 @@ static void print_statistics(FILE *out, const Measurement *m)
     const SampleStats *st = &m->stats;
     const char *name = m->schedule->name;
     char a[32], b[32], c[32];
-    if (st->n < 2)
+    /* A run timed whole (calc_deposit: nanoseconds) has no spread worth printing. */
+    if (st->n < 2 || !m->schedule->chunked)
         return;
     double u = median_uncertainty(st);
     fprintf(out, "%13s   Spread: %s .. %s us/Loop, CV %s%%, outliers %ld (%ld chunk%s x %ld round%s)\n", name,
@@ -371,7 +381,7 @@ static void print_block_notes(FILE *out, const RunSetup *run, const Measurement 
     if (m->subnormals > 0)
         print_warning(out, s->name, "%ld subnormal zone values/residues: subnormal arithmetic "
                                     "is slow on many CPUs and distorts this timing", m->subnormals);
-    if (m->stats.n >= 2 && m->stats.cv > CLOMP_NOISY_CV)
+    if (s->chunked && m->stats.n >= 2 && m->stats.cv > CLOMP_NOISY_CV)
         print_warning(out, s->name, "noisy measurement: chunk times vary by CV %.0f%% (> %.0f%%); likely causes: "
                                     "the node is not idle, unbound threads (set OMP_PROC_BIND and OMP_PLACES), "
                                     "frequency changes; see docs/statistics.md",

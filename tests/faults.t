@@ -3,6 +3,9 @@
 # test build (make clomp-faults, CLOMP_FAULT=name) into every checked schedule,
 # at 2 and 3 threads, ends the run with exit 1 and a message naming the
 # schedule and the failed check. The detection matrix is printed below.
+# Then chunks: a fault placed in the first, a middle or the last chunk
+# (CLOMP_FAULT_SUBCYCLE) is caught at the end of that very chunk, and the
+# messages name it.
 
 # shellcheck source-path=SCRIPTDIR source=lib/tap.sh
 . "$(dirname "$0")/lib/tap.sh"
@@ -23,10 +26,12 @@ args=(16 400 32 1 1)   # 6400 zones, 1570 subcycles
 CLOMP_FAULT=skipped-part run_clomp 2 1 "${args[@]}"
 is "$rc" 0 "the normal clomp ignores CLOMP_FAULT (no fault code in it)"
 
-run_faulty() {  # run_faulty FAULT SCHEDULE THREADS
-    local tmp_out tmp_err
+run_faulty() {  # run_faulty FAULT SCHEDULE THREADS [OPTION...]
+    local tmp_out tmp_err fault=$1 schedule=$2 threads=$3
+    shift 3
     tmp_out=$(mktemp) tmp_err=$(mktemp)
-    CLOMP_FAULT=$1 CLOMP_FAULT_SCHEDULE=$2 "$FAULTS_BIN" "$3" 1 "${args[@]}" </dev/null >"$tmp_out" 2>"$tmp_err"
+    CLOMP_FAULT=$fault CLOMP_FAULT_SCHEDULE=$schedule "$FAULTS_BIN" "$@" "$threads" 1 "${args[@]}" </dev/null \
+        >"$tmp_out" 2>"$tmp_err"
     rc=$?
     out=$(cat "$tmp_out") err=$(cat "$tmp_err")
     rm -f "$tmp_out" "$tmp_err"
@@ -70,5 +75,35 @@ for fault in "${faults[@]}"; do
 done
 note "detected $detected of $total injected faults"
 is "$detected" "$total" "every injected fault is detected (100%)"
+
+# ---- chunks -----------------------------------------------------------------------
+# The plan, computed here from the documented rule: 157 iterations in 5
+# chunks of whole iterations, the first (157 % 5) chunks one longer.
+iterations=157 trials=5
+mapfile -t chunk_last < <(awk -v n="$iterations" -v k="$trials" \
+    'BEGIN { done = 0; for (c = 0; c < k; c++) { done += int(n / k) + (c < n % k); print done } }')
+is "${chunk_last[*]}" "32 64 95 126 157" "the test's own chunk plan for 157 iterations in 5 chunks"
+for chunk in 1 3 5; do
+    first_iteration=$(( chunk == 1 ? 1 : chunk_last[chunk - 2] + 1 ))
+    last_iteration=${chunk_last[chunk - 1]}
+    # Mid-iteration, one iteration into the chunk: chunk ends are iteration ends.
+    subcycle=$(( first_iteration * 10 + 5 ))
+    [ "$chunk" -eq 5 ] && subcycle=$(( iterations * 10 - 5 ))   # the very last iteration
+    for fault in lost-update skipped-part double-update reordered-zones missing-barrier extra-calc-deposit; do
+        for schedule in 'Static OMP' 'Manual OMP'; do
+            [ "$fault" = missing-barrier ] && [ "$schedule" != 'Manual OMP' ] && continue
+            CLOMP_FAULT_SUBCYCLE=$subcycle run_faulty "$fault" "$schedule" 2 --trials=$trials
+            if [ "$rc" -eq 1 ] &&
+                [[ $out == *"$schedule VERIFY FAILED: "*" failed in chunk $chunk of $trials (iterations $first_iteration..$last_iteration of $iterations)"* ]] &&
+                [[ $err == *"clomp: $schedule failed verification against Serial Ref in chunk $chunk of $trials"* ]]; then
+                ok 0 "$fault at subcycle $subcycle in $schedule is caught at the end of chunk $chunk of $trials, which both messages name"
+            else
+                ok 1 "$fault at subcycle $subcycle in $schedule is caught at the end of chunk $chunk of $trials, which both messages name"
+                diag "exit $rc; stderr: $err"
+                diag "$(grep 'VERIFY FAILED' <<<"$out" | tail -1)"
+            fi
+        done
+    done
+done
 
 done_testing

@@ -113,8 +113,9 @@ int decimals_for_uncertainty(double uncertainty, int max_decimals)
 {
     if (!(uncertainty > 0.0) || !isfinite(uncertainty))
         return max_decimals;
-    /* The first significant digit of the uncertainty is the last one printed. */
-    int decimals = (int)-floor(log10(uncertainty));
+    /* The first significant digit of the uncertainty is the last one printed;
+     * the nudge keeps 0.00999999 (a half-width of 0.02) at 2 decimals. */
+    int decimals = (int)-floor(log10(uncertainty) + 1e-6);
     if (decimals < 0)
         return 0;
     return decimals > max_decimals ? max_decimals : decimals;

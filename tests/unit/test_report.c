@@ -1,0 +1,209 @@
+/* The figures and notes clomp adds to a CLOMP 1.2 block: medians over
+ * chunks and rounds, the overhead as a median of paired per-round
+ * differences, "(within noise)" only when the interval reaches 0, the noisy
+ * warning, cycles, and numbers never printed more precisely than their
+ * spread supports. Measurements are constructed by hand here. */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "kernels/schedule.h"
+#include "measure/sequence.h"
+#include "report/report.h"
+#include "tap.h"
+
+static char text[16384];
+static long ends[4] = {10, 20, 30, 40};   /* 4 chunks of one iteration each */
+
+static RunSetup setup(void)
+{
+    RunSetup run;
+    memset(&run, 0, sizeof run);
+    run.numThreads = 2;
+    run.iterations = 4;
+    run.subcycles = 40;
+    run.trials = 4;
+    run.chunk_end = ends;
+    run.rounds = 1;
+    run.cycles.source = CYCLES_GIVEN;
+    run.cycles.ghz = 2.0;
+    return run;
+}
+
+static Measurement measured(const char *key, double us)
+{
+    Measurement m;
+    memset(&m, 0, sizeof m);
+    m.schedule = find_schedule(key);
+    m.selected = 1;
+    m.chunks = 4;
+    m.rounds_done = 1;
+    m.us = us;
+    m.seconds = us * 40e-6;
+    m.team.threads = 2;
+    m.stats.n = 20;
+    m.stats.median = us;
+    m.stats.min = us * 0.99;
+    m.stats.max = us * 1.01;
+    m.stats.has_ci = 1;
+    m.stats.ci_low = us - 0.01;
+    m.stats.ci_high = us + 0.01;
+    m.stats.cv = 0.01;
+    return m;
+}
+
+static const char *block(const RunSetup *run, const Measurement *m, const Measurement *serial,
+                         const Measurement *bestcase)
+{
+    FILE *out = fmemopen(text, sizeof text, "w");
+    print_block_results(out, run, m, serial, bestcase);
+    fclose(out);
+    return text;
+}
+
+static const char *line_with(const char *key)
+{
+    static char line[512];
+    const char *at = strstr(text, key);
+    if (at == NULL)
+        return "";
+    while (at > text && at[-1] != '\n')
+        at--;
+    size_t n = strcspn(at, "\n");
+    snprintf(line, sizeof line, "%.*s", (int)(n < sizeof line ? n : sizeof line - 1), at);
+    return line;
+}
+
+static void test_noise_notes(void)
+{
+    RunSetup run = setup();
+    Measurement serial = measured("serial", 10.0), best = measured("bestcase", 5.0), stat = measured("static", 4.95);
+    stat.has_overhead = 1;
+    stat.overhead_us = -0.05;
+    stat.has_overhead_ci = 1;
+    stat.overhead_low = -0.12;
+    stat.overhead_high = 0.03;
+    block(&run, &stat, &serial, &best);
+    ok(strstr(line_with(" Overhead: "), "-0.05 (versus bestcase, in us/Loop) (within noise)") != NULL,
+       "a negative overhead whose interval reaches 0 is printed with (within noise): %s", line_with(" Overhead: "));
+    ok(strstr(line_with("Efficacy: "), "101.0% (of bestcase 5.00 us/Loop) (within noise)") != NULL,
+       "so is the efficacy above 100%% that goes with it: %s", line_with("Efficacy: "));
+    ok(strstr(line_with("Ovh. CI: "), "within noise of 0") != NULL, "the interval line says the overhead is within noise of 0");
+
+    stat.overhead_high = -0.02;
+    block(&run, &stat, &serial, &best);
+    ok(strstr(text, "(within noise)") == NULL && strstr(line_with(" Overhead: "), "beyond noise") != NULL,
+       "an interval entirely below 0 is not called noise: %s", line_with(" Overhead: "));
+
+    stat = measured("static", 5.5);
+    stat.has_overhead = 1;
+    stat.overhead_us = 0.5;
+    stat.has_overhead_ci = 1;
+    stat.overhead_low = -0.1;
+    stat.overhead_high = 1.1;
+    block(&run, &stat, &serial, &best);
+    ok(strstr(text, "(within noise)") == NULL && strstr(line_with(" Overhead: "), "0.50 (versus bestcase, in us/Loop)\n") == NULL &&
+           strcmp(line_with(" Overhead: "), "   Static OMP Overhead: 0.50 (versus bestcase, in us/Loop)") == 0,
+       "a positive overhead keeps CLOMP 1.2's line exactly, whatever its interval");
+    ok(strstr(line_with("Ovh. CI: "), "-0.1 .. 1.1 us/Loop") != NULL,
+       "an interval 1.2 wide is printed to one decimal: %s", line_with("Ovh. CI: "));
+}
+
+static void test_lines_and_warnings(void)
+{
+    RunSetup run = setup();
+    Measurement serial = measured("serial", 10.0), best = measured("bestcase", 5.0), stat = measured("static", 6.0);
+    stat.has_overhead = 1;
+    stat.overhead_us = 1.0;
+    block(&run, &stat, &serial, &best);
+    ok(strstr(text, "   Static OMP  us/Loop: 6.00 (wallclock, in microseconds)\n") != NULL,
+       "the us/Loop line shows the median chunk");
+    ok(strstr(text, "   Static OMP  Speedup: 1.7\n") != NULL, "speedup is serial median / schedule median (10 / 6)");
+    ok(strstr(text, "   Static OMP   Spread: 5.94 .. 6.06 us/Loop, CV 1%, outliers 0 (4 chunks x 1 round)\n") != NULL,
+       "the spread line gives min, max, CV and outliers: %s", line_with("Spread:"));
+    ok(strstr(text, "   Static OMP   Median: 6.00 us/Loop, 95% CI 5.99 .. 6.01\n") != NULL,
+       "the median line gives its 95%% interval: %s", line_with("Median:"));
+    ok(strstr(text, "   Static OMP   Cycles: 2000 of overhead per parallel for (LLNL target < 500)\n") != NULL,
+       "1.0 us/Loop of overhead at 2 GHz is 2000 cycles: %s", line_with("Cycles:"));
+    ok(strstr(text, "noisy") == NULL, "CV 1%% is not noisy");
+
+    stat.stats.cv = 0.25;
+    block(&run, &stat, &serial, &best);
+    ok(strstr(text, "   Static OMP  WARNING: noisy measurement: chunk times vary by CV 25% (> 10%)") != NULL,
+       "CV 25%% gets the noisy-measurement warning with its likely causes");
+
+    run.cycles.source = CYCLES_UNAVAILABLE;
+    snprintf(run.cycles.why, sizeof run.cycles.why, "no counter here");
+    block(&run, &stat, &serial, &best);
+    ok(strstr(text, "   Static OMP   Cycles: unavailable (no counter here)\n") != NULL,
+       "without a cycle rate the cycles line says unavailable, and why");
+
+    Measurement single = measured("static", 6.0);
+    single.stats.n = 1;
+    single.stats.has_ci = 0;
+    single.has_overhead = 1;
+    single.overhead_us = -0.3;
+    block(&run, &single, &serial, &best);
+    ok(strstr(text, "Spread") == NULL && strstr(text, "Median") == NULL && strstr(text, "noise") == NULL,
+       "a single shot (--trials=1) adds no statistics and no noise verdict to the 1.2 lines");
+}
+
+static void test_measured_text(void)
+{
+    char buf[32];
+    ok(strcmp(measured_text(buf, sizeof buf, 6.0612, 0.055, 3), "6.06") == 0, "6.0612 +- 0.055 prints as 6.06");
+    ok(strcmp(measured_text(buf, sizeof buf, 637.0, 300.0, 0), "600") == 0, "637 +- 300 prints as 600");
+    ok(strcmp(measured_text(buf, sizeof buf, 766.4, 2.4, 0), "766") == 0, "766.4 +- 2.4 prints as 766");
+    ok(strcmp(measured_text(buf, sizeof buf, 1.23456, 0.0, 2), "1.23") == 0, "no uncertainty: max decimals");
+    ok(strcmp(measured_text(buf, sizeof buf, NAN, 1.0, 2), "N/A") == 0, "NaN prints as N/A");
+}
+
+/* summarize_measurement: us/Loop is the median chunk over all rounds; the
+ * overhead is the median over rounds of (median chunk - bestcase's median
+ * chunk of the same round). */
+static void test_summarize(void)
+{
+    RunSetup run = setup();
+    run.rounds = 3;
+    /* us/Loop of a one-iteration chunk = seconds * 1e6 / 10 */
+    double best_s[12] = {50e-6, 50e-6, 52e-6, 90e-6, 60e-6, 60e-6, 60e-6, 60e-6, 40e-6, 41e-6, 42e-6, 43e-6};
+    double stat_s[12] = {55e-6, 56e-6, 57e-6, 58e-6, 66e-6, 64e-6, 65e-6, 200e-6, 46e-6, 47e-6, 48e-6, 49e-6};
+    double best_r[3], stat_r[3], best_m[3], stat_m[3];
+    Measurement best = measured("bestcase", 0.0), stat = measured("static", 0.0);
+    best.chunk_seconds = best_s;
+    best.round_seconds = best_r;
+    best.round_median_us = best_m;
+    stat.chunk_seconds = stat_s;
+    stat.round_seconds = stat_r;
+    stat.round_median_us = stat_m;
+    best.rounds_done = stat.rounds_done = 3;
+    for (int r = 0; r < 3; r++) {
+        best_r[r] = best_s[4 * r] + best_s[4 * r + 1] + best_s[4 * r + 2] + best_s[4 * r + 3];
+        stat_r[r] = stat_s[4 * r] + stat_s[4 * r + 1] + stat_s[4 * r + 2] + stat_s[4 * r + 3];
+    }
+    summarize_measurement(&run, &best, NULL);
+    summarize_measurement(&run, &stat, &best);
+    /* Round medians: best 5.1, 6.0, 4.15; static 5.65, 6.55, 4.75. Differences
+     * 0.55, 0.55, 0.60: median 0.55. All 12 static values sorted: 4.6 4.7 4.8
+     * 4.9 5.5 5.6 5.7 5.8 6.4 6.5 6.6 20.0: median (5.6 + 5.7) / 2 = 5.65. */
+    ok(fabs(best.round_median_us[0] - 5.1) < 1e-9 && fabs(best.round_median_us[2] - 4.15) < 1e-9,
+       "each round's median chunk us/Loop (5.1 and 4.15)");
+    ok(fabs(stat.us - 5.65) < 1e-9, "us/Loop is the median chunk over all rounds: 5.65 (got %.6f)", stat.us);
+    ok(stat.has_overhead && fabs(stat.overhead_us - 0.55) < 1e-9,
+       "the overhead is the median of the per-round differences: 0.55 (got %.6f)", stat.overhead_us);
+    /* mean 85.1 / 12 = 7.092, sd = sqrt(198.1 / 11) = 4.244: 20.0 lies 12.9 > 3 sd away. */
+    ok(stat.stats.n == 12 && stat.stats.outliers == 1 && fabs(stat.stats.max - 20.0) < 1e-9,
+       "statistics cover every chunk of every round (12, max 20.0, which is the one outlier)");
+    ok(fabs(stat.seconds - stat_r[0]) < 1e-12, "Runtime is the median round's total (%.6f s)", stat.seconds);
+    ok(stat.has_overhead_ci && stat.overhead_low <= stat.overhead_us && stat.overhead_high >= stat.overhead_us,
+       "the overhead's interval contains it");
+}
+
+int main(void)
+{
+    test_noise_notes();
+    test_lines_and_warnings();
+    test_measured_text();
+    test_summarize();
+    return done_testing();
+}
