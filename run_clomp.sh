@@ -270,7 +270,8 @@ summary_header() {
     for s in calc_deposit omp_barrier serial_ref bestcase_omp static_omp dynamic_omp manual_omp nested_omp; do
         cols="$cols,${s}_us_per_loop,${s}_speedup,${s}_efficacy_percent,${s}_overhead_us"
     done
-    printf '%s\n' "$cols,numa"
+    # clomp's OMP Parallel (fork/join) probe: appended after numa, so earlier columns keep their places.
+    printf '%s\n' "$cols,numa,omp_parallel_us_per_loop"
 }
 
 # ---- .env: the machine and environment the numbers came from -------------------------
@@ -408,14 +409,18 @@ summary_value() {
 
 csv_row() {  # csv_row RUN SET STATUS RC SECONDS ARGS OUTPUT_FILE NUMA_POLICY
     # One pass over the run's output: per schedule column, us/Loop, speedup,
-    # efficacy and overhead, each a plain number or empty.
-    local cells
+    # efficacy and overhead, each a plain number or empty; then, after the
+    # numa column, column 9's (OMP Parallel's) us/Loop.
+    local cells fork_join
     cells=$(awk -F', *' '$1 ~ /^(us\/Loop|Speedup|Efficacy|Overhead)$/ {
-            for (c = 1; c <= 8; c++) { v = $(c + 1); gsub(/[ %]/, "", v)
+            for (c = 1; c <= 9; c++) { v = $(c + 1); gsub(/[ %]/, "", v)
                 if (v !~ /^-?[0-9]+(\.[0-9]+)?([eE][-+]?[0-9]+)?$/) v = ""; cell[$1, c] = v } }
         END { n = split("us/Loop Speedup Efficacy Overhead", rows, " ")
-            for (c = 1; c <= 8; c++) for (r = 1; r <= n; r++) printf ",%s", cell[rows[r], c] }' "$7")
-    printf '%s\n' "$1,$2,$3,$4,$5,${6// /,}$cells,$8"
+            for (c = 1; c <= 8; c++) for (r = 1; r <= n; r++) printf ",%s", cell[rows[r], c]
+            printf " %s", cell["us/Loop", 9] }' "$7")
+    fork_join=${cells##* }
+    cells=${cells% *}
+    printf '%s\n' "$1,$2,$3,$4,$5,${6// /,}$cells,$8,$fork_join"
 }
 
 key_report() {  # what the 2007 summary tells users to check after each key run

@@ -112,12 +112,13 @@ command -v python3 >/dev/null 2>&1 && have_python=1
 
 # csv_rows SUMMARY...: parsed with Python's csv module; one tab-separated line per
 # data row: file name, "ok" if it has as many fields as the header (else got/want),
-# then the 12 run columns and Static OMP us/Loop, speedup.
+# then the 12 run columns, Static OMP us/Loop and speedup, and OMP Parallel us/Loop.
 csv_rows() {
     python3 - "$@" <<'PY'
 import csv, os, sys
 cols = ["run", "set", "status", "exit_code", "seconds", "numThreads", "allocThreads", "numParts",
-        "zonesPerPart", "zoneSize", "flopScale", "timeScale", "static_omp_us_per_loop", "static_omp_speedup"]
+        "zonesPerPart", "zoneSize", "flopScale", "timeScale", "static_omp_us_per_loop", "static_omp_speedup",
+        "omp_parallel_us_per_loop"]
 for path in sys.argv[1:]:
     with open(path, newline="") as f:
         rows = list(csv.reader(f))
@@ -224,6 +225,8 @@ if [ "$have_python" = 1 ]; then
     rows=$(csv_rows "${summaries[@]}")
     is "$(grep -c . <<<"$rows")" "$planned" "the summaries together have one row per run --dry-run plans ($planned)"
     is "$(awk -F'\t' '$2 != "ok"' <<<"$rows")" "" "every row has as many fields as the header"
+    is "$(awk -F'\t' '$17 !~ /^[0-9]+\.[0-9]+$/' <<<"$rows")" "" \
+        "every row ends with OMP Parallel's us/Loop (fork/join), a plain number, after the numa column"
     is "$(cut -f3 <<<"$rows" | LC_ALL=C sort -n | tr '\n' ' ')" "1 2 3 4 5 6 7 8 " "every run index 1..8 appears in exactly one summary row"
     is "$(awk -F'\t' '$5 != "OK" || $6 != 0' <<<"$rows")" "" "every row of a good suite says OK with exit_code 0"
     bad=$(awk -F'\t' -v p="CLOMP_${host}_1_" '{ s = substr($1, length(p) + 1); sub(/\.summary$/, "", s); if ($4 != s) print }' <<<"$rows")
