@@ -94,15 +94,42 @@ static void report_value(FailureLog *log, int check, long part, long zone, const
                 log->schedule, part, zone, what, expected, expected, actual, actual);
 }
 
-static void check_part(FailureLog *log, const Mesh *mesh, const Part *part, const VerifyExpectations *expect)
+/* One walk along a part's list (verification runs after every chunk, so
+ * a mesh larger than the caches must be read once, not three times): the
+ * hash of its values, the first zone whose value exceeds its predecessor's
+ * (written to also reject NaN), and the values added to the running
+ * checksum `sum` in mesh_checksum()'s order, so the sums are bit-identical. */
+typedef struct PartWalk {
+    unsigned long long hash;
+    const Zone *rising;   /* NULL when values never rise */
+} PartWalk;
+
+static PartWalk walk_part(const Part *part, double *sum)
 {
+    PartWalk w = {0xcbf29ce484222325ULL, NULL};
+    for (const Zone *z = part->firstZone; z != NULL; z = z->nextZone) {
+        unsigned long long bits;
+        memcpy(&bits, &z->value, sizeof bits);
+        w.hash = (w.hash ^ bits) * 0x100000001b3ULL;
+        *sum += z->value;
+        if (w.rising == NULL && z->nextZone != NULL && !(z->nextZone->value <= z->value))
+            w.rising = z;
+    }
+    return w;
+}
+
+static void check_part(FailureLog *log, const Mesh *mesh, const Part *part, const VerifyExpectations *expect,
+                       MeshChecksum *c)
+{
+    PartWalk w = walk_part(part, &c->sum);
+    c->residue += part->residue;
     if (expect->compare_to_reference) {
         size_t at = (size_t)expect->checkpoint * (size_t)mesh->shape.numParts + (size_t)part->partId;
         double expected_first = mesh->checkpoint_first_value[at], expected_residue = mesh->checkpoint_residue[at];
         /* Beyond CLOMP 1.2, which compares only the first zone: a lost or
          * reordered update deeper in the list can leave the first zone and
          * the residue intact and move the total by less than its tolerance. */
-        unsigned long long h = zone_value_hash(part);
+        unsigned long long h = w.hash;
         if (h != mesh->checkpoint_zone_hash[at] && want_details(log, CHECK_ZONES))
             fprintf(log->out,
                     "%13s VERIFY FAILED: part %ld zone 1..%ld zone values differ from Serial Ref "
@@ -116,14 +143,10 @@ static void check_part(FailureLog *log, const Mesh *mesh, const Part *part, cons
                          part->residue);
     }
     /* Later zones receive what earlier ones left, so values never rise
-     * along the list; written to also reject NaN. */
-    for (const Zone *z = part->firstZone; z->nextZone != NULL; z = z->nextZone) {
-        if (!(z->nextZone->value <= z->value)) {
-            report_value(log, CHECK_ORDER, part->partId, z->nextZone->zoneId,
-                         "value exceeds previous zone's (order check)", z->value, z->nextZone->value);
-            break;
-        }
-    }
+     * along the list. */
+    if (w.rising != NULL)
+        report_value(log, CHECK_ORDER, part->partId, w.rising->nextZone->zoneId,
+                     "value exceeds previous zone's (order check)", w.rising->value, w.rising->nextZone->value);
     /* reinitialize_parts() updates every part once; part 0's count is reset
      * by each calc_deposit(). */
     long expected_count = part->partId == 0 ? 1 : expect->subcycles + 1;
@@ -143,10 +166,10 @@ long verify_against_reference(const Mesh *mesh, const VerifyExpectations *expect
                 "(illegal reordering), %ld calls affected\n",
                 schedule, expect->first_violation_count, expect->order_violations);
 
+    MeshChecksum c = {0.0, 0.0, 0.0};
     for (long p = 0; p < mesh->shape.numParts; p++)
-        check_part(&log, mesh, mesh->partArray[p], expect);
-
-    MeshChecksum c = mesh_checksum(mesh);
+        check_part(&log, mesh, mesh->partArray[p], expect, &c);
+    c.total = c.sum + c.residue;
     if (checksum != NULL)
         *checksum = c;
     double tolerance = conservation_tolerance(expect->subcycles);
