@@ -99,6 +99,34 @@ static void build_invocation(RunSetup *run, int argc, char **argv)
                                  i > 0 ? " " : "", argv[i]);
 }
 
+/* Checkpoints of Serial Ref: one per chunk and part. */
+#define CHECKPOINT_BYTES_PER_PART (2 * sizeof(double) + sizeof(unsigned long long))
+/* The default never lets them outgrow the mesh itself, or this much. */
+#define CHECKPOINT_BYTES_FLOOR (64.0 * 1024 * 1024)
+
+/* Where each of run->trials chunks ends. */
+static void set_chunk_plan(RunSetup *run)
+{
+    run->chunk_end = calloc((size_t)run->trials, sizeof *run->chunk_end);
+    if (run->chunk_end == NULL)
+        die(EXIT_RESOURCE, "out of memory for a plan of %ld chunks", run->trials);
+    plan_chunks(run->iterations, run->trials, SUBCYCLES_PER_ITERATION, run->chunk_end);
+}
+
+/* --trials=K, known before anything is built: at most one chunk per
+ * iteration, and checkpoints that fit in memory. */
+static void plan_requested_trials(RunSetup *run)
+{
+    if (run->requested_trials == 0)
+        return;
+    double per_part = (double)CHECKPOINT_BYTES_PER_PART * (double)run->numParts;
+    run->trials = run->requested_trials < run->iterations ? run->requested_trials : run->iterations;
+    if (per_part * (double)run->trials > (double)memory_bytes(_SC_PHYS_PAGES))
+        die(EXIT_RESOURCE, "--trials=%ld: the per-chunk checkpoints would need %.4g bytes, more than this "
+                           "machine's memory", run->trials, per_part * (double)run->trials);
+    set_chunk_plan(run);
+}
+
 /* --schedules=LIST: names or keys, comma-separated; Serial Ref always runs
  * because every other schedule is verified against it. */
 static void select_schedules(RunSetup *run, const char *list)
@@ -193,6 +221,7 @@ static RunSetup resolve_run(const Options *opts, int argc, char **argv)
     run.json_path = opts->json_path;
     run.schedule_list = opts->schedules;
     select_schedules(&run, opts->schedules);
+    plan_requested_trials(&run);
     return run;
 }
 
@@ -237,23 +266,14 @@ static void build_problem(Problem *pb, const RunSetup *run, double *build_second
     calibrate_deposit(pb);
 }
 
-/* Checkpoints of Serial Ref: one per chunk and part. */
-#define CHECKPOINT_BYTES_PER_PART (2 * sizeof(double) + sizeof(unsigned long long))
-/* The default never lets them outgrow the mesh itself, or this much. */
-#define CHECKPOINT_BYTES_FLOOR (64.0 * 1024 * 1024)
-
-/* The chunk count and where each chunk ends. The default is calibrated on
- * one untimed serial iteration (the second of two: the first warms caches). */
+/* The default chunk count, calibrated on one untimed serial iteration (the
+ * second of two: the first warms caches); then room for Serial Ref's
+ * checkpoints. */
 static void plan_trials(Problem *pb, RunSetup *run)
 {
-    const Schedule *serial = find_schedule("serial");
-    double per_part = (double)CHECKPOINT_BYTES_PER_PART * (double)run->numParts;
-    if (run->requested_trials > 0) {
-        run->trials = run->requested_trials < run->iterations ? run->requested_trials : run->iterations;
-        if (per_part * (double)run->trials > (double)memory_bytes(_SC_PHYS_PAGES))
-            die(EXIT_RESOURCE, "--trials=%ld: the per-chunk checkpoints would need %.4g bytes, more than this "
-                               "machine's memory", run->trials, per_part * (double)run->trials);
-    } else {
+    if (run->trials == 0) {
+        const Schedule *serial = find_schedule("serial");
+        double per_part = (double)CHECKPOINT_BYTES_PER_PART * (double)run->numParts;
         double seconds = 0.0;
         for (int pass = 0; pass < 2; pass++) {
             reinitialize_parts(pb);
@@ -265,11 +285,10 @@ static void plan_trials(Problem *pb, RunSetup *run)
         double budget = fmax((double)run->memory_bytes, CHECKPOINT_BYTES_FLOOR);
         while (run->trials > 1 && per_part * (double)run->trials > budget)
             run->trials--;
+        set_chunk_plan(run);
     }
-    run->chunk_end = calloc((size_t)run->trials, sizeof *run->chunk_end);
-    if (run->chunk_end == NULL || reserve_reference_checkpoints(&pb->mesh, run->trials) != 0)
+    if (reserve_reference_checkpoints(&pb->mesh, run->trials) != 0)
         die(EXIT_RESOURCE, "out of memory for %ld chunk checkpoints", run->trials);
-    plan_chunks(run->iterations, run->trials, SUBCYCLES_PER_ITERATION, run->chunk_end);
 }
 
 /* Where the text report and the JSON document go. */

@@ -68,7 +68,10 @@ static void write_inputs(JsonWriter *w, const RunSetup *run)
     json_number(w, "memory_bytes", (double)run->memory_bytes);
     json_integer(w, "nested_outer", run->nestedOuter);
     json_integer(w, "nested_inner", run->nestedInner);
-    json_integer(w, "trials", run->trials);
+    if (run->trials > 0)
+        json_integer(w, "trials", run->trials);
+    else
+        json_null(w, "trials");   /* --dry-run without --trials: calibrated only when the mesh exists */
     json_array_begin(w, "chunk_end_iterations");
     for (long c = 0; run->chunk_end != NULL && c < run->trials; c++)
         json_integer(w, NULL, run->chunk_end[c] / SUBCYCLES_PER_ITERATION);
