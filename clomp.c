@@ -43,10 +43,19 @@
  * must not masquerade as a verification failure. */
 static volatile int exit_is_ours;
 
+/* While a --json document is pending, a run that ends early still writes
+ * one (status "failed", the reason, what was measured so far); set once the
+ * outputs are open. The temporary file is removed if even that fails. */
+static void (*write_failure_record)(int status, const char *why);
+static char pending_json_tmp[4096];
+
 static void catch_runtime_exit(void)
 {
     if (!exit_is_ours) {
-        fprintf(stderr, "clomp: the OpenMP runtime ended the run (could it create the threads?)\n");
+        static const char why[] = "the OpenMP runtime ended the run (could it create the threads?)";
+        fprintf(stderr, "clomp: %s\n", why);
+        if (write_failure_record != NULL)
+            write_failure_record(EXIT_RESOURCE, why);
         _exit(EXIT_RESOURCE);
     }
 }
@@ -64,20 +73,27 @@ static void catch_runtime_abort(int sig)
     if (write(STDERR_FILENO, msg, sizeof msg - 1) < 0) {
         /* nothing more can be said */
     }
+    if (pending_json_tmp[0] != '\0')
+        unlink(pending_json_tmp);   /* async-signal-safe; a document cannot be written here */
     _exit(EXIT_RESOURCE);
 }
 
 /* One line on stderr, after everything already printed has been flushed. */
 __attribute__((format(printf, 2, 3), noreturn)) static void die(int status, const char *fmt, ...)
 {
+    char why[1024];
     va_list ap;
     exit_is_ours = 1;
     fflush(stdout);
-    fprintf(stderr, "clomp: ");
     va_start(ap, fmt);
-    vfprintf(stderr, fmt, ap);
+    vsnprintf(why, sizeof why, fmt, ap); // NOLINT(clang-analyzer-valist.Uninitialized): va_start is just above
     va_end(ap);
-    fputc('\n', stderr);
+    fprintf(stderr, "clomp: %s\n", why);
+    if (write_failure_record != NULL) {
+        void (*writer)(int, const char *) = write_failure_record;
+        write_failure_record = NULL;
+        writer(status, why);
+    }
     exit(status);
 }
 
@@ -314,6 +330,7 @@ static void open_outputs(Outputs *o, const RunSetup *run)
         o->json = fopen(o->json_tmp, "w");
         if (o->json == NULL)
             die(EXIT_USAGE, "--json: cannot create '%s': %s", o->json_tmp, strerror(errno));
+        snprintf(pending_json_tmp, sizeof pending_json_tmp, "%s", o->json_tmp);
     }
     o->report = o->text;
     if (run->quiet) {
@@ -338,9 +355,25 @@ static int close_json(Outputs *o, const RunRecord *record, const RunSetup *run)
             remove(o->json_tmp);
     }
     o->json = NULL;
+    pending_json_tmp[0] = '\0';
     if (failed)
         fprintf(stderr, "clomp: could not write the JSON report to '%s'\n", run->json_path);
     return failed ? EXIT_RESOURCE : 0;
+}
+
+/* What a failure record is written from: main fills it in as the run goes. */
+static struct {
+    Outputs *out;
+    RunRecord record;
+} pending;
+
+static void write_pending_failure(int status, const char *why)
+{
+    if (pending.out == NULL || pending.out->json == NULL)
+        return;
+    pending.record.exit_status = status;
+    pending.record.failure = why;
+    close_json(pending.out, &pending.record, pending.record.run);
 }
 
 /* Output that could not be written is a lost result, not a success. */
@@ -381,14 +414,17 @@ int main(int argc, char **argv)
     }
 
     RunSetup run = resolve_run(&opts, argc, argv);
-    configure_openmp(&run);
-    Outputs out;
-    open_outputs(&out, &run);
-    run.cycles = calibrate_cycle_rate(opts.ghz);
-
     char host[256] = "unknown", started[64];
     gethostname(host, sizeof host - 1);
     wall_time_text(started, sizeof started);
+    Outputs out;
+    open_outputs(&out, &run);
+    pending.out = &out;
+    pending.record = (RunRecord){&run, NULL, NULL, NULL, 0, host, started, 0.0, 0, NULL, NULL};
+    write_failure_record = write_pending_failure;
+    configure_openmp(&run);
+    run.cycles = calibrate_cycle_rate(opts.ghz);
+
     print_header(out.report, &run, host, started);
     if (opts.dry_run) {
         print_plan(out.report, &run);
@@ -402,6 +438,8 @@ int main(int argc, char **argv)
     double build_seconds;
     LocalitySummary locality;
     build_problem(&pb, &run, &build_seconds);
+    pending.record.pb = &pb;
+    pending.record.build_seconds = build_seconds;
     plan_trials(&pb, &run);
     clomp_openmp_running = 1;   /* the locality report runs a parallel region */
     print_setup(out.report, &run, &pb, build_seconds, &locality);
@@ -414,6 +452,9 @@ int main(int argc, char **argv)
         results[i].schedule = clomp_schedules[i];
         results[i].selected = run.selected[i];
     }
+    pending.record.locality = &locality;
+    pending.record.results = results;
+    pending.record.count = clomp_schedule_count;
     if (prepare_measurements(&run, results, clomp_schedule_count) != 0)
         die(EXIT_RESOURCE, "out of memory for the timings of %ld rounds", run.rounds);
 

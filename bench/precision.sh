@@ -7,22 +7,38 @@
 # machine decides the numbers, not the code). Goal of issue 3: default spread
 # <= 1/4 of the single-shot spread, at no more total run time.
 #
-# Usage: bench/precision.sh [--runs N] [--clomp PATH] [-- CLOMP ARGUMENTS]
+# Usage: bench/precision.sh [--runs N] [--noise] [--clomp PATH] [-- CLOMP ARGUMENTS]
 #   defaults: 6 runs per mode, ./clomp, arguments 2 1 64 100 32 1 100
+#   --noise: imitate a node that is not idle (the issue's scenario): a CPU hog
+#            runs for 50 ms of every 500 ms during all runs of both modes.
 set -euo pipefail
 
 runs=6
+noise=0
 clomp=$(cd "$(dirname "$0")/.." && pwd)/clomp
 args=(2 1 64 100 32 1 100)
 while [ $# -gt 0 ]; do
     case $1 in
         --runs) runs=$2; shift 2 ;;
+        --noise) noise=1; shift ;;
         --clomp) clomp=$2; shift 2 ;;
         --) shift; args=("$@"); break ;;
-        *) echo "usage: $0 [--runs N] [--clomp PATH] [-- CLOMP ARGUMENTS]" >&2; exit 2 ;;
+        *) echo "usage: $0 [--runs N] [--noise] [--clomp PATH] [-- CLOMP ARGUMENTS]" >&2; exit 2 ;;
     esac
 done
 [ -x "$clomp" ] || { echo "$0: no clomp at $clomp (run make)" >&2; exit 2; }
+
+if [ "$noise" -eq 1 ]; then
+    (
+        trap 'exit 0' TERM
+        while :; do
+            timeout 0.05 yes >/dev/null || :
+            sleep 0.45
+        done
+    ) &
+    hog=$!
+    trap 'kill "$hog" 2>/dev/null' EXIT
+fi
 
 # Static and Dynamic OMP overheads (summary columns 6 and 7) of one run, and its seconds.
 one_run() {  # one_run MODE-OPTION...
@@ -55,7 +71,8 @@ summary() {  # summary COLUMN LINES...
 }
 
 echo
-printf 'clomp %s, %d runs per mode, alternating (OMP_WAIT_POLICY=%s)\n' "${args[*]}" "$runs" "${OMP_WAIT_POLICY-unset}"
+printf 'clomp %s, %d runs per mode, alternating (OMP_WAIT_POLICY=%s)%s\n' "${args[*]}" "$runs" \
+    "${OMP_WAIT_POLICY-unset}" "$([ "$noise" -eq 0 ] || echo ', with --noise (a CPU hog 50 ms of every 500 ms)')"
 printf '%-12s %-22s %-22s %s\n' overhead 'single shot spread/med' 'default spread/med' 'spread ratio (default/single)'
 for column in 1 2; do
     name=$([ "$column" -eq 1 ] && echo Static || echo Dynamic)

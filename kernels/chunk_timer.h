@@ -16,7 +16,10 @@ typedef struct ChunkTimer {
     double mark;                /* when the open chunk started */
     /* Untimed work on the mesh between chunks (verification of checked
      * schedules): runs after the chunk's clock stops, before the next
-     * starts, with every other thread waiting. NULL: nothing to do. */
+     * starts, with every other thread waiting. Called from serial code it
+     * also wakes the thread pool again before returning: threads that fell
+     * asleep while it ran must not bill their wake-up to the next chunk.
+     * NULL: nothing to do. */
     void (*between)(void *context, long chunk);
     void *context;
 } ChunkTimer;
@@ -27,6 +30,9 @@ static inline void chunk_timer_start(ChunkTimer *t)
         t->mark = now_seconds();
 }
 
+/* Stops the open chunk's clock and runs `between`; the next chunk's clock
+ * starts at once, unless the caller restarts it itself (a team that waited
+ * for `between` inside a region must be re-synchronised first). */
 static inline void chunk_timer_close(ChunkTimer *t, long *next)
 {
     double now = now_seconds();
@@ -37,6 +43,11 @@ static inline void chunk_timer_close(ChunkTimer *t, long *next)
     }
     t->mark = now;
     (*next)++;
+}
+
+static inline void chunk_timer_restart(ChunkTimer *t)
+{
+    t->mark = now_seconds();
 }
 
 /* Serial code, after subcycle s: closes the chunk that ends there, the last

@@ -63,6 +63,13 @@ void fault_arm(const char *schedule, long subcycles, long numParts, long zonesPe
             fprintf(stderr, "clomp-faults: CLOMP_FAULT_SUBCYCLE '%s' is not a subcycle 1..%ld\n", at, subcycles - 1);
             exit(2);
         }
+        /* A chunk may end there: its synchronisation would hide the missing
+         * barrier, and thread 0 would verify while others still update. */
+        if (armed == FAULT_MISSING_BARRIER && target_subcycle % 10 == 0) {
+            fprintf(stderr, "clomp-faults: missing-barrier needs a subcycle inside an iteration, not %ld\n",
+                    target_subcycle);
+            exit(2);
+        }
     }
     target_part = numParts / 2;
     target_zone = zonesPerPart / 2;   /* a zone that is not the first when there are several */

@@ -27,13 +27,19 @@ static void run(Problem *pb, long subcycles, ChunkTimer *timer, TeamObservation 
             }
             /* Past that barrier the previous subcycle is complete: a chunk
              * ending there is closed (and verified) by thread 0 while the
-             * others wait, so no thread touches the mesh meanwhile. */
+             * others wait, so no thread touches the mesh meanwhile. The
+             * waiting threads may have fallen asleep: the first barrier
+             * wakes them, the second finds them all awake, and only then
+             * does the next chunk's clock start. */
             if (s > 0 && chunk_timer_inner_boundary(timer, s - 1, next)) {
                 if (omp_get_thread_num() == 0)
                     chunk_timer_close(timer, &next);
                 else
                     next++;
 #pragma omp barrier
+#pragma omp barrier
+                if (omp_get_thread_num() == 0)
+                    chunk_timer_restart(timer);
             }
 #pragma omp single
             deposit = CALC_DEPOSIT(pb, s);

@@ -1,6 +1,7 @@
 #include "sequence.h"
 
 #include <math.h>
+#include <omp.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,6 +17,9 @@ int prepare_measurements(const RunSetup *run, Measurement *results, size_t count
 {
     for (size_t i = 0; i < count; i++) {
         Measurement *m = &results[i];
+        /* Serial Ref's checkpoints are per chunk: whatever is verified must be chunked alike. */
+        if ((m->schedule->role == ROLE_REFERENCE || m->schedule->role == ROLE_CHECKED) && !m->schedule->chunked)
+            return -1;
         m->chunks = m->schedule->chunked ? run->trials : 1;
         m->chunk_seconds = calloc((size_t)(run->rounds * m->chunks), sizeof *m->chunk_seconds);
         m->round_seconds = calloc((size_t)run->rounds, sizeof *m->round_seconds);
@@ -45,6 +49,29 @@ typedef struct ChunkCheck {
     long failures;
     long failed_chunk;
 } ChunkCheck;
+
+static int wake_sink;
+
+/* After verification in serial code the pool's threads may have gone to
+ * sleep; one untimed empty region of the schedule's shape wakes them, so
+ * the next chunk does not time their wake-up (Bestcase, which is never
+ * verified, would not pay it, and the difference would read as overhead). */
+static void wake_thread_pool(const Problem *pb, int nested)
+{
+#pragma omp parallel num_threads(nested ? pb->nestedOuter : pb->numThreads)
+    {
+        if (nested) {
+#pragma omp parallel num_threads(pb->nestedInner)
+            {
+#pragma omp atomic write
+                wake_sink = 1;
+            }
+        } else {
+#pragma omp atomic write
+            wake_sink = 1;
+        }
+    }
+}
 
 /* Between chunks, with the clock stopped: Serial Ref's first round records
  * its state as the checkpoint every later run must reproduce; everything
@@ -79,6 +106,9 @@ static void verify_chunk(void *context, long chunk)
         ck->failed_chunk = chunk;
     else
         ck->m->verified_chunks++;
+    /* Inside a region (Manual OMP) the schedule re-synchronises its own team. */
+    if (s->uses_threads && !omp_in_parallel())
+        wake_thread_pool(ck->pb, ck->m->team.nested);
 }
 
 /* Numbers labelled with N threads must have run on N threads. */
@@ -246,11 +276,31 @@ void summarize_measurement(const RunSetup *run, Measurement *m, const Measuremen
     m->has_overhead = m->schedule->role == ROLE_CHECKED && bestcase != NULL &&
                       bestcase->rounds_done == m->rounds_done;
     if (m->has_overhead) {
+        /* One round: the difference of the medians, with the Bonferroni
+         * interval of the two. Several rounds: each round is paired with
+         * the bestcase of the same round, and the overhead, its interval
+         * and the efficacy all come from those pairs, so they agree. */
         for (long r = 0; r < m->rounds_done; r++)
             diffs[r] = m->round_median_us[r] - bestcase->round_median_us[r];
         m->overhead_us = median_of(diffs, m->rounds_done);
-        m->has_overhead_ci = difference_interval(&m->paired_stats, &bestcase->paired_stats, &m->overhead_low,
-                                                 &m->overhead_high) == 0;
+        if (m->rounds_done == 1) {
+            m->efficacy = bestcase->us / m->us * 100.0;
+            m->has_overhead_ci = difference_interval(&m->paired_stats, &bestcase->paired_stats, &m->overhead_low,
+                                                     &m->overhead_high) == 0;
+        } else {
+            SampleStats d = summarize_samples(diffs, m->rounds_done, CLOMP_CI_LEVEL);
+            m->has_overhead_ci = m->overhead_ci_paired = d.has_ci;
+            m->overhead_low = d.ci_low;
+            m->overhead_high = d.ci_high;
+            m->has_round_range = !d.has_ci;
+            m->round_range_low = d.min;
+            m->round_range_high = d.max;
+            for (long r = 0; r < m->rounds_done; r++)
+                diffs[r] = bestcase->round_median_us[r] / m->round_median_us[r] * 100.0;
+            m->efficacy = median_of(diffs, m->rounds_done);
+        }
+    } else if (m->schedule->role == ROLE_BESTCASE) {
+        m->efficacy = 100.0;
     }
     free(us);
     free(diffs);

@@ -249,10 +249,15 @@ static void write_measurement(JsonWriter *w, const RunRecord *r, const Measureme
     json_number(w, "us_per_loop", complete ? m->us : NAN);
     json_number(w, "speedup", complete && s->role != ROLE_PROBE && serial != NULL ? serial->us / m->us : NAN);
     json_number(w, "efficacy_percent",
-                complete && (s->role == ROLE_CHECKED || s->role == ROLE_BESTCASE) && bestcase != NULL
-                    ? bestcase->us / m->us * 100.0 : NAN);
+                complete && (s->role == ROLE_CHECKED || s->role == ROLE_BESTCASE) && bestcase != NULL ? m->efficacy : NAN);
     json_number(w, "overhead_us_per_loop", complete && m->has_overhead ? m->overhead_us : NAN);
     interval(w, "overhead_ci_95", complete && m->has_overhead && m->has_overhead_ci, m->overhead_low, m->overhead_high);
+    json_string(w, "overhead_ci_method",
+                !(complete && m->has_overhead && m->has_overhead_ci) ? NULL
+                : m->overhead_ci_paired ? "paired per-round differences, order statistics"
+                                        : "pooled chunk medians, Bonferroni");
+    interval(w, "overhead_round_range", complete && m->has_overhead && m->has_round_range, m->round_range_low,
+             m->round_range_high);
     json_integer(w, "subnormals", m->subnormals);
     if (complete)
         write_statistics(w, &m->stats);

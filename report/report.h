@@ -68,10 +68,14 @@ typedef struct Measurement {
     double us;                 /* us/Loop: median chunk, all rounds */
     SampleStats stats;         /* chunk us/Loop, interval at CLOMP_CI_LEVEL */
     SampleStats paired_stats;  /* same samples, interval at the level differences need */
+    double efficacy;           /* percent: bestcase us / us; with rounds, the median over rounds */
     int has_overhead;          /* checked schedules with a bestcase */
     double overhead_us;        /* median over rounds of (us - bestcase us) of the same round */
-    int has_overhead_ci;
+    int has_overhead_ci;       /* a 95% interval of the overhead: */
+    int overhead_ci_paired;    /*   1: from the per-round differences (6+ rounds); 0: pooled chunks, Bonferroni */
     double overhead_low, overhead_high;
+    int has_round_range;       /* 2-5 rounds: no 95% interval, but the per-round differences' range */
+    double round_range_low, round_range_high;
 } Measurement;
 
 void print_header(FILE *out, const RunSetup *run, const char *host, const char *start_time);

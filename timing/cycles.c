@@ -73,7 +73,7 @@ const char *cycle_source_text(const CycleRate *rate)
 {
     switch (rate->source) {
     case CYCLES_TSC:
-        return "invariant TSC, calibrated against CLOCK_MONOTONIC (nominal clock, not turbo)";
+        return "invariant TSC calibrated against CLOCK_MONOTONIC: nominal cycles; under turbo the cores run more";
     case CYCLES_GIVEN:
         return "--ghz";
     default:

@@ -78,6 +78,7 @@ static void test_noise_notes(void)
 {
     RunSetup run = setup();
     Measurement serial = measured("serial", 10.0), best = measured("bestcase", 5.0), stat = measured("static", 4.95);
+    stat.efficacy = 5.0 / 4.95 * 100.0;
     stat.has_overhead = 1;
     stat.overhead_us = -0.05;
     stat.has_overhead_ci = 1;
@@ -107,6 +108,25 @@ static void test_noise_notes(void)
        "a positive overhead keeps CLOMP 1.2's line exactly, whatever its interval");
     ok(strstr(line_with("Ovh. CI: "), "-0.1 .. 1.1 us/Loop") != NULL,
        "an interval 1.2 wide is printed to one decimal: %s", line_with("Ovh. CI: "));
+}
+
+/* 2-5 rounds: the paired differences' range decides what is noise. */
+static void test_round_range_noise(void)
+{
+    RunSetup run = setup();
+    Measurement serial = measured("serial", 10.0), best = measured("bestcase", 5.0), stat = measured("static", 4.9);
+    stat.rounds_done = 3;
+    stat.efficacy = 102.0;
+    stat.has_overhead = 1;
+    stat.overhead_us = -0.1;
+    stat.has_round_range = 1;
+    stat.round_range_low = -0.3;
+    stat.round_range_high = 0.2;
+    block(&run, &stat, &serial, &best);
+    ok(strstr(line_with(" Overhead: "), "(within noise)") != NULL,
+       "with 3 rounds a negative overhead is within noise when a round lies above 0");
+    ok(strstr(line_with("Ovh. CI: "), "none at 95% from 3 rounds (needs 6); the rounds range -0.3 .. 0.2 us/Loop") != NULL,
+       "and the interval line says there is no 95%% interval, giving the range instead: %s", line_with("Ovh. CI: "));
 }
 
 static void test_lines_and_warnings(void)
@@ -195,13 +215,18 @@ static void test_summarize(void)
     ok(stat.stats.n == 12 && stat.stats.outliers == 1 && fabs(stat.stats.max - 20.0) < 1e-9,
        "statistics cover every chunk of every round (12, max 20.0, which is the one outlier)");
     ok(fabs(stat.seconds - stat_r[0]) < 1e-12, "Runtime is the median round's total (%.6f s)", stat.seconds);
-    ok(stat.has_overhead_ci && stat.overhead_low <= stat.overhead_us && stat.overhead_high >= stat.overhead_us,
-       "the overhead's interval contains it");
+    ok(!stat.has_overhead_ci && stat.has_round_range && fabs(stat.round_range_low - 0.55) < 1e-9 &&
+           fabs(stat.round_range_high - 0.60) < 1e-9,
+       "3 rounds give no 95%% interval of the paired overhead, but its range over rounds: 0.55 .. 0.60");
+    /* Efficacy per round: 5.1/5.65, 6.0/6.55, 4.15/4.75 = 90.27%, 91.60%, 87.37%: median 90.27%. */
+    ok(fabs(stat.efficacy - 5.1 / 5.65 * 100.0) < 1e-9, "with rounds the efficacy is the median of the per-round ratios (%.2f%%)",
+       stat.efficacy);
 }
 
 int main(void)
 {
     test_noise_notes();
+    test_round_range_noise();
     test_lines_and_warnings();
     test_measured_text();
     test_summarize();
