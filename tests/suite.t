@@ -248,7 +248,7 @@ if [ "$have_python" = 1 ]; then
     # The CSV cells are the run's own comma-delimited summary, from the right run.
     bad=''
     plan_bad=''
-    while IFS=$'\t' read -r file _ run set _ _ _ t a p zpp zs fs ts us speedup; do
+    while IFS=$'\t' read -r file _ run set _ _ _ t a p zpp zs fs ts us speedup _; do
         section=$(run_section "$main/${file%.summary}.full" "$run")
         got_us=$(awk -F', *' '$1 == "us/Loop" { print $6; exit }' <<<"$section")
         got_speedup=$(awk -F', *' '$1 == "Speedup" { print $6; exit }' <<<"$section")
