@@ -430,6 +430,9 @@ int main(int argc, char **argv)
         print_plan(out.report, &run);
         RunRecord record = {&run, NULL, NULL, NULL, 0, host, started, 0.0, 0, NULL, NULL};
         int json_status = close_json(&out, &record, &run);
+        free(run.chunk_end);
+        if (out.report != out.text)
+            fclose(out.report);
         return finish(json_status);
     }
     fflush(out.report);
