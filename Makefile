@@ -44,7 +44,7 @@ MEASURE_SRC = measure/chunk_plan.c measure/sequence.c
 LIB_SRC = $(MESH_SRC) $(KERNEL_SRC) $(REPORT_SRC) $(CLI_SRC) $(NUMA_SRC) $(TIMING_SRC) $(MEASURE_SRC)
 LIB_OBJ = $(LIB_SRC:%.c=$(BUILD)/%.o)
 
-UNIT_TESTS = test_mesh test_kernel test_schedules test_verify test_options test_locality test_statistics test_json test_report
+UNIT_TESTS = test_mesh test_kernel test_schedules test_verify test_options test_locality test_statistics test_json test_report test_chunk_plan
 UNIT_BIN = $(UNIT_TESTS:%=$(BUILD)/tests/%)
 ORACLE = $(BUILD)/tests/clomp_oracle
 
