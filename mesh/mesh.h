@@ -23,7 +23,9 @@ typedef struct Part {
     Zone *lastZone;
     double deposit_ratio;
     double residue;
-    double expected_first_value;   /* Serial Ref's latest checkpoint (the full set is in Mesh) */
+    /* Unused: kept so that a Part is CLOMP 1.2's 72 bytes (its memory
+     * figure and traffic); clomp's expectations are the Mesh checkpoints. */
+    double expected_first_value;
     double expected_residue;
 } Part;
 

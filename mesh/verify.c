@@ -8,18 +8,6 @@
 /* Failures of one kind printed in full; the rest are only counted. */
 #define DETAILS_PER_CHECK 5
 
-unsigned long long zone_value_hash(const Part *part)
-{
-    /* FNV-1a over 64-bit words: cheap, and sensitive to order and to every bit. */
-    unsigned long long h = 0xcbf29ce484222325ULL;
-    for (const Zone *zone = part->firstZone; zone != NULL; zone = zone->nextZone) {
-        unsigned long long bits;
-        memcpy(&bits, &zone->value, sizeof bits);
-        h = (h ^ bits) * 0x100000001b3ULL;
-    }
-    return h;
-}
-
 int reserve_reference_checkpoints(Mesh *mesh, long count)
 {
     size_t n = (size_t)count * (size_t)mesh->shape.numParts;
@@ -41,9 +29,7 @@ void record_reference(Mesh *mesh, long checkpoint)
 {
     size_t base = (size_t)checkpoint * (size_t)mesh->shape.numParts;
     for (long p = 0; p < mesh->shape.numParts; p++) {
-        Part *part = mesh->partArray[p];
-        part->expected_first_value = part->firstZone->value;
-        part->expected_residue = part->residue;
+        const Part *part = mesh->partArray[p];
         mesh->checkpoint_first_value[base + (size_t)p] = part->firstZone->value;
         mesh->checkpoint_residue[base + (size_t)p] = part->residue;
         mesh->checkpoint_zone_hash[base + (size_t)p] = zone_value_hash(part);
@@ -106,6 +92,7 @@ typedef struct PartWalk {
 
 static PartWalk walk_part(const Part *part, double *sum)
 {
+    /* FNV-1a over 64-bit words: cheap, and sensitive to order and to every bit. */
     PartWalk w = {0xcbf29ce484222325ULL, NULL};
     for (const Zone *z = part->firstZone; z != NULL; z = z->nextZone) {
         unsigned long long bits;
@@ -116,6 +103,12 @@ static PartWalk walk_part(const Part *part, double *sum)
             w.rising = z;
     }
     return w;
+}
+
+unsigned long long zone_value_hash(const Part *part)
+{
+    double unused = 0.0;
+    return walk_part(part, &unused).hash;
 }
 
 static void check_part(FailureLog *log, const Mesh *mesh, const Part *part, const VerifyExpectations *expect,

@@ -21,11 +21,6 @@ void print_escaped(FILE *out, const char *text)
     }
 }
 
-double us_per_loop(const RunSetup *run, double seconds)
-{
-    return seconds * 1e6 / (double)run->subcycles;
-}
-
 long chunk_subcycles(const RunSetup *run, long chunks, long c)
 {
     if (chunks == 1)
@@ -151,6 +146,18 @@ static void print_openmp_environment(FILE *out)
         fprintf(out, "       OpenMP env: none set (runtime defaults; see README for recommended settings)\n");
 }
 
+/* "     Measurements: a, b, c" (the selected ones), without the newline. */
+static void print_measurement_names(FILE *out, const RunSetup *run)
+{
+    const char *separator = " ";
+    fprintf(out, "     Measurements:");
+    for (size_t i = 0; i < clomp_schedule_count; i++)
+        if (run->selected[i]) {
+            fprintf(out, "%s%s", separator, clomp_schedules[i]->name);
+            separator = ", ";
+        }
+}
+
 static int bestcase_selected(const RunSetup *run)
 {
     for (size_t i = 0; i < clomp_schedule_count; i++)
@@ -201,13 +208,7 @@ void print_setup(FILE *out, const RunSetup *run, const Problem *pb, double build
         fprintf(out, "%ld-%ld iterations each, each chunk verified", shortest, shortest + 1);
     fprintf(out, "; %ld round%s\n", run->rounds, run->rounds == 1 ? "" : "s");
     if (run->schedule_list != NULL) {
-        fprintf(out, "     Measurements:");
-        int first = 1;
-        for (size_t i = 0; i < clomp_schedule_count; i++)
-            if (run->selected[i]) {
-                fprintf(out, "%s %s", first ? "" : ",", clomp_schedules[i]->name);
-                first = 0;
-            }
+        print_measurement_names(out, run);
         fprintf(out, " (--schedules; Serial Ref always runs%s)\n",
                 bestcase_selected(run) ? "" : "; without Bestcase OMP, Efficacy and Overhead are N/A");
     }
@@ -231,13 +232,7 @@ void print_plan(FILE *out, const RunSetup *run)
     fprintf(out, "    Deposit model: %s\n", mesh_deposit_model_text(mesh_deposit_model(&shape)));
     fprintf(out, " Nested OMP shape: %dx%d (OUTERxINNER requested)\n", run->nestedOuter, run->nestedInner);
     fprintf(out, "   NUMA placement: %s\n", placement_text(&run->placement, policy, sizeof policy));
-    fprintf(out, "     Measurements:");
-    int first = 1;
-    for (size_t i = 0; i < clomp_schedule_count; i++)
-        if (run->selected[i]) {
-            fprintf(out, "%s %s", first ? "" : ",", clomp_schedules[i]->name);
-            first = 0;
-        }
+    print_measurement_names(out, run);
     fprintf(out, "\n           Trials: ");
     if (run->requested_trials > 0)
         fprintf(out, "%ld chunks per timed run (--trials)", run->requested_trials < run->iterations ? run->requested_trials : run->iterations);

@@ -111,8 +111,6 @@ const char *measured_text(char *buf, size_t size, double value, double uncertain
 /* Escaped as in the report: bytes outside printable ASCII as \xNN. */
 void print_escaped(FILE *out, const char *text);
 
-double us_per_loop(const RunSetup *run, double seconds);
-
 /* Subcycles in chunk c of a run of `chunks` chunks (a schedule timed whole
  * has one chunk of every subcycle). */
 long chunk_subcycles(const RunSetup *run, long chunks, long c);
