@@ -49,6 +49,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                 abort();
         if (opts.nestedOuter < 0 || opts.nestedInner < 0)
             abort();
+        /* The measurement options stay in their documented ranges. */
+        if (opts.trials < 0 || opts.trials > MAX_TRIALS || opts.rounds < 1 || opts.rounds > MAX_ROUNDS)
+            abort();
+        if (opts.ghz < 0.0 || opts.ghz > MAX_GHZ || opts.ghz != opts.ghz)
+            abort();
+        if ((opts.schedules != NULL && opts.schedules[0] == '\0') || (opts.json_path != NULL && opts.json_path[0] == '\0'))
+            abort();
     }
     return 0;
 }
