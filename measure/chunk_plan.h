@@ -9,6 +9,11 @@
  * (~20-50 ns per read) and fork/join costs. */
 #define MIN_CHUNK_SECONDS 200e-6
 
+/* Probes (OMP Barrier, OMP Parallel), not verified, may take fewer chunks:
+ * each at least this long keeps thread 0's one clock read per chunk
+ * (20-50 ns) below 0.25% of it. */
+#define MIN_PROBE_CHUNK_SECONDS 20e-6
+
 /* Fills end_subcycle[0..trials-1] with the cumulative subcycle count at the
  * end of each of `trials` chunks: whole iterations, as even as possible, the
  * first (iterations % trials) chunks one iteration longer. trials must be

@@ -9,6 +9,7 @@
 #include "../cli/exit_status.h"
 #include "../kernels/deposit.h"
 #include "../kernels/fault.h"
+#include "chunk_plan.h"
 #include "../timing/clock.h"
 
 volatile sig_atomic_t clomp_openmp_running;
@@ -21,6 +22,15 @@ int prepare_measurements(const RunSetup *run, Measurement *results, size_t count
         if ((m->schedule->role == ROLE_REFERENCE || m->schedule->role == ROLE_CHECKED) && !m->schedule->chunked)
             return -1;
         m->chunks = m->schedule->chunked ? run->trials : 1;
+        m->chunk_end = run->chunk_end;
+        if (m->schedule->role == ROLE_PROBE) {
+            /* Probes get a plan of their own once their warm-up has been timed. */
+            m->own_chunk_end = calloc((size_t)run->trials, sizeof *m->own_chunk_end);
+            if (m->own_chunk_end == NULL)
+                return -1;
+            m->own_chunk_end[0] = run->subcycles;
+            m->chunk_end = m->own_chunk_end;
+        }
         m->chunk_seconds = calloc((size_t)(run->rounds * m->chunks), sizeof *m->chunk_seconds);
         m->round_seconds = calloc((size_t)run->rounds, sizeof *m->round_seconds);
         m->round_median_us = calloc((size_t)run->rounds, sizeof *m->round_median_us);
@@ -36,6 +46,7 @@ void free_measurements(Measurement *results, size_t count)
         free(results[i].chunk_seconds);
         free(results[i].round_seconds);
         free(results[i].round_median_us);
+        free(results[i].own_chunk_end);
     }
 }
 
@@ -132,6 +143,30 @@ static int bits_differ(double a, double b)
     return x != y;
 }
 
+/* A probe (barrier, fork/join) is not verified, so its chunks need not end
+ * where Serial Ref's do: it gets as many of the run's chunks as keep each
+ * at least MIN_PROBE_CHUNK_SECONDS long, so that thread 0's clock read stays
+ * a negligible part of a chunk even on inputs with few iterations. The
+ * estimate is an untimed run of up to 10 iterations: one iteration is too
+ * short, its fork, join and thread wake-up would outweigh 10 barriers. */
+static void plan_probe_chunks(Problem *pb, const RunSetup *run, Measurement *m)
+{
+    long sample = run->iterations < 10 ? run->iterations : 10;
+    long sample_end = sample * SUBCYCLES_PER_ITERATION;
+    double sample_seconds;
+    ChunkTimer timer = {1, &sample_end, &sample_seconds, 0.0, NULL, NULL};
+    clomp_openmp_running = 1;
+    m->schedule->run(pb, sample_end, &timer, NULL);
+    clomp_openmp_running = 0;
+
+    long k = run->trials;
+    double total = sample_seconds / (double)sample * (double)run->iterations;
+    while (k > 1 && total / (double)k < MIN_PROBE_CHUNK_SECONDS)
+        k--;
+    m->chunks = k;
+    plan_chunks(run->iterations, k, SUBCYCLES_PER_ITERATION, m->own_chunk_end);
+}
+
 /* One timed run of one schedule in round `round`. */
 static int measure_once(Problem *pb, const RunSetup *run, Measurement *m, long round, const SequenceOutput *out,
                         char *why, size_t why_size)
@@ -153,6 +188,8 @@ static int measure_once(Problem *pb, const RunSetup *run, Measurement *m, long r
     if (status != 0)
         return status;
     reinitialize_parts(pb);
+    if (round == 0 && m->own_chunk_end != NULL && s->chunked)
+        plan_probe_chunks(pb, run, m);
 
     if (round == 0) {
         wall_time_text(m->started, sizeof m->started);
@@ -162,10 +199,9 @@ static int measure_once(Problem *pb, const RunSetup *run, Measurement *m, long r
         }
     }
 
-    long whole_end = run->subcycles;
     ChunkCheck check = {pb, run, m, out->failures, round, 0, -1};
-    ChunkTimer timer = {m->chunks, s->chunked ? run->chunk_end : &whole_end, m->chunk_seconds + round * m->chunks,
-                        0.0, checked ? verify_chunk : NULL, &check};
+    ChunkTimer timer = {m->chunks, m->chunk_end, m->chunk_seconds + round * m->chunks, 0.0,
+                        checked ? verify_chunk : NULL, &check};
     MeshChecksum first_round = m->checksum;
     if (s->role == ROLE_CHECKED)
         FAULT_ARM(s->name, run->subcycles, run->numParts, run->zonesPerPart);
@@ -226,7 +262,7 @@ int run_measurements(Problem *pb, const RunSetup *run, Measurement *results, siz
                 return status;
             measured++;
             if (round == run->rounds - 1) {
-                summarize_measurement(run, m, find_role(results, count, ROLE_BESTCASE));
+                summarize_measurement(m, find_role(results, count, ROLE_BESTCASE));
                 if (run->rounds == 1)
                     print_block_results(out->report, run, m, find_role(results, count, ROLE_REFERENCE),
                                         find_role(results, count, ROLE_BESTCASE));
@@ -252,7 +288,7 @@ int run_measurements(Problem *pb, const RunSetup *run, Measurement *results, siz
     return 0;
 }
 
-void summarize_measurement(const RunSetup *run, Measurement *m, const Measurement *bestcase)
+void summarize_measurement(Measurement *m, const Measurement *bestcase)
 {
     long n = m->rounds_done * m->chunks;
     double *us = malloc((size_t)(n > 0 ? n : 1) * sizeof *us);
@@ -264,7 +300,7 @@ void summarize_measurement(const RunSetup *run, Measurement *m, const Measuremen
     }
     for (long r = 0; r < m->rounds_done; r++) {
         for (long c = 0; c < m->chunks; c++)
-            us[r * m->chunks + c] = m->chunk_seconds[r * m->chunks + c] * 1e6 / (double)chunk_subcycles(run, m->chunks, c);
+            us[r * m->chunks + c] = m->chunk_seconds[r * m->chunks + c] * 1e6 / (double)chunk_subcycles(m, c);
         m->round_median_us[r] = median_of(us + r * m->chunks, m->chunks);
     }
     m->stats = summarize_samples(us, n, CLOMP_CI_LEVEL);

@@ -30,8 +30,8 @@ void free_measurements(Measurement *results, size_t count);
 int run_measurements(Problem *pb, const RunSetup *run, Measurement *results, size_t count,
                      const SequenceOutput *out, char *why, size_t why_size);
 
-/* The figures of one measurement from its chunks (serial and bestcase: the
- * summarized measurements it is compared with, or NULL). */
-void summarize_measurement(const RunSetup *run, Measurement *m, const Measurement *bestcase);
+/* The figures of one measurement from its chunks (bestcase: the summarized
+ * measurement its overhead is taken against, or NULL). */
+void summarize_measurement(Measurement *m, const Measurement *bestcase);
 
 #endif

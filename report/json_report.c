@@ -272,7 +272,7 @@ static void write_measurement(JsonWriter *w, const RunRecord *r, const Measureme
         json_number(w, "median_us_per_loop", complete ? m->round_median_us[round] : NAN);
         json_array_begin(w, "chunks");
         for (long c = 0; c < m->chunks; c++) {
-            long subcycles = chunk_subcycles(run, m->chunks, c);
+            long subcycles = chunk_subcycles(m, c);
             double seconds = m->chunk_seconds[round * m->chunks + c];
             json_object_begin(w, NULL);
             json_integer(w, "iterations", subcycles / SUBCYCLES_PER_ITERATION);

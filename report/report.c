@@ -21,11 +21,9 @@ void print_escaped(FILE *out, const char *text)
     }
 }
 
-long chunk_subcycles(const RunSetup *run, long chunks, long c)
+long chunk_subcycles(const Measurement *m, long c)
 {
-    if (chunks == 1)
-        return run->subcycles;
-    return run->chunk_end[c] - (c > 0 ? run->chunk_end[c - 1] : 0);
+    return m->chunk_end[c] - (c > 0 ? m->chunk_end[c - 1] : 0);
 }
 
 #define MAX_WARNINGS 64

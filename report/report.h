@@ -56,8 +56,12 @@ typedef struct Measurement {
     long subnormals;
     long verified_chunks;      /* chunk checks passed, all rounds */
 
-    /* Raw timings: `chunks` per round (1 when the schedule is timed whole). */
+    /* Raw timings: `chunks` per round (1 when the schedule is timed whole),
+     * ending at chunk_end[c] subcycles: the run's plan for what is verified,
+     * a plan of its own for a timed-whole or probe measurement. */
     long chunks;
+    const long *chunk_end;
+    long *own_chunk_end;       /* allocated for the latter, else NULL */
     long rounds_done;
     double *chunk_seconds;     /* [round * chunks + chunk] */
     double *round_seconds;     /* [round]: the sum of its chunks, CLOMP 1.2's Runtime */
@@ -111,8 +115,7 @@ const char *measured_text(char *buf, size_t size, double value, double uncertain
 /* Escaped as in the report: bytes outside printable ASCII as \xNN. */
 void print_escaped(FILE *out, const char *text);
 
-/* Subcycles in chunk c of a run of `chunks` chunks (a schedule timed whole
- * has one chunk of every subcycle). */
-long chunk_subcycles(const RunSetup *run, long chunks, long c);
+/* Subcycles in chunk c of a measurement. */
+long chunk_subcycles(const Measurement *m, long c);
 
 #endif

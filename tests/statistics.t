@@ -341,6 +341,18 @@ like "$out" $'\n''           Trials: '"$iterations"' chunks per timed run \(--tr
     "--trials=5000 is reduced to $iterations chunks of 1 iteration, and the Trials line says so"
 is "$(grep 'Checksum:' <<<"$out")" "$sums_single" "$iterations one-iteration chunks print the same Checksum lines as --trials=1"
 
+# ---- 3b. probes keep their chunks long enough to time ---------------------------------------
+# 6.4e5 zones: 2 iterations, so 2 chunks for everything verified; a barrier
+# probe of 20 barriers lasts microseconds and is timed in fewer, longer chunks.
+run_clomp --trials=2 --json="$tmp/few.json" 2 1 64 10000 32 1 1
+is "$rc" 0 "--trials=2 on a 2-iteration input exits 0"
+if [ "$have_python" -eq 1 ]; then
+    pycheck "$tmp/few.json" 'all(len(m["rounds"][0]["chunks"]) == 2 for m in d["measurements"] if m["role"] in ("reference", "checked", "bestcase"))' \
+        "every verified measurement (and Bestcase) is timed in the run's 2 chunks"
+    pycheck "$tmp/few.json" 'all(1 <= len(m["rounds"][0]["chunks"]) <= 2 and sum(c["iterations"] for c in m["rounds"][0]["chunks"]) == 2 for m in d["measurements"] if m["role"] == "probe")' \
+        "each probe uses at most the run's chunks, which still cover both iterations"
+fi
+
 # ---- 4. the JSON document --------------------------------------------------------------
 json_valid "$tmp/t7.json" "--trials=7 --json=FILE writes valid JSON (python3 -m json.tool)"
 json_valid "$tmp/r3.json" "--rounds=3 --json=FILE writes valid JSON"

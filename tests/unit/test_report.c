@@ -37,6 +37,7 @@ static Measurement measured(const char *key, double us)
     m.schedule = find_schedule(key);
     m.selected = 1;
     m.chunks = 4;
+    m.chunk_end = ends;
     m.rounds_done = 1;
     m.us = us;
     m.seconds = us * 40e-6;
@@ -183,8 +184,6 @@ static void test_measured_text(void)
  * chunk of the same round). */
 static void test_summarize(void)
 {
-    RunSetup run = setup();
-    run.rounds = 3;
     /* us/Loop of a one-iteration chunk = seconds * 1e6 / 10 */
     double best_s[12] = {50e-6, 50e-6, 52e-6, 90e-6, 60e-6, 60e-6, 60e-6, 60e-6, 40e-6, 41e-6, 42e-6, 43e-6};
     double stat_s[12] = {55e-6, 56e-6, 57e-6, 58e-6, 66e-6, 64e-6, 65e-6, 200e-6, 46e-6, 47e-6, 48e-6, 49e-6};
@@ -201,8 +200,8 @@ static void test_summarize(void)
         best_r[r] = best_s[4 * r] + best_s[4 * r + 1] + best_s[4 * r + 2] + best_s[4 * r + 3];
         stat_r[r] = stat_s[4 * r] + stat_s[4 * r + 1] + stat_s[4 * r + 2] + stat_s[4 * r + 3];
     }
-    summarize_measurement(&run, &best, NULL);
-    summarize_measurement(&run, &stat, &best);
+    summarize_measurement(&best, NULL);
+    summarize_measurement(&stat, &best);
     /* Round medians: best 5.1, 6.0, 4.15; static 5.65, 6.55, 4.75. Differences
      * 0.55, 0.55, 0.60: median 0.55. All 12 static values sorted: 4.6 4.7 4.8
      * 4.9 5.5 5.6 5.7 5.8 6.4 6.5 6.6 20.0: median (5.6 + 5.7) / 2 = 5.65. */
