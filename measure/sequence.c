@@ -239,14 +239,6 @@ static int measure_once(Problem *pb, const RunSetup *run, Measurement *m, long r
     return 0;
 }
 
-static const Measurement *find_role(const Measurement *results, size_t count, ScheduleRole role)
-{
-    for (size_t i = 0; i < count; i++)
-        if (results[i].selected && results[i].schedule->role == role)
-            return &results[i];
-    return NULL;
-}
-
 int run_measurements(Problem *pb, const RunSetup *run, Measurement *results, size_t count,
                      const SequenceOutput *out, char *why, size_t why_size)
 {
@@ -262,10 +254,10 @@ int run_measurements(Problem *pb, const RunSetup *run, Measurement *results, siz
                 return status;
             measured++;
             if (round == run->rounds - 1) {
-                summarize_measurement(m, find_role(results, count, ROLE_BESTCASE));
+                summarize_measurement(m, find_measurement(results, count, ROLE_BESTCASE, NULL));
                 if (run->rounds == 1)
-                    print_block_results(out->report, run, m, find_role(results, count, ROLE_REFERENCE),
-                                        find_role(results, count, ROLE_BESTCASE));
+                    print_block_results(out->report, run, m, find_measurement(results, count, ROLE_REFERENCE, NULL),
+                                        find_measurement(results, count, ROLE_BESTCASE, NULL));
             }
         }
         if (run->rounds > 1) {
@@ -281,8 +273,8 @@ int run_measurements(Problem *pb, const RunSetup *run, Measurement *results, siz
             if (!results[i].selected)
                 continue;
             print_block_start(out->report, &results[i]);
-            print_block_results(out->report, run, &results[i], find_role(results, count, ROLE_REFERENCE),
-                                find_role(results, count, ROLE_BESTCASE));
+            print_block_results(out->report, run, &results[i], find_measurement(results, count, ROLE_REFERENCE, NULL),
+                                find_measurement(results, count, ROLE_BESTCASE, NULL));
         }
     }
     return 0;

@@ -98,22 +98,16 @@ static void write_build(JsonWriter *w)
 /* The same variables the text report lists: those that steer OpenMP runtimes. */
 static void write_openmp_environment(JsonWriter *w)
 {
-    static const char *const prefixes[] = {"OMP_", "GOMP_", "KMP_", "XLSMPOPTS", "LIBOMP_"};
     json_object_begin(w, "openmp_environment");
     for (char **env = environ; env != NULL && *env != NULL; env++) {
         const char *eq = strchr(*env, '=');
-        if (eq == NULL)
+        if (eq == NULL || !is_openmp_variable(*env))
             continue;
-        for (size_t i = 0; i < sizeof prefixes / sizeof prefixes[0]; i++) {
-            if (strncmp(*env, prefixes[i], strlen(prefixes[i])) != 0)
-                continue;
-            char name[256];
-            size_t len = (size_t)(eq - *env) < sizeof name - 1 ? (size_t)(eq - *env) : sizeof name - 1;
-            memcpy(name, *env, len);
-            name[len] = '\0';
-            json_string(w, name, eq + 1);
-            break;
-        }
+        char name[256];
+        size_t len = (size_t)(eq - *env) < sizeof name - 1 ? (size_t)(eq - *env) : sizeof name - 1;
+        memcpy(name, *env, len);
+        name[len] = '\0';
+        json_string(w, name, eq + 1);
     }
     json_object_end(w);
 }
@@ -287,15 +281,12 @@ static void write_measurement(JsonWriter *w, const RunRecord *r, const Measureme
     json_object_end(w);
 }
 
+/* A measurement that completed every round, or NULL: figures of a partial
+ * one would mislead. */
 static const Measurement *find(const RunRecord *r, ScheduleRole role, const char *key)
 {
-    for (size_t i = 0; i < r->count; i++) {
-        const Measurement *m = &r->results[i];
-        if (m->selected && m->rounds_done == r->run->rounds && m != r->failed && m->schedule->role == role &&
-            (key == NULL || strcmp(m->schedule->key, key) == 0))
-            return m;
-    }
-    return NULL;
+    const Measurement *m = r->results != NULL ? find_measurement(r->results, r->count, role, key) : NULL;
+    return m != NULL && m->rounds_done == r->run->rounds && m != r->failed ? m : NULL;
 }
 
 static void write_target(JsonWriter *w, const RunSetup *run, const char *key, const Measurement *m, int overhead,

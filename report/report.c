@@ -123,22 +123,27 @@ void print_header(FILE *out, const RunSetup *run, const char *host, const char *
     fprintf(out, "  Total Subcycles: %ld\n", run->subcycles);
 }
 
+int is_openmp_variable(const char *entry)
+{
+    static const char *const prefixes[] = {"OMP_", "GOMP_", "KMP_", "XLSMPOPTS", "LIBOMP_"};
+    for (size_t i = 0; i < sizeof prefixes / sizeof prefixes[0]; i++)
+        if (strncmp(entry, prefixes[i], strlen(prefixes[i])) == 0)
+            return 1;
+    return 0;
+}
+
 /* Environment variables that steer OpenMP runtimes, shown with the results
  * because they change them. */
 static void print_openmp_environment(FILE *out)
 {
-    static const char *const prefixes[] = {"OMP_", "GOMP_", "KMP_", "XLSMPOPTS", "LIBOMP_"};
     int shown = 0;
     for (char **env = environ; env != NULL && *env != NULL; env++) {
-        for (size_t i = 0; i < sizeof prefixes / sizeof prefixes[0]; i++) {
-            if (strncmp(*env, prefixes[i], strlen(prefixes[i])) != 0)
-                continue;
-            fprintf(out, "       OpenMP env: ");
-            print_escaped(out, *env);
-            fputc('\n', out);
-            shown++;
-            break;
-        }
+        if (!is_openmp_variable(*env))
+            continue;
+        fprintf(out, "       OpenMP env: ");
+        print_escaped(out, *env);
+        fputc('\n', out);
+        shown++;
     }
     if (shown == 0)
         fprintf(out, "       OpenMP env: none set (runtime defaults; see README for recommended settings)\n");
@@ -413,8 +418,7 @@ void print_block_results(FILE *out, const RunSetup *run, const Measurement *m,
     fprintf(out, "---------------------\n");
 }
 
-static const Measurement *find_result(const Measurement *results, size_t count, ScheduleRole role,
-                                      const char *key)
+const Measurement *find_measurement(const Measurement *results, size_t count, ScheduleRole role, const char *key)
 {
     for (size_t i = 0; i < count; i++)
         if (results[i].selected && results[i].schedule->role == role &&
@@ -521,9 +525,9 @@ static void print_target(FILE *out, const RunSetup *run, const char *label, doub
 
 void print_targets(FILE *out, const RunSetup *run, const Measurement *results, size_t count)
 {
-    const Measurement *barrier = find_result(results, count, ROLE_PROBE, "barrier");
-    const Measurement *parallel = find_result(results, count, ROLE_PROBE, "parallel");
-    const Measurement *stat = find_result(results, count, ROLE_CHECKED, "static");
+    const Measurement *barrier = find_measurement(results, count, ROLE_PROBE, "barrier");
+    const Measurement *parallel = find_measurement(results, count, ROLE_PROBE, "parallel");
+    const Measurement *stat = find_measurement(results, count, ROLE_CHECKED, "static");
 
     fprintf(out, "----------- LLNL targets (in CPU cycles) ----------\n");
     if (run->cycles.source == CYCLES_UNAVAILABLE) {
@@ -544,12 +548,12 @@ void print_targets(FILE *out, const RunSetup *run, const Measurement *results, s
 
 void print_summary(FILE *out, const RunSetup *run, const Measurement *results, size_t count)
 {
-    const Measurement *serial = find_result(results, count, ROLE_REFERENCE, NULL);
-    const Measurement *bestcase = find_result(results, count, ROLE_BESTCASE, NULL);
-    const Measurement *barrier = find_result(results, count, ROLE_PROBE, "barrier");
-    const Measurement *stat = find_result(results, count, ROLE_CHECKED, "static");
-    const Measurement *dyn = find_result(results, count, ROLE_CHECKED, "dynamic");
-    const Measurement *manual = find_result(results, count, ROLE_CHECKED, "manual");
+    const Measurement *serial = find_measurement(results, count, ROLE_REFERENCE, NULL);
+    const Measurement *bestcase = find_measurement(results, count, ROLE_BESTCASE, NULL);
+    const Measurement *barrier = find_measurement(results, count, ROLE_PROBE, "barrier");
+    const Measurement *stat = find_measurement(results, count, ROLE_CHECKED, "static");
+    const Measurement *dyn = find_measurement(results, count, ROLE_CHECKED, "dynamic");
+    const Measurement *manual = find_measurement(results, count, ROLE_CHECKED, "manual");
 
     fprintf(out, "----------- Comma-delimited summary ----------\n");
     print_escaped(out, run->exe);

@@ -112,6 +112,14 @@ const char *warning_text(size_t i);   /* "label: text" */
  * when there is no uncertainty. Returns buf. */
 const char *measured_text(char *buf, size_t size, double value, double uncertainty, int max_decimals);
 
+/* Whether an environment entry ("NAME=value") steers an OpenMP runtime
+ * (OMP_*, GOMP_*, KMP_*, XLSMPOPTS, LIBOMP_*): the text report and the JSON
+ * list the same ones. */
+int is_openmp_variable(const char *entry);
+
+/* The selected measurement of `role` (and `key`, unless NULL), or NULL. */
+const Measurement *find_measurement(const Measurement *results, size_t count, ScheduleRole role, const char *key);
+
 /* Escaped as in the report: bytes outside printable ASCII as \xNN. */
 void print_escaped(FILE *out, const char *text);
 
