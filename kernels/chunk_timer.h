@@ -22,6 +22,10 @@ typedef struct ChunkTimer {
      * NULL: nothing to do. */
     void (*between)(void *context, long chunk);
     void *context;
+    /* Bestcase OMP only, provided by the caller (no allocation in a
+     * schedule): room for each of numThreads threads to note when it
+     * finished each chunk, numThreads x count doubles. */
+    double *thread_marks;
 } ChunkTimer;
 
 static inline void chunk_timer_start(ChunkTimer *t)

@@ -31,6 +31,11 @@ int prepare_measurements(const RunSetup *run, Measurement *results, size_t count
             m->own_chunk_end[0] = run->subcycles;
             m->chunk_end = m->own_chunk_end;
         }
+        if (m->schedule->role == ROLE_BESTCASE) {
+            m->thread_marks = calloc((size_t)run->numThreads * (size_t)m->chunks, sizeof *m->thread_marks);
+            if (m->thread_marks == NULL)
+                return -1;
+        }
         m->chunk_seconds = calloc((size_t)(run->rounds * m->chunks), sizeof *m->chunk_seconds);
         m->round_seconds = calloc((size_t)run->rounds, sizeof *m->round_seconds);
         m->round_median_us = calloc((size_t)run->rounds, sizeof *m->round_median_us);
@@ -47,6 +52,7 @@ void free_measurements(Measurement *results, size_t count)
         free(results[i].round_seconds);
         free(results[i].round_median_us);
         free(results[i].own_chunk_end);
+        free(results[i].thread_marks);
     }
 }
 
@@ -154,7 +160,7 @@ static void plan_probe_chunks(Problem *pb, const RunSetup *run, Measurement *m)
     long sample = run->iterations < 10 ? run->iterations : 10;
     long sample_end = sample * SUBCYCLES_PER_ITERATION;
     double sample_seconds;
-    ChunkTimer timer = {1, &sample_end, &sample_seconds, 0.0, NULL, NULL};
+    ChunkTimer timer = {1, &sample_end, &sample_seconds, 0.0, NULL, NULL, NULL};
     clomp_openmp_running = 1;
     m->schedule->run(pb, sample_end, &timer, NULL);
     clomp_openmp_running = 0;
@@ -178,7 +184,7 @@ static int measure_once(Problem *pb, const RunSetup *run, Measurement *m, long r
      * shows the team sizes the timed run will get. */
     long warm_end = SUBCYCLES_PER_ITERATION;
     double warm_seconds;
-    ChunkTimer warm = {1, &warm_end, &warm_seconds, 0.0, NULL, NULL};
+    ChunkTimer warm = {1, &warm_end, &warm_seconds, 0.0, NULL, NULL, m->thread_marks};
     reinitialize_parts(pb);
     memset(&m->team, 0, sizeof m->team);
     clomp_openmp_running = 1;
@@ -201,7 +207,7 @@ static int measure_once(Problem *pb, const RunSetup *run, Measurement *m, long r
 
     ChunkCheck check = {pb, run, m, out->failures, round, 0, -1};
     ChunkTimer timer = {m->chunks, m->chunk_end, m->chunk_seconds + round * m->chunks, 0.0,
-                        checked ? verify_chunk : NULL, &check};
+                        checked ? verify_chunk : NULL, &check, m->thread_marks};
     MeshChecksum first_round = m->checksum;
     if (s->role == ROLE_CHECKED)
         FAULT_ARM(s->name, run->subcycles, run->numParts, run->zonesPerPart);

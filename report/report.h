@@ -62,6 +62,7 @@ typedef struct Measurement {
     long chunks;
     const long *chunk_end;
     long *own_chunk_end;       /* allocated for the latter, else NULL */
+    double *thread_marks;      /* Bestcase: its ChunkTimer's per-thread chunk ends, else NULL */
     long rounds_done;
     double *chunk_seconds;     /* [round * chunks + chunk] */
     double *round_seconds;     /* [round]: the sum of its chunks, CLOMP 1.2's Runtime */
