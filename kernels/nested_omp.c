@@ -47,8 +47,8 @@ static void record_inner_team(TeamObservation *seen)
     }
 #define TIMED_SUBCYCLE(k) NESTED_OMP_SUBCYCLE(k, (void)0, (void)0)
 #define OBSERVED_SUBCYCLE(k)                                                                 \
-    NESTED_OMP_SUBCYCLE(k, if (it == 0 && k == 0 && g == 0) seen->threads = omp_get_num_threads(),     \
-                        if (it == 0 && k == 0 && p == first) record_inner_team(seen))
+    NESTED_OMP_SUBCYCLE(k, if (CLOMP_SUBCYCLE_INDEX(it, (k)) == 0 && g == 0) seen->threads = omp_get_num_threads(),     \
+                        if (CLOMP_SUBCYCLE_INDEX(it, (k)) == 0 && p == first) record_inner_team(seen))
 
 CLOMP_MODULES(timed, (Problem *pb, long it), (pb, it), TIMED_SUBCYCLE)
 CLOMP_MODULES(observed, (Problem *pb, long it, TeamObservation *seen), (pb, it, seen), OBSERVED_SUBCYCLE)
