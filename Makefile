@@ -49,7 +49,7 @@ UNIT_TESTS = test_mesh test_kernel test_schedules test_verify test_options test_
 UNIT_BIN = $(UNIT_TESTS:%=$(BUILD)/tests/%)
 ORACLE = $(BUILD)/tests/clomp_oracle
 
-.PHONY: all check run run-suite clean install help unit-tests program clomp-faults asan tsan fuzz FORCE
+.PHONY: all check run run-suite plots clean install help unit-tests program clomp-faults asan tsan fuzz FORCE
 
 # The program this make builds: clomp, or clomp-faults in its own build tree.
 PROGRAM ?= clomp
@@ -154,6 +154,12 @@ run: clomp
 run-suite: clomp
 	./run_clomp.sh
 
+# Charts and the HTML report of an existing suite: OUT is its base name
+# (out/CLOMP_host_3) or a directory (its latest suite).
+OUT ?= out
+plots:
+	results/report.sh --charts '$(OUT)'
+
 install: clomp
 	install -d $(DESTDIR)$(PREFIX)/bin
 	install -m 755 clomp $(DESTDIR)$(PREFIX)/bin/clomp
@@ -167,6 +173,7 @@ help:
 	@echo "  make run        target input spot check: ./clomp -1 1 64 100 32 1 100"
 	@echo "  make check      build and run every test (prove)"
 	@echo "  make run-suite  the full CLOMP suite (run_clomp.sh, results in out/)"
+	@echo "  make plots OUT=out/CLOMP_host_N  charts (gnuplot) and HTML report of a suite (OUT=DIR: its latest)"
 	@echo "  make clomp-faults  test build with fault injection (CLOMP_FAULT=name)"
 	@echo "  make asan       every test under AddressSanitizer + UBSan (in build/asan-tree)"
 	@echo "  make tsan       race detection: ThreadSanitizer + Archer on every schedule (clang, libomp-dev)"

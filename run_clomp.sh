@@ -545,5 +545,10 @@ EOF
 done
 
 echo "---- complete $(date)" >>"$base.env"
-echo "Suite complete: $total_runs runs. Files: $base.env ${base}_key.full ${base}_key.summary and ${base}_<Z>zones.*"
-write_results "$base" || echo "run_clomp.sh: the HTML report or the bundle could not be written (the results are complete)" >&2
+echo "Suite complete: $total_runs runs. Files: $base.env ${base}_key.full ${base}_key.summary ${base}_<Z>zones.* $base.csv"
+if made=$(write_results "$base"); then
+    echo "Report: $(grep '\.html$' <<<"$made")"
+    echo "Submission bundle: $(grep '\.tar\.gz$' <<<"$made") (check it with ./clomp_validate)"
+else
+    echo "run_clomp.sh: the HTML report or the bundle could not be written (the results are complete)" >&2
+fi

@@ -33,6 +33,9 @@ fi
 done) >"$dir/MANIFEST" || exit 1
 
 out=$base.tar.gz
-tar --sort=name --owner=0 --group=0 --numeric-owner -czf "$out.tmp" -C "$stage" "$name" &&
-    mv "$out.tmp" "$out" || { rm -f "$out.tmp"; echo "bundle.sh: could not write $out" >&2; exit 1; }
+if ! tar --sort=name --owner=0 --group=0 --numeric-owner -czf "$out.tmp" -C "$stage" "$name" || ! mv "$out.tmp" "$out"; then
+    rm -f "$out.tmp"
+    echo "bundle.sh: could not write $out" >&2
+    exit 1
+fi
 echo "$out"

@@ -184,7 +184,8 @@ max_threads=$(sed -n 's/^max threads: //p' "$env" | head -n 1)
 if [ "$cores" -eq 0 ]; then
     invalid "the core count is unknown (no lscpu in the bundle): oversubscription cannot be ruled out"
 else
-    most=$(awk '{ print $1 }' <<<"$(sed 's/^[^|]*|[^|]*|//' <<<"$plan")" | sort -n | tail -n 1)
+    # The plan's runs are "set|policy|numThreads ...": the largest numThreads.
+    most=$(awk -F'|' '{ split($3, a, " "); print a[1] }' <<<"$plan" | sort -n | tail -n 1)
     for t in ${max_threads:-0} ${most:-0}; do
         if [ "$t" -gt "$cores" ]; then
             invalid "oversubscribed: runs with $t threads on $cores cores"
