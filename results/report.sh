@@ -20,6 +20,10 @@ else
     base=${target%.env}
 fi
 [ -f "$base.env" ] || { echo "report.sh: no suite at $base ($base.env is missing)" >&2; exit 2; }
+if [ "$charts" = yes ] && ! command -v gnuplot >/dev/null 2>&1; then
+    echo "report.sh: gnuplot is not installed: no charts can be drawn (apt-get install gnuplot-nox)" >&2
+    exit 2
+fi
 if [ "$charts" = auto ]; then
     if command -v gnuplot >/dev/null 2>&1; then
         charts=yes
