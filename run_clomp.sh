@@ -149,16 +149,23 @@ write_results() {  # write_results BASE: charts, <base>.html, <base>.tar.gz
     "$here/results/bundle.sh" "$1"
 }
 
+# The suite to bundle: this host's, or the only one of that ID (results
+# copied from a compute node); without an ID, the highest.
 if [ "$bundle_only" = 1 ]; then
-    if [ -z "$bundle_id" ]; then
-        bundle_id=$(for f in "$out_dir/CLOMP_${host}_"*.env; do [ -e "$f" ] && basename "$f" .env; done |
-            sed 's/.*_//' | sort -n | tail -n 1)
-        [ -n "$bundle_id" ] || die_usage "--bundle: no suite of host $host in $out_dir"
+    envs=$(for f in "$out_dir"/CLOMP_*.env; do
+        [[ $f =~ _([0-9]+)\.env$ ]] && [ "${bundle_id:-${BASH_REMATCH[1]}}" = "${BASH_REMATCH[1]}" ] && echo "${f%.env}"
+    done |
+        awk '{ id = $0; sub(/.*_/, "", id); print id "\t" $0 }' | sort -n | cut -f2)
+    [ -n "$envs" ] || die_usage "--bundle: no suite${bundle_id:+ $bundle_id} in $out_dir"
+    if [ -n "$bundle_id" ] && [ -f "$out_dir/CLOMP_${host}_${bundle_id}.env" ]; then
+        base="$out_dir/CLOMP_${host}_${bundle_id}"
+    elif [ -n "$bundle_id" ] && [ "$(grep -c . <<<"$envs")" -gt 1 ]; then
+        die_usage "--bundle: several suites $bundle_id in $out_dir: $(tr '\n' ' ' <<<"$envs")"
+    else
+        base=$(tail -n 1 <<<"$envs")
     fi
-    base="$out_dir/CLOMP_${host}_${bundle_id}"
-    [ -f "$base.env" ] || die_usage "--bundle: no suite $bundle_id in $out_dir"
     grep -q '^---- complete ' "$base.env" ||
-        echo "run_clomp.sh: warning: suite $bundle_id is not complete; its bundle will not validate" >&2
+        echo "run_clomp.sh: warning: $base is not complete; its bundle will not validate" >&2
     write_results "$base" || exit 1
     exit 0
 fi

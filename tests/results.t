@@ -12,7 +12,7 @@
 # shellcheck source-path=SCRIPTDIR source=lib/tap.sh
 . "$(dirname "$0")/lib/tap.sh"
 
-rc='' out='' err=''
+rc='' out=''
 top=$(cd "$(dirname "$0")/.." && pwd)
 driver=$top/run_clomp.sh
 validate=$top/clomp_validate
@@ -258,7 +258,7 @@ damaged() {
     tar -xzf "$bundle" -C "$d"
     (cd "$d/$name" && eval "$2")
     if [ "${3-}" = remanifest ]; then
-        (cd "$d/$name" && find . -type f ! -name MANIFEST | sed 's|^\./||' | LC_ALL=C sort | xargs sha256sum >MANIFEST)
+        (cd "$d/$name" && find . -type f ! -name MANIFEST | sed 's|^\./||' | LC_ALL=C sort | xargs sha256sum >"$d.manifest" && mv "$d.manifest" MANIFEST)
     fi
     tar -czf "$d.tar.gz" -C "$d" "$name"
     echo "$d.tar.gz"
