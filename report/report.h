@@ -43,6 +43,7 @@ typedef struct RunSetup {
     long rounds;
     int quiet;
     const char *json_path;
+    const char *csv_path;
     const char *schedule_list;    /* --schedules as given, or NULL */
     int selected[16];             /* per clomp_schedules[] entry: measured in this run */
     CycleRate cycles;
