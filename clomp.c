@@ -473,6 +473,9 @@ int main(int argc, char **argv)
         close_json(&out, &record, &run);
         die(status, "%s", why);
     }
+    clomp_openmp_running = 1;   /* the locality is measured again in a parallel region */
+    remeasure_locality(out.report, &pb.mesh, (int)run.numThreads, &locality);
+    clomp_openmp_running = 0;
     print_targets(out.report, &run, results, clomp_schedule_count);
     print_summary(out.text, &run, results, clomp_schedule_count);
     int json_status = close_json(&out, &record, &run);
@@ -481,6 +484,7 @@ int main(int argc, char **argv)
     free(results);
     free(run.chunk_end);
     free_mesh(&pb.mesh);
+    free_team_placement(&locality.team);
     if (out.report != out.text)
         fclose(out.report);
     return finish(json_status);

@@ -169,6 +169,42 @@ static int bestcase_selected(const RunSetup *run)
     return 0;
 }
 
+/* The placement table: one line per thread of the timed team, then what
+ * is wrong with it (shared cores, unbound threads, more threads than cores). */
+static void print_thread_placement(FILE *out, const TeamPlacement *tp)
+{
+    fprintf(out, " Thread placement: thread -> cpu -> core -> node, for the %d threads of the timed team "
+                 "(sched_getcpu() inside a region of that team; topology from sysfs)\n", tp->threads);
+    for (int t = 0; t < tp->threads; t++) {
+        const ThreadPlace *p = &tp->place[t];
+        fprintf(out, " Thread placement: %d -> cpu %d -> ", p->thread, p->cpu);
+        if (p->core >= 0)
+            fprintf(out, "core %d of socket %d", p->core, p->socket);
+        else
+            fprintf(out, "core unknown");
+        if (p->node >= 0)
+            fprintf(out, " -> node %d", p->node);
+        else
+            fprintf(out, " -> node unknown");
+        if (p->allowed_cores > 1)
+            fprintf(out, " (unbound: may run on %d cpus of %d cores)\n", p->allowed_cpus, p->allowed_cores);
+        else if (p->place >= 0)
+            fprintf(out, " (bound to place %d: %d cpu%s)\n", p->place, p->allowed_cpus, p->allowed_cpus == 1 ? "" : "s");
+        else
+            fprintf(out, " (bound: %d cpu%s)\n", p->allowed_cpus, p->allowed_cpus == 1 ? "" : "s");
+    }
+    if (tp->threads > tp->cores_online && tp->cores_online > 0)
+        print_warning(out, "", "the team of %d threads is larger than the %d cores online: threads time-share cores, "
+                               "and every barrier waits for a descheduled thread", tp->threads, tp->cores_online);
+    if (tp->shared_core_threads > 0)
+        print_warning(out, "", "%d of %d threads share a core with another thread of the team (e.g. threads %d and "
+                               "%d): they compete for one core", tp->shared_core_threads, tp->threads,
+                      tp->first_shared[0], tp->first_shared[1]);
+    if (tp->unbound_threads > 0)
+        print_warning(out, "", "%d of %d threads are not bound to a core (each may run on several): set "
+                               "OMP_PROC_BIND and OMP_PLACES (e.g. close and cores)", tp->unbound_threads, tp->threads);
+}
+
 void print_setup(FILE *out, const RunSetup *run, const Problem *pb, double build_seconds, LocalitySummary *locality)
 {
     const DepositState *d = &pb->deposit;
@@ -199,6 +235,10 @@ void print_setup(FILE *out, const RunSetup *run, const Problem *pb, double build
     print_locality_report(out, &pb->mesh, (int)run->numThreads, locality);
     if (locality->measured && !locality->threads_bound)
         record_warning("setup", "threads are not bound (OMP_PROC_BIND unset or false): they may migrate");
+    if (observe_team_placement((int)run->numThreads, &locality->team) == 0)
+        print_thread_placement(out, &locality->team);
+    else
+        fprintf(out, " Thread placement: not measured (out of memory)\n");
     long shortest = run->iterations / run->trials;
     fprintf(out, "           Trials: %ld chunk%s per timed run (%s), ", run->trials, run->trials == 1 ? "" : "s",
             run->requested_trials == 0 ? "default: up to 20, each well above timer resolution"
