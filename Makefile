@@ -48,7 +48,7 @@ UNIT_TESTS = test_mesh test_kernel test_schedules test_verify test_options test_
 UNIT_BIN = $(UNIT_TESTS:%=$(BUILD)/tests/%)
 ORACLE = $(BUILD)/tests/clomp_oracle
 
-.PHONY: all check run run-suite clean install help unit-tests program clomp-faults asan tsan fuzz FORCE
+.PHONY: all check numa-vm-check run run-suite clean install help unit-tests program clomp-faults asan tsan fuzz FORCE
 
 # The program this make builds: clomp, or clomp-faults in its own build tree.
 PROGRAM ?= clomp
@@ -105,6 +105,12 @@ unit-tests: $(UNIT_BIN) $(ORACLE)
 check: clomp clomp-faults unit-tests
 	CLOMP=$(CURDIR)/clomp CLOMP_FAULTS_BIN=$(CURDIR)/clomp-faults BUILD_DIR=$(CURDIR)/$(BUILD) \
 	    $(PROVE) --exec '' $(UNIT_BIN) tests/*.t
+
+# clomp inside QEMU guests with 2 and 4 emulated NUMA nodes (TCG, about a
+# minute): locality per policy against the topology. Needs qemu-system-x86
+# and busybox-static; the guest kernel is fetched once into $(BUILD)/numa-vm.
+numa-vm-check: clomp
+	CLOMP=$(CURDIR)/clomp BUILD_DIR=$(CURDIR)/$(BUILD) $(PROVE) -v tests/numa-vm.t
 
 # The whole test suite under AddressSanitizer and UndefinedBehaviorSanitizer,
 # in a copy of the tree so that no sanitized binary ever replaces ./clomp.
@@ -165,6 +171,7 @@ help:
 	@echo "  make            build ./clomp"
 	@echo "  make run        target input spot check: ./clomp -1 1 64 100 32 1 100"
 	@echo "  make check      build and run every test (prove)"
+	@echo "  make numa-vm-check  NUMA policies on emulated 2- and 4-node guests (qemu, busybox-static)"
 	@echo "  make run-suite  the full CLOMP suite (run_clomp.sh, results in out/)"
 	@echo "  make clomp-faults  test build with fault injection (CLOMP_FAULT=name)"
 	@echo "  make asan       every test under AddressSanitizer + UBSan (in build/asan-tree)"
