@@ -35,7 +35,7 @@
 
 /* CLOMP 1.2 caps the scaled iteration count. */
 #define MAX_ITERATIONS 2000000000L
-/* Larger zones could not be rounded up to the zone alignment without overflow. */
+/* Larger zones could not be rounded up to the zone alignment (spread layout) without overflow. */
 #define MAX_ZONE_SIZE (LONG_MAX - 64)
 
 /* Set before every deliberate exit; an exit without it came from inside the
@@ -191,6 +191,7 @@ static RunSetup resolve_run(const Options *opts, int argc, char **argv)
     if (opts->zoneSize > MAX_ZONE_SIZE)
         die(EXIT_RESOURCE, "zoneSize %ld: a single zone of that many bytes cannot be allocated", opts->zoneSize);
     run.zoneSize = mesh_zone_size(opts->zoneSize);
+    run.zoneLayout = opts->zone_layout;
     run.flopScale = opts->flopScale;
     run.timeScale = opts->timeScale;
 
@@ -210,7 +211,7 @@ static RunSetup resolve_run(const Options *opts, int argc, char **argv)
     if (numa_placement_check(&run.placement, why, sizeof why) != 0)
         die(EXIT_USAGE, "%s", why);
 
-    MeshShape shape = {run.numParts, run.zonesPerPart, run.zoneSize, run.flopScale};
+    MeshShape shape = run_mesh_shape(&run);
     int overflow;
     run.memory_bytes = mesh_zone_bytes(&shape, &overflow);
     if (overflow)
@@ -256,7 +257,7 @@ static void configure_openmp(const RunSetup *run)
 
 static void build_problem(Problem *pb, const RunSetup *run, double *build_seconds)
 {
-    MeshShape shape = {run->numParts, run->zonesPerPart, run->zoneSize, run->flopScale};
+    MeshShape shape = run_mesh_shape(run);
     int *local_nodes = NULL;
     clomp_openmp_running = 1;
     if (run->placement.kind == PLACEMENT_LOCAL) {

@@ -4,6 +4,7 @@
 
 #include <stdio.h>
 
+#include "../mesh/mesh.h"
 #include "../numa/placement.h"
 
 typedef struct Options {
@@ -28,6 +29,7 @@ typedef struct Options {
     const char *schedules; /* --schedules=LIST as given (checked against the table later); NULL: all */
     const char *json_path; /* --json=FILE; "-" is standard output */
     int quiet;             /* --quiet: only the summary block */
+    ZoneLayout zone_layout;   /* --zone-stride=record (CLOMP 1.2's, default) | zonesize (spread) */
 } Options;
 
 #define MAX_TRIALS 10000L

@@ -8,17 +8,44 @@
 
 long mesh_zone_size(long requested)
 {
-    long size = requested < (long)sizeof(Zone) ? (long)sizeof(Zone) : requested;
+    return requested < (long)sizeof(Zone) ? (long)sizeof(Zone) : requested;
+}
+
+long mesh_zone_stride(const MeshShape *shape)
+{
+    if (shape->layout == ZONE_LAYOUT_CLOMP12)
+        return (long)sizeof(Zone);
+    /* Spread zones must stay aligned for their doubles and pointers. */
     long align = (long)alignof(Zone);
-    return (size + align - 1) / align * align;
+    return (shape->zoneSize + align - 1) / align * align;
+}
+
+/* zonesPerPart x the larger of zoneSize and the stride, or 0 on overflow. */
+static size_t block_bytes_checked(const MeshShape *shape, int *overflow)
+{
+    long stride = mesh_zone_stride(shape);
+    size_t per_zone = (size_t)(shape->zoneSize > stride ? shape->zoneSize : stride), bytes;
+    *overflow = __builtin_mul_overflow((size_t)shape->zonesPerPart, per_zone, &bytes);
+    return *overflow ? 0 : bytes;
+}
+
+size_t mesh_block_bytes(const MeshShape *shape)
+{
+    int overflow;
+    return block_bytes_checked(shape, &overflow);
 }
 
 size_t mesh_zone_bytes(const MeshShape *shape, int *overflow)
 {
-    size_t zones, bytes;
-    *overflow = __builtin_mul_overflow((size_t)shape->numParts, (size_t)shape->zonesPerPart, &zones) ||
-                __builtin_mul_overflow(zones, (size_t)shape->zoneSize, &bytes);
+    size_t block = block_bytes_checked(shape, overflow), bytes = 0;
+    if (!*overflow)
+        *overflow = __builtin_mul_overflow((size_t)shape->numParts, block, &bytes);
     return *overflow ? 0 : bytes;
+}
+
+const char *mesh_zone_layout_name(ZoneLayout layout)
+{
+    return layout == ZONE_LAYOUT_SPREAD ? "spread" : "clomp12";
 }
 
 DepositModel mesh_deposit_model(const MeshShape *shape)
@@ -46,12 +73,13 @@ const char *mesh_deposit_model_text(DepositModel model)
     return "CLOMP 1.2: ratio = (1.5*numParts + p) / (zonesPerPart*numParts)";
 }
 
-/* Allocates part p and its zone block and writes every byte of both, so the
- * calling thread's first touch decides where the pages live. */
+/* Allocates part p and its zone block and writes every byte of both (the
+ * padding too), so the calling thread's first touch decides where all of
+ * the block's pages live. */
 static int build_part(Mesh *mesh, long p, int local_node)
 {
     const MeshShape *s = &mesh->shape;
-    size_t block_bytes = (size_t)s->zonesPerPart * (size_t)s->zoneSize;
+    size_t block_bytes = mesh_block_bytes(s), stride = (size_t)mesh_zone_stride(s);
     Part *part = placement_alloc(&mesh->placement, sizeof *part, local_node);
     unsigned char *block = placement_alloc(&mesh->placement, block_bytes, local_node);
     if (part == NULL || block == NULL) {
@@ -59,11 +87,11 @@ static int build_part(Mesh *mesh, long p, int local_node)
         placement_free(&mesh->placement, block, block_bytes);
         return -1;
     }
-    memset(block, 0, (size_t)s->zonesPerPart * (size_t)s->zoneSize);
+    memset(block, 0, block_bytes);
 
     Zone *prev = NULL;
     for (long z = 0; z < s->zonesPerPart; z++) {
-        Zone *zone = (Zone *)(block + (size_t)z * (size_t)s->zoneSize);
+        Zone *zone = (Zone *)(block + (size_t)z * stride);
         zone->zoneId = z + 1;
         zone->partId = p;
         zone->value = 0.0;
@@ -120,7 +148,7 @@ MeshStatus build_mesh(Mesh *mesh, const MeshShape *shape, int allocThreads, cons
 
 void free_mesh(Mesh *mesh)
 {
-    size_t block_bytes = (size_t)mesh->shape.zonesPerPart * (size_t)mesh->shape.zoneSize;
+    size_t block_bytes = mesh_block_bytes(&mesh->shape);
     if (mesh->partArray != NULL) {
         for (long p = 0; p < mesh->shape.numParts; p++) {
             if (mesh->partArray[p] != NULL)

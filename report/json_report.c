@@ -47,6 +47,7 @@ static void write_inputs(JsonWriter *w, const RunSetup *run)
     json_integer(w, "flopScale", run->flopScale);
     json_integer(w, "timeScale", run->timeScale);
     json_string(w, "numa", placement_text(&run->placement, policy, sizeof policy));
+    json_string(w, "zone_stride", run->zoneLayout == ZONE_LAYOUT_SPREAD ? "zonesize" : "record");
     if (run->requested_trials > 0)
         json_integer(w, "trials", run->requested_trials);
     else
@@ -63,6 +64,9 @@ static void write_inputs(JsonWriter *w, const RunSetup *run)
     json_integer(w, "numThreads", run->numThreads);
     json_integer(w, "allocThreads", run->allocThreads);
     json_integer(w, "zoneSize", run->zoneSize);
+    MeshShape shape = run_mesh_shape(run);
+    json_string(w, "zone_layout", mesh_zone_layout_name(shape.layout));
+    json_integer(w, "zone_stride_bytes", mesh_zone_stride(&shape));
     json_integer(w, "iterations", run->iterations);
     json_integer(w, "subcycles", run->subcycles);
     json_number(w, "memory_bytes", (double)run->memory_bytes);

@@ -26,7 +26,8 @@ typedef struct RunSetup {
     long numParts;
     long zonesPerPart;
     long requestedZoneSize;
-    long zoneSize;            /* as used */
+    long zoneSize;            /* as used: raised to 32 as in CLOMP 1.2, never rounded */
+    ZoneLayout zoneLayout;    /* CLOMP 1.2's (default) or spread (--zone-stride=zonesize) */
     long flopScale;
     long timeScale;
     double uncapped_iterations;   /* before the 2e9 cap */
@@ -82,6 +83,13 @@ typedef struct Measurement {
     int has_round_range;       /* 2-5 rounds: no 95% interval, but the per-round differences' range */
     double round_range_low, round_range_high;
 } Measurement;
+
+/* The mesh the run builds. */
+static inline MeshShape run_mesh_shape(const RunSetup *run)
+{
+    MeshShape shape = {run->numParts, run->zonesPerPart, run->zoneSize, run->flopScale, run->zoneLayout};
+    return shape;
+}
 
 void print_header(FILE *out, const RunSetup *run, const char *host, const char *start_time);
 void print_setup(FILE *out, const RunSetup *run, const Problem *pb, double build_seconds, LocalitySummary *locality);

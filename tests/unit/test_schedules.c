@@ -48,7 +48,7 @@ static void run_case(const Schedule *s, const Shape *shape, int threads, int out
 {
     Problem pb;
     Oracle o;
-    MeshShape ms = {shape->P, shape->Z, shape->zoneSize, shape->F};
+    MeshShape ms = {shape->P, shape->Z, shape->zoneSize, shape->F, ZONE_LAYOUT_CLOMP12};
     int bestcase = s->role == ROLE_BESTCASE;
 
     omp_set_num_threads(threads);
@@ -110,7 +110,7 @@ static void run_chunked_case(const Schedule *s, int threads)
     double seconds[sizeof ends / sizeof ends[0]];
     Problem pb;
     Oracle o;
-    MeshShape ms = {7, 10, 32, 1};
+    MeshShape ms = {7, 10, 32, 1, ZONE_LAYOUT_CLOMP12};
 
     omp_set_num_threads(threads);
     build_mesh(&pb.mesh, &ms, threads, NULL, NULL);
@@ -145,7 +145,7 @@ static void run_chunked_probe(const Schedule *s, int threads)
     long whole[] = {SUBCYCLES};
     double seconds[sizeof ends / sizeof ends[0]] = {-1.0, -1.0, -1.0, -1.0};
     Problem pb;
-    MeshShape ms = {7, 10, 32, 1};
+    MeshShape ms = {7, 10, 32, 1, ZONE_LAYOUT_CLOMP12};
 
     omp_set_num_threads(threads);
     build_mesh(&pb.mesh, &ms, threads, NULL, NULL);
