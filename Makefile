@@ -38,13 +38,13 @@ KERNEL_SRC = kernels/deposit.c kernels/fault.c kernels/schedules.c kernels/calc_
              kernels/static_omp.c kernels/dynamic_omp.c kernels/manual_omp.c kernels/nested_omp.c kernels/omp_parallel_probe.c
 REPORT_SRC = report/report.c report/build_info.c report/json.c report/json_report.c
 CLI_SRC = cli/options.c
-NUMA_SRC = numa/placement.c numa/locality.c numa/thread_placement.c
+NUMA_SRC = numa/placement.c numa/arena.c numa/locality.c numa/thread_placement.c
 TIMING_SRC = timing/statistics.c timing/cycles.c
 MEASURE_SRC = measure/chunk_plan.c measure/sequence.c
 LIB_SRC = $(MESH_SRC) $(KERNEL_SRC) $(REPORT_SRC) $(CLI_SRC) $(NUMA_SRC) $(TIMING_SRC) $(MEASURE_SRC)
 LIB_OBJ = $(LIB_SRC:%.c=$(BUILD)/%.o)
 
-UNIT_TESTS = test_mesh test_kernel test_schedules test_verify test_options test_locality test_statistics test_json test_report test_chunk_plan test_thread_placement
+UNIT_TESTS = test_mesh test_kernel test_schedules test_verify test_options test_locality test_statistics test_json test_report test_chunk_plan test_thread_placement test_arena
 UNIT_BIN = $(UNIT_TESTS:%=$(BUILD)/tests/%)
 ORACLE = $(BUILD)/tests/clomp_oracle
 

@@ -80,8 +80,17 @@ static int build_part(Mesh *mesh, long p, int local_node)
 {
     const MeshShape *s = &mesh->shape;
     size_t block_bytes = mesh_block_bytes(s), stride = (size_t)mesh_zone_stride(s);
-    Part *part = placement_alloc(&mesh->placement, sizeof *part, local_node);
-    unsigned char *block = placement_alloc(&mesh->placement, block_bytes, local_node);
+    Part *part;
+    unsigned char *block;
+    if (mesh->arena != NULL) {
+        part = placement_arena_alloc(mesh->arena, sizeof *part, local_node);
+        block = placement_arena_alloc(mesh->arena, block_bytes, local_node);
+        if (part == NULL || block == NULL)
+            return -1;   /* the arena is released as a whole */
+    } else {
+        part = placement_alloc(&mesh->placement, sizeof *part, local_node);
+        block = placement_alloc(&mesh->placement, block_bytes, local_node);
+    }
     if (part == NULL || block == NULL) {
         placement_free(&mesh->placement, part, sizeof *part);
         placement_free(&mesh->placement, block, block_bytes);
@@ -127,12 +136,13 @@ MeshStatus build_mesh(Mesh *mesh, const MeshShape *shape, int allocThreads, cons
     mesh->deposit_model = mesh_deposit_model(shape);
     mesh->partArray = calloc((size_t)shape->numParts, sizeof(Part *)); // NOLINT(bugprone-sizeof-expression): an array of pointers
     mesh->builder_thread = calloc((size_t)shape->numParts, sizeof *mesh->builder_thread);
-    if (mesh->partArray == NULL || mesh->builder_thread == NULL) {
+    int failed = 0;
+    mesh->arena = placement_arena_create(&mesh->placement, &failed);
+    if (mesh->partArray == NULL || mesh->builder_thread == NULL || failed) {
         free_mesh(mesh);
         return MESH_OUT_OF_MEMORY;
     }
 
-    int failed = 0;
     /* Same loop bounds and schedule as the Static OMP measurement, so with
      * allocThreads == numThreads each part is first touched by its owner. */
 #pragma omp parallel for schedule(static) num_threads(allocThreads) reduction(| : failed)
@@ -149,7 +159,9 @@ MeshStatus build_mesh(Mesh *mesh, const MeshShape *shape, int allocThreads, cons
 void free_mesh(Mesh *mesh)
 {
     size_t block_bytes = mesh_block_bytes(&mesh->shape);
-    if (mesh->partArray != NULL) {
+    if (mesh->arena != NULL) {
+        placement_arena_destroy(mesh->arena);   /* every part and block at once */
+    } else if (mesh->partArray != NULL) {
         for (long p = 0; p < mesh->shape.numParts; p++) {
             if (mesh->partArray[p] != NULL)
                 placement_free(&mesh->placement, mesh->partArray[p]->firstZone, block_bytes);

@@ -102,7 +102,7 @@ typedef struct PageTotals {
 static void query_parts(const Mesh *mesh, const int *node, int max_node, long *local, long *known, long *per_node,
                         long *part_per_node, PageTotals *t)
 {
-    size_t bytes = (size_t)mesh->shape.zonesPerPart * (size_t)mesh->shape.zoneSize;
+    size_t bytes = mesh_block_bytes(&mesh->shape);
     int nodes[MAX_SAMPLES_PER_PART];
     memset(t, 0, sizeof *t);
     memset(per_node, 0, ((size_t)max_node + 1) * sizeof *per_node);
@@ -162,7 +162,7 @@ void print_locality_report(FILE *out, const Mesh *mesh, int numThreads, Locality
     summary->threads_bound = omp_get_proc_bind() != omp_proc_bind_false;
     summary->numa_balancing = numa_balancing_mode();
     long numParts = mesh->shape.numParts;
-    size_t bytes = (size_t)mesh->shape.zonesPerPart * (size_t)mesh->shape.zoneSize;
+    size_t bytes = mesh_block_bytes(&mesh->shape);
     int max_node = numa_available() < 0 ? 0 : numa_max_node();
     int *thread = calloc((size_t)numParts, sizeof *thread), *cpu = calloc((size_t)numParts, sizeof *cpu);
     int *node = calloc((size_t)numParts, sizeof *node);
