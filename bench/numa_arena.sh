@@ -64,9 +64,11 @@ for policy in interleave local node:0 first-touch; do
         measure ./clomp --numa="$policy" --schedules=static "${args[@]}" >>"$old/after.txt"
     done
     for which in before after; do
-        sort -n "$old/$which.txt" | awk -v p="$policy" -v w="$which" '
-            { b[NR] = $1; m[NR] = $2; t[NR] = $3 }
-            END { n = asort(b); asort(m); asort(t); i = int((n + 1) / 2)
-                  printf "%-12s %-8s %14.3f %12.0f %10.2f\n", p, w, b[i], m[i], t[i] }'
+        python3 - "$policy" "$which" "$old/$which.txt" <<'EOF'
+import statistics, sys
+rows = [list(map(float, line.split())) for line in open(sys.argv[3])]
+build, rss, wall = (statistics.median(col) for col in zip(*rows))
+print(f"{sys.argv[1]:<12} {sys.argv[2]:<8} {build:14.3f} {rss:12.0f} {wall:10.2f}")
+EOF
     done
 done
