@@ -70,8 +70,15 @@ static void write_inputs(JsonWriter *w, const RunSetup *run)
     json_integer(w, "iterations", run->iterations);
     json_integer(w, "subcycles", run->subcycles);
     json_number(w, "memory_bytes", (double)run->memory_bytes);
-    json_integer(w, "nested_outer", run->nestedOuter);
-    json_integer(w, "nested_inner", run->nestedInner);
+    if (run->nested_unavailable[0] != '\0') {
+        json_null(w, "nested_outer");
+        json_null(w, "nested_inner");
+    } else {
+        json_integer(w, "nested_outer", run->nestedOuter);
+        json_integer(w, "nested_inner", run->nestedInner);
+    }
+    json_string(w, "nested_shape", run->nested_unavailable[0] != '\0' ? run->nested_unavailable
+                                                                      : run->nested_shape_source);
     if (run->trials > 0)
         json_integer(w, "trials", run->trials);
     else
@@ -293,6 +300,10 @@ static void write_measurement(JsonWriter *w, const RunRecord *r, const Measureme
     json_string(w, "key", s->key);
     json_string(w, "role", role_text(s->role));
     json_bool(w, "selected", m->selected);
+    if (strcmp(s->key, "nested") == 0 && run->nested_unavailable[0] != '\0')
+        json_string(w, "unavailable", run->nested_unavailable);
+    else
+        json_null(w, "unavailable");
     json_string(w, "started", m->rounds_done > 0 ? m->started : NULL);
     if (s->uses_threads && m->rounds_done > 0)
         json_integer(w, "threads", m->team.nested ? m->team.inner_total : m->team.threads);

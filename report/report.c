@@ -223,6 +223,22 @@ static void print_zone_layout(FILE *out, const RunSetup *run)
                 mesh_zone_stride(&shape), (long)sizeof(Zone));
 }
 
+/* " Nested OMP shape: 2x2 (OUTERxINNER requested; how it was chosen)", or N/A. */
+static void print_nested_shape(FILE *out, const RunSetup *run)
+{
+    if (run->nested_unavailable[0] != '\0') {
+        fprintf(out, " Nested OMP shape: N/A (%s; numThreads is %ld)\n", run->nested_unavailable, run->numThreads);
+        return;
+    }
+    fprintf(out, " Nested OMP shape: %dx%d (OUTERxINNER requested", run->nestedOuter, run->nestedInner);
+    if (run->nested_shape_source[0] != '\0')
+        fprintf(out, "; %s", run->nested_shape_source);
+    fputc(')', out);
+    if ((long)run->nestedOuter * run->nestedInner != run->numThreads)
+        fprintf(out, ": %ld threads, not numThreads (%ld)", (long)run->nestedOuter * run->nestedInner, run->numThreads);
+    fputc('\n', out);
+}
+
 void print_setup(FILE *out, const RunSetup *run, const Problem *pb, double build_seconds, LocalitySummary *locality)
 {
     const DepositState *d = &pb->deposit;
@@ -238,10 +254,7 @@ void print_setup(FILE *out, const RunSetup *run, const Problem *pb, double build
     fprintf(out, "  Mesh build time: %.3f s (%ld allocating thread%s, first touch by the owner "
                  "under schedule(static))\n",
             build_seconds, run->allocThreads, run->allocThreads == 1 ? "" : "s");
-    fprintf(out, " Nested OMP shape: %dx%d (OUTERxINNER requested)", run->nestedOuter, run->nestedInner);
-    if ((long)run->nestedOuter * run->nestedInner != run->numThreads)
-        fprintf(out, ": %ld threads, not numThreads (%ld)", (long)run->nestedOuter * run->nestedInner, run->numThreads);
-    fputc('\n', out);
+    print_nested_shape(out, run);
     fprintf(out, "         Compiler: %s (CC=%s)\n", b->compiler, b->cc);
     fprintf(out, "           CFLAGS: %s\n", b->cflags);
     fprintf(out, "          LDFLAGS: %s\n", b->ldflags);
@@ -293,7 +306,7 @@ void print_plan(FILE *out, const RunSetup *run)
     char policy[32];
     fprintf(out, "    Deposit model: %s\n", mesh_deposit_model_text(mesh_deposit_model(&shape)));
     print_zone_layout(out, run);
-    fprintf(out, " Nested OMP shape: %dx%d (OUTERxINNER requested)\n", run->nestedOuter, run->nestedInner);
+    print_nested_shape(out, run);
     fprintf(out, "   NUMA placement: %s\n", placement_text(&run->placement, policy, sizeof policy));
     print_measurement_names(out, run);
     fprintf(out, "\n           Trials: ");
@@ -316,6 +329,15 @@ void print_block_start(FILE *out, const Measurement *m)
     else if (s->uses_threads)
         fprintf(out, "%13s #Threads: %d\n", s->name,
                 m->team.nested ? m->team.inner_total : m->team.threads);
+}
+
+void print_block_unavailable(FILE *out, const RunSetup *run, const Measurement *m)
+{
+    if (strcmp(m->schedule->key, "nested") != 0 || run->nested_unavailable[0] == '\0')
+        return;
+    fprintf(out, "%13s  us/Loop: N/A (%s; numThreads is %ld)\n", m->schedule->name, run->nested_unavailable,
+            run->numThreads);
+    fprintf(out, "---------------------\n");
 }
 
 /* Whether a negative overhead (efficacy above 100%) is only noise: its

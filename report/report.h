@@ -36,6 +36,8 @@ typedef struct RunSetup {
     size_t memory_bytes;
     int nestedOuter;
     int nestedInner;
+    char nested_shape_source[160];   /* "--nested", or how the default was chosen */
+    char nested_unavailable[64];     /* non-empty: Nested OMP is N/A for this reason */
     Placement placement;
     long trials;              /* chunks per timed run (resolved) */
     long requested_trials;    /* --trials as given; 0: default */
@@ -97,6 +99,10 @@ void print_setup(FILE *out, const RunSetup *run, const Problem *pb, double build
 void print_plan(FILE *out, const RunSetup *run);
 
 void print_block_start(FILE *out, const Measurement *m);
+/* In place of the block of a measurement that cannot run here (Nested OMP
+ * below 2x2 threads): its name and why; nothing when it simply was not
+ * selected. */
+void print_block_unavailable(FILE *out, const RunSetup *run, const Measurement *m);
 /* serial / bestcase: earlier measurements this block is compared with (may be NULL). */
 void print_block_results(FILE *out, const RunSetup *run, const Measurement *m,
                          const Measurement *serial, const Measurement *bestcase);
