@@ -66,6 +66,8 @@ typedef struct Measurement {
     const long *chunk_end;
     long *own_chunk_end;       /* allocated for the latter, else NULL */
     double *thread_marks;      /* Bestcase: its ChunkTimer's per-thread chunk ends, else NULL */
+    double *part_value_sum;    /* verified ones: per part, its owner's sums for the whole-mesh checks, else NULL */
+    double *part_residue;
     long rounds_done;
     double *chunk_seconds;     /* [round * chunks + chunk] */
     double *round_seconds;     /* [round]: the sum of its chunks, CLOMP 1.2's Runtime */
