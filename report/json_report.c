@@ -314,6 +314,17 @@ static void write_measurement(JsonWriter *w, const RunRecord *r, const Measureme
         json_integer(w, "outer", m->team.threads);
         json_integer(w, "inner_min", m->team.inner_min);
         json_integer(w, "inner_max", m->team.inner_max);
+        int threads;
+        json_integer(w, "distinct_cpus", team_distinct_cpus(&m->team, &threads));
+        json_array_begin(w, "cpus");
+        for (int g = 0; g < run->nestedOuter && g * run->nestedInner < m->team.cpu_slots; g++) {
+            json_array_begin(w, NULL);
+            for (int i = 0; i < run->nestedInner && g * run->nestedInner + i < m->team.cpu_slots; i++)
+                if (m->team.cpu[g * run->nestedInner + i] >= 0)
+                    json_integer(w, NULL, m->team.cpu[g * run->nestedInner + i]);
+            json_array_end(w);
+        }
+        json_array_end(w);
         json_object_end(w);
     }
     json_object_begin(w, "verification");

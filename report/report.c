@@ -6,6 +6,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 extern char **environ;
 
@@ -439,6 +440,53 @@ static void print_cycles(FILE *out, const RunSetup *run, const Measurement *m)
     }
 }
 
+int team_distinct_cpus(const TeamObservation *t, int *seen_threads)
+{
+    int distinct = 0, seen = 0;
+    for (int i = 0; i < t->cpu_slots; i++) {
+        if (t->cpu[i] < 0)
+            continue;
+        seen++;
+        int repeat = 0;
+        for (int j = 0; j < i && !repeat; j++)
+            repeat = t->cpu[j] == t->cpu[i];
+        distinct += !repeat;
+    }
+    *seen_threads = seen;
+    return distinct;
+}
+
+/* The CPUs each inner team ran on in the warm-up ("team 0: 0,1; team 1:
+ * 2,3"), and a warning when the teams overlap. */
+static void print_inner_cpus(FILE *out, const RunSetup *run, const Measurement *m)
+{
+    const TeamObservation *t = &m->team;
+    int shown_groups = 8, threads;
+    int distinct = team_distinct_cpus(t, &threads);
+    if (t->cpu_slots == 0)
+        return;
+    fprintf(out, "%13s     CPUs:", m->schedule->name);
+    for (int g = 0; g < run->nestedOuter && g < shown_groups && g * run->nestedInner < t->cpu_slots; g++) {
+        fprintf(out, "%s team %d:", g > 0 ? ";" : "", g);
+        const char *sep = " ";
+        for (int i = 0; i < run->nestedInner && g * run->nestedInner + i < t->cpu_slots; i++) {
+            int cpu = t->cpu[g * run->nestedInner + i];
+            if (cpu >= 0)
+                fprintf(out, "%s%d", sep, cpu);
+            sep = ",";
+        }
+    }
+    if (run->nestedOuter > shown_groups)
+        fprintf(out, "; ...");
+    fprintf(out, " (inner teams' threads in the warm-up: %d distinct CPUs for %d threads)\n", distinct, threads);
+    /* With more threads than CPUs sharing is unavoidable (the header says so). */
+    long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+    if (distinct < threads && (cpus <= 0 || distinct < cpus))
+        print_warning(out, m->schedule->name, "the inner teams share CPUs (%d distinct for %d threads): for nested "
+                                              "runs bind with OMP_PROC_BIND=spread,close and OMP_PLACES=cores",
+                      distinct, threads);
+}
+
 /* clomp's additions to a block, after all of the CLOMP 1.2 lines. */
 static void print_block_notes(FILE *out, const RunSetup *run, const Measurement *m)
 {
@@ -464,6 +512,7 @@ static void print_block_notes(FILE *out, const RunSetup *run, const Measurement 
         if (t->inner_min != t->inner_max)
             fprintf(out, " (inner teams from %d to %d)", t->inner_min, t->inner_max);
         fprintf(out, ", requested %dx%d\n", run->nestedOuter, run->nestedInner);
+        print_inner_cpus(out, run, m);
         if (run->nestedInner > 1 && t->inner_max <= 1)
             print_warning(out, s->name, "the OpenMP runtime serialised the inner teams: each group ran on one thread");
         else if (t->inner_min < run->nestedInner && t->inner_max > 0)

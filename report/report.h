@@ -140,6 +140,10 @@ const Measurement *find_measurement(const Measurement *results, size_t count, Sc
 /* Escaped as in the report: bytes outside printable ASCII as \xNN. */
 void print_escaped(FILE *out, const char *text);
 
+/* Distinct CPUs among a nested warm-up's inner threads; *threads: how
+ * many were seen. */
+int team_distinct_cpus(const TeamObservation *t, int *threads);
+
 /* Subcycles in chunk c of a measurement. */
 long chunk_subcycles(const Measurement *m, long c);
 

@@ -94,8 +94,16 @@ echo 1 > /proc/sys/kernel/numa_balancing
 run_case balancing $prog $args $nodes 1 $((8 * nodes)) 4096 32 1 5
 echo 0 > /proc/sys/kernel/numa_balancing
 EOF
+    if [ "$nodes" -eq 4 ]; then
+        cat <<EOF
+run_case nested env OMP_PROC_BIND=spread,close $prog --schedules=nested --json=/tmp/nested.json $input
+run_case nested_json cat /tmp/nested.json
+run_case nested_close $prog --schedules=nested $input
+EOF
+    fi
     if [ "$nodes" -eq 2 ]; then
         cat <<EOF
+run_case nested_two $prog --schedules=nested $input
 run_case oversubscribed $prog $args 4 -1 16 4096 32 1 1
 run_case unbound env -u OMP_PROC_BIND -u OMP_PLACES $prog $args $input
 EOF
@@ -213,7 +221,38 @@ print("ok" if ok else "mismatch: " + json.dumps(d)[:600])' "$nodes" 2>&1)
     like "$text" $'\n''NUMA locality after the timed runs: [0-9.]+% \(.*\); after the mesh build: [0-9.]+%' \
         "and reports the figure after the timed runs next to the one after the build"
 
+    if [ "$nodes" -eq 4 ]; then
+        # 4 threads on 4 nodes: one per node would leave inner teams of 1,
+        # so the default is two halves, and spread,close puts them apart.
+        text=$(case_output "$out" nested)
+        is "$(case_status "$out" nested)" 0 "Nested OMP runs and verifies on 4 nodes"
+        like "$text" "Nested OMP shape: 2x2 \(OUTERxINNER requested; default: two halves" \
+            "4 threads on 4 single-CPU nodes nest as 2x2 by default"
+        like "$text" "Nested OMP    Teams: outer 2 x inner 2, requested 2x2" "and the runtime staffs 2 teams of 2"
+        cpus=$(printf '%s\n' "$text" | sed -n 's/.*Nested OMP     CPUs: team 0: \([0-9,]*\); team 1: \([0-9,]*\) .*/\1,\2/p' |
+            tr ',' '\n' | sort -u | grep -c .)
+        is "$cpus" 4 "with OMP_PROC_BIND=spread,close the 2x2 teams run on 4 distinct CPUs"
+        [[ $text != *"inner teams share CPUs"* ]]
+        ok $? "and no overlap warning is printed"
+        verdict=$(case_output "$out" nested_json | python3 -c '
+import json, sys
+m = [m for m in json.load(sys.stdin)["measurements"] if m["key"] == "nested"][0]["nested_teams"]
+cpus = [c for team in m["cpus"] for c in team]
+print("ok" if m["outer"] == 2 and len(m["cpus"]) == 2 and sorted(cpus) == [0, 1, 2, 3] and m["distinct_cpus"] == 4
+      else "mismatch: " + json.dumps(m))' 2>&1)
+        is "$verdict" ok "the JSON lists the inner teams' CPUs: 0-3, each once"
+        # close alone: each inner team starts at its parent's place, so the
+        # team of outer thread 1 (place 1) takes places 1 and 2: overlap.
+        text=$(case_output "$out" nested_close)
+        like "$text" "Nested OMP     CPUs: team 0: 0,1; team 1: 1,2 \(inner teams' threads in the warm-up: 3 distinct CPUs for 4 threads\)" \
+            "with OMP_PROC_BIND=close alone the inner teams overlap on CPU 1"
+        like "$text" "Nested OMP  WARNING: the inner teams share CPUs \(3 distinct for 4 threads\): .*OMP_PROC_BIND=spread,close" \
+            "and the block warns, naming spread,close"
+    fi
     if [ "$nodes" -eq 2 ]; then
+        text=$(case_output "$out" nested_two)
+        like "$text" "Nested OMP  us/Loop: N/A \(needs at least 2x2 threads" "nested on 2 threads prints N/A instead of a figure"
+        like "$text" "CORAL RFP, 2 -1 16 4096 32 1 1, [0-9.]+, N/A" "and the CORAL line keeps its columns"
         text=$(case_output "$out" oversubscribed)
         like "$text" "WARNING: the team of 4 threads is larger than the 2 cores online" \
             "4 threads on 2 cores: the team is larger than the cores"
