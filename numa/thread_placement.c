@@ -93,7 +93,7 @@ static long core_key(int cpu, int core, int socket)
     return (long)(socket < 0 ? 0 : socket) * 1000000L + core;
 }
 
-static int count_distinct(long *keys, int n)
+static int count_distinct(const long *keys, int n)
 {
     int distinct = 0;
     for (int i = 0; i < n; i++) {
