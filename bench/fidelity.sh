@@ -9,9 +9,11 @@
 # falls on all of them alike. Figures only: nothing here passes or fails.
 #
 # Usage: bench/fidelity.sh [--runs N] [--ref CLOMP12_SOURCE] [--threads T]
-#                          [--inputs target,membound,cache] [--clomp PATH]
+#                          [--inputs target,membound,cache] [--clomp PATH] [--before PATH]
 #   defaults: 6 runs, ../shared/reference/clomp-1.2/clomp.c, threads = cores,
 #   all three inputs (timeScales chosen for about 1 s per measurement).
+#   --before PATH: an older clomp, run the same two ways in the same rounds,
+#   so a change shows side by side under the same noise.
 set -euo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -20,7 +22,8 @@ ref=$top/../shared/reference/clomp-1.2/clomp.c
 clomp=$top/clomp
 threads=$(nproc)
 inputs=target,membound,cache
-usage="usage: $0 [--runs N] [--ref CLOMP12_SOURCE] [--threads T] [--inputs target,membound,cache] [--clomp PATH]"
+before=
+usage="usage: $0 [--runs N] [--ref CLOMP12_SOURCE] [--threads T] [--inputs target,membound,cache] [--clomp PATH] [--before PATH]"
 while [ $# -gt 0 ]; do
     case $1 in
         --runs) runs=${2:?$usage}; shift 2 ;;
@@ -28,6 +31,7 @@ while [ $# -gt 0 ]; do
         --threads) threads=${2:?$usage}; shift 2 ;;
         --inputs) inputs=${2:?$usage}; shift 2 ;;
         --clomp) clomp=${2:?$usage}; shift 2 ;;
+        --before) before=${2:?$usage}; shift 2 ;;
         *) echo "$usage" >&2; exit 2 ;;
     esac
 done
@@ -37,6 +41,9 @@ if [ ! -f "$ref" ]; then
     exit 0
 fi
 [ -x "$clomp" ] || { echo "$0: no clomp at $clomp (run make)" >&2; exit 2; }
+[ -z "$before" ] || [ -x "$before" ] || { echo "$0: no clomp at $before" >&2; exit 2; }
+modes=(single default)
+[ -n "$before" ] && modes+=(before-single before-default)
 command -v python3 >/dev/null || { echo "$0: python3 is needed for the statistics" >&2; exit 2; }
 
 work=$(mktemp -d)
@@ -66,8 +73,12 @@ for input in "${input_list[@]}"; do
         "$work/clomp12" "${args[@]}" >"$work/$input.12.$i" 2>&1 || :
         "$clomp" --trials=1 "${args[@]}" >"$work/$input.single.$i" 2>&1 || :
         "$clomp" "${args[@]}" >"$work/$input.default.$i" 2>&1 || :
+        if [ -n "$before" ]; then
+            "$before" --trials=1 "${args[@]}" >"$work/$input.before-single.$i" 2>&1 || :
+            "$before" "${args[@]}" >"$work/$input.before-default.$i" 2>&1 || :
+        fi
         printf '.'
     done
     echo
-    python3 "$top/bench/fidelity_table.py" "$work" "$input" "$runs"
+    python3 "$top/bench/fidelity_table.py" "$work" "$input" "$runs" "${modes[@]}"
 done

@@ -8,8 +8,12 @@
 #include "slice.h"
 #include "update_part.h"
 
-/* Run by every thread of the team on its own slice [start, end]; the
- * deposit is shared (one thread computes it in the single). */
+/* The deposit the single computes and the whole team reads: a static, as
+ * in CLOMP 1.2, not a variable on the main thread's stack (a line the main
+ * thread keeps writing), and on a cache line of its own. */
+static _Alignas(64) double shared_deposit;
+
+/* Run by every thread of the team on its own slice [start, end]. */
 #define MANUAL_SUBCYCLE(k)                                                              \
     {                                                                                   \
         /* Every thread must have finished its parts before part 0's                    \
@@ -18,16 +22,15 @@
             _Pragma("omp barrier")                                                      \
         }                                                                               \
         _Pragma("omp single")                                                           \
-        *deposit = CALC_DEPOSIT(pb, CLOMP_SUBCYCLE_INDEX(it, k));                                                \
+        shared_deposit = CALC_DEPOSIT(pb, CLOMP_SUBCYCLE_INDEX(it, k));                                          \
         DELAY_THREAD(CLOMP_SUBCYCLE_INDEX(it, k));                                                               \
         Part **parts = pb->mesh.partArray;                                              \
         long flopScale = pb->mesh.shape.flopScale;                                      \
         for (long p = start; p <= end; p++)                                             \
-            UPDATE_PART(parts[p], *deposit, flopScale, CLOMP_SUBCYCLE_INDEX(it, k));                             \
+            UPDATE_PART(parts[p], shared_deposit, flopScale, CLOMP_SUBCYCLE_INDEX(it, k));                             \
     }
 
-CLOMP_MODULES(manual, (Problem *pb, long it, long start, long end, double *deposit), (pb, it, start, end, deposit),
-              MANUAL_SUBCYCLE)
+CLOMP_MODULES(manual, (Problem *pb, long it, long start, long end), (pb, it, start, end), MANUAL_SUBCYCLE)
 
 /* Inside the region, between two chunks: every thread has finished the
  * chunk's last subcycle; thread 0 stops the clock, each thread checks its
@@ -53,8 +56,6 @@ static void verify_between_chunks(ChunkTimer *timer, long c, long start, long en
 static void run(Problem *pb, long subcycles, ChunkTimer *timer, TeamObservation *seen)
 {
     long chunks = chunk_count(timer);
-    /* Shared by the team: one thread computes it in the single. */
-    double deposit = 0.0;
 
     chunk_timer_start(timer);
 #pragma omp parallel
@@ -63,7 +64,7 @@ static void run(Problem *pb, long subcycles, ChunkTimer *timer, TeamObservation 
         claim_thread_slice(pb->mesh.shape.numParts, seen, &start, &end);
         for (long c = 0, it = 0; c < chunks; c++) {
             for (long last = chunk_end_iteration(timer, c, subcycles); it < last; it++)
-                manual_cycle(pb, it, start, end, &deposit);
+                manual_cycle(pb, it, start, end);
             /* The last chunk closes after the region, so that it includes
              * the join as CLOMP 1.2's single timing does. */
             if (c < chunks - 1)

@@ -26,12 +26,15 @@ static void record_inner_team(TeamObservation *seen)
     }
 }
 
-/* Where inner thread t of group g runs (distinct slots: no lock). */
-static void record_inner_cpu(TeamObservation *seen, int g, int inner)
+/* Where inner thread t of group g runs (distinct slots: no lock); the
+ * team's size once per group, from the thread with its first part. */
+static void record_inner_member(TeamObservation *seen, int g, int inner, int first_part)
 {
     long slot = (long)g * inner + omp_get_thread_num();
     if (slot < seen->cpu_slots)
         seen->cpu[slot] = sched_getcpu();
+    if (first_part)
+        record_inner_team(seen);
 }
 
 /* As in parallel_for.h: the warm-up copy records the teams of its first
@@ -57,12 +60,8 @@ static void record_inner_cpu(TeamObservation *seen, int g, int inner)
     }
 #define TIMED_SUBCYCLE(k) NESTED_OMP_SUBCYCLE(k, (void)0, (void)0)
 #define OBSERVED_SUBCYCLE(k)                                                                 \
-    NESTED_OMP_SUBCYCLE(k, if (it == 0 && k == 0 && g == 0) seen->threads = omp_get_num_threads(),     \
-                        if (it == 0 && k == 0) {                                                   \
-                            if (p == first)                                                        \
-                                record_inner_team(seen);                                           \
-                            record_inner_cpu(seen, g, inner);                                      \
-                        })
+    NESTED_OMP_SUBCYCLE(k, if (CLOMP_SUBCYCLE_INDEX(it, (k)) == 0 && g == 0) seen->threads = omp_get_num_threads(),     \
+                        if (CLOMP_SUBCYCLE_INDEX(it, (k)) == 0) record_inner_member(seen, g, inner, p == first))
 
 CLOMP_MODULES(timed, (Problem *pb, long it), (pb, it), TIMED_SUBCYCLE)
 CLOMP_MODULES(observed, (Problem *pb, long it, TeamObservation *seen), (pb, it, seen), OBSERVED_SUBCYCLE)

@@ -73,29 +73,44 @@ const char *mesh_deposit_model_text(DepositModel model)
     return "CLOMP 1.2: ratio = (1.5*numParts + p) / (zonesPerPart*numParts)";
 }
 
-/* Allocates part p and its zone block and writes every byte of both (the
- * padding too), so the calling thread's first touch decides where all of
- * the block's pages live. */
-static int build_part(Mesh *mesh, long p, int local_node)
+/* Memory for a record or a block: from the arena under the libnuma
+ * policies (released with it), else its own allocation. */
+static void *mesh_alloc(Mesh *mesh, size_t bytes, int local_node)
+{
+    if (mesh->arena != NULL)
+        return placement_arena_alloc(mesh->arena, bytes, local_node);
+    return placement_alloc(&mesh->placement, bytes, local_node);
+}
+
+/* Allocates part p's record and writes it. CLOMP 1.2 allocates every Part
+ * record first and the zone blocks after them, so that the records lie side
+ * by side in the heap and no zone block lies between two of them; clomp
+ * does the same, in the same order, because where a record lies decides
+ * which cache lines the threads share (a record next to the last zones of
+ * another thread's part is written by both every subcycle). */
+static int add_part(Mesh *mesh, long p, int local_node)
+{
+    Part *part = mesh_alloc(mesh, sizeof *part, local_node);
+    if (part == NULL)
+        return -1;
+    memset(part, 0, sizeof *part);
+    part->partId = p;
+    part->zoneCount = mesh->shape.zonesPerPart;
+    part->deposit_ratio = mesh_deposit_ratio(&mesh->shape, mesh->deposit_model, p);
+    mesh->partArray[p] = part;
+    return 0;
+}
+
+/* Allocates part p's zone block and writes every byte of it (the padding
+ * too), so the calling thread's first touch decides where all of its pages
+ * live; links the zones in address order. */
+static int add_zones(Mesh *mesh, long p, int local_node)
 {
     const MeshShape *s = &mesh->shape;
     size_t block_bytes = mesh_block_bytes(s), stride = (size_t)mesh_zone_stride(s);
-    Part *part;
-    unsigned char *block;
-    if (mesh->arena != NULL) {
-        part = placement_arena_alloc(mesh->arena, sizeof *part, local_node);
-        block = placement_arena_alloc(mesh->arena, block_bytes, local_node);
-        if (part == NULL || block == NULL)
-            return -1;   /* the arena is released as a whole */
-    } else {
-        part = placement_alloc(&mesh->placement, sizeof *part, local_node);
-        block = placement_alloc(&mesh->placement, block_bytes, local_node);
-    }
-    if (part == NULL || block == NULL) {
-        placement_free(&mesh->placement, part, sizeof *part);
-        placement_free(&mesh->placement, block, block_bytes);
+    unsigned char *block = mesh_alloc(mesh, block_bytes, local_node);
+    if (block == NULL)
         return -1;
-    }
     memset(block, 0, block_bytes);
 
     Zone *prev = NULL;
@@ -109,14 +124,8 @@ static int build_part(Mesh *mesh, long p, int local_node)
             prev->nextZone = zone;
         prev = zone;
     }
-
-    memset(part, 0, sizeof *part);
-    part->partId = p;
-    part->zoneCount = s->zonesPerPart;
-    part->firstZone = (Zone *)block;
-    part->lastZone = prev;
-    part->deposit_ratio = mesh_deposit_ratio(s, mesh->deposit_model, p);
-    mesh->partArray[p] = part;
+    mesh->partArray[p]->firstZone = (Zone *)block;
+    mesh->partArray[p]->lastZone = prev;
     mesh->builder_thread[p] = omp_get_thread_num();
     return 0;
 }
@@ -144,10 +153,17 @@ MeshStatus build_mesh(Mesh *mesh, const MeshShape *shape, int allocThreads, cons
     }
 
     /* Same loop bounds and schedule as the Static OMP measurement, so with
-     * allocThreads == numThreads each part is first touched by its owner. */
-#pragma omp parallel for schedule(static) num_threads(allocThreads) reduction(| : failed)
-    for (long p = 0; p < shape->numParts; p++)
-        failed |= build_part(mesh, p, local_nodes != NULL ? local_nodes[p] : 0) != 0;
+     * allocThreads == numThreads each part is first touched by its owner;
+     * records first, then zone blocks, as in CLOMP 1.2. */
+#pragma omp parallel num_threads(allocThreads) reduction(| : failed)
+    {
+#pragma omp for schedule(static)
+        for (long p = 0; p < shape->numParts; p++)
+            failed |= add_part(mesh, p, local_nodes != NULL ? local_nodes[p] : 0) != 0;
+#pragma omp for schedule(static)
+        for (long p = 0; p < shape->numParts; p++)
+            failed |= mesh->partArray[p] == NULL || add_zones(mesh, p, local_nodes != NULL ? local_nodes[p] : 0) != 0;
+    }
 
     if (failed) {
         free_mesh(mesh);
@@ -160,10 +176,10 @@ void free_mesh(Mesh *mesh)
 {
     size_t block_bytes = mesh_block_bytes(&mesh->shape);
     if (mesh->arena != NULL) {
-        placement_arena_destroy(mesh->arena);   /* every part and block at once */
+        placement_arena_destroy(mesh->arena);   /* every record and block at once */
     } else if (mesh->partArray != NULL) {
         for (long p = 0; p < mesh->shape.numParts; p++) {
-            if (mesh->partArray[p] != NULL)
+            if (mesh->partArray[p] != NULL && mesh->partArray[p]->firstZone != NULL)
                 placement_free(&mesh->placement, mesh->partArray[p]->firstZone, block_bytes);
             placement_free(&mesh->placement, mesh->partArray[p], sizeof(Part));
         }

@@ -50,14 +50,14 @@ double locality_percent(long local, long known)
 
 int numa_balancing_mode(void)
 {
-    int mode = -1;
+    char text[32], *end;
     FILE *f = fopen("/proc/sys/kernel/numa_balancing", "r");
     if (f == NULL)
         return -1;
-    if (fscanf(f, "%d", &mode) != 1 || mode < 0)
-        mode = -1;
+    int ok = fgets(text, sizeof text, f) != NULL;
     fclose(f);
-    return mode;
+    long mode = ok ? strtol(text, &end, 10) : -1;
+    return !ok || end == text || mode < 0 || mode > 255 ? -1 : (int)mode;
 }
 
 void observe_static_owners(long numParts, int numThreads, int *thread, int *cpu, int *node)

@@ -18,9 +18,14 @@ static int read_int_file(const char *path, int *value)
     FILE *f = fopen(path, "r");
     if (f == NULL)
         return -1;
-    int ok = fscanf(f, "%d", value) == 1;
+    char text[32], *end;
+    int ok = fgets(text, sizeof text, f) != NULL;
     fclose(f);
-    return ok ? 0 : -1;
+    long v = ok ? strtol(text, &end, 10) : 0;
+    if (!ok || end == text || v < -1 || v > 1L << 30)
+        return -1;
+    *value = (int)v;
+    return 0;
 }
 
 void cpu_topology(const char *root, int cpu, int *core, int *socket, int *node)
