@@ -39,17 +39,17 @@ KERNEL_SRC = kernels/deposit.c kernels/fault.c kernels/schedules.c kernels/calc_
 REPORT_SRC = report/report.c report/build_info.c report/json.c report/json_report.c report/record_figures.c \
              report/csv_report.c
 CLI_SRC = cli/options.c
-NUMA_SRC = numa/placement.c numa/locality.c
+NUMA_SRC = numa/placement.c numa/arena.c numa/locality.c numa/thread_placement.c
 TIMING_SRC = timing/statistics.c timing/cycles.c
 MEASURE_SRC = measure/chunk_plan.c measure/sequence.c
 LIB_SRC = $(MESH_SRC) $(KERNEL_SRC) $(REPORT_SRC) $(CLI_SRC) $(NUMA_SRC) $(TIMING_SRC) $(MEASURE_SRC)
 LIB_OBJ = $(LIB_SRC:%.c=$(BUILD)/%.o)
 
-UNIT_TESTS = test_mesh test_kernel test_schedules test_verify test_options test_locality test_statistics test_json test_report test_chunk_plan
+UNIT_TESTS = test_mesh test_kernel test_schedules test_verify test_options test_locality test_statistics test_json test_report test_chunk_plan test_thread_placement test_arena
 UNIT_BIN = $(UNIT_TESTS:%=$(BUILD)/tests/%)
 ORACLE = $(BUILD)/tests/clomp_oracle
 
-.PHONY: all check run run-suite plots clean install help unit-tests program clomp-faults asan tsan fuzz FORCE
+.PHONY: all check numa-vm-check run run-suite plots clean install help unit-tests program clomp-faults asan tsan fuzz FORCE
 
 # The program this make builds: clomp, or clomp-faults in its own build tree.
 PROGRAM ?= clomp
@@ -106,6 +106,12 @@ unit-tests: $(UNIT_BIN) $(ORACLE)
 check: clomp clomp-faults unit-tests
 	CLOMP=$(CURDIR)/clomp CLOMP_FAULTS_BIN=$(CURDIR)/clomp-faults BUILD_DIR=$(CURDIR)/$(BUILD) \
 	    $(PROVE) --exec '' $(UNIT_BIN) tests/*.t
+
+# clomp inside QEMU guests with 2 and 4 emulated NUMA nodes (TCG, about a
+# minute): locality per policy against the topology. Needs qemu-system-x86
+# and busybox-static; the guest kernel is fetched once into $(BUILD)/numa-vm.
+numa-vm-check: clomp
+	CLOMP=$(CURDIR)/clomp BUILD_DIR=$(CURDIR)/$(BUILD) $(PROVE) -v tests/numa-vm.t
 
 # The whole test suite under AddressSanitizer and UndefinedBehaviorSanitizer,
 # in a copy of the tree so that no sanitized binary ever replaces ./clomp.
@@ -172,6 +178,7 @@ help:
 	@echo "  make            build ./clomp"
 	@echo "  make run        target input spot check: ./clomp -1 1 64 100 32 1 100"
 	@echo "  make check      build and run every test (prove)"
+	@echo "  make numa-vm-check  NUMA policies on emulated 2- and 4-node guests (qemu, busybox-static)"
 	@echo "  make run-suite  the full CLOMP suite (run_clomp.sh, results in out/)"
 	@echo "  make plots OUT=out/CLOMP_host_N  charts (gnuplot) and HTML report of a suite (OUT=DIR: its latest)"
 	@echo "  make clomp-faults  test build with fault injection (CLOMP_FAULT=name)"

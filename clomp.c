@@ -27,6 +27,7 @@
 #include "mesh/verify.h"
 #include "numa/locality.h"
 #include "numa/placement.h"
+#include "numa/thread_placement.h"
 #include "report/build_info.h"
 #include "report/csv_report.h"
 #include "report/json_report.h"
@@ -201,9 +202,7 @@ static RunSetup resolve_run(const Options *opts, int argc, char **argv)
     if (opts->nestedOuter > 0) {
         run.nestedOuter = (int)opts->nestedOuter;
         run.nestedInner = (int)opts->nestedInner;
-    } else {
-        run.nestedOuter = run.numThreads == 1 ? 1 : 2;
-        run.nestedInner = run.numThreads / run.nestedOuter > 1 ? (int)(run.numThreads / run.nestedOuter) : 1;
+        snprintf(run.nested_shape_source, sizeof run.nested_shape_source, "--nested");
     }
 
     /* NUMA placement is refused before anything is printed or allocated. */
@@ -244,6 +243,55 @@ static RunSetup resolve_run(const Options *opts, int argc, char **argv)
     select_schedules(&run, opts->schedules);
     plan_requested_trials(&run);
     return run;
+}
+
+/* Nested OMP's default shape, once the runtime is configured: one outer
+ * thread per NUMA node that has threads of the team on it (else per socket),
+ * each leading an inner team of that node's share of the threads; threads on
+ * one node and socket split in two halves. Below 2x2 nothing is nested at
+ * both levels: the measurement is N/A instead of a figure that would pass
+ * for nested overhead. */
+static void choose_nested_shape(RunSetup *run)
+{
+    if (run->nested_shape_source[0] != '\0')
+        return;   /* --nested */
+    run->nestedOuter = run->nestedInner = 1;
+    if (run->numThreads < 4) {
+        snprintf(run->nested_unavailable, sizeof run->nested_unavailable, "needs at least 2x2 threads");
+        for (size_t i = 0; i < clomp_schedule_count; i++)
+            if (strcmp(clomp_schedules[i]->key, "nested") == 0)
+                run->selected[i] = 0;
+        return;
+    }
+    TeamPlacement team;
+    int nodes = 0, sockets = 0;
+    if (observe_team_placement((int)run->numThreads, &team) == 0) {
+        for (int t = 0; t < team.threads; t++) {
+            int new_node = team.place[t].node >= 0, new_socket = team.place[t].socket >= 0;
+            for (int u = 0; u < t; u++) {
+                new_node &= team.place[u].node != team.place[t].node;
+                new_socket &= team.place[u].socket != team.place[t].socket;
+            }
+            nodes += new_node;
+            sockets += new_socket;
+        }
+        free_team_placement(&team);
+    }
+    const char *unit[] = {"NUMA node", "socket"};
+    int count[] = {nodes, sockets};
+    for (int k = 0; k < 2; k++)
+        if (count[k] >= 2 && run->numThreads % count[k] == 0 && run->numThreads / count[k] >= 2) {
+            run->nestedOuter = count[k];
+            run->nestedInner = (int)(run->numThreads / count[k]);
+            snprintf(run->nested_shape_source, sizeof run->nested_shape_source,
+                     "default: one outer thread per %s with threads on it (%d), its %d threads inner", unit[k],
+                     count[k], run->nestedInner);
+            return;
+        }
+    run->nestedOuter = 2;
+    run->nestedInner = (int)(run->numThreads / 2);
+    snprintf(run->nested_shape_source, sizeof run->nested_shape_source,
+             "default: two halves, as the threads are on %d NUMA node%s and %d socket%s", nodes, nodes == 1 ? "" : "s", sockets, sockets == 1 ? "" : "s");
 }
 
 /* Exact team sizes, and room for nested teams. */
@@ -455,6 +503,7 @@ int main(int argc, char **argv)
     pending.record = (RunRecord){&run, NULL, NULL, NULL, 0, host, started, 0.0, 0, NULL, NULL};
     write_failure_record = write_pending_failure;
     configure_openmp(&run);
+    choose_nested_shape(&run);
     run.cycles = calibrate_cycle_rate(opts.ghz);
 
     print_header(out.report, &run, host, started);
@@ -505,6 +554,9 @@ int main(int argc, char **argv)
         close_outputs(&out, &record);
         die(status, "%s", why);
     }
+    clomp_openmp_running = 1;   /* the locality is measured again in a parallel region */
+    remeasure_locality(out.report, &pb.mesh, (int)run.numThreads, &locality);
+    clomp_openmp_running = 0;
     print_targets(out.report, &run, results, clomp_schedule_count);
     print_summary(out.text, &run, results, clomp_schedule_count);
     int files_status = close_outputs(&out, &record);
@@ -513,6 +565,7 @@ int main(int argc, char **argv)
     free(results);
     free(run.chunk_end);
     free_mesh(&pb.mesh);
+    free_team_placement(&locality.team);
     if (out.report != out.text)
         fclose(out.report);
     return finish(files_status);

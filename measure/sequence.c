@@ -280,8 +280,11 @@ int run_measurements(Problem *pb, const RunSetup *run, Measurement *results, siz
         long measured = 0;
         for (size_t i = 0; i < count; i++) {
             Measurement *m = &results[i];
-            if (!m->selected)
+            if (!m->selected) {
+                if (round == run->rounds - 1 && run->rounds == 1)
+                    print_block_unavailable(out->report, run, m);
                 continue;
+            }
             int status = measure_once(pb, run, m, round, out, why, why_size);
             if (status != 0)
                 return status;
@@ -303,8 +306,10 @@ int run_measurements(Problem *pb, const RunSetup *run, Measurement *results, siz
     if (run->rounds > 1) {
         fprintf(out->report, "---------------------\n");
         for (size_t i = 0; i < count; i++) {
-            if (!results[i].selected)
+            if (!results[i].selected) {
+                print_block_unavailable(out->report, run, &results[i]);
                 continue;
+            }
             print_block_start(out->report, &results[i]);
             print_block_results(out->report, run, &results[i], find_measurement(results, count, ROLE_REFERENCE, NULL),
                                 find_measurement(results, count, ROLE_BESTCASE, NULL));

@@ -6,6 +6,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 extern char **environ;
 
@@ -174,6 +175,42 @@ static int bestcase_selected(const RunSetup *run)
     return 0;
 }
 
+/* The placement table: one line per thread of the timed team, then what
+ * is wrong with it (shared cores, unbound threads, more threads than cores). */
+static void print_thread_placement(FILE *out, const TeamPlacement *tp)
+{
+    fprintf(out, " Thread placement: thread -> cpu -> core -> node, for the %d threads of the timed team "
+                 "(sched_getcpu() inside a region of that team; topology from sysfs)\n", tp->threads);
+    for (int t = 0; t < tp->threads; t++) {
+        const ThreadPlace *p = &tp->place[t];
+        fprintf(out, " Thread placement: %d -> cpu %d -> ", p->thread, p->cpu);
+        if (p->core >= 0)
+            fprintf(out, "core %d of socket %d", p->core, p->socket);
+        else
+            fprintf(out, "core unknown");
+        if (p->node >= 0)
+            fprintf(out, " -> node %d", p->node);
+        else
+            fprintf(out, " -> node unknown");
+        if (p->allowed_cores > 1)
+            fprintf(out, " (unbound: may run on %d cpus of %d cores)\n", p->allowed_cpus, p->allowed_cores);
+        else if (p->place >= 0)
+            fprintf(out, " (bound to place %d: %d cpu%s)\n", p->place, p->allowed_cpus, p->allowed_cpus == 1 ? "" : "s");
+        else
+            fprintf(out, " (bound: %d cpu%s)\n", p->allowed_cpus, p->allowed_cpus == 1 ? "" : "s");
+    }
+    if (tp->threads > tp->cores_online && tp->cores_online > 0)
+        print_warning(out, "", "the team of %d threads is larger than the %d cores online: threads time-share cores, "
+                               "and every barrier waits for a descheduled thread", tp->threads, tp->cores_online);
+    if (tp->shared_core_threads > 0)
+        print_warning(out, "", "%d of %d threads share a core with another thread of the team (e.g. threads %d and "
+                               "%d): they compete for one core", tp->shared_core_threads, tp->threads,
+                      tp->first_shared[0], tp->first_shared[1]);
+    if (tp->unbound_threads > 0)
+        print_warning(out, "", "%d of %d threads are not bound to a core (each may run on several): set "
+                               "OMP_PROC_BIND and OMP_PLACES (e.g. close and cores)", tp->unbound_threads, tp->threads);
+}
+
 /* Which layout: the default is 1.2's, the spread one must never pass for it. */
 static void print_zone_layout(FILE *out, const RunSetup *run)
 {
@@ -185,6 +222,22 @@ static void print_zone_layout(FILE *out, const RunSetup *run)
         fprintf(out, "      Zone layout: spread, --zone-stride=zonesize (zone k at k x %ld bytes); CLOMP 1.2 "
                      "places zones %ld bytes apart: not comparable with its published results\n",
                 mesh_zone_stride(&shape), (long)sizeof(Zone));
+}
+
+/* " Nested OMP shape: 2x2 (OUTERxINNER requested; how it was chosen)", or N/A. */
+static void print_nested_shape(FILE *out, const RunSetup *run)
+{
+    if (run->nested_unavailable[0] != '\0') {
+        fprintf(out, " Nested OMP shape: N/A (%s; numThreads is %ld)\n", run->nested_unavailable, run->numThreads);
+        return;
+    }
+    fprintf(out, " Nested OMP shape: %dx%d (OUTERxINNER requested", run->nestedOuter, run->nestedInner);
+    if (run->nested_shape_source[0] != '\0')
+        fprintf(out, "; %s", run->nested_shape_source);
+    fputc(')', out);
+    if ((long)run->nestedOuter * run->nestedInner != run->numThreads)
+        fprintf(out, ": %ld threads, not numThreads (%ld)", (long)run->nestedOuter * run->nestedInner, run->numThreads);
+    fputc('\n', out);
 }
 
 void print_setup(FILE *out, const RunSetup *run, const Problem *pb, double build_seconds, LocalitySummary *locality)
@@ -202,10 +255,7 @@ void print_setup(FILE *out, const RunSetup *run, const Problem *pb, double build
     fprintf(out, "  Mesh build time: %.3f s (%ld allocating thread%s, first touch by the owner "
                  "under schedule(static))\n",
             build_seconds, run->allocThreads, run->allocThreads == 1 ? "" : "s");
-    fprintf(out, " Nested OMP shape: %dx%d (OUTERxINNER requested)", run->nestedOuter, run->nestedInner);
-    if ((long)run->nestedOuter * run->nestedInner != run->numThreads)
-        fprintf(out, ": %ld threads, not numThreads (%ld)", (long)run->nestedOuter * run->nestedInner, run->numThreads);
-    fputc('\n', out);
+    print_nested_shape(out, run);
     fprintf(out, "         Compiler: %s (CC=%s)\n", b->compiler, b->cc);
     fprintf(out, "           CFLAGS: %s\n", b->cflags);
     fprintf(out, "          LDFLAGS: %s\n", b->ldflags);
@@ -218,6 +268,10 @@ void print_setup(FILE *out, const RunSetup *run, const Problem *pb, double build
     print_locality_report(out, &pb->mesh, (int)run->numThreads, locality);
     if (locality->measured && !locality->threads_bound)
         record_warning("setup", "threads are not bound (OMP_PROC_BIND unset or false): they may migrate");
+    if (observe_team_placement((int)run->numThreads, &locality->team) == 0)
+        print_thread_placement(out, &locality->team);
+    else
+        fprintf(out, " Thread placement: not measured (out of memory)\n");
     long shortest = run->iterations / run->trials;
     fprintf(out, "           Trials: %ld chunk%s per timed run (%s), ", run->trials, run->trials == 1 ? "" : "s",
             run->requested_trials == 0 ? "default: up to 20, each well above timer resolution"
@@ -253,7 +307,7 @@ void print_plan(FILE *out, const RunSetup *run)
     char policy[32];
     fprintf(out, "    Deposit model: %s\n", mesh_deposit_model_text(mesh_deposit_model(&shape)));
     print_zone_layout(out, run);
-    fprintf(out, " Nested OMP shape: %dx%d (OUTERxINNER requested)\n", run->nestedOuter, run->nestedInner);
+    print_nested_shape(out, run);
     fprintf(out, "   NUMA placement: %s\n", placement_text(&run->placement, policy, sizeof policy));
     print_measurement_names(out, run);
     fprintf(out, "\n           Trials: ");
@@ -276,6 +330,15 @@ void print_block_start(FILE *out, const Measurement *m)
     else if (s->uses_threads)
         fprintf(out, "%13s #Threads: %d\n", s->name,
                 m->team.nested ? m->team.inner_total : m->team.threads);
+}
+
+void print_block_unavailable(FILE *out, const RunSetup *run, const Measurement *m)
+{
+    if (strcmp(m->schedule->key, "nested") != 0 || run->nested_unavailable[0] == '\0')
+        return;
+    fprintf(out, "%13s  us/Loop: N/A (%s; numThreads is %ld)\n", m->schedule->name, run->nested_unavailable,
+            run->numThreads);
+    fprintf(out, "---------------------\n");
 }
 
 /* Whether a negative overhead (efficacy above 100%) is only noise: its
@@ -377,6 +440,53 @@ static void print_cycles(FILE *out, const RunSetup *run, const Measurement *m)
     }
 }
 
+int team_distinct_cpus(const TeamObservation *t, int *seen_threads)
+{
+    int distinct = 0, seen = 0;
+    for (int i = 0; i < t->cpu_slots; i++) {
+        if (t->cpu[i] < 0)
+            continue;
+        seen++;
+        int repeat = 0;
+        for (int j = 0; j < i && !repeat; j++)
+            repeat = t->cpu[j] == t->cpu[i];
+        distinct += !repeat;
+    }
+    *seen_threads = seen;
+    return distinct;
+}
+
+/* The CPUs each inner team ran on in the warm-up ("team 0: 0,1; team 1:
+ * 2,3"), and a warning when the teams overlap. */
+static void print_inner_cpus(FILE *out, const RunSetup *run, const Measurement *m)
+{
+    const TeamObservation *t = &m->team;
+    int shown_groups = 8, threads;
+    int distinct = team_distinct_cpus(t, &threads);
+    if (t->cpu_slots == 0)
+        return;
+    fprintf(out, "%13s     CPUs:", m->schedule->name);
+    for (int g = 0; g < run->nestedOuter && g < shown_groups && g * run->nestedInner < t->cpu_slots; g++) {
+        fprintf(out, "%s team %d:", g > 0 ? ";" : "", g);
+        const char *sep = " ";
+        for (int i = 0; i < run->nestedInner && g * run->nestedInner + i < t->cpu_slots; i++) {
+            int cpu = t->cpu[g * run->nestedInner + i];
+            if (cpu >= 0)
+                fprintf(out, "%s%d", sep, cpu);
+            sep = ",";
+        }
+    }
+    if (run->nestedOuter > shown_groups)
+        fprintf(out, "; ...");
+    fprintf(out, " (inner teams' threads in the warm-up: %d distinct CPUs for %d threads)\n", distinct, threads);
+    /* With more threads than CPUs sharing is unavoidable (the header says so). */
+    long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+    if (distinct < threads && (cpus <= 0 || distinct < cpus))
+        print_warning(out, m->schedule->name, "the inner teams share CPUs (%d distinct for %d threads): for nested "
+                                              "runs bind with OMP_PROC_BIND=spread,close and OMP_PLACES=cores",
+                      distinct, threads);
+}
+
 /* clomp's additions to a block, after all of the CLOMP 1.2 lines. */
 static void print_block_notes(FILE *out, const RunSetup *run, const Measurement *m)
 {
@@ -402,6 +512,7 @@ static void print_block_notes(FILE *out, const RunSetup *run, const Measurement 
         if (t->inner_min != t->inner_max)
             fprintf(out, " (inner teams from %d to %d)", t->inner_min, t->inner_max);
         fprintf(out, ", requested %dx%d\n", run->nestedOuter, run->nestedInner);
+        print_inner_cpus(out, run, m);
         if (run->nestedInner > 1 && t->inner_max <= 1)
             print_warning(out, s->name, "the OpenMP runtime serialised the inner teams: each group ran on one thread");
         else if (t->inner_min < run->nestedInner && t->inner_max > 0)

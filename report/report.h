@@ -36,6 +36,8 @@ typedef struct RunSetup {
     size_t memory_bytes;
     int nestedOuter;
     int nestedInner;
+    char nested_shape_source[160];   /* "--nested", or how the default was chosen */
+    char nested_unavailable[64];     /* non-empty: Nested OMP is N/A for this reason */
     Placement placement;
     long trials;              /* chunks per timed run (resolved) */
     long requested_trials;    /* --trials as given; 0: default */
@@ -100,6 +102,10 @@ void print_setup(FILE *out, const RunSetup *run, const Problem *pb, double build
 void print_plan(FILE *out, const RunSetup *run);
 
 void print_block_start(FILE *out, const Measurement *m);
+/* In place of the block of a measurement that cannot run here (Nested OMP
+ * below 2x2 threads): its name and why; nothing when it simply was not
+ * selected. */
+void print_block_unavailable(FILE *out, const RunSetup *run, const Measurement *m);
 /* serial / bestcase: earlier measurements this block is compared with (may be NULL). */
 void print_block_results(FILE *out, const RunSetup *run, const Measurement *m,
                          const Measurement *serial, const Measurement *bestcase);
@@ -134,6 +140,10 @@ const Measurement *find_measurement(const Measurement *results, size_t count, Sc
 
 /* Escaped as in the report: bytes outside printable ASCII as \xNN. */
 void print_escaped(FILE *out, const char *text);
+
+/* Distinct CPUs among a nested warm-up's inner threads; *threads: how
+ * many were seen. */
+int team_distinct_cpus(const TeamObservation *t, int *threads);
 
 /* Subcycles in chunk c of a measurement. */
 long chunk_subcycles(const Measurement *m, long c);

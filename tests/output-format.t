@@ -13,9 +13,11 @@ rc='' out='' err=''
 args=(2 1 16 100 32 1 1)
 read -r numThreads allocThreads numParts zonesPerPart zoneSize flopScale timeScale <<<"${args[*]}"
 
-run_clomp --trials=1 "${args[@]}"
-is "$rc" 0 "clomp --trials=1 ${args[*]} exits 0"
-is "$err" "" "clomp --trials=1 ${args[*]} prints nothing on stderr"
+# On 2 threads Nested OMP is N/A by default (needs 2x2, checked at the end);
+# --nested=2x1 gives it a shape, so that every block's format is checked.
+run_clomp --trials=1 --nested=2x1 "${args[@]}"
+is "$rc" 0 "clomp --trials=1 --nested=2x1 ${args[*]} exits 0"
+is "$err" "" "clomp --trials=1 --nested=2x1 ${args[*]} prints nothing on stderr"
 mapfile -t L <<<"$out"
 
 # ---- helpers ---------------------------------------------------------------------
@@ -56,7 +58,7 @@ PART_STRUCT_BYTES=72
 
 # ---- header: the CLOMP 1.2 lines with their exact left padding --------------------
 header=(
-    '       Invocation: ' "$(re_quote "$CLOMP --trials=1 ${args[*]}")"
+    '       Invocation: ' "$(re_quote "$CLOMP --trials=1 --nested=2x1 ${args[*]}")"
     '         Hostname: ' '.+'
     '       Start time: ' "$DATE"
     '       Executable: ' "$(re_quote "$CLOMP")"
@@ -345,5 +347,26 @@ version_compiler=$(grep -m1 '^compiler: ' <<<"$out")
 [ -n "$compiler_line" ]
 ok $? "the setup has a '         Compiler: ' line"
 is "${version_compiler#compiler: }" "${compiler_line#*Compiler: }" "--version and the run's Compiler line name the same compiler"
+
+# ---- Nested OMP below 2x2 threads: N/A in place of a figure, columns kept ---------------
+run_clomp --trials=1 "${args[@]}"
+is "$rc" 0 "clomp --trials=1 ${args[*]} (default nested shape on 2 threads) exits 0"
+like "$out" $'\n'' Nested OMP shape: N/A \(needs at least 2x2 threads; numThreads is 2\)'$'\n' \
+    "the header says the nested shape is N/A on 2 threads, and why"
+like "$out" $'\n''   Nested OMP  us/Loop: N/A \(needs at least 2x2 threads; numThreads is 2\)'$'\n''---------------------'$'\n' \
+    "in place of its block, one N/A line in the block format, then the separator"
+[[ $out != *'Nested OMP:|'* && $out != *'Nested OMP Checksum'* ]]
+ok $? "no pseudocode, checksum or timing of a Nested OMP that did not run"
+mapfile -t S < <(sed -n '/^----------- Comma-delimited summary/,$p' <<<"$out")
+na_cells=0
+for row in Runtime us/Loop Speedup Efficacy Overhead; do
+    line=$(printf '%s\n' "${S[@]}" | grep -m1 "^$row,")
+    IFS=',' read -r -a F <<<"$line"
+    [ "${#F[@]}" -eq 10 ] && [ "$(trim "${F[8]}")" = N/A ] && na_cells=$((na_cells + 1))
+done
+is "$na_cells" 5 "every summary row keeps its 10 fields, with N/A in the Nested OMP column"
+coral=$(printf '%s\n' "${S[@]}" | grep -m1 '^CORAL RFP, ')
+IFS=',' read -r -a F <<<"$coral"
+is "${#F[@]}" 11 "the CORAL RFP line keeps its 11 fields (it has no Nested OMP figure)"
 
 done_testing
