@@ -260,6 +260,7 @@ static void write_statistics(JsonWriter *w, const SampleStats *st)
 static void write_measurement(JsonWriter *w, const RunRecord *r, const Measurement *m)
 {
     const Schedule *s = m->schedule;
+    const RunSetup *run = r->run;
     MeasurementFigures f;
     measurement_figures(r, m, &f);
     int complete = f.complete;
