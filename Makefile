@@ -39,7 +39,7 @@ KERNEL_SRC = kernels/deposit.c kernels/fault.c kernels/schedules.c kernels/calc_
 REPORT_SRC = report/report.c report/build_info.c report/json.c report/json_report.c
 CLI_SRC = cli/options.c
 NUMA_SRC = numa/placement.c numa/locality.c
-TIMING_SRC = timing/statistics.c timing/cycles.c timing/comparison.c
+TIMING_SRC = timing/statistics.c timing/cycles.c timing/comparison.c timing/process_cost.c
 MEASURE_SRC = measure/chunk_plan.c measure/sequence.c
 LIB_SRC = $(MESH_SRC) $(KERNEL_SRC) $(REPORT_SRC) $(CLI_SRC) $(NUMA_SRC) $(TIMING_SRC) $(MEASURE_SRC)
 LIB_OBJ = $(LIB_SRC:%.c=$(BUILD)/%.o)

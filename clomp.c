@@ -32,6 +32,7 @@
 #include "report/report.h"
 #include "timing/clock.h"
 #include "timing/cycles.h"
+#include "timing/process_cost.h"
 
 /* CLOMP 1.2 caps the scaled iteration count. */
 #define MAX_ITERATIONS 2000000000L
@@ -373,6 +374,7 @@ static void write_pending_failure(int status, const char *why)
         return;
     pending.record.exit_status = status;
     pending.record.failure = why;
+    pending.record.cost = process_cost_now();
     close_json(pending.out, &pending.record, pending.record.run);
 }
 
@@ -393,6 +395,7 @@ int main(int argc, char **argv)
     Options opts;
     char error[256];
 
+    process_cost_start();
     atexit(catch_runtime_exit);
     signal(SIGABRT, catch_runtime_abort);
 
@@ -420,7 +423,7 @@ int main(int argc, char **argv)
     Outputs out;
     open_outputs(&out, &run);
     pending.out = &out;
-    pending.record = (RunRecord){&run, NULL, NULL, NULL, 0, host, started, 0.0, 0, NULL, NULL};
+    pending.record = (RunRecord){&run, NULL, NULL, NULL, 0, host, started, 0.0, 0, NULL, NULL, {0}};
     write_failure_record = write_pending_failure;
     configure_openmp(&run);
     run.cycles = calibrate_cycle_rate(opts.ghz);
@@ -428,7 +431,7 @@ int main(int argc, char **argv)
     print_header(out.report, &run, host, started);
     if (opts.dry_run) {
         print_plan(out.report, &run);
-        RunRecord record = {&run, NULL, NULL, NULL, 0, host, started, 0.0, 0, NULL, NULL};
+        RunRecord record = {&run, NULL, NULL, NULL, 0, host, started, 0.0, 0, NULL, NULL, {0}};
         int json_status = close_json(&out, &record, &run);
         free(run.chunk_end);
         if (out.report != out.text)
@@ -465,7 +468,8 @@ int main(int argc, char **argv)
     SequenceOutput seq_out = {out.report, run.quiet ? stderr : out.report};
     status = run_measurements(&pb, &run, results, clomp_schedule_count, &seq_out, why, sizeof why);
     RunRecord record = {&run, &pb, &locality, results, clomp_schedule_count, host, started, build_seconds,
-                        status, status != 0 ? why : NULL, NULL};
+                        status, status != 0 ? why : NULL, NULL, {0}};
+    record.cost = process_cost_now();
     if (status != 0) {
         for (size_t i = 0; i < clomp_schedule_count && status == EXIT_VERIFY_FAILED; i++)
             if (strncmp(why, clomp_schedules[i]->name, strlen(clomp_schedules[i]->name)) == 0)
@@ -474,6 +478,7 @@ int main(int argc, char **argv)
         die(status, "%s", why);
     }
     print_targets(out.report, &run, results, clomp_schedule_count);
+    print_process_cost(out.report, &record.cost);
     print_summary(out.text, &run, results, clomp_schedule_count);
     int json_status = close_json(&out, &record, &run);
 
