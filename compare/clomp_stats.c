@@ -69,7 +69,7 @@ static void print_number(double v, const char *separator)
     if (isnan(v))
         printf("NA%s", separator);
     else
-        printf("%.17g%s", v, separator);
+        printf("%.15g%s", v, separator);   /* 15 digits: decimal inputs read back as written */
 }
 
 static void print_text(double v, double uncertainty, const char *separator)
