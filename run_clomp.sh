@@ -84,6 +84,17 @@ claim_new_id() {
     base="$dir/CLOMP_${host}_${id}"
 }
 
+# The statistics helper (compare/clomp_stats.c: timing/'s median interval and
+# A/B tests), built on demand for --replicates and --compare.
+stats_helper() {
+    local helper=${CLOMP_STATS:-$here/build/clomp-stats}
+    if [ ! -x "$helper" ]; then
+        make -C "$here" --no-print-directory -s clomp-stats >&2 || return 1
+        helper=$here/build/clomp-stats
+    fi
+    printf '%s\n' "$helper"
+}
+
 # --compare is its own command with clomp's arguments: compare/compare.sh.
 for arg in "$@"; do
     case $arg in
@@ -490,16 +501,6 @@ between_figures=('omp_barrier_us_per_loop|OMP Barrier us/Loop' 'bestcase_omp_spe
     'manual_omp_overhead_us|Manual OMP overhead us/Loop' 'nested_omp_overhead_us|Nested OMP overhead us/Loop'
     'omp_parallel_us_per_loop|OMP Parallel us/Loop' 'user_cpu_seconds|user CPU seconds'
     'system_cpu_seconds|system CPU seconds')
-
-# The statistics helper (timing/statistics.c's median interval), built on demand.
-stats_helper() {
-    local helper=${CLOMP_STATS:-$here/build/clomp-stats}
-    if [ ! -x "$helper" ]; then
-        make -C "$here" --no-print-directory -s clomp-stats >&2 || return 1
-        helper=$here/build/clomp-stats
-    fi
-    printf '%s\n' "$helper"
-}
 
 # awk: key() is a summary row's input, the seven clomp numbers and the numa
 # policy (found by its header, wherever later columns are appended).

@@ -11,7 +11,8 @@
  *       n_a, n_b, median_a, median_b, scale (ratio or difference),
  *       estimate, low, high, coverage (NA without an interval), u, p,
  *       test (exact or normal), detected (1 when the interval excludes
- *       "no change" and p < 0.05), then estimate, low, high as text.
+ *       "no change" and p < 0.05), then estimate, low, high as text (ratios
+ *       to two significant digits, differences to their uncertainty).
  *
  * One tab-separated line. Exit status 2 with a one-line message on bad
  * input. */
@@ -80,6 +81,16 @@ static void print_text(double v, double uncertainty, const char *separator)
         printf("%.*f%s", decimals_for_uncertainty(uncertainty, 3), v, separator);
 }
 
+/* A ratio to two significant digits (0.56, 2.1, 14): an interval of ratios
+ * can span decades, where one decimal place would print 0.56 as 1. */
+static void print_ratio(double v, const char *separator)
+{
+    if (isnan(v))
+        printf("NA%s", separator);
+    else
+        printf("%.*f%s", v >= 10.0 ? 0 : v >= 1.0 ? 1 : 1 - (int)floor(log10(v)), v, separator);
+}
+
 static int summary(int argc, char **argv)
 {
     static double values[MAX_VALUES];
@@ -138,9 +149,15 @@ static int compare(const char *list_a, const char *list_b)
     print_number(t.u, "\t");
     print_number(t.p_two_sided, "\t");
     printf("%s\t%d\t", t.exact ? "exact" : "normal", detected);
-    print_text(s.estimate, u, "\t");
-    print_text(s.has_ci ? s.low : NAN, u, "\t");
-    print_text(s.has_ci ? s.high : NAN, u, "\n");
+    if (s.ratio) {
+        print_ratio(s.estimate, "\t");
+        print_ratio(s.has_ci ? s.low : NAN, "\t");
+        print_ratio(s.has_ci ? s.high : NAN, "\n");
+    } else {
+        print_text(s.estimate, u, "\t");
+        print_text(s.has_ci ? s.low : NAN, u, "\t");
+        print_text(s.has_ci ? s.high : NAN, u, "\n");
+    }
     return 0;
 }
 

@@ -40,7 +40,7 @@ else
     skip "clang-tidy finds nothing in the product code" "clang-tidy not installed"
 fi
 
-scripts=(.ci/run tests/*.t tests/tsan/*.t tests/lib/*.sh env/*.sh)
+scripts=(.ci/run tests/*.t tests/tsan/*.t tests/lib/*.sh env/*.sh compare/*.sh)
 [ -f run_clomp.sh ] && scripts+=(run_clomp.sh)
 if command -v shellcheck >/dev/null 2>&1; then
     for script in "${scripts[@]}"; do
