@@ -7,11 +7,11 @@
  *       interval of the median; NA below 6 values), range_coverage (how
  *       often [min, max] holds the median: 1 - 2^(1-n)), then median, min,
  *       max, ci_low, ci_high as text to the precision the spread supports.
- *   clomp-stats compare A1,A2,... B1,B2,...
+ *   clomp-stats compare [--level L] A1,A2,... B1,B2,...
  *       n_a, n_b, median_a, median_b, scale (ratio or difference),
  *       estimate, low, high, coverage (NA without an interval), u, p,
- *       test (exact or normal), detected (1 when the interval excludes
- *       "no change" and p < 0.05), then estimate, low, high as text (ratios
+ *       test (exact or normal), detected (1 when the interval at level L,
+ *       default 0.95, excludes "no change" and p < 1 - L), then estimate, low, high as text (ratios
  *       to two significant digits, differences to their uncertainty).
  *
  * One tab-separated line. Exit status 2 with a one-line message on bad
@@ -125,18 +125,18 @@ static int summary(int argc, char **argv)
     return 0;
 }
 
-static int compare(const char *list_a, const char *list_b)
+static int compare(const char *list_a, const char *list_b, double level)
 {
     static double a[MAX_VALUES], b[MAX_VALUES];
     long m = parse_list(list_a, a, "A"), n = parse_list(list_b, b, "B");
     RankTest t;
     ShiftInterval s;
-    if (mann_whitney(a, m, b, n, &t) != 0 || shift_interval(a, m, b, n, CLOMP_CI_LEVEL, &s) != 0) {
+    if (mann_whitney(a, m, b, n, &t) != 0 || shift_interval(a, m, b, n, level, &s) != 0) {
         fprintf(stderr, "clomp-stats: compare: out of memory\n");
         return 3;
     }
     double none = s.ratio ? 1.0 : 0.0;
-    int detected = s.has_ci && (s.low > none || s.high < none) && t.p_two_sided < 1.0 - CLOMP_CI_LEVEL;
+    int detected = s.has_ci && (s.low > none || s.high < none) && t.p_two_sided < 1.0 - level;
     double u = s.has_ci ? 0.5 * (s.high - s.low) : 0.01 * fabs(s.estimate);
     printf("%ld\t%ld\t", m, n);
     print_number(median_of(a, m), "\t");
@@ -166,7 +166,15 @@ int main(int argc, char **argv)
     if (argc >= 2 && strcmp(argv[1], "summary") == 0)
         return summary(argc - 2, argv + 2);
     if (argc == 4 && strcmp(argv[1], "compare") == 0)
-        return compare(argv[2], argv[3]);
-    fprintf(stderr, "usage: clomp-stats summary V1 V2 ... | clomp-stats compare A1,A2,... B1,B2,...\n");
+        return compare(argv[2], argv[3], CLOMP_CI_LEVEL);
+    if (argc == 6 && strcmp(argv[1], "compare") == 0 && strcmp(argv[2], "--level") == 0) {
+        double level;
+        if (parse_value(argv[3], &level) != 0 || !(level > 0.0 && level < 1.0)) {
+            fprintf(stderr, "clomp-stats: --level: '%s' is not a number between 0 and 1\n", argv[3]);
+            return 2;
+        }
+        return compare(argv[4], argv[5], level);
+    }
+    fprintf(stderr, "usage: clomp-stats summary V1 V2 ... | clomp-stats compare [--level L] A1,A2,... B1,B2,...\n");
     return 2;
 }

@@ -28,7 +28,8 @@ A side is BASE[+VAR=VALUE...]:
 Values cannot contain ',' or '+'.
 
 Options:
-  --replicates N   processes per side [5]; a 95% interval needs at least 4
+  --replicates N   processes per side [10]; with the ~16 figures compared, anything can
+                   be detected only from 6 per side
   --quick          timeScale 1 for the default input (a smoke test, not a measurement)
   --out DIR        where the files go [out]
 clomp arguments: the seven numbers (default: the target input, CORES 1 64 100 32 1 100)
@@ -149,7 +150,7 @@ json_figures() {  # json_figures FILE
         /^      "overhead_us_per_loop": / { v = value(); if (v != "null") printf "%s overhead us/Loop\t%s\n", name, v }
         /^    "user_cpu_seconds": / { printf "user CPU seconds\t%s\n", value() }
         /^    "system_cpu_seconds": / { printf "system CPU seconds\t%s\n", value() }
-        /^    "cpus_busy": / { v = value(); if (v != "null") printf "CPUs busy (CPU / wall)\t%s\n", v }' "$1"
+' "$1"
 }
 
 json_text() {  # json_text STRING: a JSON string literal
@@ -167,7 +168,7 @@ json_number() {  # json_number VALUE: the number, or null for NA/empty
 
 # ---- the comparison ---------------------------------------------------------------------
 compare_main() {
-    local spec='' n=5 quick=0 out=out clomp_args=() numbers=0
+    local spec='' n=10 quick=0 out=out clomp_args=() numbers=0
     while [ $# -gt 0 ]; do
         case $1 in
             --compare | --replicates | --out) [ $# -ge 2 ] || die_usage "$1: needs a value (see --compare --help)" ;;
@@ -256,6 +257,15 @@ compare_main() {
     local helper
     helper=$(stats_helper) || { echo "run_clomp.sh: --compare: clomp-stats could not be built" >&2; exit 3; }
     local txt="$stem.txt" csv="$stem.csv" js="$stem.json" figure line sentence unit detected_count=0
+    # One verdict for the whole table: every figure is tested at 0.05/m and
+    # its interval has coverage 1 - 0.05/m (Bonferroni over the m figures),
+    # so a set-up compared with itself flags any figure at most 5% of the time.
+    local m=0 level level_text
+    for figure in "${figure_order[@]}"; do
+        [ -z "${values["$figure|0"]-}" ] || [ -z "${values["$figure|1"]-}" ] || m=$((m + 1))
+    done
+    level=$(awk -v m="$m" 'BEGIN { printf "%.6f", 1 - 0.05 / (m > 0 ? m : 1) }')
+    level_text=$(awk -v l="$level" 'BEGIN { printf "%.2f%%", l * 100 }')
     echo 'figure,scale,n_a,n_b,median_a,median_b,estimate,ci95_low,ci95_high,ci_coverage,u,p,test,detected,verdict' >"$csv"
     local figures_json='' sep=''
     {
@@ -271,12 +281,14 @@ compare_main() {
             echo "             settings: $(printf '%s' "${side_settings[k]:-none}" | tr '\n' ' ')"
         done
         echo
-        echo "Medians over processes; B/A is the median of all A x B process ratios with its 95% interval"
-        echo "(distribution-free, between processes); p from the Mann-Whitney U test (two-sided)."
-        printf '%-32s %10s %10s  %-24s %7s  %s\n' figure 'A median' 'B median' 'B/A (95% interval)' p verdict
+        echo "Medians over processes. B/A: the median of all A x B process ratios (B - A where a value is"
+        echo "not positive), with its distribution-free interval between processes. p: Mann-Whitney U test."
+        echo "95% for the whole table: each of the $m figures is judged at p < 0.05/$m and its interval covers"
+        echo "$level_text (Bonferroni), so comparing a set-up with itself flags no figure 95% of the time."
+        printf '%-32s %10s %10s  %-24s %7s  %s\n' figure 'A median' 'B median' "B/A (interval)" p verdict
         for figure in "${figure_order[@]}"; do
             if [ -z "${values["$figure|0"]-}" ] || [ -z "${values["$figure|1"]-}" ]; then continue; fi
-            line=$("$helper" compare "${values["$figure|0"]}" "${values["$figure|1"]}") || continue
+            line=$("$helper" compare --level "$level" "${values["$figure|0"]}" "${values["$figure|1"]}") || continue
             IFS=$'\t' read -r na nb ma mb scale est lo hi cov u p test detected t_est t_lo t_hi <<<"$line"
             unit=''
             [ "$scale" = ratio ] || unit=" ${figure##* }"
@@ -285,15 +297,16 @@ compare_main() {
                 if [ "$scale" = ratio ]; then
                     sentence="B's ${figure} is ${t_est}x A's (${t_lo}..${t_hi})"
                 else
-                    sentence="B's ${figure} is $(awk -v e="$est" -v t="$t_est" 'BEGIN { sub(/^-/, "", t); print t (e < 0 ? " below" : " above") }')${unit} A's (difference ${t_lo}..${t_hi})"
+                    sentence="B's ${figure} is ${t_est#-}${unit} $(awk -v e="$est" 'BEGIN { print (e < 0 ? "below" : "above") }') A's (difference ${t_lo}..${t_hi})"
                 fi
             elif [ "$cov" = NA ]; then
-                sentence="no difference detectable with $n runs (a 95% interval needs 4 processes per side)"
+                sentence="no difference detectable with $n runs (too few for an interval at $level_text: use more --replicates)"
             else
                 sentence="no difference detectable with $n runs"
             fi
             local shown
-            if [ "$scale" = ratio ]; then shown="${t_est} (${t_lo}..${t_hi})"; else shown="${t_est}${unit} diff (${t_lo}..${t_hi})"; fi
+            if [ "$scale" = ratio ]; then shown=${t_est}; else shown="${t_est}${unit} diff"; fi
+            if [ "$lo" = NA ]; then shown+=" (no interval)"; else shown+=" (${t_lo}..${t_hi})"; fi
             printf '%-32s %10s %10s  %-24s %7s  %s\n' "$figure" "$(printf '%.4g' "$ma")" "$(printf '%.4g' "$mb")" "$shown" \
                 "$(printf '%.2g' "$p")" "$sentence"
             printf '%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,"%s"\n' "$figure" "$scale" "$na" "$nb" "$ma" "$mb" "$est" \
@@ -307,7 +320,7 @@ compare_main() {
         if [ "$detected_count" -eq 0 ]; then
             echo "Verdict: no difference detectable with $n runs in any figure."
         else
-            echo "Verdict: $detected_count figure(s) differ (95%, between processes); the rest show no detectable difference."
+            echo "Verdict: $detected_count of $m figures differ (95% for the table, between processes); no difference is detectable in the rest."
         fi
     } >"$txt"
     cat "$txt"
@@ -316,7 +329,8 @@ compare_main() {
         printf '{\n  "schema": "clomp-comparison",\n  "schema_version": 1,\n'
         printf '  "date": %s,\n  "host": %s,\n' "$(json_text "$(date)")" "$(json_text "$(uname -n)")"
         printf '  "arguments": %s,\n  "replicates": %d,\n  "order": "ABAB",\n' "$(json_text "${clomp_args[*]}")" "$n"
-        printf '  "interval": "95%%, distribution-free (Moses) over the A x B process pairs: between processes",\n'
+        printf '  "interval": "distribution-free (Moses) over the A x B process pairs: between processes",\n'
+        printf '  "figures_compared": %d,\n  "familywise_level": 0.95,\n  "interval_coverage_each": %s,\n' "$m" "$level"
         printf '  "sides": ['
         for k in 0 1; do
             label=$([ "$k" = 0 ] && echo A || echo B)
