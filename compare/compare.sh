@@ -168,7 +168,10 @@ json_number() {  # json_number VALUE: the number, or null for NA/empty
 
 # ---- the comparison ---------------------------------------------------------------------
 compare_main() {
-    local spec='' n=10 quick=0 out=out clomp_args=() numbers=0
+    local spec='' n=10 quick=0 out=out clomp_args=() numbers=0 arg
+    for arg in "$@"; do
+        case $arg in -h | --help) compare_usage; return 0 ;; --) break ;; esac
+    done
     while [ $# -gt 0 ]; do
         case $1 in
             --compare | --replicates | --out) [ $# -ge 2 ] || die_usage "$1: needs a value (see --compare --help)" ;;
