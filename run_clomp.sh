@@ -96,8 +96,8 @@ stats_helper() {
 }
 
 # --compare is its own command with clomp's arguments: compare/compare.sh.
-for arg in "$@"; do
-    case $arg in
+for word in "$@"; do
+    case $word in
         --compare | --compare=*)
             # shellcheck source=compare/compare.sh
             . "$here/compare/compare.sh"
