@@ -19,7 +19,7 @@ Mann-Whitney U p-value and a verdict. Files: <out>/CLOMP_<host>_<ID>_compare.txt
 
 A side is BASE[+VAR=VALUE...]:
   PATH          a clomp binary (any path with a '/', e.g. ./clomp), environment as it is
-  gnu           ./clomp (gcc, libgomp; built with make if needed) with env/gnu.sh's settings
+  gnu           ./clomp (gcc, libgomp; built with make if missing) with env/gnu.sh's settings
   llvm          clomp built with clang and LLVM libomp in build-clang/ with env/llvm.sh's settings
   libomp        the gcc-built ./clomp run on LLVM libomp (a private libgomp.so.1 -> libomp.so.5
                 first in LD_LIBRARY_PATH) with env/llvm.sh's settings
@@ -66,6 +66,15 @@ compare_build() {  # compare_build WHAT MAKE_ARGS...: builds, or exits 3 with on
     }
 }
 
+# ./clomp as the gcc (libgomp) build: made when missing; an existing one is
+# used as it is (a make here would rebuild it with the default flags over
+# whatever the user built), but it must be gcc's.
+gcc_clomp() {  # gcc_clomp LABEL BASE
+    [ -x "$here/clomp" ] || compare_build "./clomp (gcc)" clomp
+    "$here/clomp" --version 2>/dev/null | grep -q '^compiler: GCC' ||
+        die_usage "--compare: side $1: $2 needs ./clomp built by gcc, not '$("$here/clomp" --version 2>/dev/null | sed -n 's/^compiler: //p')'"
+}
+
 # The directory holding libgomp.so.1 -> LLVM's libomp.so.5, made once per comparison.
 libomp_as_libgomp() {
     local lib='' candidate
@@ -87,7 +96,7 @@ resolve_side() {  # resolve_side INDEX SPEC
             if [ ! -f "$base" ] || [ ! -x "$base" ]; then die_usage "--compare: side $label: '$base' is not an executable file"; fi
             side_bin[k]=$base side_what[k]="binary $base" ;;
         gnu)
-            compare_build "./clomp (gcc)" clomp
+            gcc_clomp "$label" gnu
             side_bin[k]=$here/clomp side_what[k]="gcc build ./clomp (libgomp), env/gnu.sh"
             settings=$(preset_settings gnu) ;;
         llvm)
@@ -96,7 +105,7 @@ resolve_side() {  # resolve_side INDEX SPEC
             side_bin[k]=$here/build-clang/clomp side_what[k]="clang build build-clang/clomp (libomp), env/llvm.sh"
             settings=$(preset_settings llvm) ;;
         libomp)
-            compare_build "./clomp (gcc)" clomp
+            gcc_clomp "$label" libomp
             side_bin[k]=$here/clomp side_what[k]="gcc build ./clomp run on LLVM libomp (libgomp.so.1 -> libomp.so.5), env/llvm.sh"
             side_libpath[k]=$(libomp_as_libgomp)
             settings=$(preset_settings llvm) ;;
