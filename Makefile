@@ -35,8 +35,9 @@ LDLIBS = $(NUMA_LIBS) -lm
 MESH_SRC = mesh/build_mesh.c mesh/verify.c
 KERNEL_SRC = kernels/deposit.c kernels/fault.c kernels/schedules.c kernels/calc_deposit_probe.c \
              kernels/omp_barrier_probe.c kernels/serial_ref.c kernels/bestcase_omp.c \
-             kernels/static_omp.c kernels/dynamic_omp.c kernels/manual_omp.c kernels/nested_omp.c kernels/omp_parallel_probe.c
-REPORT_SRC = report/report.c report/build_info.c report/json.c report/json_report.c
+             kernels/static_omp.c kernels/dynamic_omp.c kernels/manual_omp.c kernels/nested_omp.c kernels/omp_parallel_probe.c kernels/owned_check.c
+REPORT_SRC = report/report.c report/build_info.c report/json.c report/json_report.c report/record_figures.c \
+             report/csv_report.c
 CLI_SRC = cli/options.c
 NUMA_SRC = numa/placement.c numa/locality.c
 TIMING_SRC = timing/statistics.c timing/cycles.c timing/comparison.c timing/process_cost.c
@@ -48,7 +49,7 @@ UNIT_TESTS = test_mesh test_kernel test_schedules test_verify test_options test_
 UNIT_BIN = $(UNIT_TESTS:%=$(BUILD)/tests/%)
 ORACLE = $(BUILD)/tests/clomp_oracle
 
-.PHONY: all check run run-suite clean install help unit-tests program clomp-faults clomp-stats asan tsan fuzz FORCE
+.PHONY: all check run run-suite plots clean install help unit-tests program clomp-faults clomp-stats asan tsan fuzz FORCE
 
 # The program this make builds: clomp, or clomp-faults in its own build tree.
 PROGRAM ?= clomp
@@ -161,6 +162,12 @@ run: clomp
 run-suite: clomp
 	./run_clomp.sh
 
+# Charts and the HTML report of an existing suite: OUT is its base name
+# (out/CLOMP_host_3) or a directory (its latest suite).
+OUT ?= out
+plots:
+	results/report.sh --charts '$(OUT)'
+
 install: clomp
 	install -d $(DESTDIR)$(PREFIX)/bin
 	install -m 755 clomp $(DESTDIR)$(PREFIX)/bin/clomp
@@ -174,6 +181,7 @@ help:
 	@echo "  make run        target input spot check: ./clomp -1 1 64 100 32 1 100"
 	@echo "  make check      build and run every test (prove)"
 	@echo "  make run-suite  the full CLOMP suite (run_clomp.sh, results in out/)"
+	@echo "  make plots OUT=out/CLOMP_host_N  charts (gnuplot) and HTML report of a suite (OUT=DIR: its latest)"
 	@echo "  make clomp-faults  test build with fault injection (CLOMP_FAULT=name)"
 	@echo "  make clomp-stats   the statistics helper of run_clomp.sh --replicates/--compare ($(BUILD)/clomp-stats)"
 	@echo "  make asan       every test under AddressSanitizer + UBSan (in build/asan-tree)"

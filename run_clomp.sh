@@ -35,10 +35,17 @@ Options (defaults in brackets):
                           with the other key runs, and summarise them between processes [3]
   --resume ID             finish an interrupted suite: run only what is missing
   --dry-run               print the plan (runs, estimated time and memory); run nothing
+  --plots | --no-plots    charts (gnuplot) for the HTML report when the suite completes
+                          [on when gnuplot is installed]
+  --bundle [ID]           only (re)write the HTML report and the submission bundle
+                          <base>.tar.gz of suite ID in --out [the latest]; a completed
+                          suite always writes both
+  --validate BUNDLE       only check a submission bundle (same as ./clomp_validate)
   -h, --help              this text
 
 Exit status: 0 all runs done (failed runs are recorded, not fatal), 2 bad usage,
 4 stopped by --stop-on-slowdown, 130 interrupted (resume with --resume ID).
+With --validate: 0 valid, 1 invalid, 2 not a bundle.
 
 --compare A,B runs two set-ups alternately and tests every figure for a
 difference; ./run_clomp.sh --compare --help explains the side specifications.
@@ -53,6 +60,8 @@ die_usage() {
 is_count() { [[ $1 =~ ^[1-9][0-9]*$ ]]; }
 
 here=$(cd "$(dirname "$0")" && pwd)
+# shellcheck source=results/suite_csv.sh
+. "$here/results/suite_csv.sh"
 orig_args=("$@")
 
 # Cores, not hardware threads, and not whatever OMP_NUM_THREADS says (GNU
@@ -108,12 +117,13 @@ for word in "$@"; do
 done
 quick=0 max_zone_scale=10000 zone_scale_factor=10 target_parts=64 target_zones=6400
 out_dir=out env_preset='' launcher='' stop_on_slowdown=0 resume_id='' dry_run=0 numa=0
+plots=auto bundle_only=0 bundle_id='' validate_path=''
 max_zone_scale_set=0 replicates=3
 positional=()
 
 while [ $# -gt 0 ]; do
     case $1 in
-        --max-zone-scale | --zone-scale-factor | --target-parts | --target-zones | --out | --env | --launcher | --resume | --replicates)
+        --max-zone-scale | --zone-scale-factor | --target-parts | --target-zones | --out | --env | --launcher | --resume | --validate | --replicates)
             [ $# -ge 2 ] || die_usage "$1: needs a value (see --help)" ;;
     esac
     case $1 in
@@ -131,6 +141,12 @@ while [ $# -gt 0 ]; do
         --replicates) replicates=${2-}; shift ;;
         --replicates=*) replicates=${1#*=} ;;
         --dry-run) dry_run=1 ;;
+        --plots) plots=yes ;;
+        --no-plots) plots=no ;;
+        --bundle)
+            bundle_only=1
+            if [[ ${2-} =~ ^[0-9]+$ ]]; then bundle_id=$2; shift; fi ;;
+        --validate) validate_path=${2-}; shift ;;
         -h | --help) usage; exit 0 ;;
         --) shift; positional+=("$@"); break ;;
         -*) die_usage "unknown option '$1' (see --help)" ;;
@@ -139,6 +155,7 @@ while [ $# -gt 0 ]; do
     shift
 done
 [ ${#positional[@]} -le 3 ] || die_usage "too many arguments: '${positional[3]}' (see --help)"
+[ -z "$validate_path" ] || exec "$here/clomp_validate" "$validate_path"
 
 exe=${positional[0]-./clomp}
 max_threads=${positional[1]-$(count_cores)}
@@ -164,6 +181,50 @@ if [ -n "$env_preset" ]; then
 fi
 read -r -a launcher_words <<<"$launcher"
 
+# The host name goes into file names: keep it to safe characters.
+host=$(uname -n | tr -c 'A-Za-z0-9.\n-' '_')
+host=${host%%.*}
+
+# ---- results of a suite: charts, HTML report, submission bundle ------------------------
+# Charts need gnuplot: on by default when it is installed, a notice when not.
+write_results() {  # write_results BASE: charts, <base>.html, <base>.tar.gz
+    local chart_opt=--charts
+    case $plots in
+        no) chart_opt=--no-charts ;;
+        auto)
+            if ! command -v gnuplot >/dev/null 2>&1; then
+                echo "run_clomp.sh: notice: gnuplot is not installed: no charts (install gnuplot-nox, then: make plots OUT=$1)" >&2
+                chart_opt=--no-charts
+            fi ;;
+    esac
+    "$here/results/report.sh" "$chart_opt" "$1" || return 1
+    "$here/results/bundle.sh" "$1"
+}
+
+# The suite to bundle: this host's, or the only one of that ID (results
+# copied from a compute node); without an ID, the highest.
+if [ "$bundle_only" = 1 ]; then
+    envs=$(for f in "$out_dir"/CLOMP_*.env; do
+        [[ $f =~ _([0-9]+)\.env$ ]] && [ "${bundle_id:-${BASH_REMATCH[1]}}" = "${BASH_REMATCH[1]}" ] && echo "${f%.env}"
+    done |
+        awk '{ id = $0; sub(/.*_/, "", id); print id "\t" $0 }' | sort -n | cut -f2)
+    [ -n "$envs" ] || die_usage "--bundle: no suite${bundle_id:+ $bundle_id} in $out_dir"
+    if [ -n "$bundle_id" ] && [ -f "$out_dir/CLOMP_${host}_${bundle_id}.env" ]; then
+        base="$out_dir/CLOMP_${host}_${bundle_id}"
+    elif [ -n "$bundle_id" ] && [ "$(grep -c . <<<"$envs")" -gt 1 ]; then
+        die_usage "--bundle: several suites $bundle_id in $out_dir: $(tr '\n' ' ' <<<"$envs")"
+    else
+        base=$(tail -n 1 <<<"$envs")
+    fi
+    grep -q '^---- complete ' "$base.env" ||
+        echo "run_clomp.sh: warning: $base is not complete; its bundle will not validate" >&2
+    write_results "$base" || exit 1
+    exit 0
+fi
+if [ "$plots" = yes ] && ! command -v gnuplot >/dev/null 2>&1; then
+    die_usage "--plots: gnuplot is not installed (apt-get install gnuplot-nox)"
+fi
+
 # A bare name is a file here if there is one, else a command on PATH: the
 # binary checked must be the binary run.
 case $exe in
@@ -175,6 +236,11 @@ if [ ! -x "$exe" ] && [ "$dry_run" = 0 ]; then
         make clomp >&2 || { echo "run_clomp.sh: could not build ./clomp" >&2; exit 2; }
     fi
     [ -x "$exe" ] || die_usage "EXE: '$exe' is not an executable file"
+fi
+
+# Every run writes its own CSV (--csv); a binary without it cannot be run by this driver.
+if [ "$dry_run" = 0 ] && ! "$exe" --help 2>&1 | grep -q -- '--csv='; then
+    die_usage "EXE: $exe has no --csv option (built from older sources? rebuild with make)"
 fi
 
 if [ "$numa" = 1 ] && [ "$dry_run" = 0 ] && ! "$exe" --version 2>/dev/null | grep -q '^libnuma: yes'; then
@@ -288,9 +354,6 @@ plan_signature() {
 
 # ---- output files --------------------------------------------------------------------
 mkdir -p "$out_dir" || { echo "run_clomp.sh: cannot create $out_dir" >&2; exit 2; }
-# The host name goes into file names: keep it to safe characters.
-host=$(uname -n | tr -c 'A-Za-z0-9.\n-' '_')
-host=${host%%.*}
 
 if [ -n "$resume_id" ]; then
     id=$resume_id
@@ -309,7 +372,7 @@ fi
 # is not in .done, so that the resumed run appears exactly once.
 drop_unfinished_runs() {
     local f tmpf
-    for f in "$base"_*.summary; do
+    for f in "$base"_*.summary "$base.csv"; do
         [ -e "$f" ] || continue
         tmpf=$(mktemp)
         awk -F, 'NR == FNR { done[$1] = 1; next } FNR == 1 || ($1 in done)' "$base.done" "$f" >"$tmpf" && mv "$tmpf" "$f"
@@ -321,17 +384,6 @@ drop_unfinished_runs() {
              /^=== run [0-9]+\// { split($3, r, "/"); keep = (r[1] in done) }
              keep' "$base.done" "$f" >"$tmpf" && mv "$tmpf" "$f"
     done
-}
-
-summary_header() {
-    local cols='run,set,status,exit_code,seconds,numThreads,allocThreads,numParts,zonesPerPart,zoneSize,flopScale,timeScale'
-    local s
-    for s in calc_deposit omp_barrier serial_ref bestcase_omp static_omp dynamic_omp manual_omp nested_omp; do
-        cols="$cols,${s}_us_per_loop,${s}_speedup,${s}_efficacy_percent,${s}_overhead_us"
-    done
-    # clomp's OMP Parallel (fork/join) probe and the process's CPU seconds (getrusage):
-    # appended after numa, so earlier columns keep their places.
-    printf '%s\n' "$cols,numa,omp_parallel_us_per_loop,user_cpu_seconds,system_cpu_seconds"
 }
 
 # ---- .env: the machine and environment the numbers came from -------------------------
@@ -406,9 +458,11 @@ check_preflight() {
 }
 
 start_epoch=$(date +%s)
+run_csv="$out_dir/.CLOMP_${host}_${id}.run.csv"
 if [ -z "$resume_id" ]; then
     check_preflight
     write_env
+    "$here/results/machine.sh" "${base}_machine" "$exe"
     (set -o noclobber; : >"$base.done") || { echo "run_clomp.sh: $base.done already exists" >&2; exit 2; }
 else
     echo "---- resumed $(date)" >>"$base.env"
@@ -457,33 +511,6 @@ mark_incomplete() {
     echo "---- interrupted $(date): incomplete; resume with: $again" >>"$base.env"
     echo "run_clomp.sh: interrupted; every finished run is saved. Resume with: $again" >&2
     exit 130
-}
-
-# A summary value: row ROW, column COL (1-based after the label) of the
-# comma-delimited summary; anything but a plain number becomes empty, so no
-# output can break the CSV.
-summary_value() {
-    awk -F', *' -v row="$2" -v col="$3" '$1 == row { v = $(col + 1); gsub(/ /, "", v); gsub(/%/, "", v)
-        if (v !~ /^-?[0-9]+(\.[0-9]+)?([eE][-+]?[0-9]+)?$/) v = ""; print v; exit }' "$1"
-}
-
-csv_row() {  # csv_row RUN SET STATUS RC SECONDS ARGS OUTPUT_FILE NUMA_POLICY
-    # One pass over the run's output: per schedule column, us/Loop, speedup,
-    # efficacy and overhead, each a plain number or empty; then, after the
-    # numa column, column 9's (OMP Parallel's) us/Loop and the user and
-    # system CPU seconds of the "Process CPU time:" line.
-    local cells tail
-    cells=$(awk -F', *' '$1 ~ /^(us\/Loop|Speedup|Efficacy|Overhead)$/ {
-            for (c = 1; c <= 9; c++) { v = $(c + 1); gsub(/[ %]/, "", v)
-                if (v !~ /^-?[0-9]+(\.[0-9]+)?([eE][-+]?[0-9]+)?$/) v = ""; cell[$1, c] = v } }
-        /^Process CPU time: [0-9.]+ s user, [0-9.]+ s system/ { user = $0; sub(/^Process CPU time: /, "", user)
-            sub(/ s user.*/, "", user); sys = $0; sub(/.* s user, /, "", sys); sub(/ s system.*/, "", sys) }
-        END { n = split("us/Loop Speedup Efficacy Overhead", rows, " ")
-            for (c = 1; c <= 8; c++) for (r = 1; r <= n; r++) printf ",%s", cell[rows[r], c]
-            printf " %s,%s,%s", cell["us/Loop", 9], user, sys }' "$7")
-    tail=${cells##* }
-    cells=${cells% *}
-    printf '%s\n' "$1,$2,$3,$4,$5,${6// /,}$cells,$8,$tail"
 }
 
 key_report() {  # what the 2007 summary tells users to check after each key run
@@ -564,7 +591,10 @@ for ((i = 0; i < total_runs; i++)); do
     read -r -a a <<<"$args"
     cmd=(${launcher_words[@]+"${launcher_words[@]}"} "$exe")
     [ -z "$policy" ] || cmd+=("--numa=$policy")
-    cmd+=("${a[@]}")
+    # clomp's own CSV of the run: the source of the .summary row and the suite's
+    # .csv rows. In the output directory, which a launcher's node also sees.
+    rm -f "$run_csv"
+    cmd+=("--csv=$run_csv" "${a[@]}")
 
     now=$(date +%s)
     elapsed=$((now - start_epoch))
@@ -588,7 +618,7 @@ for ((i = 0; i < total_runs; i++)); do
         stop_child
         wait "$child" 2>/dev/null
         child=''
-        rm -f "$tmp"
+        rm -f "$tmp" "$run_csv"
         mark_incomplete
     fi
     child=''
@@ -607,7 +637,8 @@ for ((i = 0; i < total_runs; i++)); do
             cat "$tmp"
             echo "=== end of run $run: exit status $rc ($status)"
         } >>"$full"
-        csv_row "$run" "$set_name" "$status" "$rc" "$seconds" "$args" "$tmp" "${policy:-first-touch}" >>"$summary"
+        summary_row "$run" "$set_name" "$status" "$rc" "$seconds" "$args" "$run_csv" "${policy:-first-touch}" >>"$summary"
+        suite_csv_rows "$run" "$set_name" "$status" "$rc" "$seconds" "$run_csv" "$base.csv"
         echo "$run" >>"$base.done"
     ) &
     recorder=$!
@@ -620,9 +651,9 @@ for ((i = 0; i < total_runs; i++)); do
         echo "=== $run/$total_runs: ${cmd[*]} -> $status"
         key_report "$tmp"
         if [ "$run" = 1 ] && [ "$stop_on_slowdown" = 1 ]; then
-            speedup=$(summary_value "$tmp" Speedup 5)
+            speedup=$(static_speedup "$run_csv")
             if [ -z "$speedup" ] || awk -v s="$speedup" 'BEGIN { exit !(s < 1) }'; then
-                rm -f "$tmp"
+                rm -f "$tmp" "$run_csv"
                 echo "---- stopped: target input Static OMP speedup '${speedup:-none}' < 1" >>"$base.env"
                 cat >&2 <<EOF
 run_clomp.sh: stopping (--stop-on-slowdown): the target input's Static OMP speedup is ${speedup:-unknown}.
@@ -635,7 +666,7 @@ EOF
             fi
         fi
     fi
-    rm -f "$tmp"
+    rm -f "$tmp" "$run_csv"
     [ "$interrupted" = 0 ] || mark_incomplete
 done
 
@@ -643,4 +674,10 @@ done
 replicates_files=''
 [ ! -f "${base}_key.processes.csv" ] || replicates_files=" ${base}_key.processes.csv ${base}_key.processes.txt"
 echo "---- complete $(date)" >>"$base.env"
-echo "Suite complete: $total_runs runs. Files: $base.env ${base}_key.full ${base}_key.summary${replicates_files} and ${base}_<Z>zones.*"
+echo "Suite complete: $total_runs runs. Files: $base.env ${base}_key.full ${base}_key.summary${replicates_files} ${base}_<Z>zones.* $base.csv"
+if made=$(write_results "$base"); then
+    echo "Report: $(grep '\.html$' <<<"$made")"
+    echo "Submission bundle: $(grep '\.tar\.gz$' <<<"$made") (check it with ./clomp_validate)"
+else
+    echo "run_clomp.sh: the HTML report or the bundle could not be written (the results are complete)" >&2
+fi

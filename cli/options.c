@@ -204,6 +204,18 @@ int parse_options(int argc, char **argv, Options *opts, char *error, size_t size
                 if (arg[7] == '\0')
                     return fail(error, size, "--json: no file name (use --json=- for standard output)");
                 opts->json_path = arg + 7;
+            } else if (strncmp(arg, "--zone-stride=", 14) == 0) {
+                if (strcmp(arg + 14, "record") == 0)
+                    opts->zone_layout = ZONE_LAYOUT_CLOMP12;
+                else if (strcmp(arg + 14, "zonesize") == 0)
+                    opts->zone_layout = ZONE_LAYOUT_SPREAD;
+                else
+                    return fail(error, size, "--zone-stride: '%s' is not record (CLOMP 1.2's layout) or zonesize",
+                                shown(arg + 14, buf, sizeof buf));
+            } else if (strncmp(arg, "--csv=", 6) == 0) {
+                if (arg[6] == '\0')
+                    return fail(error, size, "--csv: no file name (use --csv=- for standard output)");
+                opts->csv_path = arg + 6;
             } else if (strcmp(arg, "--quiet") == 0) {
                 opts->quiet = 1;
             } else {
@@ -226,6 +238,9 @@ int parse_options(int argc, char **argv, Options *opts, char *error, size_t size
         opts->show_usage = 1;
         return fail(error, size, "%s", "");
     }
+    if (opts->json_path != NULL && opts->csv_path != NULL && strcmp(opts->json_path, "-") == 0 &&
+        strcmp(opts->csv_path, "-") == 0)
+        return fail(error, size, "--json=- and --csv=- cannot both use standard output");
     return 0;
 }
 
@@ -240,11 +255,14 @@ void print_usage(FILE *out, const char *exe)
             "  allocThreads: #threads when allocating data (-1 for numThreads)\n"
             "  numParts:     Number of independent pieces of work (loop iterations)\n"
             "  zonesPerPart: Number of zones in each part (3 flops/zone/part)\n"
-            "  zoneSize:     Bytes in zone, only the first 32 used (>= 32; smaller is raised)\n"
+            "  zoneSize:     Bytes in zone, only the first 32 used (>= 32; smaller is raised);\n"
+            "                pads each part's block, zones sit 32 bytes apart as in CLOMP 1.2\n"
             "  flopScale:    Scales flops/zone to increase memory reuse (1 nominal, 1-1e9 valid)\n"
             "  timeScale:    Scales target time per test (10-100 nominal, 1-1e6 valid)\n"
             "\n"
             "  --nested=OUTERxINNER  Nested OMP team shape (default 2x(numThreads/2))\n"
+            "  --zone-stride=zonesize  spread layout: zone k at k x zoneSize (default record:\n"
+            "                        zones 32 bytes apart, CLOMP 1.2's layout and published results)\n"
             "  --dry-run             check the arguments and print the plan (iterations, memory,\n"
             "                        deposit model); build and time nothing\n"
             "  --numa=POLICY         where the mesh lives (needs libnuma): first-touch (default),\n"
@@ -259,6 +277,8 @@ void print_usage(FILE *out, const char *exe)
             "  --ghz=F               cycle rate for the cycles figures (default: calibrated TSC)\n"
             "  --json=FILE           also write every result as JSON to FILE (- : standard output,\n"
             "                        and the text report goes to standard error)\n"
+            "  --csv=FILE            also write one CSV row per measurement to FILE (- : standard\n"
+            "                        output, and the text report goes to standard error)\n"
             "\n"
             "Some interesting testcases (last number controls run time; N = number of cores):\n"
             "                   Target input:  clomp -1 1 64 100 32 1 100\n"

@@ -3,10 +3,22 @@
  * schedule can beat it; its results are wrong by design and not checked. */
 #include <assert.h>
 
+#include "cycle.h"
 #include "deposit.h"
 #include "schedule.h"
 #include "slice.h"
 #include "update_part.h"
+
+#define BESTCASE_SUBCYCLE(k)                                                            \
+    {                                                                                   \
+        Part **parts = pb->mesh.partArray;                                              \
+        long flopScale = pb->mesh.shape.flopScale;                                      \
+        for (long p = start; p <= end; p++)                                             \
+            update_part(parts[p], deposit, flopScale);                                  \
+    }
+
+CLOMP_MODULES(bestcase, (const Problem *pb, long it, long start, long end, double deposit),
+              (pb, it, start, end, deposit), BESTCASE_SUBCYCLE)
 
 /* Chunk c of the parallel part ends when the last thread finishes it:
  * threads never wait for each other here, so each notes its own times and
@@ -35,24 +47,23 @@ static void time_chunks(Problem *pb, ChunkTimer *timer, const double *finished, 
 
 static void run(Problem *pb, long subcycles, ChunkTimer *timer, TeamObservation *seen)
 {
-    Part **parts = pb->mesh.partArray;
-    long numParts = pb->mesh.shape.numParts, flopScale = pb->mesh.shape.flopScale;
-    double deposit = (1.0 + pb->deposit.max_residue) / (double)numParts;
+    double deposit = (1.0 + pb->deposit.max_residue) / (double)pb->mesh.shape.numParts;
     int nthreads = pb->numThreads;
+    long chunks = chunk_count(timer);
     double *finished = timer != NULL ? timer->thread_marks : NULL;
 
     assert(timer == NULL || finished != NULL);   /* the caller's part of the contract, see chunk_timer.h */
     double start = now_seconds();
 #pragma omp parallel
     {
-        long start_part, end_part, next = 0;
+        long first, last;
         int tid = omp_get_thread_num();
-        claim_thread_slice(numParts, seen, &start_part, &end_part);
-        for (long s = 0; s < subcycles; s++) {
-            for (long p = start_part; p <= end_part; p++)
-                update_part(parts[p], deposit, flopScale);
-            if (timer != NULL && s + 1 == timer->end_subcycle[next] && tid < nthreads)
-                finished[(long)tid * timer->count + next++] = now_seconds();
+        claim_thread_slice(pb->mesh.shape.numParts, seen, &first, &last);
+        for (long c = 0, it = 0; c < chunks; c++) {
+            for (long end = chunk_end_iteration(timer, c, subcycles); it < end; it++)
+                bestcase_cycle(pb, it, first, last, deposit);
+            if (timer != NULL && tid < nthreads)
+                finished[(long)tid * chunks + c] = now_seconds();
         }
     }
     if (timer == NULL) {

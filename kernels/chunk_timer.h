@@ -1,32 +1,52 @@
-/* Chunked timing inside a schedule's run: the run is split into consecutive
- * chunks at iteration boundaries, each timed on its own, so one interruption
- * spoils one chunk instead of the whole measurement. The split adds no
- * parallel regions: serial code closes chunks between subcycles, and
- * schedules that keep one region for the whole run close them from thread 0
- * at a barrier they already have (see docs/statistics.md). */
+/* Chunked timing inside a schedule's run: the run's iterations are split
+ * into consecutive chunks at iteration boundaries, each timed on its own, so
+ * one interruption spoils one chunk instead of the whole measurement.
+ *
+ * Within a chunk the timed loop is CLOMP 1.2's, untouched: one call of the
+ * schedule's iteration (four modules, see cycle.h) per iteration, nothing
+ * else between the two clock reads. A chunk's verification runs with the
+ * clock stopped, in parallel by the threads that own the parts under the
+ * schedule (owned_check.h), so that every part's data stays in the cache of
+ * the thread that computes it: a walk of the whole mesh by one thread would
+ * move it all into that thread's cache and bill the next chunk for moving
+ * it back - a cost Bestcase, never verified, would not pay. */
 #ifndef CLOMP_CHUNK_TIMER_H
 #define CLOMP_CHUNK_TIMER_H
 
 #include "../timing/clock.h"
+#include "problem.h"
+
+/* Verification of a chunk, split so that the owners of the parts can check
+ * them concurrently: check_parts for every part (thread-safe, silent), then
+ * conclude once (one thread, after all parts), which prints any failure. */
+typedef struct ChunkVerifier {
+    void (*check_parts)(void *context, long chunk, long first_part, long last_part);
+    void (*conclude)(void *context, long chunk);
+    void *context;
+} ChunkVerifier;
 
 typedef struct ChunkTimer {
-    long count;                 /* chunks in this run, >= 1 */
-    const long *end_subcycle;   /* chunk c ends when end_subcycle[c] subcycles are done */
-    double *seconds;            /* out: wall time of each chunk */
-    double mark;                /* when the open chunk started */
-    /* Untimed work on the mesh between chunks (verification of checked
-     * schedules): runs after the chunk's clock stops, before the next
-     * starts, with every other thread waiting. Called from serial code it
-     * also wakes the thread pool again before returning: threads that fell
-     * asleep while it ran must not bill their wake-up to the next chunk.
-     * NULL: nothing to do. */
-    void (*between)(void *context, long chunk);
-    void *context;
+    long count;                      /* chunks in this run, >= 1 */
+    const long *end_subcycle;        /* chunk c ends when end_subcycle[c] subcycles are done (whole iterations) */
+    double *seconds;                 /* out: wall time of each chunk */
+    double mark;                     /* when the open chunk started */
+    const ChunkVerifier *verify;     /* NULL: nothing to verify (probes, Bestcase, untimed runs) */
     /* Bestcase OMP only, provided by the caller (no allocation in a
      * schedule): room for each of numThreads threads to note when it
      * finished each chunk, numThreads x count doubles. */
     double *thread_marks;
 } ChunkTimer;
+
+/* NULL timer: the run is one untimed chunk. */
+static inline long chunk_count(const ChunkTimer *t)
+{
+    return t != NULL ? t->count : 1;
+}
+
+static inline long chunk_end_iteration(const ChunkTimer *t, long c, long subcycles)
+{
+    return (t != NULL ? t->end_subcycle[c] : subcycles) / SUBCYCLES_PER_ITERATION;
+}
 
 static inline void chunk_timer_start(ChunkTimer *t)
 {
@@ -34,48 +54,30 @@ static inline void chunk_timer_start(ChunkTimer *t)
         t->mark = now_seconds();
 }
 
-/* Stops the open chunk's clock and runs `between`; the next chunk's clock
- * starts at once, unless the caller restarts it itself (a team that waited
- * for `between` inside a region must be re-synchronised first). */
-static inline void chunk_timer_close(ChunkTimer *t, long *next)
+static inline void chunk_timer_stop(ChunkTimer *t, long c)
 {
-    double now = now_seconds();
-    t->seconds[*next] = now - t->mark;
-    if (t->between != NULL) {
-        t->between(t->context, *next);
-        now = now_seconds();
+    if (t != NULL)
+        t->seconds[c] = now_seconds() - t->mark;
+}
+
+static inline int chunk_timer_verifies(const ChunkTimer *t)
+{
+    return t != NULL && t->verify != NULL;
+}
+
+/* Serial code: CLOMP 1.2's loop `for (iteration...) ITERATION(iteration);`
+ * cut into the timer's chunks; VERIFY(c) checks chunk c with the clock
+ * stopped (only when the timer verifies). One macro, so that the loop
+ * between the clock reads is a direct call per iteration, as in 1.2. */
+#define RUN_CHUNKED_ITERATIONS(timer, subcycles, ITERATION, VERIFY)                 \
+    for (long chunk_ = 0, it_ = 0; chunk_ < chunk_count(timer); chunk_++) {         \
+        long end_ = chunk_end_iteration((timer), chunk_, (subcycles));              \
+        chunk_timer_start(timer);                                                   \
+        for (; it_ < end_; it_++)                                                   \
+            ITERATION(it_);                                                         \
+        chunk_timer_stop((timer), chunk_);                                          \
+        if (chunk_timer_verifies(timer))                                            \
+            VERIFY(chunk_);                                                         \
     }
-    t->mark = now;
-    (*next)++;
-}
-
-static inline void chunk_timer_restart(ChunkTimer *t)
-{
-    t->mark = now_seconds();
-}
-
-/* Serial code, after subcycle s: closes the chunk that ends there, the last
- * one included. */
-static inline void chunk_timer_after_subcycle(ChunkTimer *t, long s, long *next)
-{
-    if (t != NULL && *next < t->count && s + 1 == t->end_subcycle[*next])
-        chunk_timer_close(t, next);
-}
-
-/* Inside a region that spans the run, after subcycle s: whether a chunk
- * other than the last ends there (the last one closes after the region, so
- * that it includes the join as CLOMP 1.2's single timing does). Every
- * thread evaluates it alike, keeping its own `next`. */
-static inline int chunk_timer_inner_boundary(const ChunkTimer *t, long s, long next)
-{
-    return t != NULL && next < t->count - 1 && s + 1 == t->end_subcycle[next];
-}
-
-/* After the region: closes the last chunk. */
-static inline void chunk_timer_finish(ChunkTimer *t, long *next)
-{
-    if (t != NULL && *next < t->count)
-        chunk_timer_close(t, next);
-}
 
 #endif

@@ -1,56 +1,79 @@
 /* Manual OMP: one parallel region for the whole run; threads partition the
  * parts by hand and synchronise with a barrier and a single per subcycle. */
+#include "cycle.h"
 #include "deposit.h"
 #include "fault.h"
+#include "owned_check.h"
 #include "schedule.h"
 #include "slice.h"
 #include "update_part.h"
 
+/* The deposit the single computes and the whole team reads: a static, as
+ * in CLOMP 1.2, not a variable on the main thread's stack (a line the main
+ * thread keeps writing), and on a cache line of its own. */
+static _Alignas(64) double shared_deposit;
+
+/* Run by every thread of the team on its own slice [start, end]. */
+#define MANUAL_SUBCYCLE(k)                                                              \
+    {                                                                                   \
+        /* Every thread must have finished its parts before part 0's                    \
+         * residue is read for the next deposit. */                                     \
+        if (!SKIP_BARRIER(CLOMP_SUBCYCLE_INDEX(it, k))) {                                                        \
+            _Pragma("omp barrier")                                                      \
+        }                                                                               \
+        _Pragma("omp single")                                                           \
+        shared_deposit = CALC_DEPOSIT(pb, CLOMP_SUBCYCLE_INDEX(it, k));                                          \
+        DELAY_THREAD(CLOMP_SUBCYCLE_INDEX(it, k));                                                               \
+        Part **parts = pb->mesh.partArray;                                              \
+        long flopScale = pb->mesh.shape.flopScale;                                      \
+        for (long p = start; p <= end; p++)                                             \
+            UPDATE_PART(parts[p], shared_deposit, flopScale, CLOMP_SUBCYCLE_INDEX(it, k));                             \
+    }
+
+CLOMP_MODULES(manual, (Problem *pb, long it, long start, long end), (pb, it, start, end), MANUAL_SUBCYCLE)
+
+/* Inside the region, between two chunks: every thread has finished the
+ * chunk's last subcycle; thread 0 stops the clock, each thread checks its
+ * own slice, thread 0 concludes, and the next chunk's clock starts once
+ * every thread is back (all of them awake: they just left a barrier). */
+static void verify_between_chunks(ChunkTimer *timer, long c, long start, long end)
+{
+#pragma omp barrier
+    if (omp_get_thread_num() == 0)
+        chunk_timer_stop(timer, c);
+    if (chunk_timer_verifies(timer)) {
+        if (start <= end)
+            timer->verify->check_parts(timer->verify->context, c, start, end);
+#pragma omp barrier
+        if (omp_get_thread_num() == 0)
+            timer->verify->conclude(timer->verify->context, c);
+    }
+#pragma omp barrier
+    if (omp_get_thread_num() == 0)
+        chunk_timer_start(timer);
+}
+
 static void run(Problem *pb, long subcycles, ChunkTimer *timer, TeamObservation *seen)
 {
-    Part **parts = pb->mesh.partArray;
-    long numParts = pb->mesh.shape.numParts, flopScale = pb->mesh.shape.flopScale, closed = 0;
-    /* Shared by the team: one thread computes it in the single. */
-    // cppcheck-suppress [variableScope, unreadVariable]
-    double deposit = 0.0;
+    long chunks = chunk_count(timer);
 
     chunk_timer_start(timer);
 #pragma omp parallel
     {
-        long start, end, next = 0;
-        claim_thread_slice(numParts, seen, &start, &end);
-        for (long s = 0; s < subcycles; s++) {
-            /* Every thread must have finished its parts before part 0's
-             * residue is read for the next deposit. */
-            if (!SKIP_BARRIER(s)) {
-#pragma omp barrier
-            }
-            /* Past that barrier the previous subcycle is complete: a chunk
-             * ending there is closed (and verified) by thread 0 while the
-             * others wait, so no thread touches the mesh meanwhile. The
-             * waiting threads may have fallen asleep: the first barrier
-             * wakes them, the second finds them all awake, and only then
-             * does the next chunk's clock start. */
-            if (s > 0 && chunk_timer_inner_boundary(timer, s - 1, next)) {
-                if (omp_get_thread_num() == 0)
-                    chunk_timer_close(timer, &next);
-                else
-                    next++;
-#pragma omp barrier
-#pragma omp barrier
-                if (omp_get_thread_num() == 0)
-                    chunk_timer_restart(timer);
-            }
-#pragma omp single
-            deposit = CALC_DEPOSIT(pb, s);
-            DELAY_THREAD(s);
-            for (long p = start; p <= end; p++)
-                UPDATE_PART(parts[p], deposit, flopScale, s);
+        long start, end;
+        claim_thread_slice(pb->mesh.shape.numParts, seen, &start, &end);
+        for (long c = 0, it = 0; c < chunks; c++) {
+            for (long last = chunk_end_iteration(timer, c, subcycles); it < last; it++)
+                manual_cycle(pb, it, start, end);
+            /* The last chunk closes after the region, so that it includes
+             * the join as CLOMP 1.2's single timing does. */
+            if (c < chunks - 1)
+                verify_between_chunks(timer, c, start, end);
         }
-        if (omp_get_thread_num() == 0)
-            closed = next;
     }
-    chunk_timer_finish(timer, &closed);
+    chunk_timer_stop(timer, chunks - 1);
+    if (chunk_timer_verifies(timer))
+        verify_slice_owners(timer, chunks - 1, pb->mesh.shape.numParts, pb->numThreads);
 }
 
 static const char *const pseudocode[] = {

@@ -4,8 +4,10 @@
 #include <limits.h>
 #include <omp.h>
 
+#include "cycle.h"
 #include "deposit.h"
 #include "fault.h"
+#include "owned_check.h"
 #include "schedule.h"
 #include "update_part.h"
 
@@ -22,46 +24,51 @@ static void record_inner_team(TeamObservation *seen)
     }
 }
 
-/* As in static_omp.c: the warm-up copy records the teams of its first
+/* As in parallel_for.h: the warm-up copy records the teams of its first
  * subcycle inside the regions it measures; the timed copy carries no code
  * for that. */
-#define NESTED_OMP_SUBCYCLES(OBSERVE_OUTER, OBSERVE_INNER)                              \
-    for (long s = 0; s < subcycles; s++) {                                               \
-        double deposit = CALC_DEPOSIT(pb, s);                                            \
-        _Pragma("omp parallel for schedule(static) num_threads(outer)")                  \
-        for (int g = 0; g < outer; g++) {                                                \
-            long first = numParts * g / outer, last = numParts * (g + 1) / outer;        \
-            OBSERVE_OUTER;                                                               \
-            _Pragma("omp parallel for schedule(static) num_threads(inner)")              \
-            for (long p = first; p < last; p++) {                                        \
-                OBSERVE_INNER;                                                           \
-                UPDATE_PART(parts[p], deposit, flopScale, s);                            \
-            }                                                                            \
-        }                                                                                \
-        chunk_timer_after_subcycle(timer, s, &next);                                     \
+#define NESTED_OMP_SUBCYCLE(k, OBSERVE_OUTER, OBSERVE_INNER)                                 \
+    {                                                                                        \
+        Part **parts = pb->mesh.partArray;                                                   \
+        long numParts = pb->mesh.shape.numParts, flopScale = pb->mesh.shape.flopScale;       \
+        int outer = pb->nestedOuter, inner = pb->nestedInner;                                \
+        double deposit = CALC_DEPOSIT(pb, CLOMP_SUBCYCLE_INDEX(it, k));                                               \
+        (void)inner;   /* read only by the num_threads clause */                             \
+        _Pragma("omp parallel for schedule(static) num_threads(outer)")                      \
+        for (int g = 0; g < outer; g++) {                                                    \
+            long first = numParts * g / outer, last = numParts * (g + 1) / outer;            \
+            OBSERVE_OUTER;                                                                   \
+            _Pragma("omp parallel for schedule(static) num_threads(inner)")                  \
+            for (long p = first; p < last; p++) {                                            \
+                OBSERVE_INNER;                                                               \
+                UPDATE_PART(parts[p], deposit, flopScale, CLOMP_SUBCYCLE_INDEX(it, k));                               \
+            }                                                                                \
+        }                                                                                    \
     }
+#define TIMED_SUBCYCLE(k) NESTED_OMP_SUBCYCLE(k, (void)0, (void)0)
+#define OBSERVED_SUBCYCLE(k)                                                                 \
+    NESTED_OMP_SUBCYCLE(k, if (CLOMP_SUBCYCLE_INDEX(it, (k)) == 0 && g == 0) seen->threads = omp_get_num_threads(),     \
+                        if (CLOMP_SUBCYCLE_INDEX(it, (k)) == 0 && p == first) record_inner_team(seen))
+
+CLOMP_MODULES(timed, (Problem *pb, long it), (pb, it), TIMED_SUBCYCLE)
+CLOMP_MODULES(observed, (Problem *pb, long it, TeamObservation *seen), (pb, it, seen), OBSERVED_SUBCYCLE)
 
 static void run(Problem *pb, long subcycles, ChunkTimer *timer, TeamObservation *seen)
 {
-    Part **parts = pb->mesh.partArray;
-    long numParts = pb->mesh.shape.numParts, flopScale = pb->mesh.shape.flopScale, next = 0;
-    int outer = pb->nestedOuter;
-    // cppcheck-suppress unreadVariable ; read by the num_threads clause
-    int inner = pb->nestedInner; // NOLINT(clang-analyzer-deadcode.DeadStores): read by num_threads
-
-    chunk_timer_start(timer);
-    if (seen == NULL) {
-        NESTED_OMP_SUBCYCLES((void)0, (void)0)
+    if (seen != NULL) {
+        seen->nested = 1;
+        seen->inner_min = INT_MAX;
+        seen->inner_max = 0;
+        seen->inner_total = 0;
+        for (long it = 0; it < subcycles / SUBCYCLES_PER_ITERATION; it++)
+            observed_cycle(pb, it, seen);
+        if (seen->inner_max == 0)
+            seen->inner_min = 0;   /* every group was empty (numParts < outer) */
         return;
     }
-    seen->nested = 1;
-    seen->inner_min = INT_MAX;
-    seen->inner_max = 0;
-    seen->inner_total = 0;
-    NESTED_OMP_SUBCYCLES(if (s == 0 && g == 0) seen->threads = omp_get_num_threads(),
-                         if (s == 0 && p == first) record_inner_team(seen))
-    if (seen->inner_max == 0)
-        seen->inner_min = 0;   /* every group was empty (numParts < outer) */
+#define ITERATION(it) timed_cycle(pb, it)
+#define VERIFY(c) verify_nested_owners(timer, c, pb->mesh.shape.numParts, pb->nestedOuter, pb->nestedInner)
+    RUN_CHUNKED_ITERATIONS(timer, subcycles, ITERATION, VERIFY)
 }
 
 static const char *const pseudocode[] = {

@@ -7,30 +7,29 @@
 static void run(Problem *pb, long subcycles, ChunkTimer *timer, TeamObservation *seen)
 {
     (void)pb;
-    long closed = 0;
+    long chunks = chunk_count(timer);
 
     chunk_timer_start(timer);
 #pragma omp parallel
     {
         int master = omp_get_thread_num() == 0;
-        long next = 0;
         if (seen != NULL && master)
             seen->threads = omp_get_num_threads();
-        for (long s = 0; s < subcycles; s++) {
+        for (long c = 0, it = 0; c < chunks; c++) {
+            for (long end = chunk_end_iteration(timer, c, subcycles); it < end; it++)
+                for (int s = 0; s < SUBCYCLES_PER_ITERATION; s++) {
 #pragma omp barrier
+                }
             /* Thread 0 reads the clock as it leaves the barrier that ends a
-             * chunk; nothing to verify, so no one waits for it. */
-            if (chunk_timer_inner_boundary(timer, s, next)) {
-                if (master)
-                    chunk_timer_close(timer, &next);
-                else
-                    next++;
+             * chunk; nothing to verify, so no one waits for it. The last
+             * chunk closes after the join, as CLOMP 1.2's timing does. */
+            if (master && c < chunks - 1) {
+                chunk_timer_stop(timer, c);
+                chunk_timer_start(timer);
             }
         }
-        if (master)
-            closed = next;
     }
-    chunk_timer_finish(timer, &closed);
+    chunk_timer_stop(timer, chunks - 1);
 }
 
 static const char *const pseudocode[] = {

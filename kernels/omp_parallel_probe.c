@@ -11,13 +11,9 @@
  * branch against a fork and join of microseconds. */
 static volatile int region_sink;
 
-static void run(Problem *pb, long subcycles, ChunkTimer *timer, TeamObservation *seen)
+static void empty_regions(TeamObservation *seen)
 {
-    (void)pb;
-    long next = 0;
-
-    chunk_timer_start(timer);
-    for (long s = 0; s < subcycles; s++) {
+    for (int s = 0; s < SUBCYCLES_PER_ITERATION; s++) {
 #pragma omp parallel
         {
             if (omp_get_thread_num() == 0) {
@@ -26,9 +22,15 @@ static void run(Problem *pb, long subcycles, ChunkTimer *timer, TeamObservation 
                     seen->threads = omp_get_num_threads();
             }
         }
-        chunk_timer_after_subcycle(timer, s, &next);
     }
-    chunk_timer_finish(timer, &next);
+}
+
+static void run(Problem *pb, long subcycles, ChunkTimer *timer, TeamObservation *seen)
+{
+    (void)pb;
+#define ITERATION(it) empty_regions(seen)
+#define VERIFY(c) (void)(c)
+    RUN_CHUNKED_ITERATIONS(timer, subcycles, ITERATION, VERIFY)
 }
 
 static const char *const pseudocode[] = {

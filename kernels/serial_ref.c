@@ -1,22 +1,28 @@
 /* Serial Ref: the original loop on one thread; every checked schedule must
  * reproduce its results bit for bit. */
+#include "cycle.h"
 #include "deposit.h"
+#include "owned_check.h"
 #include "schedule.h"
 #include "update_part.h"
+
+#define SERIAL_SUBCYCLE(k)                                                              \
+    {                                                                                   \
+        Part **parts = pb->mesh.partArray;                                              \
+        long numParts = pb->mesh.shape.numParts, flopScale = pb->mesh.shape.flopScale;  \
+        double deposit = calc_deposit(pb);                                              \
+        for (long p = 0; p < numParts; p++)                                             \
+            update_part(parts[p], deposit, flopScale);                                  \
+    }
+
+CLOMP_MODULES(serial, (Problem *pb, long it), (pb, it), SERIAL_SUBCYCLE)
 
 static void run(Problem *pb, long subcycles, ChunkTimer *timer, TeamObservation *seen)
 {
     (void)seen;
-    Part **parts = pb->mesh.partArray;
-    long numParts = pb->mesh.shape.numParts, flopScale = pb->mesh.shape.flopScale, next = 0;
-
-    chunk_timer_start(timer);
-    for (long s = 0; s < subcycles; s++) {
-        double deposit = calc_deposit(pb);
-        for (long p = 0; p < numParts; p++)
-            update_part(parts[p], deposit, flopScale);
-        chunk_timer_after_subcycle(timer, s, &next);
-    }
+#define ITERATION(it) serial_cycle(pb, it)
+#define VERIFY(c) verify_on_main(timer, c, pb->mesh.shape.numParts)
+    RUN_CHUNKED_ITERATIONS(timer, subcycles, ITERATION, VERIFY)
 }
 
 static const char *const pseudocode[] = {

@@ -1,37 +1,22 @@
 /* Static OMP: the original loop under parallel for schedule(static). */
-#include <omp.h>
-
-#include "deposit.h"
-#include "fault.h"
+#include "owned_check.h"
+#include "parallel_for.h"
 #include "schedule.h"
-#include "update_part.h"
 
-/* The warm-up records the team size inside the very loop it measures; the
- * timed copy of the loop carries no such code (a branch per part would be
- * timed). One macro, so the two copies cannot drift apart. */
-#define STATIC_OMP_SUBCYCLES(OBSERVE)                                          \
-    for (long s = 0; s < subcycles; s++) {                                   \
-        double deposit = CALC_DEPOSIT(pb, s);                                \
-        _Pragma("omp parallel for schedule(static)")                         \
-        for (long p = 0; p < numParts; p++) {                                \
-            OBSERVE;                                                         \
-            UPDATE_PART(parts[p], deposit, flopScale, s);                    \
-        }                                                                    \
-        chunk_timer_after_subcycle(timer, s, &next);                         \
-    }
+#define TIMED_SUBCYCLE(k) PARALLEL_FOR_SUBCYCLE(schedule(static), k, (void)0)
+#define OBSERVED_SUBCYCLE(k) PARALLEL_FOR_SUBCYCLE(schedule(static), k, PARALLEL_FOR_OBSERVE_TEAM)
+PARALLEL_FOR_CYCLES(TIMED_SUBCYCLE, OBSERVED_SUBCYCLE)
 
 static void run(Problem *pb, long subcycles, ChunkTimer *timer, TeamObservation *seen)
 {
-    Part **parts = pb->mesh.partArray;
-    long numParts = pb->mesh.shape.numParts, flopScale = pb->mesh.shape.flopScale, next = 0;
-
-    chunk_timer_start(timer);
-
-    if (seen == NULL) {
-        STATIC_OMP_SUBCYCLES((void)0)
-    } else {
-        STATIC_OMP_SUBCYCLES(if (p == 0) seen->threads = omp_get_num_threads())
+    if (seen != NULL) {
+        for (long it = 0; it < subcycles / SUBCYCLES_PER_ITERATION; it++)
+            observed_cycle(pb, it, seen);
+        return;
     }
+#define ITERATION(it) timed_cycle(pb, it)
+#define VERIFY(c) verify_static_owners(timer, c, pb->mesh.shape.numParts, pb->numThreads)
+    RUN_CHUNKED_ITERATIONS(timer, subcycles, ITERATION, VERIFY)
 }
 
 static const char *const pseudocode[] = {

@@ -36,6 +36,12 @@ int prepare_measurements(const RunSetup *run, Measurement *results, size_t count
             if (m->thread_marks == NULL)
                 return -1;
         }
+        if (m->schedule->role == ROLE_REFERENCE || m->schedule->role == ROLE_CHECKED) {
+            m->part_value_sum = calloc((size_t)run->numParts, sizeof *m->part_value_sum);
+            m->part_residue = calloc((size_t)run->numParts, sizeof *m->part_residue);
+            if (m->part_value_sum == NULL || m->part_residue == NULL)
+                return -1;
+        }
         m->chunk_seconds = calloc((size_t)(run->rounds * m->chunks), sizeof *m->chunk_seconds);
         m->round_seconds = calloc((size_t)run->rounds, sizeof *m->round_seconds);
         m->round_median_us = calloc((size_t)run->rounds, sizeof *m->round_median_us);
@@ -53,6 +59,8 @@ void free_measurements(Measurement *results, size_t count)
         free(results[i].round_median_us);
         free(results[i].own_chunk_end);
         free(results[i].thread_marks);
+        free(results[i].part_value_sum);
+        free(results[i].part_residue);
     }
 }
 
@@ -65,67 +73,85 @@ typedef struct ChunkCheck {
     long round;
     long failures;
     long failed_chunk;
+    long part_failures;       /* this chunk: parts that failed their owners' check */
+    double *part_value_sum;   /* per part, written by its owner: sum of its zone values */
+    double *part_residue;     /* per part, written by its owner: its residue */
 } ChunkCheck;
 
-static int wake_sink;
-
-/* After verification in serial code the pool's threads may have gone to
- * sleep; one untimed empty region of the schedule's shape wakes them, so
- * the next chunk does not time their wake-up (Bestcase, which is never
- * verified, would not pay it, and the difference would read as overhead). */
-static void wake_thread_pool(const Problem *pb, int nested)
+/* Where the chunk ends and what must hold there. */
+static VerifyExpectations chunk_expectations(const ChunkCheck *ck, long chunk, char *where, size_t where_size)
 {
-#pragma omp parallel num_threads(nested ? pb->nestedOuter : pb->numThreads)
-    {
-        if (nested) {
-#pragma omp parallel num_threads(pb->nestedInner)
-            {
-#pragma omp atomic write
-                wake_sink = 1;
-            }
-        } else {
-#pragma omp atomic write
-            wake_sink = 1;
-        }
+    const RunSetup *run = ck->run;
+    int records = ck->m->schedule->role == ROLE_REFERENCE && ck->round == 0;
+    long first = chunk > 0 ? run->chunk_end[chunk - 1] / SUBCYCLES_PER_ITERATION + 1 : 1;
+    int n = 0;
+    where[0] = '\0';
+    if (run->trials > 1)
+        n = snprintf(where, where_size, "in chunk %ld of %ld (iterations %ld..%ld of %ld)", chunk + 1, run->trials,
+                     first, run->chunk_end[chunk] / SUBCYCLES_PER_ITERATION, run->iterations);
+    if (run->rounds > 1)
+        snprintf(where + n, where_size - (size_t)n, "%sin round %ld of %ld", n > 0 ? ", " : "", ck->round + 1,
+                 run->rounds);
+    VerifyExpectations expect = {run->chunk_end[chunk], chunk, where[0] != '\0' ? where : NULL,
+                                 ck->pb->deposit.max_residue, ck->pb->deposit.order_violations,
+                                 ck->pb->deposit.first_violation_count, !records};
+    return expect;
+}
+
+/* Run by the threads that own parts first..last, concurrently: the silent
+ * per-part checks, each part's sums kept for the whole-mesh checks. After a
+ * failure the state has diverged, and later chunks are not checked again. */
+static void check_owned_parts(void *context, long chunk, long first, long last)
+{
+    ChunkCheck *ck = context;
+    char where[160];
+    if (ck->failures > 0)
+        return;
+    VerifyExpectations expect = chunk_expectations(ck, chunk, where, sizeof where);
+    long failed = 0;
+    for (long p = first; p <= last; p++)
+        failed += !part_verifies(&ck->pb->mesh, p, &expect, &ck->part_value_sum[p], &ck->part_residue[p]);
+    if (failed > 0) {
+#pragma omp atomic
+        ck->part_failures += failed;
     }
 }
 
-/* Between chunks, with the clock stopped: Serial Ref's first round records
- * its state as the checkpoint every later run must reproduce; everything
- * else is compared with the checkpoint of the same chunk. After a failure
- * the state has diverged, and later chunks are not checked again. */
-static void verify_chunk(void *context, long chunk)
+/* One thread, once every part is checked: Serial Ref's first round records
+ * its state as the checkpoint every later run must reproduce; the whole-mesh
+ * checks run on the owners' sums. The full serial verification, which names
+ * every failure and computes the checksum in CLOMP 1.2's order, runs only on
+ * a failure and after the last chunk, when no timed chunk follows. */
+static void conclude_chunk(void *context, long chunk)
 {
     ChunkCheck *ck = context;
-    const RunSetup *run = ck->run;
     const Schedule *s = ck->m->schedule;
     char where[160];
-    int records = s->role == ROLE_REFERENCE && ck->round == 0;
-
     if (ck->failures > 0)
         return;
-    if (records)
+    VerifyExpectations expect = chunk_expectations(ck, chunk, where, sizeof where);
+    if (!expect.compare_to_reference)
         record_reference(&ck->pb->mesh, chunk);
-    long first = chunk > 0 ? run->chunk_end[chunk - 1] / SUBCYCLES_PER_ITERATION + 1 : 1;
-    int n = 0;
-    if (run->trials > 1)
-        n = snprintf(where, sizeof where, "in chunk %ld of %ld (iterations %ld..%ld of %ld)", chunk + 1, run->trials,
-                     first, run->chunk_end[chunk] / SUBCYCLES_PER_ITERATION, run->iterations);
-    if (run->rounds > 1)
-        snprintf(where + n, sizeof where - (size_t)n, "%sin round %ld of %ld", n > 0 ? ", " : "", ck->round + 1,
-                 run->rounds);
-    VerifyExpectations expect = {run->chunk_end[chunk], chunk,
-                                 run->trials > 1 || run->rounds > 1 ? where : NULL,
-                                 ck->pb->deposit.max_residue, ck->pb->deposit.order_violations,
-                                 ck->pb->deposit.first_violation_count, !records};
-    ck->failures = verify_against_reference(&ck->pb->mesh, &expect, s->name, ck->out, &ck->m->checksum);
+    double value_sum = 0.0, residue_sum = 0.0;
+    for (long p = 0; p < ck->pb->mesh.shape.numParts; p++) {
+        value_sum += ck->part_value_sum[p];
+        residue_sum += ck->part_residue[p];
+    }
+    int passed = ck->part_failures == 0 && mesh_totals_pass(&expect, value_sum, residue_sum);
+    ck->part_failures = 0;
+    if (!passed || chunk == ck->m->chunks - 1) {
+        ck->failures = verify_against_reference(&ck->pb->mesh, &expect, s->name, ck->out, &ck->m->checksum);
+        if (!passed && ck->failures == 0) {
+            fprintf(ck->out, "%13s VERIFY FAILED: the owners' check of the parts failed, the full check did not "
+                             "(internal error)%s%s\n", s->name, expect.where != NULL ? " " : "",
+                    expect.where != NULL ? expect.where : "");
+            ck->failures = 1;
+        }
+    }
     if (ck->failures > 0)
         ck->failed_chunk = chunk;
     else
         ck->m->verified_chunks++;
-    /* Inside a region (Manual OMP) the schedule re-synchronises its own team. */
-    if (s->uses_threads && !omp_in_parallel())
-        wake_thread_pool(ck->pb, ck->m->team.nested);
 }
 
 /* Numbers labelled with N threads must have run on N threads. */
@@ -160,7 +186,7 @@ static void plan_probe_chunks(Problem *pb, const RunSetup *run, Measurement *m)
     long sample = run->iterations < 10 ? run->iterations : 10;
     long sample_end = sample * SUBCYCLES_PER_ITERATION;
     double sample_seconds;
-    ChunkTimer timer = {1, &sample_end, &sample_seconds, 0.0, NULL, NULL, NULL};
+    ChunkTimer timer = {1, &sample_end, &sample_seconds, 0.0, NULL, NULL};
     clomp_openmp_running = 1;
     m->schedule->run(pb, sample_end, &timer, NULL);
     clomp_openmp_running = 0;
@@ -184,7 +210,7 @@ static int measure_once(Problem *pb, const RunSetup *run, Measurement *m, long r
      * shows the team sizes the timed run will get. */
     long warm_end = SUBCYCLES_PER_ITERATION;
     double warm_seconds;
-    ChunkTimer warm = {1, &warm_end, &warm_seconds, 0.0, NULL, NULL, m->thread_marks};
+    ChunkTimer warm = {1, &warm_end, &warm_seconds, 0.0, NULL, m->thread_marks};
     reinitialize_parts(pb);
     memset(&m->team, 0, sizeof m->team);
     clomp_openmp_running = 1;
@@ -205,9 +231,10 @@ static int measure_once(Problem *pb, const RunSetup *run, Measurement *m, long r
         }
     }
 
-    ChunkCheck check = {pb, run, m, out->failures, round, 0, -1};
+    ChunkCheck check = {pb, run, m, out->failures, round, 0, -1, 0, m->part_value_sum, m->part_residue};
+    ChunkVerifier verifier = {check_owned_parts, conclude_chunk, &check};
     ChunkTimer timer = {m->chunks, m->chunk_end, m->chunk_seconds + round * m->chunks, 0.0,
-                        checked ? verify_chunk : NULL, &check, m->thread_marks};
+                        checked ? &verifier : NULL, m->thread_marks};
     MeshChecksum first_round = m->checksum;
     if (s->role == ROLE_CHECKED)
         FAULT_ARM(s->name, run->subcycles, run->numParts, run->zonesPerPart);

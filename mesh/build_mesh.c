@@ -8,17 +8,44 @@
 
 long mesh_zone_size(long requested)
 {
-    long size = requested < (long)sizeof(Zone) ? (long)sizeof(Zone) : requested;
+    return requested < (long)sizeof(Zone) ? (long)sizeof(Zone) : requested;
+}
+
+long mesh_zone_stride(const MeshShape *shape)
+{
+    if (shape->layout == ZONE_LAYOUT_CLOMP12)
+        return (long)sizeof(Zone);
+    /* Spread zones must stay aligned for their doubles and pointers. */
     long align = (long)alignof(Zone);
-    return (size + align - 1) / align * align;
+    return (shape->zoneSize + align - 1) / align * align;
+}
+
+/* zonesPerPart x the larger of zoneSize and the stride, or 0 on overflow. */
+static size_t block_bytes_checked(const MeshShape *shape, int *overflow)
+{
+    long stride = mesh_zone_stride(shape);
+    size_t per_zone = (size_t)(shape->zoneSize > stride ? shape->zoneSize : stride), bytes;
+    *overflow = __builtin_mul_overflow((size_t)shape->zonesPerPart, per_zone, &bytes);
+    return *overflow ? 0 : bytes;
+}
+
+size_t mesh_block_bytes(const MeshShape *shape)
+{
+    int overflow;
+    return block_bytes_checked(shape, &overflow);
 }
 
 size_t mesh_zone_bytes(const MeshShape *shape, int *overflow)
 {
-    size_t zones, bytes;
-    *overflow = __builtin_mul_overflow((size_t)shape->numParts, (size_t)shape->zonesPerPart, &zones) ||
-                __builtin_mul_overflow(zones, (size_t)shape->zoneSize, &bytes);
+    size_t block = block_bytes_checked(shape, overflow), bytes = 0;
+    if (!*overflow)
+        *overflow = __builtin_mul_overflow((size_t)shape->numParts, block, &bytes);
     return *overflow ? 0 : bytes;
+}
+
+const char *mesh_zone_layout_name(ZoneLayout layout)
+{
+    return layout == ZONE_LAYOUT_SPREAD ? "spread" : "clomp12";
 }
 
 DepositModel mesh_deposit_model(const MeshShape *shape)
@@ -46,24 +73,40 @@ const char *mesh_deposit_model_text(DepositModel model)
     return "CLOMP 1.2: ratio = (1.5*numParts + p) / (zonesPerPart*numParts)";
 }
 
-/* Allocates part p and its zone block and writes every byte of both, so the
- * calling thread's first touch decides where the pages live. */
-static int build_part(Mesh *mesh, long p, int local_node)
+/* Allocates part p's record and writes it. CLOMP 1.2 allocates every Part
+ * record first and the zone blocks after them, so that the records lie side
+ * by side in the heap and no zone block lies between two of them; clomp
+ * does the same, in the same order, because where a record lies decides
+ * which cache lines the threads share (a record next to the last zones of
+ * another thread's part is written by both every subcycle). */
+static int add_part(Mesh *mesh, long p, int local_node)
+{
+    Part *part = placement_alloc(&mesh->placement, sizeof *part, local_node);
+    if (part == NULL)
+        return -1;
+    memset(part, 0, sizeof *part);
+    part->partId = p;
+    part->zoneCount = mesh->shape.zonesPerPart;
+    part->deposit_ratio = mesh_deposit_ratio(&mesh->shape, mesh->deposit_model, p);
+    mesh->partArray[p] = part;
+    return 0;
+}
+
+/* Allocates part p's zone block and writes every byte of it (the padding
+ * too), so the calling thread's first touch decides where all of its pages
+ * live; links the zones in address order. */
+static int add_zones(Mesh *mesh, long p, int local_node)
 {
     const MeshShape *s = &mesh->shape;
-    size_t block_bytes = (size_t)s->zonesPerPart * (size_t)s->zoneSize;
-    Part *part = placement_alloc(&mesh->placement, sizeof *part, local_node);
+    size_t block_bytes = mesh_block_bytes(s), stride = (size_t)mesh_zone_stride(s);
     unsigned char *block = placement_alloc(&mesh->placement, block_bytes, local_node);
-    if (part == NULL || block == NULL) {
-        placement_free(&mesh->placement, part, sizeof *part);
-        placement_free(&mesh->placement, block, block_bytes);
+    if (block == NULL)
         return -1;
-    }
-    memset(block, 0, (size_t)s->zonesPerPart * (size_t)s->zoneSize);
+    memset(block, 0, block_bytes);
 
     Zone *prev = NULL;
     for (long z = 0; z < s->zonesPerPart; z++) {
-        Zone *zone = (Zone *)(block + (size_t)z * (size_t)s->zoneSize);
+        Zone *zone = (Zone *)(block + (size_t)z * stride);
         zone->zoneId = z + 1;
         zone->partId = p;
         zone->value = 0.0;
@@ -72,14 +115,8 @@ static int build_part(Mesh *mesh, long p, int local_node)
             prev->nextZone = zone;
         prev = zone;
     }
-
-    memset(part, 0, sizeof *part);
-    part->partId = p;
-    part->zoneCount = s->zonesPerPart;
-    part->firstZone = (Zone *)block;
-    part->lastZone = prev;
-    part->deposit_ratio = mesh_deposit_ratio(s, mesh->deposit_model, p);
-    mesh->partArray[p] = part;
+    mesh->partArray[p]->firstZone = (Zone *)block;
+    mesh->partArray[p]->lastZone = prev;
     mesh->builder_thread[p] = omp_get_thread_num();
     return 0;
 }
@@ -106,10 +143,17 @@ MeshStatus build_mesh(Mesh *mesh, const MeshShape *shape, int allocThreads, cons
 
     int failed = 0;
     /* Same loop bounds and schedule as the Static OMP measurement, so with
-     * allocThreads == numThreads each part is first touched by its owner. */
-#pragma omp parallel for schedule(static) num_threads(allocThreads) reduction(| : failed)
-    for (long p = 0; p < shape->numParts; p++)
-        failed |= build_part(mesh, p, local_nodes != NULL ? local_nodes[p] : 0) != 0;
+     * allocThreads == numThreads each part is first touched by its owner;
+     * records first, then zone blocks, as in CLOMP 1.2. */
+#pragma omp parallel num_threads(allocThreads) reduction(| : failed)
+    {
+#pragma omp for schedule(static)
+        for (long p = 0; p < shape->numParts; p++)
+            failed |= add_part(mesh, p, local_nodes != NULL ? local_nodes[p] : 0) != 0;
+#pragma omp for schedule(static)
+        for (long p = 0; p < shape->numParts; p++)
+            failed |= mesh->partArray[p] == NULL || add_zones(mesh, p, local_nodes != NULL ? local_nodes[p] : 0) != 0;
+    }
 
     if (failed) {
         free_mesh(mesh);
@@ -120,10 +164,10 @@ MeshStatus build_mesh(Mesh *mesh, const MeshShape *shape, int allocThreads, cons
 
 void free_mesh(Mesh *mesh)
 {
-    size_t block_bytes = (size_t)mesh->shape.zonesPerPart * (size_t)mesh->shape.zoneSize;
+    size_t block_bytes = mesh_block_bytes(&mesh->shape);
     if (mesh->partArray != NULL) {
         for (long p = 0; p < mesh->shape.numParts; p++) {
-            if (mesh->partArray[p] != NULL)
+            if (mesh->partArray[p] != NULL && mesh->partArray[p]->firstZone != NULL)
                 placement_free(&mesh->placement, mesh->partArray[p]->firstZone, block_bytes);
             placement_free(&mesh->placement, mesh->partArray[p], sizeof(Part));
         }

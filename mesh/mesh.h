@@ -1,6 +1,9 @@
-/* The CLOMP mesh: numParts parts, each a contiguous block of zonesPerPart
- * zones of zoneSize bytes, linked in address order. Layouts of Zone and Part
- * follow CLOMP 1.2 so that memory traffic per zone is the same. */
+/* The CLOMP mesh: numParts parts, each a contiguous block of zonesPerPart x
+ * zoneSize bytes holding zonesPerPart zones linked in address order. Zone
+ * and Part are CLOMP 1.2's records, and by default the zones sit one record
+ * (32 bytes) apart at the start of the block, as in 1.2, whatever zoneSize
+ * says: zoneSize only pads the allocation. The spread layout (zone k at
+ * k x zoneSize) is an explicit option. */
 #ifndef CLOMP_MESH_H
 #define CLOMP_MESH_H
 
@@ -35,11 +38,18 @@ typedef enum {
     DEPOSIT_MODEL_SINGLE_ZONE    /* zonesPerPart == 1: the 1.2 ratio is >= 1.5 */
 } DepositModel;
 
+/* Where zone k of a part sits in its block. */
+typedef enum {
+    ZONE_LAYOUT_CLOMP12 = 0,   /* k x sizeof(Zone): CLOMP 1.2's, the default */
+    ZONE_LAYOUT_SPREAD         /* k x zoneSize (rounded up to the zone alignment) */
+} ZoneLayout;
+
 typedef struct MeshShape {
     long numParts;
     long zonesPerPart;
-    long zoneSize;      /* bytes per zone, already raised/rounded by mesh_zone_size() */
+    long zoneSize;      /* bytes per zone as CLOMP 1.2 uses it: raised to sizeof(Zone) by mesh_zone_size() */
     long flopScale;
+    ZoneLayout layout;
 } MeshShape;
 
 typedef struct Mesh {
@@ -61,13 +71,22 @@ typedef enum {
     MESH_OUT_OF_MEMORY     /* an allocation failed */
 } MeshStatus;
 
-/* Smallest legal zone size >= requested: at least sizeof(Zone), and a
- * multiple of the zone alignment so every zone in a block stays aligned. */
+/* The zoneSize a run uses: as given, raised to sizeof(Zone) as CLOMP 1.2
+ * does (it never rounds). */
 long mesh_zone_size(long requested);
 
-/* Bytes of zone data (numParts*zonesPerPart*zoneSize); 0 with *overflow set
- * when the product does not fit in size_t. */
+/* Bytes from one zone of a part to the next under the shape's layout. */
+long mesh_zone_stride(const MeshShape *shape);
+
+/* Bytes of one part's zone block: zonesPerPart x zoneSize, or x the stride
+ * when the spread layout rounds it up. */
+size_t mesh_block_bytes(const MeshShape *shape);
+
+/* Bytes of zone data (numParts blocks); 0 with *overflow set when the
+ * product does not fit in size_t. */
 size_t mesh_zone_bytes(const MeshShape *shape, int *overflow);
+
+const char *mesh_zone_layout_name(ZoneLayout layout);   /* "clomp12" or "spread" */
 
 DepositModel mesh_deposit_model(const MeshShape *shape);
 double mesh_deposit_ratio(const MeshShape *shape, DepositModel model, long partId);

@@ -111,41 +111,85 @@ unsigned long long zone_value_hash(const Part *part)
     return walk_part(part, &unused).hash;
 }
 
-static void check_part(FailureLog *log, const Mesh *mesh, const Part *part, const VerifyExpectations *expect,
-                       MeshChecksum *c)
+/* What one part shows against the expectations, found without printing. */
+typedef struct PartFindings {
+    PartWalk walk;
+    size_t at;                 /* its checkpoint entry, when compared with the reference */
+    int zones_differ, first_differs, residue_differs, count_wrong;
+    long expected_count;
+} PartFindings;
+
+static PartFindings examine_part(const Mesh *mesh, const Part *part, const VerifyExpectations *expect, double *sum)
 {
-    PartWalk w = walk_part(part, &c->sum);
-    c->residue += part->residue;
+    PartFindings f;
+    memset(&f, 0, sizeof f);
+    f.walk = walk_part(part, sum);
     if (expect->compare_to_reference) {
-        size_t at = (size_t)expect->checkpoint * (size_t)mesh->shape.numParts + (size_t)part->partId;
-        double expected_first = mesh->checkpoint_first_value[at], expected_residue = mesh->checkpoint_residue[at];
+        f.at = (size_t)expect->checkpoint * (size_t)mesh->shape.numParts + (size_t)part->partId;
         /* Beyond CLOMP 1.2, which compares only the first zone: a lost or
          * reordered update deeper in the list can leave the first zone and
          * the residue intact and move the total by less than its tolerance. */
-        unsigned long long h = w.hash;
-        if (h != mesh->checkpoint_zone_hash[at] && want_details(log, CHECK_ZONES))
-            fprintf(log->out,
-                    "%13s VERIFY FAILED: part %ld zone 1..%ld zone values differ from Serial Ref "
-                    "(hash of all zone values: expected %016llx actual %016llx)\n",
-                    log->schedule, part->partId, part->zoneCount, mesh->checkpoint_zone_hash[at], h);
-        if (part->firstZone->value != expected_first)
-            report_value(log, CHECK_FIRST_VALUE, part->partId, 1, "first-zone value vs Serial Ref",
-                         expected_first, part->firstZone->value);
-        if (part->residue != expected_residue)
-            report_value(log, CHECK_RESIDUE, part->partId, 0, "residue vs Serial Ref", expected_residue,
-                         part->residue);
+        f.zones_differ = f.walk.hash != mesh->checkpoint_zone_hash[f.at];
+        f.first_differs = part->firstZone->value != mesh->checkpoint_first_value[f.at];
+        f.residue_differs = part->residue != mesh->checkpoint_residue[f.at];
     }
-    /* Later zones receive what earlier ones left, so values never rise
-     * along the list. */
-    if (w.rising != NULL)
-        report_value(log, CHECK_ORDER, part->partId, w.rising->nextZone->zoneId,
-                     "value exceeds previous zone's (order check)", w.rising->value, w.rising->nextZone->value);
     /* reinitialize_parts() updates every part once; part 0's count is reset
      * by each calc_deposit(). */
-    long expected_count = part->partId == 0 ? 1 : expect->subcycles + 1;
-    if (part->update_count != expected_count && want_details(log, CHECK_COUNT))
+    f.expected_count = part->partId == 0 ? 1 : expect->subcycles + 1;
+    f.count_wrong = part->update_count != f.expected_count;
+    return f;
+}
+
+static void check_part(FailureLog *log, const Mesh *mesh, const Part *part, const VerifyExpectations *expect,
+                       MeshChecksum *c)
+{
+    PartFindings f = examine_part(mesh, part, expect, &c->sum);
+    c->residue += part->residue;
+    if (f.zones_differ && want_details(log, CHECK_ZONES))
+        fprintf(log->out,
+                "%13s VERIFY FAILED: part %ld zone 1..%ld zone values differ from Serial Ref "
+                "(hash of all zone values: expected %016llx actual %016llx)\n",
+                log->schedule, part->partId, part->zoneCount, mesh->checkpoint_zone_hash[f.at], f.walk.hash);
+    if (f.first_differs)
+        report_value(log, CHECK_FIRST_VALUE, part->partId, 1, "first-zone value vs Serial Ref",
+                     mesh->checkpoint_first_value[f.at], part->firstZone->value);
+    if (f.residue_differs)
+        report_value(log, CHECK_RESIDUE, part->partId, 0, "residue vs Serial Ref", mesh->checkpoint_residue[f.at],
+                     part->residue);
+    /* Later zones receive what earlier ones left, so values never rise
+     * along the list. */
+    if (f.walk.rising != NULL)
+        report_value(log, CHECK_ORDER, part->partId, f.walk.rising->nextZone->zoneId,
+                     "value exceeds previous zone's (order check)", f.walk.rising->value,
+                     f.walk.rising->nextZone->value);
+    if (f.count_wrong && want_details(log, CHECK_COUNT))
         fprintf(log->out, "%13s VERIFY FAILED: part %ld zone 0 update_count: expected %ld actual %ld\n",
-                log->schedule, part->partId, expected_count, part->update_count);
+                log->schedule, part->partId, f.expected_count, part->update_count);
+}
+
+int part_verifies(const Mesh *mesh, long p, const VerifyExpectations *expect, double *value_sum, double *residue)
+{
+    const Part *part = mesh->partArray[p];
+    *value_sum = 0.0;
+    PartFindings f = examine_part(mesh, part, expect, value_sum);
+    *residue = part->residue;
+    return !(f.zones_differ || f.first_differs || f.residue_differs || f.walk.rising != NULL || f.count_wrong);
+}
+
+static int total_conserved(const VerifyExpectations *expect, double total)
+{
+    return fabs(total - (double)expect->subcycles) <= conservation_tolerance(expect->subcycles);
+}
+
+static int residue_in_bounds(const VerifyExpectations *expect, double residue)
+{
+    return residue >= 0.0 && residue <= expect->max_residue + 1e-6;
+}
+
+int mesh_totals_pass(const VerifyExpectations *expect, double value_sum, double residue_sum)
+{
+    return expect->order_violations == 0 && total_conserved(expect, value_sum + residue_sum) &&
+           residue_in_bounds(expect, residue_sum);
 }
 
 long verify_against_reference(const Mesh *mesh, const VerifyExpectations *expect,
@@ -165,11 +209,10 @@ long verify_against_reference(const Mesh *mesh, const VerifyExpectations *expect
     c.total = c.sum + c.residue;
     if (checksum != NULL)
         *checksum = c;
-    double tolerance = conservation_tolerance(expect->subcycles);
-    if (!(fabs(c.total - (double)expect->subcycles) <= tolerance) && want_details(&log, CHECK_TOTAL))
+    if (!total_conserved(expect, c.total) && want_details(&log, CHECK_TOTAL))
         fprintf(out, "%13s VERIFY FAILED: part all zone all total deposit: expected %ld +- %.3g actual %.17g (%a)\n",
-                schedule, expect->subcycles, tolerance, c.total, c.total);
-    if (!(c.residue >= 0.0 && c.residue <= expect->max_residue + 1e-6) && want_details(&log, CHECK_TOTAL))
+                schedule, expect->subcycles, conservation_tolerance(expect->subcycles), c.total, c.total);
+    if (!residue_in_bounds(expect, c.residue) && want_details(&log, CHECK_TOTAL))
         fprintf(out, "%13s VERIFY FAILED: part all zone 0 total residue: expected 0 .. %.17g actual %.17g (%a)\n",
                 schedule, expect->max_residue + 1e-6, c.residue, c.residue);
 

@@ -48,6 +48,17 @@ double conservation_tolerance(long subcycles);
 long verify_against_reference(const Mesh *mesh, const VerifyExpectations *expect,
                               const char *schedule, FILE *out, MeshChecksum *checksum);
 
+/* The same per-part checks, silent and thread-safe (reads part p and the
+ * checkpoints only), for the owners of the parts to run in parallel: 1 when
+ * part p passes them all. Its zone values' sum and its residue go to
+ * *value_sum and *residue for mesh_totals_pass(). */
+int part_verifies(const Mesh *mesh, long p, const VerifyExpectations *expect, double *value_sum, double *residue);
+
+/* The whole-mesh checks (calc_deposit's order, conservation, residue bound)
+ * from sums gathered per part; verify_against_reference() is the one that
+ * says what failed. */
+int mesh_totals_pass(const VerifyExpectations *expect, double value_sum, double residue_sum);
+
 /* Zone values and residues that are subnormal: arithmetic on them is slow
  * enough on many CPUs to distort timings. */
 long count_subnormals(const Mesh *mesh);

@@ -5,22 +5,9 @@
 
 #include "../kernels/problem.h"
 #include "json.h"
+#include "record_figures.h"
 
 extern char **environ;
-
-static const char *role_text(ScheduleRole role)
-{
-    switch (role) {
-    case ROLE_PROBE:
-        return "probe";
-    case ROLE_REFERENCE:
-        return "reference";
-    case ROLE_BESTCASE:
-        return "bestcase";
-    default:
-        return "checked";
-    }
-}
 
 /* [low, high], or null without an interval. */
 static void interval(JsonWriter *w, const char *key, int has, double low, double high)
@@ -47,6 +34,7 @@ static void write_inputs(JsonWriter *w, const RunSetup *run)
     json_integer(w, "flopScale", run->flopScale);
     json_integer(w, "timeScale", run->timeScale);
     json_string(w, "numa", placement_text(&run->placement, policy, sizeof policy));
+    json_string(w, "zone_stride", run->zoneLayout == ZONE_LAYOUT_SPREAD ? "zonesize" : "record");
     if (run->requested_trials > 0)
         json_integer(w, "trials", run->requested_trials);
     else
@@ -63,6 +51,9 @@ static void write_inputs(JsonWriter *w, const RunSetup *run)
     json_integer(w, "numThreads", run->numThreads);
     json_integer(w, "allocThreads", run->allocThreads);
     json_integer(w, "zoneSize", run->zoneSize);
+    MeshShape shape = run_mesh_shape(run);
+    json_string(w, "zone_layout", mesh_zone_layout_name(shape.layout));
+    json_integer(w, "zone_stride_bytes", mesh_zone_stride(&shape));
     json_integer(w, "iterations", run->iterations);
     json_integer(w, "subcycles", run->subcycles);
     json_number(w, "memory_bytes", (double)run->memory_bytes);
@@ -203,39 +194,21 @@ static void write_statistics(JsonWriter *w, const SampleStats *st)
     json_object_end(w);
 }
 
-static const char *verification_text(const RunRecord *r, const Measurement *m)
+static void write_measurement(JsonWriter *w, const RunRecord *r, const Measurement *m)
 {
-    if (m == r->failed)
-        return "failed";
-    if (m->rounds_done == 0)
-        return "not run";
-    switch (m->schedule->role) {
-    case ROLE_REFERENCE:
-        return "reference";
-    case ROLE_CHECKED:
-        return "passed";
-    case ROLE_BESTCASE:
-        return "skipped";
-    default:
-        return "not applicable";
-    }
-}
-
-static void write_measurement(JsonWriter *w, const RunRecord *r, const Measurement *m, const Measurement *serial,
-                              const Measurement *bestcase)
-{
-    const RunSetup *run = r->run;
     const Schedule *s = m->schedule;
-    int complete = m->selected && m->rounds_done == run->rounds && m != r->failed;
+    MeasurementFigures f;
+    measurement_figures(r, m, &f);
+    int complete = f.complete;
 
     json_object_begin(w, NULL);
     json_string(w, "name", s->name);
     json_string(w, "key", s->key);
-    json_string(w, "role", role_text(s->role));
+    json_string(w, "role", f.role);
     json_bool(w, "selected", m->selected);
     json_string(w, "started", m->rounds_done > 0 ? m->started : NULL);
-    if (s->uses_threads && m->rounds_done > 0)
-        json_integer(w, "threads", m->team.nested ? m->team.inner_total : m->team.threads);
+    if (f.threads >= 0)
+        json_integer(w, "threads", f.threads);
     else
         json_null(w, "threads");
     if (m->team.nested) {
@@ -246,26 +219,25 @@ static void write_measurement(JsonWriter *w, const RunRecord *r, const Measureme
         json_object_end(w);
     }
     json_object_begin(w, "verification");
-    json_string(w, "result", verification_text(r, m));
+    json_string(w, "result", f.verification);
     json_integer(w, "verified_chunks", m->verified_chunks);
     json_object_end(w);
-    if ((s->role == ROLE_REFERENCE || s->role == ROLE_CHECKED) && complete) {
+    if (f.has_checksum) {
         json_object_begin(w, "checksum");
-        json_number(w, "sum", m->checksum.sum);
-        json_number(w, "residue", m->checksum.residue);
-        json_number(w, "total", m->checksum.total);
+        json_number(w, "sum", f.checksum.sum);
+        json_number(w, "residue", f.checksum.residue);
+        json_number(w, "total", f.checksum.total);
         json_object_end(w);
     } else {
         json_null(w, "checksum");
     }
 
     /* Figures only for complete measurements: a partial one would mislead. */
-    json_number(w, "runtime_seconds", complete ? m->seconds : NAN);
-    json_number(w, "us_per_loop", complete ? m->us : NAN);
-    json_number(w, "speedup", complete && s->role != ROLE_PROBE && serial != NULL ? serial->us / m->us : NAN);
-    json_number(w, "efficacy_percent",
-                complete && (s->role == ROLE_CHECKED || s->role == ROLE_BESTCASE) && bestcase != NULL ? m->efficacy : NAN);
-    json_number(w, "overhead_us_per_loop", complete && m->has_overhead ? m->overhead_us : NAN);
+    json_number(w, "runtime_seconds", f.runtime_seconds);
+    json_number(w, "us_per_loop", f.us);
+    json_number(w, "speedup", f.speedup);
+    json_number(w, "efficacy_percent", f.efficacy);
+    json_number(w, "overhead_us_per_loop", f.overhead);
     interval(w, "overhead_ci_95", complete && m->has_overhead && m->has_overhead_ci, m->overhead_low, m->overhead_high);
     json_string(w, "overhead_ci_method",
                 !(complete && m->has_overhead && m->has_overhead_ci) ? NULL
@@ -303,14 +275,6 @@ static void write_measurement(JsonWriter *w, const RunRecord *r, const Measureme
     json_object_end(w);
 }
 
-/* A measurement that completed every round, or NULL: figures of a partial
- * one would mislead. */
-static const Measurement *find(const RunRecord *r, ScheduleRole role, const char *key)
-{
-    const Measurement *m = r->results != NULL ? find_measurement(r->results, r->count, role, key) : NULL;
-    return m != NULL && m->rounds_done == r->run->rounds && m != r->failed ? m : NULL;
-}
-
 static void write_target(JsonWriter *w, const RunSetup *run, const char *key, const Measurement *m, int overhead,
                          double target)
 {
@@ -337,7 +301,6 @@ static void write_target(JsonWriter *w, const RunSetup *run, const char *key, co
 int write_json_report(FILE *out, const RunRecord *r)
 {
     JsonWriter w;
-    const Measurement *serial = find(r, ROLE_REFERENCE, NULL), *bestcase = find(r, ROLE_BESTCASE, NULL);
 
     json_start(&w, out);
     json_object_begin(&w, NULL);
@@ -345,7 +308,7 @@ int write_json_report(FILE *out, const RunRecord *r)
     json_integer(&w, "schema_version", CLOMP_JSON_SCHEMA_VERSION);
     json_integer(&w, "schema_minor", CLOMP_JSON_SCHEMA_MINOR);
     json_string(&w, "clomp_version", build_info()->version);
-    json_string(&w, "status", r->exit_status == 0 ? "ok" : r->failed != NULL ? "verification failed" : "failed");
+    json_string(&w, "status", record_status(r));
     json_integer(&w, "exit_status", r->exit_status);
     json_string(&w, "failure", r->failure);
     json_string(&w, "invocation", r->run->invocation);
@@ -359,13 +322,13 @@ int write_json_report(FILE *out, const RunRecord *r)
 
     json_array_begin(&w, "measurements");
     for (size_t i = 0; r->results != NULL && i < r->count; i++)
-        write_measurement(&w, r, &r->results[i], serial, bestcase);
+        write_measurement(&w, r, &r->results[i]);
     json_array_end(&w);
 
     json_object_begin(&w, "llnl_targets");
-    write_target(&w, r->run, "barrier_latency", find(r, ROLE_PROBE, "barrier"), 0, 200.0);
-    write_target(&w, r->run, "parallel_for_overhead", find(r, ROLE_CHECKED, "static"), 1, 500.0);
-    write_target(&w, r->run, "fork_join", find(r, ROLE_PROBE, "parallel"), 0, 0.0);
+    write_target(&w, r->run, "barrier_latency", record_find(r, ROLE_PROBE, "barrier"), 0, LLNL_BARRIER_TARGET_CYCLES);
+    write_target(&w, r->run, "parallel_for_overhead", record_find(r, ROLE_CHECKED, "static"), 1, LLNL_PARALLEL_FOR_TARGET_CYCLES);
+    write_target(&w, r->run, "fork_join", record_find(r, ROLE_PROBE, "parallel"), 0, 0.0);
     json_object_end(&w);
 
     write_process_cost(&w, &r->cost);

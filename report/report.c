@@ -92,9 +92,6 @@ void print_header(FILE *out, const RunSetup *run, const char *host, const char *
     if (run->requestedZoneSize < (long)sizeof(Zone))
         fprintf(out, "***Forcing zoneSize (%ld specified) to minimum zone size %ld\n\n", run->requestedZoneSize,
                 run->zoneSize);
-    else if (run->zoneSize != run->requestedZoneSize)
-        fprintf(out, "***Rounding zoneSize (%ld specified) up to %ld to keep every zone aligned\n\n",
-                run->requestedZoneSize, run->zoneSize);
     fprintf(out, "       Invocation: ");
     print_escaped(out, run->invocation);
     fprintf(out, "\n         Hostname: ");
@@ -119,9 +116,17 @@ void print_header(FILE *out, const RunSetup *run, const char *host, const char *
     fprintf(out, "        zoneSize: %ld\n", run->zoneSize);
     fprintf(out, "   Zones per Part: %ld\n", run->zonesPerPart);
     fprintf(out, "      Total Zones: %ld\n", run->numParts * run->zonesPerPart);
-    /* CLOMP 1.2 counts the part structures too. */
-    fprintf(out, "Memory (in bytes): %.0f\n",
-            (double)run->memory_bytes + (double)sizeof(Part) * (double)run->numParts);
+    /* CLOMP 1.2 counts the part structures too. The spread layout can
+     * allocate more than 1.2 would (its stride is rounded up): said here. */
+    double parts_bytes = (double)sizeof(Part) * (double)run->numParts;
+    double clomp12_bytes = (double)run->numParts * (double)run->zonesPerPart * (double)run->zoneSize + parts_bytes;
+    fprintf(out, "Memory (in bytes): %.0f", (double)run->memory_bytes + parts_bytes);
+    if ((double)run->memory_bytes + parts_bytes != clomp12_bytes) {
+        MeshShape shape = run_mesh_shape(run);
+        fprintf(out, " (spread layout: zones %ld bytes apart; CLOMP 1.2 allocates %.0f)", mesh_zone_stride(&shape),
+                clomp12_bytes);
+    }
+    fputc('\n', out);
     if (run->uncapped_iterations > (double)run->iterations)
         fprintf(out, "*** Forcing iterations from (%g) to 2 billion\n", run->uncapped_iterations);
     fprintf(out, "Scaled Iterations: %ld\n", run->iterations);
@@ -174,6 +179,19 @@ static int bestcase_selected(const RunSetup *run)
     return 0;
 }
 
+/* Which layout: the default is 1.2's, the spread one must never pass for it. */
+static void print_zone_layout(FILE *out, const RunSetup *run)
+{
+    MeshShape shape = run_mesh_shape(run);
+    if (shape.layout == ZONE_LAYOUT_CLOMP12)
+        fprintf(out, "      Zone layout: CLOMP 1.2 (zones %ld bytes apart at the start of each part's "
+                     "zonesPerPart x zoneSize block)\n", mesh_zone_stride(&shape));
+    else
+        fprintf(out, "      Zone layout: spread, --zone-stride=zonesize (zone k at k x %ld bytes); CLOMP 1.2 "
+                     "places zones %ld bytes apart: not comparable with its published results\n",
+                mesh_zone_stride(&shape), (long)sizeof(Zone));
+}
+
 void print_setup(FILE *out, const RunSetup *run, const Problem *pb, double build_seconds, LocalitySummary *locality)
 {
     const DepositState *d = &pb->deposit;
@@ -185,6 +203,7 @@ void print_setup(FILE *out, const RunSetup *run, const Problem *pb, double build
     fprintf(out, "      Max Residue: %-8.8g\n", d->max_residue);
     /* clomp additions, after every CLOMP 1.2 header line */
     fprintf(out, "    Deposit model: %s\n", mesh_deposit_model_text(pb->mesh.deposit_model));
+    print_zone_layout(out, run);
     fprintf(out, "  Mesh build time: %.3f s (%ld allocating thread%s, first touch by the owner "
                  "under schedule(static))\n",
             build_seconds, run->allocThreads, run->allocThreads == 1 ? "" : "s");
@@ -235,9 +254,10 @@ void print_setup(FILE *out, const RunSetup *run, const Problem *pb, double build
 
 void print_plan(FILE *out, const RunSetup *run)
 {
-    MeshShape shape = {run->numParts, run->zonesPerPart, run->zoneSize, run->flopScale};
+    MeshShape shape = run_mesh_shape(run);
     char policy[32];
     fprintf(out, "    Deposit model: %s\n", mesh_deposit_model_text(mesh_deposit_model(&shape)));
+    print_zone_layout(out, run);
     fprintf(out, " Nested OMP shape: %dx%d (OUTERxINNER requested)\n", run->nestedOuter, run->nestedInner);
     fprintf(out, "   NUMA placement: %s\n", placement_text(&run->placement, policy, sizeof policy));
     print_measurement_names(out, run);

@@ -27,7 +27,8 @@ typedef struct RunSetup {
     long numParts;
     long zonesPerPart;
     long requestedZoneSize;
-    long zoneSize;            /* as used */
+    long zoneSize;            /* as used: raised to 32 as in CLOMP 1.2, never rounded */
+    ZoneLayout zoneLayout;    /* CLOMP 1.2's (default) or spread (--zone-stride=zonesize) */
     long flopScale;
     long timeScale;
     double uncapped_iterations;   /* before the 2e9 cap */
@@ -43,6 +44,7 @@ typedef struct RunSetup {
     long rounds;
     int quiet;
     const char *json_path;
+    const char *csv_path;
     const char *schedule_list;    /* --schedules as given, or NULL */
     int selected[16];             /* per clomp_schedules[] entry: measured in this run */
     CycleRate cycles;
@@ -64,6 +66,8 @@ typedef struct Measurement {
     const long *chunk_end;
     long *own_chunk_end;       /* allocated for the latter, else NULL */
     double *thread_marks;      /* Bestcase: its ChunkTimer's per-thread chunk ends, else NULL */
+    double *part_value_sum;    /* verified ones: per part, its owner's sums for the whole-mesh checks, else NULL */
+    double *part_residue;
     long rounds_done;
     double *chunk_seconds;     /* [round * chunks + chunk] */
     double *round_seconds;     /* [round]: the sum of its chunks, CLOMP 1.2's Runtime */
@@ -83,6 +87,13 @@ typedef struct Measurement {
     int has_round_range;       /* 2-5 rounds: no 95% interval, but the per-round differences' range */
     double round_range_low, round_range_high;
 } Measurement;
+
+/* The mesh the run builds. */
+static inline MeshShape run_mesh_shape(const RunSetup *run)
+{
+    MeshShape shape = {run->numParts, run->zonesPerPart, run->zoneSize, run->flopScale, run->zoneLayout};
+    return shape;
+}
 
 void print_header(FILE *out, const RunSetup *run, const char *host, const char *start_time);
 void print_setup(FILE *out, const RunSetup *run, const Problem *pb, double build_seconds, LocalitySummary *locality);

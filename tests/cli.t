@@ -132,9 +132,30 @@ is "$rc" 0 "zoneSize 8 is accepted (exit 0)"
 ok $? "zoneSize 8 gets CLOMP 1.2's one-line notice before the header"
 [[ $out == *$'\n''        zoneSize: 32'$'\n'* ]]
 ok $? "zoneSize 8 is raised to 32 in the header"
+# CLOMP 1.2 never rounds zoneSize: it pads each part's block and the zones sit
+# 32 bytes apart, so 100 is echoed as given and Memory is 1.2's figure
+# (4 parts x 100 zones x 100 bytes + 4 Part records of 72 bytes).
 run_clomp 1 1 4 100 100 1 1
-[ "$rc" -eq 0 ] && [[ $out == *'***Rounding zoneSize (100 specified) up to 104'* ]] && [[ $out == *$'\n''        zoneSize: 104'$'\n'* ]]
-ok $? "zoneSize 100 is rounded up to 104 (8-byte aligned zones) and says so"
+is "$rc" 0 "zoneSize 100 runs (exit 0)"
+[[ $out != *Rounding* ]] && [[ $out == *$'\n''        zoneSize: 100'$'\n'* ]]
+ok $? "zoneSize 100 is echoed unchanged in the header, with no rounding notice"
+[[ $out == *$'\n''Memory (in bytes): '$((4 * 100 * 100 + 4 * 72))$'\n'* ]]
+ok $? "Memory for zoneSize 100 is CLOMP 1.2's figure, numParts x zonesPerPart x zoneSize + the parts"
+[[ $out == *$'\n''CORAL RFP, 1 1 4 100 100 1 1, '* ]]
+ok $? "the CORAL RFP line echoes zoneSize 100 as given"
+[[ $out == *$'\n''      Zone layout: CLOMP 1.2 (zones 32 bytes apart'* ]]
+ok $? "the header names CLOMP 1.2's zone layout as the one used"
+run_clomp --zone-stride=zonesize 1 1 4 100 100 1 1
+is "$rc" 0 "--zone-stride=zonesize runs (exit 0)"
+[[ $out == *$'\n''      Zone layout: spread, --zone-stride=zonesize (zone k at k x 104 bytes)'* ]]
+ok $? "--zone-stride=zonesize is named in the header, with its 8-byte aligned stride of 104"
+[[ $out == *$'\n''Memory (in bytes): '$((4 * 100 * 104 + 4 * 72))' (spread layout: zones 104 bytes apart; CLOMP 1.2 allocates '$((4 * 100 * 100 + 4 * 72))')'$'\n'* ]]
+ok $? "the spread layout's Memory line gives what it allocates and says what 1.2 would"
+[[ $out == *$'\n''        zoneSize: 100'$'\n'* ]] && [[ $out == *$'\n''CORAL RFP, 1 1 4 100 100 1 1, '* ]]
+ok $? "the spread layout still echoes zoneSize 100 as given"
+run_clomp --zone-stride=wide 1 1 4 100 100 1 1
+[ "$rc" -eq 2 ] && [[ $err == *"--zone-stride: 'wide'"* ]] && [ "$(printf '%s\n' "$err" | wc -l)" -eq 1 ] && [ -z "$out" ]
+ok $? "--zone-stride=wide exits 2 with one line naming the option and the value"
 run_clomp 1 1 1 1 9223372036854775807 1 1
 [ "$rc" -eq 3 ] && [[ $err == *zoneSize* ]] && [ -z "$out" ]
 ok $? "zoneSize LONG_MAX exits 3 naming zoneSize before anything is printed"

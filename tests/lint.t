@@ -40,8 +40,9 @@ else
     skip "clang-tidy finds nothing in the product code" "clang-tidy not installed"
 fi
 
-scripts=(.ci/run tests/*.t tests/tsan/*.t tests/lib/*.sh env/*.sh compare/*.sh)
+scripts=(.ci/run tests/*.t tests/tsan/*.t tests/lib/*.sh env/*.sh results/*.sh compare/*.sh)
 [ -f run_clomp.sh ] && scripts+=(run_clomp.sh)
+[ -f clomp_validate ] && scripts+=(clomp_validate)
 if command -v shellcheck >/dev/null 2>&1; then
     for script in "${scripts[@]}"; do
         msg=$(shellcheck -x "$script" 2>&1)

@@ -7,7 +7,7 @@
 
 static void make_problem(Problem *pb, long P, long Z, long F)
 {
-    MeshShape shape = {P, Z, 32, F};
+    MeshShape shape = {P, Z, 32, F, ZONE_LAYOUT_CLOMP12};
     build_mesh(&pb->mesh, &shape, 1, NULL, NULL);
     pb->numThreads = 1;
     pb->nestedOuter = pb->nestedInner = 1;

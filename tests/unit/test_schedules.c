@@ -1,6 +1,7 @@
 /* Every schedule, at 1 to 4 threads and over awkward shapes, leaves every
  * zone value and residue bit-identical to the plain-array serial oracle;
  * Bestcase does all of its (fixed-deposit) work. */
+#include <math.h>
 #include <omp.h>
 #include <stdio.h>
 #include <string.h>
@@ -48,7 +49,7 @@ static void run_case(const Schedule *s, const Shape *shape, int threads, int out
 {
     Problem pb;
     Oracle o;
-    MeshShape ms = {shape->P, shape->Z, shape->zoneSize, shape->F};
+    MeshShape ms = {shape->P, shape->Z, shape->zoneSize, shape->F, ZONE_LAYOUT_CLOMP12};
     int bestcase = s->role == ROLE_BESTCASE;
 
     omp_set_num_threads(threads);
@@ -86,31 +87,78 @@ static void run_case(const Schedule *s, const Shape *shape, int threads, int out
     free_mesh(&pb.mesh);
 }
 
-/* Chunked runs: the between-chunks hook sees exactly the oracle's state
- * after each chunk's cumulative subcycle count, and every chunk is timed. */
+/* Chunked runs: at the end of each chunk the verifier sees exactly the
+ * oracle's state after the chunk's cumulative subcycle count, every part is
+ * checked exactly once, and by the thread that owns it under the schedule
+ * (so that checking moves no data between caches). */
 typedef struct ChunkWatch {
     Problem *pb;
     Oracle *o;
     const long *ends;
     long calls, bad_states;
+    const int *owner;     /* per part: the thread expected to check it, or NULL (not asserted) */
+    long *checks;         /* per part: times checked in the current chunk */
+    int *checker;         /* per part: the thread that checked it */
+    long coverage_errors, misplaced;
 } ChunkWatch;
 
-static void watch_chunk(void *context, long chunk)
+static void watch_parts(void *context, long chunk, long first, long last)
+{
+    ChunkWatch *w = context;
+    (void)chunk;
+    for (long p = first; p <= last; p++) {
+#pragma omp atomic
+        w->checks[p]++;
+        w->checker[p] = omp_get_thread_num();
+    }
+}
+
+static void watch_conclude(void *context, long chunk)
 {
     ChunkWatch *w = context;
     oracle_run_serial(w->o, w->ends[chunk]);
     w->bad_states += chunk != w->calls || differences(w->pb, w->o, 0, w->ends[chunk]) != 0;
+    for (long p = 0; p < w->o->P; p++) {
+        w->coverage_errors += w->checks[p] != 1;
+        w->misplaced += w->owner != NULL && w->checker[p] != w->owner[p];
+        w->checks[p] = 0;
+    }
     w->calls++;
 }
 
+/* Who owns each part: the thread schedule(static) gives it (the OpenMP
+ * specification makes two such loops of the same count and team size
+ * assign alike), or CLOMP 1.2's manual slices (round to nearest). */
+static void static_owners(long n, int threads, int *owner)
+{
+#pragma omp parallel for schedule(static) num_threads(threads)
+    for (long p = 0; p < n; p++)
+        owner[p] = omp_get_thread_num();
+}
+
+static void slice_owners(long n, int threads, int *owner)
+{
+    double per_thread = (double)n / threads < 1.0 ? 1.0 : (double)n / threads;
+    for (long p = 0; p < n; p++)
+        owner[p] = -1;
+    for (int t = 0; t < threads; t++)
+        for (long p = (long)nearbyint(t * per_thread); p <= (long)nearbyint((t + 1) * per_thread) - 1 && p < n; p++)
+            owner[p] = t;
+}
+
+#define CHUNKED_SUBCYCLES 110
+
 static void run_chunked_case(const Schedule *s, int threads)
 {
-    static const long ends[] = {3, 10, 11, 24, SUBCYCLES};   /* uneven, as remainders make them */
+    /* Uneven chunks of whole iterations (1, 3, 1, 3, 3), as remainders make them. */
+    static const long ends[] = {10, 40, 50, 80, CHUNKED_SUBCYCLES};
     const long count = sizeof ends / sizeof ends[0];
     double seconds[sizeof ends / sizeof ends[0]];
     Problem pb;
     Oracle o;
-    MeshShape ms = {7, 10, 32, 1};
+    MeshShape ms = {7, 10, 32, 1, ZONE_LAYOUT_CLOMP12};
+    int owner[7], checker[7];
+    long checks[7] = {0};
 
     omp_set_num_threads(threads);
     build_mesh(&pb.mesh, &ms, threads, NULL, NULL);
@@ -119,19 +167,36 @@ static void run_chunked_case(const Schedule *s, int threads)
     pb.nestedInner = threads > 1 ? threads / 2 : 1;
     calibrate_deposit(&pb);
     oracle_init(&o, ms.numParts, ms.zonesPerPart, ms.flopScale);
-    ChunkWatch watch = {&pb, &o, ends, 0, 0};
-    ChunkTimer timer = {count, ends, seconds, 0.0, watch_chunk, &watch, NULL};
+    const int *expected_owner = NULL;
+    if (strcmp(s->key, "static") == 0 || strcmp(s->key, "dynamic") == 0) {
+        static_owners(ms.numParts, threads, owner);
+        expected_owner = owner;
+    } else if (strcmp(s->key, "manual") == 0) {
+        slice_owners(ms.numParts, threads, owner);
+        expected_owner = owner;
+    } else if (s->role == ROLE_REFERENCE) {
+        memset(owner, 0, sizeof owner);
+        expected_owner = owner;
+    }
+    ChunkWatch watch = {&pb, &o, ends, 0, 0, expected_owner, checks, checker, 0, 0};
+    ChunkVerifier verifier = {watch_parts, watch_conclude, &watch};
+    ChunkTimer timer = {count, ends, seconds, 0.0, &verifier, NULL};
     for (long c = 0; c < count; c++)
         seconds[c] = -1.0;
 
     reinitialize_parts(&pb);
-    s->run(&pb, SUBCYCLES, &timer, NULL);
+    s->run(&pb, CHUNKED_SUBCYCLES, &timer, NULL);
     long untimed = 0;
     for (long c = 0; c < count; c++)
         untimed += !(seconds[c] >= 0.0);
     ok(watch.calls == count && watch.bad_states == 0 && untimed == 0,
        "%s at %d threads in %ld uneven chunks: each chunk timed and verified against the oracle at its end "
        "(%ld of %ld checks, %ld wrong states)", s->name, threads, count, watch.calls, count, watch.bad_states);
+    ok(watch.coverage_errors == 0, "%s at %d threads: every part is checked exactly once per chunk", s->name,
+       threads);
+    if (expected_owner != NULL)
+        ok(watch.misplaced == 0, "%s at %d threads: every part is checked by the thread that owns it under the "
+                                 "schedule (%ld checked elsewhere)", s->name, threads, watch.misplaced);
     oracle_free(&o);
     free_mesh(&pb.mesh);
 }
@@ -140,19 +205,19 @@ static void run_chunked_case(const Schedule *s, int threads)
  * every chunk. */
 static void run_chunked_probe(const Schedule *s, int threads)
 {
-    static const long ends[] = {10, 20, 25, SUBCYCLES};
+    static const long ends[] = {10, 20, SUBCYCLES};   /* whole iterations */
     const long count = s->chunked ? (long)(sizeof ends / sizeof ends[0]) : 1;
     long whole[] = {SUBCYCLES};
-    double seconds[sizeof ends / sizeof ends[0]] = {-1.0, -1.0, -1.0, -1.0};
+    double seconds[sizeof ends / sizeof ends[0]] = {-1.0, -1.0, -1.0};
     Problem pb;
-    MeshShape ms = {7, 10, 32, 1};
+    MeshShape ms = {7, 10, 32, 1, ZONE_LAYOUT_CLOMP12};
 
     omp_set_num_threads(threads);
     build_mesh(&pb.mesh, &ms, threads, NULL, NULL);
     pb.numThreads = threads;
     calibrate_deposit(&pb);
-    double marks[4 * sizeof ends / sizeof ends[0]];   /* up to 3 threads x 4 chunks, for Bestcase */
-    ChunkTimer timer = {count, s->chunked ? ends : whole, seconds, 0.0, NULL, NULL, marks};
+    double marks[4 * sizeof ends / sizeof ends[0]];   /* up to 3 threads x 3 chunks, for Bestcase */
+    ChunkTimer timer = {count, s->chunked ? ends : whole, seconds, 0.0, NULL, marks};
     reinitialize_parts(&pb);
     s->run(&pb, SUBCYCLES, &timer, NULL);
     long untimed = 0;

@@ -174,7 +174,7 @@ static void test_checkpoints_of_chunks(void)
     const Schedule *serial = find_schedule("Serial Ref");
     long ends[2] = {SUBCYCLES / 2, SUBCYCLES};
     double seconds[2];
-    ChunkTimer timer = {2, ends, seconds, 0.0, NULL, NULL, NULL};
+    ChunkTimer timer = {2, ends, seconds, 0.0, NULL, NULL};
     FILE *out;
 
     reinitialize_parts(&pb);
@@ -205,7 +205,7 @@ static void test_checkpoints_of_chunks(void)
 
 int main(void)
 {
-    MeshShape shape = {12, 10, 32, 1};
+    MeshShape shape = {12, 10, 32, 1, ZONE_LAYOUT_CLOMP12};
     build_mesh(&pb.mesh, &shape, 1, NULL, NULL);
     pb.numThreads = 1;
     calibrate_deposit(&pb);

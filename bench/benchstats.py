@@ -1,0 +1,56 @@
+"""Shared by the bench/ scripts: read the figures of a clomp or CLOMP 1.2
+text report, and bootstrap intervals for comparisons between processes."""
+import re
+import statistics
+
+LINE = re.compile(r"^\s*(\S.*?)\s+(us/Loop|Overhead|Checksum):\s+(.*)$")
+
+
+def read_report(path):
+    """{schedule: {"us": float, "overhead": float, "checksum": str}}"""
+    found = {}
+    try:
+        with open(path, encoding="utf-8", errors="replace") as f:
+            for line in f:
+                m = LINE.match(line)
+                if not m:
+                    continue
+                name, field, rest = m.groups()
+                entry = found.setdefault(name, {})
+                if field == "Checksum":
+                    entry["checksum"] = rest.strip()
+                    continue
+                try:
+                    value = float(rest.split()[0])
+                except (ValueError, IndexError):
+                    continue
+                entry["us" if field == "us/Loop" else "overhead"] = value
+    except OSError:
+        pass
+    return found
+
+
+def bootstrap_interval(a, b, statistic, rng, resamples=4000):
+    """Percentile bootstrap 95% interval of statistic(median(a*), median(b*)),
+    resampling each side independently; None when undefined too often."""
+    values = []
+    for _ in range(resamples):
+        x = statistics.median(rng.choices(a, k=len(a)))
+        y = statistics.median(rng.choices(b, k=len(b)))
+        v = statistic(x, y)
+        if v is not None:
+            values.append(v)
+    if len(values) < resamples * 0.9:
+        return None
+    values.sort()
+    return values[int(0.025 * len(values))], values[int(0.975 * len(values)) - 1]
+
+
+def ratio_interval(ours, ref, rng):
+    """95% interval of median(ours) / median(ref)."""
+    return bootstrap_interval(ours, ref, lambda x, y: x / y if y != 0 else None, rng)
+
+
+def difference_interval(a, b, rng):
+    """95% interval of median(a) - median(b)."""
+    return bootstrap_interval(a, b, lambda x, y: x - y, rng)
