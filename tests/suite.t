@@ -685,6 +685,9 @@ PY
 else
     skip "the between-process summary agrees with the key summary" "no python3"
 fi
+html_rows=$(sed -n '/<h3>Between processes (--replicates)<\/h3>/,/<\/table>/p' "$rb.html" 2>/dev/null | grep -c '^<tr><td><code>2 -1 64 100 32 1 1</code></td>')
+is "$html_rows" "$(($(lines_of "${rb}_key.processes.csv") - 1))" \
+    "the HTML report's key results add a 'Between processes' table with one row per row of <base>_key.processes.csv"
 rejected "--replicates 0 exits 2" "--replicates: '0'" "${quick[@]}" --out "$usage" --replicates 0 "$CLOMP" 2
 
 # ---- 10. the driver is shellcheck-clean -----------------------------------------------------------
