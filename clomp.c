@@ -34,6 +34,7 @@
 #include "report/report.h"
 #include "timing/clock.h"
 #include "timing/cycles.h"
+#include "timing/process_cost.h"
 
 /* CLOMP 1.2 caps the scaled iteration count. */
 #define MAX_ITERATIONS 2000000000L
@@ -453,6 +454,7 @@ static void write_pending_failure(int status, const char *why)
         return;
     pending.record.exit_status = status;
     pending.record.failure = why;
+    pending.record.cost = process_cost_now();
     close_outputs(pending.out, &pending.record);
 }
 
@@ -473,6 +475,7 @@ int main(int argc, char **argv)
     Options opts;
     char error[256];
 
+    process_cost_start();
     atexit(catch_runtime_exit);
     signal(SIGABRT, catch_runtime_abort);
 
@@ -500,7 +503,7 @@ int main(int argc, char **argv)
     Outputs out;
     open_outputs(&out, &run);
     pending.out = &out;
-    pending.record = (RunRecord){&run, NULL, NULL, NULL, 0, host, started, 0.0, 0, NULL, NULL};
+    pending.record = (RunRecord){&run, NULL, NULL, NULL, 0, host, started, 0.0, 0, NULL, NULL, {0}};
     write_failure_record = write_pending_failure;
     configure_openmp(&run);
     choose_nested_shape(&run);
@@ -509,7 +512,7 @@ int main(int argc, char **argv)
     print_header(out.report, &run, host, started);
     if (opts.dry_run) {
         print_plan(out.report, &run);
-        RunRecord record = {&run, NULL, NULL, NULL, 0, host, started, 0.0, 0, NULL, NULL};
+        RunRecord record = {&run, NULL, NULL, NULL, 0, host, started, 0.0, 0, NULL, NULL, {0}};
         int files_status = close_outputs(&out, &record);
         free(run.chunk_end);
         if (out.report != out.text)
@@ -546,7 +549,8 @@ int main(int argc, char **argv)
     SequenceOutput seq_out = {out.report, run.quiet ? stderr : out.report};
     status = run_measurements(&pb, &run, results, clomp_schedule_count, &seq_out, why, sizeof why);
     RunRecord record = {&run, &pb, &locality, results, clomp_schedule_count, host, started, build_seconds,
-                        status, status != 0 ? why : NULL, NULL};
+                        status, status != 0 ? why : NULL, NULL, {0}};
+    record.cost = process_cost_now();
     if (status != 0) {
         for (size_t i = 0; i < clomp_schedule_count && status == EXIT_VERIFY_FAILED; i++)
             if (strncmp(why, clomp_schedules[i]->name, strlen(clomp_schedules[i]->name)) == 0)
@@ -558,6 +562,7 @@ int main(int argc, char **argv)
     remeasure_locality(out.report, &pb.mesh, (int)run.numThreads, &locality);
     clomp_openmp_running = 0;
     print_targets(out.report, &run, results, clomp_schedule_count);
+    print_process_cost(out.report, &record.cost);
     print_summary(out.text, &run, results, clomp_schedule_count);
     int files_status = close_outputs(&out, &record);
 

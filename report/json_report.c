@@ -241,6 +241,26 @@ static void write_setup(JsonWriter *w, const RunRecord *r)
     json_object_end(w);
 }
 
+/* Every interval in this document comes from the chunks of this one
+ * process; what separate processes of the same input give is measured by
+ * run_clomp.sh --replicates and --compare (docs/statistics.md). */
+#define INTERVAL_SCOPE "within this process"
+
+static void write_process_cost(JsonWriter *w, const ProcessCost *c)
+{
+    if (!c->measured) {
+        json_null(w, "process_cost");
+        return;
+    }
+    json_object_begin(w, "process_cost");
+    json_number(w, "user_cpu_seconds", c->user_seconds);
+    json_number(w, "system_cpu_seconds", c->system_seconds);
+    json_number(w, "wall_seconds", c->wall_seconds);
+    json_number(w, "cpus_busy", c->wall_seconds > 0.0 ? (c->user_seconds + c->system_seconds) / c->wall_seconds : NAN);
+    json_string(w, "source", "getrusage(RUSAGE_SELF) at the end of the run, every thread");
+    json_object_end(w);
+}
+
 static void write_statistics(JsonWriter *w, const SampleStats *st)
 {
     json_object_begin(w, "statistics");
@@ -254,6 +274,7 @@ static void write_statistics(JsonWriter *w, const SampleStats *st)
     json_integer(w, "outliers", st->outliers);
     interval(w, "median_ci_95", st->has_ci, st->ci_low, st->ci_high);
     json_number(w, "median_ci_coverage", st->has_ci ? st->ci_coverage : NAN);
+    json_string(w, "median_ci_scope", st->has_ci ? INTERVAL_SCOPE : NULL);
     json_object_end(w);
 }
 
@@ -322,6 +343,7 @@ static void write_measurement(JsonWriter *w, const RunRecord *r, const Measureme
                 !(complete && m->has_overhead && m->has_overhead_ci) ? NULL
                 : m->overhead_ci_paired ? "paired per-round differences, order statistics"
                                         : "pooled chunk medians, Bonferroni");
+    json_string(w, "overhead_ci_scope", complete && m->has_overhead && m->has_overhead_ci ? INTERVAL_SCOPE : NULL);
     interval(w, "overhead_round_range", complete && m->has_overhead && m->has_round_range, m->round_range_low,
              m->round_range_high);
     json_integer(w, "subnormals", m->subnormals);
@@ -367,6 +389,7 @@ static void write_target(JsonWriter *w, const RunSetup *run, const char *key, co
     json_object_begin(w, key);
     json_number(w, "cycles", cycles);
     interval(w, "cycles_ci_95", has && !isnan(cycles), cycles_from_us(&run->cycles, low), cycles_from_us(&run->cycles, high));
+    json_string(w, "cycles_ci_scope", has && !isnan(cycles) ? INTERVAL_SCOPE : NULL);
     if (target > 0.0) {
         json_number(w, "target_below", target);
         json_string(w, "verdict", target_verdict(cycles, has, cycles_from_us(&run->cycles, low),
@@ -383,6 +406,7 @@ int write_json_report(FILE *out, const RunRecord *r)
     json_object_begin(&w, NULL);
     json_string(&w, "schema", "clomp-result");
     json_integer(&w, "schema_version", CLOMP_JSON_SCHEMA_VERSION);
+    json_integer(&w, "schema_minor", CLOMP_JSON_SCHEMA_MINOR);
     json_string(&w, "clomp_version", build_info()->version);
     json_string(&w, "status", record_status(r));
     json_integer(&w, "exit_status", r->exit_status);
@@ -406,6 +430,8 @@ int write_json_report(FILE *out, const RunRecord *r)
     write_target(&w, r->run, "parallel_for_overhead", record_find(r, ROLE_CHECKED, "static"), 1, LLNL_PARALLEL_FOR_TARGET_CYCLES);
     write_target(&w, r->run, "fork_join", record_find(r, ROLE_PROBE, "parallel"), 0, 0.0);
     json_object_end(&w);
+
+    write_process_cost(&w, &r->cost);
 
     json_array_begin(&w, "warnings");
     for (size_t i = 0; i < warning_count(); i++)

@@ -83,6 +83,8 @@ for row, m in zip(rows, ms):
     same(k + " numa", row["numa"], inputs["numa"])
     same(k + " host", row["host"], doc["host"])
     same(k + " zone_stride", row["zone_stride"], inputs["zone_stride"])
+    same(k + " user_cpu_seconds", num(row["user_cpu_seconds"]), doc["process_cost"]["user_cpu_seconds"])
+    same(k + " system_cpu_seconds", num(row["system_cpu_seconds"]), doc["process_cost"]["system_cpu_seconds"])
 for b in bad:
     print(b)
 print("rows %d" % len(rows))
