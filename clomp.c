@@ -29,10 +29,12 @@
 #include "numa/placement.h"
 #include "numa/thread_placement.h"
 #include "report/build_info.h"
+#include "report/csv_report.h"
 #include "report/json_report.h"
 #include "report/report.h"
 #include "timing/clock.h"
 #include "timing/cycles.h"
+#include "timing/process_cost.h"
 
 /* CLOMP 1.2 caps the scaled iteration count. */
 #define MAX_ITERATIONS 2000000000L
@@ -44,11 +46,12 @@
  * must not masquerade as a verification failure. */
 static volatile int exit_is_ours;
 
-/* While a --json document is pending, a run that ends early still writes
- * one (status "failed", the reason, what was measured so far); set once the
- * outputs are open. The temporary file is removed if even that fails. */
+/* While a --json document or --csv table is pending, a run that ends early
+ * still writes it (status "failed", the reason, what was measured so far);
+ * set once the outputs are open. The temporary files are removed if even
+ * that fails. */
 static void (*write_failure_record)(int status, const char *why);
-static char pending_json_tmp[4096];
+static char pending_tmp[2][4096];
 
 static void catch_runtime_exit(void)
 {
@@ -74,8 +77,9 @@ static void catch_runtime_abort(int sig)
     if (write(STDERR_FILENO, msg, sizeof msg - 1) < 0) {
         /* nothing more can be said */
     }
-    if (pending_json_tmp[0] != '\0')
-        unlink(pending_json_tmp);   /* async-signal-safe; a document cannot be written here */
+    for (int i = 0; i < 2; i++)
+        if (pending_tmp[i][0] != '\0')
+            unlink(pending_tmp[i]);   /* async-signal-safe; a document cannot be written here */
     _exit(EXIT_RESOURCE);
 }
 
@@ -235,6 +239,7 @@ static RunSetup resolve_run(const Options *opts, int argc, char **argv)
     run.rounds = opts->rounds;
     run.quiet = opts->quiet;
     run.json_path = opts->json_path;
+    run.csv_path = opts->csv_path;
     run.schedule_list = opts->schedules;
     select_schedules(&run, opts->schedules);
     plan_requested_trials(&run);
@@ -356,31 +361,51 @@ static void plan_trials(Problem *pb, RunSetup *run)
         die(EXIT_RESOURCE, "out of memory for %ld chunk checkpoints", run->trials);
 }
 
-/* Where the text report and the JSON document go. */
+/* A --json or --csv file: written to a temporary file that is renamed
+ * over the file only when complete, or standard output ("-"). */
+typedef struct ResultFile {
+    const char *option;    /* "--json", "--csv" */
+    const char *path;      /* NULL: not asked for */
+    int (*write)(FILE *out, const RunRecord *record);
+    FILE *file;            /* NULL once written (or never opened) */
+    char tmp[4096];
+    char *pending;         /* pending_tmp[] slot naming tmp for the abort handler */
+} ResultFile;
+
+/* Where the text report, the JSON document and the CSV table go. */
 typedef struct Outputs {
-    FILE *text;        /* the report: stdout, or stderr when JSON has stdout */
+    FILE *text;        /* the report: stdout, or stderr when JSON or CSV has stdout */
     FILE *report;      /* header and blocks: `text`, or a sink under --quiet */
-    FILE *json;        /* NULL without --json */
-    char json_tmp[4096];   /* written here, renamed over the file at the end */
+    ResultFile json;
+    ResultFile csv;
 } Outputs;
+
+static void open_result_file(ResultFile *rf, Outputs *o)
+{
+    if (rf->path == NULL)
+        return;
+    if (strcmp(rf->path, "-") == 0) {
+        o->text = stderr;
+        rf->file = stdout;
+        return;
+    }
+    /* An existing file is only replaced by a complete document. */
+    if ((size_t)snprintf(rf->tmp, sizeof rf->tmp, "%s.tmp.%ld", rf->path, (long)getpid()) >= sizeof rf->tmp)
+        die(EXIT_USAGE, "%s: the file name is too long", rf->option);
+    rf->file = fopen(rf->tmp, "w");
+    if (rf->file == NULL)
+        die(EXIT_USAGE, "%s: cannot create '%s': %s", rf->option, rf->tmp, strerror(errno));
+    snprintf(rf->pending, sizeof pending_tmp[0], "%s", rf->tmp);
+}
 
 static void open_outputs(Outputs *o, const RunSetup *run)
 {
     memset(o, 0, sizeof *o);
     o->text = stdout;
-    if (run->json_path != NULL && strcmp(run->json_path, "-") == 0) {
-        o->text = stderr;
-        o->json = stdout;
-    } else if (run->json_path != NULL) {
-        /* An existing file is only replaced by a complete document. */
-        if ((size_t)snprintf(o->json_tmp, sizeof o->json_tmp, "%s.tmp.%ld", run->json_path, (long)getpid()) >=
-            sizeof o->json_tmp)
-            die(EXIT_USAGE, "--json: the file name is too long");
-        o->json = fopen(o->json_tmp, "w");
-        if (o->json == NULL)
-            die(EXIT_USAGE, "--json: cannot create '%s': %s", o->json_tmp, strerror(errno));
-        snprintf(pending_json_tmp, sizeof pending_json_tmp, "%s", o->json_tmp);
-    }
+    o->json = (ResultFile){"--json", run->json_path, write_json_report, NULL, "", pending_tmp[0]};
+    o->csv = (ResultFile){"--csv", run->csv_path, write_csv_report, NULL, "", pending_tmp[1]};
+    open_result_file(&o->json, o);
+    open_result_file(&o->csv, o);
     o->report = o->text;
     if (run->quiet) {
         o->report = fopen("/dev/null", "w");
@@ -389,25 +414,32 @@ static void open_outputs(Outputs *o, const RunSetup *run)
     }
 }
 
-/* Writes the JSON document (if asked for); a document that cannot be
- * written is a resource failure, reported after the run's own status. */
-static int close_json(Outputs *o, const RunRecord *record, const RunSetup *run)
+/* Writes the file (if asked for); one that cannot be written is a resource
+ * failure, reported after the run's own status. */
+static int close_result_file(ResultFile *rf, const RunRecord *record)
 {
-    if (o->json == NULL)
+    if (rf->file == NULL)
         return 0;
-    int failed = write_json_report(o->json, record) != 0;
-    if (o->json != stdout) {
-        failed |= fclose(o->json) != 0;
-        if (!failed && rename(o->json_tmp, run->json_path) != 0)
+    int failed = rf->write(rf->file, record) != 0;
+    if (rf->file != stdout) {
+        failed |= fclose(rf->file) != 0;
+        if (!failed && rename(rf->tmp, rf->path) != 0)
             failed = 1;
         if (failed)
-            remove(o->json_tmp);
+            remove(rf->tmp);
     }
-    o->json = NULL;
-    pending_json_tmp[0] = '\0';
+    rf->file = NULL;
+    rf->pending[0] = '\0';
     if (failed)
-        fprintf(stderr, "clomp: could not write the JSON report to '%s'\n", run->json_path);
+        fprintf(stderr, "clomp: could not write the %s report to '%s'\n", rf->option + 2, rf->path);
     return failed ? EXIT_RESOURCE : 0;
+}
+
+static int close_outputs(Outputs *o, const RunRecord *record)
+{
+    int json_status = close_result_file(&o->json, record);
+    int csv_status = close_result_file(&o->csv, record);
+    return json_status != 0 ? json_status : csv_status;
 }
 
 /* What a failure record is written from: main fills it in as the run goes. */
@@ -418,11 +450,12 @@ static struct {
 
 static void write_pending_failure(int status, const char *why)
 {
-    if (pending.out == NULL || pending.out->json == NULL)
+    if (pending.out == NULL)
         return;
     pending.record.exit_status = status;
     pending.record.failure = why;
-    close_json(pending.out, &pending.record, pending.record.run);
+    pending.record.cost = process_cost_now();
+    close_outputs(pending.out, &pending.record);
 }
 
 /* Output that could not be written is a lost result, not a success. */
@@ -442,6 +475,7 @@ int main(int argc, char **argv)
     Options opts;
     char error[256];
 
+    process_cost_start();
     atexit(catch_runtime_exit);
     signal(SIGABRT, catch_runtime_abort);
 
@@ -469,7 +503,7 @@ int main(int argc, char **argv)
     Outputs out;
     open_outputs(&out, &run);
     pending.out = &out;
-    pending.record = (RunRecord){&run, NULL, NULL, NULL, 0, host, started, 0.0, 0, NULL, NULL};
+    pending.record = (RunRecord){&run, NULL, NULL, NULL, 0, host, started, 0.0, 0, NULL, NULL, {0}};
     write_failure_record = write_pending_failure;
     configure_openmp(&run);
     choose_nested_shape(&run);
@@ -478,12 +512,12 @@ int main(int argc, char **argv)
     print_header(out.report, &run, host, started);
     if (opts.dry_run) {
         print_plan(out.report, &run);
-        RunRecord record = {&run, NULL, NULL, NULL, 0, host, started, 0.0, 0, NULL, NULL};
-        int json_status = close_json(&out, &record, &run);
+        RunRecord record = {&run, NULL, NULL, NULL, 0, host, started, 0.0, 0, NULL, NULL, {0}};
+        int files_status = close_outputs(&out, &record);
         free(run.chunk_end);
         if (out.report != out.text)
             fclose(out.report);
-        return finish(json_status);
+        return finish(files_status);
     }
     fflush(out.report);
 
@@ -515,20 +549,22 @@ int main(int argc, char **argv)
     SequenceOutput seq_out = {out.report, run.quiet ? stderr : out.report};
     status = run_measurements(&pb, &run, results, clomp_schedule_count, &seq_out, why, sizeof why);
     RunRecord record = {&run, &pb, &locality, results, clomp_schedule_count, host, started, build_seconds,
-                        status, status != 0 ? why : NULL, NULL};
+                        status, status != 0 ? why : NULL, NULL, {0}};
+    record.cost = process_cost_now();
     if (status != 0) {
         for (size_t i = 0; i < clomp_schedule_count && status == EXIT_VERIFY_FAILED; i++)
             if (strncmp(why, clomp_schedules[i]->name, strlen(clomp_schedules[i]->name)) == 0)
                 record.failed = &results[i];
-        close_json(&out, &record, &run);
+        close_outputs(&out, &record);
         die(status, "%s", why);
     }
     clomp_openmp_running = 1;   /* the locality is measured again in a parallel region */
     remeasure_locality(out.report, &pb.mesh, (int)run.numThreads, &locality);
     clomp_openmp_running = 0;
     print_targets(out.report, &run, results, clomp_schedule_count);
+    print_process_cost(out.report, &record.cost);
     print_summary(out.text, &run, results, clomp_schedule_count);
-    int json_status = close_json(&out, &record, &run);
+    int files_status = close_outputs(&out, &record);
 
     free_measurements(results, clomp_schedule_count);
     free(results);
@@ -537,5 +573,5 @@ int main(int argc, char **argv)
     free_team_placement(&locality.team);
     if (out.report != out.text)
         fclose(out.report);
-    return finish(json_status);
+    return finish(files_status);
 }

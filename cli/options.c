@@ -212,6 +212,10 @@ int parse_options(int argc, char **argv, Options *opts, char *error, size_t size
                 else
                     return fail(error, size, "--zone-stride: '%s' is not record (CLOMP 1.2's layout) or zonesize",
                                 shown(arg + 14, buf, sizeof buf));
+            } else if (strncmp(arg, "--csv=", 6) == 0) {
+                if (arg[6] == '\0')
+                    return fail(error, size, "--csv: no file name (use --csv=- for standard output)");
+                opts->csv_path = arg + 6;
             } else if (strcmp(arg, "--quiet") == 0) {
                 opts->quiet = 1;
             } else {
@@ -234,6 +238,9 @@ int parse_options(int argc, char **argv, Options *opts, char *error, size_t size
         opts->show_usage = 1;
         return fail(error, size, "%s", "");
     }
+    if (opts->json_path != NULL && opts->csv_path != NULL && strcmp(opts->json_path, "-") == 0 &&
+        strcmp(opts->csv_path, "-") == 0)
+        return fail(error, size, "--json=- and --csv=- cannot both use standard output");
     return 0;
 }
 
@@ -270,6 +277,8 @@ void print_usage(FILE *out, const char *exe)
             "  --ghz=F               cycle rate for the cycles figures (default: calibrated TSC)\n"
             "  --json=FILE           also write every result as JSON to FILE (- : standard output,\n"
             "                        and the text report goes to standard error)\n"
+            "  --csv=FILE            also write one CSV row per measurement to FILE (- : standard\n"
+            "                        output, and the text report goes to standard error)\n"
             "\n"
             "Some interesting testcases (last number controls run time; N = number of cores):\n"
             "                   Target input:  clomp -1 1 64 100 32 1 100\n"

@@ -28,6 +28,7 @@ typedef struct Options {
     double ghz;            /* --ghz=F cycle rate; 0: calibrate the TSC */
     const char *schedules; /* --schedules=LIST as given (checked against the table later); NULL: all */
     const char *json_path; /* --json=FILE; "-" is standard output */
+    const char *csv_path;  /* --csv=FILE; "-" is standard output */
     int quiet;             /* --quiet: only the summary block */
     ZoneLayout zone_layout;   /* --zone-stride=record (CLOMP 1.2's, default) | zonesize (spread) */
 } Options;

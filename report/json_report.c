@@ -5,22 +5,9 @@
 
 #include "../kernels/problem.h"
 #include "json.h"
+#include "record_figures.h"
 
 extern char **environ;
-
-static const char *role_text(ScheduleRole role)
-{
-    switch (role) {
-    case ROLE_PROBE:
-        return "probe";
-    case ROLE_REFERENCE:
-        return "reference";
-    case ROLE_BESTCASE:
-        return "bestcase";
-    default:
-        return "checked";
-    }
-}
 
 /* [low, high], or null without an interval. */
 static void interval(JsonWriter *w, const char *key, int has, double low, double high)
@@ -254,6 +241,26 @@ static void write_setup(JsonWriter *w, const RunRecord *r)
     json_object_end(w);
 }
 
+/* Every interval in this document comes from the chunks of this one
+ * process; what separate processes of the same input give is measured by
+ * run_clomp.sh --replicates and --compare (docs/statistics.md). */
+#define INTERVAL_SCOPE "within this process"
+
+static void write_process_cost(JsonWriter *w, const ProcessCost *c)
+{
+    if (!c->measured) {
+        json_null(w, "process_cost");
+        return;
+    }
+    json_object_begin(w, "process_cost");
+    json_number(w, "user_cpu_seconds", c->user_seconds);
+    json_number(w, "system_cpu_seconds", c->system_seconds);
+    json_number(w, "wall_seconds", c->wall_seconds);
+    json_number(w, "cpus_busy", c->wall_seconds > 0.0 ? (c->user_seconds + c->system_seconds) / c->wall_seconds : NAN);
+    json_string(w, "source", "getrusage(RUSAGE_SELF) at the end of the run, every thread");
+    json_object_end(w);
+}
+
 static void write_statistics(JsonWriter *w, const SampleStats *st)
 {
     json_object_begin(w, "statistics");
@@ -267,46 +274,30 @@ static void write_statistics(JsonWriter *w, const SampleStats *st)
     json_integer(w, "outliers", st->outliers);
     interval(w, "median_ci_95", st->has_ci, st->ci_low, st->ci_high);
     json_number(w, "median_ci_coverage", st->has_ci ? st->ci_coverage : NAN);
+    json_string(w, "median_ci_scope", st->has_ci ? INTERVAL_SCOPE : NULL);
     json_object_end(w);
 }
 
-static const char *verification_text(const RunRecord *r, const Measurement *m)
+static void write_measurement(JsonWriter *w, const RunRecord *r, const Measurement *m)
 {
-    if (m == r->failed)
-        return "failed";
-    if (m->rounds_done == 0)
-        return "not run";
-    switch (m->schedule->role) {
-    case ROLE_REFERENCE:
-        return "reference";
-    case ROLE_CHECKED:
-        return "passed";
-    case ROLE_BESTCASE:
-        return "skipped";
-    default:
-        return "not applicable";
-    }
-}
-
-static void write_measurement(JsonWriter *w, const RunRecord *r, const Measurement *m, const Measurement *serial,
-                              const Measurement *bestcase)
-{
-    const RunSetup *run = r->run;
     const Schedule *s = m->schedule;
-    int complete = m->selected && m->rounds_done == run->rounds && m != r->failed;
+    const RunSetup *run = r->run;
+    MeasurementFigures f;
+    measurement_figures(r, m, &f);
+    int complete = f.complete;
 
     json_object_begin(w, NULL);
     json_string(w, "name", s->name);
     json_string(w, "key", s->key);
-    json_string(w, "role", role_text(s->role));
+    json_string(w, "role", f.role);
     json_bool(w, "selected", m->selected);
     if (strcmp(s->key, "nested") == 0 && run->nested_unavailable[0] != '\0')
         json_string(w, "unavailable", run->nested_unavailable);
     else
         json_null(w, "unavailable");
     json_string(w, "started", m->rounds_done > 0 ? m->started : NULL);
-    if (s->uses_threads && m->rounds_done > 0)
-        json_integer(w, "threads", m->team.nested ? m->team.inner_total : m->team.threads);
+    if (f.threads >= 0)
+        json_integer(w, "threads", f.threads);
     else
         json_null(w, "threads");
     if (m->team.nested) {
@@ -328,31 +319,31 @@ static void write_measurement(JsonWriter *w, const RunRecord *r, const Measureme
         json_object_end(w);
     }
     json_object_begin(w, "verification");
-    json_string(w, "result", verification_text(r, m));
+    json_string(w, "result", f.verification);
     json_integer(w, "verified_chunks", m->verified_chunks);
     json_object_end(w);
-    if ((s->role == ROLE_REFERENCE || s->role == ROLE_CHECKED) && complete) {
+    if (f.has_checksum) {
         json_object_begin(w, "checksum");
-        json_number(w, "sum", m->checksum.sum);
-        json_number(w, "residue", m->checksum.residue);
-        json_number(w, "total", m->checksum.total);
+        json_number(w, "sum", f.checksum.sum);
+        json_number(w, "residue", f.checksum.residue);
+        json_number(w, "total", f.checksum.total);
         json_object_end(w);
     } else {
         json_null(w, "checksum");
     }
 
     /* Figures only for complete measurements: a partial one would mislead. */
-    json_number(w, "runtime_seconds", complete ? m->seconds : NAN);
-    json_number(w, "us_per_loop", complete ? m->us : NAN);
-    json_number(w, "speedup", complete && s->role != ROLE_PROBE && serial != NULL ? serial->us / m->us : NAN);
-    json_number(w, "efficacy_percent",
-                complete && (s->role == ROLE_CHECKED || s->role == ROLE_BESTCASE) && bestcase != NULL ? m->efficacy : NAN);
-    json_number(w, "overhead_us_per_loop", complete && m->has_overhead ? m->overhead_us : NAN);
+    json_number(w, "runtime_seconds", f.runtime_seconds);
+    json_number(w, "us_per_loop", f.us);
+    json_number(w, "speedup", f.speedup);
+    json_number(w, "efficacy_percent", f.efficacy);
+    json_number(w, "overhead_us_per_loop", f.overhead);
     interval(w, "overhead_ci_95", complete && m->has_overhead && m->has_overhead_ci, m->overhead_low, m->overhead_high);
     json_string(w, "overhead_ci_method",
                 !(complete && m->has_overhead && m->has_overhead_ci) ? NULL
                 : m->overhead_ci_paired ? "paired per-round differences, order statistics"
                                         : "pooled chunk medians, Bonferroni");
+    json_string(w, "overhead_ci_scope", complete && m->has_overhead && m->has_overhead_ci ? INTERVAL_SCOPE : NULL);
     interval(w, "overhead_round_range", complete && m->has_overhead && m->has_round_range, m->round_range_low,
              m->round_range_high);
     json_integer(w, "subnormals", m->subnormals);
@@ -384,14 +375,6 @@ static void write_measurement(JsonWriter *w, const RunRecord *r, const Measureme
     json_object_end(w);
 }
 
-/* A measurement that completed every round, or NULL: figures of a partial
- * one would mislead. */
-static const Measurement *find(const RunRecord *r, ScheduleRole role, const char *key)
-{
-    const Measurement *m = r->results != NULL ? find_measurement(r->results, r->count, role, key) : NULL;
-    return m != NULL && m->rounds_done == r->run->rounds && m != r->failed ? m : NULL;
-}
-
 static void write_target(JsonWriter *w, const RunSetup *run, const char *key, const Measurement *m, int overhead,
                          double target)
 {
@@ -406,6 +389,7 @@ static void write_target(JsonWriter *w, const RunSetup *run, const char *key, co
     json_object_begin(w, key);
     json_number(w, "cycles", cycles);
     interval(w, "cycles_ci_95", has && !isnan(cycles), cycles_from_us(&run->cycles, low), cycles_from_us(&run->cycles, high));
+    json_string(w, "cycles_ci_scope", has && !isnan(cycles) ? INTERVAL_SCOPE : NULL);
     if (target > 0.0) {
         json_number(w, "target_below", target);
         json_string(w, "verdict", target_verdict(cycles, has, cycles_from_us(&run->cycles, low),
@@ -417,14 +401,14 @@ static void write_target(JsonWriter *w, const RunSetup *run, const char *key, co
 int write_json_report(FILE *out, const RunRecord *r)
 {
     JsonWriter w;
-    const Measurement *serial = find(r, ROLE_REFERENCE, NULL), *bestcase = find(r, ROLE_BESTCASE, NULL);
 
     json_start(&w, out);
     json_object_begin(&w, NULL);
     json_string(&w, "schema", "clomp-result");
     json_integer(&w, "schema_version", CLOMP_JSON_SCHEMA_VERSION);
+    json_integer(&w, "schema_minor", CLOMP_JSON_SCHEMA_MINOR);
     json_string(&w, "clomp_version", build_info()->version);
-    json_string(&w, "status", r->exit_status == 0 ? "ok" : r->failed != NULL ? "verification failed" : "failed");
+    json_string(&w, "status", record_status(r));
     json_integer(&w, "exit_status", r->exit_status);
     json_string(&w, "failure", r->failure);
     json_string(&w, "invocation", r->run->invocation);
@@ -438,14 +422,16 @@ int write_json_report(FILE *out, const RunRecord *r)
 
     json_array_begin(&w, "measurements");
     for (size_t i = 0; r->results != NULL && i < r->count; i++)
-        write_measurement(&w, r, &r->results[i], serial, bestcase);
+        write_measurement(&w, r, &r->results[i]);
     json_array_end(&w);
 
     json_object_begin(&w, "llnl_targets");
-    write_target(&w, r->run, "barrier_latency", find(r, ROLE_PROBE, "barrier"), 0, 200.0);
-    write_target(&w, r->run, "parallel_for_overhead", find(r, ROLE_CHECKED, "static"), 1, 500.0);
-    write_target(&w, r->run, "fork_join", find(r, ROLE_PROBE, "parallel"), 0, 0.0);
+    write_target(&w, r->run, "barrier_latency", record_find(r, ROLE_PROBE, "barrier"), 0, LLNL_BARRIER_TARGET_CYCLES);
+    write_target(&w, r->run, "parallel_for_overhead", record_find(r, ROLE_CHECKED, "static"), 1, LLNL_PARALLEL_FOR_TARGET_CYCLES);
+    write_target(&w, r->run, "fork_join", record_find(r, ROLE_PROBE, "parallel"), 0, 0.0);
     json_object_end(&w);
+
+    write_process_cost(&w, &r->cost);
 
     json_array_begin(&w, "warnings");
     for (size_t i = 0; i < warning_count(); i++)

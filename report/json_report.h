@@ -6,9 +6,14 @@
 #include <stdio.h>
 
 #include "../numa/locality.h"
+#include "../timing/process_cost.h"
 #include "report.h"
 
+/* The integer version changes only when a member is renamed, removed or
+ * changes meaning; CLOMP_JSON_SCHEMA_MINOR counts additions (readers may
+ * ignore it). */
 #define CLOMP_JSON_SCHEMA_VERSION 1
+#define CLOMP_JSON_SCHEMA_MINOR 1
 
 typedef struct RunRecord {
     const RunSetup *run;
@@ -22,6 +27,7 @@ typedef struct RunRecord {
     int exit_status;                     /* what clomp exits with */
     const char *failure;                 /* one-line reason, NULL when exit_status is 0 */
     const Measurement *failed;           /* the measurement that failed verification, or NULL */
+    ProcessCost cost;                    /* CPU and wall seconds at the end (measured = 0: not taken) */
 } RunRecord;
 
 /* Writes the whole document; 0, or -1 when it could not be written. */

@@ -75,6 +75,11 @@ const char *measured_text(char *buf, size_t size, double value, double uncertain
     return buf;
 }
 
+/* Every interval the report prints comes from the chunks of this one
+ * process, and says so: separate processes of the same input spread wider
+ * (run_clomp.sh --replicates and --compare measure that; docs/statistics.md). */
+#define INTERVAL_SCOPE "within this process"
+
 /* Half-width of a sample's median interval, or its standard deviation
  * when there are too few samples for an interval. */
 static double median_uncertainty(const SampleStats *st)
@@ -389,20 +394,20 @@ static void print_statistics(FILE *out, const Measurement *m)
             measured_text(c, sizeof c, st->cv * 100.0, 1.0, 1), st->outliers, m->chunks, m->chunks == 1 ? "" : "s",
             m->rounds_done, m->rounds_done == 1 ? "" : "s");
     if (st->has_ci)
-        fprintf(out, "%13s   Median: %s us/Loop, 95%% CI %s .. %s\n", name, measured_text(a, sizeof a, st->median, u, 3),
+        fprintf(out, "%13s   Median: %s us/Loop, 95%% CI %s .. %s, " INTERVAL_SCOPE "\n", name, measured_text(a, sizeof a, st->median, u, 3),
                 measured_text(b, sizeof b, st->ci_low, u, 3), measured_text(c, sizeof c, st->ci_high, u, 3));
     else
         fprintf(out, "%13s   Median: %s us/Loop, no 95%% CI from %ld samples (needs 6 or more)\n", name,
                 measured_text(a, sizeof a, st->median, u, 3), st->n);
     if (m->has_overhead && m->has_overhead_ci) {
         double ou = 0.5 * (m->overhead_high - m->overhead_low);
-        fprintf(out, "%13s  Ovh. CI: %s .. %s us/Loop (95%%, against bestcase%s)%s\n", name,
+        fprintf(out, "%13s  Ovh. CI: %s .. %s us/Loop (95%%, against bestcase%s)%s, " INTERVAL_SCOPE "\n", name,
                 measured_text(a, sizeof a, m->overhead_low, ou, 3), measured_text(b, sizeof b, m->overhead_high, ou, 3),
                 m->overhead_ci_paired ? ", paired by round" : "",
                 m->overhead_low <= 0.0 && m->overhead_high >= 0.0 ? ": within noise of 0" : "");
     } else if (m->has_overhead && m->has_round_range) {
         double ou = 0.5 * (m->round_range_high - m->round_range_low);
-        fprintf(out, "%13s  Ovh. CI: none at 95%% from %ld rounds (needs 6); the rounds range %s .. %s us/Loop\n",
+        fprintf(out, "%13s  Ovh. CI: none at 95%% from %ld rounds (needs 6); the rounds range %s .. %s us/Loop, " INTERVAL_SCOPE "\n",
                 name, m->rounds_done, measured_text(a, sizeof a, m->round_range_low, ou, 3),
                 measured_text(b, sizeof b, m->round_range_high, ou, 3));
     }
@@ -644,7 +649,8 @@ static void print_target(FILE *out, const RunSetup *run, const char *label, doub
     fprintf(out, "%s: %s cycles", label, measured_text(a, sizeof a, cycles, u, 0));
     if (has_ci) {
         char b[32], c[32];
-        fprintf(out, " (95%% CI %s .. %s)", measured_text(b, sizeof b, low, u, 0), measured_text(c, sizeof c, high, u, 0));
+        fprintf(out, " (95%% CI %s .. %s, " INTERVAL_SCOPE ")", measured_text(b, sizeof b, low, u, 0),
+                measured_text(c, sizeof c, high, u, 0));
     }
     const char *verdict = target_verdict(cycles, has_ci, low, high, target_cycles);
     if (target_cycles <= 0.0)
@@ -675,6 +681,19 @@ void print_targets(FILE *out, const RunSetup *run, const Measurement *results, s
     if (parallel != NULL)
         print_target(out, run, "Fork/join (OMP Parallel)", parallel->us, parallel->stats.has_ci,
                      parallel->stats.ci_low, parallel->stats.ci_high, 0.0);
+}
+
+void print_process_cost(FILE *out, const ProcessCost *c)
+{
+    if (!c->measured) {
+        fprintf(out, "Process CPU time: unavailable (getrusage failed)\n");
+        return;
+    }
+    fprintf(out, "Process CPU time: %.3f s user, %.3f s system, %.3f s wall (getrusage, every thread)",
+            c->user_seconds, c->system_seconds, c->wall_seconds);
+    if (c->wall_seconds > 0.0)
+        fprintf(out, ": %.1f CPUs busy on average", (c->user_seconds + c->system_seconds) / c->wall_seconds);
+    fputc('\n', out);
 }
 
 void print_summary(FILE *out, const RunSetup *run, const Measurement *results, size_t count)

@@ -12,6 +12,7 @@
 #include "../mesh/verify.h"
 #include "../numa/locality.h"
 #include "../timing/cycles.h"
+#include "../timing/process_cost.h"
 #include "../timing/statistics.h"
 #include "build_info.h"
 
@@ -45,6 +46,7 @@ typedef struct RunSetup {
     long rounds;
     int quiet;
     const char *json_path;
+    const char *csv_path;
     const char *schedule_list;    /* --schedules as given, or NULL */
     int selected[16];             /* per clomp_schedules[] entry: measured in this run */
     CycleRate cycles;
@@ -116,6 +118,10 @@ void print_targets(FILE *out, const RunSetup *run, const Measurement *results, s
 /* "met", "not met", "undecided" (the interval straddles the target) or
  * "unavailable" (no cycle rate: cycles is NAN). */
 const char *target_verdict(double cycles, int has_ci, double low, double high, double target);
+
+/* "Process CPU time: U s user, S s system, W s wall ...: C CPUs busy on
+ * average": after the targets, before the summary (a clomp line). */
+void print_process_cost(FILE *out, const ProcessCost *cost);
 
 void print_summary(FILE *out, const RunSetup *run, const Measurement *results, size_t count);
 

@@ -426,9 +426,31 @@ if [ "$have_python" -eq 1 ]; then
         [ "$text" = "$json" ] || { ci_ok=1; diag "$name: $text Ovh. CI line(s), JSON interval: $json"; }
     done
     ok "$ci_ok" "each checked schedule prints an Ovh. CI line exactly when the JSON has its overhead_ci_95"
+    pycheck "$tmp/t7.json" 'all((m["statistics"] is None or (m["statistics"]["median_ci_95"] is None) == (m["statistics"]["median_ci_scope"] is None)) and (m["overhead_ci_95"] is None) == (m.get("overhead_ci_scope") is None) for m in d["measurements"])' \
+        "every JSON interval of a measurement has its scope beside it, and only an interval has one"
+    pycheck "$tmp/t7.json" 'set(m["statistics"]["median_ci_scope"] for m in d["measurements"] if m["statistics"] and m["statistics"]["median_ci_scope"]) | set(m["overhead_ci_scope"] for m in d["measurements"] if m["overhead_ci_scope"]) == {"within this process"}' \
+        "and that scope is always 'within this process'"
+    pycheck "$tmp/t7.json" 'd["schema_version"] == 1 and d["schema_minor"] >= 1' "the document says schema_version 1, schema_minor 1 or later (members were added)"
+    # CPU seconds: a process cannot use more CPU time than its wall time on every CPU it may use.
+    cpus=$(nproc)
+    pycheck "$tmp/t7.json" 'all(c["user_cpu_seconds"] >= 0 and c["system_cpu_seconds"] >= 0 and c["wall_seconds"] > 0 and c["user_cpu_seconds"] + c["system_cpu_seconds"] > 0 and c["user_cpu_seconds"] + c["system_cpu_seconds"] <= c["wall_seconds"] * '"$cpus"' + 0.05 and close(c["cpus_busy"], (c["user_cpu_seconds"] + c["system_cpu_seconds"]) / c["wall_seconds"]) for c in [d["process_cost"]])' \
+        "process_cost holds user and system CPU seconds (> 0 together, at most wall x $cpus CPUs) and cpus_busy = CPU / wall"
+    cost_line=$(grep '^Process CPU time: ' <<<"$t7_out")
+    is "$cost_line" "$(pyget "$tmp/t7.json" '"Process CPU time: %.3f s user, %.3f s system, %.3f s wall (getrusage, every thread): %.1f CPUs busy on average" % (d["process_cost"]["user_cpu_seconds"], d["process_cost"]["system_cpu_seconds"], d["process_cost"]["wall_seconds"], d["process_cost"]["cpus_busy"])')" \
+        "the text's Process CPU time line gives the JSON's process_cost"
 else
     skip "the text report and the JSON agree" "no python3"
 fi
+# Every interval line of the text says what it covers.
+interval_lines=$(grep -E '  Median: .*95% CI|  Ovh. CI: |\(95% CI ' <<<"$t7_out")
+bad=$(grep -vc 'within this process' <<<"$interval_lines")
+[ "$(line_count "$interval_lines")" -ge 10 ] && [ "$bad" -eq 0 ]
+ok $? "every Median, Ovh. CI and LLNL target interval line of the text (at least 10 here) says 'within this process'"
+targets_at=$(lines_starting "$t7_out" "$TARGETS")
+cost_at=$(lines_starting "$t7_out" 'Process CPU time: ')
+summary_at=$(lines_starting "$t7_out" "$SUMMARY")
+[ -n "$cost_at" ] && [ -n "$targets_at" ] && [ "$targets_at" -lt "$cost_at" ] && [ "$cost_at" -lt "$summary_at" ]
+ok $? "the Process CPU time line comes after the LLNL targets and before the comma-delimited summary"
 
 # ---- 7. --rounds=3: the sequence three times, then the blocks once -------------------------------
 mapfile -t round_at < <(lines_starting "$r3_out" '            Round: ')
@@ -462,8 +484,8 @@ is "$rc" 0 "--ghz=2 exits 0"
 like "$ghz_out" $'\n''       Cycle rate: 2\.000 GHz \(--ghz\)'$'\n' "--ghz=2: the setup says '       Cycle rate: 2.000 GHz (--ghz)'"
 like "$ghz_out" $'\n'"$TARGETS"$'\n''Cycle rate: 2\.000 GHz \(--ghz\)'$'\n' "--ghz=2: the LLNL targets section opens with the same cycle rate"
 barrier_line=$(grep '^Barrier latency (OMP Barrier): ' <<<"$ghz_out")
-like "$barrier_line" '^Barrier latency \(OMP Barrier\): [0-9]+ cycles( \(95% CI [0-9]+ \.\. [0-9]+\))?, target < 200: (met|not met|undecided)' \
-    "--ghz=2: the targets give 'Barrier latency (OMP Barrier): N cycles', judged against < 200"
+like "$barrier_line" '^Barrier latency \(OMP Barrier\): [0-9]+ cycles( \(95% CI [0-9]+ \.\. [0-9]+, within this process\))?, target < 200: (met|not met|undecided)' \
+    "--ghz=2: the targets give 'Barrier latency (OMP Barrier): N cycles' (an interval says it is within this process), judged against < 200"
 verdicts=$(sed -n "/^$TARGETS\$/,/^$SUMMARY\$/p" <<<"$ghz_out" | grep 'target < ' | sed 's/.*target < [0-9]*: //; s/ (the interval straddles it)$//')
 bad_verdict=$(grep -cvE '^(met|not met|undecided)$' <<<"$verdicts")
 [ "$(line_count "$verdicts")" -eq 2 ] && [ "$bad_verdict" -eq 0 ]

@@ -18,7 +18,7 @@ export OMP_WAIT_POLICY=${OMP_WAIT_POLICY:-passive}
 
 host=$(uname -n)
 host=${host%%.*}
-quick=(--quick --max-zone-scale 10)
+quick=(--quick --max-zone-scale 10 --replicates 1)  # one process of the target input: 8 runs (--replicates: section 12)
 zone_sizes=(6400 64000)
 total=8  # 2 key runs, the 2 repeated with allocThreads 1, 2 sizes x threads 1..2
 
@@ -62,11 +62,12 @@ count_matching() {  # count_matching ERE FILE...: lines matching ERE in all FILE
     cat "$@" 2>/dev/null | grep -Ec -- "$ere"
 }
 
-# A stand-in for clomp. --version prints build facts; any other call is logged
-# to $FAKE_LOG (arguments) and $FAKE_ENV_LOG (its OpenMP environment), prints
-# a line and $FAKE_FILLER more, then exits $FAKE_RC if that is set and not 0, else
-# prints a minimal comma-delimited summary whose Static OMP speedup is $FAKE_SPEEDUP
-# (default 1.9) and whose N/A cells say $FAKE_NA (default N/A).
+# A stand-in for clomp. --version prints build facts, --help names --csv; any
+# other call is logged to $FAKE_LOG (arguments) and $FAKE_ENV_LOG (its OpenMP
+# environment), prints a line and $FAKE_FILLER more, then exits $FAKE_RC if that
+# is set and not 0, else prints a minimal comma-delimited summary whose Static OMP
+# speedup is $FAKE_SPEEDUP (default 1.9) and whose N/A cells say $FAKE_NA (default
+# N/A), and writes the same figures to its --csv=FILE (the driver's source).
 fake=$root/fakeclomp
 cat >"$fake" <<'FAKE'
 #!/usr/bin/env bash
@@ -75,6 +76,12 @@ if [ "${1-}" = --version ]; then
     echo "OpenMP: none"
     exit 0
 fi
+if [ "${1-}" = --help ]; then
+    echo "  --csv=FILE  (a test stand-in)"
+    exit 0
+fi
+csv=''
+for a in "$@"; do case $a in --csv=*) csv=${a#--csv=} ;; esac; done
 [ -z "${FAKE_LOG-}" ] || printf '%s\n' "$*" >>"$FAKE_LOG"
 [ -z "${FAKE_ENV_LOG-}" ] || env | grep -E '^(OMP_|GOMP_|KMP_|XLSMPOPTS|BG_)' | LC_ALL=C sort >>"$FAKE_ENV_LOG"
 echo "fake clomp $*"
@@ -90,6 +97,17 @@ echo "us/Loop,    0.00,    6.98,   11.79,    5.92,   21.57,   13.55,   22.46,   
 echo "Speedup,     $na,     $na,     1.0,     1.9,     $s,     0.4,     0.6,     0.5"
 echo "Efficacy,    $na,     $na,     $na,   100.0%,   27.4%,   43.7%,   26.3%,   24.6%"
 echo "Overhead,    $na,     $na,     $na,    0.00,   15.66,    7.63,   16.55,   18.13"
+[ -z "$csv" ] || cat >"$csv" <<CSV
+key,name,us_per_loop,speedup,efficacy_percent,overhead_us
+calc_deposit,calc_deposit,0.00,$na,$na,$na
+barrier,OMP Barrier,6.98,$na,$na,$na
+serial,Serial Ref,11.79,1.0,$na,$na
+bestcase,Bestcase OMP,5.92,1.9,100.0,0.00
+static,Static OMP,21.57,$s,27.4,15.66
+dynamic,Dynamic OMP,13.55,0.4,43.7,7.63
+manual,Manual OMP,22.46,0.6,26.3,16.55
+nested,Nested OMP,24.05,0.5,24.6,18.13
+CSV
 FAKE
 chmod +x "$fake"
 
@@ -100,7 +118,7 @@ clomp_q=$(printf '%q' "$CLOMP")
 pids_q=$(printf '%q' "$root/slow.pids")
 cat >"$slow" <<SLOW
 #!/usr/bin/env bash
-[ "\${1-}" != --version ] || exec $clomp_q --version
+case \${1-} in --version | --help) exec $clomp_q "\$1" ;; esac
 echo "\$\$" >>$pids_q
 sleep 1
 exec $clomp_q "\$@"
@@ -160,11 +178,12 @@ main_out=$out main_err=$err
 is "$rc" 0 "a quick suite of the real clomp (MAX_THREADS 2) completes with exit 0"
 [ "$rc" = 0 ] || diag "stderr: $err"
 
-want_files=$(for f in .done .env _key.full _key.summary; do echo "CLOMP_${host}_1$f"; done
+want_files=$(for f in .csv .done .env .html .tar.gz _key.full _key.summary _machine; do echo "CLOMP_${host}_1$f"; done
+    command -v gnuplot >/dev/null 2>&1 && echo "CLOMP_${host}_1_charts"
     for z in "${zone_sizes[@]}"; do echo "CLOMP_${host}_1_${z}zones.full" "CLOMP_${host}_1_${z}zones.summary"; done)
 want_files=$(tr ' ' '\n' <<<"$want_files" | LC_ALL=C sort | tr '\n' ' ')
 got_files=$(cd "$main" && find . -mindepth 1 -maxdepth 1 | sed 's|^\./||' | LC_ALL=C sort | tr '\n' ' ')
-is "$got_files" "$want_files" "the first suite in an empty dir is ID 1: .env, .done, key and per-zone-size .full/.summary named CLOMP_<short host>_1*, nothing else"
+is "$got_files" "$want_files" "the first suite in an empty dir is ID 1: .env, .done, .csv, key and per-zone-size .full/.summary, machine description, charts (with gnuplot), .html and .tar.gz named CLOMP_<short host>_1*, nothing else"
 like "$main_out" "^CLOMP suite $main/CLOMP_${host}_1\$" "stdout names the suite's output base"
 
 progress=$(grep -Ec '^\[[1-8]/8\] .*  elapsed [0-9]{2}:[0-9]{2}  eta [0-9]{2}:[0-9]{2}$' <<<"$main_err")
@@ -245,20 +264,21 @@ if [ "$have_python" = 1 ]; then
     done
     is "$(awk -F'\t' '!($15 ~ /^[0-9]+(\.[0-9]+)?$/ && $15 + 0 > 0)' <<<"$rows")" "" "every static_omp_us_per_loop is a positive number"
 
-    # The CSV cells are the run's own comma-delimited summary, from the right run.
+    # The CSV cells are the run's own figures (clomp's --csv, full precision):
+    # rounded as the text prints them, its comma-delimited summary, from the right run.
     bad=''
     plan_bad=''
     while IFS=$'\t' read -r file _ run set _ _ _ t a p zpp zs fs ts us speedup _; do
         section=$(run_section "$main/${file%.summary}.full" "$run")
         got_us=$(awk -F', *' '$1 == "us/Loop" { print $6; exit }' <<<"$section")
         got_speedup=$(awk -F', *' '$1 == "Speedup" { print $6; exit }' <<<"$section")
-        [ "$got_us" = "$us" ] && [ "$got_speedup" = "$speedup" ] ||
+        [ "$got_us" = "$(printf '%.2f' "$us")" ] && [ "$got_speedup" = "$(printf '%.1f' "$speedup")" ] ||
             bad+="run $run: csv $us/$speedup, output $got_us/$got_speedup; "
         marker=$(head -n 1 <<<"$section")
         [[ $marker == *" $t $a $p $zpp $zs $fs $ts" ]] || bad+="run $run: marker '$marker'; "
         grep -Eq "^\[$run/$total\] $set +[^ ]+ $t $a $p $zpp $zs $fs $ts  " <<<"$dry" || plan_bad+="run $run ($set $t $a $p $zpp $zs $fs $ts); "
     done <<<"$rows"
-    is "$bad" "" "each row's Static OMP us/Loop and speedup equal the 'us/Loop,'/'Speedup,' lines of that run's output in .full"
+    is "$bad" "" "each row's Static OMP us/Loop and speedup, rounded to the text's decimals, equal the 'us/Loop,'/'Speedup,' lines of that run's output in .full"
     is "$plan_bad" "" "each run K is the run --dry-run lists as K (same set and arguments)"
 else
     skip "the summaries parse as CSV with the documented shape and invariants" "python3 not installed"
@@ -602,6 +622,73 @@ if [ "${default_threads:-0}" -ge 2 ]; then
 else
     skip "2 threads on 2+ cores give no oversubscription warning" "the driver counts ${default_threads:-no} core(s)"
 fi
+
+# ---- 11. --replicates: the target input as several processes, summarised between them -------------
+base_quick=(--quick --max-zone-scale 10)
+dry=$("$driver" --dry-run "${base_quick[@]}" --out "$usage" "$CLOMP" 2 </dev/null)
+target="2 -1 64 100 32 1 1"
+keys=$(sed -n 's/^\[[0-9]*\/[0-9]*\] key  *[^ ]* \(.*[0-9]\)  ~.*/\1/p' <<<"$dry" | tr '\n' ';')
+# Default 3; the other key runs (64000 zones, and both sizes with allocThreads 1) split into
+# 3 groups of one, each after one target run.
+is "$keys" "$target;2 -1 64 1000 32 1 1;$target;2 1 64 100 32 1 1;$target;2 1 64 1000 32 1 1;" \
+    "by default the target input runs 3 times, each followed by one of the other key runs (not back to back)"
+like "$dry" "^Plan: 10 runs" "so the quick plan has 10 runs (8 + 2 more target runs)"
+
+rep=$(newdir rep)
+drive "${base_quick[@]}" --replicates 6 --out "$rep" "$CLOMP" 2
+rb="$rep/CLOMP_${host}_1"
+is "$rc" 0 "a quick suite with --replicates 6 exits 0"
+like "$out" "$target \(numa first-touch\): 6 processes, runs 1 2 4 5 7 8" \
+    "stdout summarises the target input between its 6 processes (runs 1 2 4 5 7 8: three others come between)"
+ok "$([ -f "${rb}_key.processes.csv" ] && [ -f "${rb}_key.processes.txt" ]; echo $?)" \
+    "the between-process summary is kept in <base>_key.processes.csv and .txt"
+if [ "$have_python" = 1 ]; then
+    check=$(python3 - "${rb}_key.summary" "${rb}_key.processes.csv" "$rb" <<'PY'
+import csv, glob, re, statistics, sys
+rows = list(csv.DictReader(open(sys.argv[1], newline="")))
+procs = list(csv.DictReader(open(sys.argv[2], newline="")))
+bad = []
+header = open(sys.argv[1]).readline().strip().split(",")
+if header[-2:] != ["user_cpu_seconds", "system_cpu_seconds"]:
+    bad.append("header ends with %s" % header[-2:])
+target = [r for r in rows if " ".join(r[c] for c in ("numThreads", "allocThreads", "numParts", "zonesPerPart", "zoneSize", "flopScale", "timeScale")) == "2 -1 64 100 32 1 1"]
+if [r["run"] for r in target] != ["1", "2", "4", "5", "7", "8"]:
+    bad.append("target runs %s" % [r["run"] for r in target])
+if {p["input"] for p in procs} != {"2 -1 64 100 32 1 1"}:
+    bad.append("inputs %s (only the target input ran more than once)" % {p["input"] for p in procs})
+for p in procs:
+    vals = [float(r[p["figure"]]) for r in target if r[p["figure"]] != ""]
+    if int(p["processes"]) != len(vals) or p["runs"] != "1 2 4 5 7 8":
+        bad.append("%s: processes %s runs %s" % (p["figure"], p["processes"], p["runs"]))
+    # 6 values: the 95% interval of the median is [min, max] (ranks 1 and 6, coverage 1 - 2/64).
+    want = {"median": statistics.median(vals), "min": min(vals), "max": max(vals), "ci95_low": min(vals), "ci95_high": max(vals)}
+    for k, w in want.items():
+        if abs(float(p[k]) - w) > 1e-9 * max(1.0, abs(w)):
+            bad.append("%s %s %s != %s" % (p["figure"], k, p[k], w))
+    if abs(float(p["ci_coverage"]) - (1 - 2 / 64)) > 1e-12:
+        bad.append("%s coverage %s" % (p["figure"], p["ci_coverage"]))
+figs = {p["figure"] for p in procs}
+for f in ("omp_barrier_us_per_loop", "static_omp_overhead_us", "user_cpu_seconds", "system_cpu_seconds"):
+    if f not in figs:
+        bad.append("no figure " + f)
+# The CPU columns are each run's own "Process CPU time:" line.
+full = open(sys.argv[3] + "_key.full").read()
+for r in rows:
+    sec = re.search(r"^=== run %s/.*?^=== end of run %s:" % (r["run"], r["run"]), full, re.S | re.M).group(0)
+    m = re.search(r"^Process CPU time: ([0-9.]+) s user, ([0-9.]+) s system", sec, re.M)
+    if m is None or (m.group(1), m.group(2)) != ("%.3f" % float(r["user_cpu_seconds"]), "%.3f" % float(r["system_cpu_seconds"])):
+        bad.append("run %s CPU %s/%s vs %s" % (r["run"], r["user_cpu_seconds"], r["system_cpu_seconds"], m and m.groups()))
+print("; ".join(bad) if bad else "ok")
+PY
+)
+    is "$check" ok "per figure the median, min, max and the 95% interval ([min, max] for 6 processes, coverage 1 - 2/64) are those of the 6 target rows of the key summary; user and system CPU seconds are the last columns, each the run's own Process CPU time line (to its 3 decimals)"
+else
+    skip "the between-process summary agrees with the key summary" "no python3"
+fi
+html_rows=$(sed -n '/<h3>Between processes (--replicates)<\/h3>/,/<\/table>/p' "$rb.html" 2>/dev/null | grep -c '^<tr><td><code>2 -1 64 100 32 1 1</code></td>')
+is "$html_rows" "$(($(lines_of "${rb}_key.processes.csv") - 1))" \
+    "the HTML report's key results add a 'Between processes' table with one row per row of <base>_key.processes.csv"
+rejected "--replicates 0 exits 2" "--replicates: '0'" "${quick[@]}" --out "$usage" --replicates 0 "$CLOMP" 2
 
 # ---- 10. the driver is shellcheck-clean -----------------------------------------------------------
 if command -v shellcheck >/dev/null 2>&1; then

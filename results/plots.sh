@@ -1,0 +1,131 @@
+#!/usr/bin/env bash
+# plots.sh BASE: the suite's charts from its <base>.csv (one row per
+# measurement of every run), as PNG and SVG in <base>_charts/:
+#   speedup_<Z>zones   speedup vs threads at Z total zones: Static, Dynamic,
+#                      Manual, Bestcase, and the ideal line
+#   overhead_<Z>zones  overhead per schedule vs threads, us/Loop (left axis)
+#                      and CPU cycles (right axis), 95% intervals as error bars
+#   efficacy           efficacy vs total zones, key runs (all threads, first touch)
+# Needs gnuplot (Debian gnuplot-nox). Exit 0, 1 when a chart failed, 2 usage.
+set -u
+base=${1:?usage: plots.sh BASE}
+here=$(cd "$(dirname "$0")" && pwd)
+csv=$base.csv
+[ -s "$csv" ] || { echo "plots.sh: no $csv (a suite written by this run_clomp.sh?)" >&2; exit 2; }
+command -v gnuplot >/dev/null 2>&1 || { echo "plots.sh: gnuplot is not installed (apt-get install gnuplot-nox)" >&2; exit 2; }
+charts=${base}_charts
+mkdir -p "$charts" || exit 1
+work=$(mktemp -d) || exit 1
+trap 'rm -rf "$work"' EXIT
+
+# extract AWK_PROGRAM: runs it over the suite CSV with the column helpers (any POSIX awk).
+extract() {
+    awk -F, -f "$here/csv_columns.awk" -f <(printf '%s\n' "$1") "$csv"
+}
+
+# The sweeps' zone sizes, in the order they ran.
+zones=$(extract 'col("set") ~ /^[0-9]+zones$/ && !seen[col("set")]++ { z = col("set"); sub(/zones$/, "", z); print z }')
+# Cycles per microsecond (1000 x GHz) of the suite's first run with a cycle rate.
+cycles_per_us=$(extract 'col("ghz") != "" { printf "%.6f\n", col("ghz") * 1000; exit }')
+
+style='set grid lc rgb "#d0d0d0"; set key outside right top box; set border lw 1.2
+set style line 1 lc rgb "#1f77b4" lw 2 pt 7 ps 1.2
+set style line 2 lc rgb "#d62728" lw 2 pt 5 ps 1.2
+set style line 3 lc rgb "#2ca02c" lw 2 pt 9 ps 1.4
+set style line 4 lc rgb "#9467bd" lw 2 pt 13 ps 1.4
+set style line 5 lc rgb "#7f7f7f" lw 1.5 dt 2'
+
+# render NAME TITLE SCRIPT: the chart as NAME.png and NAME.svg.
+status=0
+render() {
+    local name=$1 title=$2 body=$3 term
+    for term in "pngcairo size 900,540 font 'DejaVu Sans,11'|png" "svg size 900,540 dynamic font 'DejaVu Sans,12'|svg"; do
+        if ! gnuplot >"$work/gnuplot.log" 2>&1 <<GP; then
+set terminal ${term%|*}
+set output "$charts/$name.${term#*|}"
+set title "$title" font ",13"
+$style
+$body
+GP
+            echo "plots.sh: gnuplot failed on $name.${term#*|}:" >&2
+            cat "$work/gnuplot.log" >&2
+            status=1
+        fi
+    done
+}
+
+# Thread axis: linear up to 16 threads, log2 beyond.
+thread_axis() {  # thread_axis MAX
+    if [ "$1" -gt 16 ]; then
+        printf 'set logscale x 2; set xrange [0.8:%s]\n' "$(($1 * 5 / 4))"
+    else
+        printf 'set xrange [0.5:%s]; set xtics 1\n' "$(($1 + 1))"
+    fi
+}
+
+for z in $zones; do
+    data=$work/speedup_$z.dat
+    # threads, then per schedule speedup, efficacy; rows by thread count.
+    Z="${z}zones" extract '
+        col("set") == ENVIRON["Z"] && col("run_status") == "OK" {
+            t = col("numThreads") + 0; threads[t] = 1; s[t, col("key")] = num("speedup")
+            o[t, col("key")] = num("overhead_us"); lo[t, col("key")] = num("overhead_ci_low"); hi[t, col("key")] = num("overhead_ci_high") }
+        END { split("static dynamic manual nested", k, " ")
+            for (t in threads) {
+                printf "%s %s %s %s %s", t, s[t, "static"], s[t, "dynamic"], s[t, "manual"], s[t, "bestcase"]
+                for (j = 1; j <= 4; j++) printf " %s %s %s", o[t, k[j]], lo[t, k[j]], hi[t, k[j]]
+                printf "\n" } }' | sort -n >"$data"
+    [ -s "$data" ] || continue
+    max_t=$(awk 'END { print $1 }' "$data")
+    zone_label=$(printf "%'d" "$z" 2>/dev/null || echo "$z")
+    render "speedup_${z}zones" "Speedup vs threads, $zone_label total zones" "$(thread_axis "$max_t")
+set xlabel 'threads'; set ylabel 'speedup over Serial Ref'; set yrange [0:*]
+plot '$data' using 1:2 with linespoints ls 1 title 'Static', \
+     '' using 1:3 with linespoints ls 2 title 'Dynamic', \
+     '' using 1:4 with linespoints ls 3 title 'Manual', \
+     '' using 1:5 with linespoints ls 4 title 'Bestcase', \
+     x with lines ls 5 title 'ideal'"
+
+    # Overhead: the four schedules side by side at each thread count (small
+    # x offsets), each with its 95% interval; cycles on the right axis.
+    y2=''
+    if [ -n "$cycles_per_us" ]; then
+        y2="set link y2 via y*$cycles_per_us inverse y/$cycles_per_us; set y2label 'CPU cycles per loop'; set y2tics; set format y2 '%.0f'; set ytics nomirror"
+    fi
+    if [ "$max_t" -gt 16 ]; then off='*(1+0.03*(%d-2.5))'; else off='+0.08*(%d-2.5)'; fi
+    plot_lines=''
+    i=0
+    for sched in "Static:6" "Dynamic:9" "Manual:12" "Nested:15"; do
+        i=$((i + 1))
+        c=${sched#*:}
+        # shellcheck disable=SC2059  # the offset is a format on purpose
+        x=$(printf "$off" "$i")
+        plot_lines+="'$data' using (\$1$x):$c:$((c + 1)):$((c + 2)) with yerrorlines ls $i title '${sched%:*}', "
+    done
+    render "overhead_${z}zones" "Overhead vs bestcase, $zone_label total zones (95% intervals)" "$(thread_axis "$max_t")
+set xlabel 'threads'; set ylabel 'overhead, us per loop'
+$y2
+set xzeroaxis lt -1
+set bars small
+plot ${plot_lines%, }"
+done
+
+# Efficacy vs total zones: the key runs with every thread, first touch.
+data=$work/efficacy.dat
+extract '
+    col("set") == "key" && col("run_status") == "OK" && col("allocThreads") == "-1" && col("numa") == "first-touch" {
+        z = col("numParts") * col("zonesPerPart"); zs[z] = 1; e[z, col("key")] = num("efficacy_percent"); t = col("numThreads") }
+    END { for (z in zs) printf "%s %s %s %s %s\n", z, e[z, "static"], e[z, "dynamic"], e[z, "manual"], e[z, "nested"]
+        print t > "/dev/stderr" }' 2>"$work/efficacy.threads" | sort -n >"$data"
+if [ -s "$data" ]; then
+    render efficacy "Efficacy vs total zones, $(cat "$work/efficacy.threads") threads (key runs)" "set logscale x 10
+set format x '10^{%L}'; set xrange [*:*]; set offsets graph 0.05, graph 0.05, 0, 0
+set xlabel 'total zones (numParts x zonesPerPart)'; set ylabel 'efficacy: bestcase time / schedule time (%)'
+set yrange [0:105]
+plot '$data' using 1:2 with linespoints ls 1 title 'Static', \
+     '' using 1:3 with linespoints ls 2 title 'Dynamic', \
+     '' using 1:4 with linespoints ls 3 title 'Manual', \
+     '' using 1:5 with linespoints ls 4 title 'Nested', \
+     100 with lines ls 5 title 'bestcase (100%)'"
+fi
+exit "$status"

@@ -1,0 +1,364 @@
+#!/usr/bin/env bash
+# What a suite leaves for people and for buyers: the suite's measurement
+# table (<base>.csv) against the .summary rows, the gnuplot charts, the HTML
+# report rendered in headless Chromium (headings, inline charts, a screenshot
+# that is not blank), the submission bundle and ./clomp_validate: valid as
+# made, invalid with a named reason after each kind of damage (one changed
+# byte, a removed file, a run marked FAILED, a checksum that differs, a CORAL
+# RFP line that does not parse, a fast-math build, oversubscription), and
+# "not a bundle" for other files. One quick suite (--max-zone-scale 10:
+# 8 runs of about 0.2 s); no timing is asserted.
+
+# shellcheck source-path=SCRIPTDIR source=lib/tap.sh
+. "$(dirname "$0")/lib/tap.sh"
+
+rc='' out=''
+top=$(cd "$(dirname "$0")/.." && pwd)
+driver=$top/run_clomp.sh
+validate=$top/clomp_validate
+export OMP_WAIT_POLICY=${OMP_WAIT_POLICY:-passive}
+
+root=$(mktemp -d) || { echo "Bail out! mktemp failed"; exit 255; }
+trap 'rm -rf "$root"' EXIT
+
+host=$(uname -n)
+host=${host%%.*}
+host=$(printf '%s' "$host" | tr -c 'A-Za-z0-9.-' '_')
+# No more threads than cores, or the validator rightly calls the suite oversubscribed.
+cores=$(lscpu -p=CORE,SOCKET 2>/dev/null | grep -v '^#' | sort -u | wc -l)
+cpus=$(env -u OMP_NUM_THREADS nproc)
+[ "$cores" -ge 1 ] && [ "$cores" -le "$cpus" ] || cores=$cpus
+threads=$((cores < 2 ? cores : 2))
+have_python=0
+command -v python3 >/dev/null 2>&1 && have_python=1
+have_gnuplot=0
+command -v gnuplot >/dev/null 2>&1 && have_gnuplot=1
+
+# ---- 1. a quick suite ---------------------------------------------------------------------
+dir=$root/out
+"$driver" --quick --max-zone-scale 10 --out "$dir" "$CLOMP" "$threads" </dev/null >"$root/suite.out" 2>"$root/suite.err"
+is "$?" 0 "a quick suite ($threads threads) completes with exit 0"
+base=$dir/CLOMP_${host}_1
+plan=$(sed -n 's/^plan: //p' "$base.env" | tr ';' '\n' | grep '|')
+runs=$(grep -c . <<<"$plan")
+like "$(cat "$root/suite.out")" "^Report: $base\\.html$" "stdout names the HTML report"
+like "$(cat "$root/suite.out")" "^Submission bundle: $base\\.tar\\.gz " "stdout names the submission bundle"
+
+# ---- 2. the suite's measurement table ---------------------------------------------------------
+if [ "$have_python" = 1 ]; then
+    check=$(python3 - "$base" "$runs" <<'PY'
+import csv, glob, sys
+base, runs = sys.argv[1], int(sys.argv[2])
+rows = list(csv.DictReader(open(base + ".csv", newline="")))
+bad = []
+per_run = {}
+for r in rows:
+    per_run.setdefault(int(r["run"]), []).append(r)
+if sorted(per_run) != list(range(1, runs + 1)):
+    bad.append("runs %s" % sorted(per_run))
+for k, rs in per_run.items():
+    keys = [r["key"] for r in rs]
+    if keys != ["calc_deposit", "barrier", "serial", "bestcase", "static", "dynamic", "manual", "nested", "parallel"]:
+        bad.append("run %d keys %s" % (k, keys))
+# Every .summary cell is the table's value for that run and measurement.
+names = {"calc_deposit": "calc_deposit", "barrier": "omp_barrier", "serial": "serial_ref", "bestcase": "bestcase_omp",
+         "static": "static_omp", "dynamic": "dynamic_omp", "manual": "manual_omp", "nested": "nested_omp"}
+cells = 0
+for path in glob.glob(base + "_*.summary"):
+    for s in csv.DictReader(open(path, newline="")):
+        k = int(s["run"])
+        by = {r["key"]: r for r in per_run.get(k, [])}
+        for key, name in names.items():
+            r = by.get(key, {})
+            for col, src in [("us_per_loop", "us_per_loop"), ("speedup", "speedup"), ("efficacy_percent", "efficacy_percent"), ("overhead_us", "overhead_us")]:
+                want = r.get(src, "")
+                if key == "bestcase" and col == "overhead_us" and want == "" and r.get("us_per_loop"):
+                    want = "0"
+                cells += 1
+                if s[name + "_" + col] != want:
+                    bad.append("run %d %s_%s: summary %r, table %r" % (k, name, col, s[name + "_" + col], want))
+        if s["omp_parallel_us_per_loop"] != by.get("parallel", {}).get("us_per_loop", ""):
+            bad.append("run %d omp_parallel" % k)
+        for col in ["numThreads", "allocThreads", "numParts", "zonesPerPart", "zoneSize", "flopScale", "timeScale"]:
+            if any(r[col] != s[col] for r in per_run.get(k, [])):
+                bad.append("run %d %s" % (k, col))
+        if any(r["run_status"] != s["status"] or r["set"] != s["set"] for r in per_run.get(k, [])):
+            bad.append("run %d status/set" % k)
+print("cells %d" % cells)
+for b in bad:
+    print(b)
+PY
+)
+    is "$(sed 1d <<<"$check")" "" "every .summary cell (us/Loop, speedup, efficacy, overhead, inputs, status) is the suite table's value for that run, and the table has all 9 measurements of all $runs runs"
+    like "$(head -n 1 <<<"$check")" "^cells $((runs * 32))\$" "the comparison covered 32 measurement cells per run"
+else
+    skip "the summaries against the suite's table" "python3 not installed"
+    skip "the comparison covered every cell" "python3 not installed"
+fi
+
+# ---- 3. the charts ------------------------------------------------------------------------------
+if [ "$have_gnuplot" = 1 ]; then
+    want_charts="efficacy overhead_6400zones overhead_64000zones speedup_6400zones speedup_64000zones"
+    got=$(cd "${base}_charts" && find . -name '*.png' | sed 's|^\./||; s|\.png$||' | LC_ALL=C sort | tr '\n' ' ')
+    is "$got" "$(tr ' ' '\n' <<<"$want_charts" | LC_ALL=C sort | tr '\n' ' ')" "charts: speedup and overhead per zone size (6400, 64000) and efficacy, as PNG"
+    bad=''
+    for c in $want_charts; do
+        [ "$(head -c 8 "${base}_charts/$c.png" | od -An -tx1 | tr -d ' \n')" = 89504e470d0a1a0a ] || bad+="$c.png "
+        grep -q '<svg' "${base}_charts/$c.svg" 2>/dev/null || bad+="$c.svg "
+    done
+    is "$bad" "" "every chart is a PNG (by its signature) and an SVG"
+    # The speedup chart draws one point per thread count for each of the 4 schedules.
+    title_count=$(grep -c '<title>\(Static\|Dynamic\|Manual\|Bestcase\|ideal\)</title>' "${base}_charts/speedup_6400zones.svg")
+    is "$title_count" 5 "the speedup chart has the series Static, Dynamic, Manual, Bestcase and ideal"
+else
+    for d in "the charts exist" "every chart is PNG and SVG" "the speedup chart has its 5 series"; do skip "$d" "gnuplot not installed"; done
+fi
+
+# ---- 4. the HTML report in a real browser --------------------------------------------------------
+html=$base.html
+[ -s "$html" ]
+ok $? "the suite wrote $(basename "$html")"
+net=$(grep -oiE '(src|href)="(https?:)?//[^"]*"|<script|<link |@import' "$html" | sort -u | paste -sd ' ')
+is "$net" "" "the HTML is self-contained: no script, no stylesheet link, nothing loaded from the network"
+svgs=$(grep -c '<svg' "$html")
+if [ "$have_gnuplot" = 1 ]; then
+    is "$svgs" 5 "the HTML inlines the 5 charts as SVG"
+fi
+ids=$(grep -oE "id=['\"][^'\"]+['\"]" "$html" | sort | uniq -d | head -n 3 | paste -sd ' ')
+is "$ids" "" "no id is used twice in the page (each inline chart's ids have their own prefix)"
+
+chromium=$(command -v chromium || command -v chromium-browser || true)
+if [ -n "$chromium" ] && [ "$have_python" = 1 ]; then
+    flags=(--headless --no-sandbox --disable-gpu --disable-quic --no-first-run --disable-background-networking
+        --disable-component-update --disable-sync)
+    timeout 120 "$chromium" "${flags[@]}" --user-data-dir="$root/chrome1" --dump-dom "file://$html" \
+        >"$root/dom.html" 2>"$root/chrome.err"
+    is "$?" 0 "headless Chromium loads the report (--dump-dom)"
+    headings=$(python3 - "$root/dom.html" <<'PY'
+import sys
+from html.parser import HTMLParser
+class P(HTMLParser):
+    def __init__(self):
+        super().__init__(); self.cur = None; self.h2 = []; self.svg = 0; self.figures = 0; self.td = []
+    def handle_starttag(self, tag, attrs):
+        if tag == "h2": self.cur = ""
+        if tag == "svg": self.svg += 1
+        if tag == "figure": self.figures += 1
+    def handle_endtag(self, tag):
+        if tag == "h2": self.h2.append(self.cur.strip()); self.cur = None
+    def handle_data(self, d):
+        if self.cur is not None: self.cur += d
+p = P(); p.feed(open(sys.argv[1]).read())
+print("|".join(p.h2)); print(p.svg); print(p.figures)
+PY
+)
+    is "$(sed -n 1p <<<"$headings")" "Key results: the target input|Charts|Environment|Build|Warnings|Raw files" \
+        "the rendered page has the headings: key results first, then charts, environment, build, warnings, raw files"
+    if [ "$have_gnuplot" = 1 ]; then
+        is "$(sed -n 2p <<<"$headings"):$(sed -n 3p <<<"$headings")" "5:5" "the rendered page has 5 SVG images, each in a figure"
+    fi
+    grep -Eq '<td class="(met|notmet|undecided|na)">(met|not met|undecided|unavailable \(no cycle rate\))</td>' "$root/dom.html"
+    ok $? "the rendered key results give a verdict against LLNL's targets"
+    timeout 120 "$chromium" "${flags[@]}" --user-data-dir="$root/chrome2" --window-size=1100,1800 \
+        --screenshot="$root/shot.png" "file://$html" >/dev/null 2>&1
+    is "$?" 0 "headless Chromium takes a screenshot of the report"
+    # A PNG decoder (zlib + the five scanline filters): how many colours the
+    # screenshot has, and how much of it is not white.
+    looks=$(python3 - "$root/shot.png" <<'PY'
+import struct, sys, zlib
+data = open(sys.argv[1], "rb").read()
+assert data[:8] == b"\x89PNG\r\n\x1a\n"
+pos, idat = 8, b""
+while pos < len(data):
+    n, kind = struct.unpack(">I4s", data[pos:pos + 8])
+    body = data[pos + 8:pos + 8 + n]
+    if kind == b"IHDR":
+        w, h, depth, ctype = struct.unpack(">IIBB", body[:10])
+    elif kind == b"IDAT":
+        idat += body
+    pos += 12 + n
+assert depth == 8 and ctype in (2, 6), (depth, ctype)
+bpp = 3 if ctype == 2 else 4
+raw = zlib.decompress(idat)
+stride = w * bpp
+prev = bytearray(stride)
+colours, inked = set(), 0
+for y in range(h):
+    f = raw[y * (stride + 1)]
+    line = bytearray(raw[y * (stride + 1) + 1:(y + 1) * (stride + 1)])
+    for i in range(stride):
+        a = line[i - bpp] if i >= bpp else 0
+        b = prev[i]
+        c = prev[i - bpp] if i >= bpp else 0
+        if f == 1: line[i] = (line[i] + a) & 255
+        elif f == 2: line[i] = (line[i] + b) & 255
+        elif f == 3: line[i] = (line[i] + (a + b) // 2) & 255
+        elif f == 4:
+            p = a + b - c; pa, pb, pc = abs(p - a), abs(p - b), abs(p - c)
+            line[i] = (line[i] + (a if pa <= pb and pa <= pc else b if pb <= pc else c)) & 255
+    for x in range(0, w, 2):
+        px = bytes(line[x * bpp:x * bpp + 3])
+        colours.add(px)
+        if px != b"\xff\xff\xff": inked += 1
+    prev = line
+print(w, h, len(colours), round(100.0 * inked / (h * ((w + 1) // 2)), 1))
+PY
+)
+    read -r sw sh ncolours inked <<<"$looks"
+    is "${sw:-?}x${sh:-?}" "1100x1800" "the screenshot is 1100x1800 pixels"
+    [ "${ncolours:-0}" -ge 50 ] && awk -v p="${inked:-0}" 'BEGIN { exit !(p >= 3) }'
+    ok $? "the screenshot is not blank: ${ncolours:-?} colours, ${inked:-?}% of it not white (text, tables, charts)"
+else
+    skip "the HTML in headless Chromium" "${chromium:-chromium} not installed (apt-get install chromium) or no python3"
+fi
+
+# ---- 5. the bundle ------------------------------------------------------------------------------
+bundle=$base.tar.gz
+listing=$(tar -tzf "$bundle" 2>/dev/null)
+name=CLOMP_${host}_1
+bad=''
+for f in "$name/MANIFEST" "$name/$name.env" "$name/$name.done" "$name/$name.csv" "$name/$name.html" \
+    "$name/${name}_key.full" "$name/${name}_key.summary" "$name/${name}_6400zones.full" "$name/${name}_64000zones.summary" \
+    "$name/${name}_machine/lscpu.txt" "$name/${name}_machine/numactl-H.txt" "$name/${name}_machine/lstopo.txt" \
+    "$name/${name}_machine/kernel.txt" "$name/${name}_machine/governor.txt" "$name/${name}_machine/build.txt"; do
+    grep -Fxq "$f" <<<"$listing" || bad+="$f "
+done
+is "$bad" "" "the bundle holds the suite's files, the HTML, the machine description (lscpu, numactl -H, lstopo, kernel, governor, build) and a MANIFEST"
+ids_in=$(grep -v '/$' <<<"$listing" | grep -vc "^$name/")
+is "$ids_in" 0 "everything in the bundle is under one directory named after the suite"
+mkdir "$root/unpacked"
+tar -xzf "$bundle" -C "$root/unpacked"
+(cd "$root/unpacked/$name" && sha256sum --quiet -c MANIFEST >/dev/null 2>&1)
+ok $? "sha256sum -c MANIFEST (an independent check) accepts the bundle"
+listed=$(wc -l <"$root/unpacked/$name/MANIFEST")
+files=$(cd "$root/unpacked/$name" && find . -type f ! -name MANIFEST | wc -l)
+is "$listed" "$files" "the MANIFEST lists every other file of the bundle ($files)"
+
+# ---- 6. the validator ---------------------------------------------------------------------------
+# validate_it BUNDLE: sets rc and out.
+validate_it() {
+    out=$("$validate" "$1" 2>&1)
+    rc=$?
+}
+validate_it "$bundle"
+is "$rc" 0 "clomp_validate accepts the bundle as made (exit 0)"
+like "$out" ": VALID: $runs runs" "and says VALID with the number of runs"
+"$driver" --validate "$bundle" >/dev/null 2>&1
+is "$?" 0 "run_clomp.sh --validate BUNDLE is the same check"
+validate_it "$root/unpacked/$name"
+is "$rc" 0 "an unpacked bundle (its directory) validates too"
+
+# damaged NAME EDIT [remanifest]: a copy of the bundle with EDIT (shell code run
+# in its directory) applied, repacked; with remanifest the MANIFEST is rewritten,
+# so that only the other checks can catch the damage. Prints the new bundle.
+damaged() {
+    local d=$root/damaged-$1
+    rm -rf "$d"
+    mkdir -p "$d"
+    tar -xzf "$bundle" -C "$d"
+    (cd "$d/$name" && eval "$2")
+    if [ "${3-}" = remanifest ]; then
+        (cd "$d/$name" && find . -type f ! -name MANIFEST | sed 's|^\./||' | LC_ALL=C sort | xargs sha256sum >"$d.manifest" && mv "$d.manifest" MANIFEST)
+    fi
+    tar -czf "$d.tar.gz" -C "$d" "$name"
+    echo "$d.tar.gz"
+}
+
+# One changed byte: the 100th byte of the key runs' output.
+b=$(damaged byte "printf 'X' | dd of=${name}_key.full bs=1 seek=99 conv=notrunc 2>/dev/null")
+validate_it "$b"
+is "$rc" 1 "one changed byte in a file: invalid (exit 1)"
+like "$out" "MANIFEST: ${name}_key\\.full has changed" "the reason names the changed file"
+cmp -s "$root/unpacked/$name/${name}_key.full" "$root/damaged-byte/$name/${name}_key.full"
+[ $? = 1 ]
+ok $? "(the damaged copy really differs from the original)"
+
+b=$(damaged removed "rm ${name}_64000zones.summary")
+validate_it "$b"
+is "$rc" 1 "one file removed: invalid (exit 1)"
+like "$out" "MANIFEST: ${name}_64000zones\\.summary is listed but missing" "the reason names the missing file"
+like "$out" "run [0-9]+ \\(64000zones: [^)]*\\) has no row in any \\.summary file" "and the runs it held are reported missing"
+
+b=$(damaged failed "sed -i 's/^3,\\([^,]*\\),OK,0,/3,\\1,FAILED,1,/' ${name}_*.summary" remanifest)
+validate_it "$b"
+is "$rc" 1 "a run marked FAILED (MANIFEST rewritten to match): invalid (exit 1)"
+like "$out" "run 3 \\([^)]*\\) is marked FAILED \\(exit status 1\\)" "the reason names run 3 and FAILED"
+
+b=$(damaged unverified "sed -i 's/,passed,/,failed,/' $name.csv" remanifest)
+validate_it "$b"
+is "$rc" 1 "a measurement whose verification failed: invalid"
+like "$out" "run [0-9]+: Static OMP verification is 'failed'" "the reason names the run and the schedule"
+
+# A different checksum for one measurement of the last run (the same input ran at another thread count).
+last=$(awk -F, 'NR > 1 { r = $1 } END { print r }' "$base.csv")
+b=$(damaged checksum "awk -F, -v OFS=, -v r=$last 'NR == 1 { for (i = 1; i <= NF; i++) if (\$i == \"checksum_total\") c = i }
+    NR > 1 && \$1 == r && \$6 == \"dynamic\" { \$c = \$c + 1 } 1' $name.csv >t && mv t $name.csv" remanifest)
+validate_it "$b"
+is "$rc" 1 "a checksum that differs across thread counts or schedules of one input: invalid"
+like "$out" "input [0-9 ]+: checksum [^ ]+ in run $last Dynamic OMP" "the reason names the input, the run and the schedule"
+
+b=$(damaged coral "sed -i '0,/^CORAL RFP/s/^\\(CORAL RFP, [^,]*\\), [^,]*,/\\1, fast,/' ${name}_key.full" remanifest)
+validate_it "$b"
+is "$rc" 1 "a CORAL RFP line that does not parse: invalid"
+like "$out" "run 1 \\([^)]*\\): its CORAL RFP line does not parse" "the reason names run 1's CORAL RFP line"
+
+b=$(damaged fastmath "sed -i 's/^CFLAGS: -O3/CFLAGS: -O3 -ffast-math/' $name.env" remanifest)
+validate_it "$b"
+is "$rc" 1 "a fast-math build: invalid"
+like "$out" "a fast-math build \\(-ffast-math\\)" "the reason names the flag"
+
+b=$(damaged oversubscribed "sed -i 's/^max threads: .*/max threads: $((cores + 1))/' $name.env" remanifest)
+validate_it "$b"
+is "$rc" 1 "more threads than cores: invalid"
+like "$out" "oversubscribed: runs with $((cores + 1)) threads on $cores cores" "the reason gives threads and cores"
+
+b=$(damaged several "rm ${name}.done; sed -i 's/^CFLAGS: -O3/CFLAGS: -Ofast/' $name.env")
+validate_it "$b"
+reasons=$(grep -c '^  - ' <<<"$out")
+[ "$reasons" -ge 3 ] && grep -q 'is listed but missing' <<<"$out" && grep -q 'has changed' <<<"$out" && grep -q 'fast-math' <<<"$out"
+ok $? "with several kinds of damage every reason is printed ($reasons reasons)"
+
+# The archive itself: one changed byte in the gzip trailer (its CRC).
+cp "$bundle" "$root/crc.tar.gz"
+size=$(wc -c <"$bundle")
+printf '\x55' | dd of="$root/crc.tar.gz" bs=1 seek=$((size - 6)) conv=notrunc 2>/dev/null
+cmp -s "$bundle" "$root/crc.tar.gz" || {
+    validate_it "$root/crc.tar.gz"
+    is "$rc" 1 "one changed byte in the archive's own checksum: invalid (exit 1)"
+    like "$out" "the archive is damaged" "the reason says the archive is damaged"
+}
+
+# Not bundles at all.
+printf 'hello\n' >"$root/text.tar.gz"
+validate_it "$root/text.tar.gz"
+is "$rc" 2 "a text file is not a bundle (exit 2)"
+like "$out" "not a CLOMP bundle: not a gzip-compressed tar file" "and says so"
+mkdir -p "$root/other/stuff" && echo x >"$root/other/stuff/file"
+tar -czf "$root/other.tar.gz" -C "$root/other" stuff
+validate_it "$root/other.tar.gz"
+is "$rc" 2 "a tar.gz without a CLOMP_<host>_<id> directory is not a bundle (exit 2)"
+validate_it "$root/no-such-file"
+is "$rc" 2 "a missing file is not a bundle (exit 2)"
+"$validate" >/dev/null 2>&1
+is "$?" 2 "clomp_validate without an argument: usage, exit 2"
+
+# ---- 7. regenerating: make plots, run_clomp.sh --bundle --------------------------------------------
+rm -rf "${base}_charts" "$html"
+make -s -C "$top" plots OUT="$dir" >/dev/null 2>&1
+rc=$?
+if [ "$have_gnuplot" = 1 ]; then
+    is "$rc:$(find "${base}_charts" -name '*.svg' 2>/dev/null | wc -l | tr -d ' ')" "0:5" "make plots OUT=DIR redraws the 5 charts of the latest suite in DIR"
+else
+    is "$rc" 2 "make plots without gnuplot fails (exit 2 from results/report.sh)"
+fi
+[ -s "$html" ]
+ok $? "make plots OUT=DIR rewrites the HTML report"
+rm -f "$bundle"
+"$driver" --out "$dir" --bundle 1 >/dev/null 2>&1
+is "$?" 0 "run_clomp.sh --bundle 1 exits 0"
+validate_it "$bundle"
+is "$rc" 0 "the bundle it rewrites validates"
+"$driver" --out "$dir" --bundle 7 >/dev/null 2>&1
+is "$?" 2 "run_clomp.sh --bundle of a suite that does not exist: exit 2"
+
+done_testing
