@@ -177,8 +177,10 @@ print("ok" if ok else "mismatch: " + json.dumps(d)[:600])' "$nodes" 2>&1)
     total=$(pages_on_node "$text" 0)
     rest=0
     for ((n = 1; n < nodes; n++)); do rest=$((rest + $(pages_on_node "$text" "$n"))); done
-    [ "${total:-0}" -gt 0 ] && [ "$rest" -eq 0 ]
-    ok $? "and every page is on node 0, where thread 0 runs (node 0: $total, others: $rest)"
+    # First touch decides only for fresh pages: a heap page some other thread
+    # touched before the build (recycled malloc memory) keeps its node.
+    [ "${total:-0}" -gt 0 ] && [ $((rest * 100)) -le "$((total + rest))" ]
+    ok $? "and the pages are on node 0, where thread 0 runs, but for at most 1% (node 0: $total, others: $rest)"
 
     text=$(case_output "$out" interleave)
     is "$(case_status "$out" interleave)" 0 "--numa=interleave runs and verifies $what"
