@@ -33,7 +33,7 @@ def same(what, got, want):
         bad.append("%s: csv %r, json %r" % (what, got, want))
 ms = doc["measurements"]
 same("row count", len(rows), len(ms))
-targets = {"barrier": ("barrier_latency", "us"), "static": ("parallel_for_overhead", "overhead")}
+targets = {"barrier": ("barrier_latency", "us"), "parallel_for": ("parallel_for_overhead", "us")}
 ghz = doc["cycles"]["ghz"]
 for row, m in zip(rows, ms):
     k = m["key"]
