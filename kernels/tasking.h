@@ -4,9 +4,13 @@
  * region whose single thread creates the tasks that update the parts; the
  * region ends when every task has run (taskloop's implicit taskgroup, the
  * barrier of single). CLAUSE is a literal token: taskloop's grainsize, or
- * nothing for the runtime's default; a task's clauses for TASKS_SUBCYCLE. */
+ * nothing for the runtime's default; a task's clauses for TASKS_SUBCYCLE.
+ * The taskloop's variable is unsigned: with a signed one clang's taskloop
+ * code compares signed and unsigned counts (-Wsign-compare). */
 #ifndef CLOMP_TASKING_H
 #define CLOMP_TASKING_H
+
+#include <stddef.h>
 
 #include "parallel_for.h"
 
@@ -18,7 +22,7 @@
         CLOMP_PRAGMA(omp parallel)                                                          \
         CLOMP_PRAGMA(omp single)                                                            \
         CLOMP_PRAGMA(omp taskloop CLAUSE)                                                   \
-        for (long p = 0; p < numParts; p++) {                                               \
+        for (size_t p = 0; p < (size_t)numParts; p++) {                                    \
             OBSERVE;                                                                        \
             UPDATE_PART(parts[p], deposit, flopScale, CLOMP_SUBCYCLE_INDEX(it, k));         \
         }                                                                                   \

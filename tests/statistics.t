@@ -496,9 +496,11 @@ else
     skip "--ghz=2: the JSON cycle figures" "no python3"
 fi
 cycles_lines=$(grep -E '^ *[A-Za-z_ ]+   Cycles: ' <<<"$t7_out")
-bad_cycles=$(grep -cvE '^ *[A-Za-z_ ]+   Cycles: (-?[0-9]+(\.[0-9]+)? (per |of overhead )|unavailable \()' <<<"$cycles_lines")
-[ "$(line_count "$cycles_lines")" -eq 6 ] && [ "$bad_cycles" -eq 0 ]
-ok $? "without --ghz: six Cycles lines (barrier, the four checked schedules, parallel), each a number or 'unavailable ('"
+bad_cycles=$(grep -cvE '^ *[A-Za-z_ ]+   Cycles: (-?[0-9]+(\.[0-9]+)? (per |of overhead |of CLOMP overhead )|unavailable \()' <<<"$cycles_lines")
+# One per threaded probe (OMP Barrier, OMP Parallel, Parallel For) and per checked schedule of the default sequence.
+want_cycles=$(( $(schedule_list probe default | grep -vc '^calc_deposit$') + $(schedule_list checked default | grep -c .) ))
+[ "$(line_count "$cycles_lines")" -eq "$want_cycles" ] && [ "$bad_cycles" -eq 0 ]
+ok $? "without --ghz: $want_cycles Cycles lines (the threaded probes, the checked schedules), each a number or 'unavailable ('"
 
 # ---- 9. --schedules ------------------------------------------------------------------------------
 run_clomp --schedules=static,barrier --trials=3 --json="$tmp/sel.json" "${args[@]}"
@@ -511,12 +513,13 @@ mapfile -t S < <(printf '%s\n' "$sel_out" | sed -n "$((${s:-1} + 2)),$((${s:-1} 
 na_ok=0
 for row in "${S[@]}"; do
     IFS=',' read -r -a F <<<"$row"
-    for c in 1 4 6 7 8 9; do   # calc_deposit, Bestcase, Dynamic, Manual, Nested, Parallel
-        [ "$(tr -d ' ' <<<"${F[c]-}")" = N/A ] || na_ok=1
+    for c in "${!names[@]}"; do   # every column but OMP Barrier, Serial Ref and Static OMP
+        case ${names[c]} in 'OMP Barrier' | 'Serial Ref' | 'Static OMP') continue ;; esac
+        [ "$(tr -d ' ' <<<"${F[c + 1]-}")" = N/A ] || na_ok=1
     done
 done
 [ "${#S[@]}" -eq 5 ] && [ "$na_ok" -eq 0 ]
-ok $? "--schedules=static,barrier: the six unselected columns are N/A in all five summary rows"
+ok $? "--schedules=static,barrier: the $((${#names[@]} - 3)) unselected columns are N/A in all five summary rows"
 is "$(summary_cell "$sel_out" Efficacy 5),$(summary_cell "$sel_out" Overhead 5)" "N/A,N/A" \
     "--schedules=static,barrier: Static OMP's Efficacy and Overhead are N/A (no Bestcase OMP to compare with)"
 [[ $sel_out != *'Static OMP Efficacy:'* && $sel_out != *'Static OMP Overhead:'* && $sel_out != *'Static OMP  Ovh. CI:'* ]]

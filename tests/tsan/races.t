@@ -21,9 +21,11 @@ export OMP_WAIT_POLICY=${OMP_WAIT_POLICY:-passive}
 OMP_TOOL_VERBOSE_INIT=stderr run_clomp 1 1 4 10 32 1 1
 like "$err" "Tool was started and is using the OMPT interface" "the OpenMP runtime loads Archer"
 
+# Every measurement of the table, the optional schedules (taskloop, tasks...) too.
+every=$(schedule_list '' '' 1 | paste -sd, -)
 for threads in 2 4; do
-    run_clomp "$threads" 1 16 100 32 1 1
-    is "$rc" 0 "every schedule at $threads threads runs and verifies under ThreadSanitizer"
+    run_clomp --schedules="$every" "$threads" 1 16 100 32 1 1
+    is "$rc" 0 "every schedule of the table at $threads threads runs and verifies under ThreadSanitizer"
     [[ $err != *ThreadSanitizer* ]]
     ok $? "no data race is reported at $threads threads" || diag "$(printf '%s\n' "$err" | head -20)"
 done
