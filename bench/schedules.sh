@@ -30,13 +30,15 @@ python3 - "$csv" <<'PY'
 import csv, sys
 rows = list(csv.DictReader(open(sys.argv[1], newline="")))
 fmt = "%-22s %-14s %-9s %9s %12s %12s  %s"
+def num(text, decimals):
+    return "-" if text == "" else "%.*f" % (decimals, float(text))
 print(fmt % ("key", "name", "role", "us/Loop", "overhead us", "ovh. cycles", "LLNL verdict"))
 for r in rows:
-    print(fmt % (r["key"], r["name"], r["role"], r["us_per_loop"] or "-", r["overhead_us"] or "-",
-                 r["overhead_cycles"] or "-", r["llnl_verdict"] or ""))
+    print(fmt % (r["key"], r["name"], r["role"], num(r["us_per_loop"], 3), num(r["overhead_us"], 3),
+                 num(r["overhead_cycles"], 0), r["llnl_verdict"] or ""))
 by = {r["key"]: r for r in rows}
 print()
 for key, what in (("parallel_for", "Parallel For (EPCC's method, judged)"), ("parallel", "OMP Parallel (empty fork/join)")):
-    print("%-40s %s cycles" % (what, by[key]["us_per_loop_cycles"] or "-"))
-print("%-40s %s cycles" % ("Static OMP - Bestcase OMP (CLOMP's)", by["static"]["overhead_cycles"] or "-"))
+    print("%-40s %s cycles" % (what, num(by[key]["us_per_loop_cycles"], 0)))
+print("%-40s %s cycles" % ("Static OMP - Bestcase OMP (CLOMP's)", num(by["static"]["overhead_cycles"], 0)))
 PY
