@@ -33,9 +33,8 @@ ALL_LDFLAGS = $(strip $(OPENMP_FLAGS) $(LDFLAGS))
 LDLIBS = $(NUMA_LIBS) -lm
 
 MESH_SRC = mesh/build_mesh.c mesh/verify.c
-KERNEL_SRC = kernels/deposit.c kernels/fault.c kernels/schedules.c kernels/calc_deposit_probe.c \
-             kernels/omp_barrier_probe.c kernels/serial_ref.c kernels/bestcase_omp.c \
-             kernels/static_omp.c kernels/dynamic_omp.c kernels/manual_omp.c kernels/nested_omp.c kernels/omp_parallel_probe.c kernels/owned_check.c
+# Every file in kernels/: a new schedule is its file and its row in kernels/schedules.c.
+KERNEL_SRC = $(sort $(wildcard kernels/*.c))
 REPORT_SRC = report/report.c report/build_info.c report/json.c report/json_report.c report/record_figures.c \
              report/csv_report.c
 CLI_SRC = cli/options.c

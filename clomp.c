@@ -149,13 +149,14 @@ static void plan_requested_trials(RunSetup *run)
 }
 
 /* --schedules=LIST: names or keys, comma-separated; Serial Ref always runs
- * because every other schedule is verified against it. */
+ * because every other schedule is verified against it. Without the option,
+ * every entry of the table that is not optional runs. */
 static void select_schedules(RunSetup *run, const char *list)
 {
     if (clomp_schedule_count > sizeof run->selected / sizeof run->selected[0])
         die(EXIT_RESOURCE, "internal: more schedules than RunSetup.selected holds");
     for (size_t i = 0; i < clomp_schedule_count; i++)
-        run->selected[i] = list == NULL || clomp_schedules[i]->role == ROLE_REFERENCE;
+        run->selected[i] = list == NULL ? !clomp_schedules[i]->optional : clomp_schedules[i]->role == ROLE_REFERENCE;
     if (list == NULL)
         return;
     char item[64];
@@ -166,9 +167,11 @@ static void select_schedules(RunSetup *run, const char *list)
         memcpy(item, at, len);
         item[len] = '\0';
         const Schedule *s = find_schedule(item);
-        if (s == NULL)
-            die(EXIT_USAGE, "--schedules: '%s' is not a measurement (calc_deposit, barrier, serial, bestcase, "
-                            "static, dynamic, manual, nested, parallel)", item);
+        if (s == NULL) {
+            char keys[2][512];
+            die(EXIT_USAGE, "--schedules: '%s' is not a measurement (default: %s; optional: %s)", item,
+                schedule_keys(keys[0], sizeof keys[0], 0), schedule_keys(keys[1], sizeof keys[1], 1));
+        }
         for (size_t i = 0; i < clomp_schedule_count; i++)
             run->selected[i] |= clomp_schedules[i] == s;
         at += len;
@@ -488,7 +491,15 @@ int main(int argc, char **argv)
         return finish(status);
     }
     if (opts.want_help) {
+        char keys[512];
         print_usage(stdout, argv[0]);
+        printf("\nMeasurements (--schedules keys; details: --list-schedules, docs/output.md):\n");
+        printf("  run by default: %s\n", schedule_keys(keys, sizeof keys, 0));
+        printf("  only when named: %s\n", schedule_keys(keys, sizeof keys, 1));
+        return finish(EXIT_OK);
+    }
+    if (opts.want_schedule_list) {
+        print_schedule_list(stdout);
         return finish(EXIT_OK);
     }
     if (opts.want_version) {

@@ -122,6 +122,7 @@ int write_csv_report(FILE *out, const RunRecord *r)
 {
     fputs(header, out);
     for (size_t i = 0; r->results != NULL && i < r->count; i++)
-        write_row(out, r, &r->results[i]);
+        if (measurement_reported(&r->results[i]))
+            write_row(out, r, &r->results[i]);
     return fflush(out) != 0 || ferror(out) ? -1 : 0;
 }

@@ -422,13 +422,18 @@ int write_json_report(FILE *out, const RunRecord *r)
 
     json_array_begin(&w, "measurements");
     for (size_t i = 0; r->results != NULL && i < r->count; i++)
-        write_measurement(&w, r, &r->results[i]);
+        if (measurement_reported(&r->results[i]))
+            write_measurement(&w, r, &r->results[i]);
     json_array_end(&w);
 
     json_object_begin(&w, "llnl_targets");
     write_target(&w, r->run, "barrier_latency", record_find(r, ROLE_PROBE, "barrier"), 0, LLNL_BARRIER_TARGET_CYCLES);
-    write_target(&w, r->run, "parallel_for_overhead", record_find(r, ROLE_CHECKED, "static"), 1, LLNL_PARALLEL_FOR_TARGET_CYCLES);
+    /* The 500-cycle target is judged on the EPCC-style probe; Static OMP's
+     * overhead against Bestcase (CLOMP's own figure) is shown, not judged. */
+    write_target(&w, r->run, "parallel_for_overhead", record_find(r, ROLE_PROBE, "parallel_for"), 0,
+                 LLNL_PARALLEL_FOR_TARGET_CYCLES);
     write_target(&w, r->run, "fork_join", record_find(r, ROLE_PROBE, "parallel"), 0, 0.0);
+    write_target(&w, r->run, "static_overhead", record_find(r, ROLE_CHECKED, "static"), 1, 0.0);
     json_object_end(&w);
 
     write_process_cost(&w, &r->cost);

@@ -48,7 +48,7 @@ typedef struct RunSetup {
     const char *json_path;
     const char *csv_path;
     const char *schedule_list;    /* --schedules as given, or NULL */
-    int selected[16];             /* per clomp_schedules[] entry: measured in this run */
+    int selected[32];             /* per clomp_schedules[] entry: measured in this run */
     CycleRate cycles;
 } RunSetup;
 
@@ -139,6 +139,12 @@ const char *measured_text(char *buf, size_t size, double value, double uncertain
  * (OMP_*, GOMP_*, KMP_*, XLSMPOPTS, LIBOMP_*): the text report and the JSON
  * list the same ones. */
 int is_openmp_variable(const char *entry);
+
+/* Whether the summary, the JSON and the CSV show a measurement: every one of
+ * the default sequence (N/A, null or empty when --schedules leaves it out, so
+ * that CLOMP 1.2's columns keep their places), then the optional schedules
+ * that ran, in table order (the table lists them last). */
+int measurement_reported(const Measurement *m);
 
 /* The selected measurement of `role` (and `key`, unless NULL), or NULL. */
 const Measurement *find_measurement(const Measurement *results, size_t count, ScheduleRole role, const char *key);

@@ -18,7 +18,7 @@ MAX_THREADS=4
 here=$(cd "$(dirname "$0")" && pwd)
 data=$here/testcases.txt
 shared=$here/../../shared/testcases.md
-checked=('Static OMP' 'Dynamic OMP' 'Manual OMP' 'Nested OMP')
+mapfile -t checked < <(schedule_list checked default)   # what a run without --schedules verifies
 
 if [ ! -r "$data" ]; then
     echo "Bail out! cannot read $data"
