@@ -364,9 +364,10 @@ na_cells=0
 for row in Runtime us/Loop Speedup Efficacy Overhead; do
     line=$(printf '%s\n' "${S[@]}" | grep -m1 "^$row,")
     IFS=',' read -r -a F <<<"$line"
-    [ "${#F[@]}" -eq 10 ] && [ "$(trim "${F[8]}")" = N/A ] && na_cells=$((na_cells + 1))
+    # the label, then 1.2's seven columns, Nested OMP, OMP Parallel and Parallel For
+    [ "${#F[@]}" -eq 11 ] && [ "$(trim "${F[8]}")" = N/A ] && na_cells=$((na_cells + 1))
 done
-is "$na_cells" 5 "every summary row keeps its 10 fields, with N/A in the Nested OMP column"
+is "$na_cells" 5 "every summary row keeps its 11 fields, with N/A in the Nested OMP column"
 coral=$(printf '%s\n' "${S[@]}" | grep -m1 '^CORAL RFP, ')
 IFS=',' read -r -a F <<<"$coral"
 is "${#F[@]}" 11 "the CORAL RFP line keeps its 11 fields (it has no Nested OMP figure)"
