@@ -41,7 +41,7 @@ REPORT_SRC = report/report.c report/build_info.c report/json.c report/json_repor
 CLI_SRC = cli/options.c
 NUMA_SRC = numa/placement.c numa/locality.c
 TIMING_SRC = timing/statistics.c timing/cycles.c
-MEASURE_SRC = measure/chunk_plan.c measure/sequence.c
+MEASURE_SRC = measure/chunk_plan.c measure/sequence.c measure/record.c measure/warnings.c
 LIB_SRC = $(MESH_SRC) $(KERNEL_SRC) $(REPORT_SRC) $(CLI_SRC) $(NUMA_SRC) $(TIMING_SRC) $(MEASURE_SRC)
 LIB_OBJ = $(LIB_SRC:%.c=$(BUILD)/%.o)
 

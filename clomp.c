@@ -23,6 +23,7 @@
 #include "kernels/schedule.h"
 #include "measure/chunk_plan.h"
 #include "measure/sequence.h"
+#include "measure/warnings.h"
 #include "mesh/mesh.h"
 #include "mesh/verify.h"
 #include "numa/locality.h"
@@ -81,6 +82,14 @@ static void catch_runtime_abort(int sig)
     _exit(EXIT_RESOURCE);
 }
 
+/* How a run that cannot go on stops, once its message and failure record
+ * are out: exit() here; clomp_mpi stops every rank together. */
+__attribute__((noreturn)) static void exit_process(int status)
+{
+    exit(status);
+}
+static void (*stop_run)(int status) __attribute__((noreturn)) = exit_process;
+
 /* One line on stderr, after everything already printed has been flushed. */
 __attribute__((format(printf, 2, 3), noreturn)) static void die(int status, const char *fmt, ...)
 {
@@ -97,7 +106,7 @@ __attribute__((format(printf, 2, 3), noreturn)) static void die(int status, cons
         write_failure_record = NULL;
         writer(status, why);
     }
-    exit(status);
+    stop_run(status);
 }
 
 /* _SC_PHYS_PAGES (all memory) or _SC_AVPHYS_PAGES (free now). */
@@ -408,6 +417,53 @@ static void write_pending_failure(int status, const char *why)
     close_outputs(pending.out, &pending.record);
 }
 
+/* The text report of the measurements, printed from their records as the
+ * sequence finishes them: each block as its run ends when there is one
+ * round, every block after the last round otherwise. */
+typedef struct TextReport {
+    FILE *out;
+    const RunSetup *run;
+} TextReport;
+
+static void print_starting_block(void *context, const Measurement *m)
+{
+    TextReport *t = context;
+    print_block_start(t->out, m);
+    fflush(t->out);
+}
+
+static void print_results_block(const TextReport *t, const Measurement *results, size_t count, size_t i)
+{
+    print_block_results(t->out, t->run, &results[i], find_measurement(results, count, ROLE_REFERENCE, NULL),
+                        find_measurement(results, count, ROLE_BESTCASE, NULL));
+}
+
+static void print_finished_block(void *context, Measurement *results, size_t count, size_t i)
+{
+    TextReport *t = context;
+    if (t->run->rounds == 1)
+        print_results_block(t, results, count, i);
+}
+
+static void print_round_done(void *context, long round, double seconds, long measured)
+{
+    TextReport *t = context;
+    fprintf(t->out, "            Round: %ld of %ld done in %.1f s (%ld measurements, every chunk of "
+                    "every checked run verified)\n", round + 1, t->run->rounds, seconds, measured);
+    fflush(t->out);
+}
+
+static void print_all_blocks(const TextReport *t, const Measurement *results, size_t count)
+{
+    fprintf(t->out, "---------------------\n");
+    for (size_t i = 0; i < count; i++) {
+        if (!results[i].selected)
+            continue;
+        print_block_start(t->out, &results[i]);
+        print_results_block(t, results, count, i);
+    }
+}
+
 /* Output that could not be written is a lost result, not a success. */
 static int finish(int status)
 {
@@ -452,7 +508,7 @@ int main(int argc, char **argv)
     Outputs out;
     open_outputs(&out, &run);
     pending.out = &out;
-    pending.record = (RunRecord){&run, NULL, NULL, NULL, 0, host, started, 0.0, 0, NULL, NULL};
+    pending.record = (RunRecord){&run, NULL, NULL, NULL, 0, host, started, 0.0, 0, NULL, NULL, NULL};
     write_failure_record = write_pending_failure;
     configure_openmp(&run);
     run.cycles = calibrate_cycle_rate(opts.ghz);
@@ -460,7 +516,7 @@ int main(int argc, char **argv)
     print_header(out.report, &run, host, started);
     if (opts.dry_run) {
         print_plan(out.report, &run);
-        RunRecord record = {&run, NULL, NULL, NULL, 0, host, started, 0.0, 0, NULL, NULL};
+        RunRecord record = {&run, NULL, NULL, NULL, 0, host, started, 0.0, 0, NULL, NULL, NULL};
         int files_status = close_outputs(&out, &record);
         free(run.chunk_end);
         if (out.report != out.text)
@@ -476,9 +532,13 @@ int main(int argc, char **argv)
     pending.record.pb = &pb;
     pending.record.build_seconds = build_seconds;
     plan_trials(&pb, &run);
+    WarningList setup_warnings = {0};
+    mesh_setup_warnings(&pb, &setup_warnings);
+    pending.record.setup_warnings = &setup_warnings;
     clomp_openmp_running = 1;   /* the locality report runs a parallel region */
-    print_setup(out.report, &run, &pb, build_seconds, &locality);
+    print_setup(out.report, &run, &pb, build_seconds, &locality, &setup_warnings);
     clomp_openmp_running = 0;
+    locality_setup_warnings(&locality, &setup_warnings);
 
     Measurement *results = calloc(clomp_schedule_count, sizeof *results);
     if (results == NULL)
@@ -494,10 +554,14 @@ int main(int argc, char **argv)
         die(EXIT_RESOURCE, "out of memory for the timings of %ld rounds", run.rounds);
 
     char why[512] = "";
-    SequenceOutput seq_out = {out.report, run.quiet ? stderr : out.report};
-    status = run_measurements(&pb, &run, results, clomp_schedule_count, &seq_out, why, sizeof why);
+    TextReport text = {out.report, &run};
+    SequenceHooks hooks = {&text, run.quiet ? stderr : out.report, print_starting_block, NULL, NULL,
+                           print_finished_block, print_round_done};
+    status = run_measurements(&pb, &run, results, clomp_schedule_count, &hooks, why, sizeof why);
+    if (status == 0 && run.rounds > 1)
+        print_all_blocks(&text, results, clomp_schedule_count);
     RunRecord record = {&run, &pb, &locality, results, clomp_schedule_count, host, started, build_seconds,
-                        status, status != 0 ? why : NULL, NULL};
+                        status, status != 0 ? why : NULL, NULL, &setup_warnings};
     if (status != 0) {
         for (size_t i = 0; i < clomp_schedule_count && status == EXIT_VERIFY_FAILED; i++)
             if (strncmp(why, clomp_schedules[i]->name, strlen(clomp_schedules[i]->name)) == 0)

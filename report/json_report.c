@@ -275,6 +275,16 @@ static void write_target(JsonWriter *w, const RunSetup *run, const char *key, co
     json_object_end(w);
 }
 
+/* "label: text", as the text report's WARNING lines (and the ones it says another way). */
+static void write_warnings(JsonWriter *w, const char *label, const WarningList *warnings)
+{
+    char text[400];
+    for (size_t i = 0; warnings != NULL && i < warnings->count; i++) {
+        snprintf(text, sizeof text, "%s: %s", label, warnings->item[i].text);
+        json_string(w, NULL, text);
+    }
+}
+
 int write_json_report(FILE *out, const RunRecord *r)
 {
     JsonWriter w;
@@ -308,8 +318,9 @@ int write_json_report(FILE *out, const RunRecord *r)
     json_object_end(&w);
 
     json_array_begin(&w, "warnings");
-    for (size_t i = 0; i < warning_count(); i++)
-        json_string(&w, NULL, warning_text(i));
+    write_warnings(&w, "setup", r->setup_warnings);
+    for (size_t i = 0; r->results != NULL && i < r->count; i++)
+        write_warnings(&w, r->results[i].schedule->name, &r->results[i].warnings);
     json_array_end(&w);
     json_object_end(&w);
     return json_finish(&w);

@@ -3,7 +3,6 @@
 #include "../numa/locality.h"
 
 #include <math.h>
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -21,41 +20,12 @@ void print_escaped(FILE *out, const char *text)
     }
 }
 
-long chunk_subcycles(const Measurement *m, long c)
+/* The WARNING lines of a block (or of the set-up, label ""). */
+static void print_warnings(FILE *out, const char *label, const WarningList *warnings)
 {
-    return m->chunk_end[c] - (c > 0 ? m->chunk_end[c - 1] : 0);
-}
-
-#define MAX_WARNINGS 64
-static char warnings[MAX_WARNINGS][400];
-static size_t warnings_kept;
-
-void record_warning(const char *label, const char *text)
-{
-    if (warnings_kept < MAX_WARNINGS)
-        snprintf(warnings[warnings_kept++], sizeof warnings[0], "%s: %s", label, text);
-}
-
-size_t warning_count(void)
-{
-    return warnings_kept;
-}
-
-const char *warning_text(size_t i)
-{
-    return i < warnings_kept ? warnings[i] : NULL;
-}
-
-/* A WARNING line of a block (or of the set-up, label ""), kept for JSON too. */
-__attribute__((format(printf, 3, 4))) static void print_warning(FILE *out, const char *label, const char *fmt, ...)
-{
-    char text[320];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(text, sizeof text, fmt, ap); // NOLINT(clang-analyzer-valist.Uninitialized): va_start is just above
-    va_end(ap);
-    fprintf(out, "%13s  WARNING: %s\n", label, text);
-    record_warning(label[0] != '\0' ? label : "setup", text);
+    for (size_t i = 0; warnings != NULL && i < warnings->count; i++)
+        if (warnings->item[i].printed)
+            fprintf(out, "%13s  WARNING: %s\n", label, warnings->item[i].text);
 }
 
 const char *measured_text(char *buf, size_t size, double value, double uncertainty, int max_decimals)
@@ -187,7 +157,8 @@ static void print_zone_layout(FILE *out, const RunSetup *run)
                 mesh_zone_stride(&shape), (long)sizeof(Zone));
 }
 
-void print_setup(FILE *out, const RunSetup *run, const Problem *pb, double build_seconds, LocalitySummary *locality)
+void print_setup(FILE *out, const RunSetup *run, const Problem *pb, double build_seconds, LocalitySummary *locality,
+                 const WarningList *warnings)
 {
     const DepositState *d = &pb->deposit;
     const BuildInfo *b = build_info();
@@ -216,8 +187,6 @@ void print_setup(FILE *out, const RunSetup *run, const Problem *pb, double build
     fprintf(out, "   NUMA placement: %s%s\n", placement_text(&run->placement, policy, sizeof policy),
             run->placement.kind == PLACEMENT_FIRST_TOUCH ? " (pages land where the building thread first writes them)" : "");
     print_locality_report(out, &pb->mesh, (int)run->numThreads, locality);
-    if (locality->measured && !locality->threads_bound)
-        record_warning("setup", "threads are not bound (OMP_PROC_BIND unset or false): they may migrate");
     long shortest = run->iterations / run->trials;
     fprintf(out, "           Trials: %ld chunk%s per timed run (%s), ", run->trials, run->trials == 1 ? "" : "s",
             run->requested_trials == 0 ? "default: up to 20, each well above timer resolution"
@@ -238,12 +207,7 @@ void print_setup(FILE *out, const RunSetup *run, const Problem *pb, double build
         fprintf(out, "       Cycle rate: unavailable (%s)\n", run->cycles.why);
     else
         fprintf(out, "       Cycle rate: %.3f GHz (%s)\n", run->cycles.ghz, cycle_source_text(&run->cycles));
-    long vanished = 0;
-    for (long p = 0; p < pb->mesh.shape.numParts; p++)
-        vanished += pb->mesh.partArray[p]->residue == 0.0 || fpclassify(pb->mesh.partArray[p]->residue) == FP_SUBNORMAL;
-    if (vanished > 0)
-        print_warning(out, "", "%ld part residues underflow in set-up: every update runs through "
-                               "subnormal values (slow on many CPUs) and the carried residue is lost", vanished);
+    print_warnings(out, "", warnings);
     fprintf(out, "---------------------\n");
 }
 
@@ -402,22 +366,8 @@ static void print_block_notes(FILE *out, const RunSetup *run, const Measurement 
         if (t->inner_min != t->inner_max)
             fprintf(out, " (inner teams from %d to %d)", t->inner_min, t->inner_max);
         fprintf(out, ", requested %dx%d\n", run->nestedOuter, run->nestedInner);
-        if (run->nestedInner > 1 && t->inner_max <= 1)
-            print_warning(out, s->name, "the OpenMP runtime serialised the inner teams: each group ran on one thread");
-        else if (t->inner_min < run->nestedInner && t->inner_max > 0)
-            print_warning(out, s->name, "some inner teams got fewer threads than requested");
     }
-    if (t->idle_threads > 0)
-        print_warning(out, s->name, "%d of %d threads got no parts (numParts %ld < numThreads)", t->idle_threads,
-                      t->threads, run->numParts);
-    if (m->subnormals > 0)
-        print_warning(out, s->name, "%ld subnormal zone values/residues: subnormal arithmetic "
-                                    "is slow on many CPUs and distorts this timing", m->subnormals);
-    if (s->chunked && m->stats.n >= 2 && m->stats.cv > CLOMP_NOISY_CV)
-        print_warning(out, s->name, "noisy measurement: chunk times vary by CV %.0f%% (> %.0f%%); likely causes: "
-                                    "the node is not idle, unbound threads (set OMP_PROC_BIND and OMP_PLACES), "
-                                    "frequency changes; see docs/statistics.md",
-                      m->stats.cv * 100.0, CLOMP_NOISY_CV * 100.0);
+    print_warnings(out, s->name, &m->warnings);
 }
 
 void print_block_results(FILE *out, const RunSetup *run, const Measurement *m,
@@ -436,15 +386,6 @@ void print_block_results(FILE *out, const RunSetup *run, const Measurement *m,
     print_statistics(out, m);
     print_cycles(out, run, m);
     fprintf(out, "---------------------\n");
-}
-
-const Measurement *find_measurement(const Measurement *results, size_t count, ScheduleRole role, const char *key)
-{
-    for (size_t i = 0; i < count; i++)
-        if (results[i].selected && results[i].schedule->role == role &&
-            (key == NULL || strcmp(results[i].schedule->key, key) == 0))
-            return &results[i];
-    return NULL;
 }
 
 typedef enum { ROW_RUNTIME, ROW_US_PER_LOOP, ROW_SPEEDUP, ROW_EFFICACY, ROW_OVERHEAD } SummaryRow;

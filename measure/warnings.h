@@ -1,0 +1,20 @@
+/* The WARNING lines of a run, found from its figures when they are
+ * computed (not while printing): every report lists the same ones. */
+#ifndef CLOMP_WARNINGS_H
+#define CLOMP_WARNINGS_H
+
+#include "record.h"
+
+/* A summarized measurement's warnings (team shape, idle threads, subnormal
+ * values, noisy chunks), replacing any it had. */
+void measurement_warnings(const RunSetup *run, Measurement *m);
+
+/* Set-up warnings known once the mesh is built: part residues that
+ * underflow. */
+void mesh_setup_warnings(const Problem *pb, WarningList *list);
+
+/* Set-up warnings from the locality report: unbound threads (the locality
+ * report prints its own line for it). */
+void locality_setup_warnings(const LocalitySummary *locality, WarningList *list);
+
+#endif
