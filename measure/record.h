@@ -30,6 +30,34 @@ typedef struct WarningList {
 /* Adds a warning (dropped beyond CLOMP_MAX_WARNINGS). */
 __attribute__((format(printf, 3, 4))) void add_warning(WarningList *list, int printed, const char *fmt, ...);
 
+/* Where one rank of an MPI run ran. */
+#define CLOMP_MAX_CPUS 1024
+typedef struct RankInfo {
+    int rank;
+    char host[64];
+    char cpus[192];                              /* its affinity at start, as a list: "0-3,8" */
+    int cpu_count;
+    unsigned char cpu_mask[CLOMP_MAX_CPUS / 8];  /* the same CPUs, one bit each */
+} RankInfo;
+
+/* The MPI side of a run (clomp_mpi); ranks 0 in the plain clomp. */
+typedef struct MpiSetup {
+    int ranks;                 /* MPI tasks; 0: not an MPI build */
+    const char *thread_level;  /* what MPI_Init_thread provided */
+    const RankInfo *info;      /* [ranks], on rank 0 */
+    long timeout;              /* --mpi-timeout, seconds */
+} MpiSetup;
+
+/* One measurement's runtime over the ranks (CLOMP 1.2's "MPI Dist" line)
+ * and the rank whose figures the report shows for it. */
+typedef struct RankSpread {
+    int ranks;                 /* 0: not an MPI run */
+    double min_seconds, max_seconds, avg_seconds;
+    int min_rank, max_rank;
+    int used_rank;
+    int used_fastest;          /* 1: the fastest rank (Serial Ref, Bestcase, as 1.2), 0: the slowest */
+} RankSpread;
+
 /* The run as resolved from the command line. */
 typedef struct RunSetup {
     const char *exe;
@@ -62,6 +90,7 @@ typedef struct RunSetup {
     const char *schedule_list;    /* --schedules as given, or NULL */
     int selected[16];             /* per clomp_schedules[] entry: measured in this run */
     CycleRate cycles;
+    MpiSetup mpi;
 } RunSetup;
 
 typedef struct Measurement {
@@ -102,7 +131,32 @@ typedef struct Measurement {
     double round_range_low, round_range_high;
 
     WarningList warnings;      /* from its figures (measurement_warnings), printed in its block */
+    RankSpread spread;         /* MPI: over the ranks; the figures above are those of spread.used_rank */
 } Measurement;
+
+/* MPI, on rank 0: every rank's measurements as each rank summarized them
+ * (overheads against its own bestcase). */
+typedef struct RankTable {
+    int ranks;
+    size_t count;
+    Measurement *results;      /* [rank * count + i] */
+} RankTable;
+
+/* Ranks whose Serial Ref us/Loop or Static OMP overhead stands out from
+ * the others' (mpi/rank_view.c says how). */
+#define CLOMP_MAX_OUTLIERS 32
+typedef struct RankOutlier {
+    int rank;
+    const char *figure;        /* "Serial Ref us/Loop", "Static OMP overhead" */
+    double value, median, deviation, threshold;   /* us/Loop */
+} RankOutlier;
+typedef struct RankOutliers {
+    int ranks;                 /* ranks compared; fewer than 3: nothing is judged */
+    double serial_median;      /* NAN when not measured */
+    double overhead_median;
+    size_t count;
+    RankOutlier item[CLOMP_MAX_OUTLIERS];
+} RankOutliers;
 
 /* The mesh the run builds. */
 static inline MeshShape run_mesh_shape(const RunSetup *run)
@@ -125,6 +179,8 @@ typedef struct RunRecord {
     const char *failure;                 /* one-line reason, NULL when exit_status is 0 */
     const Measurement *failed;           /* the measurement that failed verification, or NULL */
     const WarningList *setup_warnings;   /* NULL before the set-up */
+    const RankTable *rank_table;         /* MPI, rank 0: per-rank measurements; else NULL */
+    const RankOutliers *outliers;        /* MPI, rank 0, complete runs; else NULL */
 } RunRecord;
 
 /* The selected measurement of `role` (and `key`, unless NULL), or NULL. */

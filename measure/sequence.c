@@ -284,16 +284,16 @@ int run_measurements(Problem *pb, const RunSetup *run, Measurement *results, siz
             if (!m->selected)
                 continue;
             int status = measure_once(pb, run, m, round, hooks, why, why_size);
+            int last_round = round == run->rounds - 1;
+            if (status == 0 && last_round)
+                finish_measurement(run, m, find_measurement(results, count, ROLE_BESTCASE, NULL));
             if (hooks->after_run != NULL)
                 status = hooks->after_run(hooks->context, m, round, status, why, why_size);
             if (status != 0)
                 return status;
             measured++;
-            if (round == run->rounds - 1) {
-                finish_measurement(run, m, find_measurement(results, count, ROLE_BESTCASE, NULL));
-                if (hooks->finished != NULL)
-                    hooks->finished(hooks->context, results, count, i);
-            }
+            if (last_round && hooks->finished != NULL)
+                hooks->finished(hooks->context, results, count, i);
         }
         if (run->rounds > 1 && hooks->round_done != NULL)
             hooks->round_done(hooks->context, round, now_seconds() - round_start, measured);

@@ -24,7 +24,8 @@ typedef struct SequenceHooks {
     /* Right before every timed run, outside the timed region. */
     void (*before_timed)(void *context, const Measurement *m);
     /* After every timed run, with its status (0, or the failure and its
-     * reason in `why`); returns the status the sequence goes on with. */
+     * reason in `why`; after the last round of a good run `m` is already
+     * summarized); returns the status the sequence goes on with. */
     int (*after_run)(void *context, const Measurement *m, long round, int status, char *why, size_t why_size);
     /* A measurement's last round is done and it is summarized: figures and
      * warnings are final. */

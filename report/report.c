@@ -1,5 +1,6 @@
 #include "report.h"
 
+#include "../mpi/rank_view.h"
 #include "../numa/locality.h"
 
 #include <math.h>
@@ -59,6 +60,10 @@ void print_header(FILE *out, const RunSetup *run, const char *host, const char *
                 run->zoneSize);
     fprintf(out, "       Invocation: ");
     print_escaped(out, run->invocation);
+    if (run->mpi.ranks > 0) {   /* CLOMP 1.2's MPI build (-DWITH_MPI) */
+        fprintf(out, "\n       Invoke MPI: YES (%s)", run->mpi.thread_level);
+        fprintf(out, "\n        MPI Tasks: %d", run->mpi.ranks);
+    }
     fprintf(out, "\n         Hostname: ");
     print_escaped(out, host);
     fputc('\n', out);
@@ -157,6 +162,19 @@ static void print_zone_layout(FILE *out, const RunSetup *run)
                 mesh_zone_stride(&shape), (long)sizeof(Zone));
 }
 
+/* MPI: where each rank ran (its host and the CPUs it may use). */
+static void print_rank_layout(FILE *out, const RunSetup *run)
+{
+    for (int r = 0; run->mpi.info != NULL && r < run->mpi.ranks; r++) {
+        const RankInfo *info = &run->mpi.info[r];
+        char label[32];
+        snprintf(label, sizeof label, "MPI rank %d", info->rank);
+        fprintf(out, "%17s: host ", label);
+        print_escaped(out, info->host);
+        fprintf(out, ", CPUs %s (%d)\n", info->cpus, info->cpu_count);
+    }
+}
+
 void print_setup(FILE *out, const RunSetup *run, const Problem *pb, double build_seconds, LocalitySummary *locality,
                  const WarningList *warnings)
 {
@@ -207,6 +225,7 @@ void print_setup(FILE *out, const RunSetup *run, const Problem *pb, double build
         fprintf(out, "       Cycle rate: unavailable (%s)\n", run->cycles.why);
     else
         fprintf(out, "       Cycle rate: %.3f GHz (%s)\n", run->cycles.ghz, cycle_source_text(&run->cycles));
+    print_rank_layout(out, run);
     print_warnings(out, "", warnings);
     fprintf(out, "---------------------\n");
 }
@@ -378,7 +397,15 @@ void print_block_results(FILE *out, const RunSetup *run, const Measurement *m,
     if (s->role == ROLE_REFERENCE || s->role == ROLE_CHECKED)
         fprintf(out, "%13s Checksum: Sum=%-8.8g Residue=%-8.8g Total=%-.9g\n", s->name,
                 m->checksum.sum, m->checksum.residue, m->checksum.total);
-    fprintf(out, "%13s  Runtime: %.3f (wallclock, in seconds)\n", s->name, m->seconds);
+    const RankSpread *sp = &m->spread;
+    if (sp->ranks > 0) {   /* CLOMP 1.2's MPI lines: the runtime over the ranks, and the rank used */
+        fprintf(out, "%13s MPI Dist: Min %.3f (Rank %d) Max %.3f (Rank %d) Avg %.3f\n", s->name, sp->min_seconds,
+                sp->min_rank, sp->max_seconds, sp->max_rank, sp->avg_seconds);
+        fprintf(out, "%13s  Runtime: %.3f (wallclock, in seconds, %s used, rank %d)\n", s->name, m->seconds,
+                sp->used_fastest ? "min" : "max", sp->used_rank);
+    } else {
+        fprintf(out, "%13s  Runtime: %.3f (wallclock, in seconds)\n", s->name, m->seconds);
+    }
     fprintf(out, "%13s  us/Loop: %.2f (wallclock, in microseconds)\n", s->name, m->us);
     if (s->role == ROLE_BESTCASE || s->role == ROLE_CHECKED)
         print_comparisons(out, m, serial, bestcase);
@@ -532,6 +559,8 @@ void print_summary(FILE *out, const RunSetup *run, const Measurement *results, s
 
     /* Exactly CLOMP 1.2's last line: scripts collect results by it. */
     fprintf(out, "CORAL RFP, ");
+    if (run->mpi.ranks > 1)
+        fprintf(out, "%d MPI X ", run->mpi.ranks);
     print_args(out, run);
     print_rfp_figure(out, serial->us, 2);
     print_rfp_figure(out, barrier != NULL ? barrier->us : NAN, 2);
@@ -543,4 +572,29 @@ void print_summary(FILE *out, const RunSetup *run, const Measurement *results, s
     print_rfp_figure(out, manual != NULL ? summary_figure(ROW_OVERHEAD, manual, serial, bestcase) : NAN, 2);
     print_rfp_figure(out, manual != NULL ? serial->us / manual->us : NAN, 1);
     fputc('\n', out);
+}
+
+void print_rank_outliers(FILE *out, const RunSetup *run, const RankOutliers *o)
+{
+    fprintf(out, "----------- MPI ranks: outliers ----------\n");
+    if (o->ranks < 3) {
+        fprintf(out, "Outliers: not judged with %d rank%s (needs 3 or more to tell one from the others)\n", o->ranks,
+                o->ranks == 1 ? "" : "s");
+        return;
+    }
+    char a[32];
+    fprintf(out, "Rank medians: Serial Ref %s us/Loop", measured_text(a, sizeof a, o->serial_median, 0.0, 2));
+    if (!isnan(o->overhead_median))
+        fprintf(out, ", Static OMP overhead %s us/Loop", measured_text(a, sizeof a, o->overhead_median, 0.0, 2));
+    fprintf(out, " (%d ranks; outlier: farther from the median than %.1f scaled MADs, its own 95%% CI and 1%% of "
+                 "Serial Ref)\n", o->ranks, RANK_OUTLIER_MADS);
+    if (o->count == 0)
+        fprintf(out, "Outliers: none\n");
+    for (size_t k = 0; k < o->count; k++) {
+        const RankOutlier *x = &o->item[k];
+        fprintf(out, "Outlier: rank %d on ", x->rank);
+        print_escaped(out, run->mpi.info != NULL ? run->mpi.info[x->rank].host : "?");
+        fprintf(out, ": %s %.2f (median %.2f, %+.2f us/Loop, threshold %.2f)\n", x->figure, x->value, x->median,
+                x->deviation, x->threshold);
+    }
 }

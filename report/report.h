@@ -33,6 +33,10 @@ const char *target_verdict(double cycles, int has_ci, double low, double high, d
 
 void print_summary(FILE *out, const RunSetup *run, const Measurement *results, size_t count);
 
+/* MPI runs, after the LLNL targets: the ranks whose Serial Ref us/Loop or
+ * Static OMP overhead stands out, with their hosts. */
+void print_rank_outliers(FILE *out, const RunSetup *run, const RankOutliers *outliers);
+
 /* `value` rounded to the first significant digit of `uncertainty` (one
  * digit more is never supported by the data); plain %.*f with max_decimals
  * when there is no uncertainty. Returns buf. */
