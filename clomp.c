@@ -97,6 +97,18 @@ static void (*stop_run)(int status) __attribute__((noreturn)) = exit_process;
  * rank 0 says it, and every rank ends normally with the same status. */
 static int failure_agreed;
 
+/* Killed by SIGTERM (mpirun ending a job whose rank died, a batch system's
+ * time limit): no half-written --json or --csv file is left behind, and an
+ * earlier complete one stays as it was. */
+static void catch_termination(int sig)
+{
+    for (int i = 0; i < 2; i++)
+        if (pending_tmp[i][0] != '\0')
+            unlink(pending_tmp[i]);   /* async-signal-safe */
+    signal(sig, SIG_DFL);
+    raise(sig);
+}
+
 /* One line on stderr, after everything already printed has been flushed. */
 __attribute__((format(printf, 2, 3), noreturn)) static void die(int status, const char *fmt, ...)
 {
@@ -534,6 +546,7 @@ int main(int argc, char **argv)
 
     atexit(catch_runtime_exit);
     signal(SIGABRT, catch_runtime_abort);
+    signal(SIGTERM, catch_termination);
 
     /* clomp_mpi: MPI first (it may take its own arguments out of argv);
      * only rank 0 speaks for a failure every rank shares. */
