@@ -198,27 +198,32 @@ static size_t share_bytes(const RunSetup *run)
            sizeof(long) * (size_t)run->trials;
 }
 
+/* The blob is bytes: every field is copied in and out with memcpy, never
+ * read through a cast pointer. */
 static void pack(const RunSetup *run, const Measurement *m, int status, const char *why, unsigned char *blob)
 {
-    ShareHeader *h = (ShareHeader *)blob;
-    memset(h, 0, sizeof *h);
-    h->status = status;
-    snprintf(h->why, sizeof h->why, "%s", status != 0 ? why : "");
-    h->m = *m;
-    double *d = (double *)(blob + sizeof *h);
-    memcpy(d, m->chunk_seconds, sizeof(double) * (size_t)(run->rounds * m->chunks));
-    d += run->rounds * run->trials;
-    memcpy(d, m->round_seconds, sizeof(double) * (size_t)run->rounds);
-    memcpy(d + run->rounds, m->round_median_us, sizeof(double) * (size_t)run->rounds);
-    long *ends = (long *)(d + 2 * run->rounds);
-    memcpy(ends, m->chunk_end, sizeof(long) * (size_t)m->chunks);
+    ShareHeader h;
+    memset(&h, 0, sizeof h);
+    h.status = status;
+    snprintf(h.why, sizeof h.why, "%s", status != 0 ? why : "");
+    h.m = *m;
+    unsigned char *at = blob;
+    memcpy(at, &h, sizeof h);
+    at += sizeof h;
+    memcpy(at, m->chunk_seconds, sizeof(double) * (size_t)(run->rounds * m->chunks));
+    at += sizeof(double) * (size_t)(run->rounds * run->trials);
+    memcpy(at, m->round_seconds, sizeof(double) * (size_t)run->rounds);
+    at += sizeof(double) * (size_t)run->rounds;
+    memcpy(at, m->round_median_us, sizeof(double) * (size_t)run->rounds);
+    at += sizeof(double) * (size_t)run->rounds;
+    memcpy(at, m->chunk_end, sizeof(long) * (size_t)m->chunks);
 }
 
-/* Rank r's copy of measurement `index` in the table, its arrays the table's. */
+/* Rank r's copy of measurement `index` in the table, its arrays the table's;
+ * its header in *h. */
 static int unpack(const RunSetup *run, const Measurement *mine, size_t index, const unsigned char *blob,
-                  RankTable *t, int r)
+                  RankTable *t, int r, ShareHeader *h)
 {
-    const ShareHeader *h = (const ShareHeader *)blob;
     Measurement *e = &t->results[(size_t)r * t->count + index];
     double *chunk_seconds = e->chunk_seconds, *round_seconds = e->round_seconds, *round_median = e->round_median_us;
     long *own = e->own_chunk_end;
@@ -232,14 +237,18 @@ static int unpack(const RunSetup *run, const Measurement *mine, size_t index, co
             return -1;
         }
     }
+    const unsigned char *at = blob;
+    memcpy(h, at, sizeof *h);
+    at += sizeof *h;
     *e = h->m;
     e->schedule = mine->schedule;   /* the same table in every rank, not the same address */
-    const double *d = (const double *)(blob + sizeof *h);
-    memcpy(chunk_seconds, d, sizeof(double) * (size_t)(run->rounds * run->trials));
-    d += run->rounds * run->trials;
-    memcpy(round_seconds, d, sizeof(double) * (size_t)run->rounds);
-    memcpy(round_median, d + run->rounds, sizeof(double) * (size_t)run->rounds);
-    memcpy(own, d + 2 * run->rounds, sizeof(long) * (size_t)run->trials);
+    memcpy(chunk_seconds, at, sizeof(double) * (size_t)(run->rounds * run->trials));
+    at += sizeof(double) * (size_t)(run->rounds * run->trials);
+    memcpy(round_seconds, at, sizeof(double) * (size_t)run->rounds);
+    at += sizeof(double) * (size_t)run->rounds;
+    memcpy(round_median, at, sizeof(double) * (size_t)run->rounds);
+    at += sizeof(double) * (size_t)run->rounds;
+    memcpy(own, at, sizeof(long) * (size_t)run->trials);
     e->chunk_seconds = chunk_seconds;
     e->round_seconds = round_seconds;
     e->round_median_us = round_median;
@@ -269,20 +278,21 @@ static void judge(const RunSetup *run, const Measurement *mine, size_t index, co
                   RankTable *t, Verdict *v)
 {
     size_t bytes = share_bytes(run);
+    static ShareHeader header;
+    const ShareHeader *h = &header;
     memset(v, 0, sizeof *v);
     for (int r = 0; r < ranks; r++) {
-        const ShareHeader *h = (const ShareHeader *)(blobs + (size_t)r * bytes);
-        if (unpack(run, mine, index, blobs + (size_t)r * bytes, t, r) != 0)
+        if (unpack(run, mine, index, blobs + (size_t)r * bytes, t, r, &header) != 0)
             end_all(EXIT_RESOURCE, "out of memory for the measurements of %d ranks", ranks);
         if (v->status != 0)
             continue;
         if (h->status != 0) {
             v->status = h->status, v->rank = r;
-            snprintf(v->why, sizeof v->why, "rank %d (%s): %s", r, all[r].host, h->why);
+            snprintf(v->why, sizeof v->why, "rank %d (%.64s): %.500s", r, all[r].host, h->why);
             continue;
         }
         ScheduleRole role = mine->schedule->role;
-        const MeshChecksum *c = &h->m.checksum, *c0 = &t->results[index].checksum;
+        const MeshChecksum *c = &t->results[(size_t)r * t->count + index].checksum, *c0 = &t->results[index].checksum;
         if ((role == ROLE_REFERENCE || role == ROLE_CHECKED) && r > 0 &&
             (!bits_equal(c->sum, c0->sum) || !bits_equal(c->residue, c0->residue))) {
             v->status = EXIT_VERIFY_FAILED, v->rank = r;
@@ -317,7 +327,7 @@ int cluster_share(const RunSetup *run, const Measurement *m, size_t index, int s
     wait_for(&request, "gathering a measurement on rank 0");
     Verdict v;
     memset(&v, 0, sizeof v);
-    if (my_rank == 0)
+    if (my_rank == 0 && blobs != NULL)
         judge(run, m, index, blobs, t, &v);
     check(MPI_Ibcast(&v, (int)sizeof v, MPI_BYTE, 0, MPI_COMM_WORLD, &request), "sharing the verdict");
     wait_for(&request, "sharing rank 0's verdict");
