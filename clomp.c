@@ -85,12 +85,12 @@ static void catch_runtime_abort(int sig)
 }
 
 /* How a run that cannot go on stops, once its message and failure record
- * are out: exit() here; clomp_mpi stops every rank together. */
-__attribute__((noreturn)) static void exit_process(int status)
+ * are out: exit() here; clomp_mpi stops every rank together (cluster_abort). */
+static void exit_process(int status)
 {
     exit(status);
 }
-static void (*stop_run)(int status) __attribute__((noreturn)) = exit_process;
+static void (*stop_run)(int status) = exit_process;
 
 /* clomp_mpi: the failure is one every rank knows of (a usage error, which
  * every rank finds in the same arguments, or a verdict the ranks agreed on):
@@ -134,6 +134,7 @@ __attribute__((format(printf, 2, 3), noreturn)) static void die(int status, cons
         exit(status);
     }
     stop_run(status);
+    exit(status);   /* stop_run does not return */
 }
 
 /* _SC_PHYS_PAGES (all memory) or _SC_AVPHYS_PAGES (free now). */

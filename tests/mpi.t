@@ -164,6 +164,26 @@ ok "$([ "$rc" -ne 0 ] && [ "$rc" -ne 124 ]; echo $?)" "rank 1 killed: the run en
 like "$out" "Serial Ref  Started: " "the report printed before the kill is kept"
 is "$(find "$tmp" -name 'kill.json*' | wc -l)" 0 "no half-written JSON file is left behind"
 
+# The suite, hybrid: every run under the MPI launcher; the files record it.
+suite_out=$tmp/suite
+"$top/run_clomp.sh" --quick --max-zone-scale 1 --no-plots --out "$suite_out" --mpi "${launcher[*]} -np 2" \
+    "$MPI_BIN" 2 1 >"$tmp/suite.log" 2>&1
+is "$?" 0 "run_clomp.sh --mpi \"mpirun -np 2\" runs a quick suite of clomp_mpi"
+env_file=$(find "$suite_out" -maxdepth 1 -name "CLOMP_*.env" | head -n 1)
+like "$(cat "$env_file")" "^mpi launcher: ${launcher[*]} -np 2$" "the suite's .env records the MPI launcher"
+like "$(cat "$env_file")" "^run 1 \(key\): 2 rank\(s\) x 2 threads: " "and the rank layout of every run"
+runs=$(grep -c '^=== run ' "$suite_out"/CLOMP_*.full | awk -F: '{ n += $2 } END { print n }')
+tasks=$(cat "$suite_out"/CLOMP_*.full | grep -c '^        MPI Tasks: 2$')
+is "$tasks" "$runs" "every one of the $runs runs ran as 2 MPI tasks"
+"$top/clomp_validate" "${env_file%.env}.tar.gz" >"$tmp/validate.log" 2>&1
+is "$?" 0 "its bundle validates (CORAL RFP lines with 1.2's MPI prefix parse)"
+plan=$("$top/run_clomp.sh" --dry-run --quick --max-zone-scale 1 --mpi "srun -n 4 --cpu-bind=cores" "$MPI_BIN" 32)
+# 32 cores: 4 ranks of the key runs become 4 x 32/4 = 32 ranks of 4 threads, 4 x 32/16 = 8 of 16.
+like "$plan" "packed4 +srun -n 32 --cpu-bind=cores $MPI_BIN 4 1 64 100 32 1 1 " "32 cores: 1.2's packed layout of 4-thread ranks, 8 per key rank"
+like "$plan" "packed16 +srun -n 8 --cpu-bind=cores $MPI_BIN 16 1 64 100 32 1 1 " "and of 16-thread ranks, 2 per key rank"
+plan=$("$top/run_clomp.sh" --dry-run --quick --max-zone-scale 1 --mpi "srun -n 4" "$MPI_BIN" 16)
+ok "$(grep -c packed16 <<<"$plan")" "16 cores: no packed 16-thread layout (a node needs two such groups)"
+
 # Bad input and no launcher.
 run_mpi 2 "$MPI_BIN" 1 1 64 100 32 1 soon
 is "$rc" 2 "a bad argument under mpirun exits 2 on every rank"
