@@ -170,7 +170,7 @@ typedef struct RunRecord {
     const RunSetup *run;
     const Problem *pb;                   /* NULL when the mesh was never built */
     const LocalitySummary *locality;     /* NULL when the set-up was not reached */
-    const Measurement *results;
+    const Measurement *results;          /* clomp_mpi: for each measurement, the rank 1.2 reports (rank_view) */
     size_t count;
     const char *host;
     const char *started;
