@@ -47,24 +47,23 @@ ALL_LDFLAGS = $(strip $(OPENMP_FLAGS) $(LDFLAGS))
 LDLIBS = $(NUMA_LIBS) -lm
 
 MESH_SRC = mesh/build_mesh.c mesh/verify.c
-KERNEL_SRC = kernels/deposit.c kernels/fault.c kernels/schedules.c kernels/calc_deposit_probe.c \
-             kernels/omp_barrier_probe.c kernels/serial_ref.c kernels/bestcase_omp.c \
-             kernels/static_omp.c kernels/dynamic_omp.c kernels/manual_omp.c kernels/nested_omp.c kernels/omp_parallel_probe.c kernels/owned_check.c
+# Every file in kernels/: a new schedule is its file and its row in kernels/schedules.c.
+KERNEL_SRC = $(sort $(wildcard kernels/*.c))
 REPORT_SRC = report/report.c report/build_info.c report/json.c report/json_report.c report/record_figures.c \
              report/csv_report.c
 CLI_SRC = cli/options.c
-NUMA_SRC = numa/placement.c numa/locality.c
-TIMING_SRC = timing/statistics.c timing/cycles.c
+NUMA_SRC = numa/placement.c numa/arena.c numa/locality.c numa/thread_placement.c
+TIMING_SRC = timing/statistics.c timing/cycles.c timing/comparison.c timing/process_cost.c
 MEASURE_SRC = measure/chunk_plan.c measure/sequence.c measure/record.c measure/warnings.c
 MPI_SRC = mpi/rank_view.c $(CLUSTER_SRC)
 LIB_SRC = $(MESH_SRC) $(KERNEL_SRC) $(REPORT_SRC) $(CLI_SRC) $(NUMA_SRC) $(TIMING_SRC) $(MEASURE_SRC) $(MPI_SRC)
 LIB_OBJ = $(LIB_SRC:%.c=$(BUILD)/%.o)
 
-UNIT_TESTS = test_mesh test_kernel test_schedules test_verify test_options test_locality test_statistics test_json test_report test_chunk_plan test_rank_view
+UNIT_TESTS = test_mesh test_kernel test_schedules test_verify test_options test_locality test_statistics test_json test_report test_chunk_plan test_thread_placement test_arena test_comparison test_rank_view
 UNIT_BIN = $(UNIT_TESTS:%=$(BUILD)/tests/%)
 ORACLE = $(BUILD)/tests/clomp_oracle
 
-.PHONY: all check run run-suite plots clean install help unit-tests program clomp-faults asan tsan fuzz FORCE
+.PHONY: all check numa-vm-check run run-suite plots clean install help unit-tests program clomp-faults clomp-stats asan tsan fuzz FORCE
 
 # The program this make builds: clomp, or clomp-faults in its own build tree.
 PROGRAM ?= clomp
@@ -122,10 +121,24 @@ $(ORACLE): tests/oracle/clomp_oracle.c $(FLAGS_STAMP)
 
 unit-tests: $(UNIT_BIN) $(ORACLE)
 
+# The statistics of timing/ for the shell drivers (run_clomp.sh --replicates
+# and --compare), built beside the objects; never installed.
+STATS_HELPER = $(BUILD)/clomp-stats
+$(STATS_HELPER): compare/clomp_stats.c $(LIB_OBJ) $(FLAGS_STAMP)
+	$(CC) $(ALL_CFLAGS) -MMD -MP $(ALL_LDFLAGS) -o $@ $< $(LIB_OBJ) $(LDLIBS)
+
+clomp-stats: $(STATS_HELPER)
+
 # Every test, TAP through prove: C unit tests and shell tests of the binary.
-check: clomp clomp-faults unit-tests
-	CLOMP=$(CURDIR)/clomp CLOMP_FAULTS_BIN=$(CURDIR)/clomp-faults BUILD_DIR=$(CURDIR)/$(BUILD) \
+check: clomp clomp-faults unit-tests $(STATS_HELPER)
+	CLOMP=$(CURDIR)/clomp CLOMP_FAULTS_BIN=$(CURDIR)/clomp-faults BUILD_DIR=$(CURDIR)/$(BUILD) CLOMP_STATS=$(CURDIR)/$(STATS_HELPER) \
 	    $(PROVE) --exec '' $(UNIT_BIN) tests/*.t
+
+# clomp inside QEMU guests with 2 and 4 emulated NUMA nodes (TCG, about a
+# minute): locality per policy against the topology. Needs qemu-system-x86
+# and busybox-static; the guest kernel is fetched once into $(BUILD)/numa-vm.
+numa-vm-check: clomp
+	CLOMP=$(CURDIR)/clomp BUILD_DIR=$(CURDIR)/$(BUILD) $(PROVE) -v tests/numa-vm.t
 
 # The whole test suite under AddressSanitizer and UndefinedBehaviorSanitizer,
 # in a copy of the tree so that no sanitized binary ever replaces ./clomp.
@@ -192,10 +205,12 @@ help:
 	@echo "  make            build ./clomp"
 	@echo "  make run        target input spot check: ./clomp -1 1 64 100 32 1 100"
 	@echo "  make check      build and run every test (prove)"
+	@echo "  make numa-vm-check  NUMA policies on emulated 2- and 4-node guests (qemu, busybox-static)"
 	@echo "  make run-suite  the full CLOMP suite (run_clomp.sh, results in out/)"
 	@echo "  make plots OUT=out/CLOMP_host_N  charts (gnuplot) and HTML report of a suite (OUT=DIR: its latest)"
 	@echo "  make clomp-faults  test build with fault injection (CLOMP_FAULT=name)"
 	@echo "  make MPI=1      build ./clomp_mpi (MPI + OpenMP hybrid, mpicc; build/mpi); MPI=1 clomp-faults too"
+	@echo "  make clomp-stats   the statistics helper of run_clomp.sh --replicates/--compare ($(BUILD)/clomp-stats)"
 	@echo "  make asan       every test under AddressSanitizer + UBSan (in build/asan-tree)"
 	@echo "  make tsan       race detection: ThreadSanitizer + Archer on every schedule (clang, libomp-dev)"
 	@echo "  make fuzz       libFuzzer on the command-line parser for FUZZ_SECONDS (default 60)"

@@ -30,12 +30,14 @@
 #include "mpi/rank_view.h"
 #include "numa/locality.h"
 #include "numa/placement.h"
+#include "numa/thread_placement.h"
 #include "report/build_info.h"
 #include "report/csv_report.h"
 #include "report/json_report.h"
 #include "report/report.h"
 #include "timing/clock.h"
 #include "timing/cycles.h"
+#include "timing/process_cost.h"
 
 /* CLOMP 1.2 caps the scaled iteration count. */
 #define MAX_ITERATIONS 2000000000L
@@ -184,13 +186,14 @@ static void plan_requested_trials(RunSetup *run)
 }
 
 /* --schedules=LIST: names or keys, comma-separated; Serial Ref always runs
- * because every other schedule is verified against it. */
+ * because every other schedule is verified against it. Without the option,
+ * every entry of the table that is not optional runs. */
 static void select_schedules(RunSetup *run, const char *list)
 {
     if (clomp_schedule_count > sizeof run->selected / sizeof run->selected[0])
         die(EXIT_RESOURCE, "internal: more schedules than RunSetup.selected holds");
     for (size_t i = 0; i < clomp_schedule_count; i++)
-        run->selected[i] = list == NULL || clomp_schedules[i]->role == ROLE_REFERENCE;
+        run->selected[i] = list == NULL ? !clomp_schedules[i]->optional : clomp_schedules[i]->role == ROLE_REFERENCE;
     if (list == NULL)
         return;
     char item[64];
@@ -201,9 +204,11 @@ static void select_schedules(RunSetup *run, const char *list)
         memcpy(item, at, len);
         item[len] = '\0';
         const Schedule *s = find_schedule(item);
-        if (s == NULL)
-            die(EXIT_USAGE, "--schedules: '%s' is not a measurement (calc_deposit, barrier, serial, bestcase, "
-                            "static, dynamic, manual, nested, parallel)", item);
+        if (s == NULL) {
+            char keys[2][512];
+            die(EXIT_USAGE, "--schedules: '%s' is not a measurement (default: %s; optional: %s)", item,
+                schedule_keys(keys[0], sizeof keys[0], 0), schedule_keys(keys[1], sizeof keys[1], 1));
+        }
         for (size_t i = 0; i < clomp_schedule_count; i++)
             run->selected[i] |= clomp_schedules[i] == s;
         at += len;
@@ -238,9 +243,7 @@ static RunSetup resolve_run(const Options *opts, int argc, char **argv)
     if (opts->nestedOuter > 0) {
         run.nestedOuter = (int)opts->nestedOuter;
         run.nestedInner = (int)opts->nestedInner;
-    } else {
-        run.nestedOuter = run.numThreads == 1 ? 1 : 2;
-        run.nestedInner = run.numThreads / run.nestedOuter > 1 ? (int)(run.numThreads / run.nestedOuter) : 1;
+        snprintf(run.nested_shape_source, sizeof run.nested_shape_source, "--nested");
     }
 
     /* NUMA placement is refused before anything is printed or allocated. */
@@ -281,6 +284,55 @@ static RunSetup resolve_run(const Options *opts, int argc, char **argv)
     select_schedules(&run, opts->schedules);
     plan_requested_trials(&run);
     return run;
+}
+
+/* Nested OMP's default shape, once the runtime is configured: one outer
+ * thread per NUMA node that has threads of the team on it (else per socket),
+ * each leading an inner team of that node's share of the threads; threads on
+ * one node and socket split in two halves. Below 2x2 nothing is nested at
+ * both levels: the measurement is N/A instead of a figure that would pass
+ * for nested overhead. */
+static void choose_nested_shape(RunSetup *run)
+{
+    if (run->nested_shape_source[0] != '\0')
+        return;   /* --nested */
+    run->nestedOuter = run->nestedInner = 1;
+    if (run->numThreads < 4) {
+        snprintf(run->nested_unavailable, sizeof run->nested_unavailable, "needs at least 2x2 threads");
+        for (size_t i = 0; i < clomp_schedule_count; i++)
+            if (strcmp(clomp_schedules[i]->key, "nested") == 0)
+                run->selected[i] = 0;
+        return;
+    }
+    TeamPlacement team;
+    int nodes = 0, sockets = 0;
+    if (observe_team_placement((int)run->numThreads, &team) == 0) {
+        for (int t = 0; t < team.threads; t++) {
+            int new_node = team.place[t].node >= 0, new_socket = team.place[t].socket >= 0;
+            for (int u = 0; u < t; u++) {
+                new_node &= team.place[u].node != team.place[t].node;
+                new_socket &= team.place[u].socket != team.place[t].socket;
+            }
+            nodes += new_node;
+            sockets += new_socket;
+        }
+        free_team_placement(&team);
+    }
+    const char *unit[] = {"NUMA node", "socket"};
+    int count[] = {nodes, sockets};
+    for (int k = 0; k < 2; k++)
+        if (count[k] >= 2 && run->numThreads % count[k] == 0 && run->numThreads / count[k] >= 2) {
+            run->nestedOuter = count[k];
+            run->nestedInner = (int)(run->numThreads / count[k]);
+            snprintf(run->nested_shape_source, sizeof run->nested_shape_source,
+                     "default: one outer thread per %s with threads on it (%d), its %d threads inner", unit[k],
+                     count[k], run->nestedInner);
+            return;
+        }
+    run->nestedOuter = 2;
+    run->nestedInner = (int)(run->numThreads / 2);
+    snprintf(run->nested_shape_source, sizeof run->nested_shape_source,
+             "default: two halves, as the threads are on %d NUMA node%s and %d socket%s", nodes, nodes == 1 ? "" : "s", sockets, sockets == 1 ? "" : "s");
 }
 
 /* Exact team sizes, and room for nested teams. */
@@ -443,6 +495,7 @@ static void write_pending_failure(int status, const char *why)
         return;
     pending.record.exit_status = status;
     pending.record.failure = why;
+    pending.record.cost = process_cost_now();
     close_outputs(pending.out, &pending.record);
 }
 
@@ -517,12 +570,23 @@ static void print_round_done(void *context, long round, double seconds, long mea
     fflush(t->out);
 }
 
+/* In place of a measurement that does not run: why, when it cannot run
+ * here (Nested OMP below 2x2 threads); nothing when --schedules left it out. */
+static void print_skipped_block(void *context, const Measurement *m)
+{
+    TextReport *t = context;
+    if (t->run->rounds == 1)
+        print_block_unavailable(t->out, t->run, m);
+}
+
 static void print_all_blocks(const TextReport *t, const Measurement *results, size_t count)
 {
     fprintf(t->out, "---------------------\n");
     for (size_t i = 0; i < count; i++) {
-        if (!results[i].selected)
+        if (!results[i].selected) {
+            print_block_unavailable(t->out, t->run, &results[i]);
             continue;
+        }
         print_block_start(t->out, &results[i]);
         print_results_block(t, results, count, i);
     }
@@ -545,6 +609,7 @@ int main(int argc, char **argv)
     Options opts;
     char error[256];
 
+    process_cost_start();
     atexit(catch_runtime_exit);
     signal(SIGABRT, catch_runtime_abort);
     signal(SIGTERM, catch_termination);
@@ -560,15 +625,22 @@ int main(int argc, char **argv)
         return finish(status);
     }
     status = parse_options(argc, argv, &opts, error, sizeof error);
-    if (status != 0 || opts.want_help || opts.want_version) {
+    if (status != 0 || opts.want_help || opts.want_schedule_list || opts.want_version) {
         if (status != 0 && error[0] != '\0' && reporter)
             fprintf(stderr, "clomp: %s\n", error);
-        if (status != 0 && opts.show_usage && reporter)
+        if (status != 0 && opts.show_usage && reporter) {
             print_usage(stderr, argv[0]);
-        else if (status == 0 && opts.want_help && reporter)
+        } else if (status == 0 && opts.want_help && reporter) {
+            char keys[512];
             print_usage(stdout, argv[0]);
-        else if (status == 0 && reporter)
+            printf("\nMeasurements (--schedules keys; details: --list-schedules, docs/output.md):\n");
+            printf("  run by default: %s\n", schedule_keys(keys, sizeof keys, 0));
+            printf("  only when named: %s\n", schedule_keys(keys, sizeof keys, 1));
+        } else if (status == 0 && opts.want_schedule_list && reporter) {
+            print_schedule_list(stdout);
+        } else if (status == 0 && reporter) {
             print_version(stdout);
+        }
         cluster_finish();
         return finish(status);
     }
@@ -594,16 +666,17 @@ int main(int argc, char **argv)
     if (!reporter)
         out.text = out.report;
     pending.out = &out;
-    pending.record = (RunRecord){&run, NULL, NULL, NULL, 0, host, started, 0.0, 0, NULL, NULL, NULL, NULL, NULL};
+    pending.record = (RunRecord){&run, NULL, NULL, NULL, 0, host, started, 0.0, 0, NULL, NULL, NULL, NULL, NULL, {0}};
     write_failure_record = write_pending_failure;
     cluster_on_abort(write_pending_failure);
     configure_openmp(&run);
+    choose_nested_shape(&run);
     run.cycles = calibrate_cycle_rate(opts.ghz);
 
     print_header(out.report, &run, host, started);
     if (opts.dry_run) {
         print_plan(out.report, &run);
-        RunRecord record = {&run, NULL, NULL, NULL, 0, host, started, 0.0, 0, NULL, NULL, NULL, NULL, NULL};
+        RunRecord record = {&run, NULL, NULL, NULL, 0, host, started, 0.0, 0, NULL, NULL, NULL, NULL, NULL, {0}};
         int files_status = close_outputs(&out, &record);
         free(run.chunk_end);
         if (out.report != out.text)
@@ -658,7 +731,7 @@ int main(int argc, char **argv)
     TextReport text = {out.report, &run, results, shown, reporter && cluster_active() ? &table : NULL, 0, 0};
     SequenceHooks hooks = {&text, run.quiet && reporter ? stderr : out.report, print_starting_block,
                            cluster_active() ? line_up_ranks : NULL, share_with_ranks, print_finished_block,
-                           print_round_done};
+                           print_round_done, print_skipped_block};
     if (!reporter)
         hooks.failures = stderr;
     status = run_measurements(&pb, &run, results, clomp_schedule_count, &hooks, why, sizeof why);
@@ -666,18 +739,24 @@ int main(int argc, char **argv)
         print_all_blocks(&text, shown, clomp_schedule_count);
     RankOutliers outliers;
     RunRecord record = {&run, &pb, &locality, shown, clomp_schedule_count, host, started, build_seconds,
-                        status, status != 0 ? why : NULL, NULL, &setup_warnings, pending.record.rank_table, NULL};
+                        status, status != 0 ? why : NULL, NULL, &setup_warnings, pending.record.rank_table, NULL,
+                        {0}};
+    record.cost = process_cost_now();
     if (status != 0) {
         if (status == EXIT_VERIFY_FAILED)
             record.failed = &shown[text.last];
         close_outputs(&out, &record);
         die(status, "%s", why);
     }
+    clomp_openmp_running = 1;   /* the locality is measured again in a parallel region */
+    remeasure_locality(out.report, &pb.mesh, (int)run.numThreads, &locality);
+    clomp_openmp_running = 0;
     if (record.rank_table != NULL) {
         rank_outliers(&table, &outliers);
         record.outliers = &outliers;
     }
     print_targets(out.report, &run, shown, clomp_schedule_count);
+    print_process_cost(out.report, &record.cost);   /* this rank's process (rank 0's in the report) */
     if (record.outliers != NULL)
         print_rank_outliers(out.report, &run, record.outliers);
     print_summary(out.text, &run, shown, clomp_schedule_count);
@@ -690,6 +769,7 @@ int main(int argc, char **argv)
     free(results);
     free(run.chunk_end);
     free_mesh(&pb.mesh);
+    free_team_placement(&locality.team);
     if (out.report != out.text)
         fclose(out.report);
     cluster_finish();

@@ -13,6 +13,7 @@ fi
 usage() {
     cat <<'EOF'
 Usage: ./run_clomp.sh [options] [EXE [MAX_THREADS [TIME_SCALE]]]
+       ./run_clomp.sh --compare A,B [--replicates N] [--quick] [--out DIR] [clomp arguments]
 
   EXE           clomp binary to run (default ./clomp, built with make if missing)
   MAX_THREADS   largest thread count (default: the number of cores)
@@ -34,6 +35,8 @@ Options (defaults in brackets):
   --numa                  also run the two largest zone sizes under each --numa policy
                           (interleave, local, node:0; needs a clomp built with libnuma)
   --stop-on-slowdown      stop if the target input's Static OMP speedup is below 1
+  --replicates N          run the target input N times as separate processes, interleaved
+                          with the other key runs, and summarise them between processes [3]
   --resume ID             finish an interrupted suite: run only what is missing
   --dry-run               print the plan (runs, estimated time and memory); run nothing
   --plots | --no-plots    charts (gnuplot) for the HTML report when the suite completes
@@ -47,6 +50,9 @@ Options (defaults in brackets):
 Exit status: 0 all runs done (failed runs are recorded, not fatal), 2 bad usage,
 4 stopped by --stop-on-slowdown, 130 interrupted (resume with --resume ID).
 With --validate: 0 valid, 1 invalid, 2 not a bundle.
+
+--compare A,B runs two set-ups alternately and tests every figure for a
+difference; ./run_clomp.sh --compare --help explains the side specifications.
 EOF
 }
 
@@ -61,16 +67,68 @@ here=$(cd "$(dirname "$0")" && pwd)
 # shellcheck source=results/suite_csv.sh
 . "$here/results/suite_csv.sh"
 orig_args=("$@")
+
+# Cores, not hardware threads, and not whatever OMP_NUM_THREADS says (GNU
+# nproc honours it): unique (core, socket) pairs, at most the CPUs we may use.
+count_cores() {
+    local cpus cores
+    cpus=$(env -u OMP_NUM_THREADS -u OMP_THREAD_LIMIT nproc 2>/dev/null || echo 1)
+    cores=$(lscpu -p=CORE,SOCKET 2>/dev/null | grep -v '^#' | sort -u | wc -l)
+    [ "$cores" -ge 1 ] && [ "$cores" -le "$cpus" ] || cores=$cpus
+    echo "$cores"
+}
+
+# claim_new_id DIR HOST: sets id and base to the lowest ID of which no file
+# at all exists in DIR. An ID is free only if no file of it exists at all;
+# creating <base>.env with noclobber (O_EXCL) then claims it atomically
+# against other suites and comparisons. Exits 2 when 1..1000 are all taken.
+claim_new_id() {
+    local dir=$1 host=$2 n existing
+    id=''
+    for ((n = 1; n <= 1000; n++)); do
+        existing=("$dir/CLOMP_${host}_${n}".* "$dir/CLOMP_${host}_${n}"_*)
+        if [ -e "${existing[0]}" ] || [ -e "${existing[1]}" ]; then continue; fi
+        if (set -o noclobber; : >"$dir/CLOMP_${host}_${n}.env") 2>/dev/null; then
+            id=$n
+            break
+        fi
+    done
+    [ -n "$id" ] || { echo "run_clomp.sh: no free suite ID (1..1000) in $dir" >&2; exit 2; }
+    base="$dir/CLOMP_${host}_${id}"
+}
+
+# The statistics helper (compare/clomp_stats.c: timing/'s median interval and
+# A/B tests), built on demand for --replicates and --compare.
+stats_helper() {
+    local helper=${CLOMP_STATS:-$here/build/clomp-stats}
+    if [ ! -x "$helper" ]; then
+        make -C "$here" --no-print-directory -s clomp-stats >&2 || return 1
+        helper=$here/build/clomp-stats
+    fi
+    printf '%s\n' "$helper"
+}
+
+# --compare is its own command with clomp's arguments: compare/compare.sh.
+for word in "$@"; do
+    case $word in
+        --compare | --compare=*)
+            # shellcheck source=compare/compare.sh
+            . "$here/compare/compare.sh"
+            compare_main "$@"
+            exit $?
+            ;;
+    esac
+done
 quick=0 max_zone_scale=10000 zone_scale_factor=10 target_parts=64 target_zones=6400
 out_dir=out env_preset='' launcher='' stop_on_slowdown=0 resume_id='' dry_run=0 numa=0 mpi_launcher=''
 mpi_given=0
 plots=auto bundle_only=0 bundle_id='' validate_path=''
-max_zone_scale_set=0
+max_zone_scale_set=0 replicates=3
 positional=()
 
 while [ $# -gt 0 ]; do
     case $1 in
-        --max-zone-scale | --zone-scale-factor | --target-parts | --target-zones | --out | --env | --launcher | --resume | --validate | --mpi)
+        --max-zone-scale | --zone-scale-factor | --target-parts | --target-zones | --out | --env | --launcher | --resume | --validate | --mpi | --replicates)
             [ $# -ge 2 ] || die_usage "$1: needs a value (see --help)" ;;
     esac
     case $1 in
@@ -86,6 +144,8 @@ while [ $# -gt 0 ]; do
         --stop-on-slowdown) stop_on_slowdown=1 ;;
         --numa) numa=1 ;;
         --resume) resume_id=${2-}; shift ;;
+        --replicates) replicates=${2-}; shift ;;
+        --replicates=*) replicates=${1#*=} ;;
         --dry-run) dry_run=1 ;;
         --plots) plots=yes ;;
         --no-plots) plots=no ;;
@@ -103,15 +163,6 @@ done
 [ ${#positional[@]} -le 3 ] || die_usage "too many arguments: '${positional[3]}' (see --help)"
 [ -z "$validate_path" ] || exec "$here/clomp_validate" "$validate_path"
 
-# Cores, not hardware threads, and not whatever OMP_NUM_THREADS says (GNU
-# nproc honours it): unique (core, socket) pairs, at most the CPUs we may use.
-count_cores() {
-    local cpus cores
-    cpus=$(env -u OMP_NUM_THREADS -u OMP_THREAD_LIMIT nproc 2>/dev/null || echo 1)
-    cores=$(lscpu -p=CORE,SOCKET 2>/dev/null | grep -v '^#' | sort -u | wc -l)
-    [ "$cores" -ge 1 ] && [ "$cores" -le "$cpus" ] || cores=$cpus
-    echo "$cores"
-}
 if [ "$mpi_given" = 1 ]; then exe=${positional[0]-./clomp_mpi}; else exe=${positional[0]-./clomp}; fi
 max_threads=${positional[1]-$(count_cores)}
 time_scale=${positional[2]-100}
@@ -121,7 +172,8 @@ if [ "$quick" = 1 ]; then
 fi
 
 for pair in "MAX_THREADS:$max_threads" "TIME_SCALE:$time_scale" "--max-zone-scale:$max_zone_scale" \
-    "--zone-scale-factor:$zone_scale_factor" "--target-parts:$target_parts" "--target-zones:$target_zones"; do
+    "--zone-scale-factor:$zone_scale_factor" "--target-parts:$target_parts" "--target-zones:$target_zones" \
+    "--replicates:$replicates"; do
     is_count "${pair#*:}" || die_usage "${pair%%:*}: '${pair#*:}' is not a whole number > 0"
 done
 [ "$zone_scale_factor" -ge 2 ] || die_usage "--zone-scale-factor: '$zone_scale_factor' must be at least 2"
@@ -296,6 +348,22 @@ for ((t = 1; t <= max_threads && t <= 16; t++)); do thread_counts+=("$t"); done
 for ((t = 32; t < max_threads; t *= 2)); do thread_counts+=("$t"); done
 [ "$max_threads" -le 16 ] || thread_counts+=("$max_threads")
 
+# The target input (the first key run) runs REPLICATES times as separate
+# processes, spread over the other key runs rather than back to back, so
+# that what separates processes (placement, a neighbour, frequency) shows
+# up between them: T K2 K3 T K4 K5 T ... Appends to plan.
+interleave_replicates() {  # interleave_replicates KEYS_ARRAY_NAME REPLICATES
+    local -n key_list=$1
+    local n=$2 others r k from to
+    others=$((${#key_list[@]} - 1))
+    for ((r = 0; r < n; r++)); do
+        plan+=("${key_list[0]}")
+        from=$((1 + r * others / n))
+        to=$((1 + (r + 1) * others / n))
+        for ((k = from; k < to; k++)); do plan+=("${key_list[k]}"); done
+    done
+}
+
 # numParts a multiple of the thread count near the target parts, zonesPerPart so
 # that the total stays within 5% of Z: every thread gets the same work.
 sweep_shape() {  # sweep_shape THREADS ZONES -> "numParts zonesPerPart"
@@ -315,24 +383,27 @@ sweep_shape() {  # sweep_shape THREADS ZONES -> "numParts zonesPerPart"
     printf '%s\n' "$best"
 }
 
-plan=()
+keys=()
 for z in "${zone_sizes[@]}"; do
-    plan+=("key||$max_threads -1 $target_parts $(((z + target_parts / 2) / target_parts)) 32 1 $time_scale")
+    keys+=("key||$max_threads -1 $target_parts $(((z + target_parts / 2) / target_parts)) 32 1 $time_scale")
 done
 n_keys=${#zone_sizes[@]}
 for ((i = n_keys > 2 ? n_keys - 2 : 0; i < n_keys; i++)); do
     z=${zone_sizes[i]}
-    plan+=("key||$max_threads 1 $target_parts $(((z + target_parts / 2) / target_parts)) 32 1 $time_scale")
+    keys+=("key||$max_threads 1 $target_parts $(((z + target_parts / 2) / target_parts)) 32 1 $time_scale")
 done
 if [ "$numa" = 1 ]; then
     # The first-touch runs of these sizes are the key runs above.
     for ((i = n_keys > 2 ? n_keys - 2 : 0; i < n_keys; i++)); do
         z=${zone_sizes[i]}
         for policy in interleave local node:0; do
-            plan+=("key|$policy|$max_threads -1 $target_parts $(((z + target_parts / 2) / target_parts)) 32 1 $time_scale")
+            keys+=("key|$policy|$max_threads -1 $target_parts $(((z + target_parts / 2) / target_parts)) 32 1 $time_scale")
         done
     done
 fi
+plan=()
+interleave_replicates keys "$replicates"
+last_key_run=${#plan[@]}
 add_packed_layouts
 for z in "${zone_sizes[@]}"; do
     for t in "${thread_counts[@]}"; do
@@ -381,19 +452,7 @@ if [ -n "$resume_id" ]; then
     [ "$saved" = "$(plan_signature)" ] ||
         die_usage "--resume: suite $id was started with other parameters (see $base.env); give the same ones"
 else
-    # An ID is free only if no file of it exists at all; creating <base>.env
-    # with noclobber (O_EXCL) then claims it atomically against other suites.
-    id=''
-    for ((n = 1; n <= 1000; n++)); do
-        existing=("$out_dir/CLOMP_${host}_${n}".* "$out_dir/CLOMP_${host}_${n}"_*)
-        if [ -e "${existing[0]}" ] || [ -e "${existing[1]}" ]; then continue; fi
-        if (set -o noclobber; : >"$out_dir/CLOMP_${host}_${n}.env") 2>/dev/null; then
-            id=$n
-            break
-        fi
-    done
-    [ -n "$id" ] || { echo "run_clomp.sh: no free suite ID (1..1000) in $out_dir" >&2; exit 2; }
-    base="$out_dir/CLOMP_${host}_${id}"
+    claim_new_id "$out_dir" "$host"
 fi
 
 # After a crash between recording a run and marking it done, its output and
@@ -550,10 +609,70 @@ key_report() {  # what the 2007 summary tells users to check after each key run
         echo "  (not available: the run failed)"
 }
 
+# ---- between processes: the replicated key runs, summarised ----------------------------
+# Figures of the key summary that users check, as "column|label".
+between_figures=('omp_barrier_us_per_loop|OMP Barrier us/Loop' 'bestcase_omp_speedup|Bestcase OMP speedup'
+    'static_omp_speedup|Static OMP speedup' 'static_omp_efficacy_percent|Static OMP efficacy %'
+    'static_omp_overhead_us|Static OMP overhead us/Loop' 'dynamic_omp_overhead_us|Dynamic OMP overhead us/Loop'
+    'manual_omp_overhead_us|Manual OMP overhead us/Loop' 'nested_omp_overhead_us|Nested OMP overhead us/Loop'
+    'omp_parallel_us_per_loop|OMP Parallel us/Loop' 'user_cpu_seconds|user CPU seconds'
+    'system_cpu_seconds|system CPU seconds')
+
+# awk: key() is a summary row's input, the seven clomp numbers and the numa
+# policy (found by its header, wherever later columns are appended).
+# shellcheck disable=SC2016  # awk code, expanded by awk
+input_key='function key() { return $6 " " $7 " " $8 " " $9 " " $10 " " $11 " " $12 " " $numa_at }
+NR == 1 { for (c = 1; c <= NF; c++) if ($c == "numa") numa_at = c }'
+
+# For every key input that ran as several processes: per figure the median
+# over processes, min .. max and the 95% interval of the median (order
+# statistics; none below 6 processes, when [min, max] and its coverage are
+# given instead). Printed, and written to <base>_key.processes.csv and .txt.
+key_between_processes() {
+    local summary="${base}_key.summary" helper inputs input figure col label runs values line
+    local csv="${base}_key.processes.csv" txt="${base}_key.processes.txt"
+    [ -f "$summary" ] || return 0
+    inputs=$(awk -F, "$input_key"' NR > 1 && $3 == "OK" && ++n[key()] == 2 { print key() }' "$summary")
+    [ -n "$inputs" ] || return 0
+    helper=$(stats_helper) || { echo "run_clomp.sh: warning: clomp-stats could not be built: no between-process summary" >&2; return 0; }
+    echo 'input,numa,figure,processes,runs,median,min,max,ci95_low,ci95_high,ci_coverage,range_coverage' >"$csv"
+    {
+        echo "Between processes: the key runs that ran as several processes (--replicates)."
+        echo "Each figure: the median over processes, min .. max, and the 95% interval of that median"
+        echo "(order statistics over processes; below 6 processes none exists, and [min, max] with how often"
+        echo "it holds the median is given). These, not the within-process intervals of each run, say what"
+        echo "the next run on this node will give."
+        while IFS= read -r input; do
+            read -r -a w <<<"$input"
+            runs=$(awk -F, -v k="$input" "$input_key"' NR > 1 && $3 == "OK" && key() == k { printf "%s%s", s, $1; s = " " }' "$summary")
+            printf '\n  %s (numa %s): %d processes, runs %s\n' "${w[*]:0:7}" "${w[7]}" "$(wc -w <<<"$runs")" "$runs"
+            printf '    %-30s %10s  %-17s  %s\n' figure median 'min .. max' '95% interval of the median'
+            for figure in "${between_figures[@]}"; do
+                col=${figure%%|*} label=${figure#*|}
+                values=$(awk -F, -v k="$input" -v name="$col" "$input_key"' NR == 1 { for (c = 1; c <= NF; c++) if ($c == name) at = c }
+                    NR > 1 && $3 == "OK" && key() == k && at && $at != "" { print $at }' "$summary")
+                [ -n "$values" ] || continue
+                # shellcheck disable=SC2086  # one value per word
+                line=$("$helper" summary $values) || continue
+                IFS=$'\t' read -r n median lo hi ci_lo ci_hi cov range_cov t_median t_lo t_hi t_ci_lo t_ci_hi <<<"$line"
+                printf '%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s\n' "${w[*]:0:7}" "${w[7]}" "$col" "$n" "$runs" "$median" "$lo" "$hi" \
+                    "${ci_lo/NA/}" "${ci_hi/NA/}" "${cov/NA/}" "${range_cov/NA/}" >>"$csv"
+                if [ "$ci_lo" != NA ]; then
+                    printf '    %-30s %10s  %-17s  %s .. %s\n' "$label" "$t_median" "$t_lo .. $t_hi" "$t_ci_lo" "$t_ci_hi"
+                else
+                    printf '    %-30s %10s  %-17s  none from %d processes (min .. max holds it %.0f%% of the time)\n' \
+                        "$label" "$t_median" "$t_lo .. $t_hi" "$n" "$(awk -v c="$range_cov" 'BEGIN { print c * 100 }')"
+                fi
+            done
+        done <<<"$inputs"
+    } | tee "$txt"
+}
+
 done_count=$(wc -l <"$base.done")
 elapsed_done=0
 for ((i = 0; i < total_runs; i++)); do
     run=$((i + 1))
+    [ "$i" -ne "$last_key_run" ] || key_between_processes
     grep -qx "$run" "$base.done" && continue
     IFS='|' read -r set_name policy args <<<"${plan[i]}"
     full="${base}_${set_name}.full" summary="${base}_${set_name}.summary"
@@ -642,8 +761,11 @@ EOF
     [ "$interrupted" = 0 ] || mark_incomplete
 done
 
+[ "$total_runs" -gt "$last_key_run" ] || key_between_processes
+replicates_files=''
+[ ! -f "${base}_key.processes.csv" ] || replicates_files=" ${base}_key.processes.csv ${base}_key.processes.txt"
 echo "---- complete $(date)" >>"$base.env"
-echo "Suite complete: $total_runs runs. Files: $base.env ${base}_key.full ${base}_key.summary ${base}_<Z>zones.* $base.csv"
+echo "Suite complete: $total_runs runs. Files: $base.env ${base}_key.full ${base}_key.summary${replicates_files} ${base}_<Z>zones.* $base.csv"
 if made=$(write_results "$base"); then
     echo "Report: $(grep '\.html$' <<<"$made")"
     echo "Submission bundle: $(grep '\.tar\.gz$' <<<"$made") (check it with ./clomp_validate)"

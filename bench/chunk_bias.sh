@@ -70,7 +70,7 @@ for b in binaries:
     for label, schedule, field in figures:
         v = {m: [r[schedule][field] for r in rs if field in r.get(schedule, {})] for m, rs in reports.items()}
         if not v["many"] or not v["one"]:
-            print(f"{b:7} {label:17} (missing: a run failed)")
+            print(f"{b:7} {label:17} (no figure in some run: N/A there, or the run failed)")
             continue
         ci = difference_interval(v["many"], v["one"], rng)
         d = statistics.median(v["many"]) - statistics.median(v["one"])

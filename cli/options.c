@@ -173,6 +173,8 @@ int parse_options(int argc, char **argv, Options *opts, char *error, size_t size
                 opts->want_help = 1;
             } else if (strcmp(arg, "--version") == 0) {
                 opts->want_version = 1;
+            } else if (strcmp(arg, "--list-schedules") == 0) {
+                opts->want_schedule_list = 1;
             } else if (strcmp(arg, "--dry-run") == 0) {
                 opts->dry_run = 1;
             } else if (strncmp(arg, "--numa=", 7) == 0) {
@@ -236,7 +238,7 @@ int parse_options(int argc, char **argv, Options *opts, char *error, size_t size
             return status;
         count++;
     }
-    if (opts->want_help || opts->want_version)
+    if (opts->want_help || opts->want_version || opts->want_schedule_list)
         return 0;
     if (count != CLOMP_PARAMETER_COUNT) {
         opts->show_usage = 1;
@@ -253,7 +255,7 @@ void print_usage(FILE *out, const char *exe)
     fprintf(out,
             "Usage: %s [OPTIONS] numThreads allocThreads numParts zonesPerPart zoneSize \\\n"
             "           flopScale timeScale\n"
-            "       %s --help | --version\n"
+            "       %s --help | --version | --list-schedules\n"
             "\n"
             "  numThreads:   Number of OpenMP threads to use (-1 for system default)\n"
             "  allocThreads: #threads when allocating data (-1 for numThreads)\n"
@@ -275,8 +277,11 @@ void print_usage(FILE *out, const char *exe)
             "                        each well above timer resolution; 1 = CLOMP 1.2's single shot)\n"
             "  --rounds=R            repeat the whole sequence R times (default 1); overheads are\n"
             "                        medians over rounds of the difference to the same round's bestcase\n"
-            "  --schedules=LIST      run only these (comma-separated: calc_deposit, barrier, serial,\n"
-            "                        bestcase, static, dynamic, manual, nested, parallel); serial always runs\n"
+            "  --schedules=LIST      run only these (comma-separated keys or report names, as\n"
+            "                        --list-schedules prints them); serial always runs; the\n"
+            "                        optional schedules run only when named here\n"
+            "  --list-schedules      print every measurement: key, report name, role, parameter,\n"
+            "                        and whether it runs by default\n"
             "  --quiet               print only the comma-delimited summary block\n"
             "  --ghz=F               cycle rate for the cycles figures (default: calibrated TSC)\n"
             "  --json=FILE           also write every result as JSON to FILE (- : standard output,\n"

@@ -22,6 +22,7 @@ typedef struct Options {
     int want_help;
     int show_usage;        /* the error is about the argument count: print usage too */
     int want_version;
+    int want_schedule_list;   /* --list-schedules */
     int dry_run;           /* --dry-run: validate and print the plan, build nothing */
     long trials;           /* --trials=K chunks per timed run; 0: chosen by clomp */
     long rounds;           /* --rounds=R repeats of the whole sequence (1) */

@@ -17,17 +17,25 @@
 
 #define CLOMP_SUBCYCLE_INDEX(it, k) ((it) * SUBCYCLES_PER_ITERATION + (k))
 
-#define CLOMP_MODULES(PREFIX, PARAMS, ARGS, SUBCYCLE)                                    \
-    static void PREFIX##_module1 PARAMS { (void)it; SUBCYCLE(0) }                                  \
-    static void PREFIX##_module2 PARAMS { (void)it; SUBCYCLE(1) SUBCYCLE(2) }                      \
-    static void PREFIX##_module3 PARAMS { (void)it; SUBCYCLE(3) SUBCYCLE(4) SUBCYCLE(5) }          \
-    static void PREFIX##_module4 PARAMS { (void)it; SUBCYCLE(6) SUBCYCLE(7) SUBCYCLE(8) SUBCYCLE(9) } \
-    static void PREFIX##_cycle PARAMS                                                   \
-    {                                                                                   \
-        PREFIX##_module1 ARGS;                                                          \
-        PREFIX##_module2 ARGS;                                                          \
-        PREFIX##_module3 ARGS;                                                          \
-        PREFIX##_module4 ARGS;                                                          \
+/* The four modules, written once. SUBCYCLE(A, k, B) is subcycle k; A and B
+ * are passed through untouched (a loop schedule's clause and its warm-up
+ * observation, see parallel_for.h). */
+#define CLOMP_MODULES_WITH(PREFIX, PARAMS, ARGS, SUBCYCLE, A, B)                                     \
+    static void PREFIX##_module1 PARAMS { (void)it; SUBCYCLE(A, 0, B) }                                 \
+    static void PREFIX##_module2 PARAMS { (void)it; SUBCYCLE(A, 1, B) SUBCYCLE(A, 2, B) }               \
+    static void PREFIX##_module3 PARAMS { (void)it; SUBCYCLE(A, 3, B) SUBCYCLE(A, 4, B) SUBCYCLE(A, 5, B) } \
+    static void PREFIX##_module4 PARAMS                                                                 \
+    { (void)it; SUBCYCLE(A, 6, B) SUBCYCLE(A, 7, B) SUBCYCLE(A, 8, B) SUBCYCLE(A, 9, B) }              \
+    static void PREFIX##_cycle PARAMS                                                                   \
+    {                                                                                                   \
+        PREFIX##_module1 ARGS;                                                                          \
+        PREFIX##_module2 ARGS;                                                                          \
+        PREFIX##_module3 ARGS;                                                                          \
+        PREFIX##_module4 ARGS;                                                                          \
     }
+
+#define CLOMP_SUBCYCLE_OF_(SUBCYCLE, k, unused) SUBCYCLE(k)
+#define CLOMP_MODULES(PREFIX, PARAMS, ARGS, SUBCYCLE) \
+    CLOMP_MODULES_WITH(PREFIX, PARAMS, ARGS, CLOMP_SUBCYCLE_OF_, SUBCYCLE, ~)
 
 #endif

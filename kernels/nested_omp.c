@@ -1,8 +1,10 @@
 /* Nested OMP: an outer team over groups of consecutive parts, each group
  * updated by an inner team: the cost of nested parallelism, which codes that
  * parallelise at two levels pay on every loop. */
+#define _GNU_SOURCE   /* sched_getcpu */
 #include <limits.h>
 #include <omp.h>
+#include <sched.h>
 
 #include "cycle.h"
 #include "deposit.h"
@@ -22,6 +24,17 @@ static void record_inner_team(TeamObservation *seen)
         if (n > seen->inner_max)
             seen->inner_max = n;
     }
+}
+
+/* Where inner thread t of group g runs (distinct slots: no lock); the
+ * team's size once per group, from the thread with its first part. */
+static void record_inner_member(TeamObservation *seen, int g, int inner, int first_part)
+{
+    long slot = (long)g * inner + omp_get_thread_num();
+    if (slot < seen->cpu_slots)
+        seen->cpu[slot] = sched_getcpu();
+    if (first_part)
+        record_inner_team(seen);
 }
 
 /* As in parallel_for.h: the warm-up copy records the teams of its first
@@ -48,7 +61,7 @@ static void record_inner_team(TeamObservation *seen)
 #define TIMED_SUBCYCLE(k) NESTED_OMP_SUBCYCLE(k, (void)0, (void)0)
 #define OBSERVED_SUBCYCLE(k)                                                                 \
     NESTED_OMP_SUBCYCLE(k, if (CLOMP_SUBCYCLE_INDEX(it, (k)) == 0 && g == 0) seen->threads = omp_get_num_threads(),     \
-                        if (CLOMP_SUBCYCLE_INDEX(it, (k)) == 0 && p == first) record_inner_team(seen))
+                        if (CLOMP_SUBCYCLE_INDEX(it, (k)) == 0) record_inner_member(seen, g, inner, p == first))
 
 CLOMP_MODULES(timed, (Problem *pb, long it), (pb, it), TIMED_SUBCYCLE)
 CLOMP_MODULES(observed, (Problem *pb, long it, TeamObservation *seen), (pb, it, seen), OBSERVED_SUBCYCLE)
@@ -60,6 +73,10 @@ static void run(Problem *pb, long subcycles, ChunkTimer *timer, TeamObservation 
         seen->inner_min = INT_MAX;
         seen->inner_max = 0;
         seen->inner_total = 0;
+        long slots = (long)pb->nestedOuter * pb->nestedInner;
+        seen->cpu_slots = slots < TEAM_MAX_CPU_SLOTS ? (int)slots : TEAM_MAX_CPU_SLOTS;
+        for (int i = 0; i < seen->cpu_slots; i++)
+            seen->cpu[i] = -1;
         for (long it = 0; it < subcycles / SUBCYCLES_PER_ITERATION; it++)
             observed_cycle(pb, it, seen);
         if (seen->inner_max == 0)
@@ -84,4 +101,4 @@ static const char *const pseudocode[] = {
     NULL,
 };
 
-const Schedule schedule_nested_omp = {"Nested OMP", "nested", ROLE_CHECKED, 1, 1, pseudocode, run};
+const Schedule schedule_nested_omp = {"Nested OMP", "nested", ROLE_CHECKED, 1, 1, pseudocode, run, NULL, 0, 0};

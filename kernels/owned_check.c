@@ -23,6 +23,14 @@ void verify_static_owners(ChunkTimer *t, long chunk, long numParts, int threads)
     t->verify->conclude(t->verify->context, chunk);
 }
 
+void verify_cyclic_owners(ChunkTimer *t, long chunk, long numParts, int threads)
+{
+#pragma omp parallel for schedule(static, 1) num_threads(threads)
+    for (long p = 0; p < numParts; p++)
+        check_parts(t, chunk, p, p);
+    t->verify->conclude(t->verify->context, chunk);
+}
+
 void verify_slice_owners(ChunkTimer *t, long chunk, long numParts, int threads)
 {
 #pragma omp parallel num_threads(threads)

@@ -11,9 +11,13 @@
 /* Serial Ref: every part belongs to the main thread. */
 void verify_on_main(ChunkTimer *t, long chunk, long numParts);
 
-/* Static OMP (and Dynamic OMP, which has no fixed owners: the static
- * assignment is the closest): parallel for schedule(static). */
+/* Static OMP (and Dynamic OMP and the other schedules without fixed
+ * owners - the static assignment is the closest): parallel for
+ * schedule(static). */
 void verify_static_owners(ChunkTimer *t, long chunk, long numParts, int threads);
+
+/* Static,1 OMP: part p belongs to thread p mod threads, schedule(static, 1). */
+void verify_cyclic_owners(ChunkTimer *t, long chunk, long numParts, int threads);
 
 /* Manual OMP's slices (thread_slice), from a region of `threads`. */
 void verify_slice_owners(ChunkTimer *t, long chunk, long numParts, int threads);

@@ -3,7 +3,12 @@
  * `#pragma omp parallel for CLAUSE`, the clause a literal token (no
  * schedule(runtime): it would add dispatch cost to what is timed). The
  * warm-up's copy records the team size inside the very region it measures
- * (OBSERVE); the timed copy carries no such code. */
+ * (OBSERVE); the timed copy carries no such code.
+ *
+ * A loop schedule is then one file: LOOP_SCHEDULE(SUBCYCLE_MACRO, CLAUSE)
+ * defines its iteration (CLOMP 1.2's four modules, cycle.h) and its run(),
+ * and the file adds its pseudocode and its Schedule row. tasking.h gives
+ * the same shape to taskloop and to explicit tasks. */
 #ifndef CLOMP_PARALLEL_FOR_H
 #define CLOMP_PARALLEL_FOR_H
 
@@ -12,6 +17,8 @@
 #include "cycle.h"
 #include "deposit.h"
 #include "fault.h"
+#include "owned_check.h"
+#include "schedule.h"
 #include "update_part.h"
 
 #define CLOMP_PRAGMA(text) _Pragma(#text)
@@ -28,6 +35,8 @@
         }                                                                                   \
     }
 
+/* In the warm-up only: the team size, seen from the task or iteration that
+ * updates part 0 (omp_get_num_threads() is the team's size in tasks too). */
 #define PARALLEL_FOR_OBSERVE_TEAM if (p == 0) seen->threads = omp_get_num_threads()
 
 /* Defines timed_cycle(pb, it) and observed_cycle(pb, it, seen): one
@@ -35,5 +44,29 @@
 #define PARALLEL_FOR_CYCLES(TIMED_SUBCYCLE, OBSERVED_SUBCYCLE)                                  \
     CLOMP_MODULES(timed, (Problem *pb, long it), (pb, it), TIMED_SUBCYCLE)                      \
     CLOMP_MODULES(observed, (Problem *pb, long it, TeamObservation *seen), (pb, it, seen), OBSERVED_SUBCYCLE)
+
+/* A loop schedule's iteration (timed, and observed for the warm-up) from its
+ * subcycle macro SUBCYCLE(CLAUSE, k, OBSERVE) and its literal CLAUSE, and its
+ * run(): CLOMP 1.2's loop of iterations in the timer's chunks, each chunk
+ * verified with the clock stopped by OWNERS (owned_check.h): the threads
+ * that own the parts under the schedule, or under schedule(static) when it
+ * has no fixed owners (the closest to where the data last was). */
+#define LOOP_SCHEDULE(SUBCYCLE, CLAUSE, OWNERS)                                                  \
+    CLOMP_MODULES_WITH(timed, (Problem *pb, long it), (pb, it), SUBCYCLE, CLAUSE, (void)0)      \
+    CLOMP_MODULES_WITH(observed, (Problem *pb, long it, TeamObservation *seen), (pb, it, seen),  \
+                       SUBCYCLE, CLAUSE, PARALLEL_FOR_OBSERVE_TEAM)                              \
+    static void run(Problem *pb, long subcycles, ChunkTimer *timer, TeamObservation *seen)       \
+    {                                                                                            \
+        void (*const verify_owners)(ChunkTimer *, long, long, int) = OWNERS;                     \
+        if (seen != NULL) {                                                                      \
+            for (long it = 0; it < subcycles / SUBCYCLES_PER_ITERATION; it++)                    \
+                observed_cycle(pb, it, seen);                                                    \
+            return;                                                                              \
+        }                                                                                        \
+        RUN_CHUNKED_ITERATIONS(timer, subcycles, LOOP_SCHEDULE_ITERATION_, LOOP_SCHEDULE_VERIFY_) \
+    }
+
+#define LOOP_SCHEDULE_ITERATION_(it) timed_cycle(pb, it)
+#define LOOP_SCHEDULE_VERIFY_(c) verify_owners(timer, c, pb->mesh.shape.numParts, pb->numThreads)
 
 #endif

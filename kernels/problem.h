@@ -27,6 +27,8 @@ typedef struct Problem {
     int nestedInner;
 } Problem;
 
+#define TEAM_MAX_CPU_SLOTS 1024
+
 /* Team sizes seen inside a schedule's parallel regions during its warm-up. */
 typedef struct TeamObservation {
     int threads;        /* team size of the (outer) region */
@@ -35,6 +37,10 @@ typedef struct TeamObservation {
     int inner_min;      /* nested: smallest and largest inner team, and their sum */
     int inner_max;
     int inner_total;
+    /* nested: the CPU of inner thread t of group g at cpu[g * requested
+     * inner + t] (-1: not seen), for the first cpu_slots of them. */
+    int cpu_slots;
+    int cpu[TEAM_MAX_CPU_SLOTS];
 } TeamObservation;
 
 #endif

@@ -4,6 +4,7 @@
 #define CLOMP_SCHEDULE_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 #include "chunk_timer.h"
 #include "problem.h"
@@ -26,6 +27,14 @@ typedef struct Schedule {
      * untimed). `seen` is non-NULL only in the untimed warm-up, where the
      * schedule records the team sizes it was given. */
     void (*run)(Problem *pb, long subcycles, ChunkTimer *timer, TeamObservation *seen);
+    /* The schedule's parameter, shown in its report name ("Dynamic,4 OMP"):
+     * what it is ("chunk size", "grainsize") and its value; NULL and 0 when
+     * the runtime's default is used. */
+    const char *parameter_kind;
+    long parameter;
+    /* 1: runs only when --schedules names it (clomp's extra schedules);
+     * 0: part of the default sequence. */
+    int optional;
 } Schedule;
 
 /* In CLOMP 1.2 order, then clomp's additions (appended, so that 1.2's
@@ -36,5 +45,16 @@ extern const size_t clomp_schedule_count;
 
 /* By report name ("Static OMP") or key ("static"). */
 const Schedule *find_schedule(const char *name);
+
+/* "probe", "reference", "bestcase" or "checked": the role as the reports name it. */
+const char *schedule_role_text(ScheduleRole role);
+
+/* clomp --list-schedules: one tab-separated line per table entry (key,
+ * report name, role, parameter, default or optional) after a '#' header. */
+void print_schedule_list(FILE *out);
+
+/* The keys, space-separated, of the default (optional 0) or the optional
+ * entries, into buf (truncated to size). Returns buf. */
+const char *schedule_keys(char *buf, size_t size, int optional);
 
 #endif

@@ -1,23 +1,7 @@
 /* Static OMP: the original loop under parallel for schedule(static). */
-#include "owned_check.h"
 #include "parallel_for.h"
-#include "schedule.h"
 
-#define TIMED_SUBCYCLE(k) PARALLEL_FOR_SUBCYCLE(schedule(static), k, (void)0)
-#define OBSERVED_SUBCYCLE(k) PARALLEL_FOR_SUBCYCLE(schedule(static), k, PARALLEL_FOR_OBSERVE_TEAM)
-PARALLEL_FOR_CYCLES(TIMED_SUBCYCLE, OBSERVED_SUBCYCLE)
-
-static void run(Problem *pb, long subcycles, ChunkTimer *timer, TeamObservation *seen)
-{
-    if (seen != NULL) {
-        for (long it = 0; it < subcycles / SUBCYCLES_PER_ITERATION; it++)
-            observed_cycle(pb, it, seen);
-        return;
-    }
-#define ITERATION(it) timed_cycle(pb, it)
-#define VERIFY(c) verify_static_owners(timer, c, pb->mesh.shape.numParts, pb->numThreads)
-    RUN_CHUNKED_ITERATIONS(timer, subcycles, ITERATION, VERIFY)
-}
+LOOP_SCHEDULE(PARALLEL_FOR_SUBCYCLE, schedule(static), verify_static_owners)
 
 static const char *const pseudocode[] = {
     "------ Start Static OMP Pseudocode ------",
@@ -30,4 +14,4 @@ static const char *const pseudocode[] = {
     NULL,
 };
 
-const Schedule schedule_static_omp = {"Static OMP", "static", ROLE_CHECKED, 1, 1, pseudocode, run};
+const Schedule schedule_static_omp = {"Static OMP", "static", ROLE_CHECKED, 1, 1, pseudocode, run, NULL, 0, 0};

@@ -29,3 +29,19 @@ long chunk_subcycles(const Measurement *m, long c)
 {
     return m->chunk_end[c] - (c > 0 ? m->chunk_end[c - 1] : 0);
 }
+
+int team_distinct_cpus(const TeamObservation *t, int *seen_threads)
+{
+    int distinct = 0, seen = 0;
+    for (int i = 0; i < t->cpu_slots; i++) {
+        if (t->cpu[i] < 0)
+            continue;
+        seen++;
+        int repeat = 0;
+        for (int j = 0; j < i && !repeat; j++)
+            repeat = t->cpu[j] == t->cpu[i];
+        distinct += !repeat;
+    }
+    *seen_threads = seen;
+    return distinct;
+}

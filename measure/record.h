@@ -13,6 +13,7 @@
 #include "../numa/locality.h"
 #include "../numa/placement.h"
 #include "../timing/cycles.h"
+#include "../timing/process_cost.h"
 #include "../timing/statistics.h"
 
 /* WARNING lines: found with the figures they are about, printed by the
@@ -79,6 +80,8 @@ typedef struct RunSetup {
     size_t memory_bytes;
     int nestedOuter;
     int nestedInner;
+    char nested_shape_source[160];   /* "--nested", or how the default was chosen */
+    char nested_unavailable[64];     /* non-empty: Nested OMP is N/A for this reason */
     Placement placement;
     long trials;              /* chunks per timed run (resolved) */
     long requested_trials;    /* --trials as given; 0: default */
@@ -88,7 +91,7 @@ typedef struct RunSetup {
     const char *json_path;
     const char *csv_path;
     const char *schedule_list;    /* --schedules as given, or NULL */
-    int selected[16];             /* per clomp_schedules[] entry: measured in this run */
+    int selected[32];             /* per clomp_schedules[] entry: measured in this run */
     CycleRate cycles;
     MpiSetup mpi;
 } RunSetup;
@@ -181,10 +184,15 @@ typedef struct RunRecord {
     const WarningList *setup_warnings;   /* NULL before the set-up */
     const RankTable *rank_table;         /* MPI, rank 0: per-rank measurements; else NULL */
     const RankOutliers *outliers;        /* MPI, rank 0, complete runs; else NULL */
+    ProcessCost cost;                    /* CPU and wall seconds at the end (measured = 0: not taken) */
 } RunRecord;
 
 /* The selected measurement of `role` (and `key`, unless NULL), or NULL. */
 const Measurement *find_measurement(const Measurement *results, size_t count, ScheduleRole role, const char *key);
+
+/* Distinct CPUs among a nested warm-up's inner threads; *threads: how
+ * many were seen. */
+int team_distinct_cpus(const TeamObservation *t, int *threads);
 
 /* Subcycles in chunk c of a measurement. */
 long chunk_subcycles(const Measurement *m, long c);

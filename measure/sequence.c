@@ -281,8 +281,11 @@ int run_measurements(Problem *pb, const RunSetup *run, Measurement *results, siz
         long measured = 0;
         for (size_t i = 0; i < count; i++) {
             Measurement *m = &results[i];
-            if (!m->selected)
+            if (!m->selected) {
+                if (round == run->rounds - 1 && hooks->skipped != NULL)
+                    hooks->skipped(hooks->context, m);
                 continue;
+            }
             int status = measure_once(pb, run, m, round, hooks, why, why_size);
             int last_round = round == run->rounds - 1;
             if (status == 0 && last_round)

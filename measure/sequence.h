@@ -32,6 +32,9 @@ typedef struct SequenceHooks {
     void (*finished)(void *context, Measurement *results, size_t count, size_t index);
     /* Several rounds: round `round` (0-based) ended after `seconds`. */
     void (*round_done)(void *context, long round, double seconds, long measured);
+    /* The last round reached a measurement that is not run (left out by
+     * --schedules, or Nested OMP below 2x2 threads), in its place. */
+    void (*skipped)(void *context, const Measurement *m);
 } SequenceHooks;
 
 /* Allocates each measurement's timing arrays for run->rounds rounds; -1 when

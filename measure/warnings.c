@@ -2,6 +2,7 @@
 
 #include <math.h>
 #include <string.h>
+#include <unistd.h>
 
 void measurement_warnings(const RunSetup *run, Measurement *m)
 {
@@ -11,6 +12,12 @@ void measurement_warnings(const RunSetup *run, Measurement *m)
     memset(w, 0, sizeof *w);
 
     if (t->nested) {
+        int threads, distinct = team_distinct_cpus(t, &threads);
+        /* With more threads than CPUs sharing is unavoidable (the header says so). */
+        long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+        if (t->cpu_slots > 0 && distinct < threads && (cpus <= 0 || distinct < cpus))
+            add_warning(w, 1, "the inner teams share CPUs (%d distinct for %d threads): for nested "
+                              "runs bind with OMP_PROC_BIND=spread,close and OMP_PLACES=cores", distinct, threads);
         if (run->nestedInner > 1 && t->inner_max <= 1)
             add_warning(w, 1, "the OpenMP runtime serialised the inner teams: each group ran on one thread");
         else if (t->inner_min < run->nestedInner && t->inner_max > 0)
@@ -43,4 +50,23 @@ void locality_setup_warnings(const LocalitySummary *locality, WarningList *list)
 {
     if (locality->measured && !locality->threads_bound)
         add_warning(list, 0, "threads are not bound (OMP_PROC_BIND unset or false): they may migrate");
+    team_placement_warnings(&locality->team, 0, list);
+}
+
+void team_placement_warnings(const TeamPlacement *tp, int printed, WarningList *list)
+{
+    if (!tp->observed)
+        return;
+    if (tp->threads > tp->cores_online && tp->cores_online > 0)
+        add_warning(list, printed, "the team of %d threads is larger than the %d cores online: threads time-share "
+                                   "cores, and every barrier waits for a descheduled thread", tp->threads,
+                    tp->cores_online);
+    if (tp->shared_core_threads > 0)
+        add_warning(list, printed, "%d of %d threads share a core with another thread of the team (e.g. threads %d "
+                                   "and %d): they compete for one core", tp->shared_core_threads, tp->threads,
+                    tp->first_shared[0], tp->first_shared[1]);
+    if (tp->unbound_threads > 0)
+        add_warning(list, printed, "%d of %d threads are not bound to a core (each may run on several): set "
+                                   "OMP_PROC_BIND and OMP_PLACES (e.g. close and cores)", tp->unbound_threads,
+                    tp->threads);
 }

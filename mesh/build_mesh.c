@@ -73,6 +73,15 @@ const char *mesh_deposit_model_text(DepositModel model)
     return "CLOMP 1.2: ratio = (1.5*numParts + p) / (zonesPerPart*numParts)";
 }
 
+/* Memory for a record or a block: from the arena under the libnuma
+ * policies (released with it), else its own allocation. */
+static void *mesh_alloc(Mesh *mesh, size_t bytes, int local_node)
+{
+    if (mesh->arena != NULL)
+        return placement_arena_alloc(mesh->arena, bytes, local_node);
+    return placement_alloc(&mesh->placement, bytes, local_node);
+}
+
 /* Allocates part p's record and writes it. CLOMP 1.2 allocates every Part
  * record first and the zone blocks after them, so that the records lie side
  * by side in the heap and no zone block lies between two of them; clomp
@@ -81,7 +90,7 @@ const char *mesh_deposit_model_text(DepositModel model)
  * another thread's part is written by both every subcycle). */
 static int add_part(Mesh *mesh, long p, int local_node)
 {
-    Part *part = placement_alloc(&mesh->placement, sizeof *part, local_node);
+    Part *part = mesh_alloc(mesh, sizeof *part, local_node);
     if (part == NULL)
         return -1;
     memset(part, 0, sizeof *part);
@@ -99,7 +108,7 @@ static int add_zones(Mesh *mesh, long p, int local_node)
 {
     const MeshShape *s = &mesh->shape;
     size_t block_bytes = mesh_block_bytes(s), stride = (size_t)mesh_zone_stride(s);
-    unsigned char *block = placement_alloc(&mesh->placement, block_bytes, local_node);
+    unsigned char *block = mesh_alloc(mesh, block_bytes, local_node);
     if (block == NULL)
         return -1;
     memset(block, 0, block_bytes);
@@ -136,12 +145,13 @@ MeshStatus build_mesh(Mesh *mesh, const MeshShape *shape, int allocThreads, cons
     mesh->deposit_model = mesh_deposit_model(shape);
     mesh->partArray = calloc((size_t)shape->numParts, sizeof(Part *)); // NOLINT(bugprone-sizeof-expression): an array of pointers
     mesh->builder_thread = calloc((size_t)shape->numParts, sizeof *mesh->builder_thread);
-    if (mesh->partArray == NULL || mesh->builder_thread == NULL) {
+    int failed = 0;
+    mesh->arena = placement_arena_create(&mesh->placement, &failed);
+    if (mesh->partArray == NULL || mesh->builder_thread == NULL || failed) {
         free_mesh(mesh);
         return MESH_OUT_OF_MEMORY;
     }
 
-    int failed = 0;
     /* Same loop bounds and schedule as the Static OMP measurement, so with
      * allocThreads == numThreads each part is first touched by its owner;
      * records first, then zone blocks, as in CLOMP 1.2. */
@@ -165,7 +175,9 @@ MeshStatus build_mesh(Mesh *mesh, const MeshShape *shape, int allocThreads, cons
 void free_mesh(Mesh *mesh)
 {
     size_t block_bytes = mesh_block_bytes(&mesh->shape);
-    if (mesh->partArray != NULL) {
+    if (mesh->arena != NULL) {
+        placement_arena_destroy(mesh->arena);   /* every record and block at once */
+    } else if (mesh->partArray != NULL) {
         for (long p = 0; p < mesh->shape.numParts; p++) {
             if (mesh->partArray[p] != NULL && mesh->partArray[p]->firstZone != NULL)
                 placement_free(&mesh->placement, mesh->partArray[p]->firstZone, block_bytes);

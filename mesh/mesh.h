@@ -9,6 +9,7 @@
 
 #include <stddef.h>
 
+#include "../numa/arena.h"
 #include "../numa/placement.h"
 
 typedef struct Zone {
@@ -58,6 +59,7 @@ typedef struct Mesh {
     Part **partArray;
     int *builder_thread;   /* per part: OpenMP thread number that allocated and first wrote it */
     Placement placement;   /* how parts and zone blocks were allocated */
+    PlacementArena *arena; /* the libnuma policies' memory (NULL under first touch: malloc) */
     /* Serial Ref's state at the end of every chunk, [checkpoint * numParts + part]. */
     long checkpoint_count;
     double *checkpoint_first_value;

@@ -48,6 +48,18 @@ double locality_percent(long local, long known)
     return known == 0 ? -1.0 : 100.0 * (double)local / (double)known;
 }
 
+int numa_balancing_mode(void)
+{
+    char text[32], *end;
+    FILE *f = fopen("/proc/sys/kernel/numa_balancing", "r");
+    if (f == NULL)
+        return -1;
+    int ok = fgets(text, sizeof text, f) != NULL;
+    fclose(f);
+    long mode = ok ? strtol(text, &end, 10) : -1;
+    return !ok || end == text || mode < 0 || mode > 255 ? -1 : (int)mode;
+}
+
 void observe_static_owners(long numParts, int numThreads, int *thread, int *cpu, int *node)
 {
 #pragma omp parallel for schedule(static) num_threads(numThreads)
@@ -81,22 +93,86 @@ static long query_block(const void *start, size_t bytes, int *nodes, long *total
     return samples;
 }
 
+/* Every part's sampled pages against the node of the thread computing it
+ * (node[p]): per-part local and known counts, pages per node, totals. */
+typedef struct PageTotals {
+    long unknown, queried, pages, sampled_parts, local;
+} PageTotals;
+
+static void query_parts(const Mesh *mesh, const int *node, int max_node, long *local, long *known, long *per_node,
+                        long *part_per_node, PageTotals *t)
+{
+    size_t bytes = mesh_block_bytes(&mesh->shape);
+    int nodes[MAX_SAMPLES_PER_PART];
+    memset(t, 0, sizeof *t);
+    memset(per_node, 0, ((size_t)max_node + 1) * sizeof *per_node);
+    for (long p = 0; p < mesh->shape.numParts; p++) {
+        long part_pages, before = t->unknown;
+        long samples = query_block(mesh->partArray[p]->firstZone, bytes, nodes, &part_pages);
+        memset(part_per_node, 0, ((size_t)max_node + 1) * sizeof *part_per_node);
+        local[p] = 0;
+        tally_pages(nodes, samples, node[p], max_node, part_per_node, &local[p], &t->unknown);
+        for (int n = 0; n <= max_node; n++)
+            per_node[n] += part_per_node[n];
+        known[p] = samples - (t->unknown - before);
+        t->queried += samples;
+        t->pages += part_pages;
+        t->sampled_parts += samples < part_pages;
+        t->local += local[p];
+    }
+}
+
+static void fill_figures(LocalityFigures *f, const PageTotals *t, const long *per_node, int max_node)
+{
+    memset(f, 0, sizeof *f);
+    f->local_pages = t->local;
+    f->known_pages = t->queried - t->unknown;
+    f->queried_pages = t->queried;
+    f->measured = f->known_pages > 0;
+    f->percent = locality_percent(f->local_pages, f->known_pages);
+    f->max_node = max_node < LOCALITY_MAX_NODES ? max_node : LOCALITY_MAX_NODES - 1;
+    for (int n = 0; n <= f->max_node; n++)
+        f->pages_per_node[n] = per_node[n];
+}
+
+static void print_pages_per_node(FILE *out, const long *per_node, int max_node)
+{
+    for (int n = 0; n <= max_node; n++)
+        fprintf(out, " node %d: %ld%s", n, per_node[n], n < max_node ? "," : "");
+}
+
+/* "measured after the mesh build ..." and what numa_balancing means for it. */
+static void print_measured_when(FILE *out, int balancing)
+{
+    fprintf(out, "    NUMA measured: after the mesh build, before the timed runs; ");
+    if (balancing > 0)
+        fprintf(out, "numa_balancing is on (%d): the kernel may move pages during the run, so locality is measured "
+                     "again after the timed runs\n", balancing);
+    else if (balancing == 0)
+        fprintf(out, "numa_balancing is off: pages stay where they are, measured once\n");
+    else
+        fprintf(out, "this kernel has no numa_balancing setting: measured once\n");
+}
+
 void print_locality_report(FILE *out, const Mesh *mesh, int numThreads, LocalitySummary *summary)
 {
     memset(summary, 0, sizeof *summary);
     summary->percent = -1.0;
+    summary->after.percent = -1.0;
     summary->threads_bound = omp_get_proc_bind() != omp_proc_bind_false;
+    summary->numa_balancing = numa_balancing_mode();
     long numParts = mesh->shape.numParts;
-    size_t bytes = (size_t)mesh->shape.zonesPerPart * (size_t)mesh->shape.zoneSize;
+    size_t bytes = mesh_block_bytes(&mesh->shape);
     int max_node = numa_available() < 0 ? 0 : numa_max_node();
     int *thread = calloc((size_t)numParts, sizeof *thread), *cpu = calloc((size_t)numParts, sizeof *cpu);
     int *node = calloc((size_t)numParts, sizeof *node);
     long *local = calloc((size_t)numParts, sizeof *local), *known = calloc((size_t)numParts, sizeof *known);
     long *per_node = calloc((size_t)max_node + 1, sizeof *per_node);
+    long *part_per_node = calloc((size_t)max_node + 1, sizeof *part_per_node);
     int nodes[MAX_SAMPLES_PER_PART];
-    long unknown = 0, queried = 0, pages = 0, sampled_parts = 0, local_total = 0;
+    PageTotals t;
 
-    if (!thread || !cpu || !node || !local || !known || !per_node) {
+    if (!thread || !cpu || !node || !local || !known || !per_node || !part_per_node) {
         fprintf(out, "    NUMA locality: not measured (out of memory)\n");
         snprintf(summary->note, sizeof summary->note, "out of memory");
         goto done;
@@ -115,22 +191,7 @@ void print_locality_report(FILE *out, const Mesh *mesh, int numThreads, Locality
             fprintf(out, " %d@cpu%d/node%d", thread[p], cpu[p], node[p]);
     fprintf(out, " (thread@cpu/node under schedule(static))\n");
 
-    long *part_per_node = calloc((size_t)max_node + 1, sizeof *part_per_node);
-    if (part_per_node == NULL)
-        goto done;
-    for (long p = 0; p < numParts; p++) {
-        long part_pages, before = unknown;
-        long samples = query_block(mesh->partArray[p]->firstZone, bytes, nodes, &part_pages);
-        memset(part_per_node, 0, ((size_t)max_node + 1) * sizeof *part_per_node);
-        tally_pages(nodes, samples, node[p], max_node, part_per_node, &local[p], &unknown);
-        for (int n = 0; n <= max_node; n++)
-            per_node[n] += part_per_node[n];
-        known[p] = samples - (unknown - before);
-        queried += samples;
-        pages += part_pages;
-        sampled_parts += samples < part_pages;
-        local_total += local[p];
-    }
+    query_parts(mesh, node, max_node, local, known, per_node, part_per_node, &t);
 
     /* Consecutive fully local parts on the same node share a line, so 1024
      * parts do not print 1024 lines; any part with remote pages gets its own. */
@@ -161,33 +222,56 @@ void print_locality_report(FILE *out, const Mesh *mesh, int numThreads, Locality
         }
         fputc('\n', out);
     }
-    free(part_per_node);
 
-    summary->local_pages = local_total;
-    summary->known_pages = queried - unknown;
-    summary->queried_pages = queried;
-    summary->total_pages = pages;
-    summary->sampled_parts = sampled_parts;
-    summary->max_node = max_node < LOCALITY_MAX_NODES ? max_node : LOCALITY_MAX_NODES - 1;
-    for (int n = 0; n <= summary->max_node; n++)
-        summary->pages_per_node[n] = per_node[n];
-    summary->measured = queried - unknown > 0;
-    summary->percent = locality_percent(local_total, queried - unknown);
-    if (queried - unknown == 0) {
+    LocalityFigures f;
+    fill_figures(&f, &t, per_node, max_node);
+    summary->local_pages = f.local_pages;
+    summary->known_pages = f.known_pages;
+    summary->queried_pages = f.queried_pages;
+    summary->total_pages = t.pages;
+    summary->sampled_parts = t.sampled_parts;
+    summary->max_node = f.max_node;
+    memcpy(summary->pages_per_node, f.pages_per_node, sizeof f.pages_per_node);
+    summary->measured = f.measured;
+    summary->percent = f.percent;
+    if (!f.measured) {
         snprintf(summary->note, sizeof summary->note, "the kernel reported no page's node: move_pages failed");
         fprintf(out, "    NUMA locality: not measured (%s)\n", summary->note);
     } else
         fprintf(out, "    NUMA locality: %.1f%% of zone pages on the node of the thread that computes them "
                      "(%ld of %ld pages queried%s)\n",
-                locality_percent(local_total, queried - unknown), local_total, queried - unknown,
-                unknown > 0 ? "; some pages not placed yet" : "");
-    if (sampled_parts > 0)
+                f.percent, f.local_pages, f.known_pages, t.unknown > 0 ? "; some pages not placed yet" : "");
+    if (t.sampled_parts > 0)
         fprintf(out, "    NUMA sampling: %ld parts larger than %d pages were sampled evenly (%ld of %ld pages)\n",
-                sampled_parts, MAX_SAMPLES_PER_PART, queried, pages);
+                t.sampled_parts, MAX_SAMPLES_PER_PART, t.queried, t.pages);
     fprintf(out, "  NUMA pages/node:");
-    for (int n = 0; n <= max_node; n++)
-        fprintf(out, " node %d: %ld%s", n, per_node[n], n < max_node ? "," : "");
+    print_pages_per_node(out, per_node, max_node);
     fputc('\n', out);
+
+    /* The same figure per thread: with a policy that favours one node the
+     * average hides a thread that has no local page at all. */
+    for (long p = 0; p < numParts; p++) {
+        if (thread[p] < 0 || thread[p] >= LOCALITY_MAX_THREADS)
+            continue;
+        if (thread[p] >= summary->threads)
+            summary->threads = thread[p] + 1;
+        summary->per_thread[thread[p]].node = node[p];
+        summary->per_thread[thread[p]].local_pages += local[p];
+        summary->per_thread[thread[p]].known_pages += known[p];
+    }
+    if (f.measured) {
+        fprintf(out, "  NUMA per thread:");
+        for (int th = 0; th < summary->threads; th++) {
+            long l = summary->per_thread[th].local_pages, k = summary->per_thread[th].known_pages;
+            if (k > 0)
+                fprintf(out, "%s %d@node%d %.1f%% (%ld of %ld)", th > 0 ? "," : "", th, summary->per_thread[th].node,
+                        locality_percent(l, k), l, k);
+            else
+                fprintf(out, "%s %d@node%d no pages", th > 0 ? "," : "", th, summary->per_thread[th].node);
+        }
+        fprintf(out, " (thread@node: local share of the pages it computes)\n");
+    }
+    print_measured_when(out, summary->numa_balancing);
     if (omp_get_proc_bind() == omp_proc_bind_false)
         fprintf(out, "          WARNING: threads are not bound (OMP_PROC_BIND unset or false): they may migrate, "
                      "so locality can change mid-run\n");
@@ -198,6 +282,47 @@ done:
     free(local);
     free(known);
     free(per_node);
+    free(part_per_node);
+}
+
+void remeasure_locality(FILE *out, const Mesh *mesh, int numThreads, LocalitySummary *summary)
+{
+    summary->remeasured = 0;
+    if (!summary->measured || summary->numa_balancing <= 0)
+        return;
+    long numParts = mesh->shape.numParts;
+    int max_node = numa_max_node();
+    int *thread = calloc((size_t)numParts, sizeof *thread), *cpu = calloc((size_t)numParts, sizeof *cpu);
+    int *node = calloc((size_t)numParts, sizeof *node);
+    long *local = calloc((size_t)numParts, sizeof *local), *known = calloc((size_t)numParts, sizeof *known);
+    long *per_node = calloc((size_t)max_node + 1, sizeof *per_node);
+    long *part_per_node = calloc((size_t)max_node + 1, sizeof *part_per_node);
+    if (!thread || !cpu || !node || !local || !known || !per_node || !part_per_node) {
+        fprintf(out, "NUMA locality after the timed runs: not measured (out of memory)\n");
+    } else {
+        PageTotals t;
+        observe_static_owners(numParts, numThreads, thread, cpu, node);
+        query_parts(mesh, node, max_node, local, known, per_node, part_per_node, &t);
+        fill_figures(&summary->after, &t, per_node, max_node);
+        summary->remeasured = 1;
+        if (summary->after.measured)
+            fprintf(out, "NUMA locality after the timed runs: %.1f%% (%ld of %ld pages queried); after the mesh "
+                         "build: %.1f%%; numa_balancing is on (%d)\n",
+                    summary->after.percent, summary->after.local_pages, summary->after.known_pages, summary->percent,
+                    summary->numa_balancing);
+        else
+            fprintf(out, "NUMA locality after the timed runs: not measured (the kernel reported no page's node)\n");
+        fprintf(out, "NUMA pages/node after the timed runs:");
+        print_pages_per_node(out, per_node, max_node);
+        fputc('\n', out);
+    }
+    free(thread);
+    free(cpu);
+    free(node);
+    free(local);
+    free(known);
+    free(per_node);
+    free(part_per_node);
 }
 
 #else
@@ -208,9 +333,19 @@ void print_locality_report(FILE *out, const Mesh *mesh, int numThreads, Locality
     (void)numThreads;
     memset(summary, 0, sizeof *summary);
     summary->percent = -1.0;
+    summary->after.percent = -1.0;
+    summary->numa_balancing = numa_balancing_mode();
     summary->threads_bound = omp_get_proc_bind() != omp_proc_bind_false;
     snprintf(summary->note, sizeof summary->note, "clomp built without libnuma");
     fprintf(out, "    NUMA locality: not measured (clomp built without libnuma)\n");
+}
+
+void remeasure_locality(FILE *out, const Mesh *mesh, int numThreads, LocalitySummary *summary)
+{
+    (void)out;
+    (void)mesh;
+    (void)numThreads;
+    summary->remeasured = 0;
 }
 
 #endif

@@ -9,6 +9,7 @@
 #include <numa.h>
 #endif
 
+
 int parse_placement(const char *text, Placement *out)
 {
     memset(out, 0, sizeof *out);
@@ -42,6 +43,7 @@ const char *placement_text(const Placement *p, char *buf, size_t size)
         snprintf(buf, size, "%s", names[p->kind]);
     return buf;
 }
+
 
 #ifdef CLOMP_HAVE_LIBNUMA
 
@@ -125,6 +127,11 @@ int numa_node_total(void)
     return numa_available() < 0 ? 1 : numa_num_configured_nodes();
 }
 
+int numa_node_max(void)
+{
+    return numa_available() < 0 ? 0 : numa_max_node();
+}
+
 #else /* built without libnuma */
 
 int numa_support_built(void)
@@ -163,6 +170,11 @@ int node_of_cpu(int cpu)
 int numa_node_total(void)
 {
     return 1;
+}
+
+int numa_node_max(void)
+{
+    return 0;
 }
 
 #endif

@@ -36,5 +36,7 @@ void placement_free(const Placement *p, void *ptr, size_t bytes);
 int node_of_cpu(int cpu);
 /* Number of configured nodes (1 without libnuma). */
 int numa_node_total(void);
+/* Highest node number (0 without libnuma). */
+int numa_node_max(void);
 
 #endif

@@ -14,7 +14,8 @@ static const char header[] =
     "us_per_loop_ci_high,cv,speedup,efficacy_percent,overhead_us,overhead_ci_low,overhead_ci_high,ghz,"
     "us_per_loop_cycles,overhead_cycles,overhead_cycles_ci_low,overhead_cycles_ci_high,llnl_target_below_cycles,"
     "llnl_target_cycles,llnl_verdict,checksum_sum,checksum_residue,checksum_total,status,exit_status,numThreads,"
-    "allocThreads,numParts,zonesPerPart,zoneSize,flopScale,timeScale,numa,trials,rounds,iterations,host,zone_stride\n";
+    "allocThreads,numParts,zonesPerPart,zoneSize,flopScale,timeScale,numa,trials,rounds,iterations,host,zone_stride,"
+    "user_cpu_seconds,system_cpu_seconds\n";
 
 /* RFC 4180: quoted when it holds a comma, quote or line break. */
 static void text_cell(FILE *out, const char *text)
@@ -111,6 +112,9 @@ static void write_row(FILE *out, const RunRecord *r, const Measurement *m)
     integer_cell(out, run->iterations);
     text_cell(out, r->host);
     text_cell(out, run->zoneLayout == ZONE_LAYOUT_SPREAD ? "zonesize" : "record");
+    /* The whole process's, the same on every row (the JSON's process_cost). */
+    number_cell(out, r->cost.measured ? r->cost.user_seconds : NAN);
+    number_cell(out, r->cost.measured ? r->cost.system_seconds : NAN);
     fputc('\n', out);
 }
 
@@ -118,6 +122,7 @@ int write_csv_report(FILE *out, const RunRecord *r)
 {
     fputs(header, out);
     for (size_t i = 0; r->results != NULL && i < r->count; i++)
-        write_row(out, r, &r->results[i]);
+        if (measurement_reported(&r->results[i]))
+            write_row(out, r, &r->results[i]);
     return fflush(out) != 0 || ferror(out) ? -1 : 0;
 }

@@ -14,20 +14,6 @@ const char *record_status(const RunRecord *r)
     return r->exit_status == 0 ? "ok" : r->failed != NULL ? "verification failed" : "failed";
 }
 
-static const char *role_text(ScheduleRole role)
-{
-    switch (role) {
-    case ROLE_PROBE:
-        return "probe";
-    case ROLE_REFERENCE:
-        return "reference";
-    case ROLE_BESTCASE:
-        return "bestcase";
-    default:
-        return "checked";
-    }
-}
-
 static const char *verification_text(const RunRecord *r, const Measurement *m)
 {
     if (m == r->failed)
@@ -56,9 +42,9 @@ static void judge_target(const RunRecord *r, const Measurement *m, MeasurementFi
     if (s->role == ROLE_PROBE && strcmp(s->key, "barrier") == 0) {
         f->target_below = LLNL_BARRIER_TARGET_CYCLES;
         us = f->us, has = m->stats.has_ci, low = m->stats.ci_low, high = m->stats.ci_high;
-    } else if (s->role == ROLE_CHECKED && strcmp(s->key, "static") == 0) {
+    } else if (s->role == ROLE_PROBE && strcmp(s->key, "parallel_for") == 0) {
         f->target_below = LLNL_PARALLEL_FOR_TARGET_CYCLES;
-        us = f->overhead, has = m->has_overhead_ci, low = m->overhead_low, high = m->overhead_high;
+        us = f->us, has = m->stats.has_ci, low = m->stats.ci_low, high = m->stats.ci_high;
     } else {
         return;
     }
@@ -80,7 +66,7 @@ void measurement_figures(const RunRecord *r, const Measurement *m, MeasurementFi
 
     memset(f, 0, sizeof *f);
     f->complete = complete;
-    f->role = role_text(s->role);
+    f->role = schedule_role_text(s->role);
     f->verification = verification_text(r, m);
     f->threads = s->uses_threads && m->rounds_done > 0 ? (m->team.nested ? m->team.inner_total : m->team.threads) : -1;
     f->has_checksum = (s->role == ROLE_REFERENCE || s->role == ROLE_CHECKED) && complete;

@@ -5,7 +5,9 @@
 
 #include "json_report.h"
 
-/* LLNL's targets, in CPU cycles (the text report's "LLNL targets" section). */
+/* LLNL's targets, in CPU cycles (the text report's "LLNL targets" section),
+ * from the CLOMP technical summary: barrier latency, judged on OMP Barrier;
+ * parallel-for overhead, judged on the Parallel For probe (EPCC's method). */
 #define LLNL_BARRIER_TARGET_CYCLES 200.0
 #define LLNL_PARALLEL_FOR_TARGET_CYCLES 500.0
 
@@ -25,8 +27,8 @@ typedef struct MeasurementFigures {
     double efficacy;           /* percent */
     double overhead;           /* us/Loop against the bestcase */
     double overhead_low, overhead_high;   /* 95% interval of the overhead */
-    /* LLNL's target for this measurement (barrier latency: its us/Loop;
-     * parallel-for overhead: Static OMP's overhead), or target 0. */
+    /* LLNL's target for this measurement (barrier latency: OMP Barrier's
+     * us/Loop; parallel-for overhead: Parallel For's us/Loop), or target 0. */
     double target_cycles;      /* the figure judged, in cycles */
     double target_below;       /* 0: no target for this measurement */
     const char *target_verdict;/* target_verdict(), NULL without a target */

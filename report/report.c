@@ -1,11 +1,14 @@
 #include "report.h"
 
+#include "../measure/warnings.h"
 #include "../mpi/rank_view.h"
 #include "../numa/locality.h"
+#include "record_figures.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 extern char **environ;
 
@@ -44,6 +47,11 @@ const char *measured_text(char *buf, size_t size, double value, double uncertain
     snprintf(buf, size, "%.*f", decimals_for_uncertainty(uncertainty, max_decimals), value);
     return buf;
 }
+
+/* Every interval the report prints comes from the chunks of this one
+ * process, and says so: separate processes of the same input spread wider
+ * (run_clomp.sh --replicates and --compare measure that; docs/statistics.md). */
+#define INTERVAL_SCOPE "within this process"
 
 /* Half-width of a sample's median interval, or its standard deviation
  * when there are too few samples for an interval. */
@@ -149,6 +157,35 @@ static int bestcase_selected(const RunSetup *run)
     return 0;
 }
 
+/* The placement table: one line per thread of the timed team, then what
+ * is wrong with it (shared cores, unbound threads, more threads than cores). */
+static void print_thread_placement(FILE *out, const TeamPlacement *tp)
+{
+    fprintf(out, " Thread placement: thread -> cpu -> core -> node, for the %d threads of the timed team "
+                 "(sched_getcpu() inside a region of that team; topology from sysfs)\n", tp->threads);
+    for (int t = 0; t < tp->threads; t++) {
+        const ThreadPlace *p = &tp->place[t];
+        fprintf(out, " Thread placement: %d -> cpu %d -> ", p->thread, p->cpu);
+        if (p->core >= 0)
+            fprintf(out, "core %d of socket %d", p->core, p->socket);
+        else
+            fprintf(out, "core unknown");
+        if (p->node >= 0)
+            fprintf(out, " -> node %d", p->node);
+        else
+            fprintf(out, " -> node unknown");
+        if (p->allowed_cores > 1)
+            fprintf(out, " (unbound: may run on %d cpus of %d cores)\n", p->allowed_cpus, p->allowed_cores);
+        else if (p->place >= 0)
+            fprintf(out, " (bound to place %d: %d cpu%s)\n", p->place, p->allowed_cpus, p->allowed_cpus == 1 ? "" : "s");
+        else
+            fprintf(out, " (bound: %d cpu%s)\n", p->allowed_cpus, p->allowed_cpus == 1 ? "" : "s");
+    }
+    WarningList warnings = {0};
+    team_placement_warnings(tp, 1, &warnings);
+    print_warnings(out, "", &warnings);
+}
+
 /* Which layout: the default is 1.2's, the spread one must never pass for it. */
 static void print_zone_layout(FILE *out, const RunSetup *run)
 {
@@ -160,6 +197,22 @@ static void print_zone_layout(FILE *out, const RunSetup *run)
         fprintf(out, "      Zone layout: spread, --zone-stride=zonesize (zone k at k x %ld bytes); CLOMP 1.2 "
                      "places zones %ld bytes apart: not comparable with its published results\n",
                 mesh_zone_stride(&shape), (long)sizeof(Zone));
+}
+
+/* " Nested OMP shape: 2x2 (OUTERxINNER requested; how it was chosen)", or N/A. */
+static void print_nested_shape(FILE *out, const RunSetup *run)
+{
+    if (run->nested_unavailable[0] != '\0') {
+        fprintf(out, " Nested OMP shape: N/A (%s; numThreads is %ld)\n", run->nested_unavailable, run->numThreads);
+        return;
+    }
+    fprintf(out, " Nested OMP shape: %dx%d (OUTERxINNER requested", run->nestedOuter, run->nestedInner);
+    if (run->nested_shape_source[0] != '\0')
+        fprintf(out, "; %s", run->nested_shape_source);
+    fputc(')', out);
+    if ((long)run->nestedOuter * run->nestedInner != run->numThreads)
+        fprintf(out, ": %ld threads, not numThreads (%ld)", (long)run->nestedOuter * run->nestedInner, run->numThreads);
+    fputc('\n', out);
 }
 
 /* MPI: where each rank ran (its host and the CPUs it may use). */
@@ -191,10 +244,7 @@ void print_setup(FILE *out, const RunSetup *run, const Problem *pb, double build
     fprintf(out, "  Mesh build time: %.3f s (%ld allocating thread%s, first touch by the owner "
                  "under schedule(static))\n",
             build_seconds, run->allocThreads, run->allocThreads == 1 ? "" : "s");
-    fprintf(out, " Nested OMP shape: %dx%d (OUTERxINNER requested)", run->nestedOuter, run->nestedInner);
-    if ((long)run->nestedOuter * run->nestedInner != run->numThreads)
-        fprintf(out, ": %ld threads, not numThreads (%ld)", (long)run->nestedOuter * run->nestedInner, run->numThreads);
-    fputc('\n', out);
+    print_nested_shape(out, run);
     fprintf(out, "         Compiler: %s (CC=%s)\n", b->compiler, b->cc);
     fprintf(out, "           CFLAGS: %s\n", b->cflags);
     fprintf(out, "          LDFLAGS: %s\n", b->ldflags);
@@ -205,6 +255,10 @@ void print_setup(FILE *out, const RunSetup *run, const Problem *pb, double build
     fprintf(out, "   NUMA placement: %s%s\n", placement_text(&run->placement, policy, sizeof policy),
             run->placement.kind == PLACEMENT_FIRST_TOUCH ? " (pages land where the building thread first writes them)" : "");
     print_locality_report(out, &pb->mesh, (int)run->numThreads, locality);
+    if (observe_team_placement((int)run->numThreads, &locality->team) == 0)
+        print_thread_placement(out, &locality->team);
+    else
+        fprintf(out, " Thread placement: not measured (out of memory)\n");
     long shortest = run->iterations / run->trials;
     fprintf(out, "           Trials: %ld chunk%s per timed run (%s), ", run->trials, run->trials == 1 ? "" : "s",
             run->requested_trials == 0 ? "default: up to 20, each well above timer resolution"
@@ -236,7 +290,7 @@ void print_plan(FILE *out, const RunSetup *run)
     char policy[32];
     fprintf(out, "    Deposit model: %s\n", mesh_deposit_model_text(mesh_deposit_model(&shape)));
     print_zone_layout(out, run);
-    fprintf(out, " Nested OMP shape: %dx%d (OUTERxINNER requested)\n", run->nestedOuter, run->nestedInner);
+    print_nested_shape(out, run);
     fprintf(out, "   NUMA placement: %s\n", placement_text(&run->placement, policy, sizeof policy));
     print_measurement_names(out, run);
     fprintf(out, "\n           Trials: ");
@@ -259,6 +313,15 @@ void print_block_start(FILE *out, const Measurement *m)
     else if (s->uses_threads)
         fprintf(out, "%13s #Threads: %d\n", s->name,
                 m->team.nested ? m->team.inner_total : m->team.threads);
+}
+
+void print_block_unavailable(FILE *out, const RunSetup *run, const Measurement *m)
+{
+    if (strcmp(m->schedule->key, "nested") != 0 || run->nested_unavailable[0] == '\0')
+        return;
+    fprintf(out, "%13s  us/Loop: N/A (%s; numThreads is %ld)\n", m->schedule->name, run->nested_unavailable,
+            run->numThreads);
+    fprintf(out, "---------------------\n");
 }
 
 /* Whether a negative overhead (efficacy above 100%) is only noise: its
@@ -309,20 +372,20 @@ static void print_statistics(FILE *out, const Measurement *m)
             measured_text(c, sizeof c, st->cv * 100.0, 1.0, 1), st->outliers, m->chunks, m->chunks == 1 ? "" : "s",
             m->rounds_done, m->rounds_done == 1 ? "" : "s");
     if (st->has_ci)
-        fprintf(out, "%13s   Median: %s us/Loop, 95%% CI %s .. %s\n", name, measured_text(a, sizeof a, st->median, u, 3),
+        fprintf(out, "%13s   Median: %s us/Loop, 95%% CI %s .. %s, " INTERVAL_SCOPE "\n", name, measured_text(a, sizeof a, st->median, u, 3),
                 measured_text(b, sizeof b, st->ci_low, u, 3), measured_text(c, sizeof c, st->ci_high, u, 3));
     else
         fprintf(out, "%13s   Median: %s us/Loop, no 95%% CI from %ld samples (needs 6 or more)\n", name,
                 measured_text(a, sizeof a, st->median, u, 3), st->n);
     if (m->has_overhead && m->has_overhead_ci) {
         double ou = 0.5 * (m->overhead_high - m->overhead_low);
-        fprintf(out, "%13s  Ovh. CI: %s .. %s us/Loop (95%%, against bestcase%s)%s\n", name,
+        fprintf(out, "%13s  Ovh. CI: %s .. %s us/Loop (95%%, against bestcase%s)%s, " INTERVAL_SCOPE "\n", name,
                 measured_text(a, sizeof a, m->overhead_low, ou, 3), measured_text(b, sizeof b, m->overhead_high, ou, 3),
                 m->overhead_ci_paired ? ", paired by round" : "",
                 m->overhead_low <= 0.0 && m->overhead_high >= 0.0 ? ": within noise of 0" : "");
     } else if (m->has_overhead && m->has_round_range) {
         double ou = 0.5 * (m->round_range_high - m->round_range_low);
-        fprintf(out, "%13s  Ovh. CI: none at 95%% from %ld rounds (needs 6); the rounds range %s .. %s us/Loop\n",
+        fprintf(out, "%13s  Ovh. CI: none at 95%% from %ld rounds (needs 6); the rounds range %s .. %s us/Loop, " INTERVAL_SCOPE "\n",
                 name, m->rounds_done, measured_text(a, sizeof a, m->round_range_low, ou, 3),
                 measured_text(b, sizeof b, m->round_range_high, ou, 3));
     }
@@ -342,9 +405,14 @@ static void print_cycles(FILE *out, const RunSetup *run, const Measurement *m)
         what = "per fork/join (empty parallel region)";
         us = m->us;
         uncertainty = median_uncertainty(&m->stats);
+    } else if (strcmp(s->key, "parallel_for") == 0) {
+        what = "of overhead per parallel for, EPCC's method (LLNL target < 500)";
+        us = m->us;
+        uncertainty = median_uncertainty(&m->stats);
     } else if (m->has_overhead) {
-        what = strcmp(s->key, "static") == 0 ? "of overhead per parallel for (LLNL target < 500)"
-                                             : "of overhead per subcycle";
+        /* Against Bestcase: CLOMP's overhead, not the quantity of LLNL's target. */
+        what = strcmp(s->key, "static") == 0 ? "of CLOMP overhead per parallel for (versus bestcase)"
+                                             : "of CLOMP overhead per subcycle (versus bestcase)";
         us = m->overhead_us;
         uncertainty = m->has_overhead_ci ? 0.5 * (m->overhead_high - m->overhead_low) : 0.0;
     } else {
@@ -358,6 +426,31 @@ static void print_cycles(FILE *out, const RunSetup *run, const Measurement *m)
                 measured_text(a, sizeof a, cycles_from_us(&run->cycles, us), cycles_from_us(&run->cycles, uncertainty), 0),
                 what);
     }
+}
+
+/* The CPUs each inner team ran on in the warm-up ("team 0: 0,1; team 1:
+ * 2,3"); measurement_warnings() warns when the teams overlap. */
+static void print_inner_cpus(FILE *out, const RunSetup *run, const Measurement *m)
+{
+    const TeamObservation *t = &m->team;
+    int shown_groups = 8, threads;
+    int distinct = team_distinct_cpus(t, &threads);
+    if (t->cpu_slots == 0)
+        return;
+    fprintf(out, "%13s     CPUs:", m->schedule->name);
+    for (int g = 0; g < run->nestedOuter && g < shown_groups && g * run->nestedInner < t->cpu_slots; g++) {
+        fprintf(out, "%s team %d:", g > 0 ? ";" : "", g);
+        const char *sep = " ";
+        for (int i = 0; i < run->nestedInner && g * run->nestedInner + i < t->cpu_slots; i++) {
+            int cpu = t->cpu[g * run->nestedInner + i];
+            if (cpu >= 0)
+                fprintf(out, "%s%d", sep, cpu);
+            sep = ",";
+        }
+    }
+    if (run->nestedOuter > shown_groups)
+        fprintf(out, "; ...");
+    fprintf(out, " (inner teams' threads in the warm-up: %d distinct CPUs for %d threads)\n", distinct, threads);
 }
 
 /* clomp's additions to a block, after all of the CLOMP 1.2 lines. */
@@ -385,6 +478,7 @@ static void print_block_notes(FILE *out, const RunSetup *run, const Measurement 
         if (t->inner_min != t->inner_max)
             fprintf(out, " (inner teams from %d to %d)", t->inner_min, t->inner_max);
         fprintf(out, ", requested %dx%d\n", run->nestedOuter, run->nestedInner);
+        print_inner_cpus(out, run, m);
     }
     print_warnings(out, s->name, &m->warnings);
 }
@@ -413,6 +507,11 @@ void print_block_results(FILE *out, const RunSetup *run, const Measurement *m,
     print_statistics(out, m);
     print_cycles(out, run, m);
     fprintf(out, "---------------------\n");
+}
+
+int measurement_reported(const Measurement *m)
+{
+    return !m->schedule->optional || m->selected;
 }
 
 typedef enum { ROW_RUNTIME, ROW_US_PER_LOOP, ROW_SPEEDUP, ROW_EFFICACY, ROW_OVERHEAD } SummaryRow;
@@ -447,6 +546,8 @@ static void print_summary_row(FILE *out, const char *label, SummaryRow row, cons
 {
     fprintf(out, "%s", label);
     for (size_t i = 0; i < count; i++) {
+        if (!measurement_reported(&results[i]))
+            continue;
         double value = summary_figure(row, &results[i], serial, bestcase);
         /* 1.2 keeps its columns aligned under the longer labels: reproduce
          * its spacing byte for byte so diff-based comparisons still work. */
@@ -492,7 +593,7 @@ const char *target_verdict(double cycles, int has_ci, double low, double high, d
 /* LLNL's targets, judged on the interval where there is one: a target is
  * only "met" or "not met" when the whole interval says so. */
 static void print_target(FILE *out, const RunSetup *run, const char *label, double us, int has_ci, double low_us,
-                         double high_us, double target_cycles)
+                         double high_us, double target_cycles, const char *untargeted)
 {
     char a[32];
     double cycles = cycles_from_us(&run->cycles, us);
@@ -501,11 +602,12 @@ static void print_target(FILE *out, const RunSetup *run, const char *label, doub
     fprintf(out, "%s: %s cycles", label, measured_text(a, sizeof a, cycles, u, 0));
     if (has_ci) {
         char b[32], c[32];
-        fprintf(out, " (95%% CI %s .. %s)", measured_text(b, sizeof b, low, u, 0), measured_text(c, sizeof c, high, u, 0));
+        fprintf(out, " (95%% CI %s .. %s, " INTERVAL_SCOPE ")", measured_text(b, sizeof b, low, u, 0),
+                measured_text(c, sizeof c, high, u, 0));
     }
     const char *verdict = target_verdict(cycles, has_ci, low, high, target_cycles);
     if (target_cycles <= 0.0)
-        fprintf(out, ", no LLNL target\n");
+        fprintf(out, ", %s\n", untargeted);
     else
         fprintf(out, ", target < %.0f: %s%s\n", target_cycles, verdict,
                 strcmp(verdict, "undecided") == 0 ? " (the interval straddles it)" : "");
@@ -516,6 +618,7 @@ void print_targets(FILE *out, const RunSetup *run, const Measurement *results, s
     const Measurement *barrier = find_measurement(results, count, ROLE_PROBE, "barrier");
     const Measurement *parallel = find_measurement(results, count, ROLE_PROBE, "parallel");
     const Measurement *stat = find_measurement(results, count, ROLE_CHECKED, "static");
+    const Measurement *pfor = find_measurement(results, count, ROLE_PROBE, "parallel_for");
 
     fprintf(out, "----------- LLNL targets (in CPU cycles) ----------\n");
     if (run->cycles.source == CYCLES_UNAVAILABLE) {
@@ -525,13 +628,32 @@ void print_targets(FILE *out, const RunSetup *run, const Measurement *results, s
     fprintf(out, "Cycle rate: %.3f GHz (%s)\n", run->cycles.ghz, cycle_source_text(&run->cycles));
     if (barrier != NULL)
         print_target(out, run, "Barrier latency (OMP Barrier)", barrier->us, barrier->stats.has_ci,
-                     barrier->stats.ci_low, barrier->stats.ci_high, 200.0);
-    if (stat != NULL && stat->has_overhead)
-        print_target(out, run, "Parallel-for overhead (Static OMP)", stat->overhead_us, stat->has_overhead_ci,
-                     stat->overhead_low, stat->overhead_high, 500.0);
+                     barrier->stats.ci_low, barrier->stats.ci_high, LLNL_BARRIER_TARGET_CYCLES, NULL);
+    if (pfor != NULL)
+        print_target(out, run, "Parallel-for overhead (Parallel For, EPCC's method)", pfor->us, pfor->stats.has_ci,
+                     pfor->stats.ci_low, pfor->stats.ci_high, LLNL_PARALLEL_FOR_TARGET_CYCLES, NULL);
     if (parallel != NULL)
         print_target(out, run, "Fork/join (OMP Parallel)", parallel->us, parallel->stats.has_ci,
-                     parallel->stats.ci_low, parallel->stats.ci_high, 0.0);
+                     parallel->stats.ci_low, parallel->stats.ci_high, 0.0, "no LLNL target");
+    /* CLOMP's own overhead includes the kernel's data movement and imbalance:
+     * shown for comparison, not judged against the construct's target. */
+    if (stat != NULL && stat->has_overhead)
+        print_target(out, run, "CLOMP overhead (Static OMP - Bestcase OMP)", stat->overhead_us, stat->has_overhead_ci,
+                     stat->overhead_low, stat->overhead_high, 0.0,
+                     "not the target quantity (it includes the kernel's data movement; see docs/statistics.md)");
+}
+
+void print_process_cost(FILE *out, const ProcessCost *c)
+{
+    if (!c->measured) {
+        fprintf(out, "Process CPU time: unavailable (getrusage failed)\n");
+        return;
+    }
+    fprintf(out, "Process CPU time: %.3f s user, %.3f s system, %.3f s wall (getrusage, every thread)",
+            c->user_seconds, c->system_seconds, c->wall_seconds);
+    if (c->wall_seconds > 0.0)
+        fprintf(out, ": %.1f CPUs busy on average", (c->user_seconds + c->system_seconds) / c->wall_seconds);
+    fputc('\n', out);
 }
 
 void print_summary(FILE *out, const RunSetup *run, const Measurement *results, size_t count)
@@ -548,7 +670,8 @@ void print_summary(FILE *out, const RunSetup *run, const Measurement *results, s
     fputc(' ', out);
     print_args(out, run);
     for (size_t i = 0; i < count; i++)
-        fprintf(out, ", %s", results[i].schedule->name);
+        if (measurement_reported(&results[i]))
+            fprintf(out, ", %s", results[i].schedule->name);
     fputc('\n', out);
 
     print_summary_row(out, "Runtime", ROW_RUNTIME, results, count, serial, bestcase);

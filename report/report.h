@@ -19,6 +19,10 @@ void print_setup(FILE *out, const RunSetup *run, const Problem *pb, double build
 void print_plan(FILE *out, const RunSetup *run);
 
 void print_block_start(FILE *out, const Measurement *m);
+/* In place of the block of a measurement that cannot run here (Nested OMP
+ * below 2x2 threads): its name and why; nothing when it simply was not
+ * selected. */
+void print_block_unavailable(FILE *out, const RunSetup *run, const Measurement *m);
 /* serial / bestcase: earlier measurements this block is compared with (may be NULL). */
 void print_block_results(FILE *out, const RunSetup *run, const Measurement *m,
                          const Measurement *serial, const Measurement *bestcase);
@@ -30,6 +34,10 @@ void print_targets(FILE *out, const RunSetup *run, const Measurement *results, s
 /* "met", "not met", "undecided" (the interval straddles the target) or
  * "unavailable" (no cycle rate: cycles is NAN). */
 const char *target_verdict(double cycles, int has_ci, double low, double high, double target);
+
+/* "Process CPU time: U s user, S s system, W s wall ...: C CPUs busy on
+ * average": after the targets, before the summary (a clomp line). */
+void print_process_cost(FILE *out, const ProcessCost *cost);
 
 void print_summary(FILE *out, const RunSetup *run, const Measurement *results, size_t count);
 
@@ -49,5 +57,11 @@ int is_openmp_variable(const char *entry);
 
 /* Escaped as in the report: bytes outside printable ASCII as \xNN. */
 void print_escaped(FILE *out, const char *text);
+
+/* Whether the summary, the JSON and the CSV show a measurement: every one of
+ * the default sequence (N/A, null or empty when --schedules leaves it out, so
+ * that CLOMP 1.2's columns keep their places), then the optional schedules
+ * that ran, in table order (the table lists them last). */
+int measurement_reported(const Measurement *m);
 
 #endif

@@ -47,7 +47,7 @@ key_results() {
         args = col("numThreads") " " col("allocThreads") " " col("numParts") " " col("zonesPerPart") " " col("zoneSize") " " col("flopScale") " " col("timeScale")
         st = col("run_status") }
         END { print "args\t" args; print "status\t" st
-            printf "static\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", sp["static"], ef["static"], ov["static"], lo["static"], hi["static"], tc["static"], tb["static"], vd["static"]
+            printf "static\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", sp["static"], ef["static"], ov["static"], lo["static"], hi["static"], tc["parallel_for"], tb["parallel_for"], vd["parallel_for"]
             printf "bestcase\t%s\n", sp["bestcase"]
             printf "barrier\t%s\t%s\t%s\t%s\t%s\t%s\n", v["barrier"], ulo["barrier"], uhi["barrier"], tc["barrier"], tb["barrier"], vd["barrier"]
             printf "parallel\t%s\t%s\n", v["parallel"], cyc["parallel"] }'
@@ -88,6 +88,28 @@ OpenMP preset $(env_value 'env preset' | esc), launcher $(env_value launcher | e
 EOF
 }
 
+# With --replicates: the key figures over the target input's separate
+# processes (<base>_key.processes.csv, written by run_clomp.sh). These, not
+# one run's intervals within its process, are the figures to quote.
+write_between_processes() {
+    local processes_csv=${base}_key.processes.csv
+    [ -s "$processes_csv" ] || return 0
+    echo '<h3>Between processes (--replicates)</h3>'
+    echo '<p>The intervals above are within run 1'"'"'s process. Separate processes of the same input spread wider;'
+    echo 'these are the figures over the processes each key input ran as: the median, the range, and the 95% interval'
+    echo 'of the median between processes (order statistics; 6 processes or more, else the range and how often it holds'
+    echo 'the median).</p>'
+    echo '<table>'
+    echo '<tr><th>input</th><th>figure</th><th>processes</th><th>median</th><th>min .. max</th><th>95% interval of the median</th></tr>'
+    awk -F, 'NR > 1 {
+        ci = ($9 != "") ? sprintf("%.4g .. %.4g", $9, $10) : sprintf("none (the range holds it %.0f%% of the time)", $12 * 100)
+        printf "<tr><td><code>%s</code></td><td>%s</td><td class=\"num\">%s</td><td class=\"num\">%.4g</td><td class=\"num\">%.4g .. %.4g</td><td class=\"num\">%s</td></tr>\n", $1, $3, $4, $6, $7, $8, ci }' \
+        "$processes_csv" | esc_cells
+    echo '</table>'
+}
+# Table cells from our own CSV: only the text between tags needs escaping.
+esc_cells() { sed -e 's/&/\&amp;/g'; }
+
 write_key_results() {
     local kr s_sp s_ef s_ov s_lo s_hi s_tc s_tb s_vd b_sp r_us r_lo r_hi r_tc r_tb r_vd p_us p_cyc args ci='' rci=''
     echo '<h2 id="key-results">Key results: the target input</h2>'
@@ -100,8 +122,8 @@ write_key_results() {
         IFS=$'\t' read -r _ r_us r_lo r_hi r_tc r_tb r_vd < <(grep '^barrier' <<<"$kr")
         IFS=$'\t' read -r _ p_us p_cyc < <(grep '^parallel' <<<"$kr")
         args=$(awk -F'\t' '$1 == "args" { print $2 }' <<<"$kr")
-        [ -z "$s_lo" ] || ci=" (95% interval $(fmt "$s_lo" 2) .. $(fmt "$s_hi" 2))"
-        [ -z "$r_lo" ] || rci=" (95% interval $(fmt "$r_lo" 3) .. $(fmt "$r_hi" 3))"
+        [ -z "$s_lo" ] || ci=" (95% interval within this process $(fmt "$s_lo" 2) .. $(fmt "$s_hi" 2))"
+        [ -z "$r_lo" ] || rci=" (95% interval within this process $(fmt "$r_lo" 3) .. $(fmt "$r_hi" 3))"
         cat <<EOF
 <p>Run 1, <code>clomp $(printf '%s' "$args" | esc)</code>: about 6400 zones on every core, a typical small
 loop of a multiphysics code. If Static OMP does not speed it up, threading costs more than it saves.</p>
@@ -118,12 +140,13 @@ loop of a multiphysics code. If Static OMP does not speed it up, threading costs
 <table>
 <tr><th>target</th><th>measured, cycles</th><th>LLNL needs</th><th>verdict</th></tr>
 <tr><td>Barrier latency (OMP Barrier)</td><td class="num">$(fmt "$r_tc" 0)</td><td>&lt; $(fmt "$r_tb" 0)</td><td class="$(verdict_class "$r_vd")">${r_vd:-unavailable (no cycle rate)}</td></tr>
-<tr><td>Parallel-for overhead (Static OMP)</td><td class="num">$(fmt "$s_tc" 0)</td><td>&lt; $(fmt "$s_tb" 0)</td><td class="$(verdict_class "$s_vd")">${s_vd:-unavailable (no cycle rate)}</td></tr>
+<tr><td>Parallel-for overhead (Parallel For, EPCC's method)</td><td class="num">$(fmt "$s_tc" 0)</td><td>&lt; $(fmt "$s_tb" 0)</td><td class="$(verdict_class "$s_vd")">${s_vd:-unavailable (no cycle rate)}</td></tr>
 <tr><td>Fork/join (OMP Parallel)</td><td class="num">$(fmt "$p_cyc" 0)</td><td>no target</td><td class="na">informational</td></tr>
 </table>
 <p>A target is <i>met</i> or <i>not met</i> only when the whole 95% interval says so, <i>undecided</i>
 when the interval straddles it. Cycles are nominal (TSC) cycles.</p>
 EOF
+        write_between_processes
     fi
 
     # Every key run: the headline figures per zone size.

@@ -13,8 +13,9 @@ summary_header() {
     for s in "${summary_names[@]}"; do
         cols="$cols,${s}_us_per_loop,${s}_speedup,${s}_efficacy_percent,${s}_overhead_us"
     done
-    # clomp's OMP Parallel (fork/join) probe: appended after numa, so earlier columns keep their places.
-    printf '%s\n' "$cols,numa,omp_parallel_us_per_loop"
+    # clomp's OMP Parallel (fork/join) probe and the process's CPU seconds (getrusage):
+    # appended after numa, so earlier columns keep their places.
+    printf '%s\n' "$cols,numa,omp_parallel_us_per_loop,user_cpu_seconds,system_cpu_seconds"
 }
 
 # csv_cells RUN_CSV KEY COLUMN...: the cells of measurement KEY's row, comma-
@@ -39,7 +40,7 @@ csv_cells() {
 # before failing is in .full and in the suite's .csv).
 summary_row() {
     local run=$1 set_name=$2 status=$3 rc=$4 seconds=$5 args=$6 csv=$7 policy=$8
-    local row="$run,$set_name,$status,$rc,$seconds,${args// /,}" key cells fork_join
+    local row="$run,$set_name,$status,$rc,$seconds,${args// /,}" key cells fork_join cpu
     [ "$status" = OK ] || csv=/dev/null
     for key in "${summary_keys[@]}"; do
         cells=$(csv_cells "$csv" "$key" us_per_loop speedup efficacy_percent overhead_us)
@@ -49,7 +50,9 @@ summary_row() {
         row="$row,$cells"
     done
     fork_join=$(csv_cells "$csv" parallel us_per_loop)
-    printf '%s\n' "$row,$policy,$fork_join"
+    # The process's CPU seconds are on every row of its CSV: Serial Ref's always exists.
+    cpu=$(csv_cells "$csv" serial user_cpu_seconds system_cpu_seconds)
+    printf '%s\n' "$row,$policy,$fork_join,$cpu"
 }
 
 # suite_csv_rows RUN SET STATUS RC SECONDS RUN_CSV SUITE_CSV: appends the

@@ -247,4 +247,42 @@ else
     skip "a host name with a newline stays one escaped header line" "needs python3 and unshare --uts (root)"
 fi
 
+# ---- --list-schedules: the one list ----------------------------------------------------
+run_clomp --list-schedules
+is "$rc" 0 "--list-schedules exits 0"
+mapfile -t list_lines <<<"$out"
+is "${list_lines[0]-}" $'# key\treport name\trole\tparameter\truns' "--list-schedules opens with its tab-separated header"
+bad_rows=$(printf '%s\n' "${list_lines[@]:1}" | awk -F'\t' 'NF != 5 || $3 !~ /^(probe|reference|bestcase|checked)$/ || $5 !~ /^(default|optional)$/ || ($4 != "-" && $4 !~ /^(chunk size|grainsize) [1-9][0-9]*$/)' | grep -c .)
+is "$bad_rows" 0 "every --list-schedules row has a key, a name, a known role, '-' or a parameter, and default or optional"
+mapfile -t keys < <(schedule_list '' '' 1)
+mapfile -t defaults < <(schedule_list '' default)
+mapfile -t optionals < <(schedule_list '' optional)
+[ "${#optionals[@]}" -ge 1 ]
+ok $? "the table has optional schedules (${#optionals[@]})"
+# Every listed key is accepted by --schedules, which then measures exactly that one and Serial Ref,
+# in table order. 4 threads: Nested OMP needs a 2x2 shape (N/A below it); a dry run starts none.
+unaccepted=''
+for key in "${keys[@]}"; do
+    want=$(schedule_list '' '' 0 | awk -F'\t' -v k="$key" '$1 == k || $2 == "Serial Ref" { printf "%s%s", sep, $2; sep = ", " }')
+    run_clomp --dry-run --schedules="$key" 4 1 16 10 32 1 1
+    [ "$rc" -eq 0 ] && [[ $out == *$'\n'"     Measurements: $want"$'\n'* ]] || unaccepted+=" $key"
+done
+is "$unaccepted" "" "--schedules accepts every listed key and selects exactly that measurement (and Serial Ref)"
+run_clomp --schedules=no_such_schedule 2 1 16 10 32 1 1
+missing=''
+for key in "${keys[@]}"; do [[ $err == *" $key"[\;\ \)]* ]] || missing+=" $key"; done
+[ "$rc" -eq 2 ] && [ "$(line_count "$err")" -eq 1 ] && [ -z "$missing" ]
+ok $? "an unknown --schedules name exits 2 with one line listing every key of the table${missing:+ (missing:$missing)}"
+run_clomp --help
+help_missing=''
+for key in "${keys[@]}"; do [[ $out == *" $key"[\ $'\n']* || $out == *" $key" ]] || help_missing+=" $key"; done
+is "$help_missing" "" "--help lists every key of the table"
+run_clomp 2 1 16 10 32 1 1 --quiet
+summary_head=$(sed -n 2p <<<"$out")
+is "$summary_head" "$CLOMP 2 1 16 10 32 1 1, $(printf '%s, ' "${defaults[@]}" | sed 's/, $//')" \
+    "without --schedules the summary has exactly the default measurements' columns, no optional one"
+run_clomp --quiet --schedules="serial,${keys[${#keys[@]} - 1]}" 2 1 16 10 32 1 1
+is "$(sed -n 2p <<<"$out")" "$CLOMP 2 1 16 10 32 1 1, $(printf '%s, ' "${defaults[@]}" "${optionals[${#optionals[@]} - 1]}" | sed 's/, $//')" \
+    "an optional schedule that ran adds its column after every default column"
+
 done_testing

@@ -17,6 +17,9 @@ if ! command -v python3 >/dev/null 2>&1; then
     done_testing
 fi
 
+# A run without --schedules has a row per measurement of the default sequence (--list-schedules).
+n_default=$(schedule_list '' default | grep -c .)
+
 # compare CSV JSON: one line per disagreement, then "rows N" (only that line when they agree).
 compare() {
     python3 - "$1" "$2" <<'PY'
@@ -33,7 +36,7 @@ def same(what, got, want):
         bad.append("%s: csv %r, json %r" % (what, got, want))
 ms = doc["measurements"]
 same("row count", len(rows), len(ms))
-targets = {"barrier": ("barrier_latency", "us"), "static": ("parallel_for_overhead", "overhead")}
+targets = {"barrier": ("barrier_latency", "us"), "parallel_for": ("parallel_for_overhead", "us")}
 ghz = doc["cycles"]["ghz"]
 for row, m in zip(rows, ms):
     k = m["key"]
@@ -83,6 +86,8 @@ for row, m in zip(rows, ms):
     same(k + " numa", row["numa"], inputs["numa"])
     same(k + " host", row["host"], doc["host"])
     same(k + " zone_stride", row["zone_stride"], inputs["zone_stride"])
+    same(k + " user_cpu_seconds", num(row["user_cpu_seconds"]), doc["process_cost"]["user_cpu_seconds"])
+    same(k + " system_cpu_seconds", num(row["system_cpu_seconds"]), doc["process_cost"]["system_cpu_seconds"])
 for b in bad:
     print(b)
 print("rows %d" % len(rows))
@@ -94,8 +99,8 @@ args=(2 -1 16 50 40 1 1)
 "$CLOMP" --csv="$tmp/run.csv" --json="$tmp/run.json" --rounds=2 "${args[@]}" </dev/null >"$tmp/run.out" 2>"$tmp/run.err"
 is "$?" 0 "a run with --csv and --json (2 threads, 2 rounds) exits 0"
 result=$(compare "$tmp/run.csv" "$tmp/run.json")
-is "$(tail -n 1 <<<"$result")" "rows 9" "the CSV has one row per measurement: 9, as many as the JSON's measurements"
-is "$result" "rows 9" "every cell of every row equals the JSON's value (figures, intervals, checksums, cycles, LLNL verdicts, inputs)"
+is "$(tail -n 1 <<<"$result")" "rows $n_default" "the CSV has one row per measurement of the default sequence: $n_default, as many as the JSON's measurements"
+is "$result" "rows $n_default" "every cell of every row equals the JSON's value (figures, intervals, checksums, cycles, LLNL verdicts, inputs)"
 header=$(head -n 1 "$tmp/run.csv")
 like "$header" '^key,name,role,selected,threads,verification,' "the header row starts with key, name, role, selected, threads, verification"
 # Independent of both files: the text report's summary line, rounded as the text prints it.
@@ -109,7 +114,7 @@ is "$(grep -c . <<<"$checks")" 1 "Serial Ref and every checked schedule have the
 "$CLOMP" --csv="$tmp/some.csv" --json="$tmp/some.json" --schedules=static "${args[@]}" </dev/null >/dev/null 2>&1
 is "$?" 0 "a run with --schedules=static and --csv exits 0"
 result=$(compare "$tmp/some.csv" "$tmp/some.json")
-is "$result" "rows 9" "with --schedules=static (no bestcase) the CSV still equals the JSON: unselected rows are empty, efficacy and overhead empty"
+is "$result" "rows $n_default" "with --schedules=static (no bestcase) the CSV still equals the JSON: unselected rows are empty, efficacy and overhead empty"
 is "$(awk -F, '$1 == "dynamic" { print $4 "|" $9 "|" $6 }' "$tmp/some.csv")" "0||not run" "Dynamic OMP's row says selected 0, no us/Loop, 'not run'"
 
 # ---- 3. a failed run still writes its table -------------------------------------------------------
@@ -119,7 +124,7 @@ if [ -x "$FAULTS_BIN" ]; then
         --json="$tmp/fault.json" "${args[@]}" </dev/null >/dev/null 2>&1
     is "$?" 1 "a lost update in Static OMP (clomp-faults) exits 1 with --csv"
     result=$(compare "$tmp/fault.csv" "$tmp/fault.json")
-    is "$result" "rows 9" "the failed run's CSV equals its JSON"
+    is "$result" "rows $n_default" "the failed run's CSV equals its JSON"
     is "$(awk -F, '$1 == "static" { print $6 "|" $9 "|" $29 "|" $30 }' "$tmp/fault.csv")" "failed||verification failed|1" \
         "Static OMP's row: verification 'failed', no us/Loop, status 'verification failed', exit_status 1"
 else
@@ -130,7 +135,7 @@ fi
 "$CLOMP" --csv=- --schedules=static "${args[@]}" </dev/null >"$tmp/stdout.csv" 2>"$tmp/stdout.err"
 is "$?" 0 "--csv=- exits 0"
 is "$(head -n 1 "$tmp/stdout.csv")" "$header" "--csv=- writes the table to stdout"
-is "$(grep -c . "$tmp/stdout.csv")" 10 "stdout holds only the table (header + 9 rows)"
+is "$(grep -c . "$tmp/stdout.csv")" $((n_default + 1)) "stdout holds only the table (header + $n_default rows)"
 grep -q '^CORAL RFP' "$tmp/stdout.err"
 ok $? "with --csv=- the text report goes to stderr"
 run_clomp --csv=- --json=- "${args[@]}"

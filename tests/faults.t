@@ -19,18 +19,24 @@ if [ ! -x "$FAULTS_BIN" ]; then
 fi
 
 faults=(lost-update skipped-part double-update stale-deposit reordered-zones missing-barrier extra-calc-deposit)
-schedules=('Static OMP' 'Dynamic OMP' 'Manual OMP' 'Nested OMP')
+# Every checked schedule of the table, default and optional: a new row is in the matrix.
+mapfile -t schedules < <(LIST_BIN=$FAULTS_BIN schedule_list checked)
+declare -A key_of=()
+while IFS=$'\t' read -r key name _; do key_of["$name"]=$key; done < <(LIST_BIN=$FAULTS_BIN schedule_list checked '' 0)
+[ "${#schedules[@]}" -ge 4 ]
+ok $? "the fault build lists ${#schedules[@]} checked schedules (--list-schedules), at least CLOMP 1.2's four"
 args=(16 400 32 1 1)   # 6400 zones, 1570 subcycles
 
 # The normal binary has no fault code: the variable does nothing there.
 CLOMP_FAULT=skipped-part run_clomp 2 1 "${args[@]}"
 is "$rc" 0 "the normal clomp ignores CLOMP_FAULT (no fault code in it)"
 
-run_faulty() {  # run_faulty FAULT SCHEDULE THREADS [OPTION...]
+run_faulty() {  # run_faulty FAULT SCHEDULE THREADS [OPTION...]: runs Serial Ref and SCHEDULE, the fault armed in it
     local tmp_out tmp_err fault=$1 schedule=$2 threads=$3
     shift 3
     tmp_out=$(mktemp) tmp_err=$(mktemp)
-    CLOMP_FAULT=$fault CLOMP_FAULT_SCHEDULE=$schedule "$FAULTS_BIN" "$@" "$threads" 1 "${args[@]}" </dev/null \
+    CLOMP_FAULT=$fault CLOMP_FAULT_SCHEDULE=$schedule "$FAULTS_BIN" --schedules="${key_of["$schedule"]}" "$@" \
+        "$threads" 1 "${args[@]}" </dev/null \
         >"$tmp_out" 2>"$tmp_err"
     rc=$?
     out=$(cat "$tmp_out") err=$(cat "$tmp_err")
@@ -46,7 +52,13 @@ for fault in "${faults[@]}"; do
                 cell["$fault|$schedule|$threads"]='n/a'
                 continue
             fi
-            run_faulty "$fault" "$schedule" "$threads"
+            # Nested OMP is N/A below 2x2 by default: give it the 2x1 shape
+            # these 2 and 3 thread runs always had.
+            if [ "$schedule" = 'Nested OMP' ]; then
+                run_faulty "$fault" "$schedule" "$threads" --nested=2x1
+            else
+                run_faulty "$fault" "$schedule" "$threads"
+            fi
             total=$((total + 1))
             check=$(printf '%s\n' "$out" | grep -m1 "^ *$schedule VERIFY FAILED: " | sed 's/.*VERIFY FAILED: //; s/:.*//')
             if [ "$rc" -eq 1 ] && [ -n "$check" ] && [[ $err == *"clomp: $schedule failed verification"* ]]; then

@@ -11,8 +11,8 @@ cc=${CC:-gcc}
 cd "$top" || exit 255
 
 # mpi/cluster_mpi.c needs mpi.h: checked below with the MPI wrapper's include path.
-for src in clomp.c cli/*.c kernels/*.c measure/*.c mesh/*.c mpi/rank_view.c mpi/cluster_single.c numa/*.c report/*.c \
-    timing/*.c tests/unit/*.c tests/oracle/*.c; do
+for src in clomp.c cli/*.c compare/*.c kernels/*.c measure/*.c mesh/*.c mpi/rank_view.c mpi/cluster_single.c numa/*.c \
+    report/*.c timing/*.c tests/unit/*.c tests/oracle/*.c; do
     msg=$("$cc" -fsyntax-only -std=c11 -D_POSIX_C_SOURCE=200809L -fopenmp -Wall -Wextra -Werror \
         -I. -Itests -I"$build" "$src" 2>&1)
     ok $? "$src compiles with -Wall -Wextra -Werror"
@@ -30,8 +30,8 @@ else
     skip "mpi/cluster_mpi.c compiles with -Wall -Wextra -Werror" "no mpicc (apt-get install libopenmpi-dev)"
 fi
 
-product=(clomp.c cli/*.c kernels/*.c measure/*.c mesh/*.c mpi/rank_view.c mpi/cluster_single.c numa/*.c report/*.c
-    timing/*.c)
+product=(clomp.c cli/*.c compare/*.c kernels/*.c measure/*.c mesh/*.c mpi/rank_view.c mpi/cluster_single.c numa/*.c
+    report/*.c timing/*.c)
 defines=(-D_OPENMP=201511 -DCLOMP_HAVE_LIBNUMA=1)
 if command -v cppcheck >/dev/null 2>&1; then
     msg=$(cppcheck -q --enable=warning,style,performance,portability --std=c11 --inline-suppr --error-exitcode=1 \
@@ -66,7 +66,7 @@ else
     skip "clang-tidy finds nothing in the product code" "clang-tidy not installed"
 fi
 
-scripts=(.ci/run tests/*.t tests/tsan/*.t tests/lib/*.sh env/*.sh results/*.sh)
+scripts=(.ci/run tests/*.t tests/tsan/*.t tests/lib/*.sh tests/numa-vm/*.sh tests/numa-vm/guest-init env/*.sh results/*.sh compare/*.sh)
 [ -f run_clomp.sh ] && scripts+=(run_clomp.sh)
 [ -f clomp_validate ] && scripts+=(clomp_validate)
 if command -v shellcheck >/dev/null 2>&1; then

@@ -13,9 +13,11 @@ rc='' out='' err=''
 args=(2 1 16 100 32 1 1)
 read -r numThreads allocThreads numParts zonesPerPart zoneSize flopScale timeScale <<<"${args[*]}"
 
-run_clomp --trials=1 "${args[@]}"
-is "$rc" 0 "clomp --trials=1 ${args[*]} exits 0"
-is "$err" "" "clomp --trials=1 ${args[*]} prints nothing on stderr"
+# On 2 threads Nested OMP is N/A by default (needs 2x2, checked at the end);
+# --nested=2x1 gives it a shape, so that every block's format is checked.
+run_clomp --trials=1 --nested=2x1 "${args[@]}"
+is "$rc" 0 "clomp --trials=1 --nested=2x1 ${args[*]} exits 0"
+is "$err" "" "clomp --trials=1 --nested=2x1 ${args[*]} prints nothing on stderr"
 mapfile -t L <<<"$out"
 
 # ---- helpers ---------------------------------------------------------------------
@@ -56,7 +58,7 @@ PART_STRUCT_BYTES=72
 
 # ---- header: the CLOMP 1.2 lines with their exact left padding --------------------
 header=(
-    '       Invocation: ' "$(re_quote "$CLOMP --trials=1 ${args[*]}")"
+    '       Invocation: ' "$(re_quote "$CLOMP --trials=1 --nested=2x1 ${args[*]}")"
     '         Hostname: ' '.+'
     '       Start time: ' "$DATE"
     '       Executable: ' "$(re_quote "$CLOMP")"
@@ -98,9 +100,15 @@ done
 ok "$order_ok" "the $((${#header[@]} / 2)) CLOMP 1.2 header lines open the output, in CLOMP 1.2 order"
 
 # ---- the measurement blocks: CLOMP 1.2's eight, then clomp's OMP Parallel ------------
-names=('calc_deposit' 'OMP Barrier' 'Serial Ref' 'Bestcase OMP' 'Static OMP' 'Dynamic OMP' 'Manual OMP' 'Nested OMP'
-    'OMP Parallel')
-checked=('Static OMP' 'Dynamic OMP' 'Manual OMP' 'Nested OMP')
+# The default sequence is the table's (clomp --list-schedules) default rows;
+# it must open with CLOMP 1.2's eight, in 1.2's order, then OMP Parallel.
+clomp12=('calc_deposit' 'OMP Barrier' 'Serial Ref' 'Bestcase OMP' 'Static OMP' 'Dynamic OMP' 'Manual OMP' 'Nested OMP')
+mapfile -t names < <(schedule_list '' default)
+mapfile -t checked < <(schedule_list checked default)
+declare -A role_of=()
+while IFS=$'\t' read -r _ name role _; do role_of["$name"]=$role; done < <(schedule_list '' default 0)
+is "$(printf '%s,' "${names[@]:0:9}")" "$(printf '%s,' "${clomp12[@]}" 'OMP Parallel')" \
+    "the default sequence (--list-schedules) is CLOMP 1.2's eight measurements in 1.2's order, then OMP Parallel"
 SEPARATOR='---------------------'
 SUMMARY='----------- Comma-delimited summary ----------'
 
@@ -122,18 +130,18 @@ if [ "$first" -ge 0 ]; then
         fi
     done
 fi
-is "${#blocks[@]}" "${#names[@]}" "nine blocks, each closed by '$SEPARATOR', come before the summary"
+is "${#blocks[@]}" "${#names[@]}" "${#names[@]} blocks, each closed by '$SEPARATOR', come before the summary"
 # The LLNL targets section (cycles) is clomp's, between the blocks and the summary.
 [[ -z $current || $current == "----------- LLNL targets (in CPU cycles) ----------"$'\n'* ]]
 ok $? "nothing but blocks and the LLNL targets lie between the first block and the summary"
 
 # What CLOMP 1.2 prints in each block after its pseudocode, in this order.
 expected_keys() {
-    case $1 in
-        calc_deposit) echo 'Started Runtime us/Loop' ;;
-        'OMP Barrier' | 'OMP Parallel') echo 'Started #Threads Runtime us/Loop' ;;
-        'Serial Ref') echo 'Started #Threads Checksum Runtime us/Loop' ;;
-        'Bestcase OMP') echo 'Started #Threads Runtime us/Loop Speedup' ;;
+    case $1:${role_of["$1"]} in
+        calc_deposit:*) echo 'Started Runtime us/Loop' ;;
+        *:probe) echo 'Started #Threads Runtime us/Loop' ;;   # OMP Barrier, OMP Parallel, Parallel For
+        'Serial Ref':*) echo 'Started #Threads Checksum Runtime us/Loop' ;;
+        'Bestcase OMP':*) echo 'Started #Threads Runtime us/Loop Speedup' ;;
         *) echo 'Started #Threads Checksum Runtime us/Loop Speedup Efficacy Overhead' ;;
     esac
 }
@@ -242,9 +250,9 @@ ok $? "the summary starts with '$SUMMARY' right after the last block"
 s=$summary_at
 want_head="$CLOMP ${args[*]}"
 for name in "${names[@]}"; do want_head+=", $name"; done
-is "${L[s + 1]-}" "$want_head" "the summary header is the executable, the arguments and the nine names (1.2's eight, then OMP Parallel)"
+is "${L[s + 1]-}" "$want_head" "the summary header is the executable, the arguments and the ${#names[@]} names of the default sequence"
 fields "${L[s + 1]-}"
-is "${#F[@]}" 10 "the summary header has 10 comma-separated fields"
+is "${#F[@]}" $((${#names[@]} + 1)) "the summary header has $((${#names[@]} + 1)) comma-separated fields"
 
 rows=(Runtime us/Loop Speedup Efficacy Overhead)
 declare -A cell=()
@@ -252,29 +260,25 @@ for r in "${!rows[@]}"; do
     row=${rows[r]}
     fields "${L[s + 2 + r]-}"
     is "${F[0]-}" "$row" "summary row $((r + 1)) is $row"
-    is "${#F[@]}" 10 "summary $row row has 10 comma-separated fields"
-    case $row in
-        Speedup) na=2 ;;
-        Efficacy | Overhead) na=3 ;;
-        *) na=0 ;;
-    esac
+    is "${#F[@]}" $((${#names[@]} + 1)) "summary $row row has $((${#names[@]} + 1)) comma-separated fields"
     shape_ok=0
-    for c in 1 2 3 4 5 6 7 8 9; do
-        cell["$row|${names[c - 1]}"]=${F[c]-}
-        # OMP Parallel, a probe like OMP Barrier, has no speedup, efficacy or overhead.
-        if [ "$c" -le "$na" ] || { [ "$c" -eq 9 ] && [ "$na" -gt 0 ]; }; then
-            [ "${F[c]-}" = N/A ] || shape_ok=1
+    for c in "${!names[@]}"; do
+        name=${names[c]}
+        cell["$row|$name"]=${F[c + 1]-}
+        # Probes have no speedup, efficacy or overhead; Serial Ref no efficacy or overhead.
+        case $row:${role_of["$name"]} in
+            Speedup:probe | Efficacy:probe | Overhead:probe | Efficacy:reference | Overhead:reference) na=1 ;;
+            *) na=0 ;;
+        esac
+        if [ "$na" -eq 1 ]; then
+            [ "${F[c + 1]-}" = N/A ] || shape_ok=1
         elif [ "$row" = Efficacy ]; then
-            [[ ${F[c]-} =~ ^[0-9]+\.[0-9]%$ ]] || shape_ok=1
+            [[ ${F[c + 1]-} =~ ^[0-9]+\.[0-9]%$ ]] || shape_ok=1
         else
-            [[ ${F[c]-} =~ ^-?[0-9]+\.[0-9]+$ ]] || shape_ok=1
+            [[ ${F[c + 1]-} =~ ^-?[0-9]+\.[0-9]+$ ]] || shape_ok=1
         fi
     done
-    if [ "$na" -eq 0 ]; then
-        ok "$shape_ok" "summary $row row has a number in all nine columns"
-    else
-        ok "$shape_ok" "summary $row row has N/A in the first $na columns and OMP Parallel's, numbers between"
-    fi
+    ok "$shape_ok" "summary $row row has N/A where the measurement's role gives no such figure, a number elsewhere"
 done
 
 for name in "${names[@]}"; do
@@ -345,5 +349,31 @@ version_compiler=$(grep -m1 '^compiler: ' <<<"$out")
 [ -n "$compiler_line" ]
 ok $? "the setup has a '         Compiler: ' line"
 is "${version_compiler#compiler: }" "${compiler_line#*Compiler: }" "--version and the run's Compiler line name the same compiler"
+
+# ---- Nested OMP below 2x2 threads: N/A in place of a figure, columns kept ---------------
+run_clomp --trials=1 "${args[@]}"
+is "$rc" 0 "clomp --trials=1 ${args[*]} (default nested shape on 2 threads) exits 0"
+like "$out" $'\n'' Nested OMP shape: N/A \(needs at least 2x2 threads; numThreads is 2\)'$'\n' \
+    "the header says the nested shape is N/A on 2 threads, and why"
+like "$out" $'\n''   Nested OMP  us/Loop: N/A \(needs at least 2x2 threads; numThreads is 2\)'$'\n''---------------------'$'\n' \
+    "in place of its block, one N/A line in the block format, then the separator"
+[[ $out != *'Nested OMP:|'* && $out != *'Nested OMP Checksum'* ]]
+ok $? "no pseudocode, checksum or timing of a Nested OMP that did not run"
+mapfile -t S < <(sed -n '/^----------- Comma-delimited summary/,$p' <<<"$out")
+# The header row names the columns: each figure row has as many fields, N/A under Nested OMP.
+IFS=',' read -r -a H <<<"${S[1]}"
+nested_col=-1
+for i in "${!H[@]}"; do [ "$(trim "${H[i]}")" != 'Nested OMP' ] || nested_col=$i; done
+na_cells=0
+for row in Runtime us/Loop Speedup Efficacy Overhead; do
+    line=$(printf '%s\n' "${S[@]}" | grep -m1 "^$row,")
+    IFS=',' read -r -a F <<<"$line"
+    [ "${#F[@]}" -eq "${#H[@]}" ] && [ "$nested_col" -gt 0 ] && [ "$(trim "${F[nested_col]}")" = N/A ] &&
+        na_cells=$((na_cells + 1))
+done
+is "$na_cells" 5 "every summary row keeps the header's ${#H[@]} fields, with N/A in the Nested OMP column"
+coral=$(printf '%s\n' "${S[@]}" | grep -m1 '^CORAL RFP, ')
+IFS=',' read -r -a F <<<"$coral"
+is "${#F[@]}" 11 "the CORAL RFP line keeps its 11 fields (it has no Nested OMP figure)"
 
 done_testing

@@ -46,9 +46,10 @@ like "$(cat "$root/suite.out")" "^Submission bundle: $base\\.tar\\.gz " "stdout 
 
 # ---- 2. the suite's measurement table ---------------------------------------------------------
 if [ "$have_python" = 1 ]; then
-    check=$(python3 - "$base" "$runs" <<'PY'
+    check=$(python3 - "$base" "$runs" "$(schedule_list '' default 1 | paste -sd, -)" <<'PY'
 import csv, glob, sys
 base, runs = sys.argv[1], int(sys.argv[2])
+default_keys = sys.argv[3].split(",")   # the default sequence, from clomp --list-schedules
 rows = list(csv.DictReader(open(base + ".csv", newline="")))
 bad = []
 per_run = {}
@@ -58,7 +59,7 @@ if sorted(per_run) != list(range(1, runs + 1)):
     bad.append("runs %s" % sorted(per_run))
 for k, rs in per_run.items():
     keys = [r["key"] for r in rs]
-    if keys != ["calc_deposit", "barrier", "serial", "bestcase", "static", "dynamic", "manual", "nested", "parallel"]:
+    if keys != default_keys or keys[:9] != ["calc_deposit", "barrier", "serial", "bestcase", "static", "dynamic", "manual", "nested", "parallel"]:
         bad.append("run %d keys %s" % (k, keys))
 # Every .summary cell is the table's value for that run and measurement.
 names = {"calc_deposit": "calc_deposit", "barrier": "omp_barrier", "serial": "serial_ref", "bestcase": "bestcase_omp",

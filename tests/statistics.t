@@ -16,10 +16,11 @@ rc='' out='' err=''
 # threads make every barrier many times slower (the answers do not change).
 export OMP_WAIT_POLICY=${OMP_WAIT_POLICY:-passive}
 
-args=(2 1 16 100 32 1 1)   # 1600 zones, 625 iterations: every run well under a second
+# 4 threads: Nested OMP needs 2x2 (below that it is N/A, see output-format.t).
+args=(4 1 16 100 32 1 1)   # 1600 zones, 625 iterations: every run well under a second
 read -r _ _ numParts zonesPerPart _ flopScale timeScale <<<"${args[*]}"
-names=('calc_deposit' 'OMP Barrier' 'Serial Ref' 'Bestcase OMP' 'Static OMP' 'Dynamic OMP' 'Manual OMP' 'Nested OMP'
-    'OMP Parallel')
+# The measurements of the default sequence, from the table (clomp --list-schedules).
+mapfile -t names < <(schedule_list '' default)
 SUMMARY='----------- Comma-delimited summary ----------'
 TARGETS='----------- LLNL targets (in CPU cycles) ----------'
 
@@ -28,6 +29,7 @@ if ! tmp=$(mktemp -d); then
     exit 255
 fi
 trap 'rm -rf "$tmp"' EXIT
+"$CLOMP" --list-schedules >"$tmp/schedules.tsv"
 
 have_python=0
 command -v python3 >/dev/null 2>&1 && have_python=1
@@ -65,10 +67,14 @@ iterations=$(awk -v n="$numParts" -v z="$zonesPerPart" -v f="$flopScale" -v t="$
 cat >"$tmp/check.py" <<'PY'
 import json, math, statistics, sys
 
-NAMES = ['calc_deposit', 'OMP Barrier', 'Serial Ref', 'Bestcase OMP', 'Static OMP', 'Dynamic OMP',
-         'Manual OMP', 'Nested OMP', 'OMP Parallel']
-ROLES = {'calc_deposit': 'probe', 'OMP Barrier': 'probe', 'OMP Parallel': 'probe', 'Serial Ref': 'reference',
-         'Bestcase OMP': 'bestcase'}
+import os
+
+# The table (clomp --list-schedules): the default sequence is what a run
+# without --schedules reports, in table order.
+TABLE = [line.rstrip('\n').split('\t') for line in open(os.path.join(os.path.dirname(sys.argv[0]), 'schedules.tsv'))
+         if not line.startswith('#')]
+NAMES = [row[1] for row in TABLE if row[4] == 'default']
+ROLES = {row[1]: row[2] for row in TABLE}
 INPUT_KEYS = ['numThreads', 'allocThreads', 'numParts', 'zonesPerPart', 'zoneSize', 'flopScale', 'timeScale']
 label = ''
 
@@ -110,7 +116,7 @@ def content(path, rounds, args):
     report(got == args and inputs.get('rounds') == rounds,
            f'inputs echo the seven arguments {" ".join(map(str, args))} and rounds {rounds}', f'{got} rounds {inputs.get("rounds")}')
     ms = d.get('measurements', [])
-    report([m.get('name') for m in ms] == NAMES, 'the nine measurements come in CLOMP order, OMP Parallel last',
+    report([m.get('name') for m in ms] == NAMES, 'the measurements of the default sequence come in table order',
            str([m.get('name') for m in ms]))
     if [m.get('name') for m in ms] != NAMES:
         return
@@ -347,8 +353,10 @@ is "$(grep 'Checksum:' <<<"$out")" "$sums_single" "$iterations one-iteration chu
 run_clomp --trials=2 --json="$tmp/few.json" 2 1 64 10000 32 1 1
 is "$rc" 0 "--trials=2 on a 2-iteration input exits 0"
 if [ "$have_python" -eq 1 ]; then
-    pycheck "$tmp/few.json" 'all(len(m["rounds"][0]["chunks"]) == 2 for m in d["measurements"] if m["role"] in ("reference", "checked", "bestcase"))' \
+    pycheck "$tmp/few.json" 'all(len(m["rounds"][0]["chunks"]) == 2 for m in d["measurements"] if m["selected"] and m["role"] in ("reference", "checked", "bestcase"))' \
         "every verified measurement (and Bestcase) is timed in the run's 2 chunks"
+    pycheck "$tmp/few.json" '[(m["selected"], m["unavailable"], m["rounds"]) for m in d["measurements"] if m["key"] == "nested"] == [(False, "needs at least 2x2 threads", [])]' \
+        "on 2 threads Nested OMP is not run: unavailable, 'needs at least 2x2 threads', no rounds"
     pycheck "$tmp/few.json" 'all(1 <= len(m["rounds"][0]["chunks"]) <= 2 and sum(c["iterations"] for c in m["rounds"][0]["chunks"]) == 2 for m in d["measurements"] if m["role"] == "probe")' \
         "each probe uses at most the run's chunks, which still cover both iterations"
 fi
@@ -423,9 +431,31 @@ if [ "$have_python" -eq 1 ]; then
         [ "$text" = "$json" ] || { ci_ok=1; diag "$name: $text Ovh. CI line(s), JSON interval: $json"; }
     done
     ok "$ci_ok" "each checked schedule prints an Ovh. CI line exactly when the JSON has its overhead_ci_95"
+    pycheck "$tmp/t7.json" 'all((m["statistics"] is None or (m["statistics"]["median_ci_95"] is None) == (m["statistics"]["median_ci_scope"] is None)) and (m["overhead_ci_95"] is None) == (m.get("overhead_ci_scope") is None) for m in d["measurements"])' \
+        "every JSON interval of a measurement has its scope beside it, and only an interval has one"
+    pycheck "$tmp/t7.json" 'set(m["statistics"]["median_ci_scope"] for m in d["measurements"] if m["statistics"] and m["statistics"]["median_ci_scope"]) | set(m["overhead_ci_scope"] for m in d["measurements"] if m["overhead_ci_scope"]) == {"within this process"}' \
+        "and that scope is always 'within this process'"
+    pycheck "$tmp/t7.json" 'd["schema_version"] == 1 and d["schema_minor"] >= 1' "the document says schema_version 1, schema_minor 1 or later (members were added)"
+    # CPU seconds: a process cannot use more CPU time than its wall time on every CPU it may use.
+    cpus=$(nproc)
+    pycheck "$tmp/t7.json" 'all(c["user_cpu_seconds"] >= 0 and c["system_cpu_seconds"] >= 0 and c["wall_seconds"] > 0 and c["user_cpu_seconds"] + c["system_cpu_seconds"] > 0 and c["user_cpu_seconds"] + c["system_cpu_seconds"] <= c["wall_seconds"] * '"$cpus"' + 0.05 and close(c["cpus_busy"], (c["user_cpu_seconds"] + c["system_cpu_seconds"]) / c["wall_seconds"]) for c in [d["process_cost"]])' \
+        "process_cost holds user and system CPU seconds (> 0 together, at most wall x $cpus CPUs) and cpus_busy = CPU / wall"
+    cost_line=$(grep '^Process CPU time: ' <<<"$t7_out")
+    is "$cost_line" "$(pyget "$tmp/t7.json" '"Process CPU time: %.3f s user, %.3f s system, %.3f s wall (getrusage, every thread): %.1f CPUs busy on average" % (d["process_cost"]["user_cpu_seconds"], d["process_cost"]["system_cpu_seconds"], d["process_cost"]["wall_seconds"], d["process_cost"]["cpus_busy"])')" \
+        "the text's Process CPU time line gives the JSON's process_cost"
 else
     skip "the text report and the JSON agree" "no python3"
 fi
+# Every interval line of the text says what it covers.
+interval_lines=$(grep -E '  Median: .*95% CI|  Ovh. CI: |\(95% CI ' <<<"$t7_out")
+bad=$(grep -vc 'within this process' <<<"$interval_lines")
+[ "$(line_count "$interval_lines")" -ge 10 ] && [ "$bad" -eq 0 ]
+ok $? "every Median, Ovh. CI and LLNL target interval line of the text (at least 10 here) says 'within this process'"
+targets_at=$(lines_starting "$t7_out" "$TARGETS")
+cost_at=$(lines_starting "$t7_out" 'Process CPU time: ')
+summary_at=$(lines_starting "$t7_out" "$SUMMARY")
+[ -n "$cost_at" ] && [ -n "$targets_at" ] && [ "$targets_at" -lt "$cost_at" ] && [ "$cost_at" -lt "$summary_at" ]
+ok $? "the Process CPU time line comes after the LLNL targets and before the comma-delimited summary"
 
 # ---- 7. --rounds=3: the sequence three times, then the blocks once -------------------------------
 mapfile -t round_at < <(lines_starting "$r3_out" '            Round: ')
@@ -435,10 +465,10 @@ first_block=$(lines_starting "$r3_out" "$(printf '%13s:| ' calc_deposit)" | head
 [ "${#round_at[@]}" -eq 3 ] && [ -n "$first_block" ] && [ "${round_at[2]}" -lt "$first_block" ]
 ok $? "--rounds=3: the three Round lines come before the first block"
 is "$(block_names "$r3_out" | tr '\n' ',')" "$(printf '%s,' "${names[@]}")" \
-    "--rounds=3: after the rounds each of the nine blocks is printed once, in order"
+    "--rounds=3: after the rounds each of the ${#names[@]} blocks is printed once, in order"
 summary_at=$(lines_starting "$r3_out" "$SUMMARY")
 targets_at=$(lines_starting "$r3_out" "$TARGETS")
-last_started=$(lines_starting "$r3_out" "$(printf '%13s  Started:' 'OMP Parallel')")
+last_started=$(lines_starting "$r3_out" "$(printf '%13s  Started:' "${names[${#names[@]} - 1]}")")
 [ -n "$targets_at" ] && [ -n "$summary_at" ] && [ -n "$last_started" ] && [ "$last_started" -lt "$targets_at" ] &&
     [ "$targets_at" -lt "$summary_at" ]
 ok $? "--rounds=3: the blocks, then the LLNL targets, then the summary"
@@ -459,8 +489,8 @@ is "$rc" 0 "--ghz=2 exits 0"
 like "$ghz_out" $'\n''       Cycle rate: 2\.000 GHz \(--ghz\)'$'\n' "--ghz=2: the setup says '       Cycle rate: 2.000 GHz (--ghz)'"
 like "$ghz_out" $'\n'"$TARGETS"$'\n''Cycle rate: 2\.000 GHz \(--ghz\)'$'\n' "--ghz=2: the LLNL targets section opens with the same cycle rate"
 barrier_line=$(grep '^Barrier latency (OMP Barrier): ' <<<"$ghz_out")
-like "$barrier_line" '^Barrier latency \(OMP Barrier\): [0-9]+ cycles( \(95% CI [0-9]+ \.\. [0-9]+\))?, target < 200: (met|not met|undecided)' \
-    "--ghz=2: the targets give 'Barrier latency (OMP Barrier): N cycles', judged against < 200"
+like "$barrier_line" '^Barrier latency \(OMP Barrier\): [0-9]+ cycles( \(95% CI [0-9]+ \.\. [0-9]+, within this process\))?, target < 200: (met|not met|undecided)' \
+    "--ghz=2: the targets give 'Barrier latency (OMP Barrier): N cycles' (an interval says it is within this process), judged against < 200"
 verdicts=$(sed -n "/^$TARGETS\$/,/^$SUMMARY\$/p" <<<"$ghz_out" | grep 'target < ' | sed 's/.*target < [0-9]*: //; s/ (the interval straddles it)$//')
 bad_verdict=$(grep -cvE '^(met|not met|undecided)$' <<<"$verdicts")
 [ "$(line_count "$verdicts")" -eq 2 ] && [ "$bad_verdict" -eq 0 ]
@@ -470,8 +500,10 @@ if [ "$have_python" -eq 1 ]; then
         "--ghz=2: the JSON cycles.source is 'given' with ghz 2, and inputs.ghz is 2"
     pycheck "$tmp/ghz.json" 'close(d["llnl_targets"]["barrier_latency"]["cycles"], by["OMP Barrier"]["statistics"]["median"] * 2000)' \
         "--ghz=2: llnl_targets.barrier_latency.cycles is the barrier's median us/Loop x 2000"
-    pycheck "$tmp/ghz.json" 'close(d["llnl_targets"]["parallel_for_overhead"]["cycles"], by["Static OMP"]["overhead_us_per_loop"] * 2000)' \
-        "--ghz=2: llnl_targets.parallel_for_overhead.cycles is Static OMP's overhead x 2000"
+    pycheck "$tmp/ghz.json" 'close(d["llnl_targets"]["parallel_for_overhead"]["cycles"], by["Parallel For"]["statistics"]["median"] * 2000)' \
+        "--ghz=2: llnl_targets.parallel_for_overhead.cycles is the Parallel For probe's median x 2000 (EPCC's method)"
+    pycheck "$tmp/ghz.json" 'close(d["llnl_targets"]["static_overhead"]["cycles"], by["Static OMP"]["overhead_us_per_loop"] * 2000) and "verdict" not in d["llnl_targets"]["static_overhead"]' \
+        "--ghz=2: llnl_targets.static_overhead.cycles is Static OMP's overhead x 2000, shown without a verdict (not the target quantity)"
     pycheck "$tmp/ghz.json" 'close(d["llnl_targets"]["fork_join"]["cycles"], by["OMP Parallel"]["statistics"]["median"] * 2000) and "verdict" not in d["llnl_targets"]["fork_join"]' \
         "--ghz=2: llnl_targets.fork_join.cycles is OMP Parallel's median x 2000, with no verdict (no LLNL target)"
     # The verdict rule: undecided when the interval straddles the target; otherwise
@@ -489,9 +521,11 @@ else
     skip "--ghz=2: the JSON cycle figures" "no python3"
 fi
 cycles_lines=$(grep -E '^ *[A-Za-z_ ]+   Cycles: ' <<<"$t7_out")
-bad_cycles=$(grep -cvE '^ *[A-Za-z_ ]+   Cycles: (-?[0-9]+(\.[0-9]+)? (per |of overhead )|unavailable \()' <<<"$cycles_lines")
-[ "$(line_count "$cycles_lines")" -eq 6 ] && [ "$bad_cycles" -eq 0 ]
-ok $? "without --ghz: six Cycles lines (barrier, the four checked schedules, parallel), each a number or 'unavailable ('"
+bad_cycles=$(grep -cvE '^ *[A-Za-z_ ]+   Cycles: (-?[0-9]+(\.[0-9]+)? (per |of overhead |of CLOMP overhead )|unavailable \()' <<<"$cycles_lines")
+# One per threaded probe (OMP Barrier, OMP Parallel, Parallel For) and per checked schedule of the default sequence.
+want_cycles=$(( $(schedule_list probe default | grep -vc '^calc_deposit$') + $(schedule_list checked default | grep -c .) ))
+[ "$(line_count "$cycles_lines")" -eq "$want_cycles" ] && [ "$bad_cycles" -eq 0 ]
+ok $? "without --ghz: $want_cycles Cycles lines (the threaded probes, the checked schedules), each a number or 'unavailable ('"
 
 # ---- 9. --schedules ------------------------------------------------------------------------------
 run_clomp --schedules=static,barrier --trials=3 --json="$tmp/sel.json" "${args[@]}"
@@ -504,12 +538,13 @@ mapfile -t S < <(printf '%s\n' "$sel_out" | sed -n "$((${s:-1} + 2)),$((${s:-1} 
 na_ok=0
 for row in "${S[@]}"; do
     IFS=',' read -r -a F <<<"$row"
-    for c in 1 4 6 7 8 9; do   # calc_deposit, Bestcase, Dynamic, Manual, Nested, Parallel
-        [ "$(tr -d ' ' <<<"${F[c]-}")" = N/A ] || na_ok=1
+    for c in "${!names[@]}"; do   # every column but OMP Barrier, Serial Ref and Static OMP
+        case ${names[c]} in 'OMP Barrier' | 'Serial Ref' | 'Static OMP') continue ;; esac
+        [ "$(tr -d ' ' <<<"${F[c + 1]-}")" = N/A ] || na_ok=1
     done
 done
 [ "${#S[@]}" -eq 5 ] && [ "$na_ok" -eq 0 ]
-ok $? "--schedules=static,barrier: the six unselected columns are N/A in all five summary rows"
+ok $? "--schedules=static,barrier: the $((${#names[@]} - 3)) unselected columns are N/A in all five summary rows"
 is "$(summary_cell "$sel_out" Efficacy 5),$(summary_cell "$sel_out" Overhead 5)" "N/A,N/A" \
     "--schedules=static,barrier: Static OMP's Efficacy and Overhead are N/A (no Bestcase OMP to compare with)"
 [[ $sel_out != *'Static OMP Efficacy:'* && $sel_out != *'Static OMP Overhead:'* && $sel_out != *'Static OMP  Ovh. CI:'* ]]
@@ -524,7 +559,7 @@ like "$sel_out" $'\n''     Measurements: OMP Barrier, Serial Ref, Static OMP \(-
     "--schedules=static,barrier: the setup lists the measurements and says why Efficacy and Overhead are N/A"
 if [ "$have_python" -eq 1 ]; then
     pycheck "$tmp/sel.json" '[m["name"] for m in d["measurements"] if m["selected"]] == ["OMP Barrier", "Serial Ref", "Static OMP"] and [m["name"] for m in d["measurements"]] == NAMES' \
-        "--schedules=static,barrier: the JSON lists all nine measurements, three of them selected"
+        "--schedules=static,barrier: the JSON lists every measurement of the default sequence, three of them selected"
     pycheck "$tmp/sel.json" 'all(m["rounds"] == [] and m["verification"]["result"] == "not run" and all(m[k] is None for k in ("started", "threads", "checksum", "runtime_seconds", "us_per_loop", "speedup", "efficacy_percent", "overhead_us_per_loop", "overhead_ci_95", "statistics")) for m in d["measurements"] if not m["selected"])' \
         "--schedules=static,barrier: unselected measurements are 'not run', with no rounds and null figures"
     pycheck "$tmp/sel.json" 'by["Static OMP"]["overhead_us_per_loop"] is None and by["Static OMP"]["efficacy_percent"] is None and by["Static OMP"]["checksum"] == by["Serial Ref"]["checksum"] and d["llnl_targets"]["parallel_for_overhead"] is None and d["llnl_targets"]["fork_join"] is None and d["llnl_targets"]["barrier_latency"] is not None' \

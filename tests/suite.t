@@ -18,7 +18,7 @@ export OMP_WAIT_POLICY=${OMP_WAIT_POLICY:-passive}
 
 host=$(uname -n)
 host=${host%%.*}
-quick=(--quick --max-zone-scale 10)
+quick=(--quick --max-zone-scale 10 --replicates 1)  # one process of the target input: 8 runs (--replicates: section 12)
 zone_sizes=(6400 64000)
 total=8  # 2 key runs, the 2 repeated with allocThreads 1, 2 sizes x threads 1..2
 
@@ -622,6 +622,73 @@ if [ "${default_threads:-0}" -ge 2 ]; then
 else
     skip "2 threads on 2+ cores give no oversubscription warning" "the driver counts ${default_threads:-no} core(s)"
 fi
+
+# ---- 11. --replicates: the target input as several processes, summarised between them -------------
+base_quick=(--quick --max-zone-scale 10)
+dry=$("$driver" --dry-run "${base_quick[@]}" --out "$usage" "$CLOMP" 2 </dev/null)
+target="2 -1 64 100 32 1 1"
+keys=$(sed -n 's/^\[[0-9]*\/[0-9]*\] key  *[^ ]* \(.*[0-9]\)  ~.*/\1/p' <<<"$dry" | tr '\n' ';')
+# Default 3; the other key runs (64000 zones, and both sizes with allocThreads 1) split into
+# 3 groups of one, each after one target run.
+is "$keys" "$target;2 -1 64 1000 32 1 1;$target;2 1 64 100 32 1 1;$target;2 1 64 1000 32 1 1;" \
+    "by default the target input runs 3 times, each followed by one of the other key runs (not back to back)"
+like "$dry" "^Plan: 10 runs" "so the quick plan has 10 runs (8 + 2 more target runs)"
+
+rep=$(newdir rep)
+drive "${base_quick[@]}" --replicates 6 --out "$rep" "$CLOMP" 2
+rb="$rep/CLOMP_${host}_1"
+is "$rc" 0 "a quick suite with --replicates 6 exits 0"
+like "$out" "$target \(numa first-touch\): 6 processes, runs 1 2 4 5 7 8" \
+    "stdout summarises the target input between its 6 processes (runs 1 2 4 5 7 8: three others come between)"
+ok "$([ -f "${rb}_key.processes.csv" ] && [ -f "${rb}_key.processes.txt" ]; echo $?)" \
+    "the between-process summary is kept in <base>_key.processes.csv and .txt"
+if [ "$have_python" = 1 ]; then
+    check=$(python3 - "${rb}_key.summary" "${rb}_key.processes.csv" "$rb" <<'PY'
+import csv, glob, re, statistics, sys
+rows = list(csv.DictReader(open(sys.argv[1], newline="")))
+procs = list(csv.DictReader(open(sys.argv[2], newline="")))
+bad = []
+header = open(sys.argv[1]).readline().strip().split(",")
+if header[-2:] != ["user_cpu_seconds", "system_cpu_seconds"]:
+    bad.append("header ends with %s" % header[-2:])
+target = [r for r in rows if " ".join(r[c] for c in ("numThreads", "allocThreads", "numParts", "zonesPerPart", "zoneSize", "flopScale", "timeScale")) == "2 -1 64 100 32 1 1"]
+if [r["run"] for r in target] != ["1", "2", "4", "5", "7", "8"]:
+    bad.append("target runs %s" % [r["run"] for r in target])
+if {p["input"] for p in procs} != {"2 -1 64 100 32 1 1"}:
+    bad.append("inputs %s (only the target input ran more than once)" % {p["input"] for p in procs})
+for p in procs:
+    vals = [float(r[p["figure"]]) for r in target if r[p["figure"]] != ""]
+    if int(p["processes"]) != len(vals) or p["runs"] != "1 2 4 5 7 8":
+        bad.append("%s: processes %s runs %s" % (p["figure"], p["processes"], p["runs"]))
+    # 6 values: the 95% interval of the median is [min, max] (ranks 1 and 6, coverage 1 - 2/64).
+    want = {"median": statistics.median(vals), "min": min(vals), "max": max(vals), "ci95_low": min(vals), "ci95_high": max(vals)}
+    for k, w in want.items():
+        if abs(float(p[k]) - w) > 1e-9 * max(1.0, abs(w)):
+            bad.append("%s %s %s != %s" % (p["figure"], k, p[k], w))
+    if abs(float(p["ci_coverage"]) - (1 - 2 / 64)) > 1e-12:
+        bad.append("%s coverage %s" % (p["figure"], p["ci_coverage"]))
+figs = {p["figure"] for p in procs}
+for f in ("omp_barrier_us_per_loop", "static_omp_overhead_us", "user_cpu_seconds", "system_cpu_seconds"):
+    if f not in figs:
+        bad.append("no figure " + f)
+# The CPU columns are each run's own "Process CPU time:" line.
+full = open(sys.argv[3] + "_key.full").read()
+for r in rows:
+    sec = re.search(r"^=== run %s/.*?^=== end of run %s:" % (r["run"], r["run"]), full, re.S | re.M).group(0)
+    m = re.search(r"^Process CPU time: ([0-9.]+) s user, ([0-9.]+) s system", sec, re.M)
+    if m is None or (m.group(1), m.group(2)) != ("%.3f" % float(r["user_cpu_seconds"]), "%.3f" % float(r["system_cpu_seconds"])):
+        bad.append("run %s CPU %s/%s vs %s" % (r["run"], r["user_cpu_seconds"], r["system_cpu_seconds"], m and m.groups()))
+print("; ".join(bad) if bad else "ok")
+PY
+)
+    is "$check" ok "per figure the median, min, max and the 95% interval ([min, max] for 6 processes, coverage 1 - 2/64) are those of the 6 target rows of the key summary; user and system CPU seconds are the last columns, each the run's own Process CPU time line (to its 3 decimals)"
+else
+    skip "the between-process summary agrees with the key summary" "no python3"
+fi
+html_rows=$(sed -n '/<h3>Between processes (--replicates)<\/h3>/,/<\/table>/p' "$rb.html" 2>/dev/null | grep -c '^<tr><td><code>2 -1 64 100 32 1 1</code></td>')
+is "$html_rows" "$(($(lines_of "${rb}_key.processes.csv") - 1))" \
+    "the HTML report's key results add a 'Between processes' table with one row per row of <base>_key.processes.csv"
+rejected "--replicates 0 exits 2" "--replicates: '0'" "${quick[@]}" --out "$usage" --replicates 0 "$CLOMP" 2
 
 # ---- 10. the driver is shellcheck-clean -----------------------------------------------------------
 if command -v shellcheck >/dev/null 2>&1; then

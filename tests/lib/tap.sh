@@ -107,6 +107,16 @@ run_clomp() {
     rm -f "$tmp_out" "$tmp_err"
 }
 
+# schedule_list [ROLE] [RUNS] [FIELD]: from BIN --list-schedules (BIN: $LIST_BIN,
+# else $CLOMP), in table order, one per line, field FIELD (1 key, 2 report
+# name: the default); ROLE (probe, reference, bestcase, checked) and RUNS
+# (default, optional) filter, '' for any. Tests loop over this, so a new
+# table row is tested by every test that loops over schedules.
+schedule_list() {
+    "${LIST_BIN:-$CLOMP}" --list-schedules | awk -F'\t' -v role="${1-}" -v runs="${2-}" -v field="${3-2}" \
+        '!/^#/ && (role == "" || $3 == role) && (runs == "" || $5 == runs) { print $field }'
+}
+
 if [ ! -x "$CLOMP" ]; then
     echo "Bail out! no executable clomp at $CLOMP (run make, or set CLOMP)"
     exit 255

@@ -21,9 +21,20 @@ export OMP_WAIT_POLICY=${OMP_WAIT_POLICY:-passive}
 OMP_TOOL_VERBOSE_INIT=stderr run_clomp 1 1 4 10 32 1 1
 like "$err" "Tool was started and is using the OMPT interface" "the OpenMP runtime loads Archer"
 
+# Every measurement of the table, the optional schedules (taskloop, tasks...) too. Archer before
+# LLVM 18 reports explicit tasks' firstprivate data as racing when libomp reuses the task's memory
+# for the next task (fixed by LLVM's D158170, which marks it new memory at task end): a textbook
+# `single` + `task` loop reports races there, so Tasks OMP is checked only with a newer Archer.
+archer_llvm=$(sed -n 's|.*/llvm-\([0-9][0-9]*\)/.*|\1|p' <<<"$ARCHER")
+if [ "${archer_llvm:-0}" -ge 18 ]; then
+    every=$(schedule_list '' '' 1 | paste -sd, -)
+else
+    every=$(schedule_list '' '' 1 | grep -vx tasks | paste -sd, -)
+    skip "Tasks OMP under ThreadSanitizer" "Archer of LLVM ${archer_llvm:-?} flags reused task memory as a race (fixed in LLVM 18)"
+fi
 for threads in 2 4; do
-    run_clomp "$threads" 1 16 100 32 1 1
-    is "$rc" 0 "every schedule at $threads threads runs and verifies under ThreadSanitizer"
+    run_clomp --schedules="$every" "$threads" 1 16 100 32 1 1
+    is "$rc" 0 "every schedule of the table at $threads threads runs and verifies under ThreadSanitizer"
     [[ $err != *ThreadSanitizer* ]]
     ok $? "no data race is reported at $threads threads" || diag "$(printf '%s\n' "$err" | head -20)"
 done

@@ -40,6 +40,8 @@ int main(void)
        "--help alone is a valid command line");
     ok(parse("--version", NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL) == 0 && opts.want_version,
        "--version alone is a valid command line");
+    ok(parse("--list-schedules", NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL) == 0 && opts.want_schedule_list,
+       "--list-schedules alone is a valid command line");
 
     ok(parse("1", "1", "4", NULL, NULL, NULL, NULL, NULL, NULL) == EXIT_USAGE && error[0] == '\0',
        "three numbers are a usage error (usage is printed, no single-parameter message)");

@@ -13,9 +13,11 @@
 #include "tap.h"
 
 #define RANKS 5
+#define MAX_SCHEDULES 32               /* as RunSetup.selected: every row of the schedule table */
 static long ends[1] = {10};            /* one chunk of one iteration */
-static double chunk_seconds[RANKS][9], round_seconds[RANKS][9], round_median[RANKS][9];
-static Measurement table_results[RANKS * 9];
+static double chunk_seconds[RANKS][MAX_SCHEDULES], round_seconds[RANKS][MAX_SCHEDULES],
+    round_median[RANKS][MAX_SCHEDULES];
+static Measurement table_results[RANKS * MAX_SCHEDULES];
 
 /* Rank r's measurement i: one chunk of 10 subcycles taking us x 10 microseconds. */
 static void set(RankTable *t, int r, size_t i, double us)
@@ -161,6 +163,11 @@ static void test_cpus(void)
 
 int main(void)
 {
+    if (clomp_schedule_count > MAX_SCHEDULES) {
+        printf("Bail out! the schedule table has %zu rows, this test has room for %d\n", clomp_schedule_count,
+               MAX_SCHEDULES);
+        return 1;
+    }
     test_choice_and_overhead();
     test_outliers();
     test_cpus();

@@ -168,11 +168,17 @@ static void run_chunked_case(const Schedule *s, int threads)
     calibrate_deposit(&pb);
     oracle_init(&o, ms.numParts, ms.zonesPerPart, ms.flopScale);
     const int *expected_owner = NULL;
-    if (strcmp(s->key, "static") == 0 || strcmp(s->key, "dynamic") == 0) {
-        static_owners(ms.numParts, threads, owner);
-        expected_owner = owner;
-    } else if (strcmp(s->key, "manual") == 0) {
+    if (strcmp(s->key, "manual") == 0) {
         slice_owners(ms.numParts, threads, owner);
+        expected_owner = owner;
+    } else if (strcmp(s->key, "static_1") == 0) {
+        for (long p = 0; p < ms.numParts; p++)   /* schedule(static, 1): round robin, one part at a time */
+            owner[p] = (int)(p % threads);
+        expected_owner = owner;
+    } else if (s->role == ROLE_CHECKED && strcmp(s->key, "nested") != 0) {
+        /* Static OMP's owners; every other loop or tasking schedule has
+         * other owners or none, and is checked under the static assignment. */
+        static_owners(ms.numParts, threads, owner);
         expected_owner = owner;
     } else if (s->role == ROLE_REFERENCE) {
         memset(owner, 0, sizeof owner);
@@ -228,11 +234,46 @@ static void run_chunked_probe(const Schedule *s, int threads)
     free_mesh(&pb.mesh);
 }
 
+/* The table itself: what --schedules, the reports and the tests rely on. */
+static void check_table(void)
+{
+    long bad_names = 0, bad_keys = 0, hidden_parameters = 0, misplaced_optional = 0, optional_unchecked = 0;
+    int seen_optional = 0;
+    for (size_t i = 0; i < clomp_schedule_count; i++) {
+        const Schedule *s = clomp_schedules[i];
+        bad_names += strlen(s->name) == 0 || strlen(s->name) > 13 || find_schedule(s->name) != s;
+        bad_keys += strlen(s->key) == 0 || strpbrk(s->key, ", \t") != NULL || find_schedule(s->key) != s;
+        for (const char *c = s->key; *c != '\0'; c++)
+            bad_keys += *c >= 'A' && *c <= 'Z';
+        if (s->parameter_kind != NULL) {
+            char shown[32];
+            snprintf(shown, sizeof shown, ",%ld", s->parameter);
+            hidden_parameters += strstr(s->name, shown) == NULL || s->parameter < 1;
+        }
+        misplaced_optional += seen_optional && !s->optional;
+        seen_optional |= s->optional;
+        optional_unchecked += s->optional && s->role != ROLE_CHECKED;
+    }
+    ok(bad_names == 0, "every report name is 1..13 characters and finds its own entry (%ld do not)", bad_names);
+    ok(bad_keys == 0, "every key is lower case without commas or spaces and finds its own entry (%ld do not)",
+       bad_keys);
+    ok(hidden_parameters == 0, "every schedule parameter (chunk size, grainsize) is shown in the report name as "
+                               "',N' (%ld are not)", hidden_parameters);
+    ok(misplaced_optional == 0, "the optional entries come after every default one, so the default columns keep "
+                                "their places");
+    ok(optional_unchecked == 0, "every optional entry is a checked schedule, verified bit for bit");
+    ok(find_schedule("Static OMP") == find_schedule("static") && find_schedule("static") != NULL &&
+           find_schedule("Static") == NULL,
+       "find_schedule takes the report name or the key, nothing else");
+}
+
 int main(void)
 {
     static const int nested_shapes[][2] = {{1, 1}, {1, 3}, {2, 1}, {2, 2}, {3, 1}, {4, 1}, {2, 3}};
     omp_set_dynamic(0);
     omp_set_max_active_levels(2);
+
+    check_table();
 
     for (size_t i = 0; i < clomp_schedule_count; i++) {
         const Schedule *s = clomp_schedules[i];

@@ -1,0 +1,364 @@
+# shellcheck shell=bash disable=SC2154  # here: set by run_clomp.sh, which sources this file
+# run_clomp.sh --compare A,B: an A/B comparison of two set-ups (binaries,
+# OpenMP runtimes, environment settings) in one command. Sourced by
+# run_clomp.sh, whose die_usage, is_count, count_cores, claim_new_id,
+# stats_helper's neighbours and $here it uses. See docs/compare.md.
+#
+# A and B run alternately (ABAB...) as N separate processes each, on the same
+# clomp arguments; every figure is compared with the Mann-Whitney U test and
+# the matching distribution-free interval for B/A (compare/clomp_stats.c).
+
+compare_usage() {
+    cat <<'EOF'
+Usage: ./run_clomp.sh --compare A,B [--replicates N] [--quick] [--out DIR] [clomp arguments]
+
+Runs set-ups A and B alternately (ABAB...), N processes each, and for every
+figure reports both medians, the ratio B/A with its 95% interval, the
+Mann-Whitney U p-value and a verdict. Files: <out>/CLOMP_<host>_<ID>_compare.txt,
+.csv, .json (and .full: every process's output; .env: the machine).
+
+A side is BASE[+VAR=VALUE...]:
+  PATH          a clomp binary (any path with a '/', e.g. ./clomp), environment as it is
+  gnu           ./clomp (gcc, libgomp; built with make if missing) with env/gnu.sh's settings
+  llvm          clomp built with clang and LLVM libomp in build-clang/ with env/llvm.sh's settings
+  libomp        the gcc-built ./clomp run on LLVM libomp (a private libgomp.so.1 -> libomp.so.5
+                first in LD_LIBRARY_PATH) with env/llvm.sh's settings
+  +VAR=VALUE    set VAR in that side's processes only (after the preset), e.g.
+                +OMP_WAIT_POLICY=passive  +GOMP_SPINCOUNT=10000  +KMP_BLOCKTIME=0
+Values cannot contain ',' or '+'.
+
+Options:
+  --replicates N   processes per side [10]; with the ~16 figures compared, anything can
+                   be detected only from 6 per side
+  --quick          timeScale 1 for the default input (a smoke test, not a measurement)
+  --out DIR        where the files go [out]
+clomp arguments: the seven numbers (default: the target input, CORES 1 64 100 32 1 100)
+and clomp options (--trials, --schedules, ...), given to every process of both sides.
+
+Examples:
+  ./run_clomp.sh --compare gnu,llvm
+  ./run_clomp.sh --compare ./clomp+OMP_WAIT_POLICY=active,./clomp+OMP_WAIT_POLICY=passive
+  ./run_clomp.sh --compare gnu,libomp --replicates 8 2 1 64 100 32 1 10
+Exit status: 0 compared, 1 a process failed, 2 bad usage, 3 a side could not be built.
+EOF
+}
+
+# ---- sides ------------------------------------------------------------------------------
+# Per side (index 0 = A, 1 = B): the spec, binary, a short description, the
+# environment settings (newline-separated VAR=VALUE), and LD_LIBRARY_PATH to put first.
+side_spec=() side_bin=() side_what=() side_settings=() side_libpath=()
+
+# The variables a preset file sets, as VAR=VALUE lines (the file is sourced
+# in a clean subshell; only what it exports counts).
+preset_settings() {  # preset_settings NAME
+    # shellcheck disable=SC2016  # expanded by the inner bash
+    env -i PATH="$PATH" bash -c 'set -a; . "$1" >/dev/null 2>&1; set +a; compgen -e | while read -r v; do
+        case $v in PATH | PWD | SHLVL | _ | OLDPWD) ;; *) printf "%s=%s\n" "$v" "${!v}" ;; esac; done' _ "$here/env/$1.sh" |
+        LC_ALL=C sort
+}
+
+compare_build() {  # compare_build WHAT MAKE_ARGS...: builds, or exits 3 with one line
+    local what=$1 log
+    shift
+    log=$(make -C "$here" --no-print-directory "$@" 2>&1) || {
+        printf 'run_clomp.sh: --compare: could not build %s: %s\n' "$what" "$(printf '%s\n' "$log" | grep -m1 -iE 'error|not found' || printf '%s\n' "$log" | tail -n 1)" >&2
+        exit 3
+    }
+}
+
+# ./clomp as the gcc (libgomp) build: made when missing; an existing one is
+# used as it is (a make here would rebuild it with the default flags over
+# whatever the user built), but it must be gcc's.
+gcc_clomp() {  # gcc_clomp LABEL BASE
+    [ -x "$here/clomp" ] || compare_build "./clomp (gcc)" clomp
+    "$here/clomp" --version 2>/dev/null | grep -q '^compiler: GCC' ||
+        die_usage "--compare: side $1: $2 needs ./clomp built by gcc, not '$("$here/clomp" --version 2>/dev/null | sed -n 's/^compiler: //p')'"
+}
+
+# The directory holding libgomp.so.1 -> LLVM's libomp.so.5, made once per comparison.
+libomp_as_libgomp() {
+    local lib='' candidate
+    for candidate in /usr/lib/llvm-*/lib/libomp.so.5; do [ ! -e "$candidate" ] || lib=$candidate; done
+    [ -n "$lib" ] || lib=$(ldconfig -p 2>/dev/null | awk '/libomp\.so\.5 /{ print $NF; exit }')
+    [ -n "$lib" ] || die_usage "--compare: side libomp: no libomp.so.5 found (install libomp-dev)"
+    mkdir -p "$compare_tmp/libomp" && ln -sf "$lib" "$compare_tmp/libomp/libgomp.so.1"
+    printf '%s\n' "$compare_tmp/libomp"
+}
+
+resolve_side() {  # resolve_side INDEX SPEC
+    local k=$1 spec=$2 label setting settings='' base
+    label=$([ "$k" = 0 ] && echo A || echo B)
+    IFS='+' read -r -a parts <<<"$spec"
+    base=${parts[0]-}
+    [ -n "$base" ] || die_usage "--compare: side $label is empty (give A,B; see --compare --help)"
+    case $base in
+        */*)
+            if [ ! -f "$base" ] || [ ! -x "$base" ]; then die_usage "--compare: side $label: '$base' is not an executable file"; fi
+            side_bin[k]=$base side_what[k]="binary $base" ;;
+        gnu)
+            gcc_clomp "$label" gnu
+            side_bin[k]=$here/clomp side_what[k]="gcc build ./clomp (libgomp), env/gnu.sh"
+            settings=$(preset_settings gnu) ;;
+        llvm)
+            command -v clang >/dev/null 2>&1 || die_usage "--compare: side $label: llvm needs clang (install clang and libomp-dev)"
+            compare_build "the clang build" CC=clang BUILD=build-clang PROGRAM=build-clang/clomp program
+            side_bin[k]=$here/build-clang/clomp side_what[k]="clang build build-clang/clomp (libomp), env/llvm.sh"
+            settings=$(preset_settings llvm) ;;
+        libomp)
+            gcc_clomp "$label" libomp
+            side_bin[k]=$here/clomp side_what[k]="gcc build ./clomp run on LLVM libomp (libgomp.so.1 -> libomp.so.5), env/llvm.sh"
+            side_libpath[k]=$(libomp_as_libgomp)
+            settings=$(preset_settings llvm) ;;
+        *)
+            if [ -f "$here/env/$base.sh" ]; then
+                die_usage "--compare: side $label: preset '$base' has no binary this driver can build (use PATH+VAR=VALUE; have gnu, llvm, libomp)"
+            fi
+            die_usage "--compare: side $label: unknown preset '$base' (a binary path with a '/', or gnu, llvm, libomp)" ;;
+    esac
+    for setting in "${parts[@]:1}"; do
+        [[ $setting =~ ^[A-Za-z_][A-Za-z0-9_]*=.*$ ]] ||
+            die_usage "--compare: side $label: '$setting' is not VAR=VALUE"
+        settings+=${settings:+$'\n'}$setting
+    done
+    side_spec[k]=$spec side_settings[k]=$settings
+}
+
+# The command of side K, as an array: env VAR=VALUE... BINARY.
+side_command() {  # side_command K -> sets cmd
+    local k=$1 line
+    cmd=(env)
+    [ -z "${side_libpath[k]-}" ] || cmd+=("LD_LIBRARY_PATH=${side_libpath[k]}${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}")
+    while IFS= read -r line; do [ -z "$line" ] || cmd+=("$line"); done <<<"${side_settings[k]}"
+    cmd+=("${side_bin[k]}")
+}
+
+# The OpenMP runtime side K's binary loads (ldd, in that side's environment):
+# "path<TAB>version" (version: the package's, else the file's soname version).
+runtime_library() {  # runtime_library K
+    local lib real pkg version=''
+    side_command "$1"
+    lib=$("${cmd[@]:0:${#cmd[@]}-1}" ldd "${side_bin[$1]}" 2>/dev/null |
+        awk '/lib(gomp|omp|iomp5|xlsmp)[^ ]* => /{ print $3; exit }')
+    [ -n "$lib" ] || { printf 'unknown\tunknown\n'; return; }
+    real=$(readlink -f "$lib" 2>/dev/null || printf '%s' "$lib")
+    if command -v dpkg-query >/dev/null 2>&1 && pkg=$(dpkg -S "$real" 2>/dev/null | head -n 1 | cut -d: -f1) && [ -n "$pkg" ]; then
+        version="$pkg $(dpkg-query -W -f='${Version}' "$pkg" 2>/dev/null)"
+    fi
+    [ -n "$version" ] || version=$(basename "$real")
+    printf '%s\t%s\n' "$real" "$version"
+}
+
+# ---- figures ----------------------------------------------------------------------------
+# From one process's clomp JSON (one member per line, as report/json.c
+# writes it): "figure<TAB>value" per measured figure, in report order.
+json_figures() {  # json_figures FILE
+    awk '
+        function value() { v = $0; sub(/^[^:]*: */, "", v); sub(/,$/, "", v); gsub(/"/, "", v); return v }
+        /^      "name": / { name = value() }
+        /^      "us_per_loop": / { v = value(); if (v != "null") printf "%s us/Loop\t%s\n", name, v }
+        /^      "overhead_us_per_loop": / { v = value(); if (v != "null") printf "%s overhead us/Loop\t%s\n", name, v }
+        /^    "user_cpu_seconds": / { printf "user CPU seconds\t%s\n", value() }
+        /^    "system_cpu_seconds": / { printf "system CPU seconds\t%s\n", value() }
+' "$1"
+}
+
+json_text() {  # json_text STRING: a JSON string literal
+    local s=$1
+    s=${s//\\/\\\\}
+    s=${s//\"/\\\"}
+    s=${s//$'\t'/\\t}
+    s=${s//$'\n'/\\n}
+    printf '"%s"' "$(printf '%s' "$s" | tr -d '\000-\037')"
+}
+
+json_number() {  # json_number VALUE: the number, or null for NA/empty
+    case $1 in '' | NA | nan | -nan | inf | -inf) printf 'null' ;; *) printf '%s' "$1" ;; esac
+}
+
+# ---- the comparison ---------------------------------------------------------------------
+compare_main() {
+    local spec='' n=10 quick=0 out=out clomp_args=() numbers=0 arg
+    for arg in "$@"; do
+        case $arg in -h | --help) compare_usage; return 0 ;; --) break ;; esac
+    done
+    while [ $# -gt 0 ]; do
+        case $1 in
+            --compare | --replicates | --out) [ $# -ge 2 ] || die_usage "$1: needs a value (see --compare --help)" ;;
+        esac
+        case $1 in
+            --compare) spec=$2; shift ;;
+            --compare=*) spec=${1#*=} ;;
+            --replicates) n=$2; shift ;;
+            --replicates=*) n=${1#*=} ;;
+            --quick) quick=1 ;;
+            --out) out=$2; shift ;;
+            --out=*) out=${1#*=} ;;
+            -h | --help) compare_usage; return 0 ;;
+            --json | --json=*) die_usage "--compare: clomp's --json is the driver's own (the results go to --out)" ;;
+            --) shift; clomp_args+=("$@"); break ;;
+            -*) clomp_args+=("$1") ;;
+            *) clomp_args+=("$1"); numbers=$((numbers + 1)) ;;
+        esac
+        shift
+    done
+    if ! is_count "$n" || [ "$n" -lt 2 ]; then die_usage "--replicates: '$n' must be a whole number of at least 2"; fi
+    [ "$numbers" -eq 0 ] || [ "$numbers" -eq 7 ] ||
+        die_usage "--compare: give all seven clomp numbers or none (got $numbers)"
+    [ "$numbers" -eq 7 ] || clomp_args+=("$(count_cores)" 1 64 100 32 1 "$([ "$quick" = 1 ] && echo 1 || echo 100)")
+    [[ $spec == *,* && $spec != *,*,* ]] || die_usage "--compare: '$spec' is not A,B (two sides, one comma)"
+
+    compare_tmp=$(mktemp -d) || { echo "run_clomp.sh: mktemp failed" >&2; exit 3; }
+    # shellcheck disable=SC2064  # the directory is fixed now
+    trap "rm -rf '$compare_tmp'" EXIT
+    resolve_side 0 "${spec%%,*}"
+    resolve_side 1 "${spec#*,}"
+    # A nonexistent clomp option or a bad number is refused once, before anything runs.
+    local check
+    side_command 0
+    check=$("${cmd[@]}" --dry-run "${clomp_args[@]}" 2>&1 >/dev/null) ||
+        die_usage "--compare: clomp refuses the arguments: ${check#clomp: }"
+
+    mkdir -p "$out" || { echo "run_clomp.sh: cannot create $out" >&2; exit 2; }
+    local host
+    host=$(uname -n | tr -c 'A-Za-z0-9.\n-' '_')
+    host=${host%%.*}
+    claim_new_id "$out" "$host"
+    local stem="${base}_compare"
+    {
+        echo "date: $(date)"
+        echo "uname: $(uname -a)"
+        echo "comparison: $stem (.txt .csv .json .full)"
+        echo "---- CPU (lscpu)"
+        lscpu 2>/dev/null || echo "not available"
+        echo "---- load average: $(cat /proc/loadavg 2>/dev/null || echo 'not available')"
+    } >>"$base.env"
+
+    local lib=() ver=() k
+    for k in 0 1; do IFS=$'\t' read -r "lib[k]" "ver[k]" < <(runtime_library "$k"); done
+
+    # ABAB...: drift of the machine hits both sides alike.
+    local r rc label json total=$((2 * n)) done_runs=0
+    declare -A values=()
+    local figure_order=()
+    for ((r = 1; r <= n; r++)); do
+        for k in 0 1; do
+            label=$([ "$k" = 0 ] && echo A || echo B)
+            side_command "$k"
+            json="$compare_tmp/$label$r.json"
+            done_runs=$((done_runs + 1))
+            printf '[%d/%d] %s: %s\n' "$done_runs" "$total" "$label" "${cmd[*]} ${clomp_args[*]}" >&2
+            "${cmd[@]}" "${clomp_args[@]}" --json="$json" >"$compare_tmp/out" 2>&1 </dev/null
+            rc=$?
+            {
+                echo "=== process $done_runs/$total: side $label, replicate $r: ${cmd[*]} ${clomp_args[*]}"
+                cat "$compare_tmp/out"
+                echo "=== end of process $done_runs: exit status $rc"
+            } >>"$stem.full"
+            if [ "$rc" -ne 0 ]; then
+                echo "run_clomp.sh: --compare: side $label (process $r) failed with exit status $rc; its output is in $stem.full" >&2
+                return 1
+            fi
+            local name value
+            while IFS=$'\t' read -r name value; do
+                [ -n "${values["$name"]+set}" ] || { figure_order+=("$name"); values["$name"]=''; }
+                values["$name|$k"]+=${values["$name|$k"]:+,}$value
+            done < <(json_figures "$json")
+        done
+    done
+
+    local helper
+    helper=$(stats_helper) || { echo "run_clomp.sh: --compare: clomp-stats could not be built" >&2; exit 3; }
+    local txt="$stem.txt" csv="$stem.csv" js="$stem.json" figure line sentence unit detected_count=0
+    # One verdict for the whole table: every figure is tested at 0.05/m and
+    # its interval has coverage 1 - 0.05/m (Bonferroni over the m figures),
+    # so a set-up compared with itself flags any figure at most 5% of the time.
+    local m=0 level level_text
+    for figure in "${figure_order[@]}"; do
+        [ -z "${values["$figure|0"]-}" ] || [ -z "${values["$figure|1"]-}" ] || m=$((m + 1))
+    done
+    level=$(awk -v m="$m" 'BEGIN { printf "%.6f", 1 - 0.05 / (m > 0 ? m : 1) }')
+    level_text=$(awk -v l="$level" 'BEGIN { printf "%.2f%%", l * 100 }')
+    echo 'figure,scale,n_a,n_b,median_a,median_b,estimate,ci95_low,ci95_high,ci_coverage,u,p,test,detected,verdict' >"$csv"
+    local figures_json='' sep=''
+    {
+        echo "clomp A/B comparison $stem"
+        echo "       Date: $(date)"
+        echo "       Host: $(uname -n)"
+        echo "  Arguments: ${clomp_args[*]}"
+        echo "  Processes: $n per side, alternating A B A B ..."
+        for k in 0 1; do
+            label=$([ "$k" = 0 ] && echo A || echo B)
+            echo "     Side $label: ${side_spec[k]}: ${side_what[k]}"
+            echo "             runtime library: ${lib[k]} (${ver[k]})"
+            echo "             settings: $(printf '%s' "${side_settings[k]:-none}" | tr '\n' ' ')"
+        done
+        echo
+        echo "Medians over processes. B/A: the median of all A x B process ratios (B - A where a value is"
+        echo "not positive), with its distribution-free interval between processes. p: Mann-Whitney U test."
+        echo "95% for the whole table: each of the $m figures is judged at p < 0.05/$m and its interval covers"
+        echo "$level_text (Bonferroni), so comparing a set-up with itself flags no figure 95% of the time."
+        printf '%-32s %10s %10s  %-24s %7s  %s\n' figure 'A median' 'B median' "B/A (interval)" p verdict
+        for figure in "${figure_order[@]}"; do
+            if [ -z "${values["$figure|0"]-}" ] || [ -z "${values["$figure|1"]-}" ]; then continue; fi
+            line=$("$helper" compare --level "$level" "${values["$figure|0"]}" "${values["$figure|1"]}") || continue
+            IFS=$'\t' read -r na nb ma mb scale est lo hi cov u p test detected t_est t_lo t_hi <<<"$line"
+            unit=''
+            [ "$scale" = ratio ] || unit=" ${figure##* }"
+            if [ "$detected" = 1 ]; then
+                detected_count=$((detected_count + 1))
+                if [ "$scale" = ratio ]; then
+                    sentence="B's ${figure} is ${t_est}x A's (${t_lo}..${t_hi})"
+                else
+                    sentence="B's ${figure} is ${t_est#-}${unit} $(awk -v e="$est" 'BEGIN { print (e < 0 ? "below" : "above") }') A's (difference ${t_lo}..${t_hi})"
+                fi
+            elif [ "$cov" = NA ]; then
+                sentence="no difference detectable with $n runs (too few for an interval at $level_text: use more --replicates)"
+            else
+                sentence="no difference detectable with $n runs"
+            fi
+            local shown
+            if [ "$scale" = ratio ]; then shown=${t_est}; else shown="${t_est}${unit} diff"; fi
+            if [ "$lo" = NA ]; then shown+=" (no interval)"; else shown+=" (${t_lo}..${t_hi})"; fi
+            printf '%-32s %10s %10s  %-24s %7s  %s\n' "$figure" "$(printf '%.4g' "$ma")" "$(printf '%.4g' "$mb")" "$shown" \
+                "$(printf '%.2g' "$p")" "$sentence"
+            printf '%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,"%s"\n' "$figure" "$scale" "$na" "$nb" "$ma" "$mb" "$est" \
+                "${lo/NA/}" "${hi/NA/}" "${cov/NA/}" "$u" "$p" "$test" "$detected" "${sentence//\"/\"\"}" >>"$csv"
+            figures_json+="$sep"$'\n    {"figure": '"$(json_text "$figure")"', "scale": "'"$scale"'", "a": ['"${values["$figure|0"]}"'], "b": ['"${values["$figure|1"]}"'], "median_a": '"$(json_number "$ma")"', "median_b": '"$(json_number "$mb")"', "estimate": '"$(json_number "$est")"', "ci_95": '
+            if [ "$lo" = NA ]; then figures_json+='null'; else figures_json+="[$lo, $hi]"; fi
+            figures_json+=', "ci_coverage": '"$(json_number "$cov")"', "u": '"$(json_number "$u")"', "p": '"$(json_number "$p")"', "test": "'"$test"'", "detected": '"$([ "$detected" = 1 ] && echo true || echo false)"', "verdict": '"$(json_text "$sentence")"'}'
+            sep=','
+        done
+        echo
+        if [ "$detected_count" -eq 0 ]; then
+            echo "Verdict: no difference detectable with $n runs in any figure."
+        else
+            echo "Verdict: $detected_count of $m figures differ (95% for the table, between processes); no difference is detectable in the rest."
+        fi
+    } >"$txt"
+    cat "$txt"
+
+    {
+        printf '{\n  "schema": "clomp-comparison",\n  "schema_version": 1,\n'
+        printf '  "date": %s,\n  "host": %s,\n' "$(json_text "$(date)")" "$(json_text "$(uname -n)")"
+        printf '  "arguments": %s,\n  "replicates": %d,\n  "order": "ABAB",\n' "$(json_text "${clomp_args[*]}")" "$n"
+        printf '  "interval": "distribution-free (Moses) over the A x B process pairs: between processes",\n'
+        printf '  "figures_compared": %d,\n  "familywise_level": 0.95,\n  "interval_coverage_each": %s,\n' "$m" "$level"
+        printf '  "sides": ['
+        for k in 0 1; do
+            label=$([ "$k" = 0 ] && echo A || echo B)
+            local settings_json='' s sep2=''
+            while IFS= read -r s; do
+                [ -n "$s" ] || continue
+                settings_json+="$sep2$(json_text "${s%%=*}"): $(json_text "${s#*=}")"
+                sep2=', '
+            done <<<"${side_settings[k]}"
+            printf '%s\n    {"side": "%s", "spec": %s, "what": %s, "binary": %s, "ld_library_path_first": %s,\n     "runtime_library": {"path": %s, "version": %s}, "settings": {%s}}' \
+                "$([ "$k" = 0 ] || echo ,)" "$label" "$(json_text "${side_spec[k]}")" "$(json_text "${side_what[k]}")" \
+                "$(json_text "${side_bin[k]}")" "$([ -n "${side_libpath[k]-}" ] && json_text "${side_libpath[k]}" || echo null)" \
+                "$(json_text "${lib[k]}")" "$(json_text "${ver[k]}")" "$settings_json"
+        done
+        printf '\n  ],\n  "figures": [%s\n  ]\n}\n' "$figures_json"
+    } >"$js"
+    echo "Files: $txt $csv $js $stem.full $base.env"
+    return 0
+}

@@ -1,0 +1,48 @@
+/* Where the threads of the timed team really run: thread -> CPU -> core ->
+ * NUMA node, and whether they are bound, share cores or outnumber them. */
+#ifndef CLOMP_THREAD_PLACEMENT_H
+#define CLOMP_THREAD_PLACEMENT_H
+
+typedef struct ThreadPlace {
+    int thread;
+    int cpu;            /* sched_getcpu() inside the region; -1 unknown */
+    int core;           /* core_id within its socket (sysfs); the CPU number when unknown */
+    int socket;         /* physical_package_id (sysfs); -1 unknown */
+    int node;           /* NUMA node of the CPU (sysfs); -1 unknown */
+    int place;          /* omp_get_place_num(); -1: not bound to a place */
+    int allowed_cpus;   /* CPUs in the thread's affinity mask */
+    int allowed_cores;  /* distinct cores among them: > 1 means not bound to a core */
+} ThreadPlace;
+
+typedef struct TeamPlacement {
+    int observed;           /* 0: not measured (out of memory) */
+    int threads;            /* team size the runtime gave */
+    ThreadPlace *place;     /* [threads], by thread number */
+    int cores_online;       /* distinct (socket, core) pairs among the online CPUs */
+    int cpus_online;
+    int shared_core_threads;   /* threads whose core also runs another thread of the team */
+    int unbound_threads;       /* threads allowed on more than one core */
+    int first_shared[2];       /* an example pair of threads on one core, or -1 */
+} TeamPlacement;
+
+/* Topology of one CPU from sysfs (/sys/devices/system/cpu/cpuN/...): its
+ * core, socket and node; -1 where sysfs does not say. Read from `root`
+ * (normally "/sys/devices/system/cpu") so tests can give a made-up tree. */
+void cpu_topology(const char *root, int cpu, int *core, int *socket, int *node);
+
+/* Parses a sysfs CPU list ("0-3,8,10-11") into marks[0..size-1]; returns
+ * the number of CPUs marked, or -1 when the text is not a CPU list. */
+int parse_cpu_list(const char *text, unsigned char *marks, int size);
+
+/* Runs one parallel region of numThreads threads (the timed schedules'
+ * team: same size, same runtime settings, same thread pool), records in it
+ * each thread's CPU, place and affinity mask, then adds the topology and the
+ * counts the warnings need. 0, or -1 when out of memory. */
+int observe_team_placement(int numThreads, TeamPlacement *tp);
+
+/* The counts over an already filled tp->place[] (split out to be testable). */
+void summarize_team_placement(TeamPlacement *tp);
+
+void free_team_placement(TeamPlacement *tp);
+
+#endif

@@ -1,0 +1,214 @@
+#!/usr/bin/env bash
+# run_clomp.sh --compare A,B, black box: bad specifications are refused with
+# one line and exit 2 before anything runs; a stand-in clomp whose figures the
+# test chooses shows the statistics end to end (a 2x difference is detected
+# with the interval and p-value worked out here from the exact U
+# distribution; two interleaved samples are not flagged), sides alternate
+# ABAB and settings reach only their side; the real clomp compared with
+# itself reports no difference; the files (.txt, .csv, .json, .full, .env)
+# share one new ID; the runtime library of each side is the one ldd resolves.
+# Every run is tiny (timeScale 1, few processes). No timing is asserted.
+
+# shellcheck source-path=SCRIPTDIR source=lib/tap.sh
+. "$(dirname "$0")/lib/tap.sh"
+
+rc='' out='' err=''
+top=$(cd "$(dirname "$0")/.." && pwd)
+driver=$top/run_clomp.sh
+export OMP_WAIT_POLICY=${OMP_WAIT_POLICY:-passive}
+host=$(uname -n)
+host=${host%%.*}
+
+root=$(mktemp -d) || { echo "Bail out! mktemp failed"; exit 255; }
+trap 'rm -rf "$root"' EXIT
+
+drive() {  # drive ARGS...: sets rc, out, err
+    "$driver" "$@" </dev/null >"$root/drive.out" 2>"$root/drive.err"
+    rc=$?
+    out=$(cat "$root/drive.out")
+    err=$(cat "$root/drive.err")
+}
+line_count() { if [ -z "$1" ]; then echo 0; else printf '%s\n' "$1" | wc -l | tr -d ' '; fi; }
+
+have_python=0
+command -v python3 >/dev/null 2>&1 && have_python=1
+
+# ---- 1. bad specifications: exit 2, one line, nothing written ---------------------------
+bad_dir=$root/bad
+refuse() {  # refuse DESC ERE ARGS...
+    local desc=$1 ere=$2
+    shift 2
+    drive --out "$bad_dir" "$@"
+    [ "$rc" -eq 2 ] && [ "$(line_count "$err")" -eq 1 ] && [ -z "$out" ] && [ ! -e "$bad_dir" ]
+    ok $? "$desc: exit 2 with one line on stderr, no output and no files"
+    like "$err" "$ere" "$desc: the line says what is wrong"
+}
+refuse "an unknown preset" "unknown preset 'nosuch'" --compare nosuch,"$CLOMP" --quick
+refuse "a missing binary" "side B: '\./no/such/clomp' is not an executable file" --compare "$CLOMP",./no/such/clomp --quick
+refuse "a preset without a buildable binary (intel)" "preset 'intel' has no binary" --compare intel,"$CLOMP" --quick
+refuse "a setting that is not VAR=VALUE" "'OMP_WAIT_POLICY' is not VAR=VALUE" --compare "$CLOMP"+OMP_WAIT_POLICY,"$CLOMP" --quick
+refuse "three sides" "is not A,B" --compare "$CLOMP","$CLOMP","$CLOMP" --quick
+refuse "one side" "is not A,B" --compare "$CLOMP" --quick
+refuse "--replicates 1" "--replicates: '1' must be a whole number of at least 2" --compare "$CLOMP","$CLOMP" --replicates 1
+refuse "six clomp numbers" "all seven clomp numbers or none \(got 6\)" --compare "$CLOMP","$CLOMP" 2 1 16 100 32 1
+refuse "a clomp argument clomp refuses" "clomp refuses the arguments: .*trials" --compare "$CLOMP","$CLOMP" --quick --trials=0
+refuse "--json (the driver writes its own)" "--json is the driver's own" --compare "$CLOMP","$CLOMP" --json=x.json
+
+drive --compare --help
+[ "$rc" -eq 0 ] && [[ $out == *'A side is BASE[+VAR=VALUE...]'* ]] && [[ $out == *libomp* ]]
+ok $? "--compare --help explains the side specification and exits 0"
+
+# ---- 2. a stand-in clomp with chosen figures ------------------------------------------
+# Each call takes the next number c from $FAKE_COUNTER, logs "c FAKE_SCALE" to
+# $FAKE_LOG and writes, in report/json.c's layout, figures (1 + c/100) x
+# FAKE_SCALE (default 1) after a fixed shuffle of c: perm = 1 2 4 3 5 6 8 7 9 10
+# 12 11, so that with A on the odd calls and B on the even ones A gets
+# 1 4 5 8 9 12 and B 2 3 6 7 10 11: two interleaved samples.
+fake=$root/fakeclomp
+cat >"$fake" <<'FAKE'
+#!/usr/bin/env bash
+json=''
+for a in "$@"; do
+    case $a in --dry-run) exit 0 ;; --json=*) json=${a#--json=} ;; esac
+done
+c=$(( $(cat "$FAKE_COUNTER" 2>/dev/null || echo 0) + 1 ))
+echo "$c" >"$FAKE_COUNTER"
+scale=${FAKE_SCALE:-1}
+echo "$c $scale" >>"$FAKE_LOG"
+perm=(0 1 2 4 3 5 6 8 7 9 10 12 11)
+v=$(awk -v p="${perm[c]}" -v s="$scale" 'BEGIN { printf "%.10g", (1 + p / 100) * s }')
+echo "fake clomp, call $c"
+cat >"$json" <<JSON
+{
+  "schema": "clomp-result",
+  "measurements": [
+    {
+      "name": "OMP Barrier",
+      "us_per_loop": $v,
+      "overhead_us_per_loop": null,
+      "rounds": [
+        {
+          "chunks": [
+            {
+              "us_per_loop": 99
+            }
+          ]
+        }
+      ]
+    },
+    {
+      "name": "Static OMP",
+      "us_per_loop": $v,
+      "overhead_us_per_loop": $v
+    }
+  ],
+  "process_cost": {
+    "user_cpu_seconds": $v,
+    "system_cpu_seconds": 0,
+    "wall_seconds": 1,
+    "cpus_busy": $v
+  }
+}
+JSON
+FAKE
+chmod +x "$fake"
+export FAKE_COUNTER=$root/counter FAKE_LOG=$root/fake.log
+
+rm -f "$FAKE_COUNTER" "$FAKE_LOG"
+fake_dir=$root/fake
+drive --compare "$fake","$fake"+FAKE_SCALE=2 --replicates 6 --out "$fake_dir" 2 1 16 100 32 1 1
+is "$rc" 0 "stand-in A against A x 2, 6 processes each: exit 0"
+is "$(awk '{ printf "%s%s", s, $2; s = " " }' "$FAKE_LOG")" "1 2 1 2 1 2 1 2 1 2 1 2" \
+    "the sides alternate A B A B ..., and +FAKE_SCALE=2 reaches B's processes only"
+stem=$fake_dir/CLOMP_${host}_1_compare
+ok "$([ -f "$stem.txt" ] && [ -f "$stem.csv" ] && [ -f "$stem.json" ] && [ -f "$stem.full" ] && [ -f "$fake_dir/CLOMP_${host}_1.env" ]; echo $?)" \
+    "the comparison leaves .txt, .csv, .json, .full and .env under one new ID (1)"
+is "$(grep -c '^=== process [0-9]*/12: side [AB], replicate [1-6]: ' "$stem.full")" 12 ".full holds all 12 processes' output, each marked with its side"
+# Four figures (the chunk's us_per_loop of 99 is not one): Barrier, Static us/Loop, Static overhead,
+# user CPU, system CPU: m = 5, so each is judged at 0.05/5 = 0.01 with a 99% interval. 6 against 6:
+# C(12,6) = 924 arrangements with U = 0, 1, 2, 3 counted 1 1 2 3: P(U <= 2) = 4/924 <= 0.005 <
+# P(U <= 3) = 7/924, so k = 3: ranks 3 and 34 of the 36 ratios. B above A everywhere: U = 36,
+# p = 2/924.
+like "$out" "each of the 5 figures is judged at p < 0.05/5" "the text says the table has 5 figures, each judged at 0.05/5"
+like "$out" "B's OMP Barrier us/Loop is 2\.0x A's \(" "the verdict for a doubled figure reads 'B's OMP Barrier us/Loop is 2.0x A's (...)'"
+if [ "$have_python" -eq 1 ]; then
+    check=$(python3 - "$stem.csv" "$stem.json" <<'PY'
+import csv, json, math, sys
+rows = {r["figure"]: r for r in csv.DictReader(open(sys.argv[1], newline=""))}
+doc = json.load(open(sys.argv[2]))
+a = [1 + p / 100 for p in (1, 4, 5, 8, 9, 12)]
+b = [2 * (1 + p / 100) for p in (2, 3, 6, 7, 10, 11)]
+ratios = sorted(y / x for x in a for y in b)
+k = 3
+want = {"estimate": math.sqrt(ratios[17] * ratios[18]), "ci95_low": ratios[k - 1], "ci95_high": ratios[36 - k]}
+bad = []
+for fig in ("OMP Barrier us/Loop", "Static OMP us/Loop", "Static OMP overhead us/Loop", "user CPU seconds"):
+    r = rows.get(fig)
+    if r is None:
+        bad.append("no row " + fig); continue
+    for col, w in want.items():
+        if abs(float(r[col]) - w) > 1e-9 * w:
+            bad.append("%s %s %s != %s" % (fig, col, r[col], w))
+    if r["detected"] != "1" or abs(float(r["p"]) - 2 / 924) > 1e-12 or r["test"] != "exact" or float(r["u"]) != 36:
+        bad.append("%s: detected %s p %s test %s u %s" % (fig, r["detected"], r["p"], r["test"], r["u"]))
+    if abs(float(r["ci_coverage"]) - (1 - 8 / 924)) > 1e-12:
+        bad.append("%s coverage %s" % (fig, r["ci_coverage"]))
+s = rows.get("system CPU seconds")
+if s is None or s["detected"] != "0" or float(s["p"]) != 1 or s["scale"] != "difference":
+    bad.append("system CPU seconds (all 0): %s" % s)
+if len(rows) != 5:
+    bad.append("rows: %s" % sorted(rows))
+j = {f["figure"]: f for f in doc["figures"]}
+if sorted(j["OMP Barrier us/Loop"]["a"]) != sorted(a) or sorted(j["OMP Barrier us/Loop"]["b"]) != sorted(b):
+    bad.append("JSON process values differ from the stand-in's")
+if doc["figures_compared"] != 5 or abs(doc["interval_coverage_each"] - 0.99) > 1e-9 or doc["replicates"] != 6:
+    bad.append("JSON level/replicates")
+if doc["sides"][0]["settings"] != {} or doc["sides"][1]["settings"] != {"FAKE_SCALE": "2"}:
+    bad.append("JSON settings %s" % [s["settings"] for s in doc["sides"]])
+print("; ".join(bad) if bad else "ok")
+PY
+)
+    is "$check" ok "the CSV and JSON give, for each doubled figure, the median pairwise ratio, ranks 3 and 34 of the 36 ratios as its interval (coverage 1 - 8/924), U = 36, exact p = 2/924; all-zero system CPU is not flagged; the JSON keeps every process's value and each side's settings"
+else
+    skip "the CSV and JSON hold the worked-out statistics" "no python3"
+fi
+
+rm -f "$FAKE_COUNTER" "$FAKE_LOG"
+drive --compare "$fake","$fake" --replicates 6 --out "$fake_dir" 2 1 16 100 32 1 1
+# Interleaved samples: U_B = 1 + 1 + 3 + 3 + 5 + 5 = 18 = mn/2, p = 1 for every figure.
+[ "$rc" -eq 0 ] && [ "$(grep -c 'no difference detectable with 6 runs$' <<<"$out")" -eq 5 ] &&
+    [[ $out == *'Verdict: no difference detectable with 6 runs in any figure.'* ]]
+ok $? "two interleaved samples (U = mn/2) are flagged in none of the 5 figures, with 6 processes each"
+ok "$([ -f "$fake_dir/CLOMP_${host}_2_compare.txt" ]; echo $?)" "a second comparison takes the next free ID (2)"
+
+# ---- 3. the real clomp against itself ---------------------------------------------------
+self_dir=$root/self
+drive --compare "$CLOMP","$CLOMP" --replicates 5 --quick --out "$self_dir"
+is "$rc" 0 "--compare CLOMP,CLOMP --replicates 5 --quick exits 0"
+figures=$(sed -n '/^figure /,/^$/p' <<<"$out" | sed '1d;$d')
+flagged=$(grep -vc 'no difference detectable' <<<"$figures")
+# 13 figures on 2 threads: 8 us/Loop (Nested OMP is N/A below 2x2), 3 overheads, 2 CPU times.
+[ "$(line_count "$figures")" -ge 13 ] && [ "$flagged" -eq 0 ] && [[ $out == *'Verdict: no difference detectable with 5 runs in any figure.'* ]]
+ok $? "a binary compared with itself: every figure (us/Loop of each measurement, overheads, CPU seconds) says no difference detectable"
+like "$out" "Arguments: [0-9]+ 1 64 100 32 1 1" "--quick compares the target input at timeScale 1"
+want_lib=$(readlink -f "$(ldd "$CLOMP" | awk '/libgomp/ { print $3; exit }')")
+like "$out" "runtime library: $want_lib " "each side records the runtime library ldd resolves for it ($want_lib)"
+
+# ---- 4. the libomp side: the same gcc binary on LLVM's runtime ---------------------------
+libomp=''
+for candidate in /usr/lib/llvm-*/lib/libomp.so.5; do [ ! -e "$candidate" ] || libomp=$candidate; done
+# Not under the sanitizers (make asan): their runtime would have to load LLVM's libomp as well.
+if [ -n "$libomp" ] && [ "$CLOMP" = "$top/clomp" ] && [ -z "${CLOMP_SANITIZED-}" ] && "$CLOMP" --version | grep -q '^compiler: GCC'; then
+    drive --compare "$CLOMP",libomp --replicates 2 --quick --out "$root/libomp" --schedules=barrier
+    is "$rc" 0 "--compare CLOMP,libomp runs the gcc build on libomp (2 processes each)"
+    b_lib=$(awk '/^ *Side B: libomp: / { getline; print; exit }' <<<"$out")
+    like "$b_lib" "^ *runtime library: $(readlink -f "$libomp") " \
+        "side libomp resolves libgomp.so.1 to LLVM's $(readlink -f "$libomp")"
+    like "$out" "settings: .*KMP_BLOCKTIME=infinite" "and carries env/llvm.sh's settings"
+    [ "$(grep -c '^=== end of process [0-9]*: exit status 0$' "$root/libomp/CLOMP_${host}_1_compare.full")" -eq 4 ]
+    ok $? "every process on libomp verified and exited 0"
+else
+    skip "--compare CLOMP,libomp" "no libomp.so.5 (libomp-dev), a sanitized build, or CLOMP is not this tree's gcc-built ./clomp"
+fi
+
+done_testing
