@@ -9,6 +9,20 @@ LDFLAGS ?=
 OPENMP_FLAGS ?= -fopenmp
 PREFIX ?= /usr/local
 DESTDIR ?=
+
+# make MPI=1: clomp_mpi, the hybrid MPI + OpenMP build, compiled with the MPI
+# wrapper (MPICC, default mpicc; Open MPI's takes OMPI_CC for the compiler
+# under it) in its own build tree. Without MPI=1 nothing needs MPI.
+MPI ?= 0
+ifeq ($(MPI),1)
+MPICC ?= mpicc
+override CC := $(MPICC)
+BUILD ?= build/mpi
+PROGRAM ?= clomp_mpi
+CLUSTER_SRC = mpi/cluster_mpi.c
+else
+CLUSTER_SRC = mpi/cluster_single.c
+endif
 BUILD ?= build
 PROVE ?= prove
 
@@ -40,11 +54,12 @@ REPORT_SRC = report/report.c report/build_info.c report/json.c report/json_repor
 CLI_SRC = cli/options.c
 NUMA_SRC = numa/placement.c numa/arena.c numa/locality.c numa/thread_placement.c
 TIMING_SRC = timing/statistics.c timing/cycles.c timing/comparison.c timing/process_cost.c
-MEASURE_SRC = measure/chunk_plan.c measure/sequence.c
-LIB_SRC = $(MESH_SRC) $(KERNEL_SRC) $(REPORT_SRC) $(CLI_SRC) $(NUMA_SRC) $(TIMING_SRC) $(MEASURE_SRC)
+MEASURE_SRC = measure/chunk_plan.c measure/sequence.c measure/record.c measure/warnings.c
+MPI_SRC = mpi/rank_view.c $(CLUSTER_SRC)
+LIB_SRC = $(MESH_SRC) $(KERNEL_SRC) $(REPORT_SRC) $(CLI_SRC) $(NUMA_SRC) $(TIMING_SRC) $(MEASURE_SRC) $(MPI_SRC)
 LIB_OBJ = $(LIB_SRC:%.c=$(BUILD)/%.o)
 
-UNIT_TESTS = test_mesh test_kernel test_schedules test_verify test_options test_locality test_statistics test_json test_report test_chunk_plan test_thread_placement test_arena test_comparison
+UNIT_TESTS = test_mesh test_kernel test_schedules test_verify test_options test_locality test_statistics test_json test_report test_chunk_plan test_thread_placement test_arena test_comparison test_rank_view
 UNIT_BIN = $(UNIT_TESTS:%=$(BUILD)/tests/%)
 ORACLE = $(BUILD)/tests/clomp_oracle
 
@@ -65,9 +80,14 @@ $(PROGRAM): $(BUILD)/clomp.o $(LIB_OBJ) $(FLAGS_STAMP)
 program: $(PROGRAM)
 
 # Test build with fault injection (kernels/fault.h); the normal clomp has none.
+# With MPI=1 it is clomp_mpi-faults.
 ifeq ($(PROGRAM),clomp)
 clomp-faults: FORCE
 	$(MAKE) --no-print-directory PROGRAM=clomp-faults BUILD=$(BUILD)/faults FAULT_CFLAGS=-DCLOMP_FAULTS program
+endif
+ifeq ($(PROGRAM),clomp_mpi)
+clomp-faults: FORCE
+	$(MAKE) --no-print-directory PROGRAM=clomp_mpi-faults BUILD=$(BUILD)/faults FAULT_CFLAGS=-DCLOMP_FAULTS program
 endif
 
 $(BUILD)/%.o: %.c $(FLAGS_STAMP) | $(BUILD)/build_info_generated.h
@@ -125,7 +145,7 @@ numa-vm-check: clomp
 SANITIZE = -fsanitize=address,undefined -fno-sanitize-recover=all
 asan:
 	rm -rf $(BUILD)/asan-tree && mkdir -p $(BUILD)/asan-tree
-	tar --exclude=./build --exclude=./.git --exclude=./out --exclude=./clomp --exclude=./clomp-faults -cf - . | \
+	tar --exclude=./build --exclude=./.git --exclude=./out --exclude=./clomp --exclude=./clomp-faults --exclude=./clomp_mpi --exclude=./clomp_mpi-faults -cf - . | \
 	    tar -C $(BUILD)/asan-tree -xf -
 	CLOMP_SANITIZED=1 ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
 	    $(MAKE) -C $(BUILD)/asan-tree CC='$(CC)' CFLAGS='-O1 -g -fno-omit-frame-pointer -Wall -Wextra $(SANITIZE)' \
@@ -138,7 +158,7 @@ ARCHER ?= $(firstword $(wildcard /usr/lib/llvm-*/lib/libarcher.so))
 TSAN_CC ?= clang
 tsan:
 	rm -rf $(BUILD)/tsan-tree && mkdir -p $(BUILD)/tsan-tree
-	tar --exclude=./build --exclude=./.git --exclude=./out --exclude=./clomp --exclude=./clomp-faults -cf - . | \
+	tar --exclude=./build --exclude=./.git --exclude=./out --exclude=./clomp --exclude=./clomp-faults --exclude=./clomp_mpi --exclude=./clomp_mpi-faults -cf - . | \
 	    tar -C $(BUILD)/tsan-tree -xf -
 	$(MAKE) -C $(BUILD)/tsan-tree CC='$(TSAN_CC)' CFLAGS='-O1 -g -fsanitize=thread' LDFLAGS='-fsanitize=thread' \
 	    clomp clomp-faults
@@ -178,7 +198,7 @@ install: clomp
 	install -m 755 clomp $(DESTDIR)$(PREFIX)/bin/clomp
 
 clean:
-	rm -rf $(BUILD) clomp clomp-faults
+	rm -rf $(BUILD) clomp clomp-faults clomp_mpi clomp_mpi-faults
 
 help:
 	@echo "Targets:"
@@ -189,6 +209,7 @@ help:
 	@echo "  make run-suite  the full CLOMP suite (run_clomp.sh, results in out/)"
 	@echo "  make plots OUT=out/CLOMP_host_N  charts (gnuplot) and HTML report of a suite (OUT=DIR: its latest)"
 	@echo "  make clomp-faults  test build with fault injection (CLOMP_FAULT=name)"
+	@echo "  make MPI=1      build ./clomp_mpi (MPI + OpenMP hybrid, mpicc; build/mpi); MPI=1 clomp-faults too"
 	@echo "  make clomp-stats   the statistics helper of run_clomp.sh --replicates/--compare ($(BUILD)/clomp-stats)"
 	@echo "  make asan       every test under AddressSanitizer + UBSan (in build/asan-tree)"
 	@echo "  make tsan       race detection: ThreadSanitizer + Archer on every schedule (clang, libomp-dev)"

@@ -23,8 +23,11 @@
 #include "kernels/schedule.h"
 #include "measure/chunk_plan.h"
 #include "measure/sequence.h"
+#include "measure/warnings.h"
 #include "mesh/mesh.h"
 #include "mesh/verify.h"
+#include "mpi/cluster.h"
+#include "mpi/rank_view.h"
 #include "numa/locality.h"
 #include "numa/placement.h"
 #include "numa/thread_placement.h"
@@ -83,6 +86,31 @@ static void catch_runtime_abort(int sig)
     _exit(EXIT_RESOURCE);
 }
 
+/* How a run that cannot go on stops, once its message and failure record
+ * are out: exit() here; clomp_mpi stops every rank together (cluster_abort). */
+static void exit_process(int status)
+{
+    exit(status);
+}
+static void (*stop_run)(int status) = exit_process;
+
+/* clomp_mpi: the failure is one every rank knows of (a usage error, which
+ * every rank finds in the same arguments, or a verdict the ranks agreed on):
+ * rank 0 says it, and every rank ends normally with the same status. */
+static int failure_agreed;
+
+/* Killed by SIGTERM (mpirun ending a job whose rank died, a batch system's
+ * time limit): no half-written --json or --csv file is left behind, and an
+ * earlier complete one stays as it was. */
+static void catch_termination(int sig)
+{
+    for (int i = 0; i < 2; i++)
+        if (pending_tmp[i][0] != '\0')
+            unlink(pending_tmp[i]);   /* async-signal-safe */
+    signal(sig, SIG_DFL);
+    raise(sig);
+}
+
 /* One line on stderr, after everything already printed has been flushed. */
 __attribute__((format(printf, 2, 3), noreturn)) static void die(int status, const char *fmt, ...)
 {
@@ -93,13 +121,22 @@ __attribute__((format(printf, 2, 3), noreturn)) static void die(int status, cons
     va_start(ap, fmt);
     vsnprintf(why, sizeof why, fmt, ap); // NOLINT(clang-analyzer-valist.Uninitialized): va_start is just above
     va_end(ap);
-    fprintf(stderr, "clomp: %s\n", why);
+    int agreed = failure_agreed || status == EXIT_USAGE;
+    if (cluster_size() > 1 && !agreed)
+        fprintf(stderr, "clomp: rank %d (%s): %s\n", cluster_rank(), cluster_self()->host, why);
+    else if (cluster_rank() == 0)
+        fprintf(stderr, "clomp: %s\n", why);
     if (write_failure_record != NULL) {
         void (*writer)(int, const char *) = write_failure_record;
         write_failure_record = NULL;
         writer(status, why);
     }
-    exit(status);
+    if (agreed) {
+        cluster_finish();
+        exit(status);
+    }
+    stop_run(status);
+    exit(status);   /* stop_run does not return */
 }
 
 /* _SC_PHYS_PAGES (all memory) or _SC_AVPHYS_PAGES (free now). */
@@ -354,7 +391,8 @@ static void plan_trials(Problem *pb, RunSetup *run)
             serial->run(pb, SUBCYCLES_PER_ITERATION, NULL, NULL);
             seconds = now_seconds() - start;
         }
-        run->trials = default_trials(run->iterations, seconds, run->numThreads);
+        /* clomp_mpi: every rank times the same chunks, the fewest any rank's calibration chose. */
+        run->trials = cluster_min(default_trials(run->iterations, seconds, run->numThreads));
         double budget = fmax((double)run->memory_bytes, CHECKPOINT_BYTES_FLOOR);
         while (run->trials > 1 && per_part * (double)run->trials > budget)
             run->trials--;
@@ -461,6 +499,99 @@ static void write_pending_failure(int status, const char *why)
     close_outputs(pending.out, &pending.record);
 }
 
+/* The text report of the measurements, printed from their records as the
+ * sequence finishes them: each block as its run ends when there is one
+ * round, every block after the last round otherwise. In clomp_mpi every
+ * timed run starts at a barrier and ends with the ranks sharing it: rank 0
+ * reports, for each measurement, the rank CLOMP 1.2 would. */
+typedef struct TextReport {
+    FILE *out;
+    const RunSetup *run;
+    const Measurement *results;  /* this rank's */
+    Measurement *shown;          /* what the report shows: `results`, or (MPI) the used ranks' */
+    RankTable *table;            /* MPI, rank 0: every rank's */
+    size_t last;                 /* the measurement whose run ended last (a failure's) */
+    int lined_up;                /* MPI: this run's barrier is done */
+} TextReport;
+
+static void print_starting_block(void *context, const Measurement *m)
+{
+    TextReport *t = context;
+    print_block_start(t->out, m);
+    fflush(t->out);
+}
+
+static void line_up_ranks(void *context, const Measurement *m)
+{
+    TextReport *t = context;
+    (void)m;
+    cluster_barrier();
+    t->lined_up = 1;
+}
+
+static int share_with_ranks(void *context, const Measurement *m, long round, int status, char *why, size_t why_size)
+{
+    TextReport *t = context;
+    (void)round;
+    t->last = (size_t)(m - t->results);
+    if (!cluster_active())
+        return status;
+    t->shown[t->last] = *m;   /* until it is finished and the used rank's figures replace it */
+    if (!t->lined_up)
+        cluster_barrier();   /* it failed before its timed run: the others are waiting there */
+    t->lined_up = 0;
+    status = cluster_share(t->run, m, t->last, status, t->table, why, why_size);
+    if (status != 0)
+        failure_agreed = 1;
+    return status;
+}
+
+static void print_results_block(const TextReport *t, const Measurement *results, size_t count, size_t i)
+{
+    print_block_results(t->out, t->run, &results[i], find_measurement(results, count, ROLE_REFERENCE, NULL),
+                        find_measurement(results, count, ROLE_BESTCASE, NULL));
+}
+
+static void print_finished_block(void *context, Measurement *results, size_t count, size_t i)
+{
+    TextReport *t = context;
+    (void)results;
+    if (t->table != NULL)
+        rank_view(t->run, t->table, i, find_measurement(t->shown, count, ROLE_BESTCASE, NULL), &t->shown[i]);
+    if (t->run->rounds == 1)
+        print_results_block(t, t->shown, count, i);
+}
+
+static void print_round_done(void *context, long round, double seconds, long measured)
+{
+    TextReport *t = context;
+    fprintf(t->out, "            Round: %ld of %ld done in %.1f s (%ld measurements, every chunk of "
+                    "every checked run verified)\n", round + 1, t->run->rounds, seconds, measured);
+    fflush(t->out);
+}
+
+/* In place of a measurement that does not run: why, when it cannot run
+ * here (Nested OMP below 2x2 threads); nothing when --schedules left it out. */
+static void print_skipped_block(void *context, const Measurement *m)
+{
+    TextReport *t = context;
+    if (t->run->rounds == 1)
+        print_block_unavailable(t->out, t->run, m);
+}
+
+static void print_all_blocks(const TextReport *t, const Measurement *results, size_t count)
+{
+    fprintf(t->out, "---------------------\n");
+    for (size_t i = 0; i < count; i++) {
+        if (!results[i].selected) {
+            print_block_unavailable(t->out, t->run, &results[i]);
+            continue;
+        }
+        print_block_start(t->out, &results[i]);
+        print_results_block(t, results, count, i);
+    }
+}
+
 /* Output that could not be written is a lost result, not a success. */
 static int finish(int status)
 {
@@ -481,41 +612,63 @@ int main(int argc, char **argv)
     process_cost_start();
     atexit(catch_runtime_exit);
     signal(SIGABRT, catch_runtime_abort);
+    signal(SIGTERM, catch_termination);
 
-    int status = parse_options(argc, argv, &opts, error, sizeof error);
+    /* clomp_mpi: MPI first (it may take its own arguments out of argv);
+     * only rank 0 speaks for a failure every rank shares. */
+    int status = cluster_start(&argc, &argv, error, sizeof error);
+    int reporter = cluster_rank() == 0;
     if (status != 0) {
-        if (error[0] != '\0')
+        if (reporter)
             fprintf(stderr, "clomp: %s\n", error);
-        if (opts.show_usage)
-            print_usage(stderr, argv[0]);
+        cluster_finish();
         return finish(status);
     }
-    if (opts.want_help) {
-        char keys[512];
-        print_usage(stdout, argv[0]);
-        printf("\nMeasurements (--schedules keys; details: --list-schedules, docs/output.md):\n");
-        printf("  run by default: %s\n", schedule_keys(keys, sizeof keys, 0));
-        printf("  only when named: %s\n", schedule_keys(keys, sizeof keys, 1));
-        return finish(EXIT_OK);
-    }
-    if (opts.want_schedule_list) {
-        print_schedule_list(stdout);
-        return finish(EXIT_OK);
-    }
-    if (opts.want_version) {
-        print_version(stdout);
-        return finish(EXIT_OK);
+    status = parse_options(argc, argv, &opts, error, sizeof error);
+    if (status != 0 || opts.want_help || opts.want_schedule_list || opts.want_version) {
+        if (status != 0 && error[0] != '\0' && reporter)
+            fprintf(stderr, "clomp: %s\n", error);
+        if (status != 0 && opts.show_usage && reporter) {
+            print_usage(stderr, argv[0]);
+        } else if (status == 0 && opts.want_help && reporter) {
+            char keys[512];
+            print_usage(stdout, argv[0]);
+            printf("\nMeasurements (--schedules keys; details: --list-schedules, docs/output.md):\n");
+            printf("  run by default: %s\n", schedule_keys(keys, sizeof keys, 0));
+            printf("  only when named: %s\n", schedule_keys(keys, sizeof keys, 1));
+        } else if (status == 0 && opts.want_schedule_list && reporter) {
+            print_schedule_list(stdout);
+        } else if (status == 0 && reporter) {
+            print_version(stdout);
+        }
+        cluster_finish();
+        return finish(status);
     }
 
     RunSetup run = resolve_run(&opts, argc, argv);
     char host[256] = "unknown", started[64];
     gethostname(host, sizeof host - 1);
     wall_time_text(started, sizeof started);
+    if (cluster_active()) {
+        run.mpi = (MpiSetup){cluster_size(), cluster_thread_level(), cluster_ranks(),
+                             opts.mpi_timeout > 0 ? opts.mpi_timeout : 60};
+        cluster_set_timeout((double)run.mpi.timeout);
+        stop_run = cluster_abort;
+    } else if (opts.mpi_timeout > 0) {
+        die(EXIT_USAGE, "--mpi-timeout: this clomp has no ranks to wait for; build clomp_mpi with make MPI=1");
+    }
+    if (!reporter) {   /* rank 0 writes the report and the files */
+        run.json_path = run.csv_path = NULL;
+        run.quiet = 1;
+    }
     Outputs out;
     open_outputs(&out, &run);
+    if (!reporter)
+        out.text = out.report;
     pending.out = &out;
-    pending.record = (RunRecord){&run, NULL, NULL, NULL, 0, host, started, 0.0, 0, NULL, NULL, {0}};
+    pending.record = (RunRecord){&run, NULL, NULL, NULL, 0, host, started, 0.0, 0, NULL, NULL, NULL, NULL, NULL, {0}};
     write_failure_record = write_pending_failure;
+    cluster_on_abort(write_pending_failure);
     configure_openmp(&run);
     choose_nested_shape(&run);
     run.cycles = calibrate_cycle_rate(opts.ghz);
@@ -523,11 +676,12 @@ int main(int argc, char **argv)
     print_header(out.report, &run, host, started);
     if (opts.dry_run) {
         print_plan(out.report, &run);
-        RunRecord record = {&run, NULL, NULL, NULL, 0, host, started, 0.0, 0, NULL, NULL, {0}};
+        RunRecord record = {&run, NULL, NULL, NULL, 0, host, started, 0.0, 0, NULL, NULL, NULL, NULL, NULL, {0}};
         int files_status = close_outputs(&out, &record);
         free(run.chunk_end);
         if (out.report != out.text)
             fclose(out.report);
+        cluster_finish();
         return finish(files_status);
     }
     fflush(out.report);
@@ -539,9 +693,15 @@ int main(int argc, char **argv)
     pending.record.pb = &pb;
     pending.record.build_seconds = build_seconds;
     plan_trials(&pb, &run);
+    WarningList setup_warnings = {0};
+    mesh_setup_warnings(&pb, &setup_warnings);
+    if (run.mpi.info != NULL)
+        rank_layout_warnings(run.mpi.info, run.mpi.ranks, &setup_warnings);
+    pending.record.setup_warnings = &setup_warnings;
     clomp_openmp_running = 1;   /* the locality report runs a parallel region */
-    print_setup(out.report, &run, &pb, build_seconds, &locality);
+    print_setup(out.report, &run, &pb, build_seconds, &locality, &setup_warnings);
     clomp_openmp_running = 0;
+    locality_setup_warnings(&locality, &setup_warnings);
 
     Measurement *results = calloc(clomp_schedule_count, sizeof *results);
     if (results == NULL)
@@ -550,33 +710,61 @@ int main(int argc, char **argv)
         results[i].schedule = clomp_schedules[i];
         results[i].selected = run.selected[i];
     }
-    pending.record.locality = &locality;
-    pending.record.results = results;
-    pending.record.count = clomp_schedule_count;
     if (prepare_measurements(&run, results, clomp_schedule_count) != 0)
         die(EXIT_RESOURCE, "out of memory for the timings of %ld rounds", run.rounds);
+    /* What the report shows: this rank's measurements, or in an MPI run
+     * the rank 1.2 reports for each (filled in as each one finishes). */
+    RankTable table = {0};
+    Measurement *shown = results;
+    if (cluster_active()) {
+        shown = calloc(clomp_schedule_count, sizeof *shown);
+        if (shown == NULL)
+            die(EXIT_RESOURCE, "out of memory");
+        memcpy(shown, results, clomp_schedule_count * sizeof *shown);
+    }
+    pending.record.locality = &locality;
+    pending.record.results = shown;
+    pending.record.count = clomp_schedule_count;
+    pending.record.rank_table = reporter && cluster_active() ? &table : NULL;
 
     char why[512] = "";
-    SequenceOutput seq_out = {out.report, run.quiet ? stderr : out.report};
-    status = run_measurements(&pb, &run, results, clomp_schedule_count, &seq_out, why, sizeof why);
-    RunRecord record = {&run, &pb, &locality, results, clomp_schedule_count, host, started, build_seconds,
-                        status, status != 0 ? why : NULL, NULL, {0}};
+    TextReport text = {out.report, &run, results, shown, reporter && cluster_active() ? &table : NULL, 0, 0};
+    SequenceHooks hooks = {&text, run.quiet && reporter ? stderr : out.report, print_starting_block,
+                           cluster_active() ? line_up_ranks : NULL, share_with_ranks, print_finished_block,
+                           print_round_done, print_skipped_block};
+    if (!reporter)
+        hooks.failures = stderr;
+    status = run_measurements(&pb, &run, results, clomp_schedule_count, &hooks, why, sizeof why);
+    if (status == 0 && run.rounds > 1)
+        print_all_blocks(&text, shown, clomp_schedule_count);
+    RankOutliers outliers;
+    RunRecord record = {&run, &pb, &locality, shown, clomp_schedule_count, host, started, build_seconds,
+                        status, status != 0 ? why : NULL, NULL, &setup_warnings, pending.record.rank_table, NULL,
+                        {0}};
     record.cost = process_cost_now();
     if (status != 0) {
-        for (size_t i = 0; i < clomp_schedule_count && status == EXIT_VERIFY_FAILED; i++)
-            if (strncmp(why, clomp_schedules[i]->name, strlen(clomp_schedules[i]->name)) == 0)
-                record.failed = &results[i];
+        if (status == EXIT_VERIFY_FAILED)
+            record.failed = &shown[text.last];
         close_outputs(&out, &record);
         die(status, "%s", why);
     }
     clomp_openmp_running = 1;   /* the locality is measured again in a parallel region */
     remeasure_locality(out.report, &pb.mesh, (int)run.numThreads, &locality);
     clomp_openmp_running = 0;
-    print_targets(out.report, &run, results, clomp_schedule_count);
-    print_process_cost(out.report, &record.cost);
-    print_summary(out.text, &run, results, clomp_schedule_count);
+    if (record.rank_table != NULL) {
+        rank_outliers(&table, &outliers);
+        record.outliers = &outliers;
+    }
+    print_targets(out.report, &run, shown, clomp_schedule_count);
+    print_process_cost(out.report, &record.cost);   /* this rank's process (rank 0's in the report) */
+    if (record.outliers != NULL)
+        print_rank_outliers(out.report, &run, record.outliers);
+    print_summary(out.text, &run, shown, clomp_schedule_count);
     int files_status = close_outputs(&out, &record);
 
+    free_rank_table(&table);
+    if (shown != results)
+        free(shown);
     free_measurements(results, clomp_schedule_count);
     free(results);
     free(run.chunk_end);
@@ -584,5 +772,6 @@ int main(int argc, char **argv)
     free_team_placement(&locality.team);
     if (out.report != out.text)
         fclose(out.report);
+    cluster_finish();
     return finish(files_status);
 }

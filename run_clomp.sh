@@ -28,6 +28,10 @@ Options (defaults in brackets):
   --out DIR               where the result files go [out]
   --env PRESET            source env/PRESET.sh first (gnu, llvm, intel, ibm-xl) [none]
   --launcher "CMD"        prefix every run, e.g. "numactl --interleave=all" [none]
+  --mpi "CMD"             hybrid MPI + OpenMP: run every run with the MPI launcher CMD, e.g.
+                          "mpirun -np 4 --map-by node" or "srun -n 4" (EXE default ./clomp_mpi,
+                          built with make MPI=1); adds 1.2's packed layouts (cores/4 ranks x 4
+                          threads, cores/16 x 16) where a node has at least twice those cores
   --numa                  also run the two largest zone sizes under each --numa policy
                           (interleave, local, node:0; needs a clomp built with libnuma)
   --stop-on-slowdown      stop if the target input's Static OMP speedup is below 1
@@ -116,14 +120,15 @@ for word in "$@"; do
     esac
 done
 quick=0 max_zone_scale=10000 zone_scale_factor=10 target_parts=64 target_zones=6400
-out_dir=out env_preset='' launcher='' stop_on_slowdown=0 resume_id='' dry_run=0 numa=0
+out_dir=out env_preset='' launcher='' stop_on_slowdown=0 resume_id='' dry_run=0 numa=0 mpi_launcher=''
+mpi_given=0
 plots=auto bundle_only=0 bundle_id='' validate_path=''
 max_zone_scale_set=0 replicates=3
 positional=()
 
 while [ $# -gt 0 ]; do
     case $1 in
-        --max-zone-scale | --zone-scale-factor | --target-parts | --target-zones | --out | --env | --launcher | --resume | --validate | --replicates)
+        --max-zone-scale | --zone-scale-factor | --target-parts | --target-zones | --out | --env | --launcher | --resume | --validate | --mpi | --replicates)
             [ $# -ge 2 ] || die_usage "$1: needs a value (see --help)" ;;
     esac
     case $1 in
@@ -135,6 +140,7 @@ while [ $# -gt 0 ]; do
         --out) out_dir=${2-}; shift ;;
         --env) env_preset=${2-}; shift ;;
         --launcher) launcher=${2-}; shift ;;
+        --mpi) mpi_launcher=${2-}; mpi_given=1; shift ;;
         --stop-on-slowdown) stop_on_slowdown=1 ;;
         --numa) numa=1 ;;
         --resume) resume_id=${2-}; shift ;;
@@ -157,7 +163,7 @@ done
 [ ${#positional[@]} -le 3 ] || die_usage "too many arguments: '${positional[3]}' (see --help)"
 [ -z "$validate_path" ] || exec "$here/clomp_validate" "$validate_path"
 
-exe=${positional[0]-./clomp}
+if [ "$mpi_given" = 1 ]; then exe=${positional[0]-./clomp_mpi}; else exe=${positional[0]-./clomp}; fi
 max_threads=${positional[1]-$(count_cores)}
 time_scale=${positional[2]-100}
 if [ "$quick" = 1 ]; then
@@ -180,6 +186,79 @@ if [ -n "$env_preset" ]; then
     . "$here/env/$env_preset.sh"
 fi
 read -r -a launcher_words <<<"$launcher"
+[ "$mpi_given" = 0 ] || [ -n "${mpi_launcher// /}" ] || die_usage "--mpi: needs the launcher command, e.g. \"mpirun -np 4\""
+
+# ---- MPI: the launcher's rank count, and the same launcher with another --------------
+# The rank count given (-np N, -n N, --np N, --ntasks N, --ntasks=N, -nN), or "".
+mpi_rank_count() {  # mpi_rank_count CMD
+    local -a w
+    local k
+    read -r -a w <<<"$1"
+    for ((k = 0; k < ${#w[@]}; k++)); do
+        case ${w[k]} in
+            -np | -n | --np | --ntasks) echo "${w[k + 1]-}"; return ;;
+            --ntasks=*) echo "${w[k]#--ntasks=}"; return ;;
+            -n[0-9]*) echo "${w[k]#-n}"; return ;;
+        esac
+    done
+}
+# CMD with its rank count replaced by N.
+mpi_with_ranks() {  # mpi_with_ranks CMD N
+    local -a w
+    local k out=''
+    read -r -a w <<<"$1"
+    for ((k = 0; k < ${#w[@]}; k++)); do
+        case ${w[k]} in
+            -np | -n | --np | --ntasks) out+="${w[k]} $2 "; k=$((k + 1)); continue ;;
+            --ntasks=*) out+="--ntasks=$2 "; continue ;;
+            -n[0-9]*) out+="-n$2 "; continue ;;
+        esac
+        out+="${w[k]} "
+    done
+    echo "${out% }"
+}
+# The launcher of a run of set SET: the --mpi one as given, or for a packed
+# layout (set packedT) with cores/T ranks for each rank it gives the key runs.
+mpi_ranks=''
+if [ "$mpi_given" = 1 ]; then
+    mpi_ranks=$(mpi_rank_count "$mpi_launcher")
+    [ -z "$mpi_ranks" ] || is_count "$mpi_ranks" ||
+        die_usage "--mpi: '$mpi_ranks' is not a rank count in \"$mpi_launcher\""
+fi
+mpi_launcher_for() {  # mpi_launcher_for SET
+    local threads
+    case $1 in
+        packed*) threads=${1#packed}; mpi_with_ranks "$mpi_launcher" $((mpi_ranks * max_threads / threads)) ;;
+        *) echo "$mpi_launcher" ;;
+    esac
+}
+# 1.2's packed hybrid layouts: cores/4 ranks of 4 threads, cores/16 of 16, on
+# the 6400-zone target input; only where a node has two such groups of cores,
+# and the launcher's rank count can be scaled.
+add_packed_layouts() {
+    local t
+    [ "$mpi_given" = 1 ] || return 0
+    if [ -z "$mpi_ranks" ]; then
+        echo "run_clomp.sh: notice: --mpi \"$mpi_launcher\" gives no rank count (-np N, -n N, --ntasks=N): no packed layouts" >&2
+        return 0
+    fi
+    for t in 4 16; do
+        [ "$max_threads" -ge $((2 * t)) ] || continue
+        plan+=("packed$t||$t 1 $target_parts $(((target_zones + target_parts / 2) / target_parts)) 32 1 $time_scale")
+    done
+}
+# The rank layout of every MPI run, for the .env file.
+mpi_layout() {
+    local i set_name policy args ranks
+    local -a a
+    echo "mpi launcher: $mpi_launcher"
+    for ((i = 0; i < total_runs; i++)); do
+        IFS='|' read -r set_name policy args <<<"${plan[i]}"
+        read -r -a a <<<"$args"
+        ranks=$(mpi_rank_count "$(mpi_launcher_for "$set_name")")
+        echo "run $((i + 1)) ($set_name): ${ranks:-launcher-chosen} rank(s) x ${a[0]} threads: $(mpi_launcher_for "$set_name")"
+    done
+}
 
 # The host name goes into file names: keep it to safe characters.
 host=$(uname -n | tr -c 'A-Za-z0-9.\n-' '_')
@@ -234,6 +313,8 @@ esac
 if [ ! -x "$exe" ] && [ "$dry_run" = 0 ]; then
     if [ "$exe" = ./clomp ] && [ "$(pwd -P)" = "$(cd "$here" && pwd -P)" ]; then
         make clomp >&2 || { echo "run_clomp.sh: could not build ./clomp" >&2; exit 2; }
+    elif [ "$exe" = ./clomp_mpi ] && [ "$(pwd -P)" = "$(cd "$here" && pwd -P)" ]; then
+        make MPI=1 clomp_mpi >&2 || { echo "run_clomp.sh: could not build ./clomp_mpi (make MPI=1)" >&2; exit 2; }
     fi
     [ -x "$exe" ] || die_usage "EXE: '$exe' is not an executable file"
 fi
@@ -241,6 +322,10 @@ fi
 # Every run writes its own CSV (--csv); a binary without it cannot be run by this driver.
 if [ "$dry_run" = 0 ] && ! "$exe" --help 2>&1 | grep -q -- '--csv='; then
     die_usage "EXE: $exe has no --csv option (built from older sources? rebuild with make)"
+fi
+
+if [ "$mpi_given" = 1 ] && [ "$dry_run" = 0 ] && ! "$exe" --version 2>/dev/null | grep -q '^mpi: yes'; then
+    die_usage "--mpi: $exe is not an MPI build (make MPI=1 builds ./clomp_mpi)"
 fi
 
 if [ "$numa" = 1 ] && [ "$dry_run" = 0 ] && ! "$exe" --version 2>/dev/null | grep -q '^libnuma: yes'; then
@@ -319,6 +404,7 @@ fi
 plan=()
 interleave_replicates keys "$replicates"
 last_key_run=${#plan[@]}
+add_packed_layouts
 for z in "${zone_sizes[@]}"; do
     for t in "${thread_counts[@]}"; do
         plan+=("${z}zones||$t -1 $(sweep_shape "$t" "$z") 32 1 $time_scale")
@@ -341,15 +427,17 @@ if [ "$dry_run" = 1 ]; then
         read -r -a a <<<"$args"
         secs=$(run_seconds "${a[6]}")
         total=$((total + secs))
+        mpi_cmd=''
+        [ "$mpi_given" = 0 ] || mpi_cmd="$(mpi_launcher_for "$set_name") "
         printf '[%d/%d] %-10s %s %s  ~%ss  %s bytes\n' $((i + 1)) "$total_runs" "$set_name" \
-            "${launcher:+$launcher }$exe${policy:+ --numa=$policy}" "$args" "$secs" "$(run_bytes "${a[@]}")"
+            "$mpi_cmd${launcher:+$launcher }$exe${policy:+ --numa=$policy}" "$args" "$secs" "$(run_bytes "${a[@]}")"
     done
     echo "Estimated total: ~$(mmss "$total") (mm:ss); nothing was run."
     exit 0
 fi
 
 plan_signature() {
-    printf '%s;' "exe=$exe" "launcher=$launcher" "${plan[@]}"
+    printf '%s;' "exe=$exe" "launcher=$launcher" ${mpi_launcher:+"mpi=$mpi_launcher"} "${plan[@]}"
 }
 
 # ---- output files --------------------------------------------------------------------
@@ -400,6 +488,7 @@ write_env() {
         echo "time scale: $time_scale"
         echo "env preset: ${env_preset:-none}"
         echo "launcher: ${launcher:-none}"
+        if [ "$mpi_given" = 1 ]; then mpi_layout; else echo "mpi launcher: none"; fi
         echo "plan: $(plan_signature)"
         echo "---- build facts ($exe --version)"
         "$exe" --version 2>&1 || echo "not available"
@@ -472,7 +561,7 @@ fi
 cat <<EOF
 CLOMP suite $base
        Start date: $(date)
-       Executable: $exe${launcher:+ (launcher: $launcher)}
+       Executable: $exe${launcher:+ (launcher: $launcher)}${mpi_launcher:+ (MPI: $mpi_launcher)}
       Max threads: $max_threads
        Time scale: $time_scale
  Output base name: $base
@@ -589,7 +678,9 @@ for ((i = 0; i < total_runs; i++)); do
     full="${base}_${set_name}.full" summary="${base}_${set_name}.summary"
     [ -f "$summary" ] || summary_header >"$summary"
     read -r -a a <<<"$args"
-    cmd=(${launcher_words[@]+"${launcher_words[@]}"} "$exe")
+    cmd=()
+    [ "$mpi_given" = 0 ] || read -r -a cmd <<<"$(mpi_launcher_for "$set_name")"
+    cmd+=(${launcher_words[@]+"${launcher_words[@]}"} "$exe")
     [ -z "$policy" ] || cmd+=("--numa=$policy")
     # clomp's own CSV of the run: the source of the .summary row and the suite's
     # .csv rows. In the output directory, which a launcher's node also sees.
@@ -647,7 +738,7 @@ for ((i = 0; i < total_runs; i++)); do
     done_count=$((done_count + 1))
     elapsed_done=$((elapsed_done + 1))
 
-    if [ "$set_name" = key ]; then
+    if [ "$set_name" = key ] || [[ $set_name == packed* ]]; then
         echo "=== $run/$total_runs: ${cmd[*]} -> $status"
         key_report "$tmp"
         if [ "$run" = 1 ] && [ "$stop_on_slowdown" = 1 ]; then

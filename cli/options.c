@@ -194,6 +194,10 @@ int parse_options(int argc, char **argv, Options *opts, char *error, size_t size
                 int status = parse_count("--rounds", arg + 9, MAX_ROUNDS, &opts->rounds, error, size);
                 if (status != 0)
                     return status;
+            } else if (strncmp(arg, "--mpi-timeout=", 14) == 0) {
+                int status = parse_count("--mpi-timeout", arg + 14, MAX_MPI_TIMEOUT, &opts->mpi_timeout, error, size);
+                if (status != 0)
+                    return status;
             } else if (strncmp(arg, "--ghz=", 6) == 0) {
                 int status = parse_ghz(arg + 6, &opts->ghz, error, size);
                 if (status != 0)
@@ -284,6 +288,8 @@ void print_usage(FILE *out, const char *exe)
             "                        and the text report goes to standard error)\n"
             "  --csv=FILE            also write one CSV row per measurement to FILE (- : standard\n"
             "                        output, and the text report goes to standard error)\n"
+            "  --mpi-timeout=S       clomp_mpi: a rank waits for the others at most S s (default 60)\n"
+            "                        beyond 4x its own work since they last met, then ends the run\n"
             "\n"
             "Some interesting testcases (last number controls run time; N = number of cores):\n"
             "                   Target input:  clomp -1 1 64 100 32 1 100\n"

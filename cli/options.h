@@ -32,11 +32,13 @@ typedef struct Options {
     const char *csv_path;  /* --csv=FILE; "-" is standard output */
     int quiet;             /* --quiet: only the summary block */
     ZoneLayout zone_layout;   /* --zone-stride=record (CLOMP 1.2's, default) | zonesize (spread) */
+    long mpi_timeout;      /* --mpi-timeout=S (clomp_mpi): seconds a rank waits for the others; 0: default */
 } Options;
 
 #define MAX_TRIALS 10000L
 #define MAX_ROUNDS 1000L
 #define MAX_GHZ 100.0
+#define MAX_MPI_TIMEOUT 86400L
 
 /* The seven CLOMP parameters in command-line order. */
 #define CLOMP_PARAMETER_COUNT 7

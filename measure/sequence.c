@@ -10,6 +10,7 @@
 #include "../kernels/deposit.h"
 #include "../kernels/fault.h"
 #include "chunk_plan.h"
+#include "warnings.h"
 #include "../timing/clock.h"
 
 volatile sig_atomic_t clomp_openmp_running;
@@ -200,7 +201,7 @@ static void plan_probe_chunks(Problem *pb, const RunSetup *run, Measurement *m)
 }
 
 /* One timed run of one schedule in round `round`. */
-static int measure_once(Problem *pb, const RunSetup *run, Measurement *m, long round, const SequenceOutput *out,
+static int measure_once(Problem *pb, const RunSetup *run, Measurement *m, long round, const SequenceHooks *hooks,
                         char *why, size_t why_size)
 {
     const Schedule *s = m->schedule;
@@ -225,19 +226,19 @@ static int measure_once(Problem *pb, const RunSetup *run, Measurement *m, long r
 
     if (round == 0) {
         wall_time_text(m->started, sizeof m->started);
-        if (run->rounds == 1) {
-            print_block_start(out->report, m);
-            fflush(out->report);
-        }
+        if (run->rounds == 1 && hooks->starting != NULL)
+            hooks->starting(hooks->context, m);
     }
 
-    ChunkCheck check = {pb, run, m, out->failures, round, 0, -1, 0, m->part_value_sum, m->part_residue};
+    ChunkCheck check = {pb, run, m, hooks->failures, round, 0, -1, 0, m->part_value_sum, m->part_residue};
     ChunkVerifier verifier = {check_owned_parts, conclude_chunk, &check};
     ChunkTimer timer = {m->chunks, m->chunk_end, m->chunk_seconds + round * m->chunks, 0.0,
                         checked ? &verifier : NULL, m->thread_marks};
     MeshChecksum first_round = m->checksum;
     if (s->role == ROLE_CHECKED)
         FAULT_ARM(s->name, run->subcycles, run->numParts, run->zonesPerPart);
+    if (hooks->before_timed != NULL)
+        hooks->before_timed(hooks->context, m);
     clomp_openmp_running = 1;
     s->run(pb, run->subcycles, &timer, NULL);
     clomp_openmp_running = 0;
@@ -261,7 +262,7 @@ static int measure_once(Problem *pb, const RunSetup *run, Measurement *m, long r
     /* Every round starts from the same state and does the same work. */
     if (checked && round > 0 &&
         (bits_differ(first_round.sum, m->checksum.sum) || bits_differ(first_round.residue, m->checksum.residue))) {
-        fprintf(out->failures, "%13s VERIFY FAILED: checksum of round %ld (Sum=%.17g Residue=%.17g) differs "
+        fprintf(hooks->failures, "%13s VERIFY FAILED: checksum of round %ld (Sum=%.17g Residue=%.17g) differs "
                                "from round 1's (Sum=%.17g Residue=%.17g)\n",
                 s->name, round + 1, m->checksum.sum, m->checksum.residue, first_round.sum, first_round.residue);
         snprintf(why, why_size, "%s: round %ld's checksum differs from round 1's", s->name, round + 1);
@@ -273,7 +274,7 @@ static int measure_once(Problem *pb, const RunSetup *run, Measurement *m, long r
 }
 
 int run_measurements(Problem *pb, const RunSetup *run, Measurement *results, size_t count,
-                     const SequenceOutput *out, char *why, size_t why_size)
+                     const SequenceHooks *hooks, char *why, size_t why_size)
 {
     for (long round = 0; round < run->rounds; round++) {
         double round_start = now_seconds();
@@ -281,41 +282,32 @@ int run_measurements(Problem *pb, const RunSetup *run, Measurement *results, siz
         for (size_t i = 0; i < count; i++) {
             Measurement *m = &results[i];
             if (!m->selected) {
-                if (round == run->rounds - 1 && run->rounds == 1)
-                    print_block_unavailable(out->report, run, m);
+                if (round == run->rounds - 1 && hooks->skipped != NULL)
+                    hooks->skipped(hooks->context, m);
                 continue;
             }
-            int status = measure_once(pb, run, m, round, out, why, why_size);
+            int status = measure_once(pb, run, m, round, hooks, why, why_size);
+            int last_round = round == run->rounds - 1;
+            if (status == 0 && last_round)
+                finish_measurement(run, m, find_measurement(results, count, ROLE_BESTCASE, NULL));
+            if (hooks->after_run != NULL)
+                status = hooks->after_run(hooks->context, m, round, status, why, why_size);
             if (status != 0)
                 return status;
             measured++;
-            if (round == run->rounds - 1) {
-                summarize_measurement(m, find_measurement(results, count, ROLE_BESTCASE, NULL));
-                if (run->rounds == 1)
-                    print_block_results(out->report, run, m, find_measurement(results, count, ROLE_REFERENCE, NULL),
-                                        find_measurement(results, count, ROLE_BESTCASE, NULL));
-            }
+            if (last_round && hooks->finished != NULL)
+                hooks->finished(hooks->context, results, count, i);
         }
-        if (run->rounds > 1) {
-            fprintf(out->report, "            Round: %ld of %ld done in %.1f s (%ld measurements, every chunk of "
-                                 "every checked run verified)\n",
-                    round + 1, run->rounds, now_seconds() - round_start, measured);
-            fflush(out->report);
-        }
-    }
-    if (run->rounds > 1) {
-        fprintf(out->report, "---------------------\n");
-        for (size_t i = 0; i < count; i++) {
-            if (!results[i].selected) {
-                print_block_unavailable(out->report, run, &results[i]);
-                continue;
-            }
-            print_block_start(out->report, &results[i]);
-            print_block_results(out->report, run, &results[i], find_measurement(results, count, ROLE_REFERENCE, NULL),
-                                find_measurement(results, count, ROLE_BESTCASE, NULL));
-        }
+        if (run->rounds > 1 && hooks->round_done != NULL)
+            hooks->round_done(hooks->context, round, now_seconds() - round_start, measured);
     }
     return 0;
+}
+
+void finish_measurement(const RunSetup *run, Measurement *m, const Measurement *bestcase)
+{
+    summarize_measurement(m, bestcase);
+    measurement_warnings(run, m);
 }
 
 void summarize_measurement(Measurement *m, const Measurement *bestcase)

@@ -7,16 +7,35 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#include "../report/report.h"
+#include "record.h"
 
 /* Set while OpenMP regions run, so that an abort from inside the runtime
  * (libomp cannot create a thread) is told apart from a crash of ours. */
 extern volatile sig_atomic_t clomp_openmp_running;
 
-typedef struct SequenceOutput {
-    FILE *report;   /* the text report (a sink under --quiet) */
-    FILE *failures; /* VERIFY FAILED lines: the report, or stderr under --quiet */
-} SequenceOutput;
+/* What the sequence tells its caller as it goes; it prints nothing itself
+ * but the VERIFY FAILED lines of a failing check. Any hook may be NULL. */
+typedef struct SequenceHooks {
+    void *context;
+    FILE *failures;   /* VERIFY FAILED lines: the report, or stderr under --quiet */
+    /* One round: a measurement's timed run is about to start (its team and
+     * start time are known). */
+    void (*starting)(void *context, const Measurement *m);
+    /* Right before every timed run, outside the timed region. */
+    void (*before_timed)(void *context, const Measurement *m);
+    /* After every timed run, with its status (0, or the failure and its
+     * reason in `why`; after the last round of a good run `m` is already
+     * summarized); returns the status the sequence goes on with. */
+    int (*after_run)(void *context, const Measurement *m, long round, int status, char *why, size_t why_size);
+    /* A measurement's last round is done and it is summarized: figures and
+     * warnings are final. */
+    void (*finished)(void *context, Measurement *results, size_t count, size_t index);
+    /* Several rounds: round `round` (0-based) ended after `seconds`. */
+    void (*round_done)(void *context, long round, double seconds, long measured);
+    /* The last round reached a measurement that is not run (left out by
+     * --schedules, or Nested OMP below 2x2 threads), in its place. */
+    void (*skipped)(void *context, const Measurement *m);
+} SequenceHooks;
 
 /* Allocates each measurement's timing arrays for run->rounds rounds; -1 when
  * out of memory. */
@@ -25,13 +44,15 @@ void free_measurements(Measurement *results, size_t count);
 
 /* Runs the whole sequence. Returns 0, or the exit status (verification
  * failed, or the runtime gave other team sizes) with a one-line reason in
- * `why`; the results gathered so far stay in `results`. Blocks are printed
- * as each run ends when there is one round, after the last round otherwise. */
+ * `why`; the results gathered so far stay in `results`. */
 int run_measurements(Problem *pb, const RunSetup *run, Measurement *results, size_t count,
-                     const SequenceOutput *out, char *why, size_t why_size);
+                     const SequenceHooks *hooks, char *why, size_t why_size);
 
 /* The figures of one measurement from its chunks (bestcase: the summarized
  * measurement its overhead is taken against, or NULL). */
 void summarize_measurement(Measurement *m, const Measurement *bestcase);
+
+/* summarize_measurement() and the warnings that follow from the figures. */
+void finish_measurement(const RunSetup *run, Measurement *m, const Measurement *bestcase);
 
 #endif

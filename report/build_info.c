@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "build_info_generated.h"
+#include "../mpi/cluster.h"
 #include "../numa/placement.h"
 
 #define CLOMP_VERSION "1.0.0"
@@ -57,4 +58,6 @@ void print_version(FILE *out)
     fprintf(out, "OpenMP: %ld (OpenMP %s)\n", b->openmp, b->openmp_spec);
     fprintf(out, "built on: %s at %s\n", b->host, b->date);
     fprintf(out, "libnuma: %s\n", numa_support_built() ? "yes (--numa available)" : "no (built with NUMA=0 or without libnuma-dev)");
+    fprintf(out, "mpi: %s\n", cluster_active() ? "yes (clomp_mpi: run it under mpirun or srun)"
+                                               : "no (make MPI=1 builds clomp_mpi)");
 }

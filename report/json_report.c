@@ -278,6 +278,20 @@ static void write_statistics(JsonWriter *w, const SampleStats *st)
     json_object_end(w);
 }
 
+/* CLOMP 1.2's "MPI Dist" line: the runtime over the ranks, and the rank whose figures are shown. */
+static void write_distribution(JsonWriter *w, const RankSpread *sp)
+{
+    json_object_begin(w, "mpi_distribution");
+    json_number(w, "runtime_min_seconds", sp->min_seconds);
+    json_integer(w, "min_rank", sp->min_rank);
+    json_number(w, "runtime_max_seconds", sp->max_seconds);
+    json_integer(w, "max_rank", sp->max_rank);
+    json_number(w, "runtime_avg_seconds", sp->avg_seconds);
+    json_integer(w, "used_rank", sp->used_rank);
+    json_string(w, "used", sp->used_fastest ? "fastest" : "slowest");
+    json_object_end(w);
+}
+
 static void write_measurement(JsonWriter *w, const RunRecord *r, const Measurement *m)
 {
     const Schedule *s = m->schedule;
@@ -347,6 +361,8 @@ static void write_measurement(JsonWriter *w, const RunRecord *r, const Measureme
     interval(w, "overhead_round_range", complete && m->has_overhead && m->has_round_range, m->round_range_low,
              m->round_range_high);
     json_integer(w, "subnormals", m->subnormals);
+    if (m->spread.ranks > 0)
+        write_distribution(w, &m->spread);
     if (complete)
         write_statistics(w, &m->stats);
     else
@@ -398,6 +414,99 @@ static void write_target(JsonWriter *w, const RunSetup *run, const char *key, co
     json_object_end(w);
 }
 
+/* "label: text", as the text report's WARNING lines (and the ones it says another way). */
+static void write_warnings(JsonWriter *w, const char *label, const WarningList *warnings)
+{
+    char text[400];
+    for (size_t i = 0; warnings != NULL && i < warnings->count; i++) {
+        snprintf(text, sizeof text, "%s: %s", label, warnings->item[i].text);
+        json_string(w, NULL, text);
+    }
+}
+
+/* One rank's figures for one measurement, as that rank summarized them
+ * (overhead against its own bestcase); null figures until it is complete. */
+static void write_rank_measurement(JsonWriter *w, const RunRecord *r, const Measurement *m)
+{
+    int complete = m->rounds_done == r->run->rounds && m->stats.n > 0;
+    int checked = m->schedule->role == ROLE_REFERENCE || m->schedule->role == ROLE_CHECKED;
+    json_object_begin(w, NULL);
+    json_string(w, "key", m->schedule->key);
+    json_integer(w, "rounds_done", m->rounds_done);
+    json_number(w, "runtime_seconds", complete ? m->seconds : NAN);
+    json_number(w, "us_per_loop", complete ? m->us : NAN);
+    interval(w, "us_per_loop_ci_95", complete && m->stats.has_ci, m->stats.ci_low, m->stats.ci_high);
+    json_number(w, "cv", complete ? m->stats.cv : NAN);
+    json_number(w, "overhead_us_per_loop", complete && m->has_overhead ? m->overhead_us : NAN);
+    interval(w, "overhead_ci_95", complete && m->has_overhead && m->has_overhead_ci, m->overhead_low,
+             m->overhead_high);
+    json_integer(w, "verified_chunks", m->verified_chunks);
+    if (checked && m->rounds_done > 0) {
+        json_object_begin(w, "checksum");
+        json_number(w, "sum", m->checksum.sum);
+        json_number(w, "residue", m->checksum.residue);
+        json_number(w, "total", m->checksum.total);
+        json_object_end(w);
+    } else {
+        json_null(w, "checksum");
+    }
+    json_object_end(w);
+}
+
+/* clomp_mpi: the ranks, where they ran, each one's figures, the outliers. */
+static void write_mpi(JsonWriter *w, const RunRecord *r)
+{
+    const MpiSetup *mpi = &r->run->mpi;
+    json_object_begin(w, "mpi");
+    json_integer(w, "ranks", mpi->ranks);
+    json_string(w, "thread_level", mpi->thread_level);
+    json_integer(w, "timeout_seconds", mpi->timeout);
+    json_array_begin(w, "per_rank");
+    for (int rank = 0; mpi->info != NULL && rank < mpi->ranks; rank++) {
+        const RankInfo *info = &mpi->info[rank];
+        json_object_begin(w, NULL);
+        json_integer(w, "rank", info->rank);
+        json_string(w, "host", info->host);
+        json_string(w, "cpus", info->cpus);
+        json_integer(w, "cpu_count", info->cpu_count);
+        json_array_begin(w, "measurements");
+        const RankTable *t = r->rank_table;
+        for (size_t i = 0; t != NULL && t->results != NULL && i < t->count; i++) {
+            const Measurement *m = &t->results[(size_t)rank * t->count + i];
+            if (m->schedule != NULL && m->selected)
+                write_rank_measurement(w, r, m);
+        }
+        json_array_end(w);
+        json_object_end(w);
+    }
+    json_array_end(w);
+    const RankOutliers *o = r->outliers;
+    if (o == NULL) {
+        json_null(w, "outliers");
+    } else {
+        json_object_begin(w, "outliers");
+        json_bool(w, "judged", o->ranks >= 3);
+        json_number(w, "serial_median_us_per_loop", o->serial_median);
+        json_number(w, "static_overhead_median_us_per_loop", o->overhead_median);
+        json_array_begin(w, "ranks");
+        for (size_t k = 0; k < o->count; k++) {
+            const RankOutlier *x = &o->item[k];
+            json_object_begin(w, NULL);
+            json_integer(w, "rank", x->rank);
+            json_string(w, "host", mpi->info != NULL ? mpi->info[x->rank].host : NULL);
+            json_string(w, "figure", x->figure);
+            json_number(w, "value_us_per_loop", x->value);
+            json_number(w, "median_us_per_loop", x->median);
+            json_number(w, "deviation_us_per_loop", x->deviation);
+            json_number(w, "threshold_us_per_loop", x->threshold);
+            json_object_end(w);
+        }
+        json_array_end(w);
+        json_object_end(w);
+    }
+    json_object_end(w);
+}
+
 int write_json_report(FILE *out, const RunRecord *r)
 {
     JsonWriter w;
@@ -419,6 +528,8 @@ int write_json_report(FILE *out, const RunRecord *r)
     write_build(&w);
     write_openmp_environment(&w);
     write_setup(&w, r);
+    if (r->run->mpi.ranks > 0)
+        write_mpi(&w, r);
 
     json_array_begin(&w, "measurements");
     for (size_t i = 0; r->results != NULL && i < r->count; i++)
@@ -439,8 +550,9 @@ int write_json_report(FILE *out, const RunRecord *r)
     write_process_cost(&w, &r->cost);
 
     json_array_begin(&w, "warnings");
-    for (size_t i = 0; i < warning_count(); i++)
-        json_string(&w, NULL, warning_text(i));
+    write_warnings(&w, "setup", r->setup_warnings);
+    for (size_t i = 0; r->results != NULL && i < r->count; i++)
+        write_warnings(&w, r->results[i].schedule->name, &r->results[i].warnings);
     json_array_end(&w);
     json_object_end(&w);
     return json_finish(&w);

@@ -1,10 +1,11 @@
 #include "report.h"
 
+#include "../measure/warnings.h"
+#include "../mpi/rank_view.h"
 #include "../numa/locality.h"
 #include "record_figures.h"
 
 #include <math.h>
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -23,41 +24,12 @@ void print_escaped(FILE *out, const char *text)
     }
 }
 
-long chunk_subcycles(const Measurement *m, long c)
+/* The WARNING lines of a block (or of the set-up, label ""). */
+static void print_warnings(FILE *out, const char *label, const WarningList *warnings)
 {
-    return m->chunk_end[c] - (c > 0 ? m->chunk_end[c - 1] : 0);
-}
-
-#define MAX_WARNINGS 64
-static char warnings[MAX_WARNINGS][400];
-static size_t warnings_kept;
-
-void record_warning(const char *label, const char *text)
-{
-    if (warnings_kept < MAX_WARNINGS)
-        snprintf(warnings[warnings_kept++], sizeof warnings[0], "%s: %s", label, text);
-}
-
-size_t warning_count(void)
-{
-    return warnings_kept;
-}
-
-const char *warning_text(size_t i)
-{
-    return i < warnings_kept ? warnings[i] : NULL;
-}
-
-/* A WARNING line of a block (or of the set-up, label ""), kept for JSON too. */
-__attribute__((format(printf, 3, 4))) static void print_warning(FILE *out, const char *label, const char *fmt, ...)
-{
-    char text[320];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(text, sizeof text, fmt, ap); // NOLINT(clang-analyzer-valist.Uninitialized): va_start is just above
-    va_end(ap);
-    fprintf(out, "%13s  WARNING: %s\n", label, text);
-    record_warning(label[0] != '\0' ? label : "setup", text);
+    for (size_t i = 0; warnings != NULL && i < warnings->count; i++)
+        if (warnings->item[i].printed)
+            fprintf(out, "%13s  WARNING: %s\n", label, warnings->item[i].text);
 }
 
 const char *measured_text(char *buf, size_t size, double value, double uncertainty, int max_decimals)
@@ -96,6 +68,10 @@ void print_header(FILE *out, const RunSetup *run, const char *host, const char *
                 run->zoneSize);
     fprintf(out, "       Invocation: ");
     print_escaped(out, run->invocation);
+    if (run->mpi.ranks > 0) {   /* CLOMP 1.2's MPI build (-DWITH_MPI) */
+        fprintf(out, "\n       Invoke MPI: YES (%s)", run->mpi.thread_level);
+        fprintf(out, "\n        MPI Tasks: %d", run->mpi.ranks);
+    }
     fprintf(out, "\n         Hostname: ");
     print_escaped(out, host);
     fputc('\n', out);
@@ -205,16 +181,9 @@ static void print_thread_placement(FILE *out, const TeamPlacement *tp)
         else
             fprintf(out, " (bound: %d cpu%s)\n", p->allowed_cpus, p->allowed_cpus == 1 ? "" : "s");
     }
-    if (tp->threads > tp->cores_online && tp->cores_online > 0)
-        print_warning(out, "", "the team of %d threads is larger than the %d cores online: threads time-share cores, "
-                               "and every barrier waits for a descheduled thread", tp->threads, tp->cores_online);
-    if (tp->shared_core_threads > 0)
-        print_warning(out, "", "%d of %d threads share a core with another thread of the team (e.g. threads %d and "
-                               "%d): they compete for one core", tp->shared_core_threads, tp->threads,
-                      tp->first_shared[0], tp->first_shared[1]);
-    if (tp->unbound_threads > 0)
-        print_warning(out, "", "%d of %d threads are not bound to a core (each may run on several): set "
-                               "OMP_PROC_BIND and OMP_PLACES (e.g. close and cores)", tp->unbound_threads, tp->threads);
+    WarningList warnings = {0};
+    team_placement_warnings(tp, 1, &warnings);
+    print_warnings(out, "", &warnings);
 }
 
 /* Which layout: the default is 1.2's, the spread one must never pass for it. */
@@ -246,7 +215,21 @@ static void print_nested_shape(FILE *out, const RunSetup *run)
     fputc('\n', out);
 }
 
-void print_setup(FILE *out, const RunSetup *run, const Problem *pb, double build_seconds, LocalitySummary *locality)
+/* MPI: where each rank ran (its host and the CPUs it may use). */
+static void print_rank_layout(FILE *out, const RunSetup *run)
+{
+    for (int r = 0; run->mpi.info != NULL && r < run->mpi.ranks; r++) {
+        const RankInfo *info = &run->mpi.info[r];
+        char label[32];
+        snprintf(label, sizeof label, "MPI rank %d", info->rank);
+        fprintf(out, "%17s: host ", label);
+        print_escaped(out, info->host);
+        fprintf(out, ", CPUs %s (%d)\n", info->cpus, info->cpu_count);
+    }
+}
+
+void print_setup(FILE *out, const RunSetup *run, const Problem *pb, double build_seconds, LocalitySummary *locality,
+                 const WarningList *warnings)
 {
     const DepositState *d = &pb->deposit;
     const BuildInfo *b = build_info();
@@ -272,8 +255,6 @@ void print_setup(FILE *out, const RunSetup *run, const Problem *pb, double build
     fprintf(out, "   NUMA placement: %s%s\n", placement_text(&run->placement, policy, sizeof policy),
             run->placement.kind == PLACEMENT_FIRST_TOUCH ? " (pages land where the building thread first writes them)" : "");
     print_locality_report(out, &pb->mesh, (int)run->numThreads, locality);
-    if (locality->measured && !locality->threads_bound)
-        record_warning("setup", "threads are not bound (OMP_PROC_BIND unset or false): they may migrate");
     if (observe_team_placement((int)run->numThreads, &locality->team) == 0)
         print_thread_placement(out, &locality->team);
     else
@@ -298,12 +279,8 @@ void print_setup(FILE *out, const RunSetup *run, const Problem *pb, double build
         fprintf(out, "       Cycle rate: unavailable (%s)\n", run->cycles.why);
     else
         fprintf(out, "       Cycle rate: %.3f GHz (%s)\n", run->cycles.ghz, cycle_source_text(&run->cycles));
-    long vanished = 0;
-    for (long p = 0; p < pb->mesh.shape.numParts; p++)
-        vanished += pb->mesh.partArray[p]->residue == 0.0 || fpclassify(pb->mesh.partArray[p]->residue) == FP_SUBNORMAL;
-    if (vanished > 0)
-        print_warning(out, "", "%ld part residues underflow in set-up: every update runs through "
-                               "subnormal values (slow on many CPUs) and the carried residue is lost", vanished);
+    print_rank_layout(out, run);
+    print_warnings(out, "", warnings);
     fprintf(out, "---------------------\n");
 }
 
@@ -451,24 +428,8 @@ static void print_cycles(FILE *out, const RunSetup *run, const Measurement *m)
     }
 }
 
-int team_distinct_cpus(const TeamObservation *t, int *seen_threads)
-{
-    int distinct = 0, seen = 0;
-    for (int i = 0; i < t->cpu_slots; i++) {
-        if (t->cpu[i] < 0)
-            continue;
-        seen++;
-        int repeat = 0;
-        for (int j = 0; j < i && !repeat; j++)
-            repeat = t->cpu[j] == t->cpu[i];
-        distinct += !repeat;
-    }
-    *seen_threads = seen;
-    return distinct;
-}
-
 /* The CPUs each inner team ran on in the warm-up ("team 0: 0,1; team 1:
- * 2,3"), and a warning when the teams overlap. */
+ * 2,3"); measurement_warnings() warns when the teams overlap. */
 static void print_inner_cpus(FILE *out, const RunSetup *run, const Measurement *m)
 {
     const TeamObservation *t = &m->team;
@@ -490,12 +451,6 @@ static void print_inner_cpus(FILE *out, const RunSetup *run, const Measurement *
     if (run->nestedOuter > shown_groups)
         fprintf(out, "; ...");
     fprintf(out, " (inner teams' threads in the warm-up: %d distinct CPUs for %d threads)\n", distinct, threads);
-    /* With more threads than CPUs sharing is unavoidable (the header says so). */
-    long cpus = sysconf(_SC_NPROCESSORS_ONLN);
-    if (distinct < threads && (cpus <= 0 || distinct < cpus))
-        print_warning(out, m->schedule->name, "the inner teams share CPUs (%d distinct for %d threads): for nested "
-                                              "runs bind with OMP_PROC_BIND=spread,close and OMP_PLACES=cores",
-                      distinct, threads);
 }
 
 /* clomp's additions to a block, after all of the CLOMP 1.2 lines. */
@@ -524,22 +479,8 @@ static void print_block_notes(FILE *out, const RunSetup *run, const Measurement 
             fprintf(out, " (inner teams from %d to %d)", t->inner_min, t->inner_max);
         fprintf(out, ", requested %dx%d\n", run->nestedOuter, run->nestedInner);
         print_inner_cpus(out, run, m);
-        if (run->nestedInner > 1 && t->inner_max <= 1)
-            print_warning(out, s->name, "the OpenMP runtime serialised the inner teams: each group ran on one thread");
-        else if (t->inner_min < run->nestedInner && t->inner_max > 0)
-            print_warning(out, s->name, "some inner teams got fewer threads than requested");
     }
-    if (t->idle_threads > 0)
-        print_warning(out, s->name, "%d of %d threads got no parts (numParts %ld < numThreads)", t->idle_threads,
-                      t->threads, run->numParts);
-    if (m->subnormals > 0)
-        print_warning(out, s->name, "%ld subnormal zone values/residues: subnormal arithmetic "
-                                    "is slow on many CPUs and distorts this timing", m->subnormals);
-    if (s->chunked && m->stats.n >= 2 && m->stats.cv > CLOMP_NOISY_CV)
-        print_warning(out, s->name, "noisy measurement: chunk times vary by CV %.0f%% (> %.0f%%); likely causes: "
-                                    "the node is not idle, unbound threads (set OMP_PROC_BIND and OMP_PLACES), "
-                                    "frequency changes; see docs/statistics.md",
-                      m->stats.cv * 100.0, CLOMP_NOISY_CV * 100.0);
+    print_warnings(out, s->name, &m->warnings);
 }
 
 void print_block_results(FILE *out, const RunSetup *run, const Measurement *m,
@@ -550,7 +491,15 @@ void print_block_results(FILE *out, const RunSetup *run, const Measurement *m,
     if (s->role == ROLE_REFERENCE || s->role == ROLE_CHECKED)
         fprintf(out, "%13s Checksum: Sum=%-8.8g Residue=%-8.8g Total=%-.9g\n", s->name,
                 m->checksum.sum, m->checksum.residue, m->checksum.total);
-    fprintf(out, "%13s  Runtime: %.3f (wallclock, in seconds)\n", s->name, m->seconds);
+    const RankSpread *sp = &m->spread;
+    if (sp->ranks > 0) {   /* CLOMP 1.2's MPI lines: the runtime over the ranks, and the rank used */
+        fprintf(out, "%13s MPI Dist: Min %.3f (Rank %d) Max %.3f (Rank %d) Avg %.3f\n", s->name, sp->min_seconds,
+                sp->min_rank, sp->max_seconds, sp->max_rank, sp->avg_seconds);
+        fprintf(out, "%13s  Runtime: %.3f (wallclock, in seconds, %s used, rank %d)\n", s->name, m->seconds,
+                sp->used_fastest ? "min" : "max", sp->used_rank);
+    } else {
+        fprintf(out, "%13s  Runtime: %.3f (wallclock, in seconds)\n", s->name, m->seconds);
+    }
     fprintf(out, "%13s  us/Loop: %.2f (wallclock, in microseconds)\n", s->name, m->us);
     if (s->role == ROLE_BESTCASE || s->role == ROLE_CHECKED)
         print_comparisons(out, m, serial, bestcase);
@@ -563,15 +512,6 @@ void print_block_results(FILE *out, const RunSetup *run, const Measurement *m,
 int measurement_reported(const Measurement *m)
 {
     return !m->schedule->optional || m->selected;
-}
-
-const Measurement *find_measurement(const Measurement *results, size_t count, ScheduleRole role, const char *key)
-{
-    for (size_t i = 0; i < count; i++)
-        if (results[i].selected && results[i].schedule->role == role &&
-            (key == NULL || strcmp(results[i].schedule->key, key) == 0))
-            return &results[i];
-    return NULL;
 }
 
 typedef enum { ROW_RUNTIME, ROW_US_PER_LOOP, ROW_SPEEDUP, ROW_EFFICACY, ROW_OVERHEAD } SummaryRow;
@@ -742,6 +682,8 @@ void print_summary(FILE *out, const RunSetup *run, const Measurement *results, s
 
     /* Exactly CLOMP 1.2's last line: scripts collect results by it. */
     fprintf(out, "CORAL RFP, ");
+    if (run->mpi.ranks > 1)
+        fprintf(out, "%d MPI X ", run->mpi.ranks);
     print_args(out, run);
     print_rfp_figure(out, serial->us, 2);
     print_rfp_figure(out, barrier != NULL ? barrier->us : NAN, 2);
@@ -753,4 +695,29 @@ void print_summary(FILE *out, const RunSetup *run, const Measurement *results, s
     print_rfp_figure(out, manual != NULL ? summary_figure(ROW_OVERHEAD, manual, serial, bestcase) : NAN, 2);
     print_rfp_figure(out, manual != NULL ? serial->us / manual->us : NAN, 1);
     fputc('\n', out);
+}
+
+void print_rank_outliers(FILE *out, const RunSetup *run, const RankOutliers *o)
+{
+    fprintf(out, "----------- MPI ranks: outliers ----------\n");
+    if (o->ranks < 3) {
+        fprintf(out, "Outliers: not judged with %d rank%s (needs 3 or more to tell one from the others)\n", o->ranks,
+                o->ranks == 1 ? "" : "s");
+        return;
+    }
+    char a[32];
+    fprintf(out, "Rank medians: Serial Ref %s us/Loop", measured_text(a, sizeof a, o->serial_median, 0.0, 2));
+    if (!isnan(o->overhead_median))
+        fprintf(out, ", Static OMP overhead %s us/Loop", measured_text(a, sizeof a, o->overhead_median, 0.0, 2));
+    fprintf(out, " (%d ranks; outlier: farther from the median than %.1f scaled MADs, its own 95%% CI and 1%% of "
+                 "Serial Ref)\n", o->ranks, RANK_OUTLIER_MADS);
+    if (o->count == 0)
+        fprintf(out, "Outliers: none\n");
+    for (size_t k = 0; k < o->count; k++) {
+        const RankOutlier *x = &o->item[k];
+        fprintf(out, "Outlier: rank %d on ", x->rank);
+        print_escaped(out, run->mpi.info != NULL ? run->mpi.info[x->rank].host : "?");
+        fprintf(out, ": %s %.2f (median %.2f, %+.2f us/Loop, threshold %.2f)\n", x->figure, x->value, x->median,
+                x->deviation, x->threshold);
+    }
 }

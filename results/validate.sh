@@ -122,11 +122,12 @@ while IFS='|' read -r set_name policy args; do
                 invalid "$what has $coral CORAL RFP lines in $file (one expected)"
             else
                 num='(-?[0-9]+(\.[0-9]+)?|N/A)'
-                if [[ ! $line =~ ^CORAL\ RFP,\ (-?[0-9]+\ ){6}-?[0-9]+(,\ $num){9}$ ]]; then
+                # clomp_mpi with several ranks: CLOMP 1.2's "N MPI X " before the inputs.
+                if [[ ! $line =~ ^CORAL\ RFP,\ ([0-9]+\ MPI\ X\ )?(-?[0-9]+\ ){6}-?[0-9]+(,\ $num){9}$ ]]; then
                     invalid "$what: its CORAL RFP line does not parse: '$line'"
                 else
                     # The inputs it names: the run's own (numThreads is resolved, zoneSize used).
-                    rfp_args=$(sed 's/^CORAL RFP, //; s/,.*//' <<<"$line")
+                    rfp_args=$(sed 's/^CORAL RFP, //; s/^[0-9]* MPI X //; s/,.*//' <<<"$line")
                     [ "$rfp_args" = "$args" ] || invalid "$what: its CORAL RFP line names the inputs '$rfp_args'"
                 fi
             fi ;;

@@ -9,6 +9,7 @@
 
 #include "kernels/schedule.h"
 #include "measure/sequence.h"
+#include "measure/warnings.h"
 #include "report/report.h"
 #include "tap.h"
 
@@ -149,6 +150,7 @@ static void test_lines_and_warnings(void)
     ok(strstr(text, "noisy") == NULL, "CV 1%% is not noisy");
 
     stat.stats.cv = 0.25;
+    measurement_warnings(&run, &stat);   /* found with the figures, printed with the block */
     block(&run, &stat, &serial, &best);
     ok(strstr(text, "   Static OMP  WARNING: noisy measurement: chunk times vary by CV 25% (> 10%)") != NULL,
        "CV 25%% gets the noisy-measurement warning with its likely causes");

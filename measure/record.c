@@ -1,0 +1,47 @@
+#include "record.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+void add_warning(WarningList *list, int printed, const char *fmt, ...)
+{
+    if (list->count >= CLOMP_MAX_WARNINGS)
+        return;
+    Warning *w = &list->item[list->count++];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(w->text, sizeof w->text, fmt, ap); // NOLINT(clang-analyzer-valist.Uninitialized): va_start is just above
+    va_end(ap);
+    w->printed = printed;
+}
+
+const Measurement *find_measurement(const Measurement *results, size_t count, ScheduleRole role, const char *key)
+{
+    for (size_t i = 0; i < count; i++)
+        if (results[i].selected && results[i].schedule->role == role &&
+            (key == NULL || strcmp(results[i].schedule->key, key) == 0))
+            return &results[i];
+    return NULL;
+}
+
+long chunk_subcycles(const Measurement *m, long c)
+{
+    return m->chunk_end[c] - (c > 0 ? m->chunk_end[c - 1] : 0);
+}
+
+int team_distinct_cpus(const TeamObservation *t, int *seen_threads)
+{
+    int distinct = 0, seen = 0;
+    for (int i = 0; i < t->cpu_slots; i++) {
+        if (t->cpu[i] < 0)
+            continue;
+        seen++;
+        int repeat = 0;
+        for (int j = 0; j < i && !repeat; j++)
+            repeat = t->cpu[j] == t->cpu[i];
+        distinct += !repeat;
+    }
+    *seen_threads = seen;
+    return distinct;
+}

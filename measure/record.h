@@ -1,0 +1,200 @@
+/* The data model of a run: what was asked for (RunSetup), what each
+ * measurement measured and what follows from it (Measurement, warnings
+ * included), and the finished record every report prints from (RunRecord).
+ * Measuring fills these in; reporting only reads them. */
+#ifndef CLOMP_RECORD_H
+#define CLOMP_RECORD_H
+
+#include <stddef.h>
+
+#include "../kernels/problem.h"
+#include "../kernels/schedule.h"
+#include "../mesh/verify.h"
+#include "../numa/locality.h"
+#include "../numa/placement.h"
+#include "../timing/cycles.h"
+#include "../timing/process_cost.h"
+#include "../timing/statistics.h"
+
+/* WARNING lines: found with the figures they are about, printed by the
+ * text report and listed by the JSON one. */
+#define CLOMP_MAX_WARNINGS 8
+typedef struct Warning {
+    char text[320];
+    int printed;      /* 0: the text report says it another way (the locality report's own line) */
+} Warning;
+typedef struct WarningList {
+    size_t count;
+    Warning item[CLOMP_MAX_WARNINGS];
+} WarningList;
+
+/* Adds a warning (dropped beyond CLOMP_MAX_WARNINGS). */
+__attribute__((format(printf, 3, 4))) void add_warning(WarningList *list, int printed, const char *fmt, ...);
+
+/* Where one rank of an MPI run ran. */
+#define CLOMP_MAX_CPUS 1024
+typedef struct RankInfo {
+    int rank;
+    char host[64];
+    char cpus[192];                              /* its affinity at start, as a list: "0-3,8" */
+    int cpu_count;
+    unsigned char cpu_mask[CLOMP_MAX_CPUS / 8];  /* the same CPUs, one bit each */
+} RankInfo;
+
+/* The MPI side of a run (clomp_mpi); ranks 0 in the plain clomp. */
+typedef struct MpiSetup {
+    int ranks;                 /* MPI tasks; 0: not an MPI build */
+    const char *thread_level;  /* what MPI_Init_thread provided */
+    const RankInfo *info;      /* [ranks], on rank 0 */
+    long timeout;              /* --mpi-timeout, seconds */
+} MpiSetup;
+
+/* One measurement's runtime over the ranks (CLOMP 1.2's "MPI Dist" line)
+ * and the rank whose figures the report shows for it. */
+typedef struct RankSpread {
+    int ranks;                 /* 0: not an MPI run */
+    double min_seconds, max_seconds, avg_seconds;
+    int min_rank, max_rank;
+    int used_rank;
+    int used_fastest;          /* 1: the fastest rank (Serial Ref, Bestcase, as 1.2), 0: the slowest */
+} RankSpread;
+
+/* The run as resolved from the command line. */
+typedef struct RunSetup {
+    const char *exe;
+    char invocation[1024];
+    long inputNumThreads;     /* as given */
+    long numThreads;          /* resolved */
+    long allocThreads;        /* resolved */
+    long inputAllocThreads;   /* as given (-1 stays -1), as CLOMP 1.2 reports it */
+    long numParts;
+    long zonesPerPart;
+    long requestedZoneSize;
+    long zoneSize;            /* as used: raised to 32 as in CLOMP 1.2, never rounded */
+    ZoneLayout zoneLayout;    /* CLOMP 1.2's (default) or spread (--zone-stride=zonesize) */
+    long flopScale;
+    long timeScale;
+    double uncapped_iterations;   /* before the 2e9 cap */
+    long iterations;
+    long subcycles;
+    size_t memory_bytes;
+    int nestedOuter;
+    int nestedInner;
+    char nested_shape_source[160];   /* "--nested", or how the default was chosen */
+    char nested_unavailable[64];     /* non-empty: Nested OMP is N/A for this reason */
+    Placement placement;
+    long trials;              /* chunks per timed run (resolved) */
+    long requested_trials;    /* --trials as given; 0: default */
+    long *chunk_end;          /* [trials]: cumulative subcycles at the end of each chunk */
+    long rounds;
+    int quiet;
+    const char *json_path;
+    const char *csv_path;
+    const char *schedule_list;    /* --schedules as given, or NULL */
+    int selected[32];             /* per clomp_schedules[] entry: measured in this run */
+    CycleRate cycles;
+    MpiSetup mpi;
+} RunSetup;
+
+typedef struct Measurement {
+    const Schedule *schedule;
+    int selected;              /* 0: left out by --schedules, every figure N/A */
+    char started[64];          /* start of its first timed run */
+    TeamObservation team;
+    MeshChecksum checksum;     /* after the last chunk (identical in every round) */
+    long subnormals;
+    long verified_chunks;      /* chunk checks passed, all rounds */
+
+    /* Raw timings: `chunks` per round (1 when the schedule is timed whole),
+     * ending at chunk_end[c] subcycles: the run's plan for what is verified,
+     * a plan of its own for a timed-whole or probe measurement. */
+    long chunks;
+    const long *chunk_end;
+    long *own_chunk_end;       /* allocated for the latter, else NULL */
+    double *thread_marks;      /* Bestcase: its ChunkTimer's per-thread chunk ends, else NULL */
+    double *part_value_sum;    /* verified ones: per part, its owner's sums for the whole-mesh checks, else NULL */
+    double *part_residue;
+    long rounds_done;
+    double *chunk_seconds;     /* [round * chunks + chunk] */
+    double *round_seconds;     /* [round]: the sum of its chunks, CLOMP 1.2's Runtime */
+    double *round_median_us;   /* [round]: median chunk us/Loop of the round */
+
+    /* Figures (summarize_measurement). */
+    double seconds;            /* Runtime: median over rounds of round_seconds */
+    double us;                 /* us/Loop: median chunk, all rounds */
+    SampleStats stats;         /* chunk us/Loop, interval at CLOMP_CI_LEVEL */
+    SampleStats paired_stats;  /* same samples, interval at the level differences need */
+    double efficacy;           /* percent: bestcase us / us; with rounds, the median over rounds */
+    int has_overhead;          /* checked schedules with a bestcase */
+    double overhead_us;        /* median over rounds of (us - bestcase us) of the same round */
+    int has_overhead_ci;       /* a 95% interval of the overhead: */
+    int overhead_ci_paired;    /*   1: from the per-round differences (6+ rounds); 0: pooled chunks, Bonferroni */
+    double overhead_low, overhead_high;
+    int has_round_range;       /* 2-5 rounds: no 95% interval, but the per-round differences' range */
+    double round_range_low, round_range_high;
+
+    WarningList warnings;      /* from its figures (measurement_warnings), printed in its block */
+    RankSpread spread;         /* MPI: over the ranks; the figures above are those of spread.used_rank */
+} Measurement;
+
+/* MPI, on rank 0: every rank's measurements as each rank summarized them
+ * (overheads against its own bestcase). */
+typedef struct RankTable {
+    int ranks;
+    size_t count;
+    Measurement *results;      /* [rank * count + i] */
+} RankTable;
+
+/* Ranks whose Serial Ref us/Loop or Static OMP overhead stands out from
+ * the others' (mpi/rank_view.c says how). */
+#define CLOMP_MAX_OUTLIERS 32
+typedef struct RankOutlier {
+    int rank;
+    const char *figure;        /* "Serial Ref us/Loop", "Static OMP overhead" */
+    double value, median, deviation, threshold;   /* us/Loop */
+} RankOutlier;
+typedef struct RankOutliers {
+    int ranks;                 /* ranks compared; fewer than 3: nothing is judged */
+    double serial_median;      /* NAN when not measured */
+    double overhead_median;
+    size_t count;
+    RankOutlier item[CLOMP_MAX_OUTLIERS];
+} RankOutliers;
+
+/* The mesh the run builds. */
+static inline MeshShape run_mesh_shape(const RunSetup *run)
+{
+    MeshShape shape = {run->numParts, run->zonesPerPart, run->zoneSize, run->flopScale, run->zoneLayout};
+    return shape;
+}
+
+/* A run as the reports see it: complete, or ended early by a failure. */
+typedef struct RunRecord {
+    const RunSetup *run;
+    const Problem *pb;                   /* NULL when the mesh was never built */
+    const LocalitySummary *locality;     /* NULL when the set-up was not reached */
+    const Measurement *results;          /* clomp_mpi: for each measurement, the rank 1.2 reports (rank_view) */
+    size_t count;
+    const char *host;
+    const char *started;
+    double build_seconds;
+    int exit_status;                     /* what clomp exits with */
+    const char *failure;                 /* one-line reason, NULL when exit_status is 0 */
+    const Measurement *failed;           /* the measurement that failed verification, or NULL */
+    const WarningList *setup_warnings;   /* NULL before the set-up */
+    const RankTable *rank_table;         /* MPI, rank 0: per-rank measurements; else NULL */
+    const RankOutliers *outliers;        /* MPI, rank 0, complete runs; else NULL */
+    ProcessCost cost;                    /* CPU and wall seconds at the end (measured = 0: not taken) */
+} RunRecord;
+
+/* The selected measurement of `role` (and `key`, unless NULL), or NULL. */
+const Measurement *find_measurement(const Measurement *results, size_t count, ScheduleRole role, const char *key);
+
+/* Distinct CPUs among a nested warm-up's inner threads; *threads: how
+ * many were seen. */
+int team_distinct_cpus(const TeamObservation *t, int *threads);
+
+/* Subcycles in chunk c of a measurement. */
+long chunk_subcycles(const Measurement *m, long c);
+
+#endif

@@ -1,0 +1,161 @@
+#include "rank_view.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../measure/sequence.h"
+
+static const Measurement *table_entry(const RankTable *t, int rank, size_t i)
+{
+    return &t->results[(size_t)rank * t->count + i];
+}
+
+RankSpread rank_spread(const RankTable *t, size_t i)
+{
+    RankSpread sp;
+    memset(&sp, 0, sizeof sp);
+    sp.ranks = t->ranks;
+    double sum = 0.0;
+    for (int r = 0; r < t->ranks; r++) {
+        double s = table_entry(t, r, i)->seconds;
+        /* Ties go to the lowest rank, as MPI_MINLOC and MPI_MAXLOC do. */
+        if (r == 0 || s < sp.min_seconds)
+            sp.min_seconds = s, sp.min_rank = r;
+        if (r == 0 || s > sp.max_seconds)
+            sp.max_seconds = s, sp.max_rank = r;
+        sum += s;
+    }
+    sp.avg_seconds = t->ranks > 0 ? sum / t->ranks : NAN;
+    ScheduleRole role = table_entry(t, 0, i)->schedule->role;
+    sp.used_fastest = role == ROLE_REFERENCE || role == ROLE_BESTCASE;
+    sp.used_rank = sp.used_fastest ? sp.min_rank : sp.max_rank;
+    return sp;
+}
+
+void rank_view(const RunSetup *run, const RankTable *t, size_t i, const Measurement *view_bestcase,
+               Measurement *view)
+{
+    RankSpread sp = rank_spread(t, i);
+    *view = *table_entry(t, sp.used_rank, i);
+    finish_measurement(run, view, view_bestcase);
+    view->spread = sp;
+}
+
+static int compare_doubles(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+static double median_in_place(double *v, int n)
+{
+    qsort(v, (size_t)n, sizeof *v, compare_doubles);
+    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+/* One figure over the ranks (judged only when every rank has it); `floor`
+ * NAN: 1% of its own median. */
+static void judge_figure(const RankTable *t, RankOutliers *o, size_t i, int overhead, double floor, double *median)
+{
+    double *v = malloc((size_t)t->ranks * sizeof *v), *dev = malloc((size_t)t->ranks * sizeof *dev);
+    *median = NAN;
+    if (v == NULL || dev == NULL) {
+        free(v);
+        free(dev);
+        return;
+    }
+    int n = 0;
+    for (int r = 0; r < t->ranks; r++) {
+        const Measurement *m = table_entry(t, r, i);
+        if (overhead && !m->has_overhead)
+            continue;
+        v[n++] = overhead ? m->overhead_us : m->us;
+    }
+    if (n == t->ranks && n > 0) {
+        *median = median_in_place(v, n);
+        for (int k = 0; k < n; k++)
+            dev[k] = fabs(v[k] - *median);
+        double mad = median_in_place(dev, n);
+        if (isnan(floor))
+            floor = RANK_OUTLIER_FLOOR * fabs(*median);
+        for (int r = 0; n >= 3 && r < t->ranks; r++) {
+            const Measurement *m = table_entry(t, r, i);
+            double x = overhead ? m->overhead_us : m->us;
+            double noise = overhead ? (m->has_overhead_ci ? 0.5 * (m->overhead_high - m->overhead_low) : 0.0)
+                                    : (m->stats.has_ci ? 0.5 * (m->stats.ci_high - m->stats.ci_low) : 0.0);
+            double threshold = fmax(fmax(RANK_OUTLIER_MADS * 1.4826 * mad, noise), floor);
+            if (fabs(x - *median) > threshold && o->count < CLOMP_MAX_OUTLIERS)
+                o->item[o->count++] = (RankOutlier){r, overhead ? "Static OMP overhead" : "Serial Ref us/Loop", x,
+                                                    *median, x - *median, threshold};
+        }
+    }
+    free(v);
+    free(dev);
+}
+
+void rank_outliers(const RankTable *t, RankOutliers *o)
+{
+    memset(o, 0, sizeof *o);
+    o->ranks = t->ranks;
+    o->serial_median = o->overhead_median = NAN;
+    size_t serial = t->count, stat = t->count;
+    for (size_t i = 0; i < t->count; i++) {
+        const Measurement *m = table_entry(t, 0, i);
+        if (!m->selected)
+            continue;
+        if (m->schedule->role == ROLE_REFERENCE)
+            serial = i;
+        else if (m->schedule->role == ROLE_CHECKED && strcmp(m->schedule->key, "static") == 0)
+            stat = i;
+    }
+    if (serial == t->count || t->ranks < 1)
+        return;
+    judge_figure(t, o, serial, 0, NAN, &o->serial_median);
+    if (stat != t->count)
+        judge_figure(t, o, stat, 1, RANK_OUTLIER_FLOOR * o->serial_median, &o->overhead_median);
+}
+
+void cpu_list_text(const unsigned char *mask, char *buf, size_t size, int *count)
+{
+    size_t used = 0;
+    *count = 0;
+    buf[0] = '\0';
+    for (int c = 0; c < CLOMP_MAX_CPUS; c++) {
+        if (!(mask[c / 8] & (1u << (c % 8))))
+            continue;
+        int last = c;
+        while (last + 1 < CLOMP_MAX_CPUS && (mask[(last + 1) / 8] & (1u << ((last + 1) % 8))))
+            last++;
+        *count += last - c + 1;
+        if (used < size) {
+            int n = last == c ? snprintf(buf + used, size - used, "%s%d", used > 0 ? "," : "", c)
+                              : snprintf(buf + used, size - used, "%s%d-%d", used > 0 ? "," : "", c, last);
+            used += (size_t)n;
+        }
+        c = last;
+    }
+    if (used >= size && size > 4)
+        memcpy(buf + size - 4, "...", 4);
+}
+
+void rank_layout_warnings(const RankInfo *info, int ranks, WarningList *list)
+{
+    long shared = 0;
+    int first_a = -1, first_b = -1;
+    for (int a = 0; a < ranks; a++)
+        for (int b = a + 1; b < ranks; b++) {
+            if (strcmp(info[a].host, info[b].host) != 0)
+                continue;
+            int overlap = 0;
+            for (size_t k = 0; k < sizeof info[a].cpu_mask && !overlap; k++)
+                overlap = (info[a].cpu_mask[k] & info[b].cpu_mask[k]) != 0;
+            if (overlap && shared++ == 0)
+                first_a = a, first_b = b;
+        }
+    if (shared > 0)
+        add_warning(list, 1, "%ld pair%s of ranks on one host share CPUs (first: ranks %d and %d on %s): they "
+                             "compete for cores; bind them apart (mpirun --map-by, srun --cpu-bind)",
+                    shared, shared == 1 ? "" : "s", first_a, first_b, info[first_a].host);
+}
