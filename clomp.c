@@ -306,7 +306,10 @@ static void choose_nested_shape(RunSetup *run)
     }
     TeamPlacement team;
     int nodes = 0, sockets = 0;
-    if (observe_team_placement((int)run->numThreads, &team) == 0) {
+    clomp_openmp_running = 1;   /* the team is observed in a parallel region */
+    int observed = observe_team_placement((int)run->numThreads, &team);
+    clomp_openmp_running = 0;
+    if (observed == 0) {
         for (int t = 0; t < team.threads; t++) {
             int new_node = team.place[t].node >= 0, new_socket = team.place[t].socket >= 0;
             for (int u = 0; u < t; u++) {

@@ -191,7 +191,7 @@ flagged=$(grep -vc 'no difference detectable' <<<"$figures")
 [ "$(line_count "$figures")" -ge 13 ] && [ "$flagged" -eq 0 ] && [[ $out == *'Verdict: no difference detectable with 5 runs in any figure.'* ]]
 ok $? "a binary compared with itself: every figure (us/Loop of each measurement, overheads, CPU seconds) says no difference detectable"
 like "$out" "Arguments: [0-9]+ 1 64 100 32 1 1" "--quick compares the target input at timeScale 1"
-want_lib=$(readlink -f "$(ldd "$CLOMP" | awk '/libgomp/ { print $3; exit }')")
+want_lib=$(readlink -f "$(ldd "$CLOMP" | awk '/libgomp\.so|libomp\.so/ { print $3; exit }')")
 like "$out" "runtime library: $want_lib " "each side records the runtime library ldd resolves for it ($want_lib)"
 
 # ---- 4. the libomp side: the same gcc binary on LLVM's runtime ---------------------------

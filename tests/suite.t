@@ -67,7 +67,8 @@ count_matching() {  # count_matching ERE FILE...: lines matching ERE in all FILE
 # environment), prints a line and $FAKE_FILLER more, then exits $FAKE_RC if that
 # is set and not 0, else prints a minimal comma-delimited summary whose Static OMP
 # speedup is $FAKE_SPEEDUP (default 1.9) and whose N/A cells say $FAKE_NA (default
-# N/A), and writes the same figures to its --csv=FILE (the driver's source).
+# N/A), and writes the same figures to its --csv=FILE (the driver's source),
+# followed by $FAKE_CSV_FILLER rows of no measurement the driver knows.
 fake=$root/fakeclomp
 cat >"$fake" <<'FAKE'
 #!/usr/bin/env bash
@@ -108,6 +109,7 @@ dynamic,Dynamic OMP,13.55,0.4,43.7,7.63
 manual,Manual OMP,22.46,0.6,26.3,16.55
 nested,Nested OMP,24.05,0.5,24.6,18.13
 CSV
+[ -z "$csv" ] || [ -z "${FAKE_CSV_FILLER-}" ] || yes 'filler,filler row,,,,' | head -n "$FAKE_CSV_FILLER" >>"$csv"
 FAKE
 chmod +x "$fake"
 
@@ -459,9 +461,12 @@ if [ -n "$sigign" ] && (((16#$sigign & 2) == 0)); then
     is "$(cat "$intr2"/*.summary | grep -vc '^run,')" "$(lines_of "$intr2/CLOMP_${host}_1.done")" "after Ctrl-C, summary rows == lines of .done"
 
     # Ctrl-C while a finished run is being recorded (output copied to .full, row
-    # being computed): 3,000,000 lines of output keep the row's one awk pass busy
-    # for a while after the end-of-run marker appears, when the signal is sent.
-    # No N/A in the stand-in's summary, so that every one of the 32 cells shows.
+    # being computed): the signal is sent once the end-of-run marker is in .full;
+    # 1,000,000 extra rows in the run's CSV keep the summary row's passes over it
+    # (and their copy to the suite's .csv) busy for seconds after that, so the
+    # signal always lands inside the record. 300,000 lines of output check that
+    # .full gets all of it. No N/A in the stand-in's summary, so that every one
+    # of the 32 cells shows.
     rec=$(newdir sigint-record)
     br=$rec/CLOMP_${host}_1
     want_cells=$(FAKE_NA=9.99 "$fake" 2 -1 64 100 32 1 1 | awk -F', *' '
@@ -469,7 +474,7 @@ if [ -n "$sigign" ] && (((16#$sigign & 2) == 0)); then
         END { for (c = 2; c <= 9; c++) printf "%s %s %s %s ", cell["us/Loop", c], cell["Speedup", c], cell["Efficacy", c], cell["Overhead", c] }')
     set -m
     log=$root/rec.log
-    FAKE_LOG=$log FAKE_NA=9.99 FAKE_FILLER=3000000 "$driver" "${quick[@]}" --out "$rec" "$fake" 2 </dev/null >"$root/rec.out" 2>"$root/rec.err" &
+    FAKE_LOG=$log FAKE_NA=9.99 FAKE_FILLER=300000 FAKE_CSV_FILLER=1000000 "$driver" "${quick[@]}" --out "$rec" "$fake" 2 </dev/null >"$root/rec.out" 2>"$root/rec.err" &
     pid=$!
     set +m
     bg_pids=("$pid")
@@ -510,7 +515,7 @@ if [ -n "$sigign" ] && (((16#$sigign & 2) == 0)); then
         state="half recorded: no done mark, but a row or a .full block"
     fi
     [ "$state" = "not recorded" ] ||
-        [ "$state" = "recorded: cells '$want_cells', 3000000 filler lines" ]
+        [ "$state" = "recorded: cells '$want_cells', 300000 filler lines" ]
     whole=$?
     ok "$whole" "Ctrl-C while a run is being recorded leaves it recorded whole (all 32 measurement cells, all output) or not at all" ||
         diag "run 1 is $state" "want cells '$want_cells'"
