@@ -24,7 +24,7 @@ inputs=(
     "3 1 16 400 32 1 1"        # 1.2 target, oversubscribed
     "2 -1 1024 10 32 1 1"      # strong scaling
     "4 1 7 1000 40 3 1"        # odd part count, flopScale 3, zoneSize 40 (pads the block; zones 32 bytes apart)
-    "2 1 16 2 32 1 1"          # two zones: some 1.2 ratios exceed 1
+    "2 1 160 2 32 1 1"         # two zones: 1.2 ratios exceed 1 in parts above 80 (160 parts keep it to 3125 iterations)
     "2 1 64 2 32 1000 1"       # residues underflow to zero in set-up
 )
 
