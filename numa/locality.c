@@ -99,9 +99,42 @@ typedef struct PageTotals {
     long unknown, queried, pages, sampled_parts, local;
 } PageTotals;
 
-static void query_parts(const Mesh *mesh, const int *node, int max_node, long *local, long *known, long *per_node,
-                        long *part_per_node, PageTotals *t)
+/* What both locality measurements fill: per part, the thread that computes
+ * it under schedule(static), that thread's CPU and node, its local and known
+ * pages; per node, the pages of all parts and of the part being queried. */
+typedef struct PartPages {
+    int *thread, *cpu, *node;
+    long *local, *known;
+    long *per_node, *part_per_node;
+} PartPages;
+
+static int part_pages_alloc(PartPages *pp, long numParts, int max_node)
 {
+    pp->thread = calloc((size_t)numParts, sizeof *pp->thread);
+    pp->cpu = calloc((size_t)numParts, sizeof *pp->cpu);
+    pp->node = calloc((size_t)numParts, sizeof *pp->node);
+    pp->local = calloc((size_t)numParts, sizeof *pp->local);
+    pp->known = calloc((size_t)numParts, sizeof *pp->known);
+    pp->per_node = calloc((size_t)max_node + 1, sizeof *pp->per_node);
+    pp->part_per_node = calloc((size_t)max_node + 1, sizeof *pp->part_per_node);
+    return pp->thread && pp->cpu && pp->node && pp->local && pp->known && pp->per_node && pp->part_per_node;
+}
+
+static void part_pages_free(PartPages *pp)
+{
+    free(pp->thread);
+    free(pp->cpu);
+    free(pp->node);
+    free(pp->local);
+    free(pp->known);
+    free(pp->per_node);
+    free(pp->part_per_node);
+}
+
+static void query_parts(const Mesh *mesh, PartPages *pp, int max_node, PageTotals *t)
+{
+    const int *node = pp->node;
+    long *local = pp->local, *known = pp->known, *per_node = pp->per_node, *part_per_node = pp->part_per_node;
     size_t bytes = mesh_block_bytes(&mesh->shape);
     int nodes[MAX_SAMPLES_PER_PART];
     memset(t, 0, sizeof *t);
@@ -164,15 +197,14 @@ void print_locality_report(FILE *out, const Mesh *mesh, int numThreads, Locality
     long numParts = mesh->shape.numParts;
     size_t bytes = mesh_block_bytes(&mesh->shape);
     int max_node = numa_available() < 0 ? 0 : numa_max_node();
-    int *thread = calloc((size_t)numParts, sizeof *thread), *cpu = calloc((size_t)numParts, sizeof *cpu);
-    int *node = calloc((size_t)numParts, sizeof *node);
-    long *local = calloc((size_t)numParts, sizeof *local), *known = calloc((size_t)numParts, sizeof *known);
-    long *per_node = calloc((size_t)max_node + 1, sizeof *per_node);
-    long *part_per_node = calloc((size_t)max_node + 1, sizeof *part_per_node);
+    PartPages pp;
+    int allocated = part_pages_alloc(&pp, numParts, max_node);
+    const int *thread = pp.thread, *cpu = pp.cpu, *node = pp.node;
+    const long *local = pp.local, *known = pp.known, *per_node = pp.per_node;
     int nodes[MAX_SAMPLES_PER_PART];
     PageTotals t;
 
-    if (!thread || !cpu || !node || !local || !known || !per_node || !part_per_node) {
+    if (!allocated) {
         fprintf(out, "    NUMA locality: not measured (out of memory)\n");
         snprintf(summary->note, sizeof summary->note, "out of memory");
         goto done;
@@ -184,14 +216,14 @@ void print_locality_report(FILE *out, const Mesh *mesh, int numThreads, Locality
     }
     summary->nodes = numa_node_total();
     fprintf(out, "       NUMA nodes: %d\n", numa_node_total());
-    observe_static_owners(numParts, numThreads, thread, cpu, node);
+    observe_static_owners(numParts, numThreads, pp.thread, pp.cpu, pp.node);
     fprintf(out, "     NUMA threads:");
     for (long p = 0; p < numParts; p++)
         if (p == 0 || thread[p] != thread[p - 1])
             fprintf(out, " %d@cpu%d/node%d", thread[p], cpu[p], node[p]);
     fprintf(out, " (thread@cpu/node under schedule(static))\n");
 
-    query_parts(mesh, node, max_node, local, known, per_node, part_per_node, &t);
+    query_parts(mesh, &pp, max_node, &t);
 
     /* Consecutive fully local parts on the same node share a line, so 1024
      * parts do not print 1024 lines; any part with remote pages gets its own. */
@@ -276,13 +308,7 @@ void print_locality_report(FILE *out, const Mesh *mesh, int numThreads, Locality
         fprintf(out, "          WARNING: threads are not bound (OMP_PROC_BIND unset or false): they may migrate, "
                      "so locality can change mid-run\n");
 done:
-    free(thread);
-    free(cpu);
-    free(node);
-    free(local);
-    free(known);
-    free(per_node);
-    free(part_per_node);
+    part_pages_free(&pp);
 }
 
 void remeasure_locality(FILE *out, const Mesh *mesh, int numThreads, LocalitySummary *summary)
@@ -292,18 +318,14 @@ void remeasure_locality(FILE *out, const Mesh *mesh, int numThreads, LocalitySum
         return;
     long numParts = mesh->shape.numParts;
     int max_node = numa_max_node();
-    int *thread = calloc((size_t)numParts, sizeof *thread), *cpu = calloc((size_t)numParts, sizeof *cpu);
-    int *node = calloc((size_t)numParts, sizeof *node);
-    long *local = calloc((size_t)numParts, sizeof *local), *known = calloc((size_t)numParts, sizeof *known);
-    long *per_node = calloc((size_t)max_node + 1, sizeof *per_node);
-    long *part_per_node = calloc((size_t)max_node + 1, sizeof *part_per_node);
-    if (!thread || !cpu || !node || !local || !known || !per_node || !part_per_node) {
+    PartPages pp;
+    if (!part_pages_alloc(&pp, numParts, max_node)) {
         fprintf(out, "NUMA locality after the timed runs: not measured (out of memory)\n");
     } else {
         PageTotals t;
-        observe_static_owners(numParts, numThreads, thread, cpu, node);
-        query_parts(mesh, node, max_node, local, known, per_node, part_per_node, &t);
-        fill_figures(&summary->after, &t, per_node, max_node);
+        observe_static_owners(numParts, numThreads, pp.thread, pp.cpu, pp.node);
+        query_parts(mesh, &pp, max_node, &t);
+        fill_figures(&summary->after, &t, pp.per_node, max_node);
         summary->remeasured = 1;
         if (summary->after.measured)
             fprintf(out, "NUMA locality after the timed runs: %.1f%% (%ld of %ld pages queried); after the mesh "
@@ -313,16 +335,10 @@ void remeasure_locality(FILE *out, const Mesh *mesh, int numThreads, LocalitySum
         else
             fprintf(out, "NUMA locality after the timed runs: not measured (the kernel reported no page's node)\n");
         fprintf(out, "NUMA pages/node after the timed runs:");
-        print_pages_per_node(out, per_node, max_node);
+        print_pages_per_node(out, pp.per_node, max_node);
         fputc('\n', out);
     }
-    free(thread);
-    free(cpu);
-    free(node);
-    free(local);
-    free(known);
-    free(per_node);
-    free(part_per_node);
+    part_pages_free(&pp);
 }
 
 #else
