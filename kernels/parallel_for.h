@@ -39,12 +39,6 @@
  * updates part 0 (omp_get_num_threads() is the team's size in tasks too). */
 #define PARALLEL_FOR_OBSERVE_TEAM if (p == 0) seen->threads = omp_get_num_threads()
 
-/* Defines timed_cycle(pb, it) and observed_cycle(pb, it, seen): one
- * CLOMP 1.2 iteration of this schedule, without and with the team check. */
-#define PARALLEL_FOR_CYCLES(TIMED_SUBCYCLE, OBSERVED_SUBCYCLE)                                  \
-    CLOMP_MODULES(timed, (Problem *pb, long it), (pb, it), TIMED_SUBCYCLE)                      \
-    CLOMP_MODULES(observed, (Problem *pb, long it, TeamObservation *seen), (pb, it, seen), OBSERVED_SUBCYCLE)
-
 /* A loop schedule's iteration (timed, and observed for the warm-up) from its
  * subcycle macro SUBCYCLE(CLAUSE, k, OBSERVE) and its literal CLAUSE, and its
  * run(): CLOMP 1.2's loop of iterations in the timer's chunks, each chunk

@@ -43,18 +43,6 @@ void rank_view(const RunSetup *run, const RankTable *t, size_t i, const Measurem
     view->spread = sp;
 }
 
-static int compare_doubles(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-static double median_in_place(double *v, int n)
-{
-    qsort(v, (size_t)n, sizeof *v, compare_doubles);
-    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
-
 /* One figure over the ranks (judged only when every rank has it); `floor`
  * NAN: 1% of its own median. */
 static void judge_figure(const RankTable *t, RankOutliers *o, size_t i, int overhead, double floor, double *median)
@@ -74,10 +62,10 @@ static void judge_figure(const RankTable *t, RankOutliers *o, size_t i, int over
         v[n++] = overhead ? m->overhead_us : m->us;
     }
     if (n == t->ranks && n > 0) {
-        *median = median_in_place(v, n);
+        *median = median_of(v, n);
         for (int k = 0; k < n; k++)
             dev[k] = fabs(v[k] - *median);
-        double mad = median_in_place(dev, n);
+        double mad = median_of(dev, n);
         if (isnan(floor))
             floor = RANK_OUTLIER_FLOOR * fabs(*median);
         for (int r = 0; n >= 3 && r < t->ranks; r++) {

@@ -241,11 +241,6 @@ static void write_setup(JsonWriter *w, const RunRecord *r)
     json_object_end(w);
 }
 
-/* Every interval in this document comes from the chunks of this one
- * process; what separate processes of the same input give is measured by
- * run_clomp.sh --replicates and --compare (docs/statistics.md). */
-#define INTERVAL_SCOPE "within this process"
-
 static void write_process_cost(JsonWriter *w, const ProcessCost *c)
 {
     if (!c->measured) {

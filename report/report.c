@@ -48,11 +48,6 @@ const char *measured_text(char *buf, size_t size, double value, double uncertain
     return buf;
 }
 
-/* Every interval the report prints comes from the chunks of this one
- * process, and says so: separate processes of the same input spread wider
- * (run_clomp.sh --replicates and --compare measure that; docs/statistics.md). */
-#define INTERVAL_SCOPE "within this process"
-
 /* Half-width of a sample's median interval, or its standard deviation
  * when there are too few samples for an interval. */
 static double median_uncertainty(const SampleStats *st)

@@ -5,6 +5,10 @@
 
 /* Coverage of every interval clomp prints. */
 #define CLOMP_CI_LEVEL 0.95
+/* Every interval the report prints and the JSON writes comes from the chunks
+ * of one process, and says so: separate processes of the same input spread
+ * wider (run_clomp.sh --replicates and --compare measure that; docs/statistics.md). */
+#define INTERVAL_SCOPE "within this process"
 /* EPCC's outlier rule: farther than this many standard deviations from the mean. */
 #define CLOMP_OUTLIER_SIGMAS 3.0
 /* A coefficient of variation above this makes a measurement "noisy". */
