@@ -19,10 +19,6 @@ base=(1 1 4 100 32 1 1)
 # unknown option rather than a number: still exit 2, and the message names it.
 bad_values=(abc 12x 1e3 1.5 '' +5 --5 0x10 010 ' 5' '5 ' 0 -2 99999999999999999999)
 
-line_count() {
-    if [ -z "$1" ]; then echo 0; else printf '%s\n' "$1" | wc -l | tr -d ' '; fi
-}
-
 # rejected WANT_STATUS MUST_NAME DESC ARGS...: exit WANT_STATUS, nothing on
 # stdout, exactly one stderr line starting 'clomp: ' that contains MUST_NAME.
 rejected() {

@@ -28,7 +28,6 @@ drive() {  # drive ARGS...: sets rc, out, err
     out=$(cat "$root/drive.out")
     err=$(cat "$root/drive.err")
 }
-line_count() { if [ -z "$1" ]; then echo 0; else printf '%s\n' "$1" | wc -l | tr -d ' '; fi; }
 
 have_python=0
 command -v python3 >/dev/null 2>&1 && have_python=1

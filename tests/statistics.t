@@ -35,10 +35,6 @@ have_python=0
 command -v python3 >/dev/null 2>&1 && have_python=1
 
 # ---- helpers ------------------------------------------------------------------------
-line_count() {
-    if [ -z "$1" ]; then echo 0; else printf '%s\n' "$1" | wc -l | tr -d ' '; fi
-}
-
 # The line numbers (1-based) of the lines of TEXT that start with the literal PREFIX.
 lines_starting() {  # lines_starting TEXT PREFIX
     printf '%s\n' "$1" | awk -v p="$2" 'substr($0, 1, length(p)) == p { print NR }'

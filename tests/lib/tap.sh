@@ -107,6 +107,11 @@ run_clomp() {
     rm -f "$tmp_out" "$tmp_err"
 }
 
+# line_count TEXT: its number of lines; 0 for empty text.
+line_count() {
+    if [ -z "$1" ]; then echo 0; else printf '%s\n' "$1" | wc -l | tr -d ' '; fi
+}
+
 # schedule_list [ROLE] [RUNS] [FIELD]: from BIN --list-schedules (BIN: $LIST_BIN,
 # else $CLOMP), in table order, one per line, field FIELD (1 key, 2 report
 # name: the default); ROLE (probe, reference, bestcase, checked) and RUNS
