@@ -49,14 +49,17 @@ LDLIBS = $(NUMA_LIBS) -lm
 MESH_SRC = mesh/build_mesh.c mesh/verify.c
 # Every file in kernels/: a new schedule is its file and its row in kernels/schedules.c.
 KERNEL_SRC = $(sort $(wildcard kernels/*.c))
-REPORT_SRC = report/report.c report/build_info.c report/json.c report/json_report.c report/record_figures.c \
-             report/csv_report.c
+# Every file in report/ (the writers) and setup/.
+REPORT_SRC = $(sort $(wildcard report/*.c))
+SETUP_SRC = $(sort $(wildcard setup/*.c))
 CLI_SRC = cli/options.c
-NUMA_SRC = numa/placement.c numa/arena.c numa/locality.c numa/thread_placement.c
+NUMA_SRC = numa/placement.c numa/arena.c numa/thread_placement.c
 TIMING_SRC = timing/statistics.c timing/cycles.c timing/comparison.c timing/process_cost.c
-MEASURE_SRC = measure/chunk_plan.c measure/sequence.c measure/record.c measure/warnings.c
+MEASURE_SRC = measure/chunk_plan.c measure/sequence.c measure/record.c measure/warnings.c measure/locality.c \
+              measure/llnl_targets.c
 MPI_SRC = mpi/rank_view.c $(CLUSTER_SRC)
-LIB_SRC = $(MESH_SRC) $(KERNEL_SRC) $(REPORT_SRC) $(CLI_SRC) $(NUMA_SRC) $(TIMING_SRC) $(MEASURE_SRC) $(MPI_SRC)
+LIB_SRC = $(MESH_SRC) $(KERNEL_SRC) $(REPORT_SRC) $(SETUP_SRC) $(CLI_SRC) $(NUMA_SRC) $(TIMING_SRC) $(MEASURE_SRC) \
+          $(MPI_SRC)
 LIB_OBJ = $(LIB_SRC:%.c=$(BUILD)/%.o)
 
 UNIT_TESTS = test_mesh test_kernel test_schedules test_verify test_options test_locality test_statistics test_json test_report test_chunk_plan test_thread_placement test_arena test_comparison test_rank_view

@@ -1,5 +1,6 @@
 /* calc_deposit: the serial work between parallel loops, timed on its own. */
 #include "deposit.h"
+#include "chunk_timer.h"
 #include "schedule.h"
 
 /* A call takes nanoseconds: split into chunks, the clock reads would be a
@@ -21,4 +22,4 @@ static const char *const pseudocode[] = {
     NULL,
 };
 
-const Schedule schedule_calc_deposit = {"calc_deposit", "calc_deposit", ROLE_PROBE, 0, 0, pseudocode, run, NULL, 0, 0};
+const Schedule schedule_calc_deposit = {"calc_deposit", "calc_deposit", ROLE_PROBE, 0, 0, pseudocode, run, NULL, 0, 0, 0};

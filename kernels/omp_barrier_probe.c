@@ -2,6 +2,7 @@
  * every synchronised schedule. */
 #include <omp.h>
 
+#include "chunk_timer.h"
 #include "schedule.h"
 
 static void run(Problem *pb, long subcycles, ChunkTimer *timer, TeamObservation *seen)
@@ -42,4 +43,4 @@ static const char *const pseudocode[] = {
     NULL,
 };
 
-const Schedule schedule_omp_barrier = {"OMP Barrier", "barrier", ROLE_PROBE, 1, 1, pseudocode, run, NULL, 0, 0};
+const Schedule schedule_omp_barrier = {"OMP Barrier", "barrier", ROLE_PROBE, 1, 1, pseudocode, run, NULL, 0, 0, 0};

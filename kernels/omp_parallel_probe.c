@@ -4,6 +4,7 @@
  * it runs last and its summary column comes after 1.2's. */
 #include <omp.h>
 
+#include "chunk_timer.h"
 #include "schedule.h"
 
 /* The region's only work: a store the compiler must keep, so that the
@@ -43,4 +44,4 @@ static const char *const pseudocode[] = {
     NULL,
 };
 
-const Schedule schedule_omp_parallel = {"OMP Parallel", "parallel", ROLE_PROBE, 1, 1, pseudocode, run, NULL, 0, 0};
+const Schedule schedule_omp_parallel = {"OMP Parallel", "parallel", ROLE_PROBE, 1, 1, pseudocode, run, NULL, 0, 0, 0};

@@ -10,6 +10,7 @@
  * summary column comes after 1.2's. */
 #include <omp.h>
 
+#include "chunk_timer.h"
 #include "schedule.h"
 
 /* EPCC's delay(): a chain of dependent float additions (about 0.1-0.2 us
@@ -82,4 +83,4 @@ static const char *const pseudocode[] = {
     NULL,
 };
 
-const Schedule schedule_parallel_for = {"Parallel For", "parallel_for", ROLE_PROBE, 1, 1, pseudocode, run, NULL, 0, 0};
+const Schedule schedule_parallel_for = {"Parallel For", "parallel_for", ROLE_PROBE, 1, 1, pseudocode, run, NULL, 0, 0, 0};

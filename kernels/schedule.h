@@ -6,8 +6,10 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#include "chunk_timer.h"
 #include "problem.h"
+
+/* The timer a schedule times its chunks with (chunk_timer.h). */
+typedef struct ChunkTimer ChunkTimer;
 
 typedef enum {
     ROLE_PROBE,       /* times a building block (calc_deposit, barrier); mesh untouched */
@@ -35,6 +37,9 @@ typedef struct Schedule {
     /* 1: runs only when --schedules names it (clomp's extra schedules);
      * 0: part of the default sequence. */
     int optional;
+    /* 1: runs nested teams: not available when the run has no nested shape
+     * (below 2x2 threads), and the measurement says why. */
+    int nests;
 } Schedule;
 
 /* In CLOMP 1.2 order, then clomp's additions (appended, so that 1.2's

@@ -1,3 +1,4 @@
+#include "chunk_timer.h"
 #include "schedule.h"
 
 #include <stdio.h>

@@ -4,7 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
-void add_warning(WarningList *list, int printed, const char *fmt, ...)
+void add_warning(WarningList *list, WarningShown shown, const char *fmt, ...)
 {
     if (list->count >= CLOMP_MAX_WARNINGS)
         return;
@@ -13,13 +13,13 @@ void add_warning(WarningList *list, int printed, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(w->text, sizeof w->text, fmt, ap); // NOLINT(clang-analyzer-valist.Uninitialized): va_start is just above
     va_end(ap);
-    w->printed = printed;
+    w->shown = shown;
 }
 
 const Measurement *find_measurement(const Measurement *results, size_t count, ScheduleRole role, const char *key)
 {
     for (size_t i = 0; i < count; i++)
-        if (results[i].selected && results[i].schedule->role == role &&
+        if (measurement_runs(&results[i]) && results[i].schedule->role == role &&
             (key == NULL || strcmp(results[i].schedule->key, key) == 0))
             return &results[i];
     return NULL;

@@ -10,18 +10,23 @@
 #include "../kernels/problem.h"
 #include "../kernels/schedule.h"
 #include "../mesh/verify.h"
-#include "../numa/locality.h"
 #include "../numa/placement.h"
-#include "../timing/cycles.h"
+#include "../numa/team_placement.h"
+#include "../timing/cycle_rate.h"
 #include "../timing/process_cost.h"
 #include "../timing/statistics.h"
 
 /* WARNING lines: found with the figures they are about, printed by the
  * text report and listed by the JSON one. */
 #define CLOMP_MAX_WARNINGS 8
+typedef enum {
+    WARNING_LINE,             /* a WARNING line: after the set-up lines, or in its measurement's block */
+    WARNING_WITH_PLACEMENT,   /* under the thread placement table */
+    WARNING_SAID_OTHERWISE    /* the text report says it in its own words (the locality lines) */
+} WarningShown;
 typedef struct Warning {
     char text[320];
-    int printed;      /* 0: the text report says it another way (the locality report's own line) */
+    WarningShown shown;       /* where the text report prints it; the JSON lists every one */
 } Warning;
 typedef struct WarningList {
     size_t count;
@@ -29,7 +34,7 @@ typedef struct WarningList {
 } WarningList;
 
 /* Adds a warning (dropped beyond CLOMP_MAX_WARNINGS). */
-__attribute__((format(printf, 3, 4))) void add_warning(WarningList *list, int printed, const char *fmt, ...);
+__attribute__((format(printf, 3, 4))) void add_warning(WarningList *list, WarningShown shown, const char *fmt, ...);
 
 /* Where one rank of an MPI run ran. */
 #define CLOMP_MAX_CPUS 1024
@@ -58,6 +63,56 @@ typedef struct RankSpread {
     int used_rank;
     int used_fastest;          /* 1: the fastest rank (Serial Ref, Bestcase, as 1.2), 0: the slowest */
 } RankSpread;
+
+/* Where the mesh's pages are (measure/locality.c measures it). */
+#define LOCALITY_MAX_NODES 64
+#define LOCALITY_MAX_THREADS 1024
+/* Pages queried per part at most: enough for a percentage to the first
+ * decimal, cheap for a 64-million-zone mesh. */
+#define LOCALITY_MAX_SAMPLES_PER_PART 1024
+
+/* One measurement of where the zone pages are. */
+typedef struct LocalityFigures {
+    int measured;          /* some page's node was known */
+    double percent;        /* local share of known pages; -1 when not measured */
+    long local_pages, known_pages, queried_pages;
+    int max_node;          /* pages_per_node[0..max_node] (capped at LOCALITY_MAX_NODES-1) */
+    long pages_per_node[LOCALITY_MAX_NODES];
+} LocalityFigures;
+
+/* One part: the thread that computes it under schedule(static), that
+ * thread's CPU and node, and its queried pages. */
+typedef struct PartLocality {
+    int thread, cpu, node;
+    long local_pages, known_pages;
+} PartLocality;
+
+typedef struct LocalitySummary {
+    int queried;           /* the pages were queried (NUMA available, memory enough); 0: see `note` */
+    int measured;          /* some page's node was known; 0: see `note` */
+    char note[96];         /* why it was not measured */
+    int nodes;             /* NUMA nodes configured */
+    double percent;        /* local share of known pages; -1 when not measured */
+    long local_pages, known_pages, queried_pages, unknown_pages, total_pages, sampled_parts;
+    int max_node;          /* pages_per_node[0..max_node] (capped at LOCALITY_MAX_NODES-1) */
+    long pages_per_node[LOCALITY_MAX_NODES];
+    int threads_bound;     /* OMP_PROC_BIND is not false */
+    int numa_balancing;    /* numa_balancing_mode() when the pages were queried */
+    int threads;           /* per_thread[0..threads-1] (capped at LOCALITY_MAX_THREADS) */
+    struct {
+        int node;          /* node of the thread's CPU in the static pass */
+        long local_pages, known_pages;
+    } per_thread[LOCALITY_MAX_THREADS];
+    long parts;            /* part[0..parts-1] when queried, else NULL */
+    PartLocality *part;
+    int part_max_node;     /* part_pages_by_node[p * (part_max_node + 1) + n]: the */
+    long *part_pages_by_node; /* sampled pages of part p on node n, for parts with remote pages (else NULL) */
+    /* With numa_balancing on, pages move while the timed runs go: the same
+     * measurement once more after them (after.measured 0 when not taken). */
+    int remeasured;
+    char after_note[64];   /* remeasured but not measured: why */
+    LocalityFigures after;
+} LocalitySummary;
 
 /* The run as resolved from the command line. */
 typedef struct RunSetup {
@@ -91,7 +146,8 @@ typedef struct RunSetup {
     const char *json_path;
     const char *csv_path;
     const char *schedule_list;    /* --schedules as given, or NULL */
-    int selected[32];             /* per clomp_schedules[] entry: measured in this run */
+    int selected[32];             /* per clomp_schedules[] entry: asked for in this run */
+    const char *unavailable[32];  /* per entry: why it cannot run here (NULL: it can); set with the nested shape */
     CycleRate cycles;
     MpiSetup mpi;
 } RunSetup;
@@ -99,6 +155,7 @@ typedef struct RunSetup {
 typedef struct Measurement {
     const Schedule *schedule;
     int selected;              /* 0: left out by --schedules, every figure N/A */
+    const char *unavailable;   /* selected but cannot run here: why (Nested OMP below 2x2 threads); else NULL */
     char started[64];          /* start of its first timed run */
     TeamObservation team;
     MeshChecksum checksum;     /* after the last chunk (identical in every round) */
@@ -146,7 +203,16 @@ typedef struct RankTable {
 } RankTable;
 
 /* Ranks whose Serial Ref us/Loop or Static OMP overhead stands out from
- * the others' (mpi/rank_view.c says how). */
+ * the others' (mpi/rank_view.c finds them). */
+/* Outlier rule: with 3 or more ranks, a rank's Serial Ref us/Loop (or
+ * Static OMP overhead) is an outlier when it is farther from the ranks'
+ * median than 3.5 scaled median absolute deviations (1.4826 x MAD, the
+ * Iglewicz-Hoaglin cut), than the rank's own 95% interval half-width, and
+ * than 1% of the ranks' median Serial Ref us/Loop: a real difference, not
+ * noise within a rank or between identical ranks. */
+#define RANK_OUTLIER_MADS 3.5
+#define RANK_OUTLIER_FLOOR 0.01
+
 #define CLOMP_MAX_OUTLIERS 32
 typedef struct RankOutlier {
     int rank;
@@ -173,6 +239,7 @@ typedef struct RunRecord {
     const RunSetup *run;
     const Problem *pb;                   /* NULL when the mesh was never built */
     const LocalitySummary *locality;     /* NULL when the set-up was not reached */
+    const TeamPlacement *placement;      /* the timed team's threads, observed once; NULL before */
     const Measurement *results;          /* clomp_mpi: for each measurement, the rank 1.2 reports (rank_view) */
     size_t count;
     const char *host;
@@ -187,7 +254,22 @@ typedef struct RunRecord {
     ProcessCost cost;                    /* CPU and wall seconds at the end (measured = 0: not taken) */
 } RunRecord;
 
-/* The selected measurement of `role` (and `key`, unless NULL), or NULL. */
+/* Whether a measurement is run: selected, and able to run here. */
+static inline int measurement_runs(const Measurement *m)
+{
+    return m->selected && m->unavailable == NULL;
+}
+
+/* Whether the summary, the JSON and the CSV show a measurement: every one of
+ * the default sequence (N/A, null or empty when --schedules leaves it out, so
+ * that CLOMP 1.2's columns keep their places), then the optional schedules
+ * that were asked for, in table order (the table lists them last). */
+static inline int measurement_reported(const Measurement *m)
+{
+    return !m->schedule->optional || m->selected;
+}
+
+/* The run measurement of `role` (and `key`, unless NULL), or NULL. */
 const Measurement *find_measurement(const Measurement *results, size_t count, ScheduleRole role, const char *key);
 
 /* Distinct CPUs among a nested warm-up's inner threads; *threads: how

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "../cli/exit_status.h"
+#include "../kernels/chunk_timer.h"
 #include "../kernels/deposit.h"
 #include "../kernels/fault.h"
 #include "chunk_plan.h"
@@ -281,7 +282,7 @@ int run_measurements(Problem *pb, const RunSetup *run, Measurement *results, siz
         long measured = 0;
         for (size_t i = 0; i < count; i++) {
             Measurement *m = &results[i];
-            if (!m->selected) {
+            if (!measurement_runs(m)) {
                 if (round == run->rounds - 1 && hooks->skipped != NULL)
                     hooks->skipped(hooks->context, m);
                 continue;

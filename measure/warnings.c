@@ -16,21 +16,21 @@ void measurement_warnings(const RunSetup *run, Measurement *m)
         /* With more threads than CPUs sharing is unavoidable (the header says so). */
         long cpus = sysconf(_SC_NPROCESSORS_ONLN);
         if (t->cpu_slots > 0 && distinct < threads && (cpus <= 0 || distinct < cpus))
-            add_warning(w, 1, "the inner teams share CPUs (%d distinct for %d threads): for nested "
+            add_warning(w, WARNING_LINE, "the inner teams share CPUs (%d distinct for %d threads): for nested "
                               "runs bind with OMP_PROC_BIND=spread,close and OMP_PLACES=cores", distinct, threads);
         if (run->nestedInner > 1 && t->inner_max <= 1)
-            add_warning(w, 1, "the OpenMP runtime serialised the inner teams: each group ran on one thread");
+            add_warning(w, WARNING_LINE, "the OpenMP runtime serialised the inner teams: each group ran on one thread");
         else if (t->inner_min < run->nestedInner && t->inner_max > 0)
-            add_warning(w, 1, "some inner teams got fewer threads than requested");
+            add_warning(w, WARNING_LINE, "some inner teams got fewer threads than requested");
     }
     if (t->idle_threads > 0)
-        add_warning(w, 1, "%d of %d threads got no parts (numParts %ld < numThreads)", t->idle_threads, t->threads,
+        add_warning(w, WARNING_LINE, "%d of %d threads got no parts (numParts %ld < numThreads)", t->idle_threads, t->threads,
                     run->numParts);
     if (m->subnormals > 0)
-        add_warning(w, 1, "%ld subnormal zone values/residues: subnormal arithmetic "
+        add_warning(w, WARNING_LINE, "%ld subnormal zone values/residues: subnormal arithmetic "
                           "is slow on many CPUs and distorts this timing", m->subnormals);
     if (s->chunked && m->stats.n >= 2 && m->stats.cv > CLOMP_NOISY_CV)
-        add_warning(w, 1, "noisy measurement: chunk times vary by CV %.0f%% (> %.0f%%); likely causes: "
+        add_warning(w, WARNING_LINE, "noisy measurement: chunk times vary by CV %.0f%% (> %.0f%%); likely causes: "
                           "the node is not idle, unbound threads (set OMP_PROC_BIND and OMP_PLACES), "
                           "frequency changes; see docs/statistics.md",
                     m->stats.cv * 100.0, CLOMP_NOISY_CV * 100.0);
@@ -42,31 +42,30 @@ void mesh_setup_warnings(const Problem *pb, WarningList *list)
     for (long p = 0; p < pb->mesh.shape.numParts; p++)
         vanished += pb->mesh.partArray[p]->residue == 0.0 || fpclassify(pb->mesh.partArray[p]->residue) == FP_SUBNORMAL;
     if (vanished > 0)
-        add_warning(list, 1, "%ld part residues underflow in set-up: every update runs through "
+        add_warning(list, WARNING_LINE, "%ld part residues underflow in set-up: every update runs through "
                              "subnormal values (slow on many CPUs) and the carried residue is lost", vanished);
 }
 
 void locality_setup_warnings(const LocalitySummary *locality, WarningList *list)
 {
     if (locality->measured && !locality->threads_bound)
-        add_warning(list, 0, "threads are not bound (OMP_PROC_BIND unset or false): they may migrate");
-    team_placement_warnings(&locality->team, 0, list);
+        add_warning(list, WARNING_SAID_OTHERWISE, "threads are not bound (OMP_PROC_BIND unset or false): they may migrate");
 }
 
-void team_placement_warnings(const TeamPlacement *tp, int printed, WarningList *list)
+void team_placement_warnings(const TeamPlacement *tp, WarningList *list)
 {
     if (!tp->observed)
         return;
     if (tp->threads > tp->cores_online && tp->cores_online > 0)
-        add_warning(list, printed, "the team of %d threads is larger than the %d cores online: threads time-share "
+        add_warning(list, WARNING_WITH_PLACEMENT, "the team of %d threads is larger than the %d cores online: threads time-share "
                                    "cores, and every barrier waits for a descheduled thread", tp->threads,
                     tp->cores_online);
     if (tp->shared_core_threads > 0)
-        add_warning(list, printed, "%d of %d threads share a core with another thread of the team (e.g. threads %d "
+        add_warning(list, WARNING_WITH_PLACEMENT, "%d of %d threads share a core with another thread of the team (e.g. threads %d "
                                    "and %d): they compete for one core", tp->shared_core_threads, tp->threads,
                     tp->first_shared[0], tp->first_shared[1]);
     if (tp->unbound_threads > 0)
-        add_warning(list, printed, "%d of %d threads are not bound to a core (each may run on several): set "
+        add_warning(list, WARNING_WITH_PLACEMENT, "%d of %d threads are not bound to a core (each may run on several): set "
                                    "OMP_PROC_BIND and OMP_PLACES (e.g. close and cores)", tp->unbound_threads,
                     tp->threads);
 }

@@ -13,13 +13,12 @@ void measurement_warnings(const RunSetup *run, Measurement *m);
  * underflow. */
 void mesh_setup_warnings(const Problem *pb, WarningList *list);
 
-/* Set-up warnings from the locality report: unbound threads (the locality
- * report prints its own line for it), and the placement table's (printed
- * with the table). */
+/* Set-up warnings from the locality measurement: unbound threads (the text
+ * report's locality lines say it in their own words). */
 void locality_setup_warnings(const LocalitySummary *locality, WarningList *list);
 
 /* The placement table's warnings: a team larger than the cores, threads
  * sharing a core, threads not bound to one; nothing when not observed. */
-void team_placement_warnings(const TeamPlacement *tp, int printed, WarningList *list);
+void team_placement_warnings(const TeamPlacement *tp, WarningList *list);
 
 #endif

@@ -91,7 +91,7 @@ void rank_outliers(const RankTable *t, RankOutliers *o)
     size_t serial = t->count, stat = t->count;
     for (size_t i = 0; i < t->count; i++) {
         const Measurement *m = table_entry(t, 0, i);
-        if (!m->selected)
+        if (!measurement_runs(m))
             continue;
         if (m->schedule->role == ROLE_REFERENCE)
             serial = i;
@@ -143,7 +143,7 @@ void rank_layout_warnings(const RankInfo *info, int ranks, WarningList *list)
                 first_a = a, first_b = b;
         }
     if (shared > 0)
-        add_warning(list, 1, "%ld pair%s of ranks on one host share CPUs (first: ranks %d and %d on %s): they "
+        add_warning(list, WARNING_LINE, "%ld pair%s of ranks on one host share CPUs (first: ranks %d and %d on %s): they "
                              "compete for cores; bind them apart (mpirun --map-by, srun --cpu-bind)",
                     shared, shared == 1 ? "" : "s", first_a, first_b, info[first_a].host);
 }

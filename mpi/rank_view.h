@@ -20,14 +20,7 @@ RankSpread rank_spread(const RankTable *t, size_t i);
 void rank_view(const RunSetup *run, const RankTable *t, size_t i, const Measurement *view_bestcase,
                Measurement *view);
 
-/* Outlier rule: with 3 or more ranks, a rank's Serial Ref us/Loop (or
- * Static OMP overhead) is an outlier when it is farther from the ranks'
- * median than 3.5 scaled median absolute deviations (1.4826 x MAD, the
- * Iglewicz-Hoaglin cut), than the rank's own 95% interval half-width, and
- * than 1% of the ranks' median Serial Ref us/Loop: a real difference, not
- * noise within a rank or between identical ranks. */
-#define RANK_OUTLIER_MADS 3.5
-#define RANK_OUTLIER_FLOOR 0.01
+/* The outlier rule: RANK_OUTLIER_MADS in measure/record.h. */
 void rank_outliers(const RankTable *t, RankOutliers *o);
 
 /* "0-3,8" for the CPUs set in `mask` (CLOMP_MAX_CPUS bits); their count in *count. */

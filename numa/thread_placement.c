@@ -9,6 +9,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "placement.h"
+
 #define SYSFS_CPU_ROOT "/sys/devices/system/cpu"
 /* CPUs this report can describe: glibc's default cpu_set_t. */
 #define MAX_CPUS CPU_SETSIZE
@@ -240,4 +242,17 @@ void free_team_placement(TeamPlacement *tp)
     tp->place = NULL;
     tp->threads = 0;
     tp->observed = 0;
+}
+
+void observe_static_owners(long numParts, int numThreads, int *thread, int *cpu, int *node)
+{
+#pragma omp parallel for schedule(static) num_threads(numThreads)
+    for (long p = 0; p < numParts; p++) {
+        thread[p] = omp_get_thread_num();
+        cpu[p] = sched_getcpu();
+    }
+    /* After the region: libnuma's CPU-to-node tables are filled lazily and
+     * not thread-safe (concurrent first calls leak a buffer). */
+    for (long p = 0; p < numParts; p++)
+        node[p] = node_of_cpu(cpu[p]);
 }

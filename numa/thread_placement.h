@@ -1,29 +1,9 @@
-/* Where the threads of the timed team really run: thread -> CPU -> core ->
- * NUMA node, and whether they are bound, share cores or outnumber them. */
+/* Observing where the threads of a team really run (sched_getcpu() inside a
+ * region, topology from sysfs); the observation is numa/team_placement.h. */
 #ifndef CLOMP_THREAD_PLACEMENT_H
 #define CLOMP_THREAD_PLACEMENT_H
 
-typedef struct ThreadPlace {
-    int thread;
-    int cpu;            /* sched_getcpu() inside the region; -1 unknown */
-    int core;           /* core_id within its socket (sysfs); the CPU number when unknown */
-    int socket;         /* physical_package_id (sysfs); -1 unknown */
-    int node;           /* NUMA node of the CPU (sysfs); -1 unknown */
-    int place;          /* omp_get_place_num(); -1: not bound to a place */
-    int allowed_cpus;   /* CPUs in the thread's affinity mask */
-    int allowed_cores;  /* distinct cores among them: > 1 means not bound to a core */
-} ThreadPlace;
-
-typedef struct TeamPlacement {
-    int observed;           /* 0: not measured (out of memory) */
-    int threads;            /* team size the runtime gave */
-    ThreadPlace *place;     /* [threads], by thread number */
-    int cores_online;       /* distinct (socket, core) pairs among the online CPUs */
-    int cpus_online;
-    int shared_core_threads;   /* threads whose core also runs another thread of the team */
-    int unbound_threads;       /* threads allowed on more than one core */
-    int first_shared[2];       /* an example pair of threads on one core, or -1 */
-} TeamPlacement;
+#include "team_placement.h"
 
 /* Topology of one CPU from sysfs (/sys/devices/system/cpu/cpuN/...): its
  * core, socket and node; -1 where sysfs does not say. Read from `root`
@@ -40,9 +20,9 @@ int parse_cpu_list(const char *text, unsigned char *marks, int size);
  * counts the warnings need. 0, or -1 when out of memory. */
 int observe_team_placement(int numThreads, TeamPlacement *tp);
 
-/* The counts over an already filled tp->place[] (split out to be testable). */
-void summarize_team_placement(TeamPlacement *tp);
-
-void free_team_placement(TeamPlacement *tp);
+/* For each part, the thread that computes it under schedule(static) with
+ * numThreads threads, and that thread's CPU and node (sched_getcpu() inside
+ * the region). */
+void observe_static_owners(long numParts, int numThreads, int *thread, int *cpu, int *node);
 
 #endif

@@ -3,7 +3,6 @@
 #include <string.h>
 
 #include "build_info_generated.h"
-#include "../mpi/cluster.h"
 #include "../numa/placement.h"
 
 #define CLOMP_VERSION "1.0.0"
@@ -48,7 +47,7 @@ const BuildInfo *build_info(void)
     return &info;
 }
 
-void print_version(FILE *out)
+void print_version(FILE *out, int mpi_build)
 {
     const BuildInfo *b = build_info();
     fprintf(out, "clomp %s (CLOMP 1.2 compatible output)\n", b->version);
@@ -58,6 +57,15 @@ void print_version(FILE *out)
     fprintf(out, "OpenMP: %ld (OpenMP %s)\n", b->openmp, b->openmp_spec);
     fprintf(out, "built on: %s at %s\n", b->host, b->date);
     fprintf(out, "libnuma: %s\n", numa_support_built() ? "yes (--numa available)" : "no (built with NUMA=0 or without libnuma-dev)");
-    fprintf(out, "mpi: %s\n", cluster_active() ? "yes (clomp_mpi: run it under mpirun or srun)"
-                                               : "no (make MPI=1 builds clomp_mpi)");
+    fprintf(out, "mpi: %s\n", mpi_build ? "yes (clomp_mpi: run it under mpirun or srun)"
+                                         : "no (make MPI=1 builds clomp_mpi)");
+}
+
+int is_openmp_variable(const char *entry)
+{
+    static const char *const prefixes[] = {"OMP_", "GOMP_", "KMP_", "XLSMPOPTS", "LIBOMP_"};
+    for (size_t i = 0; i < sizeof prefixes / sizeof prefixes[0]; i++)
+        if (strncmp(entry, prefixes[i], strlen(prefixes[i])) == 0)
+            return 1;
+    return 0;
 }

@@ -1,4 +1,5 @@
-/* What built this binary: users must report it with their results. */
+/* What built this binary (users must report it with their results), and
+ * which environment variables steer its OpenMP runtime. */
 #ifndef CLOMP_BUILD_INFO_H
 #define CLOMP_BUILD_INFO_H
 
@@ -17,6 +18,12 @@ typedef struct BuildInfo {
 } BuildInfo;
 
 const BuildInfo *build_info(void);
-void print_version(FILE *out);
+/* clomp --version; mpi_build: this is clomp_mpi. */
+void print_version(FILE *out, int mpi_build);
+
+/* Whether an environment entry ("NAME=value") steers an OpenMP runtime
+ * (OMP_*, GOMP_*, KMP_*, XLSMPOPTS, LIBOMP_*): the text report and the JSON
+ * list the same ones. */
+int is_openmp_variable(const char *entry);
 
 #endif

@@ -2,18 +2,15 @@
 #ifndef CLOMP_JSON_REPORT_H
 #define CLOMP_JSON_REPORT_H
 
-#include <stddef.h>
 #include <stdio.h>
 
-#include "../numa/locality.h"
-#include "../timing/process_cost.h"
-#include "report.h"
+#include "../measure/record.h"
 
 /* The integer version changes only when a member is renamed, removed or
  * changes meaning; CLOMP_JSON_SCHEMA_MINOR counts additions (readers may
  * ignore it). */
 #define CLOMP_JSON_SCHEMA_VERSION 1
-#define CLOMP_JSON_SCHEMA_MINOR 1
+#define CLOMP_JSON_SCHEMA_MINOR 2
 
 /* Writes the whole document; 0, or -1 when it could not be written. */
 int write_json_report(FILE *out, const RunRecord *record);

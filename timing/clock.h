@@ -5,6 +5,8 @@
 #include <stddef.h>
 #include <time.h>
 
+#include "process_cost.h"
+
 static inline double now_seconds(void)
 {
     struct timespec ts;
@@ -20,5 +22,12 @@ static inline void wall_time_text(char *buf, size_t size)
     localtime_r(&now, &tm);
     strftime(buf, size, "%a %b %e %H:%M:%S %Y", &tm);
 }
+
+/* The process's CPU cost (process_cost.c): marks the start of its wall
+ * time (call first thing in main). */
+void process_cost_start(void);
+
+/* The cost so far (getrusage RUSAGE_SELF). */
+ProcessCost process_cost_now(void);
 
 #endif

@@ -1,9 +1,7 @@
-#include "process_cost.h"
+#include "clock.h"
 
 #include <string.h>
 #include <sys/resource.h>
-
-#include "clock.h"
 
 static double started_at = -1.0;
 

@@ -1,6 +1,7 @@
 /* What the whole process cost: CPU seconds (user and system, all threads,
  * from getrusage) beside its wall time, so that a runtime that buys speed
- * by spinning every core shows the price. */
+ * by spinning every core shows the price. Taking it is timing/clock.h
+ * (process_cost_now). */
 #ifndef CLOMP_PROCESS_COST_H
 #define CLOMP_PROCESS_COST_H
 
@@ -10,11 +11,5 @@ typedef struct ProcessCost {
     double system_seconds;    /* CPU time in the kernel, every thread */
     double wall_seconds;      /* since process_cost_start() */
 } ProcessCost;
-
-/* Marks the start of the wall time (call first thing in main). */
-void process_cost_start(void);
-
-/* The cost so far (getrusage RUSAGE_SELF). */
-ProcessCost process_cost_now(void);
 
 #endif

@@ -1,0 +1,50 @@
+/* LLNL's targets for the OpenMP constructs CLOMP measures, and the figures
+ * shown beside them: one table that the text, JSON, CSV and HTML reports
+ * all read. A new probe with a target is its kernel file plus a row here. */
+#ifndef CLOMP_LLNL_TARGETS_H
+#define CLOMP_LLNL_TARGETS_H
+
+#include <stddef.h>
+
+#include "record.h"
+
+typedef enum {
+    JUDGED_ON_US_PER_LOOP,   /* the measurement's median us/Loop (a probe: one construct per loop) */
+    JUDGED_ON_OVERHEAD       /* its overhead against Bestcase OMP */
+} JudgedFigure;
+
+typedef struct LlnlTarget {
+    const char *key;            /* JSON member of llnl_targets */
+    const char *label;          /* the text report's line: "Barrier latency (OMP Barrier)" */
+    const char *schedule_key;   /* the measurement whose figure it is */
+    JudgedFigure figure;
+    double below_cycles;        /* the target: fewer CPU cycles than this; 0: shown, not judged */
+    const char *block_text;     /* after the cycle count in the measurement's block */
+    const char *not_judged;     /* below_cycles 0: why it is shown without a verdict */
+    const char *citation;       /* where the target comes from */
+} LlnlTarget;
+
+extern const LlnlTarget llnl_targets[];
+extern const size_t llnl_target_count;
+
+/* The row whose figure measurement `s` gives, or NULL. */
+const LlnlTarget *llnl_target_of(const Schedule *s);
+
+/* A target's figure in cycles and its verdict. */
+typedef struct TargetJudgement {
+    int available;              /* the measurement ran and has the figure */
+    double us;                  /* the figure, us/Loop */
+    int has_ci;                 /* a 95% interval (within this process) */
+    double us_low, us_high;
+    double cycles, cycles_low, cycles_high;   /* NAN without a cycle rate */
+    const char *verdict;        /* target_verdict(); NULL when not judged (below_cycles 0) */
+} TargetJudgement;
+
+/* `m` may be NULL (not measured): available 0. */
+void judge_llnl_target(const LlnlTarget *t, const Measurement *m, const CycleRate *rate, TargetJudgement *j);
+
+/* "met", "not met", "undecided" (the interval straddles the target) or
+ * "unavailable" (no cycle rate: cycles is NAN). */
+const char *target_verdict(double cycles, int has_ci, double low, double high, double target);
+
+#endif

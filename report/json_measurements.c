@@ -1,0 +1,226 @@
+#include "json_sections.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "figures.h"
+
+static void write_statistics(JsonWriter *w, const SampleStats *st)
+{
+    json_object_begin(w, "statistics");
+    json_integer(w, "n", st->n);
+    json_number(w, "min", st->min);
+    json_number(w, "max", st->max);
+    json_number(w, "median", st->median);
+    json_number(w, "mean", st->mean);
+    json_number(w, "sd", st->sd);
+    json_number(w, "cv", st->cv);
+    json_integer(w, "outliers", st->outliers);
+    json_interval(w, "median_ci_95", st->has_ci, st->ci_low, st->ci_high);
+    json_number(w, "median_ci_coverage", st->has_ci ? st->ci_coverage : NAN);
+    json_string(w, "median_ci_scope", st->has_ci ? INTERVAL_SCOPE : NULL);
+    json_object_end(w);
+}
+
+/* CLOMP 1.2's "MPI Dist" line: the runtime over the ranks, and the rank whose figures are shown. */
+static void write_distribution(JsonWriter *w, const RankSpread *sp)
+{
+    json_object_begin(w, "mpi_distribution");
+    json_number(w, "runtime_min_seconds", sp->min_seconds);
+    json_integer(w, "min_rank", sp->min_rank);
+    json_number(w, "runtime_max_seconds", sp->max_seconds);
+    json_integer(w, "max_rank", sp->max_rank);
+    json_number(w, "runtime_avg_seconds", sp->avg_seconds);
+    json_integer(w, "used_rank", sp->used_rank);
+    json_string(w, "used", sp->used_fastest ? "fastest" : "slowest");
+    json_object_end(w);
+}
+
+void write_json_measurement(JsonWriter *w, const RunRecord *r, const Measurement *m)
+{
+    const Schedule *s = m->schedule;
+    const RunSetup *run = r->run;
+    MeasurementFigures f;
+    measurement_figures(r, m, &f);
+    int complete = f.complete;
+
+    json_object_begin(w, NULL);
+    json_string(w, "name", s->name);
+    json_string(w, "key", s->key);
+    json_string(w, "role", f.role);
+    json_bool(w, "selected", m->selected);
+    json_string(w, "unavailable", m->unavailable);
+    json_string(w, "started", m->rounds_done > 0 ? m->started : NULL);
+    if (f.threads >= 0)
+        json_integer(w, "threads", f.threads);
+    else
+        json_null(w, "threads");
+    if (m->team.nested) {
+        json_object_begin(w, "nested_teams");
+        json_integer(w, "outer", m->team.threads);
+        json_integer(w, "inner_min", m->team.inner_min);
+        json_integer(w, "inner_max", m->team.inner_max);
+        int threads;
+        json_integer(w, "distinct_cpus", team_distinct_cpus(&m->team, &threads));
+        json_array_begin(w, "cpus");
+        for (int g = 0; g < run->nestedOuter && g * run->nestedInner < m->team.cpu_slots; g++) {
+            json_array_begin(w, NULL);
+            for (int i = 0; i < run->nestedInner && g * run->nestedInner + i < m->team.cpu_slots; i++)
+                if (m->team.cpu[g * run->nestedInner + i] >= 0)
+                    json_integer(w, NULL, m->team.cpu[g * run->nestedInner + i]);
+            json_array_end(w);
+        }
+        json_array_end(w);
+        json_object_end(w);
+    }
+    json_object_begin(w, "verification");
+    json_string(w, "result", f.verification);
+    json_integer(w, "verified_chunks", m->verified_chunks);
+    json_object_end(w);
+    if (f.has_checksum) {
+        json_object_begin(w, "checksum");
+        json_number(w, "sum", f.checksum.sum);
+        json_number(w, "residue", f.checksum.residue);
+        json_number(w, "total", f.checksum.total);
+        json_object_end(w);
+    } else {
+        json_null(w, "checksum");
+    }
+
+    /* Figures only for complete measurements (a partial one would mislead):
+     * the table's that have a member name, in its order. */
+    FigureRow row = {r, m, &f};
+    for (size_t c = 0; c < figure_column_count; c++) {
+        char buf[64];
+        if (figure_columns[c].json == NULL)
+            continue;
+        FigureCell cell = figure_columns[c].cell(&row, buf, sizeof buf);
+        if (cell.kind == CELL_NUMBER)
+            json_number(w, figure_columns[c].json, cell.number);
+        else if (cell.kind == CELL_INTEGER)
+            json_integer(w, figure_columns[c].json, cell.integer);
+        else
+            json_string(w, figure_columns[c].json, cell.text);
+    }
+    json_interval(w, "overhead_ci_95", complete && m->has_overhead && m->has_overhead_ci, m->overhead_low, m->overhead_high);
+    json_string(w, "overhead_ci_method",
+                !(complete && m->has_overhead && m->has_overhead_ci) ? NULL
+                : m->overhead_ci_paired ? "paired per-round differences, order statistics"
+                                        : "pooled chunk medians, Bonferroni");
+    json_string(w, "overhead_ci_scope", complete && m->has_overhead && m->has_overhead_ci ? INTERVAL_SCOPE : NULL);
+    json_interval(w, "overhead_round_range", complete && m->has_overhead && m->has_round_range, m->round_range_low,
+             m->round_range_high);
+    json_integer(w, "subnormals", m->subnormals);
+    if (m->spread.ranks > 0)
+        write_distribution(w, &m->spread);
+    if (complete)
+        write_statistics(w, &m->stats);
+    else
+        json_null(w, "statistics");
+
+    json_array_begin(w, "rounds");
+    for (long round = 0; round < m->rounds_done; round++) {
+        json_object_begin(w, NULL);
+        json_integer(w, "round", round + 1);
+        json_number(w, "runtime_seconds", m->round_seconds[round]);
+        json_number(w, "median_us_per_loop", complete ? m->round_median_us[round] : NAN);
+        json_array_begin(w, "chunks");
+        for (long c = 0; c < m->chunks; c++) {
+            long subcycles = chunk_subcycles(m, c);
+            double seconds = m->chunk_seconds[round * m->chunks + c];
+            json_object_begin(w, NULL);
+            json_integer(w, "iterations", subcycles / SUBCYCLES_PER_ITERATION);
+            json_number(w, "seconds", seconds);
+            json_number(w, "us_per_loop", seconds * 1e6 / (double)subcycles);
+            json_object_end(w);
+        }
+        json_array_end(w);
+        json_object_end(w);
+    }
+    json_array_end(w);
+    json_object_end(w);
+}
+
+/* One rank's figures for one measurement, as that rank summarized them
+ * (overhead against its own bestcase); null figures until it is complete. */
+static void write_rank_measurement(JsonWriter *w, const RunRecord *r, const Measurement *m)
+{
+    int complete = m->rounds_done == r->run->rounds && m->stats.n > 0;
+    int checked = m->schedule->role == ROLE_REFERENCE || m->schedule->role == ROLE_CHECKED;
+    json_object_begin(w, NULL);
+    json_string(w, "key", m->schedule->key);
+    json_integer(w, "rounds_done", m->rounds_done);
+    json_number(w, "runtime_seconds", complete ? m->seconds : NAN);
+    json_number(w, "us_per_loop", complete ? m->us : NAN);
+    json_interval(w, "us_per_loop_ci_95", complete && m->stats.has_ci, m->stats.ci_low, m->stats.ci_high);
+    json_number(w, "cv", complete ? m->stats.cv : NAN);
+    json_number(w, "overhead_us_per_loop", complete && m->has_overhead ? m->overhead_us : NAN);
+    json_interval(w, "overhead_ci_95", complete && m->has_overhead && m->has_overhead_ci, m->overhead_low,
+             m->overhead_high);
+    json_integer(w, "verified_chunks", m->verified_chunks);
+    if (checked && m->rounds_done > 0) {
+        json_object_begin(w, "checksum");
+        json_number(w, "sum", m->checksum.sum);
+        json_number(w, "residue", m->checksum.residue);
+        json_number(w, "total", m->checksum.total);
+        json_object_end(w);
+    } else {
+        json_null(w, "checksum");
+    }
+    json_object_end(w);
+}
+
+/* clomp_mpi: the ranks, where they ran, each one's figures, the outliers. */
+void write_json_mpi(JsonWriter *w, const RunRecord *r)
+{
+    const MpiSetup *mpi = &r->run->mpi;
+    json_object_begin(w, "mpi");
+    json_integer(w, "ranks", mpi->ranks);
+    json_string(w, "thread_level", mpi->thread_level);
+    json_integer(w, "timeout_seconds", mpi->timeout);
+    json_array_begin(w, "per_rank");
+    for (int rank = 0; mpi->info != NULL && rank < mpi->ranks; rank++) {
+        const RankInfo *info = &mpi->info[rank];
+        json_object_begin(w, NULL);
+        json_integer(w, "rank", info->rank);
+        json_string(w, "host", info->host);
+        json_string(w, "cpus", info->cpus);
+        json_integer(w, "cpu_count", info->cpu_count);
+        json_array_begin(w, "measurements");
+        const RankTable *t = r->rank_table;
+        for (size_t i = 0; t != NULL && t->results != NULL && i < t->count; i++) {
+            const Measurement *m = &t->results[(size_t)rank * t->count + i];
+            if (m->schedule != NULL && m->selected)
+                write_rank_measurement(w, r, m);
+        }
+        json_array_end(w);
+        json_object_end(w);
+    }
+    json_array_end(w);
+    const RankOutliers *o = r->outliers;
+    if (o == NULL) {
+        json_null(w, "outliers");
+    } else {
+        json_object_begin(w, "outliers");
+        json_bool(w, "judged", o->ranks >= 3);
+        json_number(w, "serial_median_us_per_loop", o->serial_median);
+        json_number(w, "static_overhead_median_us_per_loop", o->overhead_median);
+        json_array_begin(w, "ranks");
+        for (size_t k = 0; k < o->count; k++) {
+            const RankOutlier *x = &o->item[k];
+            json_object_begin(w, NULL);
+            json_integer(w, "rank", x->rank);
+            json_string(w, "host", mpi->info != NULL ? mpi->info[x->rank].host : NULL);
+            json_string(w, "figure", x->figure);
+            json_number(w, "value_us_per_loop", x->value);
+            json_number(w, "median_us_per_loop", x->median);
+            json_number(w, "deviation_us_per_loop", x->deviation);
+            json_number(w, "threshold_us_per_loop", x->threshold);
+            json_object_end(w);
+        }
+        json_array_end(w);
+        json_object_end(w);
+    }
+    json_object_end(w);
+}
+

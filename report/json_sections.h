@@ -1,0 +1,24 @@
+/* The parts of the --json document (json_report.c writes the whole): shared
+ * by the JSON writer's files only; no other writer includes this. */
+#ifndef CLOMP_JSON_SECTIONS_H
+#define CLOMP_JSON_SECTIONS_H
+
+#include "../measure/record.h"
+#include "json.h"
+
+/* [low, high], or null without an interval. */
+void json_interval(JsonWriter *w, const char *key, int has, double low, double high);
+
+/* "inputs" and "resolved": the run as given and as resolved. */
+void write_json_inputs(JsonWriter *w, const RunSetup *run);
+/* "build" and "openmp_environment". */
+void write_json_build(JsonWriter *w);
+/* "setup", "numa" (locality, thread placement) and "cycles". */
+void write_json_setup(JsonWriter *w, const RunRecord *r);
+
+/* One element of "measurements". */
+void write_json_measurement(JsonWriter *w, const RunRecord *r, const Measurement *m);
+/* clomp_mpi: "mpi", the ranks and each one's figures. */
+void write_json_mpi(JsonWriter *w, const RunRecord *r);
+
+#endif

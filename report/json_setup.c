@@ -1,0 +1,246 @@
+#include "json_sections.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "build_info.h"
+
+extern char **environ;
+
+void json_interval(JsonWriter *w, const char *key, int has, double low, double high)
+{
+    if (!has) {
+        json_null(w, key);
+        return;
+    }
+    json_array_begin(w, key);
+    json_number(w, NULL, low);
+    json_number(w, NULL, high);
+    json_array_end(w);
+}
+
+void write_json_inputs(JsonWriter *w, const RunSetup *run)
+{
+    char policy[32];
+    json_object_begin(w, "inputs");
+    json_integer(w, "numThreads", run->inputNumThreads);
+    json_integer(w, "allocThreads", run->inputAllocThreads);
+    json_integer(w, "numParts", run->numParts);
+    json_integer(w, "zonesPerPart", run->zonesPerPart);
+    json_integer(w, "zoneSize", run->requestedZoneSize);
+    json_integer(w, "flopScale", run->flopScale);
+    json_integer(w, "timeScale", run->timeScale);
+    json_string(w, "numa", placement_text(&run->placement, policy, sizeof policy));
+    json_string(w, "zone_stride", run->zoneLayout == ZONE_LAYOUT_SPREAD ? "zonesize" : "record");
+    if (run->requested_trials > 0)
+        json_integer(w, "trials", run->requested_trials);
+    else
+        json_null(w, "trials");
+    json_integer(w, "rounds", run->rounds);
+    json_string(w, "schedules", run->schedule_list);
+    if (run->cycles.source == CYCLES_GIVEN)
+        json_number(w, "ghz", run->cycles.ghz);
+    else
+        json_null(w, "ghz");
+    json_object_end(w);
+
+    json_object_begin(w, "resolved");
+    json_integer(w, "numThreads", run->numThreads);
+    json_integer(w, "allocThreads", run->allocThreads);
+    json_integer(w, "zoneSize", run->zoneSize);
+    MeshShape shape = run_mesh_shape(run);
+    json_string(w, "zone_layout", mesh_zone_layout_name(shape.layout));
+    json_integer(w, "zone_stride_bytes", mesh_zone_stride(&shape));
+    json_integer(w, "iterations", run->iterations);
+    json_integer(w, "subcycles", run->subcycles);
+    json_number(w, "memory_bytes", (double)run->memory_bytes);
+    if (run->nested_unavailable[0] != '\0') {
+        json_null(w, "nested_outer");
+        json_null(w, "nested_inner");
+    } else {
+        json_integer(w, "nested_outer", run->nestedOuter);
+        json_integer(w, "nested_inner", run->nestedInner);
+    }
+    json_string(w, "nested_shape", run->nested_unavailable[0] != '\0' ? run->nested_unavailable
+                                                                      : run->nested_shape_source);
+    if (run->trials > 0)
+        json_integer(w, "trials", run->trials);
+    else
+        json_null(w, "trials");   /* --dry-run without --trials: calibrated only when the mesh exists */
+    json_array_begin(w, "chunk_end_iterations");
+    for (long c = 0; run->chunk_end != NULL && c < run->trials; c++)
+        json_integer(w, NULL, run->chunk_end[c] / SUBCYCLES_PER_ITERATION);
+    json_array_end(w);
+    json_object_end(w);
+}
+
+static void write_build_facts(JsonWriter *w)
+{
+    const BuildInfo *b = build_info();
+    json_object_begin(w, "build");
+    json_string(w, "compiler", b->compiler);
+    json_string(w, "cc", b->cc);
+    json_string(w, "cflags", b->cflags);
+    json_string(w, "ldflags", b->ldflags);
+    json_integer(w, "openmp", b->openmp);
+    json_string(w, "openmp_spec", b->openmp_spec);
+    json_string(w, "host", b->host);
+    json_string(w, "date", b->date);
+    json_bool(w, "libnuma", numa_support_built());
+    json_object_end(w);
+}
+
+/* The same variables the text report lists: those that steer OpenMP runtimes. */
+static void write_openmp_environment(JsonWriter *w)
+{
+    json_object_begin(w, "openmp_environment");
+    for (char **env = environ; env != NULL && *env != NULL; env++) {
+        const char *eq = strchr(*env, '=');
+        if (eq == NULL || !is_openmp_variable(*env))
+            continue;
+        char name[256];
+        size_t len = (size_t)(eq - *env) < sizeof name - 1 ? (size_t)(eq - *env) : sizeof name - 1;
+        memcpy(name, *env, len);
+        name[len] = '\0';
+        json_string(w, name, eq + 1);
+    }
+    json_object_end(w);
+}
+
+void write_json_build(JsonWriter *w)
+{
+    write_build_facts(w);
+    write_openmp_environment(w);
+}
+
+/* The header's placement table: null when it was not measured. */
+static void write_thread_placement(JsonWriter *w, const TeamPlacement *tp)
+{
+    if (tp == NULL || !tp->observed) {
+        json_null(w, "thread_placement");
+        return;
+    }
+    json_object_begin(w, "thread_placement");
+    json_integer(w, "team", tp->threads);
+    json_integer(w, "cores_online", tp->cores_online);
+    json_integer(w, "cpus_online", tp->cpus_online);
+    json_integer(w, "shared_core_threads", tp->shared_core_threads);
+    json_integer(w, "unbound_threads", tp->unbound_threads);
+    json_array_begin(w, "threads");
+    for (int t = 0; t < tp->threads; t++) {
+        const ThreadPlace *p = &tp->place[t];
+        json_object_begin(w, NULL);
+        json_integer(w, "thread", p->thread);
+        json_integer(w, "cpu", p->cpu);
+        if (p->core >= 0)
+            json_integer(w, "core", p->core);
+        else
+            json_null(w, "core");
+        if (p->socket >= 0)
+            json_integer(w, "socket", p->socket);
+        else
+            json_null(w, "socket");
+        if (p->node >= 0)
+            json_integer(w, "node", p->node);
+        else
+            json_null(w, "node");
+        if (p->place >= 0)
+            json_integer(w, "place", p->place);
+        else
+            json_null(w, "place");
+        json_integer(w, "allowed_cpus", p->allowed_cpus);
+        json_integer(w, "allowed_cores", p->allowed_cores);
+        json_object_end(w);
+    }
+    json_array_end(w);
+    json_object_end(w);
+}
+
+void write_json_setup(JsonWriter *w, const RunRecord *r)
+{
+    char policy[32];
+    json_object_begin(w, "setup");
+    if (r->pb != NULL) {
+        const DepositState *d = &r->pb->deposit;
+        json_number(w, "build_seconds", r->build_seconds);
+        json_string(w, "deposit_model", mesh_deposit_model_text(r->pb->mesh.deposit_model));
+        json_number(w, "iteration_residue_percent", d->percent_residue * 100.0);
+        json_number(w, "max_error_bound", d->error_bound);
+        json_number(w, "tight_error_bound", d->tight_error_bound);
+        json_number(w, "max_residue", d->max_residue);
+    }
+    json_object_end(w);
+
+    json_object_begin(w, "numa");
+    json_string(w, "placement", placement_text(&r->run->placement, policy, sizeof policy));
+    if (r->locality == NULL) {
+        json_null(w, "locality");
+    } else {
+        const LocalitySummary *l = r->locality;
+        json_object_begin(w, "locality");
+        json_bool(w, "measured", l->measured);
+        json_string(w, "note", l->measured ? NULL : l->note);
+        json_integer(w, "nodes", l->nodes);
+        if (l->measured)
+            json_number(w, "local_percent", l->percent);
+        else
+            json_null(w, "local_percent");
+        json_integer(w, "local_pages", l->local_pages);
+        json_integer(w, "known_pages", l->known_pages);
+        json_integer(w, "queried_pages", l->queried_pages);
+        json_integer(w, "total_pages", l->total_pages);
+        json_integer(w, "sampled_parts", l->sampled_parts);
+        json_array_begin(w, "pages_per_node");
+        for (int n = 0; l->nodes > 0 && n <= l->max_node; n++)
+            json_integer(w, NULL, l->pages_per_node[n]);
+        json_array_end(w);
+        json_bool(w, "threads_bound", l->threads_bound);
+        json_array_begin(w, "per_thread");
+        for (int t = 0; l->measured && t < l->threads; t++) {
+            json_object_begin(w, NULL);
+            json_integer(w, "thread", t);
+            json_integer(w, "node", l->per_thread[t].node);
+            json_integer(w, "local_pages", l->per_thread[t].local_pages);
+            json_integer(w, "known_pages", l->per_thread[t].known_pages);
+            json_object_end(w);
+        }
+        json_array_end(w);
+        json_string(w, "measured_at", "after the mesh build, before the timed runs");
+        if (l->numa_balancing < 0)
+            json_null(w, "numa_balancing");
+        else
+            json_integer(w, "numa_balancing", l->numa_balancing);
+        if (!l->remeasured) {
+            json_null(w, "after_timed_runs");
+        } else {
+            json_object_begin(w, "after_timed_runs");
+            json_bool(w, "measured", l->after.measured);
+            if (l->after.measured)
+                json_number(w, "local_percent", l->after.percent);
+            else
+                json_null(w, "local_percent");
+            json_integer(w, "local_pages", l->after.local_pages);
+            json_integer(w, "known_pages", l->after.known_pages);
+            json_integer(w, "queried_pages", l->after.queried_pages);
+            json_array_begin(w, "pages_per_node");
+            for (int n = 0; n <= l->after.max_node; n++)
+                json_integer(w, NULL, l->after.pages_per_node[n]);
+            json_array_end(w);
+            json_object_end(w);
+        }
+        json_object_end(w);
+    }
+    write_thread_placement(w, r->placement);
+    json_object_end(w);
+
+    const CycleRate *c = &r->run->cycles;
+    json_object_begin(w, "cycles");
+    json_string(w, "source", c->source == CYCLES_TSC ? "tsc" : c->source == CYCLES_GIVEN ? "given" : "unavailable");
+    if (c->source == CYCLES_UNAVAILABLE)
+        json_null(w, "ghz");
+    else
+        json_number(w, "ghz", c->ghz);
+    json_string(w, "note", c->source == CYCLES_UNAVAILABLE ? c->why : cycle_source_text(c));
+    json_object_end(w);
+}
+

@@ -1,0 +1,39 @@
+/* Where the reports go: the text report to stdout (stderr when the JSON or
+ * CSV has stdout, a sink under --quiet), --json and --csv to temporary files
+ * renamed over FILE only when complete. Calls the writers; writes nothing of
+ * its own. */
+#ifndef CLOMP_RESULT_FILES_H
+#define CLOMP_RESULT_FILES_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#include "../measure/record.h"
+
+#define RESULT_PATH_MAX 4096
+
+typedef struct ResultFile {
+    const char *option;    /* "--json", "--csv" */
+    const char *path;      /* NULL: not asked for */
+    int (*write)(FILE *out, const RunRecord *record);
+    FILE *file;            /* NULL once written (or never opened) */
+    char tmp[RESULT_PATH_MAX];
+    char *pending;         /* names tmp while it exists, for a signal handler to remove */
+} ResultFile;
+
+typedef struct Outputs {
+    FILE *text;        /* the report: stdout, or stderr when JSON or CSV has stdout */
+    FILE *report;      /* header and blocks: `text`, or a sink under --quiet */
+    ResultFile json;
+    ResultFile csv;
+} Outputs;
+
+/* `pending[2]`: where the temporary files' names are kept while they exist
+ * (for signal handlers). 0, or an exit status with the reason in `why`. */
+int open_outputs(Outputs *o, const RunSetup *run, char pending[2][RESULT_PATH_MAX], char *why, size_t why_size);
+
+/* Writes the files that were asked for from `record`; a file that cannot
+ * be written is a resource failure (said on stderr). */
+int close_outputs(Outputs *o, const RunRecord *record);
+
+#endif

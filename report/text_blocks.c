@@ -1,0 +1,205 @@
+#include "text_report.h"
+
+#include "../measure/llnl_targets.h"
+#include "text_format.h"
+
+void print_block_start(FILE *out, const Measurement *m)
+{
+    const Schedule *s = m->schedule;
+    for (const char *const *line = s->pseudocode; *line != NULL; line++)
+        fprintf(out, "%13s:| %s\n", s->name, *line);
+    fprintf(out, "%13s  Started: %s\n", s->name, m->started);
+    if (s->role == ROLE_REFERENCE)
+        fprintf(out, "%13s #Threads: N/A\n", s->name);
+    else if (s->uses_threads)
+        fprintf(out, "%13s #Threads: %d\n", s->name,
+                m->team.nested ? m->team.inner_total : m->team.threads);
+}
+
+void print_block_unavailable(FILE *out, const RunSetup *run, const Measurement *m)
+{
+    if (m->unavailable == NULL)
+        return;
+    fprintf(out, "%13s  us/Loop: N/A (%s; numThreads is %ld)\n", m->schedule->name, m->unavailable, run->numThreads);
+    fprintf(out, "---------------------\n");
+}
+
+/* Whether a negative overhead (efficacy above 100%) is only noise: its
+ * interval reaches 0. */
+static const char *noise_note(const Measurement *m)
+{
+    if (!m->has_overhead || !(m->overhead_us < 0.0))
+        return "";
+    if (m->has_overhead_ci)
+        return m->overhead_high >= 0.0 ? " (within noise)" : " (below bestcase beyond noise: see docs/statistics.md)";
+    /* 2-5 rounds: a round on the other side of 0 is noise enough. */
+    if (m->has_round_range && m->round_range_high >= 0.0)
+        return " (within noise)";
+    return "";
+}
+
+static void print_comparisons(FILE *out, const Measurement *m, const Measurement *serial,
+                              const Measurement *bestcase)
+{
+    const char *name = m->schedule->name;
+    if (serial != NULL) {
+        double speedup = serial->us / m->us;
+        if (speedup < 1.0)
+            fprintf(out, "%13s  Speedup: %.1f (%.1fX slowdown)\n", name, speedup, 1.0 / speedup);
+        else
+            fprintf(out, "%13s  Speedup: %.1f\n", name, speedup);
+    }
+    if (bestcase != NULL && m->schedule->role == ROLE_CHECKED) {
+        fprintf(out, "%13s Efficacy: %.1f%% (of bestcase %.2f us/Loop)%s\n", name, m->efficacy, bestcase->us,
+                noise_note(m));
+        fprintf(out, "%13s Overhead: %.2f (versus bestcase, in us/Loop)%s\n", name, m->overhead_us, noise_note(m));
+    }
+}
+
+/* Chunk statistics: spread, median with its interval, the overhead's
+ * interval; every number to the precision its spread supports. */
+static void print_statistics(FILE *out, const Measurement *m)
+{
+    const SampleStats *st = &m->stats;
+    const char *name = m->schedule->name;
+    char a[32], b[32], c[32];
+    /* A run timed whole (calc_deposit: nanoseconds) has no spread worth printing. */
+    if (st->n < 2 || !m->schedule->chunked)
+        return;
+    double u = median_uncertainty(st);
+    fprintf(out, "%13s   Spread: %s .. %s us/Loop, CV %s%%, outliers %ld (%ld chunk%s x %ld round%s)\n", name,
+            measured_text(a, sizeof a, st->min, u, 3), measured_text(b, sizeof b, st->max, u, 3),
+            measured_text(c, sizeof c, st->cv * 100.0, 1.0, 1), st->outliers, m->chunks, m->chunks == 1 ? "" : "s",
+            m->rounds_done, m->rounds_done == 1 ? "" : "s");
+    if (st->has_ci)
+        fprintf(out, "%13s   Median: %s us/Loop, 95%% CI %s .. %s, " INTERVAL_SCOPE "\n", name, measured_text(a, sizeof a, st->median, u, 3),
+                measured_text(b, sizeof b, st->ci_low, u, 3), measured_text(c, sizeof c, st->ci_high, u, 3));
+    else
+        fprintf(out, "%13s   Median: %s us/Loop, no 95%% CI from %ld samples (needs 6 or more)\n", name,
+                measured_text(a, sizeof a, st->median, u, 3), st->n);
+    if (m->has_overhead && m->has_overhead_ci) {
+        double ou = 0.5 * (m->overhead_high - m->overhead_low);
+        fprintf(out, "%13s  Ovh. CI: %s .. %s us/Loop (95%%, against bestcase%s)%s, " INTERVAL_SCOPE "\n", name,
+                measured_text(a, sizeof a, m->overhead_low, ou, 3), measured_text(b, sizeof b, m->overhead_high, ou, 3),
+                m->overhead_ci_paired ? ", paired by round" : "",
+                m->overhead_low <= 0.0 && m->overhead_high >= 0.0 ? ": within noise of 0" : "");
+    } else if (m->has_overhead && m->has_round_range) {
+        double ou = 0.5 * (m->round_range_high - m->round_range_low);
+        fprintf(out, "%13s  Ovh. CI: none at 95%% from %ld rounds (needs 6); the rounds range %s .. %s us/Loop, " INTERVAL_SCOPE "\n",
+                name, m->rounds_done, measured_text(a, sizeof a, m->round_range_low, ou, 3),
+                measured_text(b, sizeof b, m->round_range_high, ou, 3));
+    }
+}
+
+/* Cycle counts of what LLNL sets targets for (the targets table names the
+ * figure and says what it is), and of every other overhead, in the block
+ * they come from. */
+static void print_cycles(FILE *out, const RunSetup *run, const Measurement *m)
+{
+    const Schedule *s = m->schedule;
+    const LlnlTarget *target = llnl_target_of(s);
+    const char *what;
+    double us, uncertainty;
+    if (target != NULL && target->figure == JUDGED_ON_US_PER_LOOP) {
+        what = target->block_text;
+        us = m->us;
+        uncertainty = median_uncertainty(&m->stats);
+    } else if (m->has_overhead) {
+        /* Against Bestcase: CLOMP's overhead, not the quantity of LLNL's target. */
+        what = target != NULL ? target->block_text : "of CLOMP overhead per subcycle (versus bestcase)";
+        us = m->overhead_us;
+        uncertainty = m->has_overhead_ci ? 0.5 * (m->overhead_high - m->overhead_low) : 0.0;
+    } else {
+        return;
+    }
+    if (run->cycles.source == CYCLES_UNAVAILABLE) {
+        fprintf(out, "%13s   Cycles: unavailable (%s)\n", s->name, run->cycles.why);
+    } else {
+        char a[32];
+        fprintf(out, "%13s   Cycles: %s %s\n", s->name,
+                measured_text(a, sizeof a, cycles_from_us(&run->cycles, us), cycles_from_us(&run->cycles, uncertainty), 0),
+                what);
+    }
+}
+
+/* The CPUs each inner team ran on in the warm-up ("team 0: 0,1; team 1:
+ * 2,3"); measurement_warnings() warns when the teams overlap. */
+static void print_inner_cpus(FILE *out, const RunSetup *run, const Measurement *m)
+{
+    const TeamObservation *t = &m->team;
+    int shown_groups = 8, threads;
+    int distinct = team_distinct_cpus(t, &threads);
+    if (t->cpu_slots == 0)
+        return;
+    fprintf(out, "%13s     CPUs:", m->schedule->name);
+    for (int g = 0; g < run->nestedOuter && g < shown_groups && g * run->nestedInner < t->cpu_slots; g++) {
+        fprintf(out, "%s team %d:", g > 0 ? ";" : "", g);
+        const char *sep = " ";
+        for (int i = 0; i < run->nestedInner && g * run->nestedInner + i < t->cpu_slots; i++) {
+            int cpu = t->cpu[g * run->nestedInner + i];
+            if (cpu >= 0)
+                fprintf(out, "%s%d", sep, cpu);
+            sep = ",";
+        }
+    }
+    if (run->nestedOuter > shown_groups)
+        fprintf(out, "; ...");
+    fprintf(out, " (inner teams' threads in the warm-up: %d distinct CPUs for %d threads)\n", distinct, threads);
+}
+
+/* clomp's additions to a block, after all of the CLOMP 1.2 lines. */
+static void print_block_notes(FILE *out, const RunSetup *run, const Measurement *m)
+{
+    const Schedule *s = m->schedule;
+    const TeamObservation *t = &m->team;
+
+    if (s->role == ROLE_REFERENCE)
+        fprintf(out, "%13s   Verify: reference (conservation, residue bound, zone order, update counts hold%s)\n",
+                s->name, m->verified_chunks > 1 ? "; checkpoint after every chunk" : "");
+    else if (s->role == ROLE_CHECKED && m->verified_chunks > 1 && m->rounds_done > 1)
+        fprintf(out, "%13s   Verify: passed (every zone of every part bit-identical to Serial Ref after each of "
+                     "%ld chunks in each of %ld rounds; invariants hold)\n", s->name, m->chunks, m->rounds_done);
+    else if (s->role == ROLE_CHECKED && m->verified_chunks > 1)
+        fprintf(out, "%13s   Verify: passed (every zone of every part bit-identical to Serial Ref after each of "
+                     "%ld chunks; invariants hold)\n", s->name, m->verified_chunks);
+    else if (s->role == ROLE_CHECKED)
+        fprintf(out, "%13s   Verify: passed (every zone of every part bit-identical to Serial Ref; invariants hold)\n", s->name);
+    else if (s->role == ROLE_BESTCASE)
+        fprintf(out, "%13s   Verify: skipped (fixed deposit, wrong answers by design)\n", s->name);
+
+    if (t->nested) {
+        fprintf(out, "%13s    Teams: outer %d x inner %d", s->name, t->threads, t->inner_max);
+        if (t->inner_min != t->inner_max)
+            fprintf(out, " (inner teams from %d to %d)", t->inner_min, t->inner_max);
+        fprintf(out, ", requested %dx%d\n", run->nestedOuter, run->nestedInner);
+        print_inner_cpus(out, run, m);
+    }
+    print_warnings(out, s->name, &m->warnings, WARNING_LINE);
+}
+
+void print_block_results(FILE *out, const RunSetup *run, const Measurement *m,
+                         const Measurement *serial, const Measurement *bestcase)
+{
+    const Schedule *s = m->schedule;
+    /* CLOMP 1.2 prints checksums only for results it verifies. */
+    if (s->role == ROLE_REFERENCE || s->role == ROLE_CHECKED)
+        fprintf(out, "%13s Checksum: Sum=%-8.8g Residue=%-8.8g Total=%-.9g\n", s->name,
+                m->checksum.sum, m->checksum.residue, m->checksum.total);
+    const RankSpread *sp = &m->spread;
+    if (sp->ranks > 0) {   /* CLOMP 1.2's MPI lines: the runtime over the ranks, and the rank used */
+        fprintf(out, "%13s MPI Dist: Min %.3f (Rank %d) Max %.3f (Rank %d) Avg %.3f\n", s->name, sp->min_seconds,
+                sp->min_rank, sp->max_seconds, sp->max_rank, sp->avg_seconds);
+        fprintf(out, "%13s  Runtime: %.3f (wallclock, in seconds, %s used, rank %d)\n", s->name, m->seconds,
+                sp->used_fastest ? "min" : "max", sp->used_rank);
+    } else {
+        fprintf(out, "%13s  Runtime: %.3f (wallclock, in seconds)\n", s->name, m->seconds);
+    }
+    fprintf(out, "%13s  us/Loop: %.2f (wallclock, in microseconds)\n", s->name, m->us);
+    if (s->role == ROLE_BESTCASE || s->role == ROLE_CHECKED)
+        print_comparisons(out, m, serial, bestcase);
+    print_block_notes(out, run, m);
+    print_statistics(out, m);
+    print_cycles(out, run, m);
+    fprintf(out, "---------------------\n");
+}
+

@@ -1,0 +1,35 @@
+/* The text report: CLOMP 1.2's header, one block per measurement, the
+ * comma-delimited summary and the CORAL RFP line; 1.2's lines keep their
+ * text and columns, clomp's additions come after them. Every function reads
+ * the run record and prints; none measures. */
+#ifndef CLOMP_TEXT_REPORT_H
+#define CLOMP_TEXT_REPORT_H
+
+#include <stdio.h>
+
+#include "../measure/record.h"
+
+/* CLOMP 1.2's header: the inputs as resolved (before anything is built). */
+void print_header(FILE *out, const RunSetup *run, const char *host, const char *start_time);
+/* The set-up lines after the mesh is built: deposit bounds, layout, build,
+ * NUMA placement and locality, thread placement, trials, set-up warnings. */
+void print_setup(FILE *out, const RunRecord *r);
+/* --dry-run: what a run would do, after the header, without a mesh. */
+void print_plan(FILE *out, const RunSetup *run);
+
+void print_block_start(FILE *out, const Measurement *m);
+/* In place of the block of a measurement that cannot run here (Nested OMP
+ * below 2x2 threads): its name and why; nothing when it simply was not
+ * selected. */
+void print_block_unavailable(FILE *out, const RunSetup *run, const Measurement *m);
+/* serial / bestcase: earlier measurements this block is compared with (may be NULL). */
+void print_block_results(FILE *out, const RunSetup *run, const Measurement *m, const Measurement *serial,
+                         const Measurement *bestcase);
+
+/* After the blocks: the locality measured again after the timed runs
+ * (numa_balancing on), the LLNL targets, the process's CPU time, MPI
+ * outliers; then the summary. */
+void print_run_end(FILE *out, const RunRecord *r);
+void print_summary(FILE *out, const RunRecord *r);
+
+#endif

@@ -1,0 +1,195 @@
+#include "text_report.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "../measure/llnl_targets.h"
+#include "figures.h"
+#include "text_format.h"
+
+typedef enum { ROW_RUNTIME, ROW_US_PER_LOOP, ROW_SPEEDUP, ROW_EFFICACY, ROW_OVERHEAD } SummaryRow;
+
+/* One figure of the summary; NAN where it means nothing for that
+ * measurement or its inputs were not measured (--schedules). */
+static double summary_figure(SummaryRow row, const MeasurementFigures *f)
+{
+    switch (row) {
+    case ROW_RUNTIME:
+        return f->runtime_seconds;
+    case ROW_US_PER_LOOP:
+        return f->us;
+    case ROW_SPEEDUP:
+        return f->speedup;
+    case ROW_EFFICACY:
+        return f->efficacy;
+    default:
+        return f->overhead;
+    }
+}
+
+/* One row of the comma-delimited summary, in CLOMP 1.2's formats. */
+static void print_summary_row(FILE *out, const char *label, SummaryRow row, const RunRecord *r)
+{
+    fprintf(out, "%s", label);
+    for (size_t i = 0; i < r->count; i++) {
+        if (!measurement_reported(&r->results[i]))
+            continue;
+        MeasurementFigures f;
+        measurement_figures(r, &r->results[i], &f);
+        double value = summary_figure(row, &f);
+        /* 1.2 keeps its columns aligned under the longer labels: reproduce
+         * its spacing byte for byte so diff-based comparisons still work. */
+        fputs(i == 0 && strlen(label) > 7 ? "," : ", ", out);
+        if (isnan(value))
+            fprintf(out, "%7s", "N/A");
+        else if (row == ROW_RUNTIME)
+            fprintf(out, "%7.3f", value);
+        else if (row == ROW_SPEEDUP)
+            fprintf(out, "%7.1f", value);
+        else if (row == ROW_EFFICACY)
+            fprintf(out, r->results[i].schedule->role == ROLE_BESTCASE ? " %6.1f%%" : "%6.1f%%", value);
+        else
+            fprintf(out, "%7.2f", value);
+    }
+    fputc('\n', out);
+}
+
+static void print_args(FILE *out, const RunSetup *run)
+{
+    fprintf(out, "%ld %ld %ld %ld %ld %ld %ld", run->numThreads, run->inputAllocThreads, run->numParts,
+            run->zonesPerPart, run->zoneSize, run->flopScale, run->timeScale);
+}
+
+/* CLOMP 1.2's CORAL RFP line after the inputs: these figures, in this order. */
+static const struct {
+    const char *key;
+    SummaryRow figure;
+    int decimals;
+} coral_rfp_columns[] = {
+    {"serial", ROW_US_PER_LOOP, 2}, {"barrier", ROW_US_PER_LOOP, 2}, {"bestcase", ROW_SPEEDUP, 1},
+    {"static", ROW_OVERHEAD, 2},    {"static", ROW_SPEEDUP, 1},      {"dynamic", ROW_OVERHEAD, 2},
+    {"dynamic", ROW_SPEEDUP, 1},    {"manual", ROW_OVERHEAD, 2},     {"manual", ROW_SPEEDUP, 1},
+};
+
+void print_summary(FILE *out, const RunRecord *r)
+{
+    const RunSetup *run = r->run;
+    fprintf(out, "----------- Comma-delimited summary ----------\n");
+    print_escaped(out, run->exe);
+    fputc(' ', out);
+    print_args(out, run);
+    for (size_t i = 0; i < r->count; i++)
+        if (measurement_reported(&r->results[i]))
+            fprintf(out, ", %s", r->results[i].schedule->name);
+    fputc('\n', out);
+
+    print_summary_row(out, "Runtime", ROW_RUNTIME, r);
+    print_summary_row(out, "us/Loop", ROW_US_PER_LOOP, r);
+    print_summary_row(out, "Speedup", ROW_SPEEDUP, r);
+    print_summary_row(out, "Efficacy", ROW_EFFICACY, r);
+    print_summary_row(out, "Overhead", ROW_OVERHEAD, r);
+
+    /* Exactly CLOMP 1.2's last line: scripts collect results by it. */
+    fprintf(out, "CORAL RFP, ");
+    if (run->mpi.ranks > 1)
+        fprintf(out, "%d MPI X ", run->mpi.ranks);
+    print_args(out, run);
+    for (size_t c = 0; c < sizeof coral_rfp_columns / sizeof coral_rfp_columns[0]; c++) {
+        const Measurement *m = record_find_key(r, coral_rfp_columns[c].key);
+        double value = NAN;
+        if (m != NULL) {
+            MeasurementFigures f;
+            measurement_figures(r, m, &f);
+            value = summary_figure(coral_rfp_columns[c].figure, &f);
+        }
+        if (isnan(value))
+            fprintf(out, ", N/A");
+        else
+            fprintf(out, ", %.*f", coral_rfp_columns[c].decimals, value);
+    }
+    fputc('\n', out);
+}
+
+/* LLNL's targets, judged on the interval where there is one: a target is
+ * only "met" or "not met" when the whole interval says so. */
+static void print_target(FILE *out, const LlnlTarget *t, const TargetJudgement *j)
+{
+    char a[32];
+    double u = j->has_ci ? 0.5 * (j->cycles_high - j->cycles_low) : 0.0;
+    fprintf(out, "%s: %s cycles", t->label, measured_text(a, sizeof a, j->cycles, u, 0));
+    if (j->has_ci) {
+        char b[32], c[32];
+        fprintf(out, " (95%% CI %s .. %s, " INTERVAL_SCOPE ")", measured_text(b, sizeof b, j->cycles_low, u, 0),
+                measured_text(c, sizeof c, j->cycles_high, u, 0));
+    }
+    if (t->below_cycles <= 0.0)
+        fprintf(out, ", %s\n", t->not_judged);
+    else
+        fprintf(out, ", target < %.0f: %s%s\n", t->below_cycles, j->verdict,
+                strcmp(j->verdict, "undecided") == 0 ? " (the interval straddles it)" : "");
+}
+
+static void print_targets(FILE *out, const RunRecord *r)
+{
+    const RunSetup *run = r->run;
+    fprintf(out, "----------- LLNL targets (in CPU cycles) ----------\n");
+    if (run->cycles.source == CYCLES_UNAVAILABLE) {
+        fprintf(out, "Cycles: unavailable (%s); targets not judged\n", run->cycles.why);
+        return;
+    }
+    fprintf(out, "Cycle rate: %.3f GHz (%s)\n", run->cycles.ghz, cycle_source_text(&run->cycles));
+    for (size_t t = 0; t < llnl_target_count; t++) {
+        TargetJudgement j;
+        judge_llnl_target(&llnl_targets[t], record_find_key(r, llnl_targets[t].schedule_key), &run->cycles, &j);
+        if (j.available)
+            print_target(out, &llnl_targets[t], &j);
+    }
+}
+
+static void print_process_cost(FILE *out, const ProcessCost *c)
+{
+    if (!c->measured) {
+        fprintf(out, "Process CPU time: unavailable (getrusage failed)\n");
+        return;
+    }
+    fprintf(out, "Process CPU time: %.3f s user, %.3f s system, %.3f s wall (getrusage, every thread)",
+            c->user_seconds, c->system_seconds, c->wall_seconds);
+    if (c->wall_seconds > 0.0)
+        fprintf(out, ": %.1f CPUs busy on average", (c->user_seconds + c->system_seconds) / c->wall_seconds);
+    fputc('\n', out);
+}
+
+static void print_rank_outliers(FILE *out, const RunSetup *run, const RankOutliers *o)
+{
+    fprintf(out, "----------- MPI ranks: outliers ----------\n");
+    if (o->ranks < 3) {
+        fprintf(out, "Outliers: not judged with %d rank%s (needs 3 or more to tell one from the others)\n", o->ranks,
+                o->ranks == 1 ? "" : "s");
+        return;
+    }
+    char a[32];
+    fprintf(out, "Rank medians: Serial Ref %s us/Loop", measured_text(a, sizeof a, o->serial_median, 0.0, 2));
+    if (!isnan(o->overhead_median))
+        fprintf(out, ", Static OMP overhead %s us/Loop", measured_text(a, sizeof a, o->overhead_median, 0.0, 2));
+    fprintf(out, " (%d ranks; outlier: farther from the median than %.1f scaled MADs, its own 95%% CI and 1%% of "
+                 "Serial Ref)\n", o->ranks, RANK_OUTLIER_MADS);
+    if (o->count == 0)
+        fprintf(out, "Outliers: none\n");
+    for (size_t k = 0; k < o->count; k++) {
+        const RankOutlier *x = &o->item[k];
+        fprintf(out, "Outlier: rank %d on ", x->rank);
+        print_escaped(out, run->mpi.info != NULL ? run->mpi.info[x->rank].host : "?");
+        fprintf(out, ": %s %.2f (median %.2f, %+.2f us/Loop, threshold %.2f)\n", x->figure, x->value, x->median,
+                x->deviation, x->threshold);
+    }
+}
+
+void print_run_end(FILE *out, const RunRecord *r)
+{
+    if (r->locality != NULL)
+        print_locality_after(out, r->locality);
+    print_targets(out, r);
+    print_process_cost(out, &r->cost);   /* this rank's process (rank 0's in the report) */
+    if (r->outliers != NULL)
+        print_rank_outliers(out, r->run, r->outliers);
+}

@@ -1,0 +1,147 @@
+/* The OpenMP runtime configured, the team observed, the mesh built (setup.h). */
+#include "setup.h"
+
+#include <math.h>
+#include <omp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../cli/exit_status.h"
+#include "../kernels/deposit.h"
+#include "../measure/chunk_plan.h"
+#include "../measure/sequence.h"
+#include "../mesh/verify.h"
+#include "../mpi/cluster.h"
+#include "../numa/thread_placement.h"
+#include "../timing/clock.h"
+
+#define FAIL(status, ...) return (snprintf(why, why_size, __VA_ARGS__), (status))
+
+/* Nested OMP's default shape: one outer thread per NUMA node that has
+ * threads of the team on it (else per socket), each leading an inner team
+ * of that node's share of the threads; threads on one node and socket split
+ * in two halves. Below 2x2 nothing is nested at both levels: the measurement
+ * is N/A instead of a figure that would pass for nested overhead. */
+static void choose_nested_shape(RunSetup *run, const TeamPlacement *team)
+{
+    if (run->nested_shape_source[0] != '\0')
+        return;   /* --nested */
+    run->nestedOuter = run->nestedInner = 1;
+    if (run->numThreads < 4) {
+        snprintf(run->nested_unavailable, sizeof run->nested_unavailable, "needs at least 2x2 threads");
+        for (size_t i = 0; i < clomp_schedule_count; i++)
+            if (clomp_schedules[i]->nests)
+                run->unavailable[i] = run->nested_unavailable;
+        return;
+    }
+    int nodes = 0, sockets = 0;
+    for (int t = 0; team->observed && t < team->threads; t++) {
+        int new_node = team->place[t].node >= 0, new_socket = team->place[t].socket >= 0;
+        for (int u = 0; u < t; u++) {
+            new_node &= team->place[u].node != team->place[t].node;
+            new_socket &= team->place[u].socket != team->place[t].socket;
+        }
+        nodes += new_node;
+        sockets += new_socket;
+    }
+    const char *unit[] = {"NUMA node", "socket"};
+    int count[] = {nodes, sockets};
+    for (int k = 0; k < 2; k++)
+        if (count[k] >= 2 && run->numThreads % count[k] == 0 && run->numThreads / count[k] >= 2) {
+            run->nestedOuter = count[k];
+            run->nestedInner = (int)(run->numThreads / count[k]);
+            snprintf(run->nested_shape_source, sizeof run->nested_shape_source,
+                     "default: one outer thread per %s with threads on it (%d), its %d threads inner", unit[k],
+                     count[k], run->nestedInner);
+            return;
+        }
+    run->nestedOuter = 2;
+    run->nestedInner = (int)(run->numThreads / 2);
+    snprintf(run->nested_shape_source, sizeof run->nested_shape_source,
+             "default: two halves, as the threads are on %d NUMA node%s and %d socket%s", nodes, nodes == 1 ? "" : "s",
+             sockets, sockets == 1 ? "" : "s");
+}
+
+int configure_openmp(RunSetup *run, TeamPlacement *placement, char *why, size_t why_size)
+{
+    long limit = omp_get_thread_limit();
+    long largest = run->numThreads > run->allocThreads ? run->numThreads : run->allocThreads;
+    memset(placement, 0, sizeof *placement);
+    if (largest > limit)
+        FAIL(EXIT_RESOURCE, "%ld threads requested, above the OpenMP thread limit of %ld (OMP_THREAD_LIMIT)", largest,
+             limit);
+    omp_set_dynamic(0);
+    omp_set_max_active_levels(2);
+    omp_set_num_threads((int)run->numThreads);
+    /* Once, in a region of the timed team's size and pool: the placement
+     * table and the nested shape both come from this observation. */
+    clomp_openmp_running = 1;
+    if (observe_team_placement((int)run->numThreads, placement) != 0)
+        memset(placement, 0, sizeof *placement);
+    clomp_openmp_running = 0;
+    choose_nested_shape(run, placement);
+    return 0;
+}
+
+/* The default chunk count, calibrated on one untimed serial iteration (the
+ * second of two: the first warms caches); then room for Serial Ref's
+ * checkpoints. */
+static int plan_trials(Problem *pb, RunSetup *run, char *why, size_t why_size)
+{
+    if (run->trials == 0) {
+        const Schedule *serial = find_schedule("serial");
+        double per_part = (double)CHECKPOINT_BYTES_PER_PART * (double)run->numParts;
+        double seconds = 0.0;
+        for (int pass = 0; pass < 2; pass++) {
+            reinitialize_parts(pb);
+            double start = now_seconds();
+            serial->run(pb, SUBCYCLES_PER_ITERATION, NULL, NULL);
+            seconds = now_seconds() - start;
+        }
+        /* clomp_mpi: every rank times the same chunks, the fewest any rank's calibration chose. */
+        run->trials = cluster_min(default_trials(run->iterations, seconds, run->numThreads));
+        double budget = fmax((double)run->memory_bytes, CHECKPOINT_BYTES_FLOOR);
+        while (run->trials > 1 && per_part * (double)run->trials > budget)
+            run->trials--;
+        int status = setup_chunk_plan(run, why, why_size);
+        if (status != 0)
+            return status;
+    }
+    if (reserve_reference_checkpoints(&pb->mesh, run->trials) != 0)
+        FAIL(EXIT_RESOURCE, "out of memory for %ld chunk checkpoints", run->trials);
+    return 0;
+}
+
+int build_problem(Problem *pb, RunSetup *run, double *build_seconds, char *why, size_t why_size)
+{
+    MeshShape shape = run_mesh_shape(run);
+    int *local_nodes = NULL;
+    clomp_openmp_running = 1;
+    if (run->placement.kind == PLACEMENT_LOCAL) {
+        /* Bind each part to the node its Static OMP thread runs on. */
+        int *thread = calloc((size_t)run->numParts, sizeof *thread), *cpu = calloc((size_t)run->numParts, sizeof *cpu);
+        local_nodes = calloc((size_t)run->numParts, sizeof *local_nodes);
+        if (thread != NULL && cpu != NULL && local_nodes != NULL)
+            observe_static_owners(run->numParts, (int)run->numThreads, thread, cpu, local_nodes);
+        free(thread);
+        free(cpu);
+        if (thread == NULL || cpu == NULL || local_nodes == NULL) {
+            free(local_nodes);
+            clomp_openmp_running = 0;
+            FAIL(EXIT_RESOURCE, "out of memory");
+        }
+    }
+    double start = now_seconds();
+    MeshStatus status = build_mesh(&pb->mesh, &shape, (int)run->allocThreads, &run->placement, local_nodes);
+    *build_seconds = now_seconds() - start;
+    clomp_openmp_running = 0;
+    free(local_nodes);
+    if (status != MESH_OK)
+        FAIL(EXIT_RESOURCE, "could not allocate the mesh: %zu bytes requested", run->memory_bytes);
+    pb->numThreads = (int)run->numThreads;
+    pb->nestedOuter = run->nestedOuter;
+    pb->nestedInner = run->nestedInner;
+    calibrate_deposit(pb);
+    return plan_trials(pb, run, why, why_size);
+}

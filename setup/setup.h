@@ -1,0 +1,43 @@
+/* From the command line to a run that can be measured: the inputs resolved,
+ * the OpenMP runtime configured, the team's placement observed once and the
+ * nested shape chosen from it, the mesh built, the chunks planned. Every step
+ * returns 0, or an exit status (cli/exit_status.h) with a one-line reason in
+ * `why`; main says it and stops. */
+#ifndef CLOMP_SETUP_H
+#define CLOMP_SETUP_H
+
+#include <stddef.h>
+
+#include "../cli/options.h"
+#include "../measure/record.h"
+
+/* -1 thread counts, zone size, iteration count, memory, schedules, and the
+ * --trials plan (run->chunk_end, freed by the caller). */
+int resolve_run(const Options *opts, int argc, char **argv, RunSetup *run, char *why, size_t why_size);
+
+/* Exact team sizes and room for nested teams; then the timed team's thread
+ * placement, observed once (free_team_placement), and Nested OMP's default
+ * shape from it (or N/A below 2x2 threads). */
+int configure_openmp(RunSetup *run, TeamPlacement *placement, char *why, size_t why_size);
+
+/* The measurements of the table in order: selected or not, and available
+ * here or not; their timing arrays for run->rounds rounds. NULL when out of
+ * memory (free_measurements + free). */
+Measurement *create_measurements(const RunSetup *run);
+
+/* Builds the mesh (timing the build), calibrates the deposit, then plans
+ * the default chunks from one untimed serial iteration and reserves Serial
+ * Ref's checkpoints. */
+int build_problem(Problem *pb, RunSetup *run, double *build_seconds, char *why, size_t why_size);
+
+/* Shared by setup's files. */
+/* Checkpoints of Serial Ref: one per chunk and part. */
+#define CHECKPOINT_BYTES_PER_PART (2 * sizeof(double) + sizeof(unsigned long long))
+/* The default never lets them outgrow the mesh itself, or this much. */
+#define CHECKPOINT_BYTES_FLOOR (64.0 * 1024 * 1024)
+/* _SC_PHYS_PAGES (all memory) or _SC_AVPHYS_PAGES (free now). */
+size_t setup_memory_bytes(int which);
+/* run->chunk_end for run->trials chunks. */
+int setup_chunk_plan(RunSetup *run, char *why, size_t why_size);
+
+#endif
