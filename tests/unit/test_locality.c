@@ -1,6 +1,6 @@
 /* The locality arithmetic: sampling of large blocks, per-node page counts and
  * the local percentage, on synthetic placements of several nodes. */
-#include "numa/locality.h"
+#include "measure/locality.h"
 #include "numa/placement.h"
 #include "tap.h"
 

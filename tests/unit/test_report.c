@@ -10,7 +10,8 @@
 #include "kernels/schedule.h"
 #include "measure/sequence.h"
 #include "measure/warnings.h"
-#include "report/report.h"
+#include "report/text_format.h"
+#include "report/text_report.h"
 #include "tap.h"
 
 static char text[16384];
@@ -179,6 +180,10 @@ static void test_measured_text(void)
     ok(strcmp(measured_text(buf, sizeof buf, 766.4, 2.4, 0), "766") == 0, "766.4 +- 2.4 prints as 766");
     ok(strcmp(measured_text(buf, sizeof buf, 1.23456, 0.0, 2), "1.23") == 0, "no uncertainty: max decimals");
     ok(strcmp(measured_text(buf, sizeof buf, NAN, 1.0, 2), "N/A") == 0, "NaN prints as N/A");
+    ok(strcmp(measured_text(buf, sizeof buf, -0.2, 5.0, 0), "0") == 0, "a value that rounds to zero is 0, never -0");
+    ok(strcmp(measured_text(buf, sizeof buf, -0.001, 0.05, 3), "0.00") == 0, "nor -0.00");
+    ok(strcmp(measured_text(buf, sizeof buf, -3.0, 20.0, 0), "0") == 0, "nor -0 when rounded to tens");
+    ok(strcmp(measured_text(buf, sizeof buf, -0.6, 5.0, 0), "-1") == 0, "a negative value that does not round to zero keeps its sign");
 }
 
 /* summarize_measurement: us/Loop is the median chunk over all rounds; the

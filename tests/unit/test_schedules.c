@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "kernels/deposit.h"
+#include "kernels/chunk_timer.h"
 #include "kernels/schedule.h"
 #include "oracle/oracle.h"
 #include "tap.h"

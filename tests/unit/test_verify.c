@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "kernels/deposit.h"
+#include "kernels/chunk_timer.h"
 #include "kernels/schedule.h"
 #include "mesh/verify.h"
 #include "tap.h"
