@@ -1,12 +1,15 @@
-# shellcheck shell=bash disable=SC2154  # here: set by run_clomp.sh, which sources this file
+#!/usr/bin/env bash
 # run_clomp.sh --compare A,B: an A/B comparison of two set-ups (binaries,
-# OpenMP runtimes, environment settings) in one command. Sourced by
-# run_clomp.sh, whose die_usage, is_count, count_cores, claim_new_id,
-# stats_helper's neighbours and $here it uses. See docs/compare.md.
+# OpenMP runtimes, environment settings) in one command. run_clomp.sh hands
+# every --compare command line to this script. See docs/compare.md.
 #
 # A and B run alternately (ABAB...) as N separate processes each, on the same
 # clomp arguments; every figure is compared with the Mann-Whitney U test and
 # the matching distribution-free interval for B/A (compare/clomp_stats.c).
+set -u
+here=$(cd "$(dirname "$0")/.." && pwd)
+# shellcheck source=suite/common.sh
+. "$here/suite/common.sh"
 
 compare_usage() {
     cat <<'EOF'
@@ -219,10 +222,7 @@ compare_main() {
         die_usage "--compare: clomp refuses the arguments: ${check#clomp: }"
 
     mkdir -p "$out" || { echo "run_clomp.sh: cannot create $out" >&2; exit 2; }
-    local host
-    host=$(uname -n | tr -c 'A-Za-z0-9.\n-' '_')
-    host=${host%%.*}
-    claim_new_id "$out" "$host"
+    claim_new_id "$out" "$(file_host_name)"
     local stem="${base}_compare"
     {
         echo "date: $(date)"
@@ -362,3 +362,5 @@ compare_main() {
     echo "Files: $txt $csv $js $stem.full $base.env"
     return 0
 }
+
+compare_main "$@"
