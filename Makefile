@@ -17,6 +17,9 @@ MPI ?= 0
 ifeq ($(MPI),1)
 MPICC ?= mpicc
 override CC := $(MPICC)
+# The compiler under the wrapper (Open MPI: OMPI_CC), in the flags stamp, so
+# that switching it rebuilds everything.
+MPI_COMPILER := $(shell $(MPICC) --showme:command 2>/dev/null)
 BUILD ?= build/mpi
 PROGRAM ?= clomp_mpi
 CLUSTER_SRC = mpi/cluster_mpi.c
@@ -24,6 +27,12 @@ else
 CLUSTER_SRC = mpi/cluster_single.c
 endif
 BUILD ?= build
+# One spelling of each build directory: make matches targets, and the
+# targets in the dependency files (.d), by their text, so objects built once
+# as build/mpi/x.o and once as /path/to/clomp/build/mpi/x.o (tests/mpi.t's
+# BUILD) missed each other's header dependencies and a changed header rebuilt
+# nothing. A BUILD inside this tree is used relative to it.
+override BUILD := $(patsubst $(CURDIR)/%,%,$(abspath $(BUILD)))
 PROVE ?= prove
 
 # libnuma (Debian libnuma-dev) enables --numa and the locality report; NUMA=0
@@ -99,7 +108,7 @@ $(BUILD)/%.o: %.c $(FLAGS_STAMP) | $(BUILD)/build_info_generated.h
 
 $(FLAGS_STAMP): FORCE
 	@mkdir -p $(BUILD)
-	@printf '%s\n' 'CC=$(CC)' 'CFLAGS=$(ALL_CFLAGS)' 'LDFLAGS=$(ALL_LDFLAGS) $(LDLIBS)' > $@.tmp; \
+	@printf '%s\n' 'CC=$(CC)$(if $(MPI_COMPILER), ($(MPI_COMPILER)))' 'CFLAGS=$(ALL_CFLAGS)' 'LDFLAGS=$(ALL_LDFLAGS) $(LDLIBS)' > $@.tmp; \
 	if cmp -s $@.tmp $@; then rm -f $@.tmp; else mv $@.tmp $@; fi
 
 # The binary reports how it was built; regenerated whenever a flag changes.

@@ -1,12 +1,15 @@
-# shellcheck shell=bash disable=SC2154  # here: set by run_clomp.sh, which sources this file
+#!/usr/bin/env bash
 # run_clomp.sh --compare A,B: an A/B comparison of two set-ups (binaries,
-# OpenMP runtimes, environment settings) in one command. Sourced by
-# run_clomp.sh, whose die_usage, is_count, count_cores, claim_new_id,
-# stats_helper's neighbours and $here it uses. See docs/compare.md.
+# OpenMP runtimes, environment settings) in one command. run_clomp.sh hands
+# every --compare command line to this script. See docs/compare.md.
 #
 # A and B run alternately (ABAB...) as N separate processes each, on the same
 # clomp arguments; every figure is compared with the Mann-Whitney U test and
 # the matching distribution-free interval for B/A (compare/clomp_stats.c).
+set -u
+here=$(cd "$(dirname "$0")/.." && pwd)
+# shellcheck source=suite/common.sh
+. "$here/suite/common.sh"
 
 compare_usage() {
     cat <<'EOF'
@@ -149,30 +152,28 @@ runtime_library() {  # runtime_library K
 }
 
 # ---- figures ----------------------------------------------------------------------------
-# From one process's clomp JSON (one member per line, as report/json.c
-# writes it): "figure<TAB>value" per measured figure, in report order.
-json_figures() {  # json_figures FILE
-    awk '
-        function value() { v = $0; sub(/^[^:]*: */, "", v); sub(/,$/, "", v); gsub(/"/, "", v); return v }
-        /^      "name": / { name = value() }
-        /^      "us_per_loop": / { v = value(); if (v != "null") printf "%s us/Loop\t%s\n", name, v }
-        /^      "overhead_us_per_loop": / { v = value(); if (v != "null") printf "%s overhead us/Loop\t%s\n", name, v }
-        /^    "user_cpu_seconds": / { printf "user CPU seconds\t%s\n", value() }
-        /^    "system_cpu_seconds": / { printf "system CPU seconds\t%s\n", value() }
-' "$1"
+# From one process's clomp CSV (--csv, read by column name with
+# results/csv_columns.awk): "figure<TAB>value" per measured figure, in report
+# order, then the process's CPU seconds (the same on every row).
+csv_figures() {  # csv_figures FILE
+    awk -F, -f "$here/results/csv_columns.awk" -f <(cat <<'AWK'
+{
+    if (col("us_per_loop") != "") printf "%s us/Loop\t%s\n", col("name"), col("us_per_loop")
+    if (col("overhead_us") != "") printf "%s overhead us/Loop\t%s\n", col("name"), col("overhead_us")
+    if (FNR == 2) { user_seconds = col("user_cpu_seconds"); system_seconds = col("system_cpu_seconds") }
+}
+END {
+    if (user_seconds != "") printf "user CPU seconds\t%s\n", user_seconds
+    if (system_seconds != "") printf "system CPU seconds\t%s\n", system_seconds
+}
+AWK
+) "$1"
 }
 
-json_text() {  # json_text STRING: a JSON string literal
-    local s=$1
-    s=${s//\\/\\\\}
-    s=${s//\"/\\\"}
-    s=${s//$'\t'/\\t}
-    s=${s//$'\n'/\\n}
-    printf '"%s"' "$(printf '%s' "$s" | tr -d '\000-\037')"
-}
-
-json_number() {  # json_number VALUE: the number, or null for NA/empty
-    case $1 in '' | NA | nan | -nan | inf | -inf) printf 'null' ;; *) printf '%s' "$1" ;; esac
+# A CSV cell: quoted (RFC 4180) when it holds a comma or a quote, as in an
+# optional schedule's figure "Static,1 OMP us/Loop".
+csv_cell() {  # csv_cell TEXT
+    if [[ $1 == *[,\"]* ]]; then printf '"%s"' "${1//\"/\"\"}"; else printf '%s' "$1"; fi
 }
 
 # ---- the comparison ---------------------------------------------------------------------
@@ -195,6 +196,7 @@ compare_main() {
             --out=*) out=${1#*=} ;;
             -h | --help) compare_usage; return 0 ;;
             --json | --json=*) die_usage "--compare: clomp's --json is the driver's own (the results go to --out)" ;;
+            --csv | --csv=*) die_usage "--compare: clomp's --csv is the driver's own (the results go to --out)" ;;
             --) shift; clomp_args+=("$@"); break ;;
             -*) clomp_args+=("$1") ;;
             *) clomp_args+=("$1"); numbers=$((numbers + 1)) ;;
@@ -219,10 +221,7 @@ compare_main() {
         die_usage "--compare: clomp refuses the arguments: ${check#clomp: }"
 
     mkdir -p "$out" || { echo "run_clomp.sh: cannot create $out" >&2; exit 2; }
-    local host
-    host=$(uname -n | tr -c 'A-Za-z0-9.\n-' '_')
-    host=${host%%.*}
-    claim_new_id "$out" "$host"
+    claim_new_id "$out" "$(file_host_name)"
     local stem="${base}_compare"
     {
         echo "date: $(date)"
@@ -237,17 +236,17 @@ compare_main() {
     for k in 0 1; do IFS=$'\t' read -r "lib[k]" "ver[k]" < <(runtime_library "$k"); done
 
     # ABAB...: drift of the machine hits both sides alike.
-    local r rc label json total=$((2 * n)) done_runs=0
+    local r rc label csv_file total=$((2 * n)) done_runs=0
     declare -A values=()
     local figure_order=()
     for ((r = 1; r <= n; r++)); do
         for k in 0 1; do
             label=$([ "$k" = 0 ] && echo A || echo B)
             side_command "$k"
-            json="$compare_tmp/$label$r.json"
+            csv_file="$compare_tmp/$label$r.csv"
             done_runs=$((done_runs + 1))
             printf '[%d/%d] %s: %s\n' "$done_runs" "$total" "$label" "${cmd[*]} ${clomp_args[*]}" >&2
-            "${cmd[@]}" "${clomp_args[@]}" --json="$json" >"$compare_tmp/out" 2>&1 </dev/null
+            "${cmd[@]}" "${clomp_args[@]}" --csv="$csv_file" >"$compare_tmp/out" 2>&1 </dev/null
             rc=$?
             {
                 echo "=== process $done_runs/$total: side $label, replicate $r: ${cmd[*]} ${clomp_args[*]}"
@@ -262,7 +261,7 @@ compare_main() {
             while IFS=$'\t' read -r name value; do
                 [ -n "${values["$name"]+set}" ] || { figure_order+=("$name"); values["$name"]=''; }
                 values["$name|$k"]+=${values["$name|$k"]:+,}$value
-            done < <(json_figures "$json")
+            done < <(csv_figures "$csv_file")
         done
     done
 
@@ -279,7 +278,20 @@ compare_main() {
     level=$(awk -v m="$m" 'BEGIN { printf "%.6f", 1 - 0.05 / (m > 0 ? m : 1) }')
     level_text=$(awk -v l="$level" 'BEGIN { printf "%.2f%%", l * 100 }')
     echo 'figure,scale,n_a,n_b,median_a,median_b,estimate,ci95_low,ci95_high,ci_coverage,u,p,test,detected,verdict' >"$csv"
-    local figures_json='' sep=''
+    # The JSON document's records for clomp-stats comparison-json (see compare/clomp_stats.c).
+    local records="$compare_tmp/records"
+    {
+        printf 'date\t%s\nhost\t%s\narguments\t%s\nreplicates\t%s\nfigures_compared\t%s\n' \
+            "$(date)" "$(uname -n)" "${clomp_args[*]}" "$n" "$m"
+        for k in 0 1; do
+            label=$([ "$k" = 0 ] && echo A || echo B)
+            printf 'side\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$label" "${side_spec[k]}" "${side_what[k]}" "${side_bin[k]}" \
+                "${side_libpath[k]-}" "${lib[k]}" "${ver[k]}"
+            while IFS= read -r line; do
+                [ -z "$line" ] || printf 'setting\t%s\t%s\t%s\n' "$label" "${line%%=*}" "${line#*=}"
+            done <<<"${side_settings[k]}"
+        done
+    } >"$records"
     {
         echo "clomp A/B comparison $stem"
         echo "       Date: $(date)"
@@ -321,12 +333,9 @@ compare_main() {
             if [ "$lo" = NA ]; then shown+=" (no interval)"; else shown+=" (${t_lo}..${t_hi})"; fi
             printf '%-32s %10s %10s  %-24s %7s  %s\n' "$figure" "$(printf '%.4g' "$ma")" "$(printf '%.4g' "$mb")" "$shown" \
                 "$(printf '%.2g' "$p")" "$sentence"
-            printf '%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,"%s"\n' "$figure" "$scale" "$na" "$nb" "$ma" "$mb" "$est" \
+            printf '%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,"%s"\n' "$(csv_cell "$figure")" "$scale" "$na" "$nb" "$ma" "$mb" "$est" \
                 "${lo/NA/}" "${hi/NA/}" "${cov/NA/}" "$u" "$p" "$test" "$detected" "${sentence//\"/\"\"}" >>"$csv"
-            figures_json+="$sep"$'\n    {"figure": '"$(json_text "$figure")"', "scale": "'"$scale"'", "a": ['"${values["$figure|0"]}"'], "b": ['"${values["$figure|1"]}"'], "median_a": '"$(json_number "$ma")"', "median_b": '"$(json_number "$mb")"', "estimate": '"$(json_number "$est")"', "ci_95": '
-            if [ "$lo" = NA ]; then figures_json+='null'; else figures_json+="[$lo, $hi]"; fi
-            figures_json+=', "ci_coverage": '"$(json_number "$cov")"', "u": '"$(json_number "$u")"', "p": '"$(json_number "$p")"', "test": "'"$test"'", "detected": '"$([ "$detected" = 1 ] && echo true || echo false)"', "verdict": '"$(json_text "$sentence")"'}'
-            sep=','
+            printf 'figure\t%s\t%s\t%s\t%s\n' "$figure" "${values["$figure|0"]}" "${values["$figure|1"]}" "$sentence" >>"$records"
         done
         echo
         if [ "$detected_count" -eq 0 ]; then
@@ -337,28 +346,10 @@ compare_main() {
     } >"$txt"
     cat "$txt"
 
-    {
-        printf '{\n  "schema": "clomp-comparison",\n  "schema_version": 1,\n'
-        printf '  "date": %s,\n  "host": %s,\n' "$(json_text "$(date)")" "$(json_text "$(uname -n)")"
-        printf '  "arguments": %s,\n  "replicates": %d,\n  "order": "ABAB",\n' "$(json_text "${clomp_args[*]}")" "$n"
-        printf '  "interval": "distribution-free (Moses) over the A x B process pairs: between processes",\n'
-        printf '  "figures_compared": %d,\n  "familywise_level": 0.95,\n  "interval_coverage_each": %s,\n' "$m" "$level"
-        printf '  "sides": ['
-        for k in 0 1; do
-            label=$([ "$k" = 0 ] && echo A || echo B)
-            local settings_json='' s sep2=''
-            while IFS= read -r s; do
-                [ -n "$s" ] || continue
-                settings_json+="$sep2$(json_text "${s%%=*}"): $(json_text "${s#*=}")"
-                sep2=', '
-            done <<<"${side_settings[k]}"
-            printf '%s\n    {"side": "%s", "spec": %s, "what": %s, "binary": %s, "ld_library_path_first": %s,\n     "runtime_library": {"path": %s, "version": %s}, "settings": {%s}}' \
-                "$([ "$k" = 0 ] || echo ,)" "$label" "$(json_text "${side_spec[k]}")" "$(json_text "${side_what[k]}")" \
-                "$(json_text "${side_bin[k]}")" "$([ -n "${side_libpath[k]-}" ] && json_text "${side_libpath[k]}" || echo null)" \
-                "$(json_text "${lib[k]}")" "$(json_text "${ver[k]}")" "$settings_json"
-        done
-        printf '\n  ],\n  "figures": [%s\n  ]\n}\n' "$figures_json"
-    } >"$js"
+    "$helper" comparison-json --level "$level" <"$records" >"$js" ||
+        { echo "run_clomp.sh: --compare: clomp-stats could not write $js" >&2; exit 3; }
     echo "Files: $txt $csv $js $stem.full $base.env"
     return 0
 }
+
+compare_main "$@"

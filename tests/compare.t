@@ -52,6 +52,7 @@ refuse "--replicates 1" "--replicates: '1' must be a whole number of at least 2"
 refuse "six clomp numbers" "all seven clomp numbers or none \(got 6\)" --compare "$CLOMP","$CLOMP" 2 1 16 100 32 1
 refuse "a clomp argument clomp refuses" "clomp refuses the arguments: .*trials" --compare "$CLOMP","$CLOMP" --quick --trials=0
 refuse "--json (the driver writes its own)" "--json is the driver's own" --compare "$CLOMP","$CLOMP" --json=x.json
+refuse "--csv (the driver reads its own)" "--csv is the driver's own" --compare "$CLOMP","$CLOMP" --csv=x.csv
 
 drive --compare --help
 [ "$rc" -eq 0 ] && [[ $out == *'A side is BASE[+VAR=VALUE...]'* ]] && [[ $out == *libomp* ]]
@@ -59,16 +60,19 @@ ok $? "--compare --help explains the side specification and exits 0"
 
 # ---- 2. a stand-in clomp with chosen figures ------------------------------------------
 # Each call takes the next number c from $FAKE_COUNTER, logs "c FAKE_SCALE" to
-# $FAKE_LOG and writes, in report/json.c's layout, figures (1 + c/100) x
+# $FAKE_LOG and writes, as clomp's --csv does, figures (1 + c/100) x
 # FAKE_SCALE (default 1) after a fixed shuffle of c: perm = 1 2 4 3 5 6 8 7 9 10
 # 12 11, so that with A on the odd calls and B on the even ones A gets
-# 1 4 5 8 9 12 and B 2 3 6 7 10 11: two interleaved samples.
+# 1 4 5 8 9 12 and B 2 3 6 7 10 11: two interleaved samples. The driver reads
+# the CSV by column name: here the columns are in another order than clomp's,
+# with one clomp does not have, and the second measurement's name holds a
+# comma (quoted, as clomp quotes its optional schedule "Static,1 OMP").
 fake=$root/fakeclomp
 cat >"$fake" <<'FAKE'
 #!/usr/bin/env bash
-json=''
+csv=''
 for a in "$@"; do
-    case $a in --dry-run) exit 0 ;; --json=*) json=${a#--json=} ;; esac
+    case $a in --dry-run) exit 0 ;; --csv=*) csv=${a#--csv=} ;; esac
 done
 c=$(( $(cat "$FAKE_COUNTER" 2>/dev/null || echo 0) + 1 ))
 echo "$c" >"$FAKE_COUNTER"
@@ -77,45 +81,28 @@ echo "$c $scale" >>"$FAKE_LOG"
 perm=(0 1 2 4 3 5 6 8 7 9 10 12 11)
 v=$(awk -v p="${perm[c]}" -v s="$scale" 'BEGIN { printf "%.10g", (1 + p / 100) * s }')
 echo "fake clomp, call $c"
-cat >"$json" <<JSON
-{
-  "schema": "clomp-result",
-  "measurements": [
-    {
-      "name": "OMP Barrier",
-      "us_per_loop": $v,
-      "overhead_us_per_loop": null,
-      "rounds": [
-        {
-          "chunks": [
-            {
-              "us_per_loop": 99
-            }
-          ]
-        }
-      ]
-    },
-    {
-      "name": "Static OMP",
-      "us_per_loop": $v,
-      "overhead_us_per_loop": $v
-    }
-  ],
-  "process_cost": {
-    "user_cpu_seconds": $v,
-    "system_cpu_seconds": 0,
-    "wall_seconds": 1,
-    "cpus_busy": $v
-  }
-}
-JSON
+cat >"$csv" <<CSV
+not_a_clomp_column,overhead_us,name,key,system_cpu_seconds,us_per_loop_ci_low,us_per_loop,user_cpu_seconds
+99,,OMP Barrier,barrier,0,99,$v,$v
+99,$v,"Static,1 OMP",static_1,0,99,$v,$v
+CSV
 FAKE
 chmod +x "$fake"
 export FAKE_COUNTER=$root/counter FAKE_LOG=$root/fake.log
 
+# The statistics helper, wrapped to log its commands and keep what comparison-json writes.
+real_stats=${CLOMP_STATS:-$top/build/clomp-stats}
+cat >"$root/stats-wrapper" <<WRAP
+#!/usr/bin/env bash
+echo "\$1" >>"$root/stats.log"
+if [ "\$1" = comparison-json ]; then "$real_stats" "\$@" | tee "$root/stats-json.out"; exit "\${PIPESTATUS[0]}"; fi
+exec "$real_stats" "\$@"
+WRAP
+chmod +x "$root/stats-wrapper"
+
 rm -f "$FAKE_COUNTER" "$FAKE_LOG"
 fake_dir=$root/fake
-drive --compare "$fake","$fake"+FAKE_SCALE=2 --replicates 6 --out "$fake_dir" 2 1 16 100 32 1 1
+CLOMP_STATS=$root/stats-wrapper drive --compare "$fake","$fake"+FAKE_SCALE=2 --replicates 6 --out "$fake_dir" 2 1 16 100 32 1 1
 is "$rc" 0 "stand-in A against A x 2, 6 processes each: exit 0"
 is "$(awk '{ printf "%s%s", s, $2; s = " " }' "$FAKE_LOG")" "1 2 1 2 1 2 1 2 1 2 1 2" \
     "the sides alternate A B A B ..., and +FAKE_SCALE=2 reaches B's processes only"
@@ -123,8 +110,10 @@ stem=$fake_dir/CLOMP_${host}_1_compare
 ok "$([ -f "$stem.txt" ] && [ -f "$stem.csv" ] && [ -f "$stem.json" ] && [ -f "$stem.full" ] && [ -f "$fake_dir/CLOMP_${host}_1.env" ]; echo $?)" \
     "the comparison leaves .txt, .csv, .json, .full and .env under one new ID (1)"
 is "$(grep -c '^=== process [0-9]*/12: side [AB], replicate [1-6]: ' "$stem.full")" 12 ".full holds all 12 processes' output, each marked with its side"
-# Four figures (the chunk's us_per_loop of 99 is not one): Barrier, Static us/Loop, Static overhead,
-# user CPU, system CPU: m = 5, so each is judged at 0.05/5 = 0.01 with a 99% interval. 6 against 6:
+[ "$(grep -c '^comparison-json$' "$root/stats.log")" -eq 1 ] && [ -s "$stem.json" ] && cmp -s "$root/stats-json.out" "$stem.json"
+ok $? "the .json is the document clomp-stats comparison-json wrote (once), byte for byte"
+# Five figures (the interval's and the unknown column's 99 are none): Barrier, Static,1 us/Loop,
+# Static,1 overhead, user CPU, system CPU: m = 5, so each is judged at 0.05/5 = 0.01 with a 99% interval. 6 against 6:
 # C(12,6) = 924 arrangements with U = 0, 1, 2, 3 counted 1 1 2 3: P(U <= 2) = 4/924 <= 0.005 <
 # P(U <= 3) = 7/924, so k = 3: ranks 3 and 34 of the 36 ratios. B above A everywhere: U = 36,
 # p = 2/924.
@@ -141,7 +130,7 @@ ratios = sorted(y / x for x in a for y in b)
 k = 3
 want = {"estimate": math.sqrt(ratios[17] * ratios[18]), "ci95_low": ratios[k - 1], "ci95_high": ratios[36 - k]}
 bad = []
-for fig in ("OMP Barrier us/Loop", "Static OMP us/Loop", "Static OMP overhead us/Loop", "user CPU seconds"):
+for fig in ("OMP Barrier us/Loop", "Static,1 OMP us/Loop", "Static,1 OMP overhead us/Loop", "user CPU seconds"):
     r = rows.get(fig)
     if r is None:
         bad.append("no row " + fig); continue
@@ -164,10 +153,34 @@ if doc["figures_compared"] != 5 or abs(doc["interval_coverage_each"] - 0.99) > 1
     bad.append("JSON level/replicates")
 if doc["sides"][0]["settings"] != {} or doc["sides"][1]["settings"] != {"FAKE_SCALE": "2"}:
     bad.append("JSON settings %s" % [s["settings"] for s in doc["sides"]])
+keys = ["schema", "schema_version", "date", "host", "arguments", "replicates", "order", "interval", "figures_compared",
+        "familywise_level", "interval_coverage_each", "sides", "figures"]
+if list(doc) != keys or doc["schema"] != "clomp-comparison" or doc["schema_version"] != 1 or doc["order"] != "ABAB":
+    bad.append("JSON members %s" % list(doc))
+side_keys = ["side", "spec", "what", "binary", "ld_library_path_first", "runtime_library", "settings"]
+if [list(x) for x in doc["sides"]] != [side_keys, side_keys] or [x["side"] for x in doc["sides"]] != ["A", "B"]:
+    bad.append("JSON side members %s" % [list(x) for x in doc["sides"]])
+fig_keys = ["figure", "scale", "a", "b", "median_a", "median_b", "estimate", "ci_95", "ci_coverage", "u", "p", "test",
+            "detected", "verdict"]
+if sorted(j) != sorted(rows):
+    bad.append("JSON figures %s, CSV rows %s" % (sorted(j), sorted(rows)))
+for name, f in j.items():
+    r = rows.get(name, {})
+    if list(f) != fig_keys:
+        bad.append("%s: JSON members %s" % (name, list(f)))
+        continue
+    close = lambda x, y: (x is None and y == "") or (x is not None and y != "" and abs(x - float(y)) <= 1e-12 * max(1, abs(x)))
+    lo, hi = f["ci_95"] if f["ci_95"] is not None else (None, None)
+    pairs = [(f["median_a"], r.get("median_a")), (f["median_b"], r.get("median_b")), (f["estimate"], r.get("estimate")),
+             (lo, r.get("ci95_low")), (hi, r.get("ci95_high")), (f["ci_coverage"], r.get("ci_coverage")), (f["u"], r.get("u")),
+             (f["p"], r.get("p"))]
+    if not all(close(x, y) for x, y in pairs) or f["scale"] != r.get("scale") or f["test"] != r.get("test") \
+            or f["detected"] != (r.get("detected") == "1") or f["verdict"] != r.get("verdict"):
+        bad.append("%s: JSON %s against CSV %s" % (name, f, r))
 print("; ".join(bad) if bad else "ok")
 PY
 )
-    is "$check" ok "the CSV and JSON give, for each doubled figure, the median pairwise ratio, ranks 3 and 34 of the 36 ratios as its interval (coverage 1 - 8/924), U = 36, exact p = 2/924; all-zero system CPU is not flagged; the JSON keeps every process's value and each side's settings"
+    is "$check" ok "the CSV and JSON give, for each doubled figure, the median pairwise ratio, ranks 3 and 34 of the 36 ratios as its interval (coverage 1 - 8/924), U = 36, exact p = 2/924; all-zero system CPU is not flagged; the JSON keeps every process's value and each side's settings, has the documented members in order, and gives every figure's statistics and verdict as the CSV does"
 else
     skip "the CSV and JSON hold the worked-out statistics" "no python3"
 fi
@@ -190,6 +203,13 @@ flagged=$(grep -vc 'no difference detectable' <<<"$figures")
 [ "$(line_count "$figures")" -ge 13 ] && [ "$flagged" -eq 0 ] && [[ $out == *'Verdict: no difference detectable with 5 runs in any figure.'* ]]
 ok $? "a binary compared with itself: every figure (us/Loop of each measurement, overheads, CPU seconds) says no difference detectable"
 like "$out" "Arguments: [0-9]+ 1 64 100 32 1 1" "--quick compares the target input at timeScale 1"
+if [ "$have_python" -eq 1 ]; then
+    json_figures=$(python3 -c 'import json, sys; print(len(json.load(open(sys.argv[1]))["figures"]))' \
+        "$self_dir/CLOMP_${host}_1_compare.json" 2>&1)
+    is "$json_figures" "$(line_count "$figures")" "its .json parses and holds every figure of the table"
+else
+    skip "its .json parses and holds every figure of the table" "no python3"
+fi
 want_lib=$(readlink -f "$(ldd "$CLOMP" | awk '/libgomp\.so|libomp\.so/ { print $3; exit }')")
 like "$out" "runtime library: $want_lib " "each side records the runtime library ldd resolves for it ($want_lib)"
 

@@ -38,6 +38,10 @@ fi
 tmp=$(mktemp -d) || { echo "Bail out! mktemp failed"; exit 255; }
 trap 'rm -rf "$tmp"' EXIT
 
+# mpicc over the compiler this tree was built with (make check CC=clang: clang
+# and libomp), as build/compiler-flags records it, unless OMPI_CC is set.
+tree_cc=$(sed -n 's/^CC=//p' "$build/compiler-flags" 2>/dev/null)
+export OMPI_CC=${OMPI_CC:-${tree_cc:-${CC:-gcc}}}
 # Its own build tree, whatever make check was given (MPI=1 compiles with mpicc).
 if ! env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make -C "$top" --no-print-directory MPI=1 BUILD="$build/mpi" \
     clomp_mpi clomp-faults >"$tmp/build.log" 2>&1; then
@@ -47,6 +51,15 @@ fi
 MPI_BIN=$top/clomp_mpi
 MPI_FAULTS=$top/clomp_mpi-faults
 ok 0 "make MPI=1 builds clomp_mpi and clomp_mpi-faults with mpicc"
+# The compiler (and so the OpenMP runtime) under MPI is the tree's: clomp_mpi's
+# build facts name the same compiler as the tree's clomp.
+if [ -n "${CLOMP:-}" ] && [ -x "$CLOMP" ]; then
+    is "$("$MPI_BIN" --version | sed -n 's/^compiler: \(.*\) (CC=.*/\1/p')" \
+        "$("$CLOMP" --version | sed -n 's/^compiler: \(.*\) (CC=.*/\1/p')" \
+        "clomp_mpi is compiled by the tree's compiler (OMPI_CC=$OMPI_CC), as ./clomp is"
+else
+    skip "clomp_mpi is compiled by the tree's compiler" "no CLOMP binary given"
+fi
 
 launcher=(mpirun --oversubscribe)
 [ "$(id -u)" -ne 0 ] || launcher+=(--allow-run-as-root)

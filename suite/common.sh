@@ -1,0 +1,59 @@
+# shellcheck shell=bash
+# Helpers of both drivers, run_clomp.sh and compare/compare.sh (which each
+# source this file). Messages name run_clomp.sh: it is the command users type.
+# The sourcing script sets `here`, the top of the source tree.
+
+die_usage() {
+    printf 'run_clomp.sh: %s\n' "$1" >&2
+    exit 2
+}
+
+is_count() { [[ $1 =~ ^[1-9][0-9]*$ ]]; }
+
+# Cores, not hardware threads, and not whatever OMP_NUM_THREADS says (GNU
+# nproc honours it): unique (core, socket) pairs, at most the CPUs we may use.
+count_cores() {
+    local cpus cores
+    cpus=$(env -u OMP_NUM_THREADS -u OMP_THREAD_LIMIT nproc 2>/dev/null || echo 1)
+    cores=$(lscpu -p=CORE,SOCKET 2>/dev/null | grep -v '^#' | sort -u | wc -l)
+    [ "$cores" -ge 1 ] && [ "$cores" -le "$cpus" ] || cores=$cpus
+    echo "$cores"
+}
+
+# The host name as it goes into file names: its first label, in safe characters.
+file_host_name() {
+    local host
+    host=$(uname -n | tr -c 'A-Za-z0-9.\n-' '_')
+    printf '%s\n' "${host%%.*}"
+}
+
+# claim_new_id DIR HOST: sets id and base to the lowest ID of which no file
+# at all exists in DIR. An ID is free only if no file of it exists at all;
+# creating <base>.env with noclobber (O_EXCL) then claims it atomically
+# against other suites and comparisons. Exits 2 when 1..1000 are all taken.
+claim_new_id() {
+    local dir=$1 host=$2 n existing
+    id=''
+    for ((n = 1; n <= 1000; n++)); do
+        existing=("$dir/CLOMP_${host}_${n}".* "$dir/CLOMP_${host}_${n}"_*)
+        if [ -e "${existing[0]}" ] || [ -e "${existing[1]}" ]; then continue; fi
+        if (set -o noclobber; : >"$dir/CLOMP_${host}_${n}.env") 2>/dev/null; then
+            id=$n
+            break
+        fi
+    done
+    [ -n "$id" ] || { echo "run_clomp.sh: no free suite ID (1..1000) in $dir" >&2; exit 2; }
+    # shellcheck disable=SC2034  # the caller's result, like id
+    base="$dir/CLOMP_${host}_${id}"
+}
+
+# The statistics helper (compare/clomp_stats.c: timing/'s median interval and
+# A/B tests), built on demand for --replicates and --compare.
+stats_helper() {
+    local helper=${CLOMP_STATS:-$here/build/clomp-stats}
+    if [ ! -x "$helper" ]; then
+        make -C "$here" --no-print-directory -s clomp-stats >&2 || return 1
+        helper=$here/build/clomp-stats
+    fi
+    printf '%s\n' "$helper"
+}

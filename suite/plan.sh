@@ -1,0 +1,192 @@
+# shellcheck shell=bash
+# The suite's plan: every run in order, the MPI layouts of a hybrid suite,
+# the dry run's listing and the signature --resume checks. Sourced by
+# run_clomp.sh; reads its settings (max_threads, time_scale, target_parts,
+# target_zones, zone_scale_factor, max_zone_scale, replicates, numa, exe,
+# launcher, mpi_given, mpi_launcher) and sets mpi_ranks, plan, last_key_run
+# and total_runs.
+# shellcheck disable=SC2154  # the settings above: assigned by run_clomp.sh
+
+# ---- MPI: the launcher's rank count, and the same launcher with another --------------
+# The rank count given (-np N, -n N, --np N, --ntasks N, --ntasks=N, -nN), or "".
+mpi_rank_count() {  # mpi_rank_count CMD
+    local -a w
+    local k
+    read -r -a w <<<"$1"
+    for ((k = 0; k < ${#w[@]}; k++)); do
+        case ${w[k]} in
+            -np | -n | --np | --ntasks) echo "${w[k + 1]-}"; return ;;
+            --ntasks=*) echo "${w[k]#--ntasks=}"; return ;;
+            -n[0-9]*) echo "${w[k]#-n}"; return ;;
+        esac
+    done
+}
+# CMD with its rank count replaced by N.
+mpi_with_ranks() {  # mpi_with_ranks CMD N
+    local -a w
+    local k out=''
+    read -r -a w <<<"$1"
+    for ((k = 0; k < ${#w[@]}; k++)); do
+        case ${w[k]} in
+            -np | -n | --np | --ntasks) out+="${w[k]} $2 "; k=$((k + 1)); continue ;;
+            --ntasks=*) out+="--ntasks=$2 "; continue ;;
+            -n[0-9]*) out+="-n$2 "; continue ;;
+        esac
+        out+="${w[k]} "
+    done
+    echo "${out% }"
+}
+# mpi_ranks: the rank count the --mpi launcher gives, or "" when it gives none.
+read_mpi_ranks() {
+    mpi_ranks=''
+    [ "$mpi_given" = 1 ] || return 0
+    mpi_ranks=$(mpi_rank_count "$mpi_launcher")
+    [ -z "$mpi_ranks" ] || is_count "$mpi_ranks" ||
+        die_usage "--mpi: '$mpi_ranks' is not a rank count in \"$mpi_launcher\""
+}
+# The launcher of a run of set SET: the --mpi one as given, or for a packed
+# layout (set packedT) with cores/T ranks for each rank it gives the key runs.
+mpi_launcher_for() {  # mpi_launcher_for SET
+    local threads
+    case $1 in
+        packed*) threads=${1#packed}; mpi_with_ranks "$mpi_launcher" $((mpi_ranks * max_threads / threads)) ;;
+        *) echo "$mpi_launcher" ;;
+    esac
+}
+# 1.2's packed hybrid layouts: cores/4 ranks of 4 threads, cores/16 of 16, on
+# the 6400-zone target input; only where a node has two such groups of cores,
+# and the launcher's rank count can be scaled.
+add_packed_layouts() {
+    local t
+    [ "$mpi_given" = 1 ] || return 0
+    if [ -z "$mpi_ranks" ]; then
+        echo "run_clomp.sh: notice: --mpi \"$mpi_launcher\" gives no rank count (-np N, -n N, --ntasks=N): no packed layouts" >&2
+        return 0
+    fi
+    for t in 4 16; do
+        [ "$max_threads" -ge $((2 * t)) ] || continue
+        plan+=("packed$t||$t 1 $target_parts $(((target_zones + target_parts / 2) / target_parts)) 32 1 $time_scale")
+    done
+}
+# The rank layout of every MPI run, for the .env file.
+mpi_layout() {
+    local i set_name policy args ranks
+    local -a a
+    echo "mpi launcher: $mpi_launcher"
+    for ((i = 0; i < total_runs; i++)); do
+        IFS='|' read -r set_name policy args <<<"${plan[i]}"
+        read -r -a a <<<"$args"
+        ranks=$(mpi_rank_count "$(mpi_launcher_for "$set_name")")
+        echo "run $((i + 1)) ($set_name): ${ranks:-launcher-chosen} rank(s) x ${a[0]} threads: $(mpi_launcher_for "$set_name")"
+    done
+}
+
+# ---- the plan: every run, in order -------------------------------------------------
+# A run is "set|numa policy|numThreads allocThreads numParts zonesPerPart zoneSize
+# flopScale timeScale"; an empty policy is clomp's default, first touch.
+
+# The target input (the first key run) runs REPLICATES times as separate
+# processes, spread over the other key runs rather than back to back, so
+# that what separates processes (placement, a neighbour, frequency) shows
+# up between them: T K2 K3 T K4 K5 T ... Appends to plan.
+interleave_replicates() {  # interleave_replicates KEYS_ARRAY_NAME REPLICATES
+    local -n key_list=$1
+    local n=$2 others r k from to
+    others=$((${#key_list[@]} - 1))
+    for ((r = 0; r < n; r++)); do
+        plan+=("${key_list[0]}")
+        from=$((1 + r * others / n))
+        to=$((1 + (r + 1) * others / n))
+        for ((k = from; k < to; k++)); do plan+=("${key_list[k]}"); done
+    done
+}
+
+# numParts a multiple of the thread count near the target parts, zonesPerPart so
+# that the total stays within 5% of Z: every thread gets the same work.
+sweep_shape() {  # sweep_shape THREADS ZONES -> "numParts zonesPerPart"
+    local t=$1 z=$2 best='' best_err='' k parts zpp err
+    for ((k = (target_parts + t / 2) / t; k >= 1; k--)); do
+        parts=$((k * t))
+        zpp=$(((z + parts / 2) / parts))
+        [ "$zpp" -ge 1 ] || zpp=1
+        err=$(((parts * zpp - z) * 1000 / z))
+        err=${err#-}
+        if [ -z "$best" ] || [ "$err" -lt "$best_err" ]; then best="$parts $zpp" best_err=$err; fi
+        [ "$err" -gt 50 ] || break
+    done
+    [ "$best" ] || best="$t $(((z + t / 2) / t))"
+    [ -z "$best_err" ] || [ "$best_err" -le 50 ] ||
+        echo "run_clomp.sh: warning: $t threads: no shape within 5% of $z zones (off by $((best_err / 10)).$((best_err % 10))%)" >&2
+    printf '%s\n' "$best"
+}
+
+# Sets plan (every run), last_key_run (the runs before it are the key runs)
+# and total_runs.
+build_plan() {
+    local zone_sizes=() thread_counts=() keys=() scale=1 n_keys t z i policy
+    while [ "$scale" -le "$max_zone_scale" ]; do
+        zone_sizes+=($((target_zones * scale)))
+        scale=$((scale * zone_scale_factor))
+    done
+    for ((t = 1; t <= max_threads && t <= 16; t++)); do thread_counts+=("$t"); done
+    for ((t = 32; t < max_threads; t *= 2)); do thread_counts+=("$t"); done
+    [ "$max_threads" -le 16 ] || thread_counts+=("$max_threads")
+
+    for z in "${zone_sizes[@]}"; do
+        keys+=("key||$max_threads -1 $target_parts $(((z + target_parts / 2) / target_parts)) 32 1 $time_scale")
+    done
+    n_keys=${#zone_sizes[@]}
+    for ((i = n_keys > 2 ? n_keys - 2 : 0; i < n_keys; i++)); do
+        z=${zone_sizes[i]}
+        keys+=("key||$max_threads 1 $target_parts $(((z + target_parts / 2) / target_parts)) 32 1 $time_scale")
+    done
+    if [ "$numa" = 1 ]; then
+        # The first-touch runs of these sizes are the key runs above.
+        for ((i = n_keys > 2 ? n_keys - 2 : 0; i < n_keys; i++)); do
+            z=${zone_sizes[i]}
+            for policy in interleave local node:0; do
+                keys+=("key|$policy|$max_threads -1 $target_parts $(((z + target_parts / 2) / target_parts)) 32 1 $time_scale")
+            done
+        done
+    fi
+    plan=()
+    interleave_replicates keys "$replicates"
+    # shellcheck disable=SC2034  # read by run_clomp.sh's run loop
+    last_key_run=${#plan[@]}
+    add_packed_layouts
+    for z in "${zone_sizes[@]}"; do
+        for t in "${thread_counts[@]}"; do
+            plan+=("${z}zones||$t -1 $(sweep_shape "$t" "$z") 32 1 $time_scale")
+        done
+    done
+    total_runs=${#plan[@]}
+}
+
+# Rough cost of one run: clomp sizes each of its 8 measurements to about
+# timeScale/100 seconds on a 2 GHz core; memory is zones plus part structures.
+run_seconds() { echo $(((8 * $1 + 99) / 100)); }
+run_bytes() { echo $(($3 * $4 * $5 + 72 * $3)); }
+
+mmss() { printf '%02d:%02d' $(($1 / 60)) $(($1 % 60)); }
+
+# The dry run: every run with its command, estimated time and memory.
+print_plan() {
+    local i set_name policy args secs total=0 mpi_cmd
+    local -a a
+    echo "Plan: $total_runs runs of $exe (max threads $max_threads, timeScale $time_scale)"
+    for ((i = 0; i < total_runs; i++)); do
+        IFS='|' read -r set_name policy args <<<"${plan[i]}"
+        read -r -a a <<<"$args"
+        secs=$(run_seconds "${a[6]}")
+        total=$((total + secs))
+        mpi_cmd=''
+        [ "$mpi_given" = 0 ] || mpi_cmd="$(mpi_launcher_for "$set_name") "
+        printf '[%d/%d] %-10s %s %s  ~%ss  %s bytes\n' $((i + 1)) "$total_runs" "$set_name" \
+            "$mpi_cmd${launcher:+$launcher }$exe${policy:+ --numa=$policy}" "$args" "$secs" "$(run_bytes "${a[@]}")"
+    done
+    echo "Estimated total: ~$(mmss "$total") (mm:ss); nothing was run."
+}
+
+plan_signature() {
+    printf '%s;' "exe=$exe" "launcher=$launcher" ${mpi_launcher:+"mpi=$mpi_launcher"} "${plan[@]}"
+}
