@@ -44,9 +44,6 @@ summary_row() {
     [ "$status" = OK ] || csv=/dev/null
     for key in "${summary_keys[@]}"; do
         cells=$(csv_cells "$csv" "$key" us_per_loop speedup efficacy_percent overhead_us)
-        # Bestcase's overhead against itself is 0 by definition (the text summary
-        # prints 0.00; clomp's CSV, like its JSON, leaves it empty).
-        if [ "$key" = bestcase ] && [ -n "${cells%%,*}" ] && [ -z "${cells##*,}" ]; then cells="${cells}0"; fi
         row="$row,$cells"
     done
     fork_join=$(csv_cells "$csv" parallel us_per_loop)
