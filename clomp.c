@@ -21,6 +21,7 @@
 #include "mpi/cluster.h"
 #include "mpi/rank_view.h"
 #include "report/build_info.h"
+#include "report/progress.h"
 #include "report/result_files.h"
 #include "report/text_report.h"
 #include "setup/setup.h"
@@ -146,14 +147,12 @@ static void check(int status, const char *why)
         die(status, "%s", why);
 }
 
-/* The sequence's hooks: the text report of the measurements as the
- * sequence finishes them (each block as its run ends when there is one
- * round, every block after the last round otherwise). In clomp_mpi every
- * timed run starts at a barrier and ends with the ranks sharing it: rank 0
- * reports, for each measurement, the rank CLOMP 1.2 would. */
+/* The sequence's hooks: the report's live progress (report/progress.c) and,
+ * in clomp_mpi, the ranks: every timed run starts at a barrier and ends with
+ * the ranks sharing it, and rank 0 reports, for each measurement, the rank
+ * CLOMP 1.2 would (its figures replace this rank's in `shown`). */
 typedef struct RunHooks {
-    FILE *out;
-    const RunSetup *run;
+    Progress progress;
     const Measurement *results;  /* this rank's */
     Measurement *shown;          /* what the report shows: `results`, or (MPI) the used ranks' */
     RankTable *table;            /* MPI, rank 0: every rank's */
@@ -161,11 +160,9 @@ typedef struct RunHooks {
     int lined_up;                /* MPI: this run's barrier is done */
 } RunHooks;
 
-static void print_starting_block(void *context, const Measurement *m)
+static void starting(void *context, const Measurement *m)
 {
-    RunHooks *h = context;
-    print_block_start(h->out, m);
-    fflush(h->out);
+    progress_starting(&((RunHooks *)context)->progress, m);
 }
 
 static void line_up_ranks(void *context, const Measurement *m)
@@ -187,56 +184,29 @@ static int share_with_ranks(void *context, const Measurement *m, long round, int
     if (!h->lined_up)
         cluster_barrier();   /* it failed before its timed run: the others are waiting there */
     h->lined_up = 0;
-    status = cluster_share(h->run, m, h->last, status, h->table, why, why_size);
+    status = cluster_share(h->progress.run, m, h->last, status, h->table, why, why_size);
     if (status != 0)
         failure_agreed = 1;
     return status;
 }
 
-static void print_results_block(const RunHooks *h, size_t i)
-{
-    print_block_results(h->out, h->run, &h->shown[i], find_measurement(h->shown, clomp_schedule_count, ROLE_REFERENCE, NULL),
-                        find_measurement(h->shown, clomp_schedule_count, ROLE_BESTCASE, NULL));
-}
-
-static void print_finished_block(void *context, Measurement *results, size_t count, size_t i)
+static void finished(void *context, Measurement *results, size_t count, size_t i)
 {
     RunHooks *h = context;
     (void)results;
     if (h->table != NULL)
-        rank_view(h->run, h->table, i, find_measurement(h->shown, count, ROLE_BESTCASE, NULL), &h->shown[i]);
-    if (h->run->rounds == 1)
-        print_results_block(h, i);
+        rank_view(h->progress.run, h->table, i, find_measurement(h->shown, count, ROLE_BESTCASE, NULL), &h->shown[i]);
+    progress_finished(&h->progress, i);
 }
 
-static void print_round_done(void *context, long round, double seconds, long measured)
+static void round_done(void *context, long round, double seconds, long measured)
 {
-    RunHooks *h = context;
-    fprintf(h->out, "            Round: %ld of %ld done in %.1f s (%ld measurements, every chunk of "
-                    "every checked run verified)\n", round + 1, h->run->rounds, seconds, measured);
-    fflush(h->out);
+    progress_round_done(&((RunHooks *)context)->progress, round, seconds, measured);
 }
 
-/* In place of a measurement that does not run: why, when it cannot run
- * here (Nested OMP below 2x2 threads); nothing when --schedules left it out. */
-static void print_skipped_block(void *context, const Measurement *m)
+static void skipped(void *context, const Measurement *m)
 {
-    RunHooks *h = context;
-    if (h->run->rounds == 1)
-        print_block_unavailable(h->out, h->run, m);
-}
-
-static void print_all_blocks(const RunHooks *h)
-{
-    fprintf(h->out, "---------------------\n");
-    for (size_t i = 0; i < clomp_schedule_count; i++) {
-        if (!measurement_runs(&h->shown[i])) {
-            print_block_unavailable(h->out, h->run, &h->shown[i]);
-            continue;
-        }
-        print_block_start(h->out, &h->shown[i]);
-        print_results_block(h, i);
-    }
+    progress_skipped(&((RunHooks *)context)->progress, m);
 }
 
 /* Output that could not be written is a lost result, not a success. */
@@ -376,10 +346,10 @@ int main(int argc, char **argv)
     pending.record.rank_table = reporter && cluster_active() ? &table : NULL;
     print_setup(out.report, &pending.record);
 
-    RunHooks hooks_context = {out.report, &run, results, shown, reporter && cluster_active() ? &table : NULL, 0, 0};
-    SequenceHooks hooks = {&hooks_context, run.quiet && reporter ? stderr : out.report, print_starting_block,
-                           cluster_active() ? line_up_ranks : NULL, share_with_ranks, print_finished_block,
-                           print_round_done, print_skipped_block};
+    RunHooks hooks_context = {{out.report, &run, shown, clomp_schedule_count}, results, shown,
+                              reporter && cluster_active() ? &table : NULL, 0, 0};
+    SequenceHooks hooks = {&hooks_context, run.quiet && reporter ? stderr : out.report, starting,
+                           cluster_active() ? line_up_ranks : NULL, share_with_ranks, finished, round_done, skipped};
     if (!reporter)
         hooks.failures = stderr;
     status = run_measurements(&pb, &run, results, clomp_schedule_count, &hooks, why, sizeof why);
@@ -394,7 +364,7 @@ int main(int argc, char **argv)
         die(status, "%s", why);
     }
     if (run.rounds > 1)
-        print_all_blocks(&hooks_context);
+        progress_all_blocks(&hooks_context.progress);
     clomp_openmp_running = 1;   /* the locality is measured again in a parallel region */
     remeasure_locality(&pb.mesh, (int)run.numThreads, &locality);
     clomp_openmp_running = 0;
