@@ -48,7 +48,7 @@ void write_json_measurement(JsonWriter *w, const RunRecord *r, const Measurement
     json_string(w, "name", s->name);
     json_string(w, "key", s->key);
     json_string(w, "role", f.role);
-    json_bool(w, "selected", m->selected);
+    json_bool(w, "selected", measurement_runs(m));
     json_string(w, "unavailable", m->unavailable);
     json_string(w, "started", m->rounds_done > 0 ? m->started : NULL);
     if (f.threads >= 0)
