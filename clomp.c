@@ -286,8 +286,6 @@ int main(int argc, char **argv)
     }
     Outputs out;
     check(open_outputs(&out, &run, pending_tmp, why, sizeof why), why);
-    if (!reporter)
-        out.text = out.report;
     pending.out = &out;
     pending.record = (RunRecord){.run = &run, .host = host, .started = started};
     write_failure_record = write_pending_failure;
@@ -299,8 +297,9 @@ int main(int argc, char **argv)
     check(configure_openmp(&run, &placement, why, sizeof why), why);
     pending.record.placement = &placement;
     run.cycles = calibrate_cycle_rate(opts.ghz);
-    print_header(out.report, &run, host, started);
     if (opts.dry_run) {
+        check(open_report(&out, why, sizeof why), why);
+        print_header(out.report, &run, host, started);
         print_plan(out.report, &run);
         int files_status = close_outputs(&out, &pending.record);
         if (out.report != out.text)
@@ -308,7 +307,6 @@ int main(int argc, char **argv)
         cluster_finish();
         return finish(files_status);
     }
-    fflush(out.report);
 
     Problem pb;
     double build_seconds;
@@ -344,6 +342,12 @@ int main(int argc, char **argv)
     pending.record.results = shown;
     pending.record.count = clomp_schedule_count;
     pending.record.rank_table = reporter && cluster_active() ? &table : NULL;
+    /* Nothing is written before this point: a stream's buffer would move
+     * the heap under the mesh, and --quiet would count other pages. */
+    check(open_report(&out, why, sizeof why), why);
+    if (!reporter)
+        out.text = out.report;
+    print_header(out.report, &run, host, started);
     print_setup(out.report, &pending.record);
 
     RunHooks hooks_context = {{out.report, &run, shown, clomp_schedule_count}, results, shown,

@@ -40,15 +40,19 @@ int open_outputs(Outputs *o, const RunSetup *run, char pending[2][RESULT_PATH_MA
     int status = open_result_file(&o->json, o, why, why_size);
     if (status == 0)
         status = open_result_file(&o->csv, o, why, why_size);
-    o->report = o->text;
-    if (status == 0 && run->quiet) {
-        o->report = fopen("/dev/null", "w");
-        if (o->report == NULL) {
-            snprintf(why, why_size, "--quiet: cannot open /dev/null: %s", strerror(errno));
-            status = EXIT_RESOURCE;
-        }
-    }
+    o->report = run->quiet ? NULL : o->text;
     return status;
+}
+
+int open_report(Outputs *o, char *why, size_t why_size)
+{
+    if (o->report != NULL)
+        return 0;
+    o->report = fopen("/dev/null", "w");
+    if (o->report != NULL)
+        return 0;
+    snprintf(why, why_size, "--quiet: cannot open /dev/null: %s", strerror(errno));
+    return EXIT_RESOURCE;
 }
 
 /* Writes the file (if asked for); one that cannot be written is a resource

@@ -23,7 +23,7 @@ typedef struct ResultFile {
 
 typedef struct Outputs {
     FILE *text;        /* the report: stdout, or stderr when JSON or CSV has stdout */
-    FILE *report;      /* header and blocks: `text`, or a sink under --quiet */
+    FILE *report;      /* header and blocks: `text`, or under --quiet a sink (NULL until open_report) */
     ResultFile json;
     ResultFile csv;
 } Outputs;
@@ -31,6 +31,11 @@ typedef struct Outputs {
 /* `pending[2]`: where the temporary files' names are kept while they exist
  * (for signal handlers). 0, or an exit status with the reason in `why`. */
 int open_outputs(Outputs *o, const RunSetup *run, char pending[2][RESULT_PATH_MAX], char *why, size_t why_size);
+
+/* Under --quiet, the sink the header and blocks go to: opened only once the
+ * mesh is built, so that --quiet never moves the heap under it (the pages
+ * its locality counts would differ). 0, or an exit status with the reason. */
+int open_report(Outputs *o, char *why, size_t why_size);
 
 /* Writes the files that were asked for from `record`; a file that cannot
  * be written is a resource failure (said on stderr). */
