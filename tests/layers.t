@@ -1,0 +1,321 @@
+#!/usr/bin/env bash
+# The shape of the product code (docs/architecture.md): includes go only
+# downward through the layers, no two folders include each other, no writer
+# reaches a header that measures, the writers in report/ do not include each
+# other, and no product file is longer than a reader holds in mind. Reads the
+# `#include "..."` lines of every product C file (git's files outside tests/
+# and bench/), resolves them as the compiler does (the including file's folder,
+# then -I.) and follows them transitively. Nothing is compiled or run.
+
+# shellcheck source-path=SCRIPTDIR source=lib/tap.sh
+. "$(dirname "$0")/lib/tap.sh"
+
+top=$(cd "$(dirname "$0")/.." && pwd)
+cd "$top" || exit 255
+
+if ! command -v python3 >/dev/null 2>&1; then
+    skip "the include graph follows the layers" "python3 not installed"
+    done_testing
+fi
+
+# One line per assertion: STATUS<TAB>DESCRIPTION<TAB>DETAILS (\n-separated).
+results=$(python3 - "$top" <<'PYTHON'
+import os
+import re
+import subprocess
+import sys
+
+top = sys.argv[1]
+os.chdir(top)
+
+# ---------------------------------------------------------------- the files
+def listed_files():
+    try:
+        out = subprocess.run(["git", "ls-files", "--cached", "--others", "--exclude-standard"],
+                             capture_output=True, text=True, check=True).stdout
+        return [f for f in out.splitlines() if os.path.isfile(f)]
+    except (OSError, subprocess.CalledProcessError):   # not a checkout: every file but the build's
+        found = []
+        for root, dirs, names in os.walk("."):
+            dirs[:] = [d for d in dirs if not d.startswith((".git", "build", "out"))]
+            found += [os.path.normpath(os.path.join(root, n)) for n in names]
+        return found
+
+product = sorted(f for f in listed_files() if not f.startswith(("tests/", "bench/")))
+sources = [f for f in product if f.endswith((".c", ".h"))]
+source_set = set(sources)
+
+def folder(f):
+    return os.path.dirname(f) or "."
+
+# Headers that make writes into the build folder: not in the tree, nothing of ours behind them.
+GENERATED = {"build_info_generated.h": "written by make into $(BUILD) (compiler, flags, commit)"}
+
+INCLUDE = re.compile(r'^\s*#\s*include\s*"([^"]+)"')
+edges, unresolved = {}, []
+for f in sources:
+    edges[f] = set()
+    with open(f, encoding="utf-8", errors="replace") as text:
+        for number, line in enumerate(text, 1):
+            m = INCLUDE.match(line)
+            if not m:
+                continue
+            name = m.group(1)
+            # As the compiler looks: the including file's folder, then -I. (the top).
+            for candidate in (os.path.normpath(os.path.join(folder(f), name)), os.path.normpath(name)):
+                if candidate in source_set:
+                    edges[f].add(candidate)
+                    break
+            else:
+                if os.path.basename(name) not in GENERATED:
+                    unresolved.append(f"{f}:{number}: \"{name}\"")
+
+def reach(start):
+    """Every file start includes, directly or through others, with one path to each."""
+    path = {start: [start]}
+    todo = [start]
+    while todo:
+        f = todo.pop()
+        for g in sorted(edges.get(f, ())):
+            if g not in path:
+                path[g] = path[f] + [g]
+                todo.append(g)
+    del path[start]
+    return path
+
+closure = {f: reach(f) for f in sources}
+
+results = []
+def check(problems, description):
+    results.append(("0" if not problems else "1", description, "\\n".join(problems)))
+
+check([] if len(sources) >= 50 and sum(map(len, edges.values())) >= 100
+      else [f"only {len(sources)} C files and {sum(map(len, edges.values()))} includes found"],
+      f"the include graph covers the product ({len(sources)} C files, {sum(map(len, edges.values()))} quoted includes)")
+check(unresolved, "every quoted include names a file of the product (or the generated build_info_generated.h)")
+
+# ------------------------------------------------------ (a) the layers
+# Bottom to top. A file may include its own layer or one below it.
+LAYER_NAMES = ["timing/ numa/ cli/", "mesh/", "kernels/", "the record (measure/record.h, measure/llnl_targets.h)",
+               "measure/ mpi/", "setup/", "report/ (the writers)", "clomp.c compare/"]
+FOLDER_LAYER = {"timing": 0, "numa": 0, "cli": 0, "mesh": 1, "kernels": 2, "measure": 4, "mpi": 4,
+                "setup": 5, "report": 6, "compare": 7}
+# The record is a layer of its own inside measure/: what every writer may read.
+# Its two .c files implement it and sit with it, so they cannot reach the sequence either.
+RECORD = {"measure/record.h", "measure/record.c", "measure/llnl_targets.h", "measure/llnl_targets.c"}
+TOP_FILES = {"clomp.c": 7}
+# Single edges the layer list gets wrong, each with why it is legitimate.
+LAYER_EXCEPTIONS = {
+    # Options holds the parsed --zone-stride as the mesh's ZoneLayout enum, as it holds --numa as numa/'s Placement.
+    ("cli/options.h", "mesh/mesh.h"),
+}
+# cli/ is at the bottom so that everything may include cli/exit_status.h (constants) and cli/options.h
+# (parsed options); it may itself include only cli/ and the --numa policy type.
+CLI_MAY_INCLUDE = {"numa/placement.h"}
+# A writer reads the record and nothing else of measure/.
+WRITER_MEASURE_HEADERS = {"measure/record.h", "measure/llnl_targets.h"}
+
+def layer(f):
+    if f in RECORD:
+        return 3
+    if f in TOP_FILES:
+        return TOP_FILES[f]
+    return FOLDER_LAYER.get(f.split("/")[0] if "/" in f else None)
+
+check([f"{f}: no layer for it (add its folder to FOLDER_LAYER in tests/layers.t)"
+       for f in sources if layer(f) is None],
+      "every product C file belongs to a layer")
+
+upward = []
+for f in sources:
+    for g in sorted(edges[f]):
+        lf, lg = layer(f), layer(g)
+        if lf is None or lg is None or (f, g) in LAYER_EXCEPTIONS:
+            continue
+        if lg > lf:
+            upward.append(f"{f} includes {g}: up from {LAYER_NAMES[lf]} to {LAYER_NAMES[lg]}")
+        if f.startswith("cli/") and not (g.startswith("cli/") or g in CLI_MAY_INCLUDE):
+            upward.append(f"{f} includes {g}: cli/ includes only cli/ and numa/placement.h")
+        if f.startswith("report/") and g.startswith("measure/") and g not in WRITER_MEASURE_HEADERS:
+            upward.append(f"{f} includes {g}: a writer includes from measure/ only record.h and llnl_targets.h")
+check(upward, "every include goes to the including file's own layer or one below it "
+              "(timing numa cli < mesh < kernels < record < measure mpi < setup < report < clomp.c compare)")
+
+# ---------------------------------------------------- (b) no cycles
+def strongly_connected(nodes, succ):
+    index, low, stack, on, found, counter = {}, {}, [], set(), [], [0]
+    def visit(v):
+        index[v] = low[v] = counter[0]
+        counter[0] += 1
+        stack.append(v)
+        on.add(v)
+        for w in sorted(succ.get(v, ())):
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in on:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            group = []
+            while True:
+                w = stack.pop()
+                on.discard(w)
+                group.append(w)
+                if w == v:
+                    break
+            if len(group) > 1 or v in succ.get(v, ()):
+                found.append(sorted(group))
+    sys.setrecursionlimit(10000)
+    for v in sorted(nodes):
+        if v not in index:
+            visit(v)
+    return found
+
+folder_edges, folder_why = {}, {}
+for f in sources:
+    for g in edges[f]:
+        a, b = folder(f), folder(g)
+        if a != b:
+            folder_edges.setdefault(a, set()).add(b)
+            folder_why.setdefault((a, b), f"{f} -> {g}")
+loops = []
+for group in strongly_connected({folder(f) for f in sources}, folder_edges):
+    members = set(group)
+    why = [folder_why[(a, b)] for a in group for b in sorted(folder_edges.get(a, ())) if b in members]
+    loops.append(f"folders {' '.join(group)} include each other: " + "; ".join(why))
+check(loops, "no two folders include each other, directly or through others (the old mesh/ <-> numa/ loop stays gone)")
+check([f"{' '.join(group)} include each other" for group in strongly_connected(set(sources), edges)],
+      "no header includes itself through others")
+
+# ------------------------------------------- (c) writers do not measure
+# A measuring header declares what times, runs OpenMP regions, observes threads or pages, or runs the
+# sequence. A writer (report/, the MPI rank view) reads the record; it must not reach one even
+# through another header.
+MEASURING = {
+    "timing/clock.h": "reads the monotonic clock and the process CPU time",
+    "timing/cycles.h": "calibrates the TSC against the clock",
+    "numa/thread_placement.h": "observes where a team's threads run, inside an OpenMP region",
+    "measure/locality.h": "queries the NUMA node of the mesh's pages",
+    "measure/sequence.h": "runs the measurements and summarizes them into the record",
+    "measure/chunk_plan.h": "plans the timed chunks from a timed serial iteration",
+    "measure/warnings.h": "derives the warnings into the record (writers print them from the record)",
+    "kernels/chunk_timer.h": "times each chunk of a run",
+    "kernels/cycle.h": "generates the timed cycle of modules",
+    "kernels/deposit.h": "runs calc_deposit, the serial step between the loops",
+    "kernels/fault.h": "injects faults into the timed runs",
+    "kernels/owned_check.h": "checks which thread updated each part after a timed chunk",
+    "kernels/parallel_for.h": "runs the OpenMP parallel-for regions",
+    "kernels/slice.h": "splits the parts among the threads inside an OpenMP region",
+    "kernels/tasking.h": "runs the OpenMP taskloop and task regions",
+    "kernels/update_part.h": "the timed kernel itself",
+    "mpi/cluster.h": "MPI communication between the ranks",
+    "setup/setup.h": "configures OpenMP, builds and first-touches the mesh, times the serial plan",
+}
+# Headers below the writers that a writer may reach: types, tables and arithmetic on recorded values.
+DATA = {
+    "timing/cycle_rate.h": "the cycle rate and its source; converting us to cycles",
+    "timing/process_cost.h": "the process CPU cost, as data",
+    "timing/statistics.h": "statistics of recorded samples",
+    "timing/comparison.h": "rank tests on recorded samples (clomp-stats)",
+    "numa/team_placement.h": "the observed team placement, as data",
+    "numa/placement.h": "the --numa policy and its text",
+    "numa/arena.h": "the mesh's NUMA-policy allocator, reached through mesh/mesh.h; observes nothing",
+    "mesh/mesh.h": "the mesh types the record holds",
+    "mesh/verify.h": "checksums and verification of a mesh",
+    "kernels/problem.h": "the problem and the team observation, as data",
+    "kernels/schedule.h": "the schedule table: names, roles, availability",
+    "measure/record.h": "the run record",
+    "measure/llnl_targets.h": "the LLNL targets table; judging a recorded figure",
+    "cli/options.h": "the parsed options",
+    "cli/exit_status.h": "exit status constants",
+}
+
+def is_writer(f):
+    return f.startswith("report/") or f.startswith("mpi/rank_view.")
+
+check([f"{h}: neither measuring nor data: say which in MEASURING or DATA in tests/layers.t"
+       for h in sources if h.endswith(".h") and not is_writer(h) and (layer(h) or 0) < 6
+       and h not in MEASURING and h not in DATA] +
+      [f"{h}: listed but not in the product" for h in list(MEASURING) + list(DATA) if h not in source_set],
+      "every header below the writers is listed as measuring or as data, with its reason")
+
+measuring_reached = []
+for f in sources:
+    if not is_writer(f):
+        continue
+    for h, path in sorted(closure[f].items()):
+        if h in MEASURING:
+            measuring_reached.append(f"{f} reaches {h} ({MEASURING[h]}): " + " -> ".join(path))
+check(measuring_reached, "no writer (report/, mpi/rank_view) includes a measuring header, directly or through others")
+
+# ----------------------------------- (d) the writers in report/ stand apart
+# What each report/ file may include from report/ (besides nothing else of report/).
+SHARED = {"figures.h", "build_info.h"}
+REPORT_RULES = [
+    (r"text_\w+\.[ch]", {"text_report.h", "text_format.h"} | SHARED, "the text writer"),
+    (r"progress\.[ch]", {"progress.h", "text_report.h", "text_format.h"} | SHARED,
+     "the live progress lines (they print the text writer's blocks)"),
+    (r"json\w*\.[ch]", {"json_report.h", "json_sections.h", "json.h"} | SHARED, "the JSON writer"),
+    (r"csv_\w+\.[ch]", {"csv_report.h", "figures.h"}, "the CSV writer"),
+    (r"result_files\.[ch]", {"result_files.h", "csv_report.h", "json_report.h"},
+     "the dispatcher (opens the files, calls each writer)"),
+    (r"figures\.[ch]", {"figures.h"}, "the per-measurement table every writer loops over"),
+    (r"build_info\.[ch]", {"build_info.h"}, "the build facts text and JSON print"),
+]
+crossing, unplaced = [], []
+for f in sources:
+    if not f.startswith("report/"):
+        continue
+    name = f[len("report/"):]
+    rule = next((r for r in REPORT_RULES if re.fullmatch(r[0], name)), None)
+    if rule is None:
+        unplaced.append(f"{f}: not a known writer (add it to REPORT_RULES in tests/layers.t)")
+        continue
+    for g in sorted(edges[f]):
+        if g.startswith("report/") and g[len("report/"):] not in rule[1]:
+            crossing.append(f"{f} ({rule[2]}) includes {g}; it may include from report/ only "
+                            + ", ".join(sorted(rule[1])))
+check(unplaced, "every report/ file belongs to a writer, the dispatcher or the shared tables")
+check(crossing, "no writer in report/ includes another writer's header; figures and build_info include no writer")
+
+# --------------------------------------------------- (e) the file sizes
+LIMIT, LIMITS = 400, {"run_clomp.sh": 449}   # the suite's driver reads top to bottom: under 450
+
+def is_shell(f):
+    if f.endswith(".sh"):
+        return True
+    try:
+        with open(f, "rb") as text:
+            first = text.readline(200)
+    except OSError:
+        return False
+    return re.match(rb"#!\s*(/usr/bin/env\s+)?(/bin/|/usr/bin/)?(ba|da|k)?sh\b", first) is not None
+
+long_files = []
+checked = 0
+for f in product:
+    if f == "Makefile" or not (f.endswith((".c", ".h")) or is_shell(f)):
+        continue
+    checked += 1
+    with open(f, "rb") as text:
+        lines = text.read().count(b"\n")
+    if lines > LIMITS.get(f, LIMIT):
+        long_files.append(f"{f}: {lines} lines (at most {LIMITS.get(f, LIMIT)})")
+check(long_files, f"no product file is over 400 lines, run_clomp.sh over 449 ({checked} C, header and shell files)")
+
+for status, description, details in results:
+    print(f"{status}\t{description}\t{details}")
+PYTHON
+)
+py_status=$?
+if [ "$py_status" -ne 0 ] || [ -z "$results" ]; then
+    echo "Bail out! the include graph could not be read (python3 exited $py_status)"
+    exit 255
+fi
+
+while IFS=$'\t' read -r status description details; do
+    ok "$status" "$description"
+    [ -z "$details" ] || diag "$(printf '%b' "$details")"
+done <<<"$results"
+
+done_testing
