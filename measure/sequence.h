@@ -48,11 +48,4 @@ void free_measurements(Measurement *results, size_t count);
 int run_measurements(Problem *pb, const RunSetup *run, Measurement *results, size_t count,
                      const SequenceHooks *hooks, char *why, size_t why_size);
 
-/* The figures of one measurement from its chunks (bestcase: the summarized
- * measurement its overhead is taken against, or NULL). */
-void summarize_measurement(Measurement *m, const Measurement *bestcase);
-
-/* summarize_measurement() and the warnings that follow from the figures. */
-void finish_measurement(const RunSetup *run, Measurement *m, const Measurement *bestcase);
-
 #endif

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../measure/sequence.h"
+#include "../measure/summarize.h"
 
 static const Measurement *table_entry(const RankTable *t, int rank, size_t i)
 {

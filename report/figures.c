@@ -88,118 +88,79 @@ static FigureCell text(const char *value)
     return (FigureCell){CELL_TEXT, NAN, 0, value};
 }
 
-/* One column's cell function: `expr` may use r (the record), run, m, f. */
-#define CELL(name, expr)                                                              \
-    static FigureCell name(const FigureRow *row, char *buf, size_t size)              \
-    {                                                                                 \
-        const RunRecord *r = row->record;                                             \
-        const RunSetup *run = r->run;                                                 \
-        const Measurement *m = row->m;                                                \
-        const MeasurementFigures *f = row->f;                                         \
-        (void)r, (void)run, (void)m, (void)f, (void)buf, (void)size;                  \
-        return expr;                                                                  \
-    }
-
 /* A judged LLNL target's figure, or empty. */
 #define JUDGED(value) (f->target != NULL && f->target->below_cycles > 0.0 && f->complete ? (value) : NAN)
 
-CELL(cell_key, text(m->schedule->key))
-CELL(cell_name, text(m->schedule->name))
-CELL(cell_role, text(f->role))
-/* 1: measured in this run (asked for and able to run here). */
-CELL(cell_selected, integer(measurement_runs(m)))
-CELL(cell_threads, f->threads >= 0 ? integer(f->threads) : text(NULL))
-CELL(cell_verification, text(f->verification))
-CELL(cell_verified_chunks, integer(m->verified_chunks))
-CELL(cell_runtime, number(f->runtime_seconds))
-CELL(cell_us, number(f->us))
-CELL(cell_us_low, number(f->us_low))
-CELL(cell_us_high, number(f->us_high))
-CELL(cell_cv, number(f->cv))
-CELL(cell_speedup, number(f->speedup))
-CELL(cell_efficacy, number(f->efficacy))
-CELL(cell_overhead, number(f->overhead))
-CELL(cell_overhead_low, number(f->overhead_low))
-CELL(cell_overhead_high, number(f->overhead_high))
-CELL(cell_ghz, number(run->cycles.source == CYCLES_UNAVAILABLE ? NAN : run->cycles.ghz))
-CELL(cell_us_cycles, number(cycles_from_us(&run->cycles, f->us)))
-CELL(cell_overhead_cycles, number(cycles_from_us(&run->cycles, f->overhead)))
-CELL(cell_overhead_cycles_low, number(cycles_from_us(&run->cycles, f->overhead_low)))
-CELL(cell_overhead_cycles_high, number(cycles_from_us(&run->cycles, f->overhead_high)))
-CELL(cell_target_below, number(JUDGED(f->target->below_cycles)))
-CELL(cell_target_cycles, number(JUDGED(f->judgement.cycles)))
-CELL(cell_target_verdict, text(isnan(JUDGED(0.0)) ? NULL : f->judgement.verdict))
-CELL(cell_checksum_sum, number(f->has_checksum ? f->checksum.sum : NAN))
-CELL(cell_checksum_residue, number(f->has_checksum ? f->checksum.residue : NAN))
-CELL(cell_checksum_total, number(f->has_checksum ? f->checksum.total : NAN))
-CELL(cell_status, text(record_status(r)))
-CELL(cell_exit_status, integer(r->exit_status))
-/* The inputs as the CORAL RFP line gives them. */
-CELL(cell_num_threads, integer(run->numThreads))
-CELL(cell_alloc_threads, integer(run->inputAllocThreads))
-CELL(cell_num_parts, integer(run->numParts))
-CELL(cell_zones_per_part, integer(run->zonesPerPart))
-CELL(cell_zone_size, integer(run->zoneSize))
-CELL(cell_flop_scale, integer(run->flopScale))
-CELL(cell_time_scale, integer(run->timeScale))
-CELL(cell_numa, text(placement_text(&run->placement, buf, size)))
-CELL(cell_trials, integer(run->trials))
-CELL(cell_rounds, integer(run->rounds))
-CELL(cell_iterations, integer(run->iterations))
-CELL(cell_host, text(r->host))
-CELL(cell_zone_stride, text(run->zoneLayout == ZONE_LAYOUT_SPREAD ? "zonesize" : "record"))
-/* The whole process's, the same on every row (the JSON's process_cost). */
-CELL(cell_user_cpu, number(r->cost.measured ? r->cost.user_seconds : NAN))
-CELL(cell_system_cpu, number(r->cost.measured ? r->cost.system_seconds : NAN))
+/* The columns, in CSV order: the CSV column, the measurement's JSON member
+ * (NULL: the JSON says it in its own structure), and the cell: an
+ * expression of r (the record), run, m (the measurement) and f (its
+ * figures). A new figure is one line. Appended, never inserted: tools
+ * address the columns by name, but a spreadsheet made from an older file
+ * should still line up. Meaning of each: docs/output.md, "CSV". `selected`
+ * is 1 when the measurement ran (asked for and able to run here); the
+ * inputs are as the CORAL RFP line gives them; the CPU seconds are the
+ * whole process's, the same on every row (the JSON's process_cost). */
+/* clang-format off */
+#define FIGURE_COLUMNS(X) \
+    X(key, NULL, text(m->schedule->key)) \
+    X(name, NULL, text(m->schedule->name)) \
+    X(role, NULL, text(f->role)) \
+    X(selected, NULL, integer(measurement_runs(m))) \
+    X(threads, NULL, f->threads >= 0 ? integer(f->threads) : text(NULL)) \
+    X(verification, NULL, text(f->verification)) \
+    X(verified_chunks, NULL, integer(m->verified_chunks)) \
+    X(runtime_seconds, "runtime_seconds", number(f->runtime_seconds)) \
+    X(us_per_loop, "us_per_loop", number(f->us)) \
+    X(us_per_loop_ci_low, NULL, number(f->us_low)) \
+    X(us_per_loop_ci_high, NULL, number(f->us_high)) \
+    X(cv, NULL, number(f->cv)) \
+    X(speedup, "speedup", number(f->speedup)) \
+    X(efficacy_percent, "efficacy_percent", number(f->efficacy)) \
+    X(overhead_us, "overhead_us_per_loop", number(f->overhead)) \
+    X(overhead_ci_low, NULL, number(f->overhead_low)) \
+    X(overhead_ci_high, NULL, number(f->overhead_high)) \
+    X(ghz, NULL, number(run->cycles.source == CYCLES_UNAVAILABLE ? NAN : run->cycles.ghz)) \
+    X(us_per_loop_cycles, NULL, number(cycles_from_us(&run->cycles, f->us))) \
+    X(overhead_cycles, NULL, number(cycles_from_us(&run->cycles, f->overhead))) \
+    X(overhead_cycles_ci_low, NULL, number(cycles_from_us(&run->cycles, f->overhead_low))) \
+    X(overhead_cycles_ci_high, NULL, number(cycles_from_us(&run->cycles, f->overhead_high))) \
+    X(llnl_target_below_cycles, NULL, number(JUDGED(f->target->below_cycles))) \
+    X(llnl_target_cycles, NULL, number(JUDGED(f->judgement.cycles))) \
+    X(llnl_verdict, NULL, text(isnan(JUDGED(0.0)) ? NULL : f->judgement.verdict)) \
+    X(checksum_sum, NULL, number(f->has_checksum ? f->checksum.sum : NAN)) \
+    X(checksum_residue, NULL, number(f->has_checksum ? f->checksum.residue : NAN)) \
+    X(checksum_total, NULL, number(f->has_checksum ? f->checksum.total : NAN)) \
+    X(status, NULL, text(record_status(r))) \
+    X(exit_status, NULL, integer(r->exit_status)) \
+    X(numThreads, NULL, integer(run->numThreads)) \
+    X(allocThreads, NULL, integer(run->inputAllocThreads)) \
+    X(numParts, NULL, integer(run->numParts)) \
+    X(zonesPerPart, NULL, integer(run->zonesPerPart)) \
+    X(zoneSize, NULL, integer(run->zoneSize)) \
+    X(flopScale, NULL, integer(run->flopScale)) \
+    X(timeScale, NULL, integer(run->timeScale)) \
+    X(numa, NULL, text(placement_text(&run->placement, buf, size))) \
+    X(trials, NULL, integer(run->trials)) \
+    X(rounds, NULL, integer(run->rounds)) \
+    X(iterations, NULL, integer(run->iterations)) \
+    X(host, NULL, text(r->host)) \
+    X(zone_stride, NULL, text(run->zoneLayout == ZONE_LAYOUT_SPREAD ? "zonesize" : "record")) \
+    X(user_cpu_seconds, NULL, number(r->cost.measured ? r->cost.user_seconds : NAN)) \
+    X(system_cpu_seconds, NULL, number(r->cost.measured ? r->cost.system_seconds : NAN))
+/* clang-format on */
 
-/* Appended, never inserted: tools address the columns by name, but a
- * spreadsheet made from an older file should still line up. Columns and
- * their meaning: docs/output.md, "CSV". */
-const FigureColumn figure_columns[] = {
-    {"key", NULL, cell_key},
-    {"name", NULL, cell_name},
-    {"role", NULL, cell_role},
-    {"selected", NULL, cell_selected},
-    {"threads", NULL, cell_threads},
-    {"verification", NULL, cell_verification},
-    {"verified_chunks", NULL, cell_verified_chunks},
-    {"runtime_seconds", "runtime_seconds", cell_runtime},
-    {"us_per_loop", "us_per_loop", cell_us},
-    {"us_per_loop_ci_low", NULL, cell_us_low},
-    {"us_per_loop_ci_high", NULL, cell_us_high},
-    {"cv", NULL, cell_cv},
-    {"speedup", "speedup", cell_speedup},
-    {"efficacy_percent", "efficacy_percent", cell_efficacy},
-    {"overhead_us", "overhead_us_per_loop", cell_overhead},
-    {"overhead_ci_low", NULL, cell_overhead_low},
-    {"overhead_ci_high", NULL, cell_overhead_high},
-    {"ghz", NULL, cell_ghz},
-    {"us_per_loop_cycles", NULL, cell_us_cycles},
-    {"overhead_cycles", NULL, cell_overhead_cycles},
-    {"overhead_cycles_ci_low", NULL, cell_overhead_cycles_low},
-    {"overhead_cycles_ci_high", NULL, cell_overhead_cycles_high},
-    {"llnl_target_below_cycles", NULL, cell_target_below},
-    {"llnl_target_cycles", NULL, cell_target_cycles},
-    {"llnl_verdict", NULL, cell_target_verdict},
-    {"checksum_sum", NULL, cell_checksum_sum},
-    {"checksum_residue", NULL, cell_checksum_residue},
-    {"checksum_total", NULL, cell_checksum_total},
-    {"status", NULL, cell_status},
-    {"exit_status", NULL, cell_exit_status},
-    {"numThreads", NULL, cell_num_threads},
-    {"allocThreads", NULL, cell_alloc_threads},
-    {"numParts", NULL, cell_num_parts},
-    {"zonesPerPart", NULL, cell_zones_per_part},
-    {"zoneSize", NULL, cell_zone_size},
-    {"flopScale", NULL, cell_flop_scale},
-    {"timeScale", NULL, cell_time_scale},
-    {"numa", NULL, cell_numa},
-    {"trials", NULL, cell_trials},
-    {"rounds", NULL, cell_rounds},
-    {"iterations", NULL, cell_iterations},
-    {"host", NULL, cell_host},
-    {"zone_stride", NULL, cell_zone_stride},
-    {"user_cpu_seconds", NULL, cell_user_cpu},
-    {"system_cpu_seconds", NULL, cell_system_cpu},
-};
+#define CELL_FUNCTION(column, json, expr)                                      \
+    static FigureCell cell_##column(const FigureRow *row, char *buf, size_t size) \
+    {                                                                          \
+        const RunRecord *r = row->record;                                      \
+        const RunSetup *run = r->run;                                          \
+        const Measurement *m = row->m;                                         \
+        const MeasurementFigures *f = row->f;                                  \
+        (void)r, (void)run, (void)m, (void)f, (void)buf, (void)size;           \
+        return expr;                                                           \
+    }
+FIGURE_COLUMNS(CELL_FUNCTION)
+
+#define COLUMN_ROW(column, json, expr) {#column, json, cell_##column},
+const FigureColumn figure_columns[] = {FIGURE_COLUMNS(COLUMN_ROW)};
 const size_t figure_column_count = sizeof figure_columns / sizeof figure_columns[0];

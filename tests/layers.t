@@ -196,7 +196,7 @@ MEASURING = {
     "timing/cycles.h": "calibrates the TSC against the clock",
     "numa/thread_placement.h": "observes where a team's threads run, inside an OpenMP region",
     "measure/locality.h": "queries the NUMA node of the mesh's pages",
-    "measure/sequence.h": "runs the measurements and summarizes them into the record",
+    "measure/sequence.h": "runs the measurements",
     "measure/chunk_plan.h": "plans the timed chunks from a timed serial iteration",
     "measure/warnings.h": "derives the warnings into the record (writers print them from the record)",
     "kernels/chunk_timer.h": "times each chunk of a run",
@@ -226,6 +226,7 @@ DATA = {
     "kernels/schedule.h": "the schedule table: names, roles, availability",
     "measure/record.h": "the run record",
     "measure/llnl_targets.h": "the LLNL targets table; judging a recorded figure",
+    "measure/summarize.h": "figures from the recorded chunk timings (the rank view re-derives the rank it shows)",
     "cli/options.h": "the parsed options",
     "cli/exit_status.h": "exit status constants",
 }

@@ -9,6 +9,7 @@
 
 #include "kernels/schedule.h"
 #include "measure/sequence.h"
+#include "measure/summarize.h"
 #include "mpi/rank_view.h"
 #include "tap.h"
 

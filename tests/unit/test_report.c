@@ -9,6 +9,7 @@
 
 #include "kernels/schedule.h"
 #include "measure/sequence.h"
+#include "measure/summarize.h"
 #include "measure/warnings.h"
 #include "report/text_format.h"
 #include "report/text_report.h"

@@ -1,0 +1,66 @@
+/* A measurement's figures from its raw chunk timings (summarize.h). */
+#include "summarize.h"
+
+#include <stdlib.h>
+
+#include "warnings.h"
+
+void finish_measurement(const RunSetup *run, Measurement *m, const Measurement *bestcase)
+{
+    summarize_measurement(m, bestcase);
+    measurement_warnings(run, m);
+}
+
+void summarize_measurement(Measurement *m, const Measurement *bestcase)
+{
+    long n = m->rounds_done * m->chunks;
+    double *us = malloc((size_t)(n > 0 ? n : 1) * sizeof *us);
+    double *diffs = malloc((size_t)(m->rounds_done > 0 ? m->rounds_done : 1) * sizeof *diffs);
+    if (us == NULL || diffs == NULL || n == 0) {
+        free(us);
+        free(diffs);
+        return;
+    }
+    for (long r = 0; r < m->rounds_done; r++) {
+        for (long c = 0; c < m->chunks; c++)
+            us[r * m->chunks + c] = m->chunk_seconds[r * m->chunks + c] * 1e6 / (double)chunk_subcycles(m, c);
+        m->round_median_us[r] = median_of(us + r * m->chunks, m->chunks);
+    }
+    m->stats = summarize_samples(us, n, CLOMP_CI_LEVEL);
+    /* Two medians' intervals at 1 - (1 - L)/2 each give their difference at least L (Bonferroni). */
+    m->paired_stats = summarize_samples(us, n, 1.0 - (1.0 - CLOMP_CI_LEVEL) / 2.0);
+    m->us = m->stats.median;
+    m->seconds = median_of(m->round_seconds, m->rounds_done);
+
+    m->has_overhead = m->schedule->role == ROLE_CHECKED && bestcase != NULL &&
+                      bestcase->rounds_done == m->rounds_done;
+    if (m->has_overhead) {
+        /* One round: the difference of the medians, with the Bonferroni
+         * interval of the two. Several rounds: each round is paired with
+         * the bestcase of the same round, and the overhead, its interval
+         * and the efficacy all come from those pairs, so they agree. */
+        for (long r = 0; r < m->rounds_done; r++)
+            diffs[r] = m->round_median_us[r] - bestcase->round_median_us[r];
+        m->overhead_us = median_of(diffs, m->rounds_done);
+        if (m->rounds_done == 1) {
+            m->efficacy = bestcase->us / m->us * 100.0;
+            m->has_overhead_ci = difference_interval(&m->paired_stats, &bestcase->paired_stats, &m->overhead_low,
+                                                     &m->overhead_high) == 0;
+        } else {
+            SampleStats d = summarize_samples(diffs, m->rounds_done, CLOMP_CI_LEVEL);
+            m->has_overhead_ci = m->overhead_ci_paired = d.has_ci;
+            m->overhead_low = d.ci_low;
+            m->overhead_high = d.ci_high;
+            m->has_round_range = !d.has_ci;
+            m->round_range_low = d.min;
+            m->round_range_high = d.max;
+            for (long r = 0; r < m->rounds_done; r++)
+                diffs[r] = bestcase->round_median_us[r] / m->round_median_us[r] * 100.0;
+            m->efficacy = median_of(diffs, m->rounds_done);
+        }
+    } else if (m->schedule->role == ROLE_BESTCASE) {
+        m->efficacy = 100.0;
+    }
+    free(us);
+    free(diffs);
+}
