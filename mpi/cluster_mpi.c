@@ -25,7 +25,9 @@
 
 #define DEFAULT_TIMEOUT_SECONDS 60.0
 /* Waiting rank: polls without pause this long (tight release from a
- * barrier), then sleeps between polls so as not to steal a core. */
+ * barrier), then sleeps between polls so as not to steal a core - except at
+ * the barrier before a timed run, where a sleeping rank would start its run
+ * up to a sleep later than the others: there it spins to the end. */
 #define SPIN_SECONDS 0.01
 #define POLL_SLEEP_NS 200000L
 
@@ -82,8 +84,8 @@ static void check(int rc, const char *what)
     end_all(EXIT_RESOURCE, "MPI failed in %s: %s", what, text);
 }
 
-/* Waits for a collective with the deadline described above. */
-static void wait_for(MPI_Request *request, const char *what)
+/* Waits for a collective with the deadline described above; `spin`: never sleeps. */
+static void wait_for(MPI_Request *request, const char *what, int spin)
 {
     double start = now_seconds();
     double limit = timeout + 4.0 * (start - last_met);
@@ -96,7 +98,7 @@ static void wait_for(MPI_Request *request, const char *what)
         if (waited > limit)
             end_all(EXIT_RESOURCE, "waited %.0f s for the other ranks at %s: a rank died or stopped responding "
                                    "(--mpi-timeout=%.0f); ending the run on every rank", waited, what, timeout);
-        if (waited > SPIN_SECONDS) {
+        if (!spin && waited > SPIN_SECONDS) {
             struct timespec pause = {0, POLL_SLEEP_NS};
             nanosleep(&pause, NULL);
         }
@@ -146,7 +148,7 @@ int cluster_start(int *argc, char ***argv, char *why, size_t why_size)
     MPI_Request request;
     check(MPI_Igather(&self, (int)sizeof self, MPI_BYTE, all, (int)sizeof self, MPI_BYTE, 0, MPI_COMM_WORLD,
                       &request), "the start-up exchange");
-    wait_for(&request, "the start-up exchange of host names");
+    wait_for(&request, "the start-up exchange of host names", 0);
     return 0;
 }
 
@@ -172,7 +174,7 @@ long cluster_min(long value)
     long least = value;
     MPI_Request request;
     check(MPI_Iallreduce(&value, &least, 1, MPI_LONG, MPI_MIN, MPI_COMM_WORLD, &request), "agreeing on the chunks");
-    wait_for(&request, "agreeing on the chunk count");
+    wait_for(&request, "agreeing on the chunk count", 0);
     return least;
 }
 
@@ -180,7 +182,7 @@ void cluster_barrier(void)
 {
     MPI_Request request;
     check(MPI_Ibarrier(MPI_COMM_WORLD, &request), "the barrier before a timed run");
-    wait_for(&request, "the barrier before a timed run");
+    wait_for(&request, "the barrier before a timed run", 1);
 }
 
 /* What each rank sends rank 0 after a timed run: its status and reason,
@@ -324,13 +326,13 @@ int cluster_share(const RunSetup *run, const Measurement *m, size_t index, int s
     MPI_Request request;
     check(MPI_Igather(mine, (int)bytes, MPI_BYTE, blobs, (int)bytes, MPI_BYTE, 0, MPI_COMM_WORLD, &request),
           "gathering a measurement");
-    wait_for(&request, "gathering a measurement on rank 0");
+    wait_for(&request, "gathering a measurement on rank 0", 0);
     Verdict v;
     memset(&v, 0, sizeof v);
     if (my_rank == 0 && blobs != NULL)
         judge(run, m, index, blobs, t, &v);
     check(MPI_Ibcast(&v, (int)sizeof v, MPI_BYTE, 0, MPI_COMM_WORLD, &request), "sharing the verdict");
-    wait_for(&request, "sharing rank 0's verdict");
+    wait_for(&request, "sharing rank 0's verdict", 0);
     free(mine);
     free(blobs);
     if (v.status != 0)
