@@ -176,8 +176,13 @@ typedef struct Measurement {
     double *round_seconds;     /* [round]: the sum of its chunks, CLOMP 1.2's Runtime */
     double *round_median_us;   /* [round]: median chunk us/Loop of the round */
 
-    /* Figures (summarize_measurement). */
+    /* Figures (summarize_measurement). CLOMP 1.2's, all from Runtime, as
+     * 1.2's lines, the summary and the CORAL RFP line print them: */
     double seconds;            /* Runtime: median over rounds of round_seconds */
+    double runtime_us;         /* us/Loop: Runtime over the run's subcycles, in microseconds */
+    double runtime_efficacy;   /* percent: Bestcase's runtime_us / runtime_us */
+    double runtime_overhead_us;/* runtime_us - Bestcase's runtime_us */
+    /* clomp's own, robust to an outlying chunk, with intervals: */
     double us;                 /* us/Loop: median chunk, all rounds */
     SampleStats stats;         /* chunk us/Loop, interval at CLOMP_CI_LEVEL */
     SampleStats paired_stats;  /* same samples, interval at the level differences need */

@@ -31,10 +31,13 @@ void summarize_measurement(Measurement *m, const Measurement *bestcase)
     m->paired_stats = summarize_samples(us, n, 1.0 - (1.0 - CLOMP_CI_LEVEL) / 2.0);
     m->us = m->stats.median;
     m->seconds = median_of(m->round_seconds, m->rounds_done);
+    m->runtime_us = m->seconds * 1e6 / (double)m->chunk_end[m->chunks - 1];
 
     m->has_overhead = m->schedule->role == ROLE_CHECKED && bestcase != NULL &&
                       bestcase->rounds_done == m->rounds_done;
     if (m->has_overhead) {
+        m->runtime_overhead_us = m->runtime_us - bestcase->runtime_us;
+        m->runtime_efficacy = bestcase->runtime_us / m->runtime_us * 100.0;
         /* One round: the difference of the medians, with the Bonferroni
          * interval of the two. Several rounds: each round is paired with
          * the bestcase of the same round, and the overhead, its interval
@@ -59,7 +62,7 @@ void summarize_measurement(Measurement *m, const Measurement *bestcase)
             m->efficacy = median_of(diffs, m->rounds_done);
         }
     } else if (m->schedule->role == ROLE_BESTCASE) {
-        m->efficacy = 100.0;
+        m->efficacy = m->runtime_efficacy = 100.0;
     }
     free(us);
     free(diffs);

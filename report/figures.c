@@ -54,6 +54,8 @@ void measurement_figures(const RunRecord *r, const Measurement *m, MeasurementFi
         f->checksum = m->checksum;
 
     f->runtime_seconds = complete ? m->seconds : NAN;
+    f->runtime_us = complete ? m->runtime_us : NAN;
+    f->runtime_speedup = complete && s->role != ROLE_PROBE && serial != NULL ? serial->runtime_us / m->runtime_us : NAN;
     f->us = complete ? m->us : NAN;
     f->us_low = complete && m->stats.has_ci ? m->stats.ci_low : NAN;
     f->us_high = complete && m->stats.has_ci ? m->stats.ci_high : NAN;
@@ -61,9 +63,12 @@ void measurement_figures(const RunRecord *r, const Measurement *m, MeasurementFi
     f->speedup = complete && s->role != ROLE_PROBE && serial != NULL ? serial->us / m->us : NAN;
     int against_bestcase = complete && (s->role == ROLE_CHECKED || s->role == ROLE_BESTCASE) && bestcase != NULL;
     f->efficacy = against_bestcase ? m->efficacy : NAN;
+    f->runtime_efficacy = against_bestcase ? m->runtime_efficacy : NAN;
     /* Bestcase OMP is what overheads are measured against: its own is 0 by
      * definition, in every report (CLOMP 1.2's summary prints 0.00). */
     f->overhead = s->role == ROLE_BESTCASE ? (against_bestcase ? 0.0 : NAN) : complete && m->has_overhead ? m->overhead_us : NAN;
+    f->runtime_overhead = s->role == ROLE_BESTCASE ? (against_bestcase ? 0.0 : NAN)
+                          : complete && m->has_overhead ? m->runtime_overhead_us : NAN;
     int has_ci = complete && m->has_overhead && m->has_overhead_ci;
     f->overhead_low = has_ci ? m->overhead_low : NAN;
     f->overhead_high = has_ci ? m->overhead_high : NAN;
@@ -146,7 +151,11 @@ static FigureCell text(const char *value)
     X(host, NULL, text(r->host)) \
     X(zone_stride, NULL, text(run->zoneLayout == ZONE_LAYOUT_SPREAD ? "zonesize" : "record")) \
     X(user_cpu_seconds, NULL, number(r->cost.measured ? r->cost.user_seconds : NAN)) \
-    X(system_cpu_seconds, NULL, number(r->cost.measured ? r->cost.system_seconds : NAN))
+    X(system_cpu_seconds, NULL, number(r->cost.measured ? r->cost.system_seconds : NAN)) \
+    X(runtime_us_per_loop, "runtime_us_per_loop", number(f->runtime_us)) \
+    X(runtime_speedup, "runtime_speedup", number(f->runtime_speedup)) \
+    X(runtime_efficacy_percent, "runtime_efficacy_percent", number(f->runtime_efficacy)) \
+    X(runtime_overhead_us, "runtime_overhead_us_per_loop", number(f->runtime_overhead))
 /* clang-format on */
 
 #define CELL_FUNCTION(column, json, expr)                                      \

@@ -19,8 +19,15 @@ typedef struct MeasurementFigures {
     long threads;              /* team the runtime provided (nested: all inner threads); -1 when none */
     int has_checksum;
     MeshChecksum checksum;
-    /* NAN where a figure does not apply or the measurement is incomplete. */
+    /* NAN where a figure does not apply or the measurement is incomplete.
+     * CLOMP 1.2's figures, all from Runtime (1.2's lines, the summary, the
+     * CORAL RFP line): */
     double runtime_seconds;
+    double runtime_us;         /* Runtime over the subcycles */
+    double runtime_speedup;    /* Serial Ref's Runtime / this Runtime */
+    double runtime_efficacy;   /* percent: Bestcase's Runtime / this Runtime */
+    double runtime_overhead;   /* us/Loop: this runtime_us - Bestcase's; 0 for Bestcase OMP itself */
+    /* clomp's own, from the chunks: robust to an outlying chunk, with intervals */
     double us;                 /* median chunk us/Loop */
     double us_low, us_high;    /* its 95% interval */
     double cv;

@@ -24,11 +24,11 @@ void print_block_unavailable(FILE *out, const RunSetup *run, const Measurement *
     fprintf(out, "---------------------\n");
 }
 
-/* Whether a negative overhead (efficacy above 100%) is only noise: its
- * interval reaches 0. */
-static const char *noise_note(const Measurement *m)
+/* Whether a negative overhead (efficacy above 100%) is only noise: the
+ * interval of the robust overhead reaches 0. */
+static const char *noise_note(const Measurement *m, double overhead)
 {
-    if (!m->has_overhead || !(m->overhead_us < 0.0))
+    if (!m->has_overhead || !(overhead < 0.0))
         return "";
     if (m->has_overhead_ci)
         return m->overhead_high >= 0.0 ? " (within noise)" : " (below bestcase beyond noise: see docs/statistics.md)";
@@ -42,22 +42,26 @@ static void print_comparisons(FILE *out, const Measurement *m, const Measurement
                               const Measurement *bestcase)
 {
     const char *name = m->schedule->name;
+    /* CLOMP 1.2's figures: all from Runtime. */
     if (serial != NULL) {
-        double speedup = serial->us / m->us;
-        if (speedup < 1.0)
-            fprintf(out, "%13s  Speedup: %.1f (%.1fX slowdown)\n", name, speedup, 1.0 / speedup);
-        else
+        double speedup = serial->runtime_us / m->runtime_us;
+        if (speedup > 1.0)
             fprintf(out, "%13s  Speedup: %.1f\n", name, speedup);
+        else
+            fprintf(out, "%13s  Speedup: %.1f (%.1fX slowdown)\n", name, speedup, 1.0 / speedup);
     }
-    if (bestcase != NULL && m->schedule->role == ROLE_CHECKED) {
-        fprintf(out, "%13s Efficacy: %.1f%% (of bestcase %.2f us/Loop)%s\n", name, m->efficacy, bestcase->us,
-                noise_note(m));
-        fprintf(out, "%13s Overhead: %.2f (versus bestcase, in us/Loop)%s\n", name, m->overhead_us, noise_note(m));
+    if (bestcase != NULL && m->schedule->role == ROLE_CHECKED && m->has_overhead) {
+        const char *note = noise_note(m, m->runtime_overhead_us);
+        fprintf(out, "%13s Efficacy: %.1f%% (of bestcase %.2f us/Loop)%s\n", name, m->runtime_efficacy,
+                bestcase->runtime_us, note);
+        fprintf(out, "%13s Overhead: %.2f (versus bestcase, in us/Loop)%s\n", name, m->runtime_overhead_us, note);
     }
 }
 
-/* Chunk statistics: spread, median with its interval, the overhead's
- * interval; every number to the precision its spread supports. */
+/* clomp's statistics of the chunks: spread, the median with its interval,
+ * the overhead from the medians with its interval (robust to an outlying
+ * chunk, where 1.2's lines above come from the whole Runtime); every number
+ * to the precision its spread supports. */
 static void print_statistics(FILE *out, const Measurement *m)
 {
     const SampleStats *st = &m->stats;
@@ -77,6 +81,13 @@ static void print_statistics(FILE *out, const Measurement *m)
     else
         fprintf(out, "%13s   Median: %s us/Loop, no 95%% CI from %ld samples (needs 6 or more)\n", name,
                 measured_text(a, sizeof a, st->median, u, 3), st->n);
+    if (m->has_overhead) {
+        double ou = m->has_overhead_ci ? 0.5 * (m->overhead_high - m->overhead_low) : 0.0;
+        fprintf(out, "%13s Med. Ovh: %s us/Loop (%s; robust to an outlying chunk)\n", name,
+                measured_text(a, sizeof a, m->overhead_us, ou, m->has_overhead_ci ? 3 : 2),
+                m->rounds_done > 1 ? "median over rounds of the round's median chunk minus Bestcase's"
+                                   : "median chunk minus Bestcase's median chunk");
+    }
     if (m->has_overhead && m->has_overhead_ci) {
         double ou = 0.5 * (m->overhead_high - m->overhead_low);
         fprintf(out, "%13s  Ovh. CI: %s .. %s us/Loop (95%%, against bestcase%s)%s, " INTERVAL_SCOPE "\n", name,
@@ -194,7 +205,7 @@ void print_block_results(FILE *out, const RunSetup *run, const Measurement *m,
     } else {
         fprintf(out, "%13s  Runtime: %.3f (wallclock, in seconds)\n", s->name, m->seconds);
     }
-    fprintf(out, "%13s  us/Loop: %.2f (wallclock, in microseconds)\n", s->name, m->us);
+    fprintf(out, "%13s  us/Loop: %.2f (wallclock, in microseconds)\n", s->name, m->runtime_us);
     if (s->role == ROLE_BESTCASE || s->role == ROLE_CHECKED)
         print_comparisons(out, m, serial, bestcase);
     print_block_notes(out, run, m);

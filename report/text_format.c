@@ -30,11 +30,34 @@ static const char *without_negative_zero(char *buf)
     return buf;
 }
 
+/* `value` to its own first significant digit: what is printed when the
+ * uncertainty would round a nonzero estimate to 0. */
+static const char *first_digit_text(char *buf, size_t size, double value)
+{
+    double magnitude = floor(log10(fabs(value)));
+    if (magnitude >= 0.0) {
+        double unit = pow(10.0, magnitude);
+        snprintf(buf, size, "%.0f", nearbyint(value / unit) * unit);
+    } else {
+        snprintf(buf, size, "%.*f", (int)-magnitude, value);
+    }
+    return buf;
+}
+
 const char *measured_text(char *buf, size_t size, double value, double uncertainty, int max_decimals)
 {
     if (!isfinite(value)) {
         snprintf(buf, size, "N/A");
         return buf;
+    }
+    if (value != 0.0 && isfinite(uncertainty) && uncertainty > 0.0) {
+        /* Never round a nonzero estimate to 0: an overhead of 11 us is not
+         * "0 cycles" because its interval is wide; the interval, printed
+         * beside it, says how little its digits mean. */
+        double unit = uncertainty >= 10.0 ? pow(10.0, floor(log10(uncertainty) + 1e-6))
+                                          : pow(10.0, -decimals_for_uncertainty(uncertainty, max_decimals));
+        if (fabs(value) < 0.5 * unit)
+            return first_digit_text(buf, size, value);
     }
     if (uncertainty >= 10.0 && isfinite(uncertainty)) {
         /* Tens or hundreds are the last digit the data supports. */

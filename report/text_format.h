@@ -14,7 +14,8 @@ void print_escaped(FILE *out, const char *text);
 
 /* `value` rounded to the first significant digit of `uncertainty` (one
  * digit more is never supported by the data); plain %.*f with max_decimals
- * when there is no uncertainty. Never "-0". Returns buf. */
+ * when there is no uncertainty. Never "-0", and a nonzero value never
+ * rounds to 0 (it keeps its own first significant digit). Returns buf. */
 const char *measured_text(char *buf, size_t size, double value, double uncertainty, int max_decimals);
 
 /* Half-width of a sample's median interval, or its standard deviation

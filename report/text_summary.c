@@ -9,21 +9,22 @@
 
 typedef enum { ROW_RUNTIME, ROW_US_PER_LOOP, ROW_SPEEDUP, ROW_EFFICACY, ROW_OVERHEAD } SummaryRow;
 
-/* One figure of the summary; NAN where it means nothing for that
- * measurement or its inputs were not measured (--schedules). */
+/* One figure of the summary, CLOMP 1.2's (from Runtime); NAN where it
+ * means nothing for that measurement or its inputs were not measured
+ * (--schedules). */
 static double summary_figure(SummaryRow row, const MeasurementFigures *f)
 {
     switch (row) {
     case ROW_RUNTIME:
         return f->runtime_seconds;
     case ROW_US_PER_LOOP:
-        return f->us;
+        return f->runtime_us;
     case ROW_SPEEDUP:
-        return f->speedup;
+        return f->runtime_speedup;
     case ROW_EFFICACY:
-        return f->efficacy;
+        return f->runtime_efficacy;
     default:
-        return f->overhead;
+        return f->runtime_overhead;
     }
 }
 

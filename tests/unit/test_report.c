@@ -44,6 +44,7 @@ static Measurement measured(const char *key, double us)
     m.rounds_done = 1;
     m.us = us;
     m.seconds = us * 40e-6;
+    m.runtime_us = us;   /* Runtime agrees with the median chunk unless a test says otherwise */
     m.team.threads = 2;
     m.stats.n = 20;
     m.stats.median = us;
@@ -82,9 +83,9 @@ static void test_noise_notes(void)
 {
     RunSetup run = setup();
     Measurement serial = measured("serial", 10.0), best = measured("bestcase", 5.0), stat = measured("static", 4.95);
-    stat.efficacy = 5.0 / 4.95 * 100.0;
+    stat.efficacy = stat.runtime_efficacy = 5.0 / 4.95 * 100.0;
     stat.has_overhead = 1;
-    stat.overhead_us = -0.05;
+    stat.overhead_us = stat.runtime_overhead_us = -0.05;
     stat.has_overhead_ci = 1;
     stat.overhead_low = -0.12;
     stat.overhead_high = 0.03;
@@ -102,7 +103,7 @@ static void test_noise_notes(void)
 
     stat = measured("static", 5.5);
     stat.has_overhead = 1;
-    stat.overhead_us = 0.5;
+    stat.overhead_us = stat.runtime_overhead_us = 0.5;
     stat.has_overhead_ci = 1;
     stat.overhead_low = -0.1;
     stat.overhead_high = 1.1;
@@ -120,9 +121,9 @@ static void test_round_range_noise(void)
     RunSetup run = setup();
     Measurement serial = measured("serial", 10.0), best = measured("bestcase", 5.0), stat = measured("static", 4.9);
     stat.rounds_done = 3;
-    stat.efficacy = 102.0;
+    stat.efficacy = stat.runtime_efficacy = 102.0;
     stat.has_overhead = 1;
-    stat.overhead_us = -0.1;
+    stat.overhead_us = stat.runtime_overhead_us = -0.1;
     stat.has_round_range = 1;
     stat.round_range_low = -0.3;
     stat.round_range_high = 0.2;
@@ -139,10 +140,19 @@ static void test_lines_and_warnings(void)
     Measurement serial = measured("serial", 10.0), best = measured("bestcase", 5.0), stat = measured("static", 6.0);
     stat.has_overhead = 1;
     stat.overhead_us = 1.0;
+    /* One slow chunk: Runtime gives 6.50 us/Loop where the median chunk is 6.00. */
+    stat.runtime_us = 6.5;
+    stat.runtime_overhead_us = 1.5;
+    stat.runtime_efficacy = 5.0 / 6.5 * 100.0;
     block(&run, &stat, &serial, &best);
-    ok(strstr(text, "   Static OMP  us/Loop: 6.00 (wallclock, in microseconds)\n") != NULL,
-       "the us/Loop line shows the median chunk");
-    ok(strstr(text, "   Static OMP  Speedup: 1.7\n") != NULL, "speedup is serial median / schedule median (10 / 6)");
+    ok(strstr(text, "   Static OMP  us/Loop: 6.50 (wallclock, in microseconds)\n") != NULL,
+       "the us/Loop line is CLOMP 1.2's: Runtime over the subcycles (6.50), not the median chunk (6.00)");
+    ok(strstr(text, "   Static OMP  Speedup: 1.5\n") != NULL, "speedup is 1.2's: serial Runtime / schedule Runtime (10 / 6.5)");
+    ok(strstr(text, "   Static OMP Efficacy: 76.9% (of bestcase 5.00 us/Loop)\n") != NULL &&
+           strstr(text, "   Static OMP Overhead: 1.50 (versus bestcase, in us/Loop)\n") != NULL,
+       "efficacy and overhead are 1.2's, from the same Runtime: %s", line_with(" Overhead: "));
+    ok(strstr(text, "   Static OMP Med. Ovh: 1.00 us/Loop (median chunk minus Bestcase's median chunk; robust to an outlying chunk)\n") != NULL,
+       "clomp's robust overhead, from the median chunks, has a line of its own, labelled as such: %s", line_with("Med. Ovh:"));
     ok(strstr(text, "   Static OMP   Spread: 5.94 .. 6.06 us/Loop, CV 1%, outliers 0 (4 chunks x 1 round)\n") != NULL,
        "the spread line gives min, max, CV and outliers: %s", line_with("Spread:"));
     ok(strstr(text, "   Static OMP   Median: 6.00 us/Loop, 95% CI 5.99 .. 6.01, within this process\n") != NULL,
@@ -181,9 +191,14 @@ static void test_measured_text(void)
     ok(strcmp(measured_text(buf, sizeof buf, 766.4, 2.4, 0), "766") == 0, "766.4 +- 2.4 prints as 766");
     ok(strcmp(measured_text(buf, sizeof buf, 1.23456, 0.0, 2), "1.23") == 0, "no uncertainty: max decimals");
     ok(strcmp(measured_text(buf, sizeof buf, NAN, 1.0, 2), "N/A") == 0, "NaN prints as N/A");
-    ok(strcmp(measured_text(buf, sizeof buf, -0.2, 5.0, 0), "0") == 0, "a value that rounds to zero is 0, never -0");
-    ok(strcmp(measured_text(buf, sizeof buf, -0.001, 0.05, 3), "0.00") == 0, "nor -0.00");
-    ok(strcmp(measured_text(buf, sizeof buf, -3.0, 20.0, 0), "0") == 0, "nor -0 when rounded to tens");
+    ok(strcmp(measured_text(buf, sizeof buf, -0.0, 5.0, 0), "0") == 0, "zero prints as 0, never -0");
+    ok(strcmp(measured_text(buf, sizeof buf, -0.0, 0.05, 3), "0.00") == 0, "nor -0.00");
+    ok(strcmp(measured_text(buf, sizeof buf, 27900.0, 100000.0, 0), "30000") == 0,
+       "a nonzero estimate is never rounded to 0: 27900 +- 100000 prints as 30000 (its own first digit)");
+    ok(strcmp(measured_text(buf, sizeof buf, 4.0, 45.0, 0), "4") == 0,
+       "a positive low end of an interval stays positive: 4 +- 45 prints as 4, not 0");
+    ok(strcmp(measured_text(buf, sizeof buf, -0.2, 5.0, 0), "-0.2") == 0, "a small negative value keeps its sign and digit");
+    ok(strcmp(measured_text(buf, sizeof buf, 0.004, 0.05, 3), "0.004") == 0, "0.004 +- 0.05 prints as 0.004, not 0.00");
     ok(strcmp(measured_text(buf, sizeof buf, -0.6, 5.0, 0), "-1") == 0, "a negative value that does not round to zero keeps its sign");
 }
 
