@@ -60,6 +60,13 @@ void judge_llnl_target(const LlnlTarget *t, const Measurement *m, const CycleRat
     j->cycles = cycles_from_us(rate, j->us);
     j->cycles_low = cycles_from_us(rate, j->us_low);
     j->cycles_high = cycles_from_us(rate, j->us_high);
+    j->core_low = j->has_ci ? j->cycles_low : j->cycles;
+    j->core_high = j->has_ci ? j->cycles_high : j->cycles;
+    int stretched = rate->source == CYCLES_TSC && rate->ghz > 0.0;
+    if (stretched) {
+        j->core_low *= rate->core_min_ghz / rate->ghz;
+        j->core_high *= rate->core_max_ghz / rate->ghz;
+    }
     if (t->below_cycles > 0.0)
-        j->verdict = target_verdict(j->cycles, j->has_ci, j->cycles_low, j->cycles_high, t->below_cycles);
+        j->verdict = target_verdict(j->cycles, j->has_ci || stretched, j->core_low, j->core_high, t->below_cycles);
 }

@@ -36,15 +36,20 @@ typedef struct TargetJudgement {
     double us;                  /* the figure, us/Loop */
     int has_ci;                 /* a 95% interval (within this process) */
     double us_low, us_high;
-    double cycles, cycles_low, cycles_high;   /* NAN without a cycle rate */
-    const char *verdict;        /* target_verdict(); NULL when not judged (below_cycles 0) */
+    double cycles, cycles_low, cycles_high;   /* in the rate's cycles (nominal TSC or --ghz); NAN without a rate */
+    /* Core cycles, which LLNL's targets count: with --ghz the figures above;
+     * from the TSC, the interval stretched over the cores' clock range. */
+    double core_low, core_high;
+    const char *verdict;        /* judged on core_low .. core_high; NULL when not judged (below_cycles 0) */
 } TargetJudgement;
 
 /* `m` may be NULL (not measured): available 0. */
 void judge_llnl_target(const LlnlTarget *t, const Measurement *m, const CycleRate *rate, TargetJudgement *j);
 
 /* "met", "not met", "undecided" (the interval straddles the target) or
- * "unavailable" (no cycle rate: cycles is NAN). */
+ * "unavailable" (no cycle rate: cycles is NAN). A TSC count is judged in
+ * core cycles: a verdict within the cores' clock range of the bound is
+ * "undecided" unless --ghz gives the core clock. */
 const char *target_verdict(double cycles, int has_ci, double low, double high, double target);
 
 #endif

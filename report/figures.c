@@ -155,7 +155,10 @@ static FigureCell text(const char *value)
     X(runtime_us_per_loop, "runtime_us_per_loop", number(f->runtime_us)) \
     X(runtime_speedup, "runtime_speedup", number(f->runtime_speedup)) \
     X(runtime_efficacy_percent, "runtime_efficacy_percent", number(f->runtime_efficacy)) \
-    X(runtime_overhead_us, "runtime_overhead_us_per_loop", number(f->runtime_overhead))
+    X(runtime_overhead_us, "runtime_overhead_us_per_loop", number(f->runtime_overhead)) \
+    X(cycle_clock, NULL, text(cycle_clock_text(&run->cycles))) \
+    X(llnl_target_core_cycles_low, NULL, number(JUDGED(f->judgement.core_low))) \
+    X(llnl_target_core_cycles_high, NULL, number(JUDGED(f->judgement.core_high)))
 /* clang-format on */
 
 #define CELL_FUNCTION(column, json, expr)                                      \

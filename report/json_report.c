@@ -41,6 +41,9 @@ static void write_target(JsonWriter *w, const RunRecord *r, const LlnlTarget *t)
         json_number(w, "target_below", t->below_cycles);
         json_string(w, "verdict", j.verdict);
     }
+    const CycleRate *rate = &r->run->cycles;
+    json_string(w, "clock", cycle_clock_text(rate));
+    json_interval(w, "core_cycles", !isnan(j.cycles), j.core_low, j.core_high);
     json_string(w, "label", t->label);
     json_string(w, "measurement", t->schedule_key);
     json_string(w, "figure", t->figure == JUDGED_ON_OVERHEAD ? "overhead against Bestcase OMP" : "us/Loop");

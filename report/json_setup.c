@@ -241,6 +241,9 @@ void write_json_setup(JsonWriter *w, const RunRecord *r)
     else
         json_number(w, "ghz", c->ghz);
     json_string(w, "note", c->source == CYCLES_UNAVAILABLE ? c->why : cycle_source_text(c));
+    json_string(w, "clock", cycle_clock_text(c));
+    json_interval(w, "core_clock_ghz", c->source == CYCLES_TSC, c->core_min_ghz, c->core_max_ghz);
+    json_string(w, "core_clock_source", c->source != CYCLES_TSC ? NULL : c->core_range_known ? "cpufreq" : "assumed");
     json_object_end(w);
 }
 

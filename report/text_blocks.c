@@ -110,27 +110,38 @@ static void print_cycles(FILE *out, const RunSetup *run, const Measurement *m)
     const Schedule *s = m->schedule;
     const LlnlTarget *target = llnl_target_of(s);
     const char *what;
-    double us, uncertainty;
+    double us, low, high;
+    int has_ci;
     if (target != NULL && target->figure == JUDGED_ON_US_PER_LOOP) {
         what = target->block_text;
         us = m->us;
-        uncertainty = median_uncertainty(&m->stats);
+        has_ci = m->stats.has_ci;
+        low = m->stats.ci_low;
+        high = m->stats.ci_high;
     } else if (m->has_overhead) {
         /* Against Bestcase: CLOMP's overhead, not the quantity of LLNL's target. */
         what = target != NULL ? target->block_text : "of CLOMP overhead per subcycle (versus bestcase)";
         us = m->overhead_us;
-        uncertainty = m->has_overhead_ci ? 0.5 * (m->overhead_high - m->overhead_low) : 0.0;
+        has_ci = m->has_overhead_ci;
+        low = m->overhead_low;
+        high = m->overhead_high;
     } else {
         return;
     }
     if (run->cycles.source == CYCLES_UNAVAILABLE) {
         fprintf(out, "%13s   Cycles: unavailable (%s)\n", s->name, run->cycles.why);
-    } else {
-        char a[32];
-        fprintf(out, "%13s   Cycles: %s %s\n", s->name,
-                measured_text(a, sizeof a, cycles_from_us(&run->cycles, us), cycles_from_us(&run->cycles, uncertainty), 0),
-                what);
+        return;
     }
+    /* The robust figure (median chunks), in the rate's cycles, with its
+     * interval beside it whenever it is rounded to the interval's digits. */
+    const CycleRate *rate = &run->cycles;
+    char a[32], b[32], c[32];
+    double u = has_ci ? 0.5 * (cycles_from_us(rate, high) - cycles_from_us(rate, low)) : 0.0;
+    fprintf(out, "%13s   Cycles: %s", s->name, measured_text(a, sizeof a, cycles_from_us(rate, us), u, 0));
+    if (has_ci)
+        fprintf(out, " (95%% CI %s .. %s)", measured_text(b, sizeof b, cycles_from_us(rate, low), u, 0),
+                measured_text(c, sizeof c, cycles_from_us(rate, high), u, 0));
+    fprintf(out, " %s, %s\n", what, cycle_clock_text(rate));
 }
 
 /* The CPUs each inner team ran on in the warm-up ("team 0: 0,1; team 1:

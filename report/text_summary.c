@@ -111,9 +111,25 @@ void print_summary(FILE *out, const RunRecord *r)
     fputc('\n', out);
 }
 
-/* LLNL's targets, judged on the interval where there is one: a target is
- * only "met" or "not met" when the whole interval says so. */
-static void print_target(FILE *out, const LlnlTarget *t, const TargetJudgement *j)
+/* Which clock a verdict counts: LLNL's targets are in core cycles. */
+static void print_clock_note(FILE *out, const CycleRate *rate, const TargetJudgement *j)
+{
+    char a[32], b[32];
+    if (rate->source != CYCLES_TSC) {
+        fprintf(out, " (core cycles at --ghz=%.3f)", rate->ghz);
+        return;
+    }
+    double u = 0.5 * (j->core_high - j->core_low);
+    fprintf(out, " (counted in nominal TSC cycles at %.3f GHz; the cores at %.2f-%.2f GHz%s run %s .. %s core cycles)",
+            rate->ghz, rate->core_min_ghz, rate->core_max_ghz,
+            rate->core_range_known ? " (cpufreq)" : " (assumed: cpufreq does not say; --ghz gives the core clock)",
+            measured_text(a, sizeof a, j->core_low, u, 0), measured_text(b, sizeof b, j->core_high, u, 0));
+}
+
+/* LLNL's targets, judged on the interval where there is one, stretched over
+ * the cores' clock range when the count is the TSC's: a target is only
+ * "met" or "not met" when all of it says so. */
+static void print_target(FILE *out, const CycleRate *rate, const LlnlTarget *t, const TargetJudgement *j)
 {
     char a[32];
     double u = j->has_ci ? 0.5 * (j->cycles_high - j->cycles_low) : 0.0;
@@ -123,11 +139,14 @@ static void print_target(FILE *out, const LlnlTarget *t, const TargetJudgement *
         fprintf(out, " (95%% CI %s .. %s, " INTERVAL_SCOPE ")", measured_text(b, sizeof b, j->cycles_low, u, 0),
                 measured_text(c, sizeof c, j->cycles_high, u, 0));
     }
-    if (t->below_cycles <= 0.0)
+    if (t->below_cycles <= 0.0) {
         fprintf(out, ", %s\n", t->not_judged);
-    else
-        fprintf(out, ", target < %.0f: %s%s\n", t->below_cycles, j->verdict,
-                strcmp(j->verdict, "undecided") == 0 ? " (the interval straddles it)" : "");
+        return;
+    }
+    fprintf(out, ", target < %.0f core cycles: %s%s", t->below_cycles, j->verdict,
+            strcmp(j->verdict, "undecided") == 0 ? " (the interval straddles it)" : "");
+    print_clock_note(out, rate, j);
+    fputc('\n', out);
 }
 
 static void print_targets(FILE *out, const RunRecord *r)
@@ -143,7 +162,7 @@ static void print_targets(FILE *out, const RunRecord *r)
         TargetJudgement j;
         judge_llnl_target(&llnl_targets[t], record_find_key(r, llnl_targets[t].schedule_key), &run->cycles, &j);
         if (j.available)
-            print_target(out, &llnl_targets[t], &j);
+            print_target(out, &run->cycles, &llnl_targets[t], &j);
     }
 }
 

@@ -47,6 +47,32 @@ static int calibrate_tsc(double *ghz)
 #define COUNTER_MISSING "no cycle counter on this architecture (give --ghz=F)"
 #endif
 
+/* cpufreq's limit in GHz (cpuinfo_min_freq / cpuinfo_max_freq, in kHz), or 0. */
+static double cpufreq_ghz(const char *which)
+{
+    char path[128];
+    snprintf(path, sizeof path, "/sys/devices/system/cpu/cpu0/cpufreq/%s", which);
+    FILE *f = fopen(path, "r");
+    double khz = 0.0;
+    if (f == NULL)
+        return 0.0;
+    if (fscanf(f, "%lf", &khz) != 1 || !(khz > 0.0))
+        khz = 0.0;
+    fclose(f);
+    return khz * 1e-6;
+}
+
+static void core_clock_range(CycleRate *rate)
+{
+    rate->core_min_ghz = cpufreq_ghz("cpuinfo_min_freq");
+    rate->core_max_ghz = cpufreq_ghz("cpuinfo_max_freq");
+    rate->core_range_known = rate->core_min_ghz > 0.0 && rate->core_max_ghz >= rate->core_min_ghz;
+    if (!rate->core_range_known) {
+        rate->core_min_ghz = CORE_CLOCK_ASSUMED_LOW * rate->ghz;
+        rate->core_max_ghz = CORE_CLOCK_ASSUMED_HIGH * rate->ghz;
+    }
+}
+
 CycleRate calibrate_cycle_rate(double given_ghz)
 {
     CycleRate rate;
@@ -56,6 +82,7 @@ CycleRate calibrate_cycle_rate(double given_ghz)
         rate.ghz = given_ghz;
     } else if (calibrate_tsc(&rate.ghz) == 0) {
         rate.source = CYCLES_TSC;
+        core_clock_range(&rate);
     } else {
         rate.source = CYCLES_UNAVAILABLE;
         rate.ghz = 0.0;
@@ -67,6 +94,11 @@ CycleRate calibrate_cycle_rate(double given_ghz)
 double cycles_from_us(const CycleRate *rate, double us)
 {
     return rate->source == CYCLES_UNAVAILABLE ? NAN : us * 1e3 * rate->ghz;
+}
+
+const char *cycle_clock_text(const CycleRate *rate)
+{
+    return rate->source == CYCLES_TSC ? "nominal TSC cycles" : rate->source == CYCLES_GIVEN ? "core cycles (--ghz)" : "no cycles";
 }
 
 const char *cycle_source_text(const CycleRate *rate)

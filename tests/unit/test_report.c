@@ -157,8 +157,16 @@ static void test_lines_and_warnings(void)
        "the spread line gives min, max, CV and outliers: %s", line_with("Spread:"));
     ok(strstr(text, "   Static OMP   Median: 6.00 us/Loop, 95% CI 5.99 .. 6.01, within this process\n") != NULL,
        "the median line gives its 95%% interval and says it is within this process: %s", line_with("Median:"));
-    ok(strstr(text, "   Static OMP   Cycles: 2000 of CLOMP overhead per parallel for (versus bestcase)\n") != NULL,
-       "1.0 us/Loop of overhead at 2 GHz is 2000 cycles: %s", line_with("Cycles:"));
+    ok(strstr(text, "   Static OMP   Cycles: 2000 of CLOMP overhead per parallel for (versus bestcase), core cycles (--ghz)\n") != NULL,
+       "1.0 us/Loop of overhead at 2 GHz is 2000 cycles, and the line says which clock counts them: %s", line_with("Cycles:"));
+    stat.has_overhead_ci = 1;
+    stat.overhead_low = -4.0;
+    stat.overhead_high = 6.0;
+    block(&run, &stat, &serial, &best);
+    ok(strstr(text, "   Static OMP   Cycles: 2000 (95% CI -10000 .. 10000) of CLOMP overhead") != NULL,
+       "an estimate rounded to its interval's digits keeps its first digit, with the interval beside it: %s",
+       line_with("Cycles:"));
+    stat.has_overhead_ci = 0;
     ok(strstr(text, "noisy") == NULL, "CV 1%% is not noisy");
 
     stat.stats.cv = 0.25;
