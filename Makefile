@@ -193,8 +193,12 @@ fuzz:
 CORES = $(shell c=$$(lscpu -p=CORE,SOCKET 2>/dev/null | grep -v '^\#' | sort -u | wc -l); \
           n=$$(env -u OMP_NUM_THREADS -u OMP_THREAD_LIMIT nproc); \
           if [ "$$c" -ge 1 ] && [ "$$c" -le "$$n" ]; then echo "$$c"; else echo "$$n"; fi)
+# Threads bound as the README recommends (unless the environment already
+# says otherwise), and a verdict at the end.
+RUN_BIND = OMP_PROC_BIND=$${OMP_PROC_BIND:-close} OMP_PLACES=$${OMP_PLACES:-cores}
 run: clomp
-	OMP_NUM_THREADS=$(CORES) ./clomp -1 1 64 100 32 1 100
+	@echo "make run: the target input on $(CORES) cores, threads bound: OMP_PROC_BIND=$${OMP_PROC_BIND:-close} OMP_PLACES=$${OMP_PLACES:-cores}"
+	OMP_NUM_THREADS=$(CORES) $(RUN_BIND) ./clomp -1 1 64 100 32 1 100 --verdict
 
 # The whole suite with its defaults: every core, timeScale 100, files in out/.
 run-suite: clomp
@@ -216,7 +220,7 @@ clean:
 help:
 	@echo "Targets:"
 	@echo "  make            build ./clomp"
-	@echo "  make run        target input spot check: ./clomp -1 1 64 100 32 1 100"
+	@echo "  make run        target input spot check, threads bound, with a verdict: ./clomp -1 1 64 100 32 1 100 --verdict"
 	@echo "  make check      build and run every test (prove)"
 	@echo "  make numa-vm-check  NUMA policies on emulated 2- and 4-node guests (qemu, busybox-static)"
 	@echo "  make run-suite  the full CLOMP suite (run_clomp.sh, results in out/)"

@@ -380,6 +380,8 @@ int main(int argc, char **argv)
     record.cost = process_cost_now();
     print_run_end(out.report, &record);
     print_summary(out.text, &record);
+    if (run.verdict)
+        print_verdict(out.text, &record);
     int files_status = close_outputs(&out, &record);
 
     free_rank_table(&table);

@@ -224,6 +224,8 @@ int parse_options(int argc, char **argv, Options *opts, char *error, size_t size
                 opts->csv_path = arg + 6;
             } else if (strcmp(arg, "--quiet") == 0) {
                 opts->quiet = 1;
+            } else if (strcmp(arg, "--verdict") == 0) {
+                opts->verdict = 1;
             } else {
                 return fail(error, size, "unknown option '%s' (see clomp --help)", shown(arg, buf, sizeof buf));
             }
@@ -241,8 +243,14 @@ int parse_options(int argc, char **argv, Options *opts, char *error, size_t size
     if (opts->want_help || opts->want_version || opts->want_schedule_list)
         return 0;
     if (count != CLOMP_PARAMETER_COUNT) {
+        /* Said first, before the usage text: what is missing. */
         opts->show_usage = 1;
-        return fail(error, size, "%s", "");
+        if (count == 0)
+            return fail(error, size, "%s", "");
+        return fail(error, size, "expected 7 numbers, got %d: %s%s is missing%s", count,
+                    clomp_parameter_names[count], count < CLOMP_PARAMETER_COUNT - 1 ? " (and what follows it)" : "",
+                    count == 1 ? " (give all seven: numThreads allocThreads numParts zonesPerPart zoneSize "
+                                 "flopScale timeScale)" : "");
     }
     if (opts->json_path != NULL && opts->csv_path != NULL && strcmp(opts->json_path, "-") == 0 &&
         strcmp(opts->csv_path, "-") == 0)
@@ -283,6 +291,8 @@ void print_usage(FILE *out, const char *exe)
             "  --list-schedules      print every measurement: key, report name, role, parameter,\n"
             "                        and whether it runs by default\n"
             "  --quiet               print only the comma-delimited summary block\n"
+            "  --verdict             end with a short verdict a newcomer can read: speedup, overhead with\n"
+            "                        its interval, LLNL targets, and whether the run was too noisy to say\n"
             "  --ghz=F               cycle rate for the cycles figures (default: calibrated TSC)\n"
             "  --json=FILE           also write every result as JSON to FILE (- : standard output,\n"
             "                        and the text report goes to standard error)\n"

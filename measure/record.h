@@ -143,6 +143,7 @@ typedef struct RunSetup {
     long *chunk_end;          /* [trials]: cumulative subcycles at the end of each chunk */
     long rounds;
     int quiet;
+    int verdict;              /* --verdict */
     const char *json_path;
     const char *csv_path;
     const char *schedule_list;    /* --schedules as given, or NULL */

@@ -31,5 +31,9 @@ void print_block_results(FILE *out, const RunSetup *run, const Measurement *m, c
  * outliers; then the summary. */
 void print_run_end(FILE *out, const RunRecord *r);
 void print_summary(FILE *out, const RunRecord *r);
+/* --verdict, after the CORAL RFP line: does the target loop speed up, what
+ * the threading costs with its interval, LLNL's targets, and whether the
+ * run was too noisy to say (and what to do then). */
+void print_verdict(FILE *out, const RunRecord *r);
 
 #endif

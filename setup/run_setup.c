@@ -161,6 +161,7 @@ int resolve_run(const Options *opts, int argc, char **argv, RunSetup *run, char 
     run->requested_trials = opts->trials;
     run->rounds = opts->rounds;
     run->quiet = opts->quiet;
+    run->verdict = opts->verdict;
     run->json_path = opts->json_path;
     run->csv_path = opts->csv_path;
     run->schedule_list = opts->schedules;

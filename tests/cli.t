@@ -74,6 +74,12 @@ ok $? "allocThreads -1 resolves to numThreads in the header, as CLOMP 1.2 says i
 run_clomp 1 1 4 100 32 1
 [ "$rc" -eq 2 ] && [ -z "$out" ] && [[ $err == *Usage:* ]]
 ok $? "six numbers exit 2 with the usage text on stderr"
+err=$("$CLOMP" 4 2>&1 >/dev/null)
+[[ $(printf '%s\n' "$err" | head -n 1) == "clomp: expected 7 numbers, got 1: allocThreads is missing"* ]]
+ok $? "one number says first that 7 numbers were expected and which one is missing, before the usage text"
+err=$("$CLOMP" 2 1 16 10 32 1 2>&1 >/dev/null)
+[[ $(printf '%s\n' "$err" | head -n 1) == "clomp: expected 7 numbers, got 6: timeScale is missing" ]]
+ok $? "six numbers name the missing seventh, timeScale"
 
 run_clomp 1 1 4 100 32 1 1 5
 [ "$rc" -eq 2 ] && [ -z "$out" ]
