@@ -17,9 +17,11 @@ static int noisy(const Measurement *m)
 
 static void print_speedup(FILE *out, const RunRecord *r, const MeasurementFigures *stat, const MeasurementFigures *best)
 {
-    fprintf(out, "Speedup: Static OMP runs %.2fx as fast as Serial Ref on %ld threads (median chunks; Bestcase OMP, "
-                 "the most these threads can give here: %.2fx): ",
-            stat->speedup, r->run->numThreads, best != NULL ? best->speedup : NAN);
+    fprintf(out, "Speedup: Static OMP runs %.2fx as fast as Serial Ref on %ld threads (median chunks", stat->speedup,
+            r->run->numThreads);
+    if (best != NULL)
+        fprintf(out, "; Bestcase OMP, the most these threads can give here: %.2fx", best->speedup);
+    fprintf(out, "): ");
     if (stat->speedup > 1.0)
         fprintf(out, "a loop of %ld zones still speeds up.\n", r->run->numParts * r->run->zonesPerPart);
     else

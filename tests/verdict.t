@@ -1,0 +1,69 @@
+#!/usr/bin/env bash
+# The main job a newcomer runs (make run): threads bound as the README
+# recommends, and a verdict at the end that answers the question from the
+# figures the run measured. The oracle for the verdict is the run's own JSON
+# (the same record, another writer): the speedup it states, whether it calls
+# the run too noisy. No timing is asserted.
+
+# shellcheck source-path=SCRIPTDIR source=lib/tap.sh
+. "$(dirname "$0")/lib/tap.sh"
+
+top=$(cd "$(dirname "$0")/.." && pwd)
+plan=$(make -s -C "$top" -n run 2>/dev/null)
+like "$plan" "OMP_PROC_BIND=" "make run binds the threads (OMP_PROC_BIND)"
+like "$plan" "OMP_PLACES=" "and places them (OMP_PLACES), as the README recommends"
+like "$plan" "make run: .*threads bound" "and says so before it runs"
+like "$plan" "\./clomp -1 1 64 100 32 1 100 --verdict" "make run runs the target input and asks for the verdict"
+
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+export OMP_WAIT_POLICY=passive
+run_clomp --verdict --json="$tmp/run.json" 2 1 16 10 32 1 1
+is "$rc" 0 "clomp --verdict exits 0"
+verdict=$(printf '%s\n' "$out" | sed -n '/^----------- Verdict ----------$/,$p')
+ok "$([ -n "$verdict" ]; echo $?)" "the verdict follows the CORAL RFP line"
+is "$(printf '%s\n' "$out" | grep -B1 '^----------- Verdict' | head -n 1 | cut -c1-10)" "CORAL RFP," \
+    "right after it: CLOMP 1.2's report is complete and unchanged before it"
+
+# What the JSON says, computed independently of the text writer.
+read -r speedup noisy < <(python3 - "$tmp/run.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+m = {x["key"]: x for x in d["measurements"]}
+st = m["static"]
+ci = st["overhead_ci_95"]
+straddles = ci is not None and ci[0] <= 0 <= ci[1]
+cv = any(m[k]["statistics"] and m[k]["statistics"]["n"] >= 2 and m[k]["statistics"]["cv"] > 0.10
+         for k in ("serial", "bestcase", "static"))
+print("%.2f" % st["speedup"], int(straddles or cv))
+PY
+)
+like "$verdict" "^Speedup: Static OMP runs ${speedup}x as fast as Serial Ref on 2 threads" \
+    "the verdict's speedup is the JSON's Static OMP speedup ($speedup)"
+if awk -v s="$speedup" 'BEGIN { exit !(s > 1) }'; then
+    like "$verdict" "a loop of 160 zones still speeds up" "a speedup above 1 is called a speed-up of the 160-zone loop"
+else
+    like "$verdict" "a loop of 160 zones does NOT speed up" "a speedup of 1 or less is called no speed-up"
+fi
+like "$verdict" "^Overhead: .* us per parallel for against Bestcase OMP \(95% CI .* \.\. .*, within this process\)" \
+    "the overhead comes with its interval, said to be within this process"
+like "$verdict" "^LLNL targets: Barrier latency \(OMP Barrier\) < 200 core cycles: (met|not met|undecided|unavailable); Parallel-for overhead" \
+    "the LLNL targets are met, not met or undecided, in core cycles"
+if [ "$noisy" = 1 ]; then
+    like "$verdict" "^Too noisy to say: .* Run it on an idle node with the threads bound" \
+        "the JSON shows a noisy run (a CV above 10% or an overhead interval around 0): the verdict says it is too noisy, and what to do"
+else
+    like "$verdict" "^Noise: chunk times vary by less than 10%" "the JSON shows a quiet run: the verdict says the figures are stable"
+fi
+
+run_clomp 2 1 16 10 32 1 1
+is "$(printf '%s\n' "$out" | tail -n 1 | cut -c1-10)" "CORAL RFP," "without --verdict the report ends with CLOMP 1.2's CORAL RFP line"
+
+run_clomp --verdict --schedules=serial,bestcase 2 1 16 10 32 1 1
+like "$out" "No verdict: it needs Serial Ref and Static OMP" "without Static OMP there is no verdict, and it says why"
+run_clomp --verdict --schedules=serial,static 2 1 16 10 32 1 1
+like "$out" "^Speedup: Static OMP runs [0-9.]+x as fast as Serial Ref on 2 threads \(median chunks\): " \
+    "without Bestcase OMP the verdict still gives the speedup"
+unlike_overhead=$(printf '%s\n' "$out" | grep -c '^Overhead: ')
+is "$unlike_overhead" 0 "and no overhead, which needs Bestcase OMP"
+done_testing
