@@ -43,13 +43,13 @@ NUM = re.compile(r"[-+]?(?:\d+\.\d*|\.\d+|\d+)(?:[eE][-+]?\d+)?")
 
 # Fields of a measurement block: "%13s %8s: value".
 BLOCK_FIELDS = {"Started", "#Threads", "Checksum", "Runtime", "us/Loop", "Speedup", "Efficacy", "Overhead",
-                "Verify", "WARNING", "Spread", "Median", "Ovh. CI", "Cycles", "Teams", "CPUs"}
+                "Verify", "WARNING", "Spread", "Median", "Med. Ovh", "Ovh. CI", "Cycles", "Teams", "CPUs"}
 BLOCK_LINE = re.compile(r"^(.{13}) (.{8}): (.*)$")
 LABEL_LINE = re.compile(r"^( *)([^:|]+?): (.*)$")
 
 VALUE_MASKED = {"Hostname", "Start time", "Executable", "Started", "Compiler", "CFLAGS", "LDFLAGS", "OpenMP",
                 "Built on", "Cycle rate", "Speedup", "Thread placement", "CPUs"}
-NUMBERS_MASKED = {"Runtime", "us/Loop", "Efficacy", "Overhead", "Cycles", "Spread", "Median", "Ovh. CI",
+NUMBERS_MASKED = {"Runtime", "us/Loop", "Efficacy", "Overhead", "Cycles", "Spread", "Median", "Med. Ovh", "Ovh. CI",
                   "Mesh build time", "Process CPU time"}
 LLNL_LINES = {"Barrier latency (OMP Barrier)", "Parallel-for overhead (Parallel For, EPCC's method)",
               "Fork/join (OMP Parallel)", "CLOMP overhead (Static OMP - Bestcase OMP)"}
@@ -86,7 +86,11 @@ def mask_value(label, value):
     if label in NUMBERS_MASKED:
         return numbers(value)
     if label in LLNL_LINES:
-        return re.sub(r": (?:not met|met|undecided)$", ": VERDICT", numbers(value))
+        # The verdict, and the cores' clock range the machine reports (or not), follow the machine.
+        value = re.sub(r": (?:not met|met|undecided)( \(the interval straddles it\))?( \(counted in nominal TSC "
+                       r"cycles at .* core cycles\)| \(core cycles at --ghz=[^)]*\))?$", r": VERDICT\2", value)
+        value = re.sub(r"the cores at \S+ GHz \((?:cpufreq|assumed[^)]*)\)", "the cores at * GHz (*)", value)
+        return numbers(value)
     if label == "Round":
         return re.sub(r"done in \S+ s", "done in # s", value)
     if label == "Nested OMP shape":
