@@ -113,6 +113,15 @@ void write_json_build(JsonWriter *w)
     write_openmp_environment(w);
 }
 
+/* A sysfs or OpenMP number, null where it is unknown (negative). */
+static void known_integer(JsonWriter *w, const char *key, long value)
+{
+    if (value >= 0)
+        json_integer(w, key, value);
+    else
+        json_null(w, key);
+}
+
 /* The header's placement table: null when it was not measured. */
 static void write_thread_placement(JsonWriter *w, const TeamPlacement *tp)
 {
@@ -132,22 +141,10 @@ static void write_thread_placement(JsonWriter *w, const TeamPlacement *tp)
         json_object_begin(w, NULL);
         json_integer(w, "thread", p->thread);
         json_integer(w, "cpu", p->cpu);
-        if (p->core >= 0)
-            json_integer(w, "core", p->core);
-        else
-            json_null(w, "core");
-        if (p->socket >= 0)
-            json_integer(w, "socket", p->socket);
-        else
-            json_null(w, "socket");
-        if (p->node >= 0)
-            json_integer(w, "node", p->node);
-        else
-            json_null(w, "node");
-        if (p->place >= 0)
-            json_integer(w, "place", p->place);
-        else
-            json_null(w, "place");
+        known_integer(w, "core", p->core);
+        known_integer(w, "socket", p->socket);
+        known_integer(w, "node", p->node);
+        known_integer(w, "place", p->place);
         json_integer(w, "allowed_cpus", p->allowed_cpus);
         json_integer(w, "allowed_cores", p->allowed_cores);
         json_object_end(w);
