@@ -308,6 +308,8 @@ int main(int argc, char **argv)
         return finish(files_status);
     }
 
+    /* The Parallel For probe's delay, to EPCC's stated time (delay.h). */
+    run.delay = calibrate_delay(CLOMP_DELAY_TARGET_US);
     Problem pb;
     double build_seconds;
     check(build_problem(&pb, &run, &build_seconds, why, sizeof why), why);

@@ -25,11 +25,12 @@ typedef struct Problem {
     int numThreads;
     int nestedOuter;
     int nestedInner;
+    int delay_length;   /* the Parallel For probe's delay: additions per call (delay.h), calibrated at start */
 } Problem;
 
 #define TEAM_MAX_CPU_SLOTS 1024
 
-/* Team sizes seen inside a schedule's parallel regions during its warm-up. */
+/* Team sizes seen inside a schedule's parallel regions, in the observation before its warm-up. */
 typedef struct TeamObservation {
     int threads;        /* team size of the (outer) region */
     int idle_threads;   /* threads whose manual slice holds no part */

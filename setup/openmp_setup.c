@@ -142,6 +142,7 @@ int build_problem(Problem *pb, RunSetup *run, double *build_seconds, char *why, 
     pb->numThreads = (int)run->numThreads;
     pb->nestedOuter = run->nestedOuter;
     pb->nestedInner = run->nestedInner;
+    pb->delay_length = run->delay.length;
     calibrate_deposit(pb);
     return plan_trials(pb, run, why, why_size);
 }
