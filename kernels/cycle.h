@@ -18,7 +18,7 @@
 #define CLOMP_SUBCYCLE_INDEX(it, k) ((it) * SUBCYCLES_PER_ITERATION + (k))
 
 /* The four modules, written once. SUBCYCLE(A, k, B) is subcycle k; A and B
- * are passed through untouched (a loop schedule's clause and its warm-up
+ * are passed through untouched (a loop schedule's clause and its team
  * observation, see parallel_for.h). */
 #define CLOMP_MODULES_WITH(PREFIX, PARAMS, ARGS, SUBCYCLE, A, B)                                     \
     static void PREFIX##_module1 PARAMS { (void)it; SUBCYCLE(A, 0, B) }                                 \

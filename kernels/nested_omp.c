@@ -37,9 +37,9 @@ static void record_inner_member(TeamObservation *seen, int g, int inner, int fir
         record_inner_team(seen);
 }
 
-/* As in parallel_for.h: the warm-up copy records the teams of its first
- * subcycle inside the regions it measures; the timed copy carries no code
- * for that. */
+/* As in parallel_for.h: the observing copy (run before the warm-up, which
+ * runs the timed copy) records the teams of its first subcycle inside the
+ * regions it measures; the timed copy carries no code for that. */
 #define NESTED_OMP_SUBCYCLE(k, OBSERVE_OUTER, OBSERVE_INNER)                                 \
     {                                                                                        \
         Part **parts = pb->mesh.partArray;                                                   \

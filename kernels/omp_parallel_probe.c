@@ -8,7 +8,7 @@
 #include "schedule.h"
 
 /* The region's only work: a store the compiler must keep, so that the
- * region cannot be elided. The warm-up's team check is one predictable
+ * region cannot be elided. The observation's team check is one predictable
  * branch against a fork and join of microseconds. */
 static volatile int region_sink;
 

@@ -2,8 +2,10 @@
  * in serial code, then the original loop over the parts under
  * `#pragma omp parallel for CLAUSE`, the clause a literal token (no
  * schedule(runtime): it would add dispatch cost to what is timed). The
- * warm-up's copy records the team size inside the very region it measures
- * (OBSERVE); the timed copy carries no such code.
+ * observing copy records the team size inside the very region it measures
+ * (OBSERVE); the timed copy carries no such code. The observing copy runs
+ * once, before the warm-up; the warm-up runs the timed copy (run() with
+ * seen NULL), so that chunk 0 is not the timed copy's first run.
  *
  * A loop schedule is then one file: LOOP_SCHEDULE(SUBCYCLE_MACRO, CLAUSE)
  * defines its iteration (CLOMP 1.2's four modules, cycle.h) and its run(),
@@ -35,11 +37,11 @@
         }                                                                                   \
     }
 
-/* In the warm-up only: the team size, seen from the task or iteration that
+/* In the observation only: the team size, seen from the task or iteration that
  * updates part 0 (omp_get_num_threads() is the team's size in tasks too). */
 #define PARALLEL_FOR_OBSERVE_TEAM if (p == 0) seen->threads = omp_get_num_threads()
 
-/* A loop schedule's iteration (timed, and observed for the warm-up) from its
+/* A loop schedule's iteration (timed, and observed before the warm-up) from its
  * subcycle macro SUBCYCLE(CLAUSE, k, OBSERVE) and its literal CLAUSE, and its
  * run(): CLOMP 1.2's loop of iterations in the timer's chunks, each chunk
  * verified with the clock stopped by OWNERS (owned_check.h): the threads

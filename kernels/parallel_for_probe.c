@@ -11,58 +11,44 @@
 #include <omp.h>
 
 #include "chunk_timer.h"
+#include "delay.h"
 #include "schedule.h"
 
-/* EPCC's delay(): a chain of dependent float additions (about 0.1-0.2 us
- * on current x86 cores, of the order of EPCC's default delay time). Its
- * length is read from a volatile so the compiler cannot fold the loop. */
-static volatile int delay_length = 100;
-static volatile float delay_sink;
-
-static void delay(void)
-{
-    int n = delay_length;
-    float a = 0.0f;
-    for (int i = 0; i < n; i++)
-        a += (float)i;
-    if (a < 0.0f)
-        delay_sink = a;
-}
-
-/* One iteration: a parallel for per subcycle, each thread running delay()
- * once. The warm-up's team check is one predictable branch. */
-static void parallel_fors(int nthreads, TeamObservation *seen)
+/* One iteration: a parallel for per subcycle, each thread running the
+ * delay (delay.h: `length` additions, calibrated at start) once. The
+ * observation's team check is one predictable branch. */
+static void parallel_fors(int nthreads, int length, TeamObservation *seen)
 {
     for (int s = 0; s < SUBCYCLES_PER_ITERATION; s++) {
 #pragma omp parallel for schedule(static)
         for (int i = 0; i < nthreads; i++) {
             if (seen != NULL && i == 0)
                 seen->threads = omp_get_num_threads();
-            delay();
+            clomp_delay(length);
         }
     }
 }
 
 /* The reference: the same delays, one per subcycle, serially. */
-static void serial_delays(void)
+static void serial_delays(int length)
 {
     for (int s = 0; s < SUBCYCLES_PER_ITERATION; s++)
-        delay();
+        clomp_delay(length);
 }
 
 /* Each chunk's time is its parallel for's minus its reference's, both
  * over the chunk's iterations, measured back to back. */
 static void run(Problem *pb, long subcycles, ChunkTimer *timer, TeamObservation *seen)
 {
-    int nthreads = pb->numThreads;
+    int nthreads = pb->numThreads, length = pb->delay_length;
     for (long c = 0, it = 0; c < chunk_count(timer); c++) {
         long first = it, end = chunk_end_iteration(timer, c, subcycles);
         double start = now_seconds();
         for (; it < end; it++)
-            parallel_fors(nthreads, seen);
+            parallel_fors(nthreads, length, seen);
         double tested = now_seconds();
         for (long r = first; r < end; r++)
-            serial_delays();
+            serial_delays(length);
         if (timer != NULL)
             timer->seconds[c] = (tested - start) - (now_seconds() - tested);
     }
@@ -75,10 +61,10 @@ static const char *const pseudocode[] = {
     "for (subcycle = 0; subcycle lt num_iterations*10; subcycle++)",
     "  #pragma omp parallel for schedule(static)",
     "  for (i = 0; i lt numThreads; i++)",
-    "    delay (100);   /* 100 dependent float additions */",
+    "    delay (L);   /* L dependent float additions: 0.1 us, calibrated */",
     "minus",
     "for (subcycle = 0; subcycle lt num_iterations*10; subcycle++)",
-    "  delay (100);",
+    "  delay (L);",
     "------- End Parallel For Pseudocode -------",
     NULL,
 };

@@ -25,11 +25,19 @@ typedef struct Problem {
     int numThreads;
     int nestedOuter;
     int nestedInner;
+    int delay_length;   /* the Parallel For probe's delay: additions per call (delay.h), calibrated at start */
 } Problem;
+
+/* The Parallel For probe's delay as calibrated (kernels/delay.h calibrates it). */
+typedef struct DelayCalibration {
+    double target_us;   /* the time asked for */
+    int length;         /* additions per delay(); 0: not calibrated */
+    double us;          /* one delay() of `length` additions at calibration: best of its repeats */
+} DelayCalibration;
 
 #define TEAM_MAX_CPU_SLOTS 1024
 
-/* Team sizes seen inside a schedule's parallel regions during its warm-up. */
+/* Team sizes seen inside a schedule's parallel regions, in the observation before its warm-up. */
 typedef struct TeamObservation {
     int threads;        /* team size of the (outer) region */
     int idle_threads;   /* threads whose manual slice holds no part */

@@ -26,8 +26,11 @@ typedef struct Schedule {
     int chunked;                     /* 0: too short to split, timed whole */
     const char *const *pseudocode;   /* NULL-terminated; what exactly is timed */
     /* Runs `subcycles` subcycles, timing each chunk of `timer` (NULL:
-     * untimed). `seen` is non-NULL only in the untimed warm-up, where the
-     * schedule records the team sizes it was given. */
+     * untimed). `seen` is non-NULL only in the untimed observation before
+     * the warm-up, where the schedule records the team sizes it was given
+     * (and may run a copy of its iteration that records them); with `seen`
+     * NULL it runs exactly the code it times, which is how the warm-up
+     * (measure/sequence.c) calls it. */
     void (*run)(Problem *pb, long subcycles, ChunkTimer *timer, TeamObservation *seen);
     /* The schedule's parameter, shown in its report name ("Dynamic,4 OMP"):
      * what it is ("chunk size", "grainsize") and its value; NULL and 0 when

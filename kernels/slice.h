@@ -19,7 +19,7 @@ static inline void thread_slice(long numParts, int tid, int nthreads, long *star
         *end = numParts - 1;
 }
 
-/* Called by every thread of a region: its own slice, and in the warm-up
+/* Called by every thread of a region: its own slice, and in the observation
  * (seen != NULL) the team size and how many threads got no part. */
 static inline void claim_thread_slice(long numParts, TeamObservation *seen, long *start, long *end)
 {

@@ -150,6 +150,7 @@ typedef struct RunSetup {
     int selected[32];             /* per clomp_schedules[] entry: asked for in this run */
     const char *unavailable[32];  /* per entry: why it cannot run here (NULL: it can); set with the nested shape */
     CycleRate cycles;
+    DelayCalibration delay;   /* the Parallel For probe's delay, calibrated at start (length 0: not yet) */
     MpiSetup mpi;
 } RunSetup;
 

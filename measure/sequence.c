@@ -209,19 +209,32 @@ static int measure_once(Problem *pb, const RunSetup *run, Measurement *m, long r
     const Schedule *s = m->schedule;
     int checked = s->role == ROLE_REFERENCE || s->role == ROLE_CHECKED;
 
-    /* One untimed iteration lets the runtime create its threads first, and
-     * shows the team sizes the timed run will get. */
+    /* Two untimed iterations before the timed run. The first observes the
+     * team sizes the runtime gives (`seen` non-NULL: a schedule records them
+     * inside its own regions, in a copy of its iteration that carries the
+     * recording, so that the timed copy carries none). The second is the
+     * warm-up, and it runs the very code that is timed: run() as the timed
+     * run calls it (seen NULL, a one-chunk timer), so its iteration function,
+     * regions and call sites are the ones chunk 0 uses - instruction cache,
+     * branch predictors, the runtime's thread pool and per-region state are
+     * warm for the timed copy, and chunk 0 is not the timed code's first run.
+     * The observation comes first so that the warm-up is the last code run
+     * before the clock starts. (Warming up with the observing copy left the
+     * timed copy cold: docs/statistics.md, bench/warmup.sh.) */
     long warm_end = SUBCYCLES_PER_ITERATION;
     double warm_seconds;
     ChunkTimer warm = {1, &warm_end, &warm_seconds, 0.0, NULL, m->thread_marks};
     reinitialize_parts(pb);
     memset(&m->team, 0, sizeof m->team);
     clomp_openmp_running = 1;
-    s->run(pb, SUBCYCLES_PER_ITERATION, &warm, &m->team);
+    s->run(pb, SUBCYCLES_PER_ITERATION, NULL, &m->team);
     clomp_openmp_running = 0;
     int status = check_team(run, m, why, why_size);
     if (status != 0)
         return status;
+    clomp_openmp_running = 1;
+    s->run(pb, SUBCYCLES_PER_ITERATION, &warm, NULL);
+    clomp_openmp_running = 0;
     reinitialize_parts(pb);
     if (round == 0 && m->own_chunk_end != NULL && s->chunked)
         plan_probe_chunks(pb, run, m);

@@ -73,6 +73,14 @@ void write_json_measurement(JsonWriter *w, const RunRecord *r, const Measurement
         json_array_end(w);
         json_object_end(w);
     }
+    if (strcmp(s->key, "parallel_for") == 0 && measurement_runs(m) && run->delay.length > 0) {
+        json_object_begin(w, "delay");
+        json_number(w, "target_us", run->delay.target_us);
+        json_integer(w, "additions", run->delay.length);
+        json_number(w, "us", run->delay.us);
+        json_string(w, "method", "calibrated at start: best of 3 x 1000 calls, length grown x1.1 + 1 (EPCC)");
+        json_object_end(w);
+    }
     json_object_begin(w, "verification");
     json_string(w, "result", f.verification);
     json_integer(w, "verified_chunks", m->verified_chunks);

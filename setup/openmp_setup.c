@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "../cli/exit_status.h"
+#include "../kernels/delay.h"
 #include "../kernels/deposit.h"
 #include "../measure/chunk_plan.h"
 #include "../measure/sequence.h"
@@ -115,6 +116,8 @@ static int plan_trials(Problem *pb, RunSetup *run, char *why, size_t why_size)
 
 int build_problem(Problem *pb, RunSetup *run, double *build_seconds, char *why, size_t why_size)
 {
+    /* The Parallel For probe's delay, to EPCC's stated time (kernels/delay.h). */
+    run->delay = calibrate_delay(CLOMP_DELAY_TARGET_US);
     MeshShape shape = run_mesh_shape(run);
     int *local_nodes = NULL;
     clomp_openmp_running = 1;
@@ -142,6 +145,7 @@ int build_problem(Problem *pb, RunSetup *run, double *build_seconds, char *why, 
     pb->numThreads = (int)run->numThreads;
     pb->nestedOuter = run->nestedOuter;
     pb->nestedInner = run->nestedInner;
+    pb->delay_length = run->delay.length;
     calibrate_deposit(pb);
     return plan_trials(pb, run, why, why_size);
 }

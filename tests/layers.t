@@ -201,6 +201,7 @@ MEASURING = {
     "measure/warnings.h": "derives the warnings into the record (writers print them from the record)",
     "kernels/chunk_timer.h": "times each chunk of a run",
     "kernels/cycle.h": "generates the timed cycle of modules",
+    "kernels/delay.h": "EPCC's delay and its calibration, which times it",
     "kernels/deposit.h": "runs calc_deposit, the serial step between the loops",
     "kernels/fault.h": "injects faults into the timed runs",
     "kernels/owned_check.h": "checks which thread updated each part after a timed chunk",

@@ -1,5 +1,8 @@
 /* update_part, the set-up statistics and calc_deposit agree bit for bit with
- * the plain-array oracle, and calc_deposit catches reordered updates. */
+ * the plain-array oracle, and calc_deposit catches reordered updates; the
+ * Parallel For probe's delay stores its result on every call and calibrates
+ * to a positive length. */
+#include "kernels/delay.h"
 #include "kernels/deposit.h"
 #include "kernels/update_part.h"
 #include "oracle/oracle.h"
@@ -91,8 +94,36 @@ static void test_calc_deposit(void)
     free_mesh(&pb.mesh);
 }
 
+/* The delay's result is stored on every call, whatever its value: the
+ * store must not hide behind a guard the compiler may prove false (EPCC's
+ * `if (a < 0)` on a sum of non-negative numbers). No timing is asserted:
+ * the calibrated time is bench/delay.sh's to show. */
+static void test_delay(void)
+{
+    clomp_delay(0);
+    ok(clomp_delay(100) == 4950.0f && clomp_delay_result() == 4950.0f,
+       "delay(100) returns and stores 0 + 1 + ... + 99 = 4950 (a non-negative sum is stored too)");
+    ok(clomp_delay(3) == 3.0f && clomp_delay_result() == 3.0f,
+       "delay(3) right after it stores 3: every call stores, chained to the previous result only through x 0");
+    ok(clomp_delay(0) == 0.0f && clomp_delay_result() == 0.0f, "delay(0) stores 0");
+    float seen[4] = {-1.0f, -1.0f, -1.0f, -1.0f};
+#pragma omp parallel for num_threads(4) schedule(static, 1)
+    for (int t = 0; t < 4; t++) {
+        clomp_delay(10 * (t + 1));
+        seen[t] = clomp_delay_result();
+    }
+    ok(seen[0] == 45.0f && seen[1] == 190.0f && seen[2] == 435.0f && seen[3] == 780.0f,
+       "each thread stores into its own sink (%g %g %g %g; no line shared in the probe's parallel for)",
+       (double)seen[0], (double)seen[1], (double)seen[2], (double)seen[3]);
+    DelayCalibration d = calibrate_delay(CLOMP_DELAY_TARGET_US);
+    ok(d.length > 0 && d.us > 0.0 && d.target_us == CLOMP_DELAY_TARGET_US,
+       "the delay calibrates to a positive length for the stated %.3f us (%d additions, %.3f us)", d.target_us,
+       d.length, d.us);
+}
+
 int main(void)
 {
+    test_delay();
     test_setup_and_update(64, 100, 1);
     test_setup_and_update(7, 13, 3);
     test_setup_and_update(16, 2, 1);

@@ -1,6 +1,7 @@
 /* Every schedule, at 1 to 4 threads and over awkward shapes, leaves every
  * zone value and residue bit-identical to the plain-array serial oracle;
- * Bestcase does all of its (fixed-deposit) work. */
+ * Bestcase does all of its (fixed-deposit) work; the measurement sequence
+ * warms a schedule up with the code it times. */
 #include <math.h>
 #include <omp.h>
 #include <stdio.h>
@@ -9,6 +10,7 @@
 #include "kernels/deposit.h"
 #include "kernels/chunk_timer.h"
 #include "kernels/schedule.h"
+#include "measure/sequence.h"
 #include "oracle/oracle.h"
 #include "tap.h"
 
@@ -56,6 +58,7 @@ static void run_case(const Schedule *s, const Shape *shape, int threads, int out
     omp_set_num_threads(threads);
     build_mesh(&pb.mesh, &ms, threads, NULL, NULL);
     pb.numThreads = threads;
+    pb.delay_length = 10;
     pb.nestedOuter = outer;
     pb.nestedInner = inner;
     calibrate_deposit(&pb);
@@ -164,6 +167,7 @@ static void run_chunked_case(const Schedule *s, int threads)
     omp_set_num_threads(threads);
     build_mesh(&pb.mesh, &ms, threads, NULL, NULL);
     pb.numThreads = threads;
+    pb.delay_length = 10;
     pb.nestedOuter = threads > 1 ? 2 : 1;
     pb.nestedInner = threads > 1 ? threads / 2 : 1;
     calibrate_deposit(&pb);
@@ -222,6 +226,7 @@ static void run_chunked_probe(const Schedule *s, int threads)
     omp_set_num_threads(threads);
     build_mesh(&pb.mesh, &ms, threads, NULL, NULL);
     pb.numThreads = threads;
+    pb.delay_length = 10;
     calibrate_deposit(&pb);
     double marks[4 * sizeof ends / sizeof ends[0]];   /* up to 3 threads x 3 chunks, for Bestcase */
     ChunkTimer timer = {count, s->chunked ? ends : whole, seconds, 0.0, NULL, marks};
@@ -232,6 +237,89 @@ static void run_chunked_probe(const Schedule *s, int threads)
         untimed += !(seconds[c] >= 0.0);
     ok(untimed == 0, "%s at %d threads times each of its %ld chunk%s", s->name, threads, count,
        count == 1 ? "" : "s");
+    free_mesh(&pb.mesh);
+}
+
+/* The warm-up runs the very code that is timed (issue 23, item 9). A
+ * schedule's run() with `seen` NULL is the code it times (schedule.h); with
+ * `seen` non-NULL it may run an observing copy. A stand-in schedule logs
+ * each call's path - O: observing, T: timed code - and the sequence's
+ * before_timed hook logs '|' where the clock is about to start: the call
+ * right before every '|' must be a T (chunk 0 is then not the timed code's
+ * first run), and the team must still have been observed in every round. */
+static char call_log[64];
+static size_t call_count;
+
+static void log_call(char c)
+{
+    if (call_count + 1 < sizeof call_log)
+        call_log[call_count++] = c;
+}
+
+static void logged_run(Problem *pb, long subcycles, ChunkTimer *timer, TeamObservation *seen)
+{
+    (void)subcycles;
+    if (seen != NULL) {
+        seen->threads = pb->numThreads;
+        log_call('O');
+        return;
+    }
+    log_call('T');
+    for (long c = 0; timer != NULL && c < timer->count; c++)
+        timer->seconds[c] = 1e-6 * (double)(c + 1);
+}
+
+static void log_timed_start(void *context, const Measurement *m)
+{
+    (void)context;
+    (void)m;
+    log_call('|');
+}
+
+static void check_warm_up_runs_timed_code(void)
+{
+    static const char *const no_pseudocode[] = {NULL};
+    const Schedule logged = {"Logged", "logged", ROLE_BESTCASE, 1, 1, no_pseudocode, logged_run, NULL, 0, 0, 0};
+    long ends[] = {10, 20};
+    MeshShape ms = {4, 2, 32, 1, ZONE_LAYOUT_CLOMP12};
+    Problem pb;
+    build_mesh(&pb.mesh, &ms, 1, NULL, NULL);
+    pb.numThreads = 2;
+    calibrate_deposit(&pb);
+    RunSetup run;
+    memset(&run, 0, sizeof run);
+    run.numThreads = 2;
+    run.numParts = 4;
+    run.iterations = 2;
+    run.subcycles = 20;
+    run.trials = 2;
+    run.chunk_end = ends;
+    run.rounds = 2;
+    Measurement m;
+    memset(&m, 0, sizeof m);
+    m.schedule = &logged;
+    m.selected = 1;
+    SequenceHooks hooks = {.failures = stderr, .before_timed = log_timed_start};
+    char why[256] = "";
+    call_count = 0;
+    int prepared = prepare_measurements(&run, &m, 1) == 0;
+    int status = prepared ? run_measurements(&pb, &run, &m, 1, &hooks, why, sizeof why) : -1;
+    call_log[call_count] = '\0';
+    long cold = 0, unobserved = 0, starts = 0;
+    for (size_t i = 0, since = 0; i < call_count; i++)
+        if (call_log[i] == '|') {
+            starts++;
+            cold += i == 0 || call_log[i - 1] != 'T';
+            unobserved += memchr(call_log + since, 'O', i - since) == NULL;
+            since = i + 1;
+        }
+    ok(status == 0 && starts == 2 && cold == 0, "the warm-up runs the timed code right before each timed run: "
+       "calls %s (O observing, T timed code, | clock starts), %ld of %ld timed runs start cold", call_log, cold,
+       starts);
+    ok(status == 0 && unobserved == 0 && m.team.threads == 2,
+       "the team is still observed before every timed run (team of %d)", m.team.threads);
+    if (prepared)
+        free_measurements(&m, 1);
     free_mesh(&pb.mesh);
 }
 
@@ -275,6 +363,7 @@ int main(void)
     omp_set_max_active_levels(2);
 
     check_table();
+    check_warm_up_runs_timed_code();
 
     for (size_t i = 0; i < clomp_schedule_count; i++) {
         const Schedule *s = clomp_schedules[i];

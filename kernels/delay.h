@@ -1,0 +1,33 @@
+/* EPCC's delay: the work each thread does inside the Parallel For probe's
+ * `parallel for`, and once serially as its reference. A chain of dependent
+ * float additions whose result is always stored, so the compiler can fold
+ * neither the loop nor the store, and whose length is calibrated at start
+ * so that one call lasts a stated time, as EPCC's syncbench does. */
+#ifndef CLOMP_DELAY_H
+#define CLOMP_DELAY_H
+
+/* The time one delay() is calibrated to: EPCC 3.1's default delay time for
+ * syncbench (DEFAULT_DELAY_TIME, 0.10 us). Short beside a fork/join (about
+ * 1 us), so the difference the probe measures is the construct's, and long
+ * beside a clock read (20-50 ns over 1000 calls), so the calibration can
+ * resolve it. */
+#define CLOMP_DELAY_TARGET_US 0.10
+
+#include "problem.h"
+
+/* `length` dependent float additions (0 + 0 + 1 + ... + (length - 1),
+ * chained to the previous call's result: delay.c); the sum is stored,
+ * unconditionally, in a per-thread volatile (no cache line shared between
+ * the threads of the probe's team) and returned. */
+float clomp_delay(int length);
+
+/* What the calling thread's last clomp_delay() stored. */
+float clomp_delay_result(void);
+
+/* The smallest length, grown as EPCC does (length x 1.1 + 1), whose delay
+ * takes at least target_us: each length timed over 1000 calls, best of 3
+ * (an interruption lengthens a timing, so the best is the least disturbed
+ * and the calibration does not stop early). A few milliseconds at 0.1 us. */
+DelayCalibration calibrate_delay(double target_us);
+
+#endif
