@@ -247,10 +247,12 @@ int parse_options(int argc, char **argv, Options *opts, char *error, size_t size
         opts->show_usage = 1;
         if (count == 0)
             return fail(error, size, "%s", "");
-        return fail(error, size, "expected 7 numbers, got %d: %s%s is missing%s", count,
-                    clomp_parameter_names[count], count < CLOMP_PARAMETER_COUNT - 1 ? " (and what follows it)" : "",
-                    count == 1 ? " (give all seven: numThreads allocThreads numParts zonesPerPart zoneSize "
-                                 "flopScale timeScale)" : "");
+        char missing[160] = "";
+        for (int i = count; i < CLOMP_PARAMETER_COUNT; i++)
+            snprintf(missing + strlen(missing), sizeof missing - strlen(missing), "%s%s",
+                     i == count ? "" : i == CLOMP_PARAMETER_COUNT - 1 ? " and " : ", ", clomp_parameter_names[i]);
+        return fail(error, size, "expected 7 numbers, got %d: %s %s missing", count, missing,
+                    count == CLOMP_PARAMETER_COUNT - 1 ? "is" : "are");
     }
     if (opts->json_path != NULL && opts->csv_path != NULL && strcmp(opts->json_path, "-") == 0 &&
         strcmp(opts->csv_path, "-") == 0)

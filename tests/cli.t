@@ -75,7 +75,7 @@ run_clomp 1 1 4 100 32 1
 [ "$rc" -eq 2 ] && [ -z "$out" ] && [[ $err == *Usage:* ]]
 ok $? "six numbers exit 2 with the usage text on stderr"
 err=$("$CLOMP" 4 2>&1 >/dev/null)
-[[ $(printf '%s\n' "$err" | head -n 1) == "clomp: expected 7 numbers, got 1: allocThreads is missing"* ]]
+[[ $(printf '%s\n' "$err" | head -n 1) == "clomp: expected 7 numbers, got 1: allocThreads, numParts, zonesPerPart, zoneSize, flopScale and timeScale are missing" ]]
 ok $? "one number says first that 7 numbers were expected and which one is missing, before the usage text"
 err=$("$CLOMP" 2 1 16 10 32 1 2>&1 >/dev/null)
 [[ $(printf '%s\n' "$err" | head -n 1) == "clomp: expected 7 numbers, got 6: timeScale is missing" ]]
