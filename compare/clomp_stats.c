@@ -12,14 +12,16 @@
  *       estimate, low, high, coverage (NA without an interval), u, p,
  *       test (exact or normal), detected (1 when the interval at level L,
  *       default 0.95, excludes "no change" and p < 1 - L), then estimate, low, high as text (ratios
- *       to two significant digits, differences to their uncertainty).
+ *       to three significant digits, up to five when a ratio other than 1 would read 1.00 or the
+ *       interval's ends would read alike; differences to their uncertainty).
  *   clomp-stats comparison-json --level L < RECORDS
  *       the document run_clomp.sh --compare writes (docs/compare.md), with
  *       report/json.c's writer, to stdout: each figure is compared here as
  *       by `compare`, from tab-separated records on stdin, one per line
  *       (the last field of each takes the rest of the line):
  *         date TEXT | host TEXT | arguments TEXT | replicates N |
- *         figures_compared M |
+ *         order NAME (ABBA) | sequence SIDES (e.g. ABBAAB...: the sides in the
+ *         order their processes ran) | figures_compared M |
  *         side A|B SPEC WHAT BINARY LD_LIBRARY_PATH_FIRST (empty: none)
  *             RUNTIME_PATH RUNTIME_VERSION |
  *         setting A|B VAR VALUE |
@@ -52,14 +54,36 @@ static void print_text(double v, double uncertainty, const char *separator)
         printf("%.*f%s", decimals_for_uncertainty(uncertainty, 3), v, separator);
 }
 
-/* A ratio to two significant digits (0.56, 2.1, 14): an interval of ratios
- * can span decades, where one decimal place would print 0.56 as 1. */
-static void print_ratio(double v, const char *separator)
+/* A ratio to DIGITS significant digits (3: 0.0520, 1.04, 12.0, 180) into
+ * TEXT: a +4% change reads 1.04, and an interval of ratios can span
+ * decades. A value that is not 1 but would read 1.00 gets up to two more
+ * digits (1.004), so a detected change never reads as no change. */
+static void format_ratio(char *text, size_t size, double v, int digits)
 {
-    if (isnan(v))
-        printf("NA%s", separator);
-    else
-        printf("%.*f%s", v >= 10.0 ? 0 : v >= 1.0 ? 1 : 1 - (int)floor(log10(v)), v, separator);
+    if (isnan(v) || !(v > 0.0)) {
+        snprintf(text, size, "NA");
+        return;
+    }
+    int magnitude = (int)floor(log10(v));
+    do {
+        int decimals = digits - 1 - magnitude;
+        snprintf(text, size, "%.*f", decimals < 0 ? 0 : decimals, v);
+        digits++;
+    } while (v != 1.0 && strtod(text, NULL) == 1.0 && digits <= 5);
+}
+
+/* Estimate, low and high of a ratio as text: three significant digits, or
+ * up to five when the interval's two ends would otherwise read alike. */
+static void print_ratios(double estimate, double low, double high)
+{
+    char e[64], l[64], h[64];
+    int digits = 3;
+    do {
+        format_ratio(e, sizeof e, estimate, digits);
+        format_ratio(l, sizeof l, low, digits);
+        format_ratio(h, sizeof h, high, digits);
+    } while (low < high && strcmp(l, h) == 0 && ++digits <= 5);
+    printf("%s\t%s\t%s\n", e, l, h);
 }
 
 static int summary(int argc, char **argv)
@@ -118,9 +142,7 @@ static int compare(const char *list_a, const char *list_b, double level)
     print_number(c.test.p_two_sided, "\t");
     printf("%s\t%d\t", c.test.exact ? "exact" : "normal", c.detected);
     if (s->ratio) {
-        print_ratio(s->estimate, "\t");
-        print_ratio(s->has_ci ? s->low : NAN, "\t");
-        print_ratio(s->has_ci ? s->high : NAN, "\n");
+        print_ratios(s->estimate, s->has_ci ? s->low : NAN, s->has_ci ? s->high : NAN);
     } else {
         print_text(s->estimate, u, "\t");
         print_text(s->has_ci ? s->low : NAN, u, "\t");

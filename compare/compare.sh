@@ -3,8 +3,8 @@
 # OpenMP runtimes, environment settings) in one command. run_clomp.sh hands
 # every --compare command line to this script. See docs/compare.md.
 #
-# A and B run alternately (ABAB...) as N separate processes each, on the same
-# clomp arguments; every figure is compared with the Mann-Whitney U test and
+# A and B run in the order A B B A A B B A ... (ABBA) as N separate processes
+# each, on the same clomp arguments; every figure is compared with the Mann-Whitney U test and
 # the matching distribution-free interval for B/A (compare/clomp_stats.c).
 set -u
 here=$(cd "$(dirname "$0")/.." && pwd)
@@ -15,8 +15,8 @@ compare_usage() {
     cat <<'EOF'
 Usage: ./run_clomp.sh --compare A,B [--replicates N] [--quick] [--out DIR] [clomp arguments]
 
-Runs set-ups A and B alternately (ABAB...), N processes each, and for every
-figure reports both medians, the ratio B/A with its 95% interval, the
+Runs set-ups A and B in the order A B B A A B B A ..., N processes each, and for
+every figure reports both medians, the ratio B/A with its 95% interval, the
 Mann-Whitney U p-value and a verdict. Files: <out>/CLOMP_<host>_<ID>_compare.txt,
 .csv, .json (and .full: every process's output; .env: the machine).
 
@@ -235,16 +235,18 @@ compare_main() {
     local lib=() ver=() k
     for k in 0 1; do IFS=$'\t' read -r "lib[k]" "ver[k]" < <(runtime_library "$k"); done
 
-    # ABAB...: drift of the machine hits both sides alike.
-    local r rc label csv_file total=$((2 * n)) done_runs=0
+    # A B B A A B B A ...: a drift of the machine that is linear over any four
+    # processes (a neighbour job ramping up, the clock) hits both sides alike,
+    # and neither side always runs first after the other.
+    local r rc label csv_file total=$((2 * n)) done_runs=0 sequence=''
     declare -A values=()
     local figure_order=()
     for ((r = 1; r <= n; r++)); do
-        for k in 0 1; do
+        for k in $([ $((r % 2)) = 1 ] && echo 0 1 || echo 1 0); do
             label=$([ "$k" = 0 ] && echo A || echo B)
             side_command "$k"
             csv_file="$compare_tmp/$label$r.csv"
-            done_runs=$((done_runs + 1))
+            done_runs=$((done_runs + 1)) sequence+=$label
             printf '[%d/%d] %s: %s\n' "$done_runs" "$total" "$label" "${cmd[*]} ${clomp_args[*]}" >&2
             "${cmd[@]}" "${clomp_args[@]}" --csv="$csv_file" >"$compare_tmp/out" 2>&1 </dev/null
             rc=$?
@@ -267,7 +269,7 @@ compare_main() {
 
     local helper
     helper=$(stats_helper) || { echo "run_clomp.sh: --compare: clomp-stats could not be built" >&2; exit 3; }
-    local txt="$stem.txt" csv="$stem.csv" js="$stem.json" figure line sentence unit detected_count=0
+    local txt="$stem.txt" csv="$stem.csv" js="$stem.json" figure line sentence unit detected_count=0 exact_count=0 normal_count=0
     # One verdict for the whole table: every figure is tested at 0.05/m and
     # its interval has coverage 1 - 0.05/m (Bonferroni over the m figures),
     # so a set-up compared with itself flags any figure at most 5% of the time.
@@ -281,8 +283,8 @@ compare_main() {
     # The JSON document's records for clomp-stats comparison-json (see compare/clomp_stats.c).
     local records="$compare_tmp/records"
     {
-        printf 'date\t%s\nhost\t%s\narguments\t%s\nreplicates\t%s\nfigures_compared\t%s\n' \
-            "$(date)" "$(uname -n)" "${clomp_args[*]}" "$n" "$m"
+        printf 'date\t%s\nhost\t%s\narguments\t%s\nreplicates\t%s\norder\tABBA\nsequence\t%s\nfigures_compared\t%s\n' \
+            "$(date)" "$(uname -n)" "${clomp_args[*]}" "$n" "$sequence" "$m"
         for k in 0 1; do
             label=$([ "$k" = 0 ] && echo A || echo B)
             printf 'side\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$label" "${side_spec[k]}" "${side_what[k]}" "${side_bin[k]}" \
@@ -297,7 +299,7 @@ compare_main() {
         echo "       Date: $(date)"
         echo "       Host: $(uname -n)"
         echo "  Arguments: ${clomp_args[*]}"
-        echo "  Processes: $n per side, alternating A B A B ..."
+        echo "  Processes: $n per side, in the order $(sed 's/./& /g; s/ $//' <<<"$sequence") (ABBA)"
         for k in 0 1; do
             label=$([ "$k" = 0 ] && echo A || echo B)
             echo "     Side $label: ${side_spec[k]}: ${side_what[k]}"
@@ -306,7 +308,8 @@ compare_main() {
         done
         echo
         echo "Medians over processes. B/A: the median of all A x B process ratios (B - A where a value is"
-        echo "not positive), with its distribution-free interval between processes. p: Mann-Whitney U test."
+        echo "not positive), to 3 significant digits, with its distribution-free interval between processes."
+        echo "p: Mann-Whitney U test (exact up to 25 processes per side, ties at their mid-ranks; else normal)."
         echo "95% for the whole table: each of the $m figures is judged at p < 0.05/$m and its interval covers"
         echo "$level_text (Bonferroni), so comparing a set-up with itself flags no figure 95% of the time."
         printf '%-32s %10s %10s  %-24s %7s  %s\n' figure 'A median' 'B median' "B/A (interval)" p verdict
@@ -314,6 +317,7 @@ compare_main() {
             if [ -z "${values["$figure|0"]-}" ] || [ -z "${values["$figure|1"]-}" ]; then continue; fi
             line=$("$helper" compare --level "$level" "${values["$figure|0"]}" "${values["$figure|1"]}") || continue
             IFS=$'\t' read -r na nb ma mb scale est lo hi cov u p test detected t_est t_lo t_hi <<<"$line"
+            if [ "$test" = exact ]; then exact_count=$((exact_count + 1)); else normal_count=$((normal_count + 1)); fi
             unit=''
             [ "$scale" = ratio ] || unit=" ${figure##* }"
             if [ "$detected" = 1 ]; then
@@ -338,6 +342,11 @@ compare_main() {
             printf 'figure\t%s\t%s\t%s\t%s\n' "$figure" "${values["$figure|0"]}" "${values["$figure|1"]}" "$sentence" >>"$records"
         done
         echo
+        if [ "$normal_count" -eq 0 ]; then
+            echo "p-values: exact (the permutation distribution of U) for all $exact_count figures."
+        else
+            echo "p-values: exact for $exact_count figures, normal approximation (tie-corrected) for $normal_count."
+        fi
         if [ "$detected_count" -eq 0 ]; then
             echo "Verdict: no difference detectable with $n runs in any figure."
         else

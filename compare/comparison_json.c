@@ -170,7 +170,8 @@ int comparison_json(double level)
     json_string(&w, "host", record_value(&r, "host"));
     json_string(&w, "arguments", record_value(&r, "arguments"));
     json_integer(&w, "replicates", record_count(&r, "replicates"));
-    json_string(&w, "order", "ABAB");
+    json_string(&w, "order", record_value(&r, "order"));
+    json_string(&w, "sequence", record_value(&r, "sequence"));
     json_string(&w, "interval", "distribution-free (Moses) over the A x B process pairs: between processes");
     json_integer(&w, "figures_compared", record_count(&r, "figures_compared"));
     json_number(&w, "familywise_level", CLOMP_CI_LEVEL);

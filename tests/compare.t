@@ -3,8 +3,9 @@
 # one line and exit 2 before anything runs; a stand-in clomp whose figures the
 # test chooses shows the statistics end to end (a 2x difference is detected
 # with the interval and p-value worked out here from the exact U
-# distribution; two interleaved samples are not flagged), sides alternate
-# ABAB and settings reach only their side; the real clomp compared with
+# distribution, a +4% one reads 1.04x with its interval; two interleaved
+# samples are not flagged), sides run in the order A B B A A B B A ..., as
+# the .txt and .json record, and settings reach only their side; the real clomp compared with
 # itself reports no difference; the files (.txt, .csv, .json, .full, .env)
 # share one new ID; the runtime library of each side is the one ldd resolves.
 # Every run is tiny (timeScale 1, few processes). No timing is asserted.
@@ -60,10 +61,9 @@ ok $? "--compare --help explains the side specification and exits 0"
 
 # ---- 2. a stand-in clomp with chosen figures ------------------------------------------
 # Each call takes the next number c from $FAKE_COUNTER, logs "c FAKE_SCALE" to
-# $FAKE_LOG and writes, as clomp's --csv does, figures (1 + c/100) x
-# FAKE_SCALE (default 1) after a fixed shuffle of c: perm = 1 2 4 3 5 6 8 7 9 10
-# 12 11, so that with A on the odd calls and B on the even ones A gets
-# 1 4 5 8 9 12 and B 2 3 6 7 10 11: two interleaved samples. The driver reads
+# $FAKE_LOG and writes, as clomp's --csv does, figures (1 + c/FAKE_STEP) x
+# FAKE_SCALE (defaults 100 and 1), so that in the order A B B A A B B A ... A
+# gets calls 1 4 5 8 9 12 and B 2 3 6 7 10 11: two interleaved samples. The driver reads
 # the CSV by column name: here the columns are in another order than clomp's,
 # with one clomp does not have, and the second measurement's name holds a
 # comma (quoted, as clomp quotes its optional schedule "Static,1 OMP").
@@ -78,8 +78,7 @@ c=$(( $(cat "$FAKE_COUNTER" 2>/dev/null || echo 0) + 1 ))
 echo "$c" >"$FAKE_COUNTER"
 scale=${FAKE_SCALE:-1}
 echo "$c $scale" >>"$FAKE_LOG"
-perm=(0 1 2 4 3 5 6 8 7 9 10 12 11)
-v=$(awk -v p="${perm[c]}" -v s="$scale" 'BEGIN { printf "%.10g", (1 + p / 100) * s }')
+v=$(awk -v c="$c" -v d="${FAKE_STEP:-100}" -v s="$scale" 'BEGIN { printf "%.10g", (1 + c / d) * s }')
 echo "fake clomp, call $c"
 cat >"$csv" <<CSV
 not_a_clomp_column,overhead_us,name,key,system_cpu_seconds,us_per_loop_ci_low,us_per_loop,user_cpu_seconds
@@ -104,8 +103,9 @@ rm -f "$FAKE_COUNTER" "$FAKE_LOG"
 fake_dir=$root/fake
 CLOMP_STATS=$root/stats-wrapper drive --compare "$fake","$fake"+FAKE_SCALE=2 --replicates 6 --out "$fake_dir" 2 1 16 100 32 1 1
 is "$rc" 0 "stand-in A against A x 2, 6 processes each: exit 0"
-is "$(awk '{ printf "%s%s", s, $2; s = " " }' "$FAKE_LOG")" "1 2 1 2 1 2 1 2 1 2 1 2" \
-    "the sides alternate A B A B ..., and +FAKE_SCALE=2 reaches B's processes only"
+is "$(awk '{ printf "%s%s", s, $2; s = " " }' "$FAKE_LOG")" "1 2 2 1 1 2 2 1 1 2 2 1" \
+    "the sides run A B B A A B B A ..., and +FAKE_SCALE=2 reaches B's processes only"
+like "$out" "Processes: 6 per side, in the order A B B A A B B A A B B A \(ABBA\)" "the .txt records the order the processes ran in"
 stem=$fake_dir/CLOMP_${host}_1_compare
 ok "$([ -f "$stem.txt" ] && [ -f "$stem.csv" ] && [ -f "$stem.json" ] && [ -f "$stem.full" ] && [ -f "$fake_dir/CLOMP_${host}_1.env" ]; echo $?)" \
     "the comparison leaves .txt, .csv, .json, .full and .env under one new ID (1)"
@@ -118,14 +118,16 @@ ok $? "the .json is the document clomp-stats comparison-json wrote (once), byte 
 # P(U <= 3) = 7/924, so k = 3: ranks 3 and 34 of the 36 ratios. B above A everywhere: U = 36,
 # p = 2/924.
 like "$out" "each of the 5 figures is judged at p < 0.05/5" "the text says the table has 5 figures, each judged at 0.05/5"
-like "$out" "B's OMP Barrier us/Loop is 2\.0x A's \(" "the verdict for a doubled figure reads 'B's OMP Barrier us/Loop is 2.0x A's (...)'"
+like "$out" "B's OMP Barrier us/Loop is 2\.[0-9]{2}x A's \([0-9]\.[0-9]{2}\.\.[0-9]\.[0-9]{2}\)" \
+    "the verdict for a doubled figure gives the ratio and its interval to 3 significant digits ('2.00x A's (1.87..2.13)')"
+like "$out" "p-values: exact \(the permutation distribution of U\) for all 5 figures" "the .txt says which test gave the p-values"
 if [ "$have_python" -eq 1 ]; then
     check=$(python3 - "$stem.csv" "$stem.json" <<'PY'
 import csv, json, math, sys
 rows = {r["figure"]: r for r in csv.DictReader(open(sys.argv[1], newline=""))}
 doc = json.load(open(sys.argv[2]))
-a = [1 + p / 100 for p in (1, 4, 5, 8, 9, 12)]
-b = [2 * (1 + p / 100) for p in (2, 3, 6, 7, 10, 11)]
+a = [1 + c / 100 for c in (1, 4, 5, 8, 9, 12)]
+b = [2 * (1 + c / 100) for c in (2, 3, 6, 7, 10, 11)]
 ratios = sorted(y / x for x in a for y in b)
 k = 3
 want = {"estimate": math.sqrt(ratios[17] * ratios[18]), "ci95_low": ratios[k - 1], "ci95_high": ratios[36 - k]}
@@ -153,9 +155,10 @@ if doc["figures_compared"] != 5 or abs(doc["interval_coverage_each"] - 0.99) > 1
     bad.append("JSON level/replicates")
 if doc["sides"][0]["settings"] != {} or doc["sides"][1]["settings"] != {"FAKE_SCALE": "2"}:
     bad.append("JSON settings %s" % [s["settings"] for s in doc["sides"]])
-keys = ["schema", "schema_version", "date", "host", "arguments", "replicates", "order", "interval", "figures_compared",
+keys = ["schema", "schema_version", "date", "host", "arguments", "replicates", "order", "sequence", "interval", "figures_compared",
         "familywise_level", "interval_coverage_each", "sides", "figures"]
-if list(doc) != keys or doc["schema"] != "clomp-comparison" or doc["schema_version"] != 1 or doc["order"] != "ABAB":
+if list(doc) != keys or doc["schema"] != "clomp-comparison" or doc["schema_version"] != 1 or doc["order"] != "ABBA" \
+        or doc["sequence"] != "ABBAABBAABBA":
     bad.append("JSON members %s" % list(doc))
 side_keys = ["side", "spec", "what", "binary", "ld_library_path_first", "runtime_library", "settings"]
 if [list(x) for x in doc["sides"]] != [side_keys, side_keys] or [x["side"] for x in doc["sides"]] != ["A", "B"]:
@@ -192,6 +195,24 @@ drive --compare "$fake","$fake" --replicates 6 --out "$fake_dir" 2 1 16 100 32 1
     [[ $out == *'Verdict: no difference detectable with 6 runs in any figure.'* ]]
 ok $? "two interleaved samples (U = mn/2) are flagged in none of the 5 figures, with 6 processes each"
 ok "$([ -f "$fake_dir/CLOMP_${host}_2_compare.txt" ]; echo $?)" "a second comparison takes the next free ID (2)"
+
+# A +4% change, every B above every A: values 1 + c/1000, B's times 1.04. Of the 36 ratios
+# 1.04 (1000 + b)/(1000 + a), the three smallest are 1.04 times 1002/1012, 1003/1012, 1002/1009 and
+# the three largest 1011/1001, 1010/1001, 1011/1004, so ranks 3 and 34 (k = 3, as above) are
+# 1.04 * 1002/1009 = 1.0328 and 1.04 * 1011/1004 = 1.0473; the median ratio is 1.04 (the calls are
+# symmetric about 6.5): "1.04x A's (1.03..1.05)", which two significant digits wrote "1.0x A's (1.0..1.1)".
+rm -f "$FAKE_COUNTER" "$FAKE_LOG"
+FAKE_STEP=1000 drive --compare "$fake","$fake"+FAKE_SCALE=1.04 --replicates 6 --out "$fake_dir" 2 1 16 100 32 1 1
+like "$out" "OMP Barrier us/Loop .* 1\.04 \(1\.03\.\.1\.05\) .* B's OMP Barrier us/Loop is 1\.04x A's \(1\.03\.\.1\.05\)$" \
+    "a +4% change reads '1.04 (1.03..1.05)' in the table and '1.04x A's (1.03..1.05)' in the verdict"
+verdicts=$(awk -F'"' '/^OMP Barrier us\/Loop,/ { print $2 }' "$fake_dir/CLOMP_${host}_3_compare.csv")
+is "$verdicts" "B's OMP Barrier us/Loop is 1.04x A's (1.03..1.05)" "the CSV's verdict field reads the same"
+if [ "$have_python" -eq 1 ]; then
+    is "$(python3 -c 'import json, sys; print([f["verdict"] for f in json.load(open(sys.argv[1]))["figures"]][0])' \
+        "$fake_dir/CLOMP_${host}_3_compare.json" 2>&1)" "B's OMP Barrier us/Loop is 1.04x A's (1.03..1.05)" "and so does the JSON's"
+else
+    skip "the JSON's verdict field reads the same" "no python3"
+fi
 
 # ---- 3. the real clomp against itself ---------------------------------------------------
 self_dir=$root/self

@@ -58,17 +58,23 @@ double mann_whitney_exact_cdf(long m, long n, double u)
     return below / total;
 }
 
-/* Pooled ranks are not needed for U itself; ties are. Returns the sum of
- * t^3 - t over tie groups of the pooled sample and counts tied values. */
-static double tie_term(const double *a, long m, const double *b, long n, long *tied_values)
+/* The pooled sample, sorted: its tie groups give the tie correction and
+ * the mid-ranks of the exact test. Returns a malloc'ed array or NULL. */
+static double *pooled_sorted(const double *a, long m, const double *b, long n)
 {
-    long total = m + n;
-    double *pooled = malloc((size_t)total * sizeof *pooled);
+    double *pooled = malloc((size_t)(m + n) * sizeof *pooled);
     if (pooled == NULL)
-        return NAN;
+        return NULL;
     memcpy(pooled, a, (size_t)m * sizeof *pooled);
     memcpy(pooled + m, b, (size_t)n * sizeof *pooled);
-    qsort(pooled, (size_t)total, sizeof *pooled, compare_doubles);
+    qsort(pooled, (size_t)(m + n), sizeof *pooled, compare_doubles);
+    return pooled;
+}
+
+/* Sum of t^3 - t over the tie groups of the sorted pooled sample; counts
+ * the values that belong to a group of two or more. */
+static double tie_term(const double *pooled, long total, long *tied_values)
+{
     double term = 0.0;
     *tied_values = 0;
     for (long i = 0; i < total;) {
@@ -82,8 +88,60 @@ static double tie_term(const double *a, long m, const double *b, long n, long *t
         }
         i = j;
     }
-    free(pooled);
     return term;
+}
+
+/* Exact two-sided p of U for this tie pattern: over all C(m+n, m) equally
+ * likely ways to give m of the pooled values to A, the share whose U is at
+ * least as far from mn/2 as the observed U. A tie group of t values at
+ * positions s+1 .. s+t has the mid-rank s + (t+1)/2; giving c of them to A
+ * can happen in C(t, c) ways and adds c mid-ranks to A's rank sum R. The
+ * counts per (values given to A, 2R) are built group by group (every count
+ * is an integer at most C(50, 25) < 2^53, exact in a double); then
+ * 2U_A = 2R - m(m+1) and |2U - mn| = |2R - m(m+n+1)|, all integers. NAN
+ * when out of memory. */
+static double exact_tied_p(const double *pooled, long m, long n, double u)
+{
+    long total = m + n, width = m * (2 * total - m + 1) + 1;   /* 2R <= twice the m top ranks */
+    double *count = calloc((size_t)((m + 1) * width), sizeof *count);
+    double *next = calloc((size_t)((m + 1) * width), sizeof *next);
+    if (count == NULL || next == NULL) {
+        free(count);
+        free(next);
+        return NAN;
+    }
+    count[0] = 1.0;
+    for (long s = 0; s < total;) {
+        long e = s + 1;
+        while (e < total && pooled[e] == pooled[s])
+            e++;
+        long t = e - s, mid2 = 2 * s + t + 1;   /* twice the group's mid-rank */
+        memset(next, 0, (size_t)((m + 1) * width) * sizeof *next);
+        for (long j = 0; j <= m; j++)
+            for (long r = 0; r < width; r++) {
+                if (count[j * width + r] == 0.0)
+                    continue;
+                double ways = 1.0;   /* C(t, c) */
+                for (long c = 0; c <= t && j + c <= m && r + c * mid2 < width; c++) {
+                    next[(j + c) * width + r + c * mid2] += count[j * width + r] * ways;
+                    ways = ways * (double)(t - c) / (double)(c + 1);
+                }
+            }
+        double *swap = count;
+        count = next;
+        next = swap;
+        s = e;
+    }
+    long observed = labs(lround(2.0 * u) - m * n), centre = m * (total + 1);
+    double far = 0.0, all = 0.0;
+    for (long r = 0; r < width; r++) {
+        all += count[m * width + r];
+        if (labs(r - centre) >= observed)
+            far += count[m * width + r];
+    }
+    free(count);
+    free(next);
+    return far / all;
 }
 
 int mann_whitney(const double *a, long m, const double *b, long n, RankTest *out)
@@ -96,21 +154,28 @@ int mann_whitney(const double *a, long m, const double *b, long n, RankTest *out
         for (long j = 0; j < n; j++)
             u += b[j] > a[i] ? 1.0 : b[j] == a[i] ? 0.5 : 0.0;
     out->u = u;
-    double ties = tie_term(a, m, b, n, &out->tied_values);
-    if (isnan(ties))
+    double *pooled = pooled_sorted(a, m, b, n);
+    if (pooled == NULL)
         return -1;
+    double ties = tie_term(pooled, m + n, &out->tied_values);
     double mn = (double)(m * n), mean = 0.5 * mn;
-    if (out->tied_values == 0 && m <= CLOMP_EXACT_U_MAX && n <= CLOMP_EXACT_U_MAX) {
-        /* The null distribution is symmetric about mn/2: the far tail on
-         * the side u lies on, doubled. */
-        double lower = u <= mean ? u : mn - u;
-        double p = 2.0 * mann_whitney_exact_cdf(m, n, lower);
+    if (m <= CLOMP_EXACT_U_MAX && n <= CLOMP_EXACT_U_MAX) {
+        double p;
+        if (out->tied_values == 0) {
+            /* The null distribution is symmetric about mn/2: the far tail
+             * on the side u lies on, doubled. */
+            p = 2.0 * mann_whitney_exact_cdf(m, n, u <= mean ? u : mn - u);
+        } else {
+            p = exact_tied_p(pooled, m, n, u);
+        }
+        free(pooled);
         if (isnan(p))
             return -1;
         out->p_two_sided = p > 1.0 ? 1.0 : p;
         out->exact = 1;
         return 0;
     }
+    free(pooled);
     double total = (double)(m + n);
     double variance = mn / 12.0 * ((total + 1.0) - ties / (total * (total - 1.0)));
     if (!(variance > 0.0)) {   /* every value equal: nothing tells A from B */

@@ -5,14 +5,16 @@
 #ifndef CLOMP_COMPARISON_H
 #define CLOMP_COMPARISON_H
 
-/* Largest sample sizes for which the exact null distribution of U is used
- * (its counts, at most C(50, 25) = 1.3e14, stay exact in a double). */
+/* Largest sample sizes for which the exact null distribution of U is used,
+ * with or without ties (its counts, at most C(50, 25) = 1.3e14, stay exact
+ * in a double). */
 #define CLOMP_EXACT_U_MAX 25
 
 typedef struct RankTest {
     double u;            /* U of B: pairs (a_i, b_j) with b_j > a_i, ties counting 1/2 */
     double p_two_sided;  /* P(|U - mn/2| >= |u - mn/2|) under "same distribution" */
-    int exact;           /* 1: exact null distribution; 0: normal approximation (ties or large samples) */
+    int exact;           /* 1: exact permutation distribution (with ties: of the mid-ranks);
+                          * 0: normal approximation (above CLOMP_EXACT_U_MAX per side) */
     long tied_values;    /* values of the pooled sample that occur more than once (each counted once per tie group member) */
 } RankTest;
 
@@ -32,9 +34,12 @@ typedef struct ShiftInterval {
 double mann_whitney_exact_cdf(long m, long n, double u);
 
 /* Two-sided Mann-Whitney U test of A (m values) against B (n values), both
- * m, n >= 1. Exact when there are no ties and both sizes are at most
- * CLOMP_EXACT_U_MAX, else the normal approximation with continuity and tie
- * correction. Returns 0, or -1 on bad sizes or memory. */
+ * m, n >= 1. Exact when both sizes are at most CLOMP_EXACT_U_MAX: without
+ * ties from mann_whitney_exact_cdf, with ties from the permutation
+ * distribution of U for the pooled sample's tie pattern (tied values take
+ * their mid-rank; p = P(|U - mn/2| >= |u - mn/2|)). Above that, the normal
+ * approximation with continuity and tie correction. Returns 0, or -1 on bad
+ * sizes or memory. */
 int mann_whitney(const double *a, long m, const double *b, long n, RankTest *out);
 
 /* The distribution-free interval (Moses) for how B relates to A, on the

@@ -53,19 +53,61 @@ static void test_u_test(void)
     const double odd[] = {1, 3, 5}, even[] = {2, 4, 6};
     ok(mann_whitney(odd, 3, even, 3, &t) == 0 && t.u == 6.0 && close_to(t.p_two_sided, 0.7, 1e-15),
        "interleaved samples: U = 6 and p = 0.7");
-    ok(mann_whitney(low, 3, low, 3, &t) == 0 && t.u == 4.5 && t.tied_values == 6 && !t.exact && close_to(t.p_two_sided, 1.0, 1e-15),
-       "a sample against itself: every pair tied, U = mn/2, p = 1 (normal approximation, ties)");
+    ok(mann_whitney(low, 3, low, 3, &t) == 0 && t.u == 4.5 && t.tied_values == 6 && t.exact && close_to(t.p_two_sided, 1.0, 1e-15),
+       "a sample against itself: every pair tied, U = mn/2, p = 1 (exact, ties)");
 
-    /* A = 1 2 2, B = 2 3 4: U = (1 + 1/2 + 1/2) + 3 + 3 = 8; pooled 1 2 2 2 3 4, one tie group
-     * t = 3: sum t^3 - t = 24; variance = 9/12 * (7 - 24/(6*5)) = 4.65; |8 - 4.5| - 1/2 = 3. */
+    /* Ties, exact: the permutation distribution of U over the C(m+n, m) ways to split the pooled
+     * sample, tied values at their mid-rank. Each case below was also counted by brute force
+     * (python3, every split enumerated, U from the pairs) before it was written here.
+     *
+     * A = 1 2 2, B = 2 3 4: U = (1 + 1/2 + 1/2) + 3 + 3 = 8, |8 - 4.5| = 3.5. Pooled 1 2 2 2 3 4,
+     * mid-ranks 1 3 3 3 5 6; U_A = R_A - 6 and U = 9 - U_A, so |U - 4.5| >= 3.5 needs R_A <= 7
+     * (1 and two of the three 2s: 3 ways) or R_A >= 14 (4, 3 and one 2: 3 ways): p = 6/20. The
+     * normal approximation (tie term 24, variance 9/12 * (7 - 24/30) = 4.65, z = 3/sqrt(4.65))
+     * gives 0.164 instead. */
     const double ta[] = {1, 2, 2}, tb[] = {2, 3, 4};
-    ok(mann_whitney(ta, 3, tb, 3, &t) == 0 && t.u == 8.0 && !t.exact && t.tied_values == 3,
-       "ties: U counts a tied pair as 1/2 (U = 8) and the normal approximation is used");
-    ok(close_to(t.p_two_sided, erfc(3.0 / sqrt(4.65) / sqrt(2.0)), 1e-12),
-       "the tie-corrected variance is 4.65 and the continuity-corrected z = 3/sqrt(4.65)");
+    ok(mann_whitney(ta, 3, tb, 3, &t) == 0 && t.u == 8.0 && t.exact && t.tied_values == 3,
+       "ties, 3 against 3: U counts a tied pair as 1/2 (U = 8), and p is exact");
+    ok(close_to(t.p_two_sided, 6.0 / 20.0, 1e-15), "A = 1 2 2, B = 2 3 4: exact p = 6/20 (normal: 0.164)");
+
+    /* A = 1 2 3 4, B = 4 5 6 7: U = 4 * 4 - 1/2 = 15.5 (the 4s tie). Every split gives A exactly one
+     * of the two 4s when A holds 1 2 3 (U = 15.5, 2 ways) or 5 6 7 (U = 0.5, 2 ways), and no split
+     * gets further from 8 (U = 16 would need both 4s below every B): p = 4/70 = 0.057. The normal
+     * approximation (tie term 6, variance 16/12 * (9 - 6/56) = 11.857, z = 7/sqrt(11.857) = 2.033)
+     * gives 0.042: "detected at 5%" where the exact test says no. */
+    const double ea[] = {1, 2, 3, 4}, eb[] = {4, 5, 6, 7};
+    ok(mann_whitney(ea, 4, eb, 4, &t) == 0 && t.u == 15.5 && t.exact && t.tied_values == 2 &&
+       close_to(t.p_two_sided, 4.0 / 70.0, 1e-15),
+       "ties, 4 against 4: A = 1 2 3 4, B = 4 5 6 7 has exact p = 4/70 = 0.057, not the normal 0.042");
+    ok(t.p_two_sided > 0.05 && erfc(7.0 / sqrt(16.0 / 12.0 * (9.0 - 6.0 / 56.0)) / sqrt(2.0)) < 0.05,
+       "there the exact test and the normal approximation fall on either side of 0.05");
+
+    /* Unequal sizes, two tie groups: A = 1 1 2, B = 1 2 2 2 3. U pair by pair: b = 1 ties two 1s
+     * (1), each b = 2 beats two 1s and ties one 2 (2.5, x3), b = 3 beats all (3): U = 11.5 of 15,
+     * |U - 7.5| = 4. Mid-ranks: 1s 2, 2s 5.5, the 3 8; A taking c1, c2, c3 of them has
+     * R_A = 2 c1 + 5.5 c2 + 8 c3 and U_A = R_A - 6, so "as far" is R_A <= 9.5 or >= 17.5:
+     * (3,0,0) R 6, 1 way; (2,1,0) R 9.5, 3*4 = 12; (0,2,1) R 19, 6; the rest ((2,0,1) 3, (1,2,0) 18,
+     * (1,1,1) 12, (0,3,0) 4) lie between: p = 19/56 of C(8,3) = 56 (normal: 0.253). */
+    const double ua[] = {1, 1, 2}, ub[] = {1, 2, 2, 2, 3};
+    ok(mann_whitney(ua, 3, ub, 5, &t) == 0 && t.u == 11.5 && t.exact && close_to(t.p_two_sided, 19.0 / 56.0, 1e-15),
+       "ties, 3 against 5 with two tie groups: U = 11.5, exact p = 19/56");
+
+    /* 25 against 25 with ties (each of 1..25 once in A, B = A): still exact; U = mn/2, p = 1. */
+    double t25[25];
+    for (int i = 0; i < 25; i++)
+        t25[i] = 1.0 + i;
+    ok(mann_whitney(t25, 25, t25, 25, &t) == 0 && t.exact && t.u == 312.5 && close_to(t.p_two_sided, 1.0, 1e-12),
+       "25 against 25 with 25 tie groups is still exact (U = mn/2, p = 1)");
 
     const double same[] = {2, 2};
-    ok(mann_whitney(same, 2, same, 2, &t) == 0 && t.p_two_sided == 1.0, "all values equal: variance 0, p = 1");
+    ok(mann_whitney(same, 2, same, 2, &t) == 0 && t.p_two_sided == 1.0, "all values equal: p = 1");
+
+    /* 26 against 26 with ties: above the exact limit, the normal approximation. */
+    double t26[26];
+    for (int i = 0; i < 26; i++)
+        t26[i] = (double)(i / 2);
+    ok(mann_whitney(t26, 26, t26, 26, &t) == 0 && !t.exact && close_to(t.p_two_sided, 1.0, 1e-15),
+       "26 against 26 (ties) uses the normal approximation");
 
     /* 30 against 30, separated: U = 900, mean 450, variance 900 * 61 / 12 = 4575; z = 449.5/sqrt(4575) */
     double a30[30], b30[30];
