@@ -137,12 +137,14 @@ static void print_cycles(FILE *out, const RunSetup *run, const Measurement *m)
     /* The robust figure (median chunks), in the rate's cycles, with its
      * interval beside it whenever it is rounded to the interval's digits. */
     const CycleRate *rate = &run->cycles;
-    char a[32], b[32], c[32];
+    char a[32];
     double u = has_ci ? 0.5 * (cycles_from_us(rate, high) - cycles_from_us(rate, low)) : 0.0;
     fprintf(out, "%13s   Cycles: %s", s->name, measured_text(a, sizeof a, cycles_from_us(rate, us), u, 0));
-    if (has_ci)
+    if (has_ci) {
+        char b[32], c[32];
         fprintf(out, " (95%% CI %s .. %s)", measured_text(b, sizeof b, cycles_from_us(rate, low), u, 0),
                 measured_text(c, sizeof c, cycles_from_us(rate, high), u, 0));
+    }
     fprintf(out, " %s, %s\n", what, cycle_clock_text(rate));
 }
 

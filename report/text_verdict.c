@@ -31,12 +31,14 @@ static void print_speedup(FILE *out, const RunRecord *r, const MeasurementFigure
 
 static void print_overhead(FILE *out, const RunRecord *r, const MeasurementFigures *stat)
 {
-    char a[32], b[32], c[32];
+    char a[32];
     double u = isnan(stat->overhead_low) ? 0.0 : 0.5 * (stat->overhead_high - stat->overhead_low);
     fprintf(out, "Overhead: %s us per parallel for against Bestcase OMP", measured_text(a, sizeof a, stat->overhead, u, 3));
-    if (!isnan(stat->overhead_low))
+    if (!isnan(stat->overhead_low)) {
+        char b[32], c[32];
         fprintf(out, " (95%% CI %s .. %s, within this process)", measured_text(b, sizeof b, stat->overhead_low, u, 3),
                 measured_text(c, sizeof c, stat->overhead_high, u, 3));
+    }
     if (r->run->cycles.source != CYCLES_UNAVAILABLE)
         fprintf(out, " = %s %s",
                 measured_text(a, sizeof a, cycles_from_us(&r->run->cycles, stat->overhead),

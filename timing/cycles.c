@@ -2,6 +2,7 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "clock.h"
@@ -53,13 +54,13 @@ static double cpufreq_ghz(const char *which)
     char path[128];
     snprintf(path, sizeof path, "/sys/devices/system/cpu/cpu0/cpufreq/%s", which);
     FILE *f = fopen(path, "r");
-    double khz = 0.0;
+    char text[32], *end;
     if (f == NULL)
         return 0.0;
-    if (fscanf(f, "%lf", &khz) != 1 || !(khz > 0.0))
-        khz = 0.0;
+    int ok = fgets(text, sizeof text, f) != NULL;
     fclose(f);
-    return khz * 1e-6;
+    double khz = ok ? strtod(text, &end) : 0.0;
+    return ok && end != text && khz > 0.0 ? khz * 1e-6 : 0.0;
 }
 
 static void core_clock_range(CycleRate *rate)
