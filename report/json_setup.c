@@ -156,6 +156,26 @@ static void write_thread_placement(JsonWriter *w, const TeamPlacement *tp)
     json_object_end(w);
 }
 
+/* The Part records' locality (numa.locality.part_records). */
+static void write_records(JsonWriter *w, const RecordLocality *r)
+{
+    json_object_begin(w, "part_records");
+    json_bool(w, "measured", r->measured);
+    if (r->measured)
+        json_number(w, "local_percent", r->percent);
+    else
+        json_null(w, "local_percent");
+    json_integer(w, "records", r->records);
+    json_integer(w, "local_records", r->local_records);
+    json_integer(w, "known_records", r->known_records);
+    json_integer(w, "pages", r->pages);
+    json_array_begin(w, "pages_per_node");
+    for (int n = 0; r->pages > 0 && n <= r->max_node; n++)
+        json_integer(w, NULL, r->pages_per_node[n]);
+    json_array_end(w);
+    json_object_end(w);
+}
+
 void write_json_setup(JsonWriter *w, const RunRecord *r)
 {
     char policy[32];
@@ -190,6 +210,9 @@ void write_json_setup(JsonWriter *w, const RunRecord *r)
         json_integer(w, "queried_pages", l->queried_pages);
         json_integer(w, "total_pages", l->total_pages);
         json_integer(w, "sampled_parts", l->sampled_parts);
+        json_integer(w, "shared_pages", l->shared_pages);
+        json_string(w, "pages_counted", "distinct pages: a page two or more parts' zone blocks share counts once, "
+                                        "for the lowest-numbered of them (per_thread: that part's thread)");
         json_array_begin(w, "pages_per_node");
         for (int n = 0; l->nodes > 0 && n <= l->max_node; n++)
             json_integer(w, NULL, l->pages_per_node[n]);
@@ -205,6 +228,7 @@ void write_json_setup(JsonWriter *w, const RunRecord *r)
             json_object_end(w);
         }
         json_array_end(w);
+        write_records(w, &l->records);
         json_string(w, "measured_at", "after the mesh build, before the timed runs");
         if (l->numa_balancing < 0)
             json_null(w, "numa_balancing");
@@ -226,6 +250,8 @@ void write_json_setup(JsonWriter *w, const RunRecord *r)
             for (int n = 0; n <= l->after.max_node; n++)
                 json_integer(w, NULL, l->after.pages_per_node[n]);
             json_array_end(w);
+            json_integer(w, "shared_pages", l->after.shared_pages);
+            write_records(w, &l->after_records);
             json_object_end(w);
         }
         json_object_end(w);
