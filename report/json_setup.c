@@ -156,15 +156,21 @@ static void write_thread_placement(JsonWriter *w, const TeamPlacement *tp)
     json_object_end(w);
 }
 
+/* local_percent: the figure, or null when nothing was measured (never 100 by default). */
+static void write_local_percent(JsonWriter *w, int measured, double percent)
+{
+    if (measured)
+        json_number(w, "local_percent", percent);
+    else
+        json_null(w, "local_percent");
+}
+
 /* The Part records' locality (numa.locality.part_records). */
 static void write_records(JsonWriter *w, const RecordLocality *r)
 {
     json_object_begin(w, "part_records");
     json_bool(w, "measured", r->measured);
-    if (r->measured)
-        json_number(w, "local_percent", r->percent);
-    else
-        json_null(w, "local_percent");
+    write_local_percent(w, r->measured, r->percent);
     json_integer(w, "records", r->records);
     json_integer(w, "local_records", r->local_records);
     json_integer(w, "known_records", r->known_records);
@@ -201,10 +207,7 @@ void write_json_setup(JsonWriter *w, const RunRecord *r)
         json_bool(w, "measured", l->measured);
         json_string(w, "note", l->measured ? NULL : l->note);
         json_integer(w, "nodes", l->nodes);
-        if (l->measured)
-            json_number(w, "local_percent", l->percent);
-        else
-            json_null(w, "local_percent");
+        write_local_percent(w, l->measured, l->percent);
         json_integer(w, "local_pages", l->local_pages);
         json_integer(w, "known_pages", l->known_pages);
         json_integer(w, "queried_pages", l->queried_pages);
@@ -239,10 +242,7 @@ void write_json_setup(JsonWriter *w, const RunRecord *r)
         } else {
             json_object_begin(w, "after_timed_runs");
             json_bool(w, "measured", l->after.measured);
-            if (l->after.measured)
-                json_number(w, "local_percent", l->after.percent);
-            else
-                json_null(w, "local_percent");
+            write_local_percent(w, l->after.measured, l->after.percent);
             json_integer(w, "local_pages", l->after.local_pages);
             json_integer(w, "known_pages", l->after.known_pages);
             json_integer(w, "queried_pages", l->after.queried_pages);
