@@ -28,18 +28,92 @@ long sampled_page_index(long k, long samples, long total_pages)
     return (long)((double)k * (double)total_pages / (double)samples);
 }
 
-void tally_pages(const int *page_nodes, long count, int owner_node, int max_node, long *per_node, long *local,
-                 long *unknown)
+static int compare_refs(const void *a, const void *b)
 {
+    const PageRef *x = a, *y = b;
+    uintptr_t a_page = (uintptr_t)x->page, b_page = (uintptr_t)y->page;
+    if (a_page != b_page)
+        return a_page < b_page ? -1 : 1;
+    return (x->part > y->part) - (x->part < y->part);
+}
+
+void sort_page_refs(PageRef *refs, long count)
+{
+    if (count > 1)
+        qsort(refs, (size_t)count, sizeof *refs, compare_refs);
+}
+
+void tally_zone_pages(const PageRef *refs, long count, PartLocality *part, long parts, int max_node,
+                      LocalityFigures *f, long *unknown)
+{
+    for (long p = 0; p < parts; p++)
+        part[p].local_pages = part[p].known_pages = part[p].counted_local = part[p].counted_known = 0;
     for (long i = 0; i < count; i++) {
-        int n = page_nodes[i];
-        if (n < 0 || n > max_node) {
+        const PageRef *r = &refs[i];
+        int known = r->node >= 0 && r->node <= max_node, local = known && r->node == part[r->part].node;
+        part[r->part].known_pages += known;
+        part[r->part].local_pages += local;
+        if (i > 0 && refs[i - 1].page == r->page)
+            continue;   /* counted with a lower-numbered part */
+        f->queried_pages++;
+        f->shared_pages += i + 1 < count && refs[i + 1].page == r->page;
+        if (!known) {
             (*unknown)++;
             continue;
         }
-        per_node[n]++;
-        *local += n == owner_node;
+        f->pages_per_node[r->node]++;
+        f->known_pages++;
+        f->local_pages += local;
+        part[r->part].counted_known++;
+        part[r->part].counted_local += local;
     }
+}
+
+void tally_record_pages(PageRef *refs, long count, const PartLocality *part, int max_node, RecordLocality *r)
+{
+    for (long i = 0, j; i < count; i = j) {
+        int known = 1, local = 1;
+        for (j = i; j < count && refs[j].part == refs[i].part; j++) {
+            known &= refs[j].node >= 0 && refs[j].node <= max_node;
+            local &= refs[j].node == part[refs[i].part].node;
+        }
+        r->records++;
+        r->known_records += known;
+        r->local_records += known && local;
+    }
+    sort_page_refs(refs, count);
+    for (long i = 0; i < count; i++) {
+        if (i > 0 && refs[i - 1].page == refs[i].page)
+            continue;
+        r->pages++;
+        if (refs[i].node >= 0 && refs[i].node <= max_node)
+            r->pages_per_node[refs[i].node]++;
+    }
+    r->max_node = max_node;
+    r->measured = r->known_records > 0;
+    r->percent = locality_percent(r->local_records, r->known_records);
+}
+
+static int compare_spans(const void *a, const void *b)
+{
+    const PageSpan *x = a, *y = b;
+    return (x->first > y->first) - (x->first < y->first);
+}
+
+long distinct_span_pages(PageSpan *spans, long count)
+{
+    if (count > 1)
+        qsort(spans, (size_t)count, sizeof *spans, compare_spans);
+    long pages = 0;
+    uintptr_t next = 0;   /* first page not yet counted */
+    for (long i = 0; i < count; i++) {
+        uintptr_t from = i > 0 && spans[i].first < next ? next : spans[i].first;
+        if (spans[i].last >= from)
+            pages += (long)(spans[i].last - from + 1);
+        if (i == 0 || spans[i].last + 1 > next)
+            next = spans[i].last + 1;
+    }
+    return pages;
 }
 
 double locality_percent(long local, long known)
@@ -73,75 +147,91 @@ static void start_summary(LocalitySummary *summary)
     memset(summary, 0, sizeof *summary);
     summary->percent = -1.0;
     summary->after.percent = -1.0;
+    summary->records.percent = -1.0;
+    summary->after_records.percent = -1.0;
     summary->threads_bound = omp_get_proc_bind() != omp_proc_bind_false;
     summary->numa_balancing = numa_balancing_mode();
 }
 
 #ifdef CLOMP_HAVE_LIBNUMA
 
-/* Node of each sampled page of [start, start+bytes); returns the number of
- * pages queried and sets *total_pages. */
-static long query_block(const void *start, size_t bytes, int *nodes, long *total_pages)
+/* Appends to refs the sampled pages of [start, start+bytes), for part p;
+ * returns how many and sets *span (the block's whole page range). */
+static long add_block_pages(PageRef *refs, long p, const void *start, size_t bytes, PageSpan *span)
 {
-    size_t page = (size_t)sysconf(_SC_PAGESIZE);
-    size_t offset = (size_t)((uintptr_t)start % page);
-    const char *first = (const char *)start - offset;   /* the page holding the block's first byte */
-    *total_pages = (long)((offset + bytes + page - 1) / page);
-    long samples = sampled_page_count(*total_pages, MAX_SAMPLES_PER_PART);
-    void *pages[MAX_SAMPLES_PER_PART];
+    uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
+    uintptr_t first = (uintptr_t)start / page, last = ((uintptr_t)start + (bytes > 0 ? bytes : 1) - 1) / page;
+    const char *first_page = (const char *)start - (uintptr_t)start % page;   /* the page holding the first byte */
+    long total = (long)(last - first + 1), samples = sampled_page_count(total, MAX_SAMPLES_PER_PART);
     for (long k = 0; k < samples; k++)
-        pages[k] = (void *)(first + (size_t)sampled_page_index(k, samples, *total_pages) * page);
-    if (numa_move_pages(0, (unsigned long)samples, pages, NULL, nodes, 0) != 0)
-        for (long k = 0; k < samples; k++)
-            nodes[k] = -1;
+        refs[k] = (PageRef){first_page + (size_t)sampled_page_index(k, samples, total) * page, p, -1};
+    *span = (PageSpan){first, last};
     return samples;
 }
 
-typedef struct PageTotals {
-    long unknown, queried, pages, sampled_parts, local;
-} PageTotals;
-
-/* Every part's sampled pages against the node of the thread computing it
- * (part[p].node, observed first): per-part local and known counts, pages
- * per node, totals; with `by_node`, each part's pages per node too. */
-static void query_parts(const Mesh *mesh, PartLocality *part, int max_node, long *per_node, long *by_node,
-                        PageTotals *t)
+/* Every ref's node, from the kernel (move_pages without targets); -1 where
+ * the call fails. */
+static void query_nodes(PageRef *refs, long count)
 {
-    size_t bytes = mesh_block_bytes(&mesh->shape);
-    int nodes[MAX_SAMPLES_PER_PART];
-    long part_per_node[LOCALITY_MAX_NODES];
-    memset(t, 0, sizeof *t);
-    memset(per_node, 0, ((size_t)max_node + 1) * sizeof *per_node);
-    for (long p = 0; p < mesh->shape.numParts; p++) {
-        long part_pages, before = t->unknown;
-        long samples = query_block(mesh->partArray[p]->firstZone, bytes, nodes, &part_pages);
-        memset(part_per_node, 0, sizeof part_per_node);
-        part[p].local_pages = 0;
-        tally_pages(nodes, samples, part[p].node, max_node, part_per_node, &part[p].local_pages, &t->unknown);
-        for (int n = 0; n <= max_node; n++) {
-            per_node[n] += part_per_node[n];
-            if (by_node != NULL)
-                by_node[p * (max_node + 1) + n] = part_per_node[n];
-        }
-        part[p].known_pages = samples - (t->unknown - before);
-        t->queried += samples;
-        t->pages += part_pages;
-        t->sampled_parts += samples < part_pages;
-        t->local += part[p].local_pages;
+    enum { BATCH = 4096 };
+    void *pages[BATCH];
+    int nodes[BATCH];
+    for (long at = 0; at < count; at += BATCH) {
+        long n = count - at < BATCH ? count - at : BATCH;
+        for (long k = 0; k < n; k++)
+            pages[k] = (void *)refs[at + k].page;
+        int failed = numa_move_pages(0, (unsigned long)n, pages, NULL, nodes, 0) != 0;
+        for (long k = 0; k < n; k++)
+            refs[at + k].node = failed ? -1 : nodes[k];
     }
 }
 
-static void fill_figures(LocalityFigures *f, const PageTotals *t, const long *per_node, int max_node)
+typedef struct PageTotals {
+    long unknown, pages, sampled_parts;
+} PageTotals;
+
+/* Queries every part's zone pages (sampled when large) and Part record
+ * against the node of the thread computing it (part[p].node, observed
+ * first). With `by_node` (numParts x (max_node+1) longs), each part's
+ * pages per node too. Returns 0 when out of memory. */
+static int query_mesh(const Mesh *mesh, PartLocality *part, int max_node, LocalityFigures *f, RecordLocality *rec,
+                      long *by_node, PageTotals *t)
 {
+    long numParts = mesh->shape.numParts, count = 0, records = 0;
+    size_t bytes = mesh_block_bytes(&mesh->shape);
+    size_t page = (size_t)sysconf(_SC_PAGESIZE);
+    long per_part = sampled_page_count((long)((bytes + page - 1) / page) + 1, MAX_SAMPLES_PER_PART);
+    PageRef *refs = malloc((size_t)numParts * (size_t)per_part * sizeof *refs);
+    PageRef *record_refs = malloc((size_t)numParts * 2 * sizeof *record_refs);
+    PageSpan *spans = malloc((size_t)numParts * sizeof *spans), ignored;
+    int ok = refs != NULL && record_refs != NULL && spans != NULL;
     memset(f, 0, sizeof *f);
-    f->local_pages = t->local;
-    f->known_pages = t->queried - t->unknown;
-    f->queried_pages = t->queried;
-    f->measured = f->known_pages > 0;
-    f->percent = locality_percent(f->local_pages, f->known_pages);
-    f->max_node = max_node;
-    for (int n = 0; n <= f->max_node; n++)
-        f->pages_per_node[n] = per_node[n];
+    memset(rec, 0, sizeof *rec);
+    memset(t, 0, sizeof *t);
+    for (long p = 0; ok && p < numParts; p++) {
+        long n = add_block_pages(refs + count, p, mesh->partArray[p]->firstZone, bytes, &spans[p]);
+        count += n;
+        t->sampled_parts += n < (long)(spans[p].last - spans[p].first + 1);
+        records += add_block_pages(record_refs + records, p, mesh->partArray[p], sizeof(Part), &ignored);
+    }
+    if (ok) {
+        query_nodes(refs, count);
+        query_nodes(record_refs, records);
+        for (long i = 0; by_node != NULL && i < count; i++)
+            if (refs[i].node >= 0 && refs[i].node <= max_node)
+                by_node[refs[i].part * (max_node + 1) + refs[i].node]++;
+        sort_page_refs(refs, count);
+        tally_zone_pages(refs, count, part, numParts, max_node, f, &t->unknown);
+        tally_record_pages(record_refs, records, part, max_node, rec);
+        t->pages = distinct_span_pages(spans, numParts);
+        f->max_node = max_node;
+        f->measured = f->known_pages > 0;
+        f->percent = locality_percent(f->local_pages, f->known_pages);
+    }
+    free(refs);
+    free(record_refs);
+    free(spans);
+    return ok;
 }
 
 /* The static owners of the parts, observed in a region of the timed team's size. */
@@ -153,7 +243,7 @@ static int observe_owners(long numParts, int numThreads, PartLocality *part)
     if (ok) {
         observe_static_owners(numParts, numThreads, thread, cpu, node);
         for (long p = 0; p < numParts; p++)
-            part[p] = (PartLocality){thread[p], cpu[p], node[p], 0, 0};
+            part[p] = (PartLocality){thread[p], cpu[p], node[p], 0, 0, 0, 0};
     }
     free(thread);
     free(cpu);
@@ -174,36 +264,34 @@ void measure_locality(const Mesh *mesh, int numThreads, LocalitySummary *summary
         return;
     }
     summary->part = calloc((size_t)numParts, sizeof *summary->part);
-    if (summary->part == NULL || !observe_owners(numParts, numThreads, summary->part)) {
+    /* Each part's pages by node, kept only for parts with remote pages. */
+    long *by_node = calloc((size_t)numParts * (size_t)(max_node + 1), sizeof(long));
+    PageTotals t;
+    LocalityFigures f;
+    if (summary->part == NULL || by_node == NULL || !observe_owners(numParts, numThreads, summary->part) ||
+        !query_mesh(mesh, summary->part, max_node, &f, &summary->records, by_node, &t)) {
         snprintf(summary->note, sizeof summary->note, "out of memory");
+        free(by_node);
         free_locality(summary);
         return;
     }
     summary->queried = 1;
     summary->parts = numParts;
     summary->nodes = numa_node_total();
-    PageTotals t;
-    long per_node[LOCALITY_MAX_NODES];
-    query_parts(mesh, summary->part, max_node, per_node, NULL, &t);
-
-    /* Parts with remote pages: where those pages are, part by part (every
-     * part is queried again only when there is one). */
     int remote = 0;
     for (long p = 0; p < numParts && !remote; p++)
         remote = summary->part[p].local_pages != summary->part[p].known_pages;
     if (remote) {
-        summary->part_pages_by_node = calloc((size_t)numParts * (size_t)(max_node + 1), sizeof(long));
-        if (summary->part_pages_by_node != NULL) {
-            summary->part_max_node = max_node;
-            query_parts(mesh, summary->part, max_node, per_node, summary->part_pages_by_node, &t);
-        }
+        summary->part_max_node = max_node;
+        summary->part_pages_by_node = by_node;
+    } else {
+        free(by_node);
     }
 
-    LocalityFigures f;
-    fill_figures(&f, &t, per_node, max_node);
     summary->local_pages = f.local_pages;
     summary->known_pages = f.known_pages;
     summary->queried_pages = f.queried_pages;
+    summary->shared_pages = f.shared_pages;
     summary->unknown_pages = t.unknown;
     summary->total_pages = t.pages;
     summary->sampled_parts = t.sampled_parts;
@@ -215,7 +303,8 @@ void measure_locality(const Mesh *mesh, int numThreads, LocalitySummary *summary
         snprintf(summary->note, sizeof summary->note, "the kernel reported no page's node: move_pages failed");
 
     /* The same figure per thread: with a policy that favours one node the
-     * average hides a thread that has no local page at all. */
+     * average hides a thread that has no local page at all. Each page
+     * counts for the thread of the part it is counted with. */
     for (long p = 0; p < numParts; p++) {
         const PartLocality *pl = &summary->part[p];
         if (pl->thread < 0 || pl->thread >= LOCALITY_MAX_THREADS)
@@ -223,8 +312,8 @@ void measure_locality(const Mesh *mesh, int numThreads, LocalitySummary *summary
         if (pl->thread >= summary->threads)
             summary->threads = pl->thread + 1;
         summary->per_thread[pl->thread].node = pl->node;
-        summary->per_thread[pl->thread].local_pages += pl->local_pages;
-        summary->per_thread[pl->thread].known_pages += pl->known_pages;
+        summary->per_thread[pl->thread].local_pages += pl->counted_local;
+        summary->per_thread[pl->thread].known_pages += pl->counted_known;
     }
 }
 
@@ -234,18 +323,14 @@ void remeasure_locality(const Mesh *mesh, int numThreads, LocalitySummary *summa
     if (!summary->measured || summary->numa_balancing <= 0)
         return;
     long numParts = mesh->shape.numParts;
-    int max_node = summary->max_node;
     summary->remeasured = 1;
     PartLocality *part = calloc((size_t)numParts, sizeof *part);
-    if (part == NULL || !observe_owners(numParts, numThreads, part)) {
+    PageTotals t;
+    if (part == NULL || !observe_owners(numParts, numThreads, part) ||
+        !query_mesh(mesh, part, summary->max_node, &summary->after, &summary->after_records, NULL, &t)) {
         snprintf(summary->after_note, sizeof summary->after_note, "out of memory");
-    } else {
-        PageTotals t;
-        long per_node[LOCALITY_MAX_NODES];
-        query_parts(mesh, part, max_node, per_node, NULL, &t);
-        fill_figures(&summary->after, &t, per_node, max_node);
-        if (!summary->after.measured)
-            snprintf(summary->after_note, sizeof summary->after_note, "the kernel reported no page's node");
+    } else if (!summary->after.measured) {
+        snprintf(summary->after_note, sizeof summary->after_note, "the kernel reported no page's node");
     }
     free(part);
 }

@@ -4,6 +4,8 @@
 #ifndef CLOMP_LOCALITY_H
 #define CLOMP_LOCALITY_H
 
+#include <stdint.h>
+
 #include "record.h"
 
 /* Pages of one block that are queried: all of them up to `max_samples`,
@@ -12,11 +14,40 @@ long sampled_page_count(long total_pages, long max_samples);
 /* Index (0..total_pages-1) of the k-th sampled page. */
 long sampled_page_index(long k, long samples, long total_pages);
 
-/* Adds one block's page nodes to the totals: per_node[n] counts pages on node
- * n (0..max_node), *local those on owner_node, *unknown those the kernel
- * could not place (negative node). */
-void tally_pages(const int *page_nodes, long count, int owner_node, int max_node, long *per_node, long *local,
-                 long *unknown);
+/* One queried page and the part whose zone block (or Part record) lies on
+ * it: a page several parts share has one PageRef per part. */
+typedef struct PageRef {
+    const char *page;      /* the page's first byte */
+    long part;
+    int node;              /* the kernel's answer; negative: unknown */
+} PageRef;
+
+/* Orders refs by page, then part: each page's first ref is its
+ * lowest-numbered part, the one it is counted with. */
+void sort_page_refs(PageRef *refs, long count);
+
+/* Zone pages, from refs sorted by sort_page_refs: part[p].known_pages and
+ * local_pages count every page part p touches (a shared page for each of
+ * its parts); the totals in *f (per node, local, shared) and
+ * part[p].counted_* count each distinct page once, for its lowest-numbered
+ * part. Local: on part[p].node. Nodes outside 0..max_node (negative: the
+ * kernel could not place it) add to *unknown instead. */
+void tally_zone_pages(const PageRef *refs, long count, PartLocality *part, long parts, int max_node,
+                      LocalityFigures *f, long *unknown);
+
+/* Part records, from refs in part order (each record's one or two pages
+ * together): a record is known when all its pages are, local when they are
+ * all on part[p].node; r->pages and pages_per_node count distinct pages
+ * (refs is sorted on return). */
+void tally_record_pages(PageRef *refs, long count, const PartLocality *part, int max_node, RecordLocality *r);
+
+/* The pages of one block, first to last inclusive (page numbers). */
+typedef struct PageSpan {
+    uintptr_t first, last;
+} PageSpan;
+
+/* Pages in the union of the spans (reorders them). */
+long distinct_span_pages(PageSpan *spans, long count);
 
 /* Percentage of known pages that are local; -1 when no page is known
  * (nothing was measured, which must never read as 100%). */

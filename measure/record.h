@@ -71,20 +71,38 @@ typedef struct RankSpread {
  * decimal, cheap for a 64-million-zone mesh. */
 #define LOCALITY_MAX_SAMPLES_PER_PART 1024
 
-/* One measurement of where the zone pages are. */
+/* One measurement of where the zone pages are. Pages are distinct: a page
+ * several parts' blocks share counts once, for the lowest-numbered of them. */
 typedef struct LocalityFigures {
     int measured;          /* some page's node was known */
     double percent;        /* local share of known pages; -1 when not measured */
     long local_pages, known_pages, queried_pages;
+    long shared_pages;     /* queried pages that two or more parts' blocks touch */
     int max_node;          /* pages_per_node[0..max_node] (capped at LOCALITY_MAX_NODES-1) */
     long pages_per_node[LOCALITY_MAX_NODES];
 } LocalityFigures;
 
+/* Where the Part records are (mesh/mesh.h: written every subcycle by the
+ * thread that computes the part), counted by record: a record is local when
+ * every page it lies on is on that thread's node. Apart from the zone pages. */
+typedef struct RecordLocality {
+    int measured;          /* some record's pages were all known */
+    double percent;        /* local share of known records; -1 when not measured */
+    long records, local_records, known_records;
+    long pages;            /* distinct pages holding them */
+    int max_node;
+    long pages_per_node[LOCALITY_MAX_NODES];   /* those pages per node */
+} RecordLocality;
+
 /* One part: the thread that computes it under schedule(static), that
- * thread's CPU and node, and its queried pages. */
+ * thread's CPU and node; every page its zone block touches (local_pages,
+ * known_pages: a page shared with other parts counts for each), and the
+ * pages counted with it in the totals (counted_*: those whose
+ * lowest-numbered part it is). */
 typedef struct PartLocality {
     int thread, cpu, node;
     long local_pages, known_pages;
+    long counted_local, counted_known;
 } PartLocality;
 
 typedef struct LocalitySummary {
@@ -93,7 +111,8 @@ typedef struct LocalitySummary {
     char note[96];         /* why it was not measured */
     int nodes;             /* NUMA nodes configured */
     double percent;        /* local share of known pages; -1 when not measured */
-    long local_pages, known_pages, queried_pages, unknown_pages, total_pages, sampled_parts;
+    /* Distinct zone pages (each once, for the lowest-numbered part touching it). */
+    long local_pages, known_pages, queried_pages, unknown_pages, total_pages, sampled_parts, shared_pages;
     int max_node;          /* pages_per_node[0..max_node] (capped at LOCALITY_MAX_NODES-1) */
     long pages_per_node[LOCALITY_MAX_NODES];
     int threads_bound;     /* OMP_PROC_BIND is not false */
@@ -101,17 +120,19 @@ typedef struct LocalitySummary {
     int threads;           /* per_thread[0..threads-1] (capped at LOCALITY_MAX_THREADS) */
     struct {
         int node;          /* node of the thread's CPU in the static pass */
-        long local_pages, known_pages;
+        long local_pages, known_pages;   /* the distinct pages counted with its parts */
     } per_thread[LOCALITY_MAX_THREADS];
     long parts;            /* part[0..parts-1] when queried, else NULL */
     PartLocality *part;
     int part_max_node;     /* part_pages_by_node[p * (part_max_node + 1) + n]: the */
     long *part_pages_by_node; /* sampled pages of part p on node n, for parts with remote pages (else NULL) */
+    RecordLocality records;   /* the Part records, after the mesh build */
     /* With numa_balancing on, pages move while the timed runs go: the same
      * measurement once more after them (after.measured 0 when not taken). */
     int remeasured;
     char after_note[64];   /* remeasured but not measured: why */
     LocalityFigures after;
+    RecordLocality after_records;
 } LocalitySummary;
 
 /* The run as resolved from the command line. */

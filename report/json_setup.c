@@ -153,6 +153,32 @@ static void write_thread_placement(JsonWriter *w, const TeamPlacement *tp)
     json_object_end(w);
 }
 
+/* local_percent: the figure, or null when nothing was measured (never 100 by default). */
+static void write_local_percent(JsonWriter *w, int measured, double percent)
+{
+    if (measured)
+        json_number(w, "local_percent", percent);
+    else
+        json_null(w, "local_percent");
+}
+
+/* The Part records' locality (numa.locality.part_records). */
+static void write_records(JsonWriter *w, const RecordLocality *r)
+{
+    json_object_begin(w, "part_records");
+    json_bool(w, "measured", r->measured);
+    write_local_percent(w, r->measured, r->percent);
+    json_integer(w, "records", r->records);
+    json_integer(w, "local_records", r->local_records);
+    json_integer(w, "known_records", r->known_records);
+    json_integer(w, "pages", r->pages);
+    json_array_begin(w, "pages_per_node");
+    for (int n = 0; r->pages > 0 && n <= r->max_node; n++)
+        json_integer(w, NULL, r->pages_per_node[n]);
+    json_array_end(w);
+    json_object_end(w);
+}
+
 void write_json_setup(JsonWriter *w, const RunRecord *r)
 {
     char policy[32];
@@ -178,15 +204,15 @@ void write_json_setup(JsonWriter *w, const RunRecord *r)
         json_bool(w, "measured", l->measured);
         json_string(w, "note", l->measured ? NULL : l->note);
         json_integer(w, "nodes", l->nodes);
-        if (l->measured)
-            json_number(w, "local_percent", l->percent);
-        else
-            json_null(w, "local_percent");
+        write_local_percent(w, l->measured, l->percent);
         json_integer(w, "local_pages", l->local_pages);
         json_integer(w, "known_pages", l->known_pages);
         json_integer(w, "queried_pages", l->queried_pages);
         json_integer(w, "total_pages", l->total_pages);
         json_integer(w, "sampled_parts", l->sampled_parts);
+        json_integer(w, "shared_pages", l->shared_pages);
+        json_string(w, "pages_counted", "distinct pages: a page two or more parts' zone blocks share counts once, "
+                                        "for the lowest-numbered of them (per_thread: that part's thread)");
         json_array_begin(w, "pages_per_node");
         for (int n = 0; l->nodes > 0 && n <= l->max_node; n++)
             json_integer(w, NULL, l->pages_per_node[n]);
@@ -202,6 +228,7 @@ void write_json_setup(JsonWriter *w, const RunRecord *r)
             json_object_end(w);
         }
         json_array_end(w);
+        write_records(w, &l->records);
         json_string(w, "measured_at", "after the mesh build, before the timed runs");
         if (l->numa_balancing < 0)
             json_null(w, "numa_balancing");
@@ -212,10 +239,7 @@ void write_json_setup(JsonWriter *w, const RunRecord *r)
         } else {
             json_object_begin(w, "after_timed_runs");
             json_bool(w, "measured", l->after.measured);
-            if (l->after.measured)
-                json_number(w, "local_percent", l->after.percent);
-            else
-                json_null(w, "local_percent");
+            write_local_percent(w, l->after.measured, l->after.percent);
             json_integer(w, "local_pages", l->after.local_pages);
             json_integer(w, "known_pages", l->after.known_pages);
             json_integer(w, "queried_pages", l->after.queried_pages);
@@ -223,6 +247,8 @@ void write_json_setup(JsonWriter *w, const RunRecord *r)
             for (int n = 0; n <= l->after.max_node; n++)
                 json_integer(w, NULL, l->after.pages_per_node[n]);
             json_array_end(w);
+            json_integer(w, "shared_pages", l->after.shared_pages);
+            write_records(w, &l->after_records);
             json_object_end(w);
         }
         json_object_end(w);

@@ -23,24 +23,30 @@ static void print_measured_when(FILE *out, int balancing)
 
 /* Consecutive fully local parts on the same node share a line, so 1024
  * parts do not print 1024 lines; any part with remote pages gets its own,
- * with where those pages are. */
+ * with where all its pages are. Each line counts the pages counted with its
+ * parts (a page several parts share: with the lowest-numbered one), so the
+ * lines add up to the total, and says how many more they share. */
 static void print_part_pages(FILE *out, const LocalitySummary *l)
 {
     const PartLocality *part = l->part;
     for (long p = 0, q; p < l->parts; p = q + 1) {
-        long run_local = part[p].local_pages, run_known = part[p].known_pages;
+        long local = part[p].counted_local, known = part[p].counted_known;
+        long shared = part[p].known_pages - part[p].counted_known;
         for (q = p; q + 1 < l->parts && part[q + 1].node == part[p].node && part[p].local_pages == part[p].known_pages &&
                     part[q + 1].local_pages == part[q + 1].known_pages;
              q++) {
-            run_local += part[q + 1].local_pages;
-            run_known += part[q + 1].known_pages;
+            local += part[q + 1].counted_local;
+            known += part[q + 1].counted_known;
+            shared += part[q + 1].known_pages - part[q + 1].counted_known;
         }
         fprintf(out, "  NUMA part pages: part%s %ld", q > p ? "s" : "", p);
         if (q > p)
             fprintf(out, "-%ld", q);
-        fprintf(out, " (computed on node %d): %ld of %ld queried pages local", part[p].node, run_local, run_known);
-        if (run_local != run_known && l->part_pages_by_node != NULL) {
-            fprintf(out, "; pages by node:");
+        fprintf(out, " (computed on node %d): %ld of %ld pages local", part[p].node, local, known);
+        if (shared > 0)
+            fprintf(out, " (+%ld shared with a lower-numbered part, counted with it)", shared);
+        if (part[p].local_pages != part[p].known_pages && l->part_pages_by_node != NULL) {
+            fprintf(out, "; all its pages by node:");
             for (int n = 0; n <= l->part_max_node; n++) {
                 long count = l->part_pages_by_node[p * (l->part_max_node + 1) + n];
                 if (count > 0)
@@ -49,6 +55,20 @@ static void print_part_pages(FILE *out, const LocalitySummary *l)
         }
         fputc('\n', out);
     }
+}
+
+/* The Part records: their own figure, not in the zone pages'. */
+static void print_records(FILE *out, const char *label, const RecordLocality *r)
+{
+    if (!r->measured) {
+        fprintf(out, "%s not measured (the kernel placed none of their pages)\n", label);
+        return;
+    }
+    fprintf(out, "%s %.1f%% of the %ld Part records (written every subcycle by the thread that computes the part) "
+                 "on that thread's node (%ld of %ld records placed; on %ld distinct page%s:",
+            label, r->percent, r->records, r->local_records, r->known_records, r->pages, r->pages == 1 ? "" : "s");
+    print_pages_per_node(out, r->pages_per_node, r->max_node);
+    fprintf(out, "; not in the zone page figures)\n");
 }
 
 void print_locality(FILE *out, const LocalitySummary *l)
@@ -68,10 +88,12 @@ void print_locality(FILE *out, const LocalitySummary *l)
         fprintf(out, "    NUMA locality: not measured (%s)\n", l->note);
     else
         fprintf(out, "    NUMA locality: %.1f%% of zone pages on the node of the thread that computes them "
-                     "(%ld of %ld pages queried%s)\n",
-                l->percent, l->local_pages, l->known_pages, l->unknown_pages > 0 ? "; some pages not placed yet" : "");
+                     "(%ld of %ld distinct pages; %ld of them shared by two or more parts, each counted once, for the "
+                     "lowest-numbered part%s)\n",
+                l->percent, l->local_pages, l->known_pages, l->shared_pages,
+                l->unknown_pages > 0 ? "; some pages not placed yet" : "");
     if (l->sampled_parts > 0)
-        fprintf(out, "    NUMA sampling: %ld parts larger than %d pages were sampled evenly (%ld of %ld pages)\n",
+        fprintf(out, "    NUMA sampling: %ld parts larger than %d pages were sampled evenly (%ld of %ld distinct pages)\n",
                 l->sampled_parts, LOCALITY_MAX_SAMPLES_PER_PART, l->queried_pages, l->total_pages);
     fprintf(out, "  NUMA pages/node:");
     print_pages_per_node(out, l->pages_per_node, l->max_node);
@@ -84,10 +106,11 @@ void print_locality(FILE *out, const LocalitySummary *l)
                 fprintf(out, "%s %d@node%d %.1f%% (%ld of %ld)", th > 0 ? "," : "", th, l->per_thread[th].node,
                         100.0 * (double)local / (double)known, local, known);
             else
-                fprintf(out, "%s %d@node%d no pages", th > 0 ? "," : "", th, l->per_thread[th].node);
+                fprintf(out, "%s %d@node%d none", th > 0 ? "," : "", th, l->per_thread[th].node);
         }
-        fprintf(out, " (thread@node: local share of the pages it computes)\n");
+        fprintf(out, " (thread@node: local share of the pages counted with its parts)\n");
     }
+    print_records(out, "NUMA part records:", &l->records);
     print_measured_when(out, l->numa_balancing);
     if (!l->threads_bound)
         fprintf(out, "          WARNING: threads are not bound (OMP_PROC_BIND unset or false): they may migrate, "
@@ -103,7 +126,7 @@ void print_locality_after(FILE *out, const LocalitySummary *l)
         return;
     }
     if (l->after.measured)
-        fprintf(out, "NUMA locality after the timed runs: %.1f%% (%ld of %ld pages queried); after the mesh "
+        fprintf(out, "NUMA locality after the timed runs: %.1f%% (%ld of %ld distinct pages); after the mesh "
                      "build: %.1f%%; numa_balancing is on (%d)\n",
                 l->after.percent, l->after.local_pages, l->after.known_pages, l->percent, l->numa_balancing);
     else
@@ -111,4 +134,5 @@ void print_locality_after(FILE *out, const LocalitySummary *l)
     fprintf(out, "NUMA pages/node after the timed runs:");
     print_pages_per_node(out, l->after.pages_per_node, l->after.max_node);
     fputc('\n', out);
+    print_records(out, "NUMA part records after the timed runs:", &l->after_records);
 }

@@ -12,6 +12,14 @@
 #   node:1                                        100/T %: thread 1 100%, the rest 0%
 #   local                                         100%
 #   node:T (one past the last node)               refused, exit 2
+# Pages are distinct (a page two parts share counts once). The Part records
+# (8 per thread) are a figure of their own, counted by record. Under the
+# libnuma policies the arena puts them on a node, so local are: all (local),
+# the 8 of thread 1 (node:1), and under interleave the 8 of the one node
+# whose page holds them all (8T x 128 bytes <= 1 page): 100/T %. Under first
+# touch they are malloc'd: 80 bytes each, in heap pages some other thread may
+# have touched first, so where they are is the heap's history, not the
+# topology: only that all 8T are placed and counted is asserted.
 # Transparent huge pages are off in the guests: interleaving is page by page.
 # Skips with a reason when qemu, busybox or the guest kernel is unavailable.
 
@@ -64,6 +72,14 @@ locality_of() {  # the overall local percentage of a report
 thread_locality() {  # thread_locality TEXT T: thread T's local percentage
     printf '%s\n' "$1" | sed -n 's/^ *NUMA per thread://p' | tr ',' '\n' |
         sed -n "s/^ *$2@node[0-9]* \\([0-9.]*\\)% .*/\\1/p"
+}
+
+records_of() {  # the Part records' local percentage
+    printf '%s\n' "$1" | sed -n 's/^NUMA part records: \([0-9.]*\)% of the .*/\1/p'
+}
+
+record_pages() {  # distinct pages holding the Part records
+    printf '%s\n' "$1" | sed -n 's/^NUMA part records: .* on \([0-9]*\) distinct page.*/\1/p'
 }
 
 pages_on_node() {  # pages_on_node TEXT N: pages counted on node N
@@ -142,6 +158,8 @@ for nodes in 2 4; do
     got=$(locality_of "$text")
     near "$got" 100
     ok $? "first touch by the owners: 100% of pages local $what (got $got%)"
+    like "$text" "^NUMA part records: [0-9.]+% of the $((8 * nodes)) Part records .*\\([0-9]+ of $((8 * nodes)) records placed" \
+        "first touch: all $((8 * nodes)) Part records are placed and counted, apart from the zone pages $what"
     all_local=0
     for ((t = 0; t < nodes; t++)); do
         near "$(thread_locality "$text" "$t")" 100 || all_local=1
@@ -167,6 +185,8 @@ ok = len(team) == n and all(t["thread"] == i and t["cpu"] == i and t["socket"] =
 per = d["locality"]["per_thread"]
 ok = ok and len(per) == n and all(p["node"] == i and p["local_pages"] == p["known_pages"] > 0 for i, p in enumerate(per))
 ok = ok and d["locality"]["numa_balancing"] == 0 and d["locality"]["after_timed_runs"] is None
+r = d["locality"]["part_records"]
+ok = ok and r["records"] == r["known_records"] == 8 * n and 0 <= r["local_records"] <= 8 * n and r["pages"] >= 1
 print("ok" if ok else "mismatch: " + json.dumps(d)[:600])' "$nodes" 2>&1)
     is "$verdict" ok "the JSON has the same placement table and per-thread locality $what"
 
@@ -187,6 +207,10 @@ print("ok" if ok else "mismatch: " + json.dumps(d)[:600])' "$nodes" 2>&1)
     got=$(locality_of "$text")
     near "$got" "$share"
     ok $? "--numa=interleave: $share% local $what (got $got%)"
+    got=$(records_of "$text")
+    near "$got" "$share"
+    ok $? "--numa=interleave: the Part records share one page, local to one thread's 8: $share% $what (got $got%)"
+    is "$(record_pages "$text")" 1 "--numa=interleave: the $((8 * nodes)) Part records lie on 1 distinct page $what"
     even=0
     counts=''
     for ((n = 0; n < nodes; n++)); do counts+=" $(pages_on_node "$text" "$n")"; done
@@ -206,11 +230,17 @@ print("ok" if ok else "mismatch: " + json.dumps(d)[:600])' "$nodes" 2>&1)
     is "$(thread_locality "$text" 1)" 100.0 "--numa=node:1: the thread on node 1 has only local pages"
     [ "$(pages_on_node "$text" 0)" = 0 ] && [ "$(pages_on_node "$text" 1)" -gt 0 ]
     ok $? "--numa=node:1 puts every page on node 1"
+    got=$(records_of "$text")
+    near "$got" "$share"
+    ok $? "--numa=node:1: only thread 1's Part records are local, $share% $what (got $got%)"
 
     text=$(case_output "$out" local)
     got=$(locality_of "$text")
     near "$got" 100
     ok $? "--numa=local: 100% local $what (got $got%)"
+    got=$(records_of "$text")
+    near "$got" 100
+    ok $? "--numa=local: every Part record on its thread's node $what (got $got%)"
 
     is "$(case_status "$out" past_last_node)" 2 "--numa=node:$nodes, one past the last node, is refused with exit 2 $what"
     like "$(case_output "$out" past_last_node)" "node $nodes does not exist or is not allowed; nodes: 0-$((nodes - 1))" \
@@ -220,7 +250,7 @@ print("ok" if ok else "mismatch: " + json.dumps(d)[:600])' "$nodes" 2>&1)
     is "$(case_status "$out" balancing)" 0 "a run with numa_balancing on verifies $what"
     like "$text" "numa_balancing is on \\(1\\): .* measured again after the timed runs" \
         "with numa_balancing on the report says locality will be measured again"
-    like "$text" $'\n''NUMA locality after the timed runs: [0-9.]+% \(.*\); after the mesh build: [0-9.]+%' \
+    like "$text" '^NUMA locality after the timed runs: [0-9.]+% \(.*\); after the mesh build: [0-9.]+%' \
         "and reports the figure after the timed runs next to the one after the build"
 
     if [ "$nodes" -eq 4 ]; then

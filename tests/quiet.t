@@ -49,7 +49,10 @@ TIMING = {
     "invocation",                       # the options differ by design (--quiet, file names)
     "start_time", "measurements[].started",
     "setup.build_seconds",
-    "cycles.ghz",                       # the TSC calibration of each process
+    "cycles.ghz", "cycles.core_clock_ghz",  # the TSC calibration of each process (and the range assumed from it)
+    "measurements[].runtime_us_per_loop", "measurements[].runtime_speedup",
+    "measurements[].runtime_efficacy_percent", "measurements[].runtime_overhead_us_per_loop",
+    "measurements[].delay.us", "measurements[].delay.additions",  # calibrated against the clock
     "measurements[].runtime_seconds", "measurements[].us_per_loop", "measurements[].speedup",
     "measurements[].efficacy_percent", "measurements[].overhead_us_per_loop",
     "measurements[].overhead_ci_95", "measurements[].overhead_round_range",
@@ -62,7 +65,7 @@ TIMING = {
     "process_cost.cpus_busy",
     "numa.locality.after_timed_runs",   # numa_balancing moves pages at the kernel's pace
 }
-TIMING_RE = [re.compile(r"^llnl_targets\.[a-z_]+\.(cycles|cycles_ci_95|verdict)$")]
+TIMING_RE = [re.compile(r"^llnl_targets\.[a-z_]+\.(cycles|cycles_ci_95|core_cycles|verdict)$")]
 # Warnings about the chunks' noise follow the clock; every other warning is compared.
 NOISE = re.compile(r"noisy measurement")
 # Members that must have been compared, or the comparison proves little.
@@ -122,7 +125,9 @@ a, b = (list(csv.reader(open(p, newline=""))) for p in sys.argv[1:3])
 TIMING = {"runtime_seconds", "us_per_loop", "us_per_loop_ci_low", "us_per_loop_ci_high", "cv", "speedup",
           "efficacy_percent", "overhead_us", "overhead_ci_low", "overhead_ci_high", "ghz", "us_per_loop_cycles",
           "overhead_cycles", "overhead_cycles_ci_low", "overhead_cycles_ci_high", "llnl_target_cycles",
-          "llnl_verdict", "user_cpu_seconds", "system_cpu_seconds"}
+          "llnl_verdict", "user_cpu_seconds", "system_cpu_seconds", "runtime_us_per_loop", "runtime_speedup",
+          "runtime_efficacy_percent", "runtime_overhead_us", "llnl_target_core_cycles_low",
+          "llnl_target_core_cycles_high"}
 if a[0] != b[0]:
     print("header: --quiet %s, plain run %s" % (a[0], b[0]))
 if len(a) != len(b):

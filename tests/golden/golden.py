@@ -57,7 +57,7 @@ SUMMARY_ROWS = ("Runtime,", "us/Loop,", "Speedup,", "Efficacy,", "Overhead,")
 # NUMA lines a build without libnuma does not print (it prints NUMA placement
 # and "NUMA locality: not measured (clomp built without libnuma)").
 LIBNUMA_ONLY = {"NUMA nodes", "NUMA threads", "NUMA part pages", "NUMA pages/node", "NUMA per thread",
-                "NUMA measured", "NUMA sampling"}
+                "NUMA measured", "NUMA sampling", "NUMA part records"}
 # WARNING lines that follow the machine, its load or the runtime, not the input.
 MACHINE_WARNINGS = re.compile(r"threads are not bound|larger than the \d+ cores online|share a core|"
                               r"inner teams share CPUs|serialised the inner teams|fewer threads than requested|"
