@@ -142,7 +142,7 @@ static void print_cycles(FILE *out, const RunSetup *run, const Measurement *m)
     fprintf(out, "%13s   Cycles: %s", s->name, measured_text(a, sizeof a, cycles_from_us(rate, us), u, 0));
     if (has_ci) {
         char b[32], c[32];
-        fprintf(out, " (95%% CI %s .. %s)", measured_text(b, sizeof b, cycles_from_us(rate, low), u, 0),
+        fprintf(out, " (95%% CI %s .. %s, " INTERVAL_SCOPE ")", measured_text(b, sizeof b, cycles_from_us(rate, low), u, 0),
                 measured_text(c, sizeof c, cycles_from_us(rate, high), u, 0));
     }
     fprintf(out, " %s, %s\n", what, cycle_clock_text(rate));

@@ -43,10 +43,11 @@ summary_row() {
     local row="$run,$set_name,$status,$rc,$seconds,${args// /,}" key cells fork_join cpu
     [ "$status" = OK ] || csv=/dev/null
     for key in "${summary_keys[@]}"; do
-        cells=$(csv_cells "$csv" "$key" us_per_loop speedup efficacy_percent overhead_us)
+        # CLOMP 1.2's figures, from Runtime: what the run's own summary prints.
+        cells=$(csv_cells "$csv" "$key" runtime_us_per_loop runtime_speedup runtime_efficacy_percent runtime_overhead_us)
         row="$row,$cells"
     done
-    fork_join=$(csv_cells "$csv" parallel us_per_loop)
+    fork_join=$(csv_cells "$csv" parallel runtime_us_per_loop)
     # The process's CPU seconds are on every row of its CSV: Serial Ref's always exists.
     cpu=$(csv_cells "$csv" serial user_cpu_seconds system_cpu_seconds)
     printf '%s\n' "$row,$policy,$fork_join,$cpu"
@@ -63,7 +64,8 @@ suite_csv_rows() {
     tail -n +2 "$csv" | sed "s/^/$prefix,/" >>"$suite"
 }
 
-# static_speedup RUN_CSV: Static OMP's speedup, or empty.
+# static_speedup RUN_CSV: Static OMP's speedup (CLOMP 1.2's, from Runtime: the
+# run's Speedup line), or empty.
 static_speedup() {
-    csv_cells "$1" static speedup
+    csv_cells "$1" static runtime_speedup
 }

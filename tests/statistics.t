@@ -408,18 +408,28 @@ summary_cell() {  # summary_cell TEXT ROW COLUMN(1-9)
 }
 if [ "$have_python" -eq 1 ]; then
     for name in 'Static OMP' 'Serial Ref' 'OMP Barrier'; do
-        is "$(block_value "$t7_out" "$name" us/Loop)" "$(pyget "$tmp/t7.json" '"%.2f" % by["'"$name"'"]["us_per_loop"]')" \
-            "the $name block's us/Loop is the JSON us_per_loop to 2 decimals"
+        is "$(block_value "$t7_out" "$name" us/Loop)" "$(pyget "$tmp/t7.json" '"%.2f" % by["'"$name"'"]["runtime_us_per_loop"]')" \
+            "the $name block's us/Loop is CLOMP 1.2's, the JSON runtime_us_per_loop, to 2 decimals"
+        is "$(block_value "$t7_out" "$name" us/Loop)" \
+            "$(pyget "$tmp/t7.json" '"%.2f" % (by["'"$name"'"]["runtime_seconds"] * 1e6 / (d["resolved"]["iterations"] * 10))')" \
+            "and that is the block's Runtime x 1e6 / (iterations x 10), as in CLOMP 1.2"
         is "$(block_value "$t7_out" "$name" Runtime)" "$(pyget "$tmp/t7.json" '"%.3f" % by["'"$name"'"]["runtime_seconds"]')" \
             "the $name block's Runtime is the JSON runtime_seconds to 3 decimals"
     done
-    static_ovh=$(pyget "$tmp/t7.json" '"%.2f" % by["Static OMP"]["overhead_us_per_loop"]')
-    is "$(summary_cell "$t7_out" Overhead 5)" "$static_ovh" "the summary Overhead of Static OMP is the JSON overhead to 2 decimals"
-    is "$(block_value "$t7_out" 'Static OMP' Overhead)" "$static_ovh" "the Static OMP block's Overhead is the JSON overhead to 2 decimals"
-    is "$(summary_cell "$t7_out" us/Loop 5)" "$(pyget "$tmp/t7.json" '"%.2f" % by["Static OMP"]["us_per_loop"]')" \
-        "the summary us/Loop of Static OMP is the JSON us_per_loop to 2 decimals"
-    is "$(block_value "$r3_out" 'Manual OMP' Overhead)" "$(pyget "$tmp/r3.json" '"%.2f" % by["Manual OMP"]["overhead_us_per_loop"]')" \
-        "--rounds=3: the Manual OMP block's Overhead is the JSON overhead (median over rounds) to 2 decimals"
+    static_ovh=$(pyget "$tmp/t7.json" '"%.2f" % by["Static OMP"]["runtime_overhead_us_per_loop"]')
+    is "$(summary_cell "$t7_out" Overhead 5)" "$static_ovh" "the summary Overhead of Static OMP is the JSON runtime_overhead_us_per_loop to 2 decimals"
+    is "$(block_value "$t7_out" 'Static OMP' Overhead)" "$static_ovh" "the Static OMP block's Overhead is the same, 1.2's"
+    is "$static_ovh" "$(pyget "$tmp/t7.json" '"%.2f" % (by["Static OMP"]["runtime_us_per_loop"] - by["Bestcase OMP"]["runtime_us_per_loop"])')" \
+        "and it is Static OMP's us/Loop minus Bestcase OMP's, both from Runtime, as in CLOMP 1.2"
+    is "$(summary_cell "$t7_out" us/Loop 5)" "$(pyget "$tmp/t7.json" '"%.2f" % by["Static OMP"]["runtime_us_per_loop"]')" \
+        "the summary us/Loop of Static OMP is the JSON runtime_us_per_loop to 2 decimals"
+    med_text=$(block_value "$t7_out" 'Static OMP' 'Med. Ovh')
+    med_json=$(pyget "$tmp/t7.json" 'by["Static OMP"]["overhead_us_per_loop"]')
+    med_half=$(pyget "$tmp/t7.json" '(lambda c: 0.5 * (c[1] - c[0]) if c else 0.005)(by["Static OMP"]["overhead_ci_95"])')
+    awk -v a="$med_text" -v b="$med_json" -v h="$med_half" 'BEGIN { d = a - b; exit !(a != "" && d <= h && -d <= h) }'
+    ok $? "the Static OMP block's Med. Ovh ($med_text) is the JSON's robust overhead_us_per_loop ($med_json), rounded to what its interval supports"
+    is "$(block_value "$r3_out" 'Manual OMP' Overhead)" "$(pyget "$tmp/r3.json" '"%.2f" % by["Manual OMP"]["runtime_overhead_us_per_loop"]')" \
+        "--rounds=3: the Manual OMP block's Overhead is the JSON runtime_overhead_us_per_loop (from the median round's Runtime) to 2 decimals"
     ci_ok=0
     for name in 'Static OMP' 'Dynamic OMP' 'Manual OMP' 'Nested OMP'; do
         text=$(grep -c "^$(printf '%13s' "$name")  Ovh. CI: .* us/Loop (95%, against bestcase)" <<<"$t7_out")
@@ -485,9 +495,10 @@ is "$rc" 0 "--ghz=2 exits 0"
 like "$ghz_out" $'\n''       Cycle rate: 2\.000 GHz \(--ghz\)'$'\n' "--ghz=2: the setup says '       Cycle rate: 2.000 GHz (--ghz)'"
 like "$ghz_out" $'\n'"$TARGETS"$'\n''Cycle rate: 2\.000 GHz \(--ghz\)'$'\n' "--ghz=2: the LLNL targets section opens with the same cycle rate"
 barrier_line=$(grep '^Barrier latency (OMP Barrier): ' <<<"$ghz_out")
-like "$barrier_line" '^Barrier latency \(OMP Barrier\): [0-9]+ cycles( \(95% CI [0-9]+ \.\. [0-9]+, within this process\))?, target < 200: (met|not met|undecided)' \
+like "$barrier_line" '^Barrier latency \(OMP Barrier\): [0-9]+ cycles( \(95% CI [0-9]+ \.\. [0-9]+, within this process\))?, target < 200 core cycles: (met|not met|undecided)( \(the interval straddles it\))? \(core cycles at --ghz=2\.000\)$' \
     "--ghz=2: the targets give 'Barrier latency (OMP Barrier): N cycles' (an interval says it is within this process), judged against < 200"
-verdicts=$(sed -n "/^$TARGETS\$/,/^$SUMMARY\$/p" <<<"$ghz_out" | grep 'target < ' | sed 's/.*target < [0-9]*: //; s/ (the interval straddles it)$//')
+verdicts=$(sed -n "/^$TARGETS\$/,/^$SUMMARY\$/p" <<<"$ghz_out" | grep 'target < ' |
+    sed 's/.*target < [0-9]* core cycles: //; s/ (core cycles at --ghz=[0-9.]*)$//; s/ (the interval straddles it)$//')
 bad_verdict=$(grep -cvE '^(met|not met|undecided)$' <<<"$verdicts")
 [ "$(line_count "$verdicts")" -eq 2 ] && [ "$bad_verdict" -eq 0 ]
 ok $? "--ghz=2: the two LLNL targets (barrier, parallel for) each get met, not met or undecided"
@@ -517,7 +528,7 @@ else
     skip "--ghz=2: the JSON cycle figures" "no python3"
 fi
 cycles_lines=$(grep -E '^ *[A-Za-z_ ]+   Cycles: ' <<<"$t7_out")
-bad_cycles=$(grep -cvE '^ *[A-Za-z_ ]+   Cycles: (-?[0-9]+(\.[0-9]+)? (per |of overhead |of CLOMP overhead )|unavailable \()' <<<"$cycles_lines")
+bad_cycles=$(grep -cvE '^ *[A-Za-z_ ]+   Cycles: (-?[0-9]+(\.[0-9]+)?( \(95% CI -?[0-9]+ \.\. -?[0-9]+, within this process\))? (per |of overhead |of CLOMP overhead ).*, (nominal TSC cycles|core cycles \(--ghz\))$|unavailable \()' <<<"$cycles_lines")
 # One per threaded probe (OMP Barrier, OMP Parallel, Parallel For) and per checked schedule of the default sequence.
 want_cycles=$(( $(schedule_list probe default | grep -vc '^calc_deposit$') + $(schedule_list checked default | grep -c .) ))
 [ "$(line_count "$cycles_lines")" -eq "$want_cycles" ] && [ "$bad_cycles" -eq 0 ]

@@ -99,7 +99,7 @@ echo "Speedup,     $na,     $na,     1.0,     1.9,     $s,     0.4,     0.6,    
 echo "Efficacy,    $na,     $na,     $na,   100.0%,   27.4%,   43.7%,   26.3%,   24.6%"
 echo "Overhead,    $na,     $na,     $na,    0.00,   15.66,    7.63,   16.55,   18.13"
 [ -z "$csv" ] || cat >"$csv" <<CSV
-key,name,us_per_loop,speedup,efficacy_percent,overhead_us
+key,name,runtime_us_per_loop,runtime_speedup,runtime_efficacy_percent,runtime_overhead_us
 calc_deposit,calc_deposit,0.00,$na,$na,$na
 barrier,OMP Barrier,6.98,$na,$na,$na
 serial,Serial Ref,11.79,1.0,$na,$na

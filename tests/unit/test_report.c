@@ -163,7 +163,7 @@ static void test_lines_and_warnings(void)
     stat.overhead_low = -4.0;
     stat.overhead_high = 6.0;
     block(&run, &stat, &serial, &best);
-    ok(strstr(text, "   Static OMP   Cycles: 2000 (95% CI -10000 .. 10000) of CLOMP overhead") != NULL,
+    ok(strstr(text, "   Static OMP   Cycles: 2000 (95% CI -10000 .. 10000, within this process) of CLOMP overhead") != NULL,
        "an estimate rounded to its interval's digits keeps its first digit, with the interval beside it: %s",
        line_with("Cycles:"));
     stat.has_overhead_ci = 0;
