@@ -158,7 +158,8 @@ static FigureCell text(const char *value)
     X(runtime_overhead_us, "runtime_overhead_us_per_loop", number(f->runtime_overhead)) \
     X(cycle_clock, NULL, text(cycle_clock_text(&run->cycles))) \
     X(llnl_target_core_cycles_low, NULL, number(JUDGED(f->judgement.core_low))) \
-    X(llnl_target_core_cycles_high, NULL, number(JUDGED(f->judgement.core_high)))
+    X(llnl_target_core_cycles_high, NULL, number(JUDGED(f->judgement.core_high))) \
+    X(llnl_target, NULL, text(isnan(JUDGED(0.0)) ? NULL : f->target->label))
 /* clang-format on */
 
 #define CELL_FUNCTION(column, json, expr)                                      \
