@@ -4,8 +4,8 @@
 #   F of N runs FAILED; first: run K (SET, exit status RC): REASON
 # REASON is the first line of that run's output (its .full section) that says
 # what went wrong: clomp's own one-line message ("clomp: ..."), else the first
-# line naming an error, refusal or failure (a launcher's banner), else its last
-# line. Exit 0, 2 when BASE is not a suite.
+# line naming an error, refusal or failure in its words (not in a path or an
+# option: a launcher's banner), else its last line. Exit 0, 2 when BASE is not a suite.
 set -u
 base=${1:?usage: first_failure.sh BASE}
 [ -f "$base.env" ] || { echo "first_failure.sh: no suite at $base" >&2; exit 2; }
@@ -18,7 +18,8 @@ reason=$(awk -v k="$run" '
     /^=== end of run [0-9]+:/ { on = 0; next }
     on && /[A-Za-z]/ { line = $0; gsub(/^[ \t]+|[ \t]+$/, "", line)
         if (own == "" && line ~ /^clomp(_mpi)?: /) own = line
-        if (named == "" && tolower(line) ~ /error|refus|fail|cannot|can.t|detected|abort|denied|not found|no such|killed|signal/) named = line
+        words = " " tolower(line) " "; gsub(/ [^ ]*[\/=][^ ]*/, " ", words)  # not in paths or options
+        if (named == "" && words ~ /error|refus|fail|cannot|can.t|detected|abort|denied|not found|no such|killed|signal/) named = line
         last = line }
     END { print (own != "" ? own : named != "" ? named : last != "" ? last : "no output") }' "$base"_*.full 2>/dev/null)
 printf '%s of %s runs FAILED; first: run %s (%s, exit status %s): %s\n' \
