@@ -314,7 +314,7 @@ b=$(damaged checksum "awk -F, -v OFS=, -v r=$last 'NR == 1 { for (i = 1; i <= NF
     NR > 1 && \$1 == r && \$6 == \"dynamic\" { \$c = \$c + 1 } 1' $name.csv >t && mv t $name.csv" remanifest)
 validate_it "$b"
 is "$rc" 1 "a checksum that differs across thread counts or schedules of one input: invalid"
-like "$out" "input [0-9 ]+: checksum [^ ]+ in run $last Dynamic OMP" "the reason names the input, the run and the schedule"
+like "$out" "input [0-9 ]+: checksum sum [^ ]+, residue [^ ]+, total [^ ]+ in run $last Dynamic OMP" "the reason names the input, the run and the schedule"
 
 # The Static OMP Sum of the last run edited in the table and in the .full's Checksum line
 # (the conserved Total left alone): every checksum field is compared, not only the total.
