@@ -49,14 +49,15 @@ read_mpi_ranks() {
 }
 # How many of CMD's ranks share a node: the count per node it gives (--npernode,
 # -npernode, -N under mpirun, --ntasks-per-node, ppr:N:node), else its ranks
-# over its nodes (srun's -N/--nodes, a -H/--host list; inside a Slurm job
-# SLURM_JOB_NUM_NODES for srun), else all of them on this one.
+# over its nodes (srun's -N/--nodes, a -H/--host list or a hostfile's hosts,
+# else the Slurm job's nodes), else all of them on this one. An estimate for
+# the preflight: the validator counts where the ranks really ran.
 mpi_ranks_per_node() {  # mpi_ranks_per_node CMD
     local -a w
-    local k ranks nodes=1 srun=0
+    local k ranks nodes=${SLURM_JOB_NUM_NODES:-1} srun=0
     read -r -a w <<<"$1"
     ranks=$(mpi_rank_count "$1")
-    [ "${w[0]##*/}" != srun ] || { srun=1; nodes=${SLURM_JOB_NUM_NODES:-1}; }
+    [ "${w[0]##*/}" != srun ] || srun=1
     for ((k = 0; k < ${#w[@]}; k++)); do
         case ${w[k]} in
             --npernode | -npernode | --ntasks-per-node) echo "${w[k + 1]-1}"; return ;;
@@ -66,6 +67,8 @@ mpi_ranks_per_node() {  # mpi_ranks_per_node CMD
             --nodes) nodes=${w[k + 1]-1} ;;
             --nodes=*) nodes=${w[k]#*=} ;;
             -H | --host) nodes=$(tr ',' '\n' <<<"${w[k + 1]-}" | sed 's/:.*//' | sort -u | grep -c .) ;;
+            --hostfile | -hostfile | --machinefile | -machinefile)
+                nodes=$(sed 's/#.*//' "${w[k + 1]-}" 2>/dev/null | awk 'NF { print $1 }' | sort -u | grep -c .) ;;
         esac
     done
     [[ ${nodes%%-*} =~ ^[1-9][0-9]*$ ]] && nodes=${nodes%%-*} || nodes=1
