@@ -31,7 +31,8 @@ Options (defaults in brackets):
   --mpi "CMD"             hybrid MPI + OpenMP: run every run with the MPI launcher CMD, e.g.
                           "mpirun -np 4 --map-by node" or "srun -n 4" (EXE default ./clomp_mpi,
                           built with make MPI=1); adds 1.2's packed layouts (cores/4 ranks x 4
-                          threads, cores/16 x 16) where a node has at least twice those cores
+                          threads, cores/16 x 16) where a node has at least twice those cores;
+                          MAX_THREADS defaults to the cores per rank on a node
   --numa                  also run the two largest zone sizes under each --numa policy
                           (interleave, local, node:0; needs a clomp built with libnuma)
   --stop-on-slowdown      stop if the target input's Static OMP speedup is below 1
@@ -394,7 +395,7 @@ replicates_files=''
 failures=$("$here/results/first_failure.sh" "$base")
 echo "---- complete $(date)${failures:+: $failures}" >>"$base.env"
 files="Files: $base.env ${base}_key.full ${base}_key.summary${replicates_files} ${base}_<Z>zones.* $base.csv"
-[ -n "$failures" ] || echo "Suite complete: $total_runs runs. $files"
+if [ -z "$failures" ]; then echo "Suite complete: $total_runs runs. $files"; else echo "Suite ended. $files"; fi
 if made=$(write_results "$base"); then
     echo "Report: $(grep '\.html$' <<<"$made")"
     echo "Submission bundle: $(grep '\.tar\.gz$' <<<"$made") (check it with ./clomp_validate)"
@@ -402,4 +403,4 @@ else
     echo "run_clomp.sh: the HTML report or the bundle could not be written (the results are complete)" >&2
 fi
 # Never "complete" with failed runs: the last line says so, and the status is 1.
-[ -z "$failures" ] || { echo "Suite FAILED: $failures. $files"; exit 1; }
+[ -z "$failures" ] || { echo "Suite FAILED: $failures"; exit 1; }

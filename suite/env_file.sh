@@ -93,7 +93,7 @@ check_mpi_root() {
     local -a w
     [ "$mpi_given" = 1 ] && [ "$(id -u)" = 0 ] || return 0
     read -r -a w <<<"$mpi_launcher"
-    case ${w[0]##*/} in mpirun | mpiexec | orterun) ;; *) return 0 ;; esac
+    case ${w[0]##*/} in mpirun | mpirun.* | mpiexec | mpiexec.* | orterun) ;; *) return 0 ;; esac
     "${w[0]}" --version 2>&1 | grep -Eq 'Open MPI|OpenRTE' || return 0
     [[ " $mpi_launcher " != *" --allow-run-as-root "* ]] || return 0
     [ "${OMPI_ALLOW_RUN_AS_ROOT:-}" != 1 ] || [ "${OMPI_ALLOW_RUN_AS_ROOT_CONFIRM:-}" != 1 ] || return 0

@@ -353,7 +353,7 @@ fail=$(newdir fail)
 bf=$fail/CLOMP_${host}_1
 FAKE_RC=7 drive "${quick[@]}" --out "$fail" "$fake" 2
 is "$rc" 1 "a suite whose every run exits 7 runs to its end and exits 1, not 0"
-is "$(tail -n 1 <<<"$out" | cut -d. -f1)" "Suite FAILED: $total of $total runs FAILED; first: run 1 (key, exit status 7): fake clomp: failing on purpose" \
+is "$(tail -n 1 <<<"$out")" "Suite FAILED: $total of $total runs FAILED; first: run 1 (key, exit status 7): fake clomp: failing on purpose" \
     "its last line says how many runs failed and why the first did (the run's own message)"
 is "$(grep -c '^Suite complete' <<<"$out")" 0 "it never says 'Suite complete'"
 file_has "$bf.html" "run 1 \\(key, exit status 7\\): fake clomp: failing on purpose" "the HTML report states the first failure's reason"
