@@ -31,7 +31,8 @@ Options (defaults in brackets):
   --mpi "CMD"             hybrid MPI + OpenMP: run every run with the MPI launcher CMD, e.g.
                           "mpirun -np 4 --map-by node" or "srun -n 4" (EXE default ./clomp_mpi,
                           built with make MPI=1); adds 1.2's packed layouts (cores/4 ranks x 4
-                          threads, cores/16 x 16) where a node has at least twice those cores
+                          threads, cores/16 x 16) where a node has at least twice those cores;
+                          MAX_THREADS defaults to the cores per rank on a node
   --numa                  also run the two largest zone sizes under each --numa policy
                           (interleave, local, node:0; needs a clomp built with libnuma)
   --stop-on-slowdown      stop if the target input's Static OMP speedup is below 1
@@ -47,7 +48,9 @@ Options (defaults in brackets):
   --validate BUNDLE       only check a submission bundle (same as ./clomp_validate)
   -h, --help              this text
 
-Exit status: 0 all runs done (failed runs are recorded, not fatal), 2 bad usage,
+Exit status: 0 every run done and OK, 1 every run done but some FAILED (recorded, and
+the last line names the first failure), 2 bad usage (also: an EXE that is not there,
+even with --dry-run; root with Open MPI's mpirun not allowed to run as root),
 4 stopped by --stop-on-slowdown, 130 interrupted (resume with --resume ID).
 With --validate: 0 valid, 1 invalid, 2 not a bundle.
 
@@ -149,6 +152,7 @@ read_mpi_ranks
 host=$(file_host_name)
 
 [ "$bundle_only" = 0 ] || rewrite_results "$out_dir" "$bundle_id" "$host"
+check_mpi_root
 
 if [ "$plots" = yes ] && ! command -v gnuplot >/dev/null 2>&1; then
     die_usage "--plots: gnuplot is not installed (apt-get install gnuplot-nox)"
@@ -160,7 +164,13 @@ case $exe in
     */*) ;;
     *) if [ -e "./$exe" ]; then exe=./$exe; else exe=$(command -v -- "$exe" || echo "./$exe"); fi ;;
 esac
-if [ ! -x "$exe" ] && [ "$dry_run" = 0 ]; then
+# A dry run builds nothing: it accepts only an executable, or the ./clomp or
+# ./clomp_mpi that a real run would build here.
+if [ ! -x "$exe" ] && [ "$dry_run" = 1 ]; then
+    if [[ $exe != ./clomp && $exe != ./clomp_mpi ]] || [ "$(pwd -P)" != "$(cd "$here" && pwd -P)" ]; then
+        die_usage "EXE: '$exe' is not an executable file"
+    fi
+elif [ ! -x "$exe" ]; then
     if [ "$exe" = ./clomp ] && [ "$(pwd -P)" = "$(cd "$here" && pwd -P)" ]; then
         make clomp >&2 || { echo "run_clomp.sh: could not build ./clomp" >&2; exit 2; }
     elif [ "$exe" = ./clomp_mpi ] && [ "$(pwd -P)" = "$(cd "$here" && pwd -P)" ]; then
@@ -382,11 +392,15 @@ done
 [ "$total_runs" -gt "$last_key_run" ] || key_between_processes
 replicates_files=''
 [ ! -f "${base}_key.processes.csv" ] || replicates_files=" ${base}_key.processes.csv ${base}_key.processes.txt"
-echo "---- complete $(date)" >>"$base.env"
-echo "Suite complete: $total_runs runs. Files: $base.env ${base}_key.full ${base}_key.summary${replicates_files} ${base}_<Z>zones.* $base.csv"
+failures=$("$here/results/first_failure.sh" "$base")
+echo "---- complete $(date)${failures:+: $failures}" >>"$base.env"
+files="Files: $base.env ${base}_key.full ${base}_key.summary${replicates_files} ${base}_<Z>zones.* $base.csv"
+if [ -z "$failures" ]; then echo "Suite complete: $total_runs runs. $files"; else echo "Suite ended. $files"; fi
 if made=$(write_results "$base"); then
     echo "Report: $(grep '\.html$' <<<"$made")"
     echo "Submission bundle: $(grep '\.tar\.gz$' <<<"$made") (check it with ./clomp_validate)"
 else
     echo "run_clomp.sh: the HTML report or the bundle could not be written (the results are complete)" >&2
 fi
+# Never "complete" with failed runs: the last line says so, and the status is 1.
+[ -z "$failures" ] || { echo "Suite FAILED: $failures"; exit 1; }

@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
-# html.sh BASE: <base>.html, the suite's report in one self-contained page
+# html.sh BASE [WHY-NO-CHARTS]: <base>.html, the suite's report in one self-contained page
 # (charts inlined as SVG, no script, no network): key results against LLNL's
 # targets first, then the charts, the environment, the build, the warnings
 # and links to the raw files. Reads <base>.csv, .env, *.full, *.summary and
 # <base>_charts/. Prints the file name; exit 0, 1 when it cannot be written,
 # 2 when BASE is not a suite.
 set -u
-base=${1:?usage: html.sh BASE}
+base=${1:?usage: html.sh BASE [WHY-NO-CHARTS]}
+no_charts=${2-}  # why report.sh drew no charts, when it drew none
 here=$(cd "$(dirname "$0")" && pwd)
 csv=$base.csv env=$base.env
 [ -f "$env" ] || { echo "html.sh: no suite at $base ($env is missing)" >&2; exit 2; }
@@ -36,6 +37,8 @@ total_runs=$(env_value plan | tr ';' '\n' | grep -c '|')
 done_runs=$(grep -c . "$base.done" 2>/dev/null)
 failed_runs=$(cat "$base"_*.summary 2>/dev/null | awk -F, '$3 == "FAILED"' | grep -c .)
 if grep -q '^---- complete ' "$env"; then state="complete"; else state="incomplete"; fi
+# How many runs failed, and the first one's reason (results/first_failure.sh).
+failure=$("$here/first_failure.sh" "$base")
 
 # The target input is the suite's first run: its figures, one tab-separated line per measurement.
 key_results() {
@@ -84,8 +87,10 @@ pre { background: #f7f7f7; border: 1px solid #ddd; padding: .6em; overflow-x: au
 <p>Host <b>$(sed -n 's/^host: //p' "$env" | head -n 1 | esc)</b>, started $(env_value date | esc).
 Suite <b>$state</b>: $done_runs of $total_runs runs done, $failed_runs failed.
 Max threads $(env_value 'max threads' | esc), timeScale $(env_value 'time scale' | esc),
-OpenMP preset $(env_value 'env preset' | esc), launcher $(env_value launcher | esc).</p>
+OpenMP preset $(env_value 'env preset' | esc), launcher $(env_value launcher | esc),
+MPI launcher $(env_value 'mpi launcher' | esc).</p>
 EOF
+    [ -z "$failure" ] || printf '<p class="notmet">%s</p>\n' "$(printf '%s' "$failure" | esc)"
 }
 
 # With --replicates: the key figures over the target input's separate
@@ -95,8 +100,8 @@ write_between_processes() {
     local processes_csv=${base}_key.processes.csv
     [ -s "$processes_csv" ] || return 0
     echo '<h3>Between processes (--replicates)</h3>'
-    echo '<p>The intervals above are within run 1'"'"'s process. Separate processes of the same input spread wider;'
-    echo 'these are the figures over the processes each key input ran as: the median, the range, and the 95% interval'
+    echo '<p>Every figure over the processes each key input ran as (the headline above is the target'"'"'s):'
+    echo 'the median, the range, and the 95% interval'
     echo 'of the median between processes (order statistics; 6 processes or more, else the range and how often it holds'
     echo 'the median).</p>'
     echo '<table>'
@@ -110,11 +115,44 @@ write_between_processes() {
 # Table cells from our own CSV: only the text between tags needs escaping.
 esc_cells() { sed -e 's/&/\&amp;/g'; }
 
+# With --replicates the headline is the between-process figures of the
+# target input (<base>_key.processes.csv, the runs that include run 1):
+# "median<TAB>low<TAB>high<TAB>interval label<TAB>its coverage" for FIGURE, nothing without.
+between() {  # between FIGURE
+    [ -s "${base}_key.processes.csv" ] || return 0
+    awk -F, -v f="$1" 'NR > 1 && $3 == f && index(" " $5 " ", " 1 ") {
+        if ($9 != "") printf "%s\t%s\t%s\t95%% interval of the median between processes\t\n", $6, $9, $10
+        else printf "%s\t%s\t%s\tmin .. max of the processes\t, which holds the median %.0f%% of the time\n", $6, $7, $8, $12 * 100 }' \
+        "${base}_key.processes.csv"
+}
+# judge LOW HIGH BOUND: met when the whole interval is below BOUND, not met when
+# it is all at or above, else undecided.
+judge() {
+    awk -v lo="$1" -v hi="$2" -v b="$3" 'BEGIN { if (lo == "" || hi == "" || b == "") print ""
+        else if (hi + 0 < b + 0) print "met"; else if (lo + 0 >= b + 0) print "not met"; else print "undecided" }'
+}
+# headline FIGURE RUN1_VALUE RUN1_LOW RUN1_HIGH DECIMALS: sets hv (value), hlo,
+# hhi (interval) and hci (its text) from the between-process figures when
+# there are any, else from run 1 (its interval within its process).
+headline() {
+    local b label more=''
+    b=$(between "$1")
+    if [ -n "$b" ]; then
+        IFS=$'\t' read -r hv hlo hhi label more <<<"$b"
+    else
+        hv=$2 hlo=$3 hhi=$4 label="95% interval within this process"
+    fi
+    hci=''
+    [ -z "$hlo" ] || hci=" ($label $(fmt "$hlo" "$5") .. $(fmt "$hhi" "$5")$more)"
+}
+
 write_key_results() {
-    local kr s_sp s_ef s_ov s_lo s_hi s_tc s_tb s_vd b_sp r_us r_lo r_hi r_tc r_tb r_vd p_us p_cyc args ci='' rci=''
+    local kr s_sp s_ef s_ov s_lo s_hi s_tc s_tb s_vd b_sp r_us r_lo r_hi r_tc r_tb r_vd p_us p_cyc args basis runs
+    local hv hlo hhi hci ov_ci bar_ci r_vci s_vci
     echo '<h2 id="key-results">Key results: the target input</h2>'
     kr=$(key_results)
-    if [ -z "$kr" ] || [ "$(awk -F'\t' '$1 == "status" { print $2 }' <<<"$kr")" != OK ]; then
+    runs=$(awk -F, 'NR > 1 && index(" " $5 " ", " 1 ") { print $5; exit }' "${base}_key.processes.csv" 2>/dev/null)
+    if [ -z "$runs" ] && { [ -z "$kr" ] || [ "$(awk -F'\t' '$1 == "status" { print $2 }' <<<"$kr")" != OK ]; }; then
         echo '<p class="notmet">The target input (run 1) has no results: it did not run, or it failed (see its .full file).</p>'
     else
         IFS=$'\t' read -r _ s_sp s_ef s_ov s_lo s_hi s_tc s_tb s_vd < <(grep '^static' <<<"$kr")
@@ -122,29 +160,48 @@ write_key_results() {
         IFS=$'\t' read -r _ r_us r_lo r_hi r_tc r_tb r_vd < <(grep '^barrier' <<<"$kr")
         IFS=$'\t' read -r _ p_us p_cyc < <(grep '^parallel' <<<"$kr")
         args=$(awk -F'\t' '$1 == "args" { print $2 }' <<<"$kr")
-        [ -z "$s_lo" ] || ci=" (95% interval within this process $(fmt "$s_lo" 2) .. $(fmt "$s_hi" 2))"
-        [ -z "$r_lo" ] || rci=" (95% interval within this process $(fmt "$r_lo" 3) .. $(fmt "$r_hi" 3))"
+        if [ -n "$runs" ]; then
+            basis="the median of $(wc -w <<<"$runs") processes (runs $runs, --replicates), each figure with the interval between those processes"
+            # Fork/join cycles: the median us at run 1's cycle rate.
+            p_cyc=$(awk -v c="$p_cyc" -v u="$p_us" -v m="$(between omp_parallel_us_per_loop | cut -f1)" \
+                'BEGIN { if (c != "" && u + 0 > 0 && m != "") print m * c / u }')
+        else
+            basis="one process (run 1), with intervals within that process"
+        fi
+        headline static_omp_speedup "$s_sp" '' '' 2; s_sp=$hv
+        headline bestcase_omp_speedup "$b_sp" '' '' 2; b_sp=$hv
+        headline static_omp_efficacy_percent "$s_ef" '' '' 1; s_ef=$hv
+        headline static_omp_overhead_us "$s_ov" "$s_lo" "$s_hi" 2; s_ov=$hv ov_ci=$hci
+        headline omp_barrier_us_per_loop "$r_us" "$r_lo" "$r_hi" 3; r_us=$hv bar_ci=$hci
+        headline omp_parallel_us_per_loop "$p_us" '' '' 3; p_us=$hv
+        headline barrier_llnl_target_cycles "$r_tc" '' '' 0
+        if [ -n "$runs" ] && [ -n "$hlo" ]; then r_tc=$hv r_vd=$(judge "$hlo" "$hhi" "$r_tb"); fi
+        r_vci=$hci
+        headline parallel_for_llnl_target_cycles "$s_tc" '' '' 0
+        if [ -n "$runs" ] && [ -n "$hlo" ]; then s_tc=$hv s_vd=$(judge "$hlo" "$hhi" "$s_tb"); fi
+        s_vci=$hci
         cat <<EOF
-<p>Run 1, <code>clomp $(printf '%s' "$args" | esc)</code>: about 6400 zones on every core, a typical small
-loop of a multiphysics code. If Static OMP does not speed it up, threading costs more than it saves.</p>
+<p>The target input, <code>clomp $(printf '%s' "$args" | esc)</code>: about 6400 zones on every core, a typical small
+loop of a multiphysics code. If Static OMP does not speed it up, threading costs more than it saves.
+Figures: <b>$basis</b>.</p>
 <table>
 <tr><th>figure</th><th>value</th></tr>
 <tr><td>Static OMP speedup over Serial Ref</td><td class="num">$(fmt "$s_sp" 2)</td></tr>
 <tr><td>Bestcase OMP speedup (the most these threads can give)</td><td class="num">$(fmt "$b_sp" 2)</td></tr>
 <tr><td>Static OMP efficacy (bestcase time / Static time)</td><td class="num">$(fmt "$s_ef" 1)%</td></tr>
-<tr><td>Static OMP overhead, us per loop</td><td class="num">$(fmt "$s_ov" 2)$ci</td></tr>
-<tr><td>OMP Barrier, us per barrier</td><td class="num">$(fmt "$r_us" 3)$rci</td></tr>
+<tr><td>Static OMP overhead, us per loop</td><td class="num">$(fmt "$s_ov" 2)$ov_ci</td></tr>
+<tr><td>OMP Barrier, us per barrier</td><td class="num">$(fmt "$r_us" 3)$bar_ci</td></tr>
 <tr><td>OMP Parallel (fork/join), us</td><td class="num">$(fmt "$p_us" 3)</td></tr>
 </table>
 <h3>LLNL's targets (CPU cycles)</h3>
 <table>
 <tr><th>target</th><th>measured, cycles</th><th>LLNL needs</th><th>verdict</th></tr>
-<tr><td>Barrier latency (OMP Barrier)</td><td class="num">$(fmt "$r_tc" 0)</td><td>&lt; $(fmt "$r_tb" 0)</td><td class="$(verdict_class "$r_vd")">${r_vd:-unavailable (no cycle rate)}</td></tr>
-<tr><td>Parallel-for overhead (Parallel For, EPCC's method)</td><td class="num">$(fmt "$s_tc" 0)</td><td>&lt; $(fmt "$s_tb" 0)</td><td class="$(verdict_class "$s_vd")">${s_vd:-unavailable (no cycle rate)}</td></tr>
+<tr><td>Barrier latency (OMP Barrier)</td><td class="num">$(fmt "$r_tc" 0)$r_vci</td><td>&lt; $(fmt "$r_tb" 0)</td><td class="$(verdict_class "$r_vd")">${r_vd:-unavailable (no cycle rate)}</td></tr>
+<tr><td>Parallel-for overhead (Parallel For, EPCC's method)</td><td class="num">$(fmt "$s_tc" 0)$s_vci</td><td>&lt; $(fmt "$s_tb" 0)</td><td class="$(verdict_class "$s_vd")">${s_vd:-unavailable (no cycle rate)}</td></tr>
 <tr><td>Fork/join (OMP Parallel)</td><td class="num">$(fmt "$p_cyc" 0)</td><td>no target</td><td class="na">informational</td></tr>
 </table>
-<p>A target is <i>met</i> or <i>not met</i> only when the whole 95% interval says so, <i>undecided</i>
-when the interval straddles it. Cycles are nominal (TSC) cycles.</p>
+<p>A target is <i>met</i> or <i>not met</i> only when the whole interval shown says so, <i>undecided</i>
+when the interval straddles it (with one process: run 1's 95% interval within its process). Cycles are nominal (TSC) cycles.</p>
 EOF
         write_between_processes
     fi
@@ -201,8 +258,7 @@ write_charts() {
     done
     chart efficacy "Efficacy vs total zones" \
         "Bestcase time / schedule time for the key runs (every thread, first touch): how much of the ideal each schedule reaches as loops grow."
-    [ "$n_charts" -gt 0 ] ||
-        echo '<p class="na">No charts: gnuplot was not installed when this report was made (install gnuplot-nox, then <code>make plots OUT=...</code>).</p>'
+    [ "$n_charts" -gt 0 ] || printf '<p class="na">No charts: %s.</p>\n' "${no_charts:-no run gave figures to draw}"
 }
 
 write_environment() {

@@ -32,9 +32,15 @@ if [ "$charts" = auto ]; then
         charts=no
     fi
 fi
-status=0
-if [ "$charts" = yes ]; then
+status=0 why=''
+if [ "$charts" = yes ] && [ ! -s "$base.csv" ]; then
+    why='no run gave figures to draw'
+elif [ "$charts" = yes ]; then
     "$here/plots.sh" "$base" || status=1
+elif command -v gnuplot >/dev/null 2>&1; then
+    why='charts were not asked for (--no-plots); <code>make plots OUT=...</code> draws them'
+else
+    why='gnuplot was not installed when this report was made (install gnuplot-nox, then <code>make plots OUT=...</code>)'
 fi
-"$here/html.sh" "$base" || exit 1
+"$here/html.sh" "$base" "$why" || exit 1
 exit "$status"

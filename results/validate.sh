@@ -5,10 +5,11 @@
 #   - every run of the suite's plan is present: marked done, one .summary row,
 #     one complete .full section, and the suite recorded as complete
 #   - every run verified: no FAILED run, no measurement whose verification
-#     failed, and all checksums of an input identical across thread counts
+#     failed, and every checksum field (sum, residue, total; in the .csv and
+#     the .full's Checksum lines) of an input identical across thread counts
 #   - every run's CORAL RFP line parses and names that run's inputs
 #   - the build was not a fast-math build
-#   - the suite was not oversubscribed (threads <= cores)
+#   - the suite was not oversubscribed (threads, and MPI ranks x threads per host, <= cores)
 # Prints a verdict with every reason; exit 0 valid, 1 invalid, 2 not a bundle.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
@@ -149,12 +150,12 @@ col("selected") == "1" && col("verification") !~ /^(reference|passed|skipped|not
 AWK
 ) "$csv")
     while IFS= read -r line; do [ -z "$line" ] || invalid "$line"; done <<<"$bad"
-    # One input, one answer: the checksum may not depend on the thread count,
-    # the placement or the schedule.
+    # One input, one answer: no checksum field (sum, residue, total) may depend
+    # on the thread count, the placement or the schedule.
     bad=$(awk -F, -f "$here/csv_columns.awk" -f <(cat <<'AWK'
 col("checksum_total") != "" {
     input = col("numParts") " " col("zonesPerPart") " " col("zoneSize") " " col("flopScale") " " col("timeScale")
-    sum = col("checksum_total")
+    sum = "sum " col("checksum_sum") ", residue " col("checksum_residue") ", total " col("checksum_total")
     if (!(input in first)) { first[input] = sum; where[input] = "run " col("run") " " col("name") " (" col("numThreads") " threads)" }
     else if (sum != first[input] && !((input, sum) in told)) {
         told[input, sum] = 1
@@ -163,6 +164,15 @@ AWK
 ) "$csv")
     while IFS= read -r line; do [ -z "$line" ] || invalid "$line"; done <<<"$bad"
 fi
+# The same for the Checksum lines the runs printed (their .full sections).
+bad=$(cat "$top/$name"_*.full 2>/dev/null | awk '
+    /^=== run [0-9]+\// { k = $3; sub(/\/.*/, "", k); input = $(NF - 4) " " $(NF - 3) " " $(NF - 2) " " $(NF - 1) " " $NF }
+    / Checksum: / { sum = $0; sub(/.* Checksum: /, "", sum); who = $0; sub(/ Checksum: .*/, "", who); sub(/^ +/, "", who)
+        if (!(input in first)) { first[input] = sum; where[input] = "run " k " " who }
+        else if (sum != first[input] && !((input, sum) in told)) {
+            told[input, sum] = 1
+            printf "input %s: .full line \"%s Checksum: %s\" in run %s differs from \"%s\" in %s\n", input, who, sum, k, first[input], where[input] } }')
+while IFS= read -r line; do [ -z "$line" ] || invalid "$line"; done <<<"$bad"
 
 # ---- the build ------------------------------------------------------------------------
 facts=$(awk '/^---- build facts/ { on = 1; next } /^---- / { on = 0 } on' "$env"; cat "$top/${name}_machine/build.txt" 2>/dev/null)
@@ -193,6 +203,16 @@ else
             break
         fi
     done
+fi
+# Hybrid runs: the ranks each run placed on one host (its "MPI rank R: host H"
+# lines), each with the run's threads, share that host's cores.
+if [ "$cores" -gt 0 ]; then
+    bad=$(cat "$top/$name"_*.full 2>/dev/null | awk -v cores="$cores" '
+        /^=== run [0-9]+\// { k = $3; sub(/\/.*/, "", k); t = $(NF - 6); delete on }
+        /^ *MPI rank [0-9]+: host / { h = $5; sub(/,$/, "", h); on[h]++ }
+        /^=== end of run / { for (h in on) if (on[h] * t > cores) {
+            printf "oversubscribed: run %s placed %d MPI ranks x %d threads on host %s, which has %d cores\n", k, on[h], t, h, cores; break } }')
+    while IFS= read -r line; do [ -z "$line" ] || invalid "$line"; done <<<"$bad"
 fi
 grep -q '^WARNING: .*oversubscribed' "$env" && invalid "$name.env's preflight warnings say the suite was oversubscribed"
 

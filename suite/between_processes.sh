@@ -11,7 +11,21 @@ between_figures=('omp_barrier_us_per_loop|OMP Barrier us/Loop' 'bestcase_omp_spe
     'static_omp_overhead_us|Static OMP overhead us/Loop' 'dynamic_omp_overhead_us|Dynamic OMP overhead us/Loop'
     'manual_omp_overhead_us|Manual OMP overhead us/Loop' 'nested_omp_overhead_us|Nested OMP overhead us/Loop'
     'omp_parallel_us_per_loop|OMP Parallel us/Loop' 'user_cpu_seconds|user CPU seconds'
-    'system_cpu_seconds|system CPU seconds')
+    'system_cpu_seconds|system CPU seconds'
+    'barrier@llnl_target_cycles|OMP Barrier cycles (LLNL)' 'parallel_for@llnl_target_cycles|Parallel For cycles (LLNL)')
+# A "KEY@COLUMN" figure is read from the suite's <base>.csv: COLUMN of
+# measurement KEY (LLNL's cycle figures are not in the summary).
+between_values() {  # between_values INPUT FIGURE RUNS: the figure's value in each of RUNS
+    local input=$1 col=$2 runs=$3
+    if [[ $col == *@* ]]; then
+        [ -s "$base.csv" ] || return 0
+        awk -F, -v runs=" $runs " -v k="${col%@*}" -v c="${col#*@}" -f "$here/results/csv_columns.awk" \
+            -f <(echo 'index(runs, " " col("run") " ") && col("key") == k && col(c) != "" { print col(c) }') "$base.csv"
+        return
+    fi
+    awk -F, -v k="$input" -v name="$col" "$input_key"' NR == 1 { for (c = 1; c <= NF; c++) if ($c == name) at = c }
+        NR > 1 && $3 == "OK" && key() == k && at && $at != "" { print $at }' "${base}_key.summary"
+}
 
 # awk: key() is a summary row's input, the seven clomp numbers and the numa
 # policy (found by its header, wherever later columns are appended).
@@ -44,13 +58,12 @@ key_between_processes() {
             printf '    %-30s %10s  %-17s  %s\n' figure median 'min .. max' '95% interval of the median'
             for figure in "${between_figures[@]}"; do
                 col=${figure%%|*} label=${figure#*|}
-                values=$(awk -F, -v k="$input" -v name="$col" "$input_key"' NR == 1 { for (c = 1; c <= NF; c++) if ($c == name) at = c }
-                    NR > 1 && $3 == "OK" && key() == k && at && $at != "" { print $at }' "$summary")
+                values=$(between_values "$input" "$col" "$runs")
                 [ -n "$values" ] || continue
                 # shellcheck disable=SC2086  # one value per word
                 line=$("$helper" summary $values) || continue
                 IFS=$'\t' read -r n median lo hi ci_lo ci_hi cov range_cov t_median t_lo t_hi t_ci_lo t_ci_hi <<<"$line"
-                printf '%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s\n' "${w[*]:0:7}" "${w[7]}" "$col" "$n" "$runs" "$median" "$lo" "$hi" \
+                printf '%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s\n' "${w[*]:0:7}" "${w[7]}" "${col/@/_}" "$n" "$runs" "$median" "$lo" "$hi" \
                     "${ci_lo/NA/}" "${ci_hi/NA/}" "${cov/NA/}" "${range_cov/NA/}" >>"$csv"
                 if [ "$ci_lo" != NA ]; then
                     printf '    %-30s %10s  %-17s  %s .. %s\n' "$label" "$t_median" "$t_lo .. $t_hi" "$t_ci_lo" "$t_ci_hi"

@@ -74,5 +74,28 @@ check_preflight() {
     balancing=$(cat /proc/sys/kernel/numa_balancing 2>/dev/null || echo 0)
     [ "$balancing" = 0 ] || preflight+=("automatic NUMA balancing is on: pages may move during runs")
     [ "$max_threads" -le "$cores" ] || preflight+=("$max_threads threads requested on $cores cores: oversubscribed")
+    # Hybrid: every rank on a node runs its threads there.
+    local i set_name args per
+    for ((i = 0; i < total_runs && mpi_given; i++)); do
+        IFS='|' read -r set_name _ args <<<"${plan[i]}"
+        per=$(mpi_ranks_per_node "$(mpi_launcher_for "$set_name")")
+        [ $((per * ${args%% *})) -le "$cores" ] && continue
+        preflight+=("$per MPI ranks x ${args%% *} threads per node on $cores cores: oversubscribed")
+        break
+    done
     return 0
+}
+
+# Open MPI's mpirun refuses to start as root unless allowed (--allow-run-as-root,
+# or OMPI_ALLOW_RUN_AS_ROOT=1 with OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1), and every
+# run would fail: say how to allow it before anything runs (exit 2).
+check_mpi_root() {
+    local -a w
+    [ "$mpi_given" = 1 ] && [ "$(id -u)" = 0 ] || return 0
+    read -r -a w <<<"$mpi_launcher"
+    case ${w[0]##*/} in mpirun | mpirun.* | mpiexec | mpiexec.* | orterun) ;; *) return 0 ;; esac
+    "${w[0]}" --version 2>&1 | grep -Eq 'Open MPI|OpenRTE' || return 0
+    [[ " $mpi_launcher " != *" --allow-run-as-root "* ]] || return 0
+    [ "${OMPI_ALLOW_RUN_AS_ROOT:-}" != 1 ] || [ "${OMPI_ALLOW_RUN_AS_ROOT_CONFIRM:-}" != 1 ] || return 0
+    die_usage "--mpi: Open MPI's ${w[0]} refuses to run as root, so every run would fail: add --allow-run-as-root to \"$mpi_launcher\", or export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1, or run as another user"
 }

@@ -43,6 +43,36 @@ read_mpi_ranks() {
     mpi_ranks=$(mpi_rank_count "$mpi_launcher")
     [ -z "$mpi_ranks" ] || is_count "$mpi_ranks" ||
         die_usage "--mpi: '$mpi_ranks' is not a rank count in \"$mpi_launcher\""
+    # Without MAX_THREADS, the ranks on a node share its cores.
+    [ -n "${positional[1]-}" ] || max_threads=$(($(count_cores) / $(mpi_ranks_per_node "$mpi_launcher")))
+    [ "$max_threads" -ge 1 ] || max_threads=1
+}
+# How many of CMD's ranks share a node: the count per node it gives (--npernode,
+# -npernode, -N under mpirun, --ntasks-per-node, ppr:N:node), else its ranks
+# over its nodes (srun's -N/--nodes, a -H/--host list or a hostfile's hosts,
+# else the Slurm job's nodes), else all of them on this one. An estimate for
+# the preflight: the validator counts where the ranks really ran.
+mpi_ranks_per_node() {  # mpi_ranks_per_node CMD
+    local -a w
+    local k ranks nodes=${SLURM_JOB_NUM_NODES:-1} srun=0
+    read -r -a w <<<"$1"
+    ranks=$(mpi_rank_count "$1")
+    [ "${w[0]##*/}" != srun ] || srun=1
+    for ((k = 0; k < ${#w[@]}; k++)); do
+        case ${w[k]} in
+            --npernode | -npernode | --ntasks-per-node) echo "${w[k + 1]-1}"; return ;;
+            --ntasks-per-node=*) echo "${w[k]#*=}"; return ;;
+            *ppr:[0-9]*:node*) ranks=${w[k]#*ppr:}; echo "${ranks%%:*}"; return ;;
+            -N) if [ "$srun" = 1 ]; then nodes=${w[k + 1]-1}; else echo "${w[k + 1]-1}"; return; fi ;;
+            --nodes) nodes=${w[k + 1]-1} ;;
+            --nodes=*) nodes=${w[k]#*=} ;;
+            -H | --host) nodes=$(tr ',' '\n' <<<"${w[k + 1]-}" | sed 's/:.*//' | sort -u | grep -c .) ;;
+            --hostfile | -hostfile | --machinefile | -machinefile)
+                nodes=$(sed 's/#.*//' "${w[k + 1]-}" 2>/dev/null | awk 'NF { print $1 }' | sort -u | grep -c .) ;;
+        esac
+    done
+    [[ ${nodes%%-*} =~ ^[1-9][0-9]*$ ]] && nodes=${nodes%%-*} || nodes=1
+    echo $(((${ranks:-1} + nodes - 1) / nodes))
 }
 # The launcher of a run of set SET: the --mpi one as given, or for a packed
 # layout (set packedT) with cores/T ranks for each rank it gives the key runs.

@@ -184,18 +184,41 @@ like "$out" "Serial Ref  Started: " "the report printed before the kill is kept"
 is "$(cat "$tmp/kill.json")" '{"earlier": "complete"}' "the JSON file of an earlier run is left as it was, not replaced by a partial one"
 
 # The suite, hybrid: every run under the MPI launcher; the files record it.
+# 2 ranks x 1 thread: not oversubscribed on 2 cores.
 suite_out=$tmp/suite
 "$top/run_clomp.sh" --quick --max-zone-scale 1 --no-plots --out "$suite_out" --mpi "${launcher[*]} -np 2" \
-    "$MPI_BIN" 2 1 >"$tmp/suite.log" 2>&1
+    "$MPI_BIN" 1 1 >"$tmp/suite.log" 2>&1
 is "$?" 0 "run_clomp.sh --mpi \"mpirun -np 2\" runs a quick suite of clomp_mpi"
 env_file=$(find "$suite_out" -maxdepth 1 -name "CLOMP_*.env" | head -n 1)
 like "$(cat "$env_file")" "^mpi launcher: ${launcher[*]} -np 2$" "the suite's .env records the MPI launcher"
-like "$(cat "$env_file")" "^run 1 \(key\): 2 rank\(s\) x 2 threads: " "and the rank layout of every run"
+like "$(cat "$env_file")" "^run 1 \(key\): 2 rank\(s\) x 1 threads: " "and the rank layout of every run"
+like "$(cat "${env_file%.env}.html")" "MPI launcher ${launcher[*]} -np 2" "the HTML report names the MPI launcher (not just 'launcher none')"
 runs=$(grep -c '^=== run ' "$suite_out"/CLOMP_*.full | awk -F: '{ n += $2 } END { print n }')
 tasks=$(cat "$suite_out"/CLOMP_*.full | grep -c '^        MPI Tasks: 2$')
 is "$tasks" "$runs" "every one of the $runs runs ran as 2 MPI tasks"
 "$top/clomp_validate" "${env_file%.env}.tar.gz" >"$tmp/validate.log" 2>&1
 is "$?" 0 "its bundle validates (CORAL RFP lines with 1.2's MPI prefix parse)"
+# 2 ranks x CORES threads on this node: more threads than cores, though each
+# rank alone fits. The preflight warns, and the validator counts ranks x threads
+# per host from the runs' own rank lines (even without the warning).
+cores=$(lscpu -p=CORE,SOCKET 2>/dev/null | grep -v '^#' | sort -u | wc -l)
+[ "$cores" -ge 1 ] || cores=$(nproc)
+over=$tmp/over
+"$top/run_clomp.sh" --quick --max-zone-scale 1 --replicates 1 --no-plots --out "$over" --mpi "${launcher[*]} -np 2" \
+    "$MPI_BIN" "$cores" 1 >"$tmp/over.log" 2>&1
+over_base=$(find "$over" -maxdepth 1 -name "CLOMP_*.env" | head -n 1)
+over_base=${over_base%.env}
+like "$(cat "$over_base.env")" "^WARNING: 2 MPI ranks x $cores threads per node on $cores cores: oversubscribed" \
+    "2 ranks x $cores threads on $cores cores: the preflight warns that ranks x threads oversubscribe the node"
+out=$("$top/clomp_validate" "$over_base.tar.gz" 2>&1)
+is "$?" 1 "and the validator rejects the bundle"
+name=$(basename "$over_base")
+mkdir "$tmp/over-unpacked" && tar -xzf "$over_base.tar.gz" -C "$tmp/over-unpacked"
+(cd "$tmp/over-unpacked/$name" && sed -i '/^WARNING: .*oversubscribed/d' "$name.env" &&
+    find . -type f ! -name MANIFEST | sed 's|^\./||' | LC_ALL=C sort | xargs sha256sum >../MANIFEST && mv ../MANIFEST MANIFEST)
+out=$("$top/clomp_validate" "$tmp/over-unpacked/$name" 2>&1)
+like "$out" "oversubscribed: run 1 placed 2 MPI ranks x $cores threads on host $host" \
+    "without the preflight warning too: it counts the ranks on each host times their threads"
 plan=$("$top/run_clomp.sh" --dry-run --quick --max-zone-scale 1 --mpi "srun -n 4 --cpu-bind=cores" "$MPI_BIN" 32)
 # 32 cores: 4 ranks of the key runs become 4 x 32/4 = 32 ranks of 4 threads, 4 x 32/16 = 8 of 16.
 like "$plan" "packed4 +srun -n 32 --cpu-bind=cores $MPI_BIN 4 1 64 100 32 1 1 " "32 cores: 1.2's packed layout of 4-thread ranks, 8 per key rank"

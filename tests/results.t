@@ -213,6 +213,24 @@ else
     skip "the HTML in headless Chromium" "${chromium:-chromium} not installed (apt-get install chromium) or no python3"
 fi
 
+# With replicates (3 by default) the headline is the target input's median over its
+# processes (<base>_key.processes.csv), and says so; LLNL's verdicts are judged on them.
+pcsv=${base}_key.processes.csv
+between() { awk -F, -v f="$1" -v d="$2" 'NR > 1 && $3 == f && index(" " $5 " ", " 1 ") { printf "%." d "f\n", $6 }' "$pcsv"; }
+n=$(awk -F, 'NR > 1 && $3 == "static_omp_speedup" && index(" " $5 " ", " 1 ") { print $4 }' "$pcsv")
+like "$(cat "$html")" "Figures: <b>the median of $n processes \(runs " "with replicates the headline says it is the median of the target input's $n processes"
+got=$(sed -n 's|.*<td>Static OMP speedup over Serial Ref</td><td class="num">\([^<]*\)</td>.*|\1|p' "$html")
+is "$got" "$(between static_omp_speedup 2)" "the headline's Static OMP speedup is the median over processes"
+got=$(sed -n 's|.*<td>Static OMP overhead, us per loop</td><td class="num">\([^ <]*\).*|\1|p' "$html")
+is "$got" "$(between static_omp_overhead_us 2)" "the headline's Static OMP overhead is the median over processes"
+got=$(sed -n 's|.*<td>Barrier latency (OMP Barrier)</td><td class="num">\([^ <]*\).*|\1|p' "$html")
+want=$(between barrier_llnl_target_cycles 0)
+if [ -n "$want" ]; then
+    is "$got" "$want" "LLNL's barrier verdict counts the median of the processes' barrier cycles"
+else
+    skip "LLNL's barrier verdict counts the median over processes" "no cycle rate on this machine"
+fi
+
 # ---- 5. the bundle ------------------------------------------------------------------------------
 bundle=$base.tar.gz
 listing=$(tar -tzf "$bundle" 2>/dev/null)
@@ -296,7 +314,18 @@ b=$(damaged checksum "awk -F, -v OFS=, -v r=$last 'NR == 1 { for (i = 1; i <= NF
     NR > 1 && \$1 == r && \$6 == \"dynamic\" { \$c = \$c + 1 } 1' $name.csv >t && mv t $name.csv" remanifest)
 validate_it "$b"
 is "$rc" 1 "a checksum that differs across thread counts or schedules of one input: invalid"
-like "$out" "input [0-9 ]+: checksum [^ ]+ in run $last Dynamic OMP" "the reason names the input, the run and the schedule"
+like "$out" "input [0-9 ]+: checksum sum [^ ]+, residue [^ ]+, total [^ ]+ in run $last Dynamic OMP" "the reason names the input, the run and the schedule"
+
+# The Static OMP Sum of the last run edited in the table and in the .full's Checksum line
+# (the conserved Total left alone): every checksum field is compared, not only the total.
+b=$(damaged sum "awk -F, -v OFS=, -v r=$last 'NR == 1 { for (i = 1; i <= NF; i++) if (\$i == \"checksum_sum\") c = i }
+    NR > 1 && \$1 == r && \$6 == \"static\" { \$c = \$c + 1 } 1' $name.csv >t && mv t $name.csv
+    for f in ${name}_*.full; do awk -v r=$last '/^=== run [0-9]+\\// { split(\$3, a, \"/\"); on = (a[1] == r) }
+        on && /Static OMP Checksum: Sum=/ { sub(/Sum=/, \"Sum=1\") } 1' \$f >t && mv t \$f; done" remanifest)
+validate_it "$b"
+is "$rc" 1 "a Static OMP Sum edited in the .csv and the .full (MANIFEST rewritten, Total unchanged): invalid"
+like "$out" "input [0-9 ]+: checksum sum [^ ]+, residue .* in run $last Static OMP" "the reason names the table's differing sum, the run and the schedule"
+like "$out" "input [0-9 ]+: \.full line \"Static OMP Checksum: Sum=1[^\"]*\" in run $last " "and the .full's Checksum line"
 
 b=$(damaged coral "sed -i '0,/^CORAL RFP/s/^\\(CORAL RFP, [^,]*\\), [^,]*,/\\1, fast,/' ${name}_key.full" remanifest)
 validate_it "$b"

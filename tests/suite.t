@@ -187,6 +187,7 @@ want_files=$(tr ' ' '\n' <<<"$want_files" | LC_ALL=C sort | tr '\n' ' ')
 got_files=$(cd "$main" && find . -mindepth 1 -maxdepth 1 | sed 's|^\./||' | LC_ALL=C sort | tr '\n' ' ')
 is "$got_files" "$want_files" "the first suite in an empty dir is ID 1: .env, .done, .csv, key and per-zone-size .full/.summary, machine description, charts (with gnuplot), .html and .tar.gz named CLOMP_<short host>_1*, nothing else"
 like "$main_out" "^CLOMP suite $main/CLOMP_${host}_1\$" "stdout names the suite's output base"
+file_has "$b1.html" 'Figures: <b>one process \(run 1\)' "with one process of the target input the report's headline says its figures are run 1's alone"
 
 progress=$(grep -Ec '^\[[1-8]/8\] .*  elapsed [0-9]{2}:[0-9]{2}  eta [0-9]{2}:[0-9]{2}$' <<<"$main_err")
 is "$progress" "$total" "stderr has one '[k/N] <command>  elapsed mm:ss  eta mm:ss' progress line per run"
@@ -351,7 +352,16 @@ is "$(cd "$main" && cksum CLOMP_"${host}"_1[._]*)" "$sums_before" "the first sui
 fail=$(newdir fail)
 bf=$fail/CLOMP_${host}_1
 FAKE_RC=7 drive "${quick[@]}" --out "$fail" "$fake" 2
-is "$rc" 0 "a suite whose every run exits 7 still completes with exit 0"
+is "$rc" 1 "a suite whose every run exits 7 runs to its end and exits 1, not 0"
+is "$(tail -n 1 <<<"$out")" "Suite FAILED: $total of $total runs FAILED; first: run 1 (key, exit status 7): fake clomp: failing on purpose" \
+    "its last line says how many runs failed and why the first did (the run's own message)"
+is "$(grep -c '^Suite complete' <<<"$out")" 0 "it never says 'Suite complete'"
+file_has "$bf.html" "run 1 \\(key, exit status 7\\): fake clomp: failing on purpose" "the HTML report states the first failure's reason"
+if command -v gnuplot >/dev/null 2>&1; then
+    grep -q 'gnuplot was not installed' "$bf.html"
+    is "$?" 1 "with gnuplot installed the report never says it was not"
+fi
+file_has "$bf.env" "^---- complete .*: $total of $total runs FAILED" ".env records the failures with the completion"
 file_has "$bf.env" '^fake clomp 0\.0 \(a test stand-in\)$' "the .env has the failing binary's --version text"
 if [ "$have_python" = 1 ]; then
     rows=$(csv_rows "$bf"_*.summary)
@@ -560,6 +570,34 @@ rejected "--env with no such preset exits 2 naming it" "'nosuch'" "${quick[@]}" 
 rejected "--zone-scale-factor 1 exits 2" "--zone-scale-factor" "${quick[@]}" --out "$usage" --zone-scale-factor 1 "$CLOMP" 2
 rejected "an EXE that is not an executable file exits 2" "EXE" "${quick[@]}" --out "$usage" "$usage/nonexistent" 2
 is "$(cd "$usage" && find . -mindepth 1)" "" "rejected command lines leave nothing in the output directory"
+rejected "--dry-run with an EXE that is not an executable file exits 2 (it plans no runs of it)" "EXE: './no-such-clomp'" --dry-run "${quick[@]}" --out "$usage" no-such-clomp 2
+# Root with Open MPI's mpirun (stand-ins for id -u and mpirun): every run would
+# fail, so the driver stops before the first one, saying how to allow it.
+fakebin=$root/fakebin
+mkdir -p "$fakebin"
+cat >"$fakebin/id" <<'EOF'
+#!/bin/sh
+if [ "$1" = -u ]; then echo 0; else exec /usr/bin/id "$@"; fi
+EOF
+cat >"$fakebin/mpirun" <<'EOF'
+#!/bin/sh
+if [ "$1" = --version ]; then echo "mpirun (Open MPI) 4.1.4"; exit 0; fi
+echo "mpirun has detected an attempt to run as root."
+exit 1
+EOF
+chmod +x "$fakebin/id" "$fakebin/mpirun"
+allow=${OMPI_ALLOW_RUN_AS_ROOT-} confirm=${OMPI_ALLOW_RUN_AS_ROOT_CONFIRM-}
+unset OMPI_ALLOW_RUN_AS_ROOT OMPI_ALLOW_RUN_AS_ROOT_CONFIRM
+log=$root/root.log
+FAKE_LOG=$log PATH="$fakebin:$PATH" rejected "root with Open MPI's mpirun: stops before any run, exit 2, saying how to allow it" \
+    "--allow-run-as-root" "${quick[@]}" --out "$usage/root" --mpi "mpirun -np 2" "$fake" 2
+is "$(lines_of "$log"):$([ -e "$usage/root" ]; echo $?)" "0:1" "nothing ran and nothing was written"
+PATH="$fakebin:$PATH" drive --dry-run "${quick[@]}" --out "$usage" --mpi "mpirun --allow-run-as-root -np 2" "$fake" 2
+is "$rc" 0 "root with mpirun --allow-run-as-root is allowed"
+OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 PATH="$fakebin:$PATH" drive --dry-run "${quick[@]}" --out "$usage" --mpi "mpirun -np 2" "$fake" 2
+is "$rc" 0 "root with OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 is allowed"
+[ -z "$allow" ] || export OMPI_ALLOW_RUN_AS_ROOT=$allow
+[ -z "$confirm" ] || export OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=$confirm
 rejected "--resume without an ID exits 2 (it must not start a new suite)" "--resume" --dry-run "${quick[@]}" --out "$usage" "$CLOMP" 2 --resume
 rejected "--env without a preset exits 2" "--env" --dry-run "${quick[@]}" --out "$usage" "$CLOMP" 2 --env
 drive --help
@@ -661,8 +699,14 @@ if [r["run"] for r in target] != ["1", "2", "4", "5", "7", "8"]:
     bad.append("target runs %s" % [r["run"] for r in target])
 if {p["input"] for p in procs} != {"2 -1 64 100 32 1 1"}:
     bad.append("inputs %s (only the target input ran more than once)" % {p["input"] for p in procs})
+# LLNL's cycle figures come from the suite's table (<base>.csv): KEY_llnl_target_cycles.
+table = list(csv.DictReader(open(sys.argv[3] + ".csv", newline="")))
 for p in procs:
-    vals = [float(r[p["figure"]]) for r in target if r[p["figure"]] != ""]
+    if p["figure"] in rows[0]:
+        vals = [float(r[p["figure"]]) for r in target if r[p["figure"]] != ""]
+    else:
+        key, col = p["figure"].split("_llnl_")
+        vals = [float(t["llnl_" + col]) for t in table if t["key"] == key and t["run"] in p["runs"].split() and t["llnl_" + col] != ""]
     if int(p["processes"]) != len(vals) or p["runs"] != "1 2 4 5 7 8":
         bad.append("%s: processes %s runs %s" % (p["figure"], p["processes"], p["runs"]))
     # 6 values: the 95% interval of the median is [min, max] (ranks 1 and 6, coverage 1 - 2/64).
@@ -673,7 +717,8 @@ for p in procs:
     if abs(float(p["ci_coverage"]) - (1 - 2 / 64)) > 1e-12:
         bad.append("%s coverage %s" % (p["figure"], p["ci_coverage"]))
 figs = {p["figure"] for p in procs}
-for f in ("omp_barrier_us_per_loop", "static_omp_overhead_us", "user_cpu_seconds", "system_cpu_seconds"):
+for f in ("omp_barrier_us_per_loop", "static_omp_overhead_us", "user_cpu_seconds", "system_cpu_seconds",
+          "barrier_llnl_target_cycles", "parallel_for_llnl_target_cycles"):
     if f not in figs:
         bad.append("no figure " + f)
 # The CPU columns are each run's own "Process CPU time:" line.
