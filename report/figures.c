@@ -159,7 +159,9 @@ static FigureCell text(const char *value)
     X(cycle_clock, NULL, text(cycle_clock_text(&run->cycles))) \
     X(llnl_target_core_cycles_low, NULL, number(JUDGED(f->judgement.core_low))) \
     X(llnl_target_core_cycles_high, NULL, number(JUDGED(f->judgement.core_high))) \
-    X(llnl_target, NULL, text(isnan(JUDGED(0.0)) ? NULL : f->target->label))
+    X(llnl_target, NULL, text(isnan(JUDGED(0.0)) ? NULL : f->target->label)) \
+    X(core_clock_min_ghz, NULL, number(run->cycles.source == CYCLES_TSC ? run->cycles.core_min_ghz : NAN)) \
+    X(core_clock_max_ghz, NULL, number(run->cycles.source == CYCLES_TSC ? run->cycles.core_max_ghz : NAN))
 /* clang-format on */
 
 #define CELL_FUNCTION(column, json, expr)                                      \

@@ -46,10 +46,12 @@ key_results() {
         v[r] = col("us_per_loop"); sp[r] = col("speedup"); ef[r] = col("efficacy_percent"); ov[r] = col("overhead_us")
         lo[r] = col("overhead_ci_low"); hi[r] = col("overhead_ci_high"); ulo[r] = col("us_per_loop_ci_low"); uhi[r] = col("us_per_loop_ci_high")
         tc[r] = col("llnl_target_cycles"); tb[r] = col("llnl_target_below_cycles"); vd[r] = col("llnl_verdict")
-        cyc[r] = col("us_per_loop_cycles")
+        cyc[r] = col("us_per_loop_cycles"); clock = col("cycle_clock"); ghz = col("ghz")
+        cmin = col("core_clock_min_ghz"); cmax = col("core_clock_max_ghz")
         args = col("numThreads") " " col("allocThreads") " " col("numParts") " " col("zonesPerPart") " " col("zoneSize") " " col("flopScale") " " col("timeScale")
         st = col("run_status") }
         END { print "args\t" args; print "status\t" st
+            printf "clock\t%s\t%s\t%s\t%s\n", clock, ghz, cmin, cmax
             printf "static\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", sp["static"], ef["static"], ov["static"], lo["static"], hi["static"], tc["parallel_for"], tb["parallel_for"], vd["parallel_for"]
             printf "bestcase\t%s\n", sp["bestcase"]
             printf "barrier\t%s\t%s\t%s\t%s\t%s\t%s\n", v["barrier"], ulo["barrier"], uhi["barrier"], tc["barrier"], tb["barrier"], vd["barrier"]
@@ -126,10 +128,14 @@ between() {  # between FIGURE
         "${base}_key.processes.csv"
 }
 # judge LOW HIGH BOUND: met when the whole interval is below BOUND, not met when
-# it is all at or above, else undecided.
+# it is all at or above, else undecided. LLNL's bounds are core cycles: a
+# nominal TSC count is stretched over the cores' clock range first
+# (clock_ghz, core_min, core_max: run 1's, set by write_key_results).
 judge() {
-    awk -v lo="$1" -v hi="$2" -v b="$3" 'BEGIN { if (lo == "" || hi == "" || b == "") print ""
-        else if (hi + 0 < b + 0) print "met"; else if (lo + 0 >= b + 0) print "not met"; else print "undecided" }'
+    awk -v lo="$1" -v hi="$2" -v b="$3" -v g="${clock_ghz-}" -v fmin="${core_min-}" -v fmax="${core_max-}" 'BEGIN {
+        if (lo == "" || hi == "" || b == "") { print ""; exit }
+        if (g + 0 > 0 && fmin != "" && fmax != "") { lo = lo * fmin / g; hi = hi * fmax / g }
+        if (hi + 0 < b + 0) print "met"; else if (lo + 0 >= b + 0) print "not met"; else print "undecided" }'
 }
 # headline FIGURE RUN1_VALUE RUN1_LOW RUN1_HIGH DECIMALS: sets hv (value), hlo,
 # hhi (interval) and hci (its text) from the between-process figures when
@@ -148,7 +154,7 @@ headline() {
 
 write_key_results() {
     local kr s_sp s_ef s_ov s_lo s_hi s_tc s_tb s_vd b_sp r_us r_lo r_hi r_tc r_tb r_vd p_us p_cyc args basis runs
-    local hv hlo hhi hci ov_ci bar_ci r_vci s_vci
+    local hv hlo hhi hci ov_ci bar_ci r_vci s_vci clock clock_ghz core_min core_max clock_note
     echo '<h2 id="key-results">Key results: the target input</h2>'
     kr=$(key_results)
     runs=$(awk -F, 'NR > 1 && index(" " $5 " ", " 1 ") { print $5; exit }' "${base}_key.processes.csv" 2>/dev/null)
@@ -159,6 +165,7 @@ write_key_results() {
         IFS=$'\t' read -r _ b_sp < <(grep '^bestcase' <<<"$kr")
         IFS=$'\t' read -r _ r_us r_lo r_hi r_tc r_tb r_vd < <(grep '^barrier' <<<"$kr")
         IFS=$'\t' read -r _ p_us p_cyc < <(grep '^parallel' <<<"$kr")
+        IFS=$'\t' read -r _ clock clock_ghz core_min core_max < <(grep '^clock' <<<"$kr")
         args=$(awk -F'\t' '$1 == "args" { print $2 }' <<<"$kr")
         if [ -n "$runs" ]; then
             basis="the median of $(wc -w <<<"$runs") processes (runs $runs, --replicates), each figure with the interval between those processes"
@@ -180,6 +187,13 @@ write_key_results() {
         headline parallel_for_llnl_target_cycles "$s_tc" '' '' 0
         if [ -n "$runs" ] && [ -n "$hlo" ]; then s_tc=$hv s_vd=$(judge "$hlo" "$hhi" "$s_tb"); fi
         s_vci=$hci
+        if [ "$clock" = "nominal TSC cycles" ]; then
+            clock_note="Cycles are nominal TSC cycles at $(fmt "$clock_ghz" 3) GHz; LLNL's targets are core cycles, so each
+verdict is judged over the cores' clock range, $(fmt "$core_min" 2) to $(fmt "$core_max" 2) GHz (a figure within that range
+of its bound is undecided; clomp --ghz gives the real core clock)."
+        else
+            clock_note="Cycles are ${clock:-unavailable} (the verdicts count them as core cycles)."
+        fi
         cat <<EOF
 <p>The target input, <code>clomp $(printf '%s' "$args" | esc)</code>: about 6400 zones on every core, a typical small
 loop of a multiphysics code. If Static OMP does not speed it up, threading costs more than it saves.
@@ -201,7 +215,7 @@ Figures: <b>$basis</b>.</p>
 <tr><td>Fork/join (OMP Parallel)</td><td class="num">$(fmt "$p_cyc" 0)</td><td>no target</td><td class="na">informational</td></tr>
 </table>
 <p>A target is <i>met</i> or <i>not met</i> only when the whole interval shown says so, <i>undecided</i>
-when the interval straddles it (with one process: run 1's 95% interval within its process). Cycles are nominal (TSC) cycles.</p>
+when the interval straddles it (with one process: run 1's 95% interval within its process). $(printf '%s' "$clock_note" | esc)</p>
 EOF
         write_between_processes
     fi

@@ -71,14 +71,14 @@ for path in glob.glob(base + "_*.summary"):
         by = {r["key"]: r for r in per_run.get(k, [])}
         for key, name in names.items():
             r = by.get(key, {})
-            for col, src in [("us_per_loop", "us_per_loop"), ("speedup", "speedup"), ("efficacy_percent", "efficacy_percent"), ("overhead_us", "overhead_us")]:
+            # CLOMP 1.2's figures, from Runtime, as the run's own summary prints them.
+            for col, src in [("us_per_loop", "runtime_us_per_loop"), ("speedup", "runtime_speedup"),
+                             ("efficacy_percent", "runtime_efficacy_percent"), ("overhead_us", "runtime_overhead_us")]:
                 want = r.get(src, "")
-                if key == "bestcase" and col == "overhead_us" and want == "" and r.get("us_per_loop"):
-                    want = "0"
                 cells += 1
                 if s[name + "_" + col] != want:
                     bad.append("run %d %s_%s: summary %r, table %r" % (k, name, col, s[name + "_" + col], want))
-        if s["omp_parallel_us_per_loop"] != by.get("parallel", {}).get("us_per_loop", ""):
+        if s["omp_parallel_us_per_loop"] != by.get("parallel", {}).get("runtime_us_per_loop", ""):
             bad.append("run %d omp_parallel" % k)
         for col in ["numThreads", "allocThreads", "numParts", "zonesPerPart", "zoneSize", "flopScale", "timeScale"]:
             if any(r[col] != s[col] for r in per_run.get(k, [])):
@@ -229,6 +229,18 @@ if [ -n "$want" ]; then
     is "$got" "$want" "LLNL's barrier verdict counts the median of the processes' barrier cycles"
 else
     skip "LLNL's barrier verdict counts the median over processes" "no cycle rate on this machine"
+fi
+# Which clock the verdicts count, from run 1's CSV row (clomp's own columns).
+read -r clock ghz cmin cmax < <(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i }
+    NR > 1 && $c["run"] == 1 && $c["key"] == "barrier" { printf "%s %.3f %.2f %.2f\n", ($c["cycle_clock"] == "nominal TSC cycles" ? "tsc" : "other"), $c["ghz"], $c["core_clock_min_ghz"], $c["core_clock_max_ghz"] }' \
+    "$base.csv")
+if [ "$clock" = tsc ]; then
+    like "$(cat "$html")" "Cycles are nominal TSC cycles at $ghz GHz; LLNL's targets are core cycles" \
+        "the report says its verdicts count nominal TSC cycles, at the run's rate"
+    like "$(tr '\n' ' ' <"$html")" "judged over the cores' clock range, $cmin to $cmax GHz" \
+        "and that they are judged over the cores' clock range the run recorded ($cmin to $cmax GHz)"
+else
+    skip "the report says which clock its verdicts count" "no TSC count on this machine"
 fi
 
 # ---- 5. the bundle ------------------------------------------------------------------------------
