@@ -214,25 +214,6 @@ else
     claim_new_id "$out_dir" "$host"
 fi
 
-# After a crash between recording a run and marking it done, its output and
-# row may already be in the files: drop every section and row of a run that
-# is not in .done, so that the resumed run appears exactly once.
-drop_unfinished_runs() {
-    local f tmpf
-    for f in "$base"_*.summary "$base.csv"; do
-        [ -e "$f" ] || continue
-        tmpf=$(mktemp)
-        awk -F, 'NR == FNR { done[$1] = 1; next } FNR == 1 || ($1 in done)' "$base.done" "$f" >"$tmpf" && mv "$tmpf" "$f"
-    done
-    for f in "$base"_*.full; do
-        [ -e "$f" ] || continue
-        tmpf=$(mktemp)
-        awk 'NR == FNR { done[$1] = 1; next }
-             /^=== run [0-9]+\// { split($3, r, "/"); keep = (r[1] in done) }
-             keep' "$base.done" "$f" >"$tmpf" && mv "$tmpf" "$f"
-    done
-}
-
 start_epoch=$(date +%s)
 run_csv="$out_dir/.CLOMP_${host}_${id}.run.csv"
 if [ -z "$resume_id" ]; then
