@@ -96,6 +96,43 @@ static void test_choice_and_overhead(void)
        "slowest Static on rank 2 (17) against the fastest Bestcase on rank 1 (10): 7 us/Loop, not rank 2's own 6");
 }
 
+/* The rank is chosen by Runtime (1.2's rule) and the figures shown on 1.2's
+ * lines are that Runtime's, so "max used" is the largest us/Loop printed
+ * even when a rank's median chunk ranks it otherwise. */
+static void test_shown_figures_are_the_chosen_runtime(void)
+{
+    RunSetup run;
+    memset(&run, 0, sizeof run);
+    run.rounds = 1;
+    run.numThreads = 1;
+    RankTable t = {3, clomp_schedule_count, table_results};
+    size_t best = index_of("bestcase"), stat = index_of("static");
+    for (size_t i = 0; i < t.count; i++)
+        for (int r = 0; r < 3; r++)
+            set(&t, r, i, 1.0);
+    set(&t, 0, best, 10.0), set(&t, 1, best, 10.0), set(&t, 2, best, 10.0);
+    /* Static: chunks 13, 16, 14 us/Loop; rank 0's Runtime says 17 (its run was
+     * slower than its chunk: e.g. time between chunks), the others agree. */
+    set(&t, 0, stat, 13.0), set(&t, 1, stat, 16.0), set(&t, 2, stat, 14.0);
+    round_seconds[0][stat] = 17.0 * 10e-6;
+    finish_ranks(&run, &t);
+    Measurement view_best, view_stat;
+    rank_view(&run, &t, best, NULL, &view_best);
+    rank_view(&run, &t, stat, &view_best, &view_stat);
+    ok(view_stat.spread.used_rank == 0 && fabs(view_stat.runtime_us - 17.0) < 1e-9,
+       "Static OMP shows rank 0, the slowest by Runtime, and its us/Loop from that Runtime: 17 (got rank %d, %.2f)",
+       view_stat.spread.used_rank, view_stat.runtime_us);
+    double largest = 0.0;
+    for (int r = 0; r < 3; r++) {
+        const Measurement *m = &t.results[(size_t)r * t.count + stat];
+        largest = m->runtime_us > largest ? m->runtime_us : largest;
+    }
+    ok(fabs(view_stat.runtime_us - largest) < 1e-9, "so 'max used' is the largest us/Loop of any rank (%.2f), not rank 1's 16",
+       largest);
+    ok(fabs(view_stat.runtime_overhead_us - 7.0) < 1e-9,
+       "and 1.2's overhead shown is that Runtime's against the shown Bestcase: 17 - 10 = 7 us/Loop");
+}
+
 static void test_outliers(void)
 {
     RunSetup run;
@@ -170,6 +207,7 @@ int main(void)
         return 1;
     }
     test_choice_and_overhead();
+    test_shown_figures_are_the_chosen_runtime();
     test_outliers();
     test_cpus();
     return done_testing();
