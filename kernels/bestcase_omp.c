@@ -89,4 +89,4 @@ static const char *const pseudocode[] = {
     NULL,
 };
 
-const Schedule schedule_bestcase_omp = {"Bestcase OMP", "bestcase", ROLE_BESTCASE, 1, 1, pseudocode, run, NULL, 0, 0, 0};
+const Schedule schedule_bestcase_omp = {"Bestcase OMP", "bestcase", ROLE_BESTCASE, 1, 1, pseudocode, run, NULL, 0, 0, 0, 0};

@@ -22,4 +22,4 @@ static const char *const pseudocode[] = {
     NULL,
 };
 
-const Schedule schedule_calc_deposit = {"calc_deposit", "calc_deposit", ROLE_PROBE, 0, 0, pseudocode, run, NULL, 0, 0, 0};
+const Schedule schedule_calc_deposit = {"calc_deposit", "calc_deposit", ROLE_PROBE, 0, 0, pseudocode, run, NULL, 0, 0, 0, 0};

@@ -18,4 +18,4 @@ static const char *const pseudocode[] = {
     NULL,
 };
 
-const Schedule schedule_dynamic4_omp = {"Dynamic,4 OMP", "dynamic_4", ROLE_CHECKED, 1, 1, pseudocode, run, "chunk size", DYNAMIC4_CHUNK, 1, 0};
+const Schedule schedule_dynamic4_omp = {"Dynamic,4 OMP", "dynamic_4", ROLE_CHECKED, 1, 1, pseudocode, run, "chunk size", DYNAMIC4_CHUNK, 1, 0, 0};

@@ -16,4 +16,4 @@ static const char *const pseudocode[] = {
     NULL,
 };
 
-const Schedule schedule_dynamic_omp = {"Dynamic OMP", "dynamic", ROLE_CHECKED, 1, 1, pseudocode, run, NULL, 0, 0, 0};
+const Schedule schedule_dynamic_omp = {"Dynamic OMP", "dynamic", ROLE_CHECKED, 1, 1, pseudocode, run, NULL, 0, 0, 0, 0};

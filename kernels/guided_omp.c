@@ -16,4 +16,4 @@ static const char *const pseudocode[] = {
     NULL,
 };
 
-const Schedule schedule_guided_omp = {"Guided OMP", "guided", ROLE_CHECKED, 1, 1, pseudocode, run, NULL, 0, 1, 0};
+const Schedule schedule_guided_omp = {"Guided OMP", "guided", ROLE_CHECKED, 1, 1, pseudocode, run, NULL, 0, 1, 0, 0};

@@ -95,4 +95,4 @@ static const char *const pseudocode[] = {
     NULL,
 };
 
-const Schedule schedule_manual_omp = {"Manual OMP", "manual", ROLE_CHECKED, 1, 1, pseudocode, run, NULL, 0, 0, 0};
+const Schedule schedule_manual_omp = {"Manual OMP", "manual", ROLE_CHECKED, 1, 1, pseudocode, run, NULL, 0, 0, 0, 0};

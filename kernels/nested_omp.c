@@ -101,4 +101,4 @@ static const char *const pseudocode[] = {
     NULL,
 };
 
-const Schedule schedule_nested_omp = {"Nested OMP", "nested", ROLE_CHECKED, 1, 1, pseudocode, run, NULL, 0, 0, 1};
+const Schedule schedule_nested_omp = {"Nested OMP", "nested", ROLE_CHECKED, 1, 1, pseudocode, run, NULL, 0, 0, 1, 0};

@@ -18,4 +18,4 @@ static const char *const pseudocode[] = {
     NULL,
 };
 
-const Schedule schedule_nonmonotonic_omp = {"NonmonDyn OMP", "nonmonotonic:dynamic", ROLE_CHECKED, 1, 1, pseudocode, run, NULL, 0, 1, 0};
+const Schedule schedule_nonmonotonic_omp = {"NonmonDyn OMP", "nonmonotonic:dynamic", ROLE_CHECKED, 1, 1, pseudocode, run, NULL, 0, 1, 0, 0};

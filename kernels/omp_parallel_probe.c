@@ -44,4 +44,4 @@ static const char *const pseudocode[] = {
     NULL,
 };
 
-const Schedule schedule_omp_parallel = {"OMP Parallel", "parallel", ROLE_PROBE, 1, 1, pseudocode, run, NULL, 0, 0, 0};
+const Schedule schedule_omp_parallel = {"OMP Parallel", "parallel", ROLE_PROBE, 1, 1, pseudocode, run, NULL, 0, 0, 0, 0};

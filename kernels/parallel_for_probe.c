@@ -69,4 +69,4 @@ static const char *const pseudocode[] = {
     NULL,
 };
 
-const Schedule schedule_parallel_for = {"Parallel For", "parallel_for", ROLE_PROBE, 1, 1, pseudocode, run, NULL, 0, 0, 0};
+const Schedule schedule_parallel_for = {"Parallel For", "parallel_for", ROLE_PROBE, 1, 1, pseudocode, run, NULL, 0, 0, 0, 1};

@@ -43,6 +43,9 @@ typedef struct Schedule {
     /* 1: runs nested teams: not available when the run has no nested shape
      * (below 2x2 threads), and the measurement says why. */
     int nests;
+    /* 1: runs EPCC's calibrated delay (kernels/delay.h): its block and its
+     * JSON say how long one delay lasts. */
+    int delays;
 } Schedule;
 
 /* In CLOMP 1.2 order, then clomp's additions (appended, so that 1.2's

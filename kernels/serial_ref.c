@@ -36,4 +36,4 @@ static const char *const pseudocode[] = {
     NULL,
 };
 
-const Schedule schedule_serial_ref = {"Serial Ref", "serial", ROLE_REFERENCE, 0, 1, pseudocode, run, NULL, 0, 0, 0};
+const Schedule schedule_serial_ref = {"Serial Ref", "serial", ROLE_REFERENCE, 0, 1, pseudocode, run, NULL, 0, 0, 0, 0};

@@ -20,4 +20,4 @@ static const char *const pseudocode[] = {
     NULL,
 };
 
-const Schedule schedule_static1_omp = {"Static,1 OMP", "static_1", ROLE_CHECKED, 1, 1, pseudocode, run, "chunk size", STATIC1_CHUNK, 1, 0};
+const Schedule schedule_static1_omp = {"Static,1 OMP", "static_1", ROLE_CHECKED, 1, 1, pseudocode, run, "chunk size", STATIC1_CHUNK, 1, 0, 0};

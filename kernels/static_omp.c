@@ -14,4 +14,4 @@ static const char *const pseudocode[] = {
     NULL,
 };
 
-const Schedule schedule_static_omp = {"Static OMP", "static", ROLE_CHECKED, 1, 1, pseudocode, run, NULL, 0, 0, 0};
+const Schedule schedule_static_omp = {"Static OMP", "static", ROLE_CHECKED, 1, 1, pseudocode, run, NULL, 0, 0, 0, 0};

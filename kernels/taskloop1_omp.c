@@ -20,4 +20,4 @@ static const char *const pseudocode[] = {
     NULL,
 };
 
-const Schedule schedule_taskloop1_omp = {"Taskloop,1", "taskloop_1", ROLE_CHECKED, 1, 1, pseudocode, run, "grainsize", TASKLOOP1_GRAINSIZE, 1, 0};
+const Schedule schedule_taskloop1_omp = {"Taskloop,1", "taskloop_1", ROLE_CHECKED, 1, 1, pseudocode, run, "grainsize", TASKLOOP1_GRAINSIZE, 1, 0, 0};

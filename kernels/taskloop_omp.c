@@ -19,4 +19,4 @@ static const char *const pseudocode[] = {
     NULL,
 };
 
-const Schedule schedule_taskloop_omp = {"Taskloop OMP", "taskloop", ROLE_CHECKED, 1, 1, pseudocode, run, NULL, 0, 1, 0};
+const Schedule schedule_taskloop_omp = {"Taskloop OMP", "taskloop", ROLE_CHECKED, 1, 1, pseudocode, run, NULL, 0, 1, 0, 0};

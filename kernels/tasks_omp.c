@@ -18,4 +18,4 @@ static const char *const pseudocode[] = {
     NULL,
 };
 
-const Schedule schedule_tasks_omp = {"Tasks OMP", "tasks", ROLE_CHECKED, 1, 1, pseudocode, run, NULL, 0, 1, 0};
+const Schedule schedule_tasks_omp = {"Tasks OMP", "tasks", ROLE_CHECKED, 1, 1, pseudocode, run, NULL, 0, 1, 0, 0};

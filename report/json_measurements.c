@@ -73,7 +73,7 @@ void write_json_measurement(JsonWriter *w, const RunRecord *r, const Measurement
         json_array_end(w);
         json_object_end(w);
     }
-    if (strcmp(s->key, "parallel_for") == 0 && measurement_runs(m) && run->delay.length > 0) {
+    if (s->delays && measurement_runs(m) && run->delay.length > 0) {
         json_object_begin(w, "delay");
         json_number(w, "target_us", run->delay.target_us);
         json_integer(w, "additions", run->delay.length);

@@ -192,7 +192,7 @@ static void print_block_notes(FILE *out, const RunSetup *run, const Measurement 
         fprintf(out, "%13s   Verify: passed (every zone of every part bit-identical to Serial Ref; invariants hold)\n", s->name);
     else if (s->role == ROLE_BESTCASE)
         fprintf(out, "%13s   Verify: skipped (fixed deposit, wrong answers by design)\n", s->name);
-    if (strcmp(s->key, "parallel_for") == 0 && run->delay.length > 0)
+    if (s->delays && run->delay.length > 0)
         fprintf(out, "%13s    Delay: %.3f us per call (%d dependent additions, calibrated to EPCC's %.3f us)\n",
                 s->name, run->delay.us, run->delay.length, run->delay.target_us);
 

@@ -279,7 +279,7 @@ static void log_timed_start(void *context, const Measurement *m)
 static void check_warm_up_runs_timed_code(void)
 {
     static const char *const no_pseudocode[] = {NULL};
-    const Schedule logged = {"Logged", "logged", ROLE_BESTCASE, 1, 1, no_pseudocode, logged_run, NULL, 0, 0, 0};
+    const Schedule logged = {"Logged", "logged", ROLE_BESTCASE, 1, 1, no_pseudocode, logged_run, NULL, 0, 0, 0, 0};
     long ends[] = {10, 20};
     MeshShape ms = {4, 2, 32, 1, ZONE_LAYOUT_CLOMP12};
     Problem pb;
