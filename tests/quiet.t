@@ -127,7 +127,7 @@ TIMING = {"runtime_seconds", "us_per_loop", "us_per_loop_ci_low", "us_per_loop_c
           "overhead_cycles", "overhead_cycles_ci_low", "overhead_cycles_ci_high", "llnl_target_cycles",
           "llnl_verdict", "user_cpu_seconds", "system_cpu_seconds", "runtime_us_per_loop", "runtime_speedup",
           "runtime_efficacy_percent", "runtime_overhead_us", "llnl_target_core_cycles_low",
-          "llnl_target_core_cycles_high"}
+          "llnl_target_core_cycles_high", "core_clock_min_ghz", "core_clock_max_ghz"}
 if a[0] != b[0]:
     print("header: --quiet %s, plain run %s" % (a[0], b[0]))
 if len(a) != len(b):
