@@ -63,9 +63,11 @@ void judge_llnl_target(const LlnlTarget *t, const Measurement *m, const CycleRat
     j->core_low = j->has_ci ? j->cycles_low : j->cycles;
     j->core_high = j->has_ci ? j->cycles_high : j->cycles;
     int stretched = rate->source == CYCLES_TSC && rate->ghz > 0.0;
-    if (stretched) {
-        j->core_low *= rate->core_min_ghz / rate->ghz;
-        j->core_high *= rate->core_max_ghz / rate->ghz;
+    if (stretched) {   /* the widest core-cycle range either end can stand for (a difference may be negative) */
+        double lo = j->core_low, hi = j->core_high;
+        double slow = rate->core_min_ghz / rate->ghz, fast = rate->core_max_ghz / rate->ghz;
+        j->core_low = fmin(lo * slow, lo * fast);
+        j->core_high = fmax(hi * slow, hi * fast);
     }
     if (t->below_cycles > 0.0)
         j->verdict = target_verdict(j->cycles, j->has_ci || stretched, j->core_low, j->core_high, t->below_cycles);

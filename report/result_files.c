@@ -41,6 +41,16 @@ int open_outputs(Outputs *o, const RunSetup *run, char pending[2][RESULT_PATH_MA
     if (status == 0)
         status = open_result_file(&o->csv, o, why, why_size);
     o->report = run->quiet ? NULL : o->text;
+    if (status != 0) {   /* nothing half-made stays behind: the file opened before the one that failed goes */
+        ResultFile *opened[] = {&o->json, &o->csv};
+        for (int i = 0; i < 2; i++)
+            if (opened[i]->file != NULL && opened[i]->file != stdout) {
+                fclose(opened[i]->file);
+                remove(opened[i]->tmp);
+                opened[i]->file = NULL;
+                opened[i]->pending[0] = '\0';
+            }
+    }
     return status;
 }
 

@@ -143,8 +143,13 @@ static void print_target(FILE *out, const CycleRate *rate, const LlnlTarget *t, 
         fprintf(out, ", %s\n", t->not_judged);
         return;
     }
+    /* Undecided because of the interval itself, or only once it is
+     * stretched over the cores' clock range. */
+    int interval_straddles = j->has_ci && j->cycles_low < t->below_cycles && j->cycles_high >= t->below_cycles;
     fprintf(out, ", target < %.0f core cycles: %s%s", t->below_cycles, j->verdict,
-            strcmp(j->verdict, "undecided") == 0 ? " (the interval straddles it)" : "");
+            strcmp(j->verdict, "undecided") != 0 ? ""
+            : interval_straddles                 ? " (the interval straddles it)"
+                                                 : " (the cores' clock range straddles it)");
     print_clock_note(out, rate, j);
     fputc('\n', out);
 }

@@ -81,12 +81,23 @@ void print_verdict(FILE *out, const RunRecord *r)
     if (best != NULL)
         print_overhead(out, r, &fs);
     print_targets_line(out, r);
-    int straddles = !isnan(fs.overhead_low) && fs.overhead_low <= 0.0 && fs.overhead_high >= 0.0;
-    if (noisy(serial) || noisy(best) || noisy(stat) || straddles) {
+    /* What the verdict rests on: the schedules above and the probes LLNL's targets judge. */
+    const Measurement *rests_on[] = {serial, best, stat, record_find_key(r, "barrier"), record_find_key(r, "parallel_for")};
+    int noisy_any = 0, unmeasured = stat->stats.n < 2;
+    for (size_t i = 0; i < sizeof rests_on / sizeof rests_on[0]; i++)
+        noisy_any |= noisy(rests_on[i]);
+    /* An overhead whose interval (or, with 2-5 rounds, whose rounds' range) reaches across 0. */
+    int straddles = (!isnan(fs.overhead_low) && fs.overhead_low <= 0.0 && fs.overhead_high >= 0.0) ||
+                    (stat->has_round_range && stat->round_range_low <= 0.0 && stat->round_range_high >= 0.0);
+    if (unmeasured) {
+        fprintf(out, "Noise: not measured (one timed chunk per run: nothing tells noise from a real cost). "
+                     "Run it with the default chunks, or --trials=20 and --rounds=10, and compare separate "
+                     "processes with run_clomp.sh --replicates.\n");
+    } else if (noisy_any || straddles) {
         fprintf(out, "Too noisy to say: %s. Run it on an idle node with the threads bound (OMP_PROC_BIND=close "
                      "OMP_PLACES=cores), add --rounds=10, and compare separate processes with "
                      "run_clomp.sh --replicates.\n",
-                straddles ? "the overhead's interval includes 0, so it cannot tell a cost from none"
+                straddles ? "the overhead's interval (or its rounds' range) includes 0, so it cannot tell a cost from none"
                           : "chunk times vary by more than 10% (see the WARNING lines)");
     } else {
         fprintf(out, "Noise: chunk times vary by less than 10%%: these figures are stable within this process "

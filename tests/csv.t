@@ -153,5 +153,8 @@ is "$rc:$(cat "$tmp/keep.csv")" "2:precious" "a run refused for a bad argument l
 run_clomp --csv="$tmp/no/such/dir.csv" "${args[@]}"
 like "$rc:$err" "^2:clomp: --csv: cannot create '$tmp/no/such/dir.csv.tmp.[0-9]+': " "a CSV file that cannot be created is refused with exit 2, naming it"
 is "$(find "$tmp" -name '*.tmp.*' | wc -l | tr -d ' ')" 0 "no temporary CSV file is left behind"
+run_clomp --json="$tmp/first.json" --csv="$tmp/no/such/dir.csv" "${args[@]}"
+is "$rc" 2 "a --json file that opens and a --csv file that cannot: exit 2"
+is "$(find "$tmp" -name 'first.json*' | wc -l | tr -d ' ')" 0 "and the JSON's temporary file, already opened, is removed too: nothing half-made stays"
 
 done_testing

@@ -87,7 +87,7 @@ def mask_value(label, value):
         return numbers(value)
     if label in LLNL_LINES:
         # The verdict, and the cores' clock range the machine reports (or not), follow the machine.
-        value = re.sub(r": (?:not met|met|undecided)( \(the interval straddles it\))?( \(counted in nominal TSC "
+        value = re.sub(r": (?:not met|met|undecided)( \(the (?:interval|cores' clock range) straddles it\))?( \(counted in nominal TSC "
                        r"cycles at .* core cycles\)| \(core cycles at --ghz=[^)]*\))?$", r": VERDICT\2", value)
         value = re.sub(r"the cores at \S+ GHz \((?:cpufreq|assumed[^)]*)\)", "the cores at * GHz (*)", value)
         return numbers(value)

@@ -43,8 +43,9 @@ int main(void)
     ok(parse("--list-schedules", NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL) == 0 && opts.want_schedule_list,
        "--list-schedules alone is a valid command line");
 
-    ok(parse("1", "1", "4", NULL, NULL, NULL, NULL, NULL, NULL) == EXIT_USAGE && error[0] == '\0',
-       "three numbers are a usage error (usage is printed, no single-parameter message)");
+    ok(parse("1", "1", "4", NULL, NULL, NULL, NULL, NULL, NULL) == EXIT_USAGE && opts.show_usage &&
+           strcmp(error, "expected 7 numbers, got 3: zonesPerPart, zoneSize, flopScale and timeScale are missing") == 0,
+       "three numbers are a usage error that says first which four are missing, then the usage: %s", error);
     ok(parse("1", "1", "4", NULL, NULL, NULL, NULL, NULL, NULL) == EXIT_USAGE && opts.show_usage,
        "a missing number asks for the usage text");
     ok(parse("1", "1", "4", "10", "32", "1", "1", "7", NULL) == EXIT_USAGE && strstr(error, "'7'") != NULL &&
