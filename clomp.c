@@ -302,6 +302,8 @@ int main(int argc, char **argv)
         print_header(out.report, &run, host, started);
         print_plan(out.report, &run);
         int files_status = close_outputs(&out, &pending.record);
+        free_team_placement(&placement);
+        free(run.chunk_end);
         if (out.report != out.text)
             fclose(out.report);
         cluster_finish();
@@ -329,8 +331,7 @@ int main(int argc, char **argv)
     if (results == NULL)
         die(EXIT_RESOURCE, "out of memory for the timings of %ld rounds", run.rounds);
 
-    /* What the report shows: this rank's measurements, or in an MPI run
-     * the rank 1.2 reports for each (filled in as each one finishes). */
+    /* What the report shows: this rank's measurements, or (MPI) the rank 1.2 reports for each. */
     RankTable table = {0};
     Measurement *shown = results;
     if (cluster_active()) {
@@ -383,7 +384,6 @@ int main(int argc, char **argv)
     if (run.verdict)
         print_verdict(out.text, &record);
     int files_status = close_outputs(&out, &record);
-
     free_rank_table(&table);
     if (shown != results)
         free(shown);
