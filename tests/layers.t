@@ -31,6 +31,12 @@ os.chdir(top)
 # ---------------------------------------------------------------- the files
 def listed_files():
     try:
+        # Only when this tree is a checkout's top: a copy inside another
+        # checkout's build/ (make asan's tree) is ignored by that checkout.
+        root = subprocess.run(["git", "rev-parse", "--show-toplevel"], capture_output=True, text=True,
+                              check=True).stdout.strip()
+        if os.path.realpath(root) != os.path.realpath("."):
+            raise OSError("not the checkout's top")
         out = subprocess.run(["git", "ls-files", "--cached", "--others", "--exclude-standard"],
                              capture_output=True, text=True, check=True).stdout
         return [f for f in out.splitlines() if os.path.isfile(f)]
