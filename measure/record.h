@@ -219,6 +219,7 @@ typedef struct Measurement {
     double round_range_low, round_range_high;
 
     WarningList warnings;      /* from its figures (measurement_warnings), printed in its block */
+    int noisy;                 /* its chunks vary by more than CLOMP_NOISY_CV (the noisy-measurement warning) */
     RankSpread spread;         /* MPI: over the ranks; the figures above are those of spread.used_rank */
 } Measurement;
 

@@ -29,7 +29,8 @@ void measurement_warnings(const RunSetup *run, Measurement *m)
     if (m->subnormals > 0)
         add_warning(w, WARNING_LINE, "%ld subnormal zone values/residues: subnormal arithmetic "
                           "is slow on many CPUs and distorts this timing", m->subnormals);
-    if (s->chunked && m->stats.n >= 2 && m->stats.cv > CLOMP_NOISY_CV)
+    m->noisy = s->chunked && m->stats.n >= 2 && m->stats.cv > CLOMP_NOISY_CV;
+    if (m->noisy)
         add_warning(w, WARNING_LINE, "noisy measurement: chunk times vary by CV %.0f%% (> %.0f%%); likely causes: "
                           "the node is not idle, unbound threads (set OMP_PROC_BIND and OMP_PLACES), "
                           "frequency changes; see docs/statistics.md",

@@ -93,8 +93,9 @@ static FigureCell text(const char *value)
     return (FigureCell){CELL_TEXT, NAN, 0, value};
 }
 
-/* A judged LLNL target's figure, or empty. */
-#define JUDGED(value) (f->target != NULL && f->target->below_cycles > 0.0 && f->complete ? (value) : NAN)
+/* A judged LLNL target's row, and its figure there (empty elsewhere). */
+#define IS_JUDGED (f->target != NULL && f->target->below_cycles > 0.0 && f->complete)
+#define JUDGED(value) (IS_JUDGED ? (value) : NAN)
 
 /* The columns, in CSV order: the CSV column, the measurement's JSON member
  * (NULL: the JSON says it in its own structure), and the cell: an
@@ -131,7 +132,7 @@ static FigureCell text(const char *value)
     X(overhead_cycles_ci_high, NULL, number(cycles_from_us(&run->cycles, f->overhead_high))) \
     X(llnl_target_below_cycles, NULL, number(JUDGED(f->target->below_cycles))) \
     X(llnl_target_cycles, NULL, number(JUDGED(f->judgement.cycles))) \
-    X(llnl_verdict, NULL, text(isnan(JUDGED(0.0)) ? NULL : f->judgement.verdict)) \
+    X(llnl_verdict, NULL, text(IS_JUDGED ? f->judgement.verdict : NULL)) \
     X(checksum_sum, NULL, number(f->has_checksum ? f->checksum.sum : NAN)) \
     X(checksum_residue, NULL, number(f->has_checksum ? f->checksum.residue : NAN)) \
     X(checksum_total, NULL, number(f->has_checksum ? f->checksum.total : NAN)) \
@@ -159,7 +160,7 @@ static FigureCell text(const char *value)
     X(cycle_clock, NULL, text(cycle_clock_text(&run->cycles))) \
     X(llnl_target_core_cycles_low, NULL, number(JUDGED(f->judgement.core_low))) \
     X(llnl_target_core_cycles_high, NULL, number(JUDGED(f->judgement.core_high))) \
-    X(llnl_target, NULL, text(isnan(JUDGED(0.0)) ? NULL : f->target->label)) \
+    X(llnl_target, NULL, text(IS_JUDGED ? f->target->label : NULL)) \
     X(core_clock_min_ghz, NULL, number(run->cycles.source == CYCLES_TSC ? run->cycles.core_min_ghz : NAN)) \
     X(core_clock_max_ghz, NULL, number(run->cycles.source == CYCLES_TSC ? run->cycles.core_max_ghz : NAN))
 /* clang-format on */

@@ -4,8 +4,6 @@
 
 void progress_starting(const Progress *p, const Measurement *m)
 {
-    if (p->run->rounds != 1)
-        return;
     print_block_start(p->out, m);
     fflush(p->out);
 }

@@ -16,7 +16,8 @@ typedef struct Progress {
     size_t count;
 } Progress;
 
-/* A measurement's timed run is about to start (one round: its block opens). */
+/* A measurement's timed run is about to start: its block opens (the
+ * sequence calls this only with one round). */
 void progress_starting(const Progress *p, const Measurement *m);
 /* Measurement i is finished (one round: the rest of its block). */
 void progress_finished(const Progress *p, size_t i);

@@ -9,12 +9,6 @@
 #include "figures.h"
 #include "text_format.h"
 
-/* Noisy: a chunk CV above CLOMP_NOISY_CV in what the verdict rests on. */
-static int noisy(const Measurement *m)
-{
-    return m != NULL && m->stats.n >= 2 && m->stats.cv > CLOMP_NOISY_CV;
-}
-
 static void print_speedup(FILE *out, const RunRecord *r, const MeasurementFigures *stat, const MeasurementFigures *best)
 {
     fprintf(out, "Speedup: Static OMP runs %.2fx as fast as Serial Ref on %ld threads (median chunks", stat->speedup,
@@ -85,7 +79,7 @@ void print_verdict(FILE *out, const RunRecord *r)
     const Measurement *rests_on[] = {serial, best, stat, record_find_key(r, "barrier"), record_find_key(r, "parallel_for")};
     int noisy_any = 0, unmeasured = stat->stats.n < 2;
     for (size_t i = 0; i < sizeof rests_on / sizeof rests_on[0]; i++)
-        noisy_any |= noisy(rests_on[i]);
+        noisy_any |= rests_on[i] != NULL && rests_on[i]->noisy;   /* its WARNING line says so */
     /* An overhead whose interval (or, with 2-5 rounds, whose rounds' range) reaches across 0. */
     int straddles = (!isnan(fs.overhead_low) && fs.overhead_low <= 0.0 && fs.overhead_high >= 0.0) ||
                     (stat->has_round_range && stat->round_range_low <= 0.0 && stat->round_range_high >= 0.0);
