@@ -75,7 +75,7 @@ UNIT_TESTS = test_mesh test_kernel test_schedules test_verify test_options test_
 UNIT_BIN = $(UNIT_TESTS:%=$(BUILD)/tests/%)
 ORACLE = $(BUILD)/tests/clomp_oracle
 
-.PHONY: all check numa-vm-check run run-suite plots clean install help unit-tests program clomp-faults clomp-stats asan tsan fuzz FORCE
+.PHONY: all check check-all numa-vm-check run run-suite plots clean install help unit-tests program clomp-faults clomp-stats asan tsan fuzz FORCE
 
 # The program this make builds: clomp, or clomp-faults in its own build tree.
 PROGRAM ?= clomp
@@ -142,10 +142,15 @@ $(STATS_HELPER): $(STATS_SRC) $(LIB_OBJ) $(FLAGS_STAMP)
 
 clomp-stats: $(STATS_HELPER)
 
-# Every test, TAP through prove: C unit tests and shell tests of the binary.
+# TAP through prove: C unit tests and shell tests of the binary, in two lanes
+# (tests/lib/tap.sh): `make check` the quick lane, every feature covered;
+# `make check-all` the full lane, everything (NUMA guests included).
+TEST_ENV = CLOMP=$(CURDIR)/clomp CLOMP_FAULTS_BIN=$(CURDIR)/clomp-faults BUILD_DIR=$(CURDIR)/$(BUILD) CLOMP_STATS=$(CURDIR)/$(STATS_HELPER)
 check: clomp clomp-faults unit-tests $(STATS_HELPER)
-	CLOMP=$(CURDIR)/clomp CLOMP_FAULTS_BIN=$(CURDIR)/clomp-faults BUILD_DIR=$(CURDIR)/$(BUILD) CLOMP_STATS=$(CURDIR)/$(STATS_HELPER) \
-	    $(PROVE) --exec '' $(UNIT_BIN) tests/*.t
+	$(TEST_ENV) CLOMP_TEST_LANE=quick $(PROVE) --exec '' $(UNIT_BIN) tests/*.t
+
+check-all: clomp clomp-faults unit-tests $(STATS_HELPER)
+	$(TEST_ENV) CLOMP_TEST_LANE=full $(PROVE) --exec '' $(UNIT_BIN) tests/*.t
 
 # clomp inside QEMU guests with 2 and 4 emulated NUMA nodes (TCG, about a
 # minute): locality per policy against the topology. Needs qemu-system-x86
@@ -221,7 +226,8 @@ help:
 	@echo "Targets:"
 	@echo "  make            build ./clomp"
 	@echo "  make run        target input spot check, threads bound, with a verdict: ./clomp -1 1 64 100 32 1 100 --verdict"
-	@echo "  make check      build and run every test (prove)"
+	@echo "  make check      build and run the quick test lane: every feature (prove)"
+	@echo "  make check-all  every test: the full lane (long matrices, guests, Slurm)"
 	@echo "  make numa-vm-check  NUMA policies on emulated 2- and 4-node guests (qemu, busybox-static)"
 	@echo "  make run-suite  the full CLOMP suite (run_clomp.sh, results in out/)"
 	@echo "  make plots OUT=out/CLOMP_host_N  charts (gnuplot) and HTML report of a suite (OUT=DIR: its latest)"

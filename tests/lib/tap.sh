@@ -69,6 +69,29 @@ todo() {
     tap_todo=$1
 }
 
+# Test lanes: `make check` runs the quick lane (every feature, a few minutes),
+# `make check-all` the full lane (everything: long matrices, guests, Slurm).
+# A test run by hand is in the full lane unless CLOMP_TEST_LANE=quick.
+CLOMP_TEST_LANE=${CLOMP_TEST_LANE:-full}
+full_lane() {
+    [ "$CLOMP_TEST_LANE" = full ]
+}
+
+# skip_unless_full_lane DESC: skips DESC (returns 1) in the quick lane:
+#   skip_unless_full_lane "every schedule at 4 threads" && { ...cases...; }
+skip_unless_full_lane() {
+    full_lane && return 0
+    skip "$1" "full lane only (make check-all)"
+    return 1
+}
+
+# skip_all_unless_full_lane REASON: a whole file that belongs to the full lane.
+skip_all_unless_full_lane() {
+    full_lane && return 0
+    printf '1..0 # SKIP %s: full lane only (make check-all)\n' "$1"
+    exit 0
+}
+
 note() {
     printf '%s\n' "$@" | sed 's/^/# /'
 }
