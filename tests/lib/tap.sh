@@ -49,8 +49,17 @@ is() {
     fi
 }
 
+# A pattern with a newline in it is matched against the whole text (bash's
+# ERE, where a newline is an ordinary character): grep would split it into
+# alternatives, one of them empty, and match anything.
 like() {
-    if printf '%s\n' "$1" | grep -Eq -- "$2"; then
+    local matched=1
+    if [[ $2 == *$'\n'* ]]; then
+        [[ $1 =~ $2 ]] && matched=0
+    elif printf '%s\n' "$1" | grep -Eq -- "$2"; then
+        matched=0
+    fi
+    if [ "$matched" -eq 0 ]; then
         tap_result 0 "$3"
     else
         tap_result 1 "$3"
