@@ -2,6 +2,7 @@
 
 #include <string.h>
 
+#include "../cli/options.h"
 #include "build_info.h"
 #include "text_format.h"
 
@@ -253,3 +254,15 @@ void print_plan(FILE *out, const RunSetup *run)
     fprintf(out, "          Dry run: arguments valid; the mesh was not built and nothing was timed\n");
 }
 
+
+void print_help(FILE *out, const char *exe)
+{
+    char keys[512];
+    print_usage(out, exe);
+    fprintf(out, "\nMeasurements (--schedules keys; details: --list-schedules, docs/output.md):\n");
+    fprintf(out, "  run by default: %s\n", schedule_keys(keys, sizeof keys, 0));
+    fprintf(out, "  only when named: %s\n", schedule_keys(keys, sizeof keys, 1));
+    fprintf(out, "Constructs (--constructs keys; details: --list-constructs, docs/constructs.md):\n  ");
+    for (size_t i = 0; i < clomp_construct_count; i++)
+        fprintf(out, "%s%s", clomp_constructs[i]->key, i + 1 < clomp_construct_count ? " " : "\n");
+}
