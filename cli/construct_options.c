@@ -19,8 +19,12 @@ static int refuse(char *error, size_t size, const char *option, const char *text
 {
     char shown[64];
     size_t n = 0;
-    for (const unsigned char *p = (const unsigned char *)text; *p != '\0' && n + 1 < sizeof shown; p++)
-        shown[n++] = *p >= 0x20 && *p < 0x7f ? (char)*p : '?';
+    for (const char *p = text; *p != '\0' && n + 1 < sizeof shown; p++) {
+        char c = '?';   /* any byte outside printable ASCII */
+        if (*p >= 0x20 && *p < 0x7f)
+            c = *p;
+        shown[n++] = c;
+    }
     shown[n] = '\0';
     snprintf(error, size, "%s: '%s' %s", option, shown, why);
     return EXIT_USAGE;
