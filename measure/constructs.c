@@ -146,7 +146,8 @@ static int measure_level(const RunSetup *run, LevelRun *lr, ConstructLevel *L)
     L->inner = lr->work.threads;
     lr->work.innerreps = lr->construct->kind == CONSTRUCT_LOOP ? LOOP_FIRST_INNERREPS : SYNC_FIRST_INNERREPS;
     for (;;) {
-        lr->work.innerreps = construct_round_innerreps(lr->work.innerreps, lr->work.threads);
+        if (lr->construct->kind == CONSTRUCT_SYNC)
+            lr->work.innerreps = construct_round_innerreps(lr->work.innerreps, lr->work.threads);
         long next = construct_next_innerreps(lr->work.innerreps, timed_test(lr), o->target_us);
         if (next == 0)
             break;
