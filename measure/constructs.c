@@ -285,7 +285,10 @@ static int measure_row(const RunSetup *run, ConstructTable *t, ConstructResult *
     }
     free(logs);
     const ConstructLevel *base = row->level[1].status == CONSTRUCT_NOT_RUN ? &row->level[0] : &row->level[1];
-    row->ratio = row->level[2].status == CONSTRUCT_MEASURED && base->status == CONSTRUCT_MEASURED
+    /* A base whose interval reaches 0 (an uncontended lock, a critical
+     * section nobody waits for) would make any ratio: none is given. */
+    int base_above_zero = base->overhead.has_ci ? base->overhead.ci_low > 0.0 : base->overhead.median > 0.0;
+    row->ratio = row->level[2].status == CONSTRUCT_MEASURED && base->status == CONSTRUCT_MEASURED && base_above_zero
                      ? construct_ratio(row->level[2].overhead.median, base->overhead.median)
                      : NAN;
     return 0;

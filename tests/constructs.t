@@ -55,7 +55,8 @@ for key in keys:
         if level == "2":
             l1 = [x for x in rows if x["construct"] == key and x["level"] == "1"][0]
             a, b = float(r["overhead_us"]), float(l1["overhead_us"])
-            want = a / b if a > 0 and b > 0 else None
+            low = float(l1["overhead_ci95_low_us"]) if l1["overhead_ci95_low_us"] else b
+            want = a / b if a > 0 and b > 0 and low > 0 else None
             got = float(r["level2_over_level1"]) if r["level2_over_level1"] else None
             if (want is None) != (got is None) or (want is not None and abs(got - want) > 1e-9 * want):
                 bad.append(f"{key}: ratio {got}, level 2 / level 1 is {want}")
@@ -72,7 +73,7 @@ if c["oversubscribed"] != (4 > c["cpus"]):
 print("\n".join(bad) if bad else "ok")
 PY
 )
-is "$check" ok "every construct has one level-1 row (1x2) and one level-2 row (2x2), measured in teams of 2 at its level, ratios level 2 / level 1, the JSON's rows the CSV's"
+is "$check" ok "every construct has one level-1 row (1x2) and one level-2 row (2x2), measured in teams of 2 at its level, ratios level 2 / level 1 (none over a level 1 at or near 0), the JSON's rows the CSV's"
 like "$out" "Level 2: 2x2 \\(OUTER x INNER\\)" "the text names the level-2 shape"
 is "$(printf '%s\n' "$out" | grep -cE '^.{15} {4}1 +1x2 ')" "${#keys[@]}" "the text table has a level-1 line (1x2) per construct"
 is "$(printf '%s\n' "$out" | grep -cE '^.{15} {4}2 +2x2 ')" "${#keys[@]}" "the text table has a level-2 line (2x2) per construct"
