@@ -78,6 +78,26 @@ like "$out" "Level 2: 2x2 \\(OUTER x INNER\\)" "the text names the level-2 shape
 is "$(printf '%s\n' "$out" | grep -cE '^.{15} {4}1 +1x2 ')" "${#keys[@]}" "the text table has a level-1 line (1x2) per construct"
 is "$(printf '%s\n' "$out" | grep -cE '^.{15} {4}2 +2x2 ')" "${#keys[@]}" "the text table has a level-2 line (2x2) per construct"
 
+# ------------------------------------------ level 1 at INNER threads: the base
+run_clomp --constructs=barrier "${quick[@]}" --nested=2x2 --csv="$tmp/four.csv" 4 1 4 10 32 1 1
+is "$rc" 0 "--constructs=barrier --nested=2x2 at 4 threads runs"
+check=$(python3 - "$tmp/four.csv" <<'PY'
+import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+shapes = [(r["level"], r["outer_threads"], r["inner_threads"], r["team_threads_max"]) for r in rows]
+if shapes != [("1", "1", "4", "4"), ("1", "1", "2", "2"), ("2", "2", "2", "2")]:
+    print(f"rows {shapes}")
+else:
+    base, l2 = float(rows[1]["overhead_us"]), float(rows[2]["overhead_us"])
+    low = float(rows[1]["overhead_ci95_low_us"]) if rows[1]["overhead_ci95_low_us"] else base
+    want = l2 / base if base > 0 and l2 > 0 and low > 0 else None
+    got = float(rows[2]["level2_over_level1"]) if rows[2]["level2_over_level1"] else None
+    print("ok" if (want is None and got is None) or (want and got and abs(got - want) <= 1e-9 * want)
+          else f"ratio {got}, want {want}")
+PY
+)
+is "$check" ok "at 4 threads and 2x2: level 1 with 4 threads, level 1 with INNER=2 threads, level 2; the ratio's base is the INNER row"
+
 # ------------------------------------------------- serialized by the runtime
 export OMP_MAX_ACTIVE_LEVELS=1
 run_clomp --constructs "${quick[@]}" --nested=2x2 --csv="$tmp/serial.csv" "${input[@]}"
