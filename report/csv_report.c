@@ -54,14 +54,15 @@ static void write_cell(FILE *out, FigureCell cell)
     }
 }
 
-/* clomp --constructs: the construct table, one row per construct, chunk and level shown. */
+/* clomp --constructs: the construct table, one row per construct, chunk and
+ * level shown; the header alone before it is measured (--dry-run, a failure). */
 static int write_construct_csv(FILE *out, const RunRecord *r)
 {
     const ConstructTable *t = r->constructs;
     for (size_t c = 0; c < construct_column_count; c++)
         fprintf(out, "%s%s", c > 0 ? "," : "", construct_columns[c].csv);
     fputc('\n', out);
-    for (size_t i = 0; i < t->count; i++)
+    for (size_t i = 0; t != NULL && i < t->count; i++)
         for (int l = 0; l < CONSTRUCT_LEVELS; l++) {
             if (!construct_level_shown(&t->rows[i], l))
                 continue;
@@ -79,7 +80,7 @@ static int write_construct_csv(FILE *out, const RunRecord *r)
 
 int write_csv_report(FILE *out, const RunRecord *r)
 {
-    if (r->constructs != NULL)
+    if (r->run->constructs.asked)
         return write_construct_csv(out, r);
     for (size_t c = 0; c < figure_column_count; c++)
         fprintf(out, "%s%s", c > 0 ? "," : "", figure_columns[c].csv);

@@ -251,9 +251,19 @@ void print_plan(FILE *out, const RunSetup *run)
     else
         fprintf(out, "up to 20 chunks per timed run, chosen from a one-iteration calibration");
     fprintf(out, "; %ld round%s\n", run->rounds, run->rounds == 1 ? "" : "s");
+    if (run->constructs.asked) {
+        fprintf(out, "       Constructs:");
+        for (size_t i = 0; i < clomp_construct_count; i++)
+            if (run->construct_selected[i])
+                fprintf(out, " %s", clomp_constructs[i]->key);
+        fprintf(out, "; %ld repetitions, each aimed at %g us; level 2: ", run->constructs.reps, run->constructs.target_us);
+        if (run->nested_unavailable[0] != '\0' || run->nestedOuter < 2 || run->nestedInner < 2)
+            fprintf(out, "N/A (needs at least 2x2 threads)\n");
+        else
+            fprintf(out, "%dx%d\n", run->nestedOuter, run->nestedInner);
+    }
     fprintf(out, "          Dry run: arguments valid; the mesh was not built and nothing was timed\n");
 }
-
 
 void print_help(FILE *out, const char *exe)
 {

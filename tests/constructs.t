@@ -130,6 +130,12 @@ like "$out" "Level 2: N/A \\(needs at least 2x2 threads" "below 2x2 threads leve
 is "$(python3 -c 'import json,sys; c=json.load(open(sys.argv[1]))["constructs"]; print(c["level2_unavailable"] is not None, [l["level"] for r in c["rows"] for l in r["levels"]])' "$tmp/small.json")" \
     "True [1, 2]" "the JSON says why level 2 is N/A and keeps its row as not run"
 
+run_clomp --dry-run --constructs=lock,parallel --nested=2x2 --csv="$tmp/dry.csv" "${input[@]}"
+like "$out" "^ *Constructs: parallel lock; 20 repetitions, each aimed at 1000 us; level 2: 2x2\$" \
+    "--dry-run --constructs names the constructs in table order, EPCC's defaults and the level-2 shape"
+[ "$(line_count "$(cat "$tmp/dry.csv")")" -eq 1 ] && [[ $(head -n 1 "$tmp/dry.csv") == construct,construct_name,* ]]
+ok $? "and measures nothing: its CSV is the construct table's header alone"
+
 # ------------------------------------------------------------ bad input
 bad_case() {  # bad_case DESC WORD OPTION...: exit 2, one stderr line naming WORD, no report
     local desc=$1 word=$2
