@@ -232,8 +232,11 @@ static void set_shape(const RunSetup *run, ConstructTable *t)
     t->wait_policy = getenv("OMP_WAIT_POLICY");
     t->cpus = omp_get_num_procs();
     if (run->nested_unavailable[0] != '\0' || run->nestedOuter < 2 || run->nestedInner < 2) {
-        snprintf(t->level2_unavailable, sizeof t->level2_unavailable, "needs at least 2x2 threads (shape %dx%d)",
-                 run->nestedOuter, run->nestedInner);
+        if (run->nested_unavailable[0] != '\0')
+            snprintf(t->level2_unavailable, sizeof t->level2_unavailable, "%s", run->nested_unavailable);
+        else
+            snprintf(t->level2_unavailable, sizeof t->level2_unavailable, "needs at least 2x2 threads, not %dx%d",
+                     run->nestedOuter, run->nestedInner);
         return;
     }
     t->outer = run->nestedOuter;

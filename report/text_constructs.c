@@ -100,6 +100,6 @@ void print_constructs(FILE *out, const RunRecord *r)
                 fprintf(out, " %.2f", row->ratio);
             fputc('\n', out);
         }
-    fprintf(out, "------ (level 1 at %d threads%s; docs/constructs.md) ------\n", (int)r->run->numThreads,
-            t->outer > 0 ? "; level 1 rows at INNER threads are the ratio's base" : "");
+    fprintf(out, "------ (level 1 at %ld thread%s%s; docs/constructs.md) ------\n", r->run->numThreads,
+            r->run->numThreads == 1 ? "" : "s", t->outer > 0 ? "; level 1 rows at INNER threads are the ratio's base" : "");
 }
