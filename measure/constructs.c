@@ -85,7 +85,10 @@ static void verify_level(const LevelRun *lr, ConstructLevel *L)
     RegionLog *m = &L->seen;
     memset(m, 0, sizeof *m);
     L->ancestors = 0;
-    for (int k = 0; k < outer; k++) {
+    /* A smaller outer team than asked leaves the missing threads' logs
+     * empty: that is the runtime's answer (below), not a test gone wrong. */
+    int ran = lr->outer == 0 ? 1 : lr->outer_seen < outer ? lr->outer_seen : outer;
+    for (int k = 0; k < ran; k++) {
         const RegionLog *g = &lr->logs[k];
         if (g->regions == 0) {
             L->status = CONSTRUCT_WRONG;
