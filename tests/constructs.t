@@ -136,6 +136,15 @@ like "$out" "^ *Constructs: parallel lock; 20 repetitions, each aimed at 1000 us
 [ "$(line_count "$(cat "$tmp/dry.csv")")" -eq 1 ] && [[ $(head -n 1 "$tmp/dry.csv") == construct,construct_name,* ]]
 ok $? "and measures nothing: its CSV is the construct table's header alone"
 
+# ------------------------------------------------------------ --compare A,B --constructs
+driver=$(cd "$(dirname "$0")/.." && pwd)/run_clomp.sh
+"$driver" --compare "$CLOMP","$CLOMP"+OMP_WAIT_POLICY=passive --replicates 2 --out "$tmp/compare" \
+    --constructs=barrier,dynamic_n "${quick[@]}" --nested=2x2 "${input[@]}" </dev/null >"$tmp/compare.out" 2>&1
+is "$?" 0 "run_clomp.sh --compare A,B --constructs runs both sides"
+figures=$(cut -d, -f1 "$tmp"/compare/*_compare.csv | tail -n +2 | tr '\n' '|')
+is "$figures" "BARRIER level 1 (1x2) overhead us|BARRIER level 2 (2x2) overhead us|DYNAMIC 2 level 1 (1x2) overhead us|DYNAMIC 2 level 2 (2x2) overhead us|" \
+    "and compares one overhead per construct, chunk and level, named as the construct table names them"
+
 # ------------------------------------------------------------ bad input
 bad_case() {  # bad_case DESC WORD OPTION...: exit 2, one stderr line naming WORD, no report
     local desc=$1 word=$2
