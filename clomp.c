@@ -14,6 +14,7 @@
 
 #include "cli/exit_status.h"
 #include "cli/options.h"
+#include "measure/constructs.h"
 #include "measure/locality.h"
 #include "measure/sequence.h"
 #include "measure/warnings.h"
@@ -72,11 +73,7 @@ static void catch_runtime_abort(int sig)
 
 /* How a run that cannot go on stops, once its message and failure record
  * are out: exit() here; clomp_mpi stops every rank together (cluster_abort). */
-static void exit_process(int status)
-{
-    exit(status);
-}
-static void (*stop_run)(int status) = exit_process;
+static void (*stop_run)(int status) = exit;
 
 /* clomp_mpi: the failure is one every rank knows of (a usage error, which
  * every rank finds in the same arguments, or a verdict the ranks agreed on):
@@ -221,7 +218,7 @@ static int finish(int status)
     return status;
 }
 
-/* --help, --list-schedules, --version, or a usage error: said, nothing run. */
+/* --help, --list-schedules, --list-constructs, --version, or a usage error: said, nothing run. */
 static int answer_without_running(int status, const Options *opts, const char *error, const char *exe, int reporter)
 {
     if (status != 0 && error[0] != '\0' && reporter)
@@ -229,13 +226,11 @@ static int answer_without_running(int status, const Options *opts, const char *e
     if (status != 0 && opts->show_usage && reporter) {
         print_usage(stderr, exe);
     } else if (status == 0 && opts->want_help && reporter) {
-        char keys[512];
-        print_usage(stdout, exe);
-        printf("\nMeasurements (--schedules keys; details: --list-schedules, docs/output.md):\n");
-        printf("  run by default: %s\n", schedule_keys(keys, sizeof keys, 0));
-        printf("  only when named: %s\n", schedule_keys(keys, sizeof keys, 1));
+        print_help(stdout, exe);
     } else if (status == 0 && opts->want_schedule_list && reporter) {
         print_schedule_list(stdout);
+    } else if (status == 0 && opts->constructs.want_list && reporter) {
+        print_construct_list(stdout);
     } else if (status == 0 && reporter) {
         print_version(stdout, cluster_active());
     }
@@ -264,7 +259,7 @@ int main(int argc, char **argv)
         return finish(status);
     }
     status = parse_options(argc, argv, &opts, error, sizeof error);
-    if (status != 0 || opts.want_help || opts.want_schedule_list || opts.want_version)
+    if (status != 0 || opts.want_help || opts.want_schedule_list || opts.constructs.want_list || opts.want_version)
         return answer_without_running(status, &opts, error, argv[0], reporter);
 
     RunSetup run;
@@ -358,12 +353,15 @@ int main(int argc, char **argv)
     if (!reporter)
         hooks.failures = stderr;
     status = run_measurements(&pb, &run, results, clomp_schedule_count, &hooks, why, sizeof why);
+    ConstructTable constructs = {0};
+    if (status == 0)
+        status = measure_asked_constructs(&run, &pending.record, &constructs, why, sizeof why);
     RunRecord record = pending.record;
     record.exit_status = status;
     record.failure = status != 0 ? why : NULL;
     if (status != 0) {
         record.cost = process_cost_now();
-        if (status == EXIT_VERIFY_FAILED)
+        if (status == EXIT_VERIFY_FAILED && record.constructs == NULL)
             record.failed = &shown[hooks_context.last];
         close_outputs(&out, &record);
         die(status, "%s", why);
@@ -383,8 +381,10 @@ int main(int argc, char **argv)
     print_summary(out.text, &record);
     if (run.verdict)
         print_verdict(out.text, &record);
+    print_constructs(out.text, &record);
     int files_status = close_outputs(&out, &record);
     free_rank_table(&table);
+    free_constructs(&constructs);
     if (shown != results)
         free(shown);
     free_measurements(results, clomp_schedule_count);

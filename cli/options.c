@@ -159,6 +159,7 @@ int parse_options(int argc, char **argv, Options *opts, char *error, size_t size
 
     memset(opts, 0, sizeof *opts);
     opts->rounds = 1;
+    default_construct_options(&opts->constructs);
     error[0] = '\0';
     for (int i = 1; i < argc; i++) {
         const char *arg = argv[i];
@@ -167,7 +168,12 @@ int parse_options(int argc, char **argv, Options *opts, char *error, size_t size
             continue;
         }
         if (!options_done && strncmp(arg, "--", 2) == 0) {
-            if (strcmp(arg, "--") == 0) {
+            int construct_option = parse_construct_option(arg, &opts->constructs, error, size);
+            if (construct_option > 1)
+                return construct_option;
+            if (construct_option == 1) {
+                continue;
+            } else if (strcmp(arg, "--") == 0) {
                 options_done = 1;
             } else if (strcmp(arg, "--help") == 0) {
                 opts->want_help = 1;
@@ -240,7 +246,7 @@ int parse_options(int argc, char **argv, Options *opts, char *error, size_t size
             return status;
         count++;
     }
-    if (opts->want_help || opts->want_version || opts->want_schedule_list)
+    if (opts->want_help || opts->want_version || opts->want_schedule_list || opts->constructs.want_list)
         return 0;
     if (count != CLOMP_PARAMETER_COUNT) {
         /* Said first, before the usage text: what is missing. */
@@ -265,7 +271,7 @@ void print_usage(FILE *out, const char *exe)
     fprintf(out,
             "Usage: %s [OPTIONS] numThreads allocThreads numParts zonesPerPart zoneSize \\\n"
             "           flopScale timeScale\n"
-            "       %s --help | --version | --list-schedules\n"
+            "       %s --help | --version | --list-schedules | --list-constructs\n"
             "\n"
             "  numThreads:   Number of OpenMP threads to use (-1 for system default)\n"
             "  allocThreads: #threads when allocating data (-1 for numThreads)\n"
@@ -300,6 +306,14 @@ void print_usage(FILE *out, const char *exe)
             "                        and the text report goes to standard error)\n"
             "  --csv=FILE            also write one CSV row per measurement to FILE (- : standard\n"
             "                        output, and the text report goes to standard error)\n"
+            "  --constructs[=LIST]   after the measurements, EPCC's overhead of each OpenMP construct\n"
+            "                        (keys: --list-constructs) at level 1 and inside nested teams\n"
+            "                        (--nested=OUTERxINNER); --csv then holds the construct table\n"
+            "  --construct-reps=N    repetitions of each construct test (default 20, EPCC's)\n"
+            "  --construct-time=US   test time per repetition aimed at (default 1000 us, EPCC's)\n"
+            "  --construct-delay=US  the delay inside the synchronisation constructs (default 0.10)\n"
+            "  --construct-loop-delay=US  the delay per loop iteration of the schedules (default 15)\n"
+            "  --construct-chunks=LIST  chunk sizes of STATIC n, DYNAMIC n, GUIDED n (default 1,2,..,128)\n"
             "  --mpi-timeout=S       clomp_mpi: a rank waits for the others at most S s (default 60)\n"
             "                        beyond 4x its own work since they last met, then ends the run\n"
             "\n"

@@ -37,11 +37,14 @@ Options:
   --out DIR        where the files go [out]
 clomp arguments: the seven numbers (default: the target input, CORES 1 64 100 32 1 100)
 and clomp options (--trials, --schedules, ...), given to every process of both sides.
+With --constructs[=LIST] (and --nested=OUTERxINNER) the figures compared are the construct
+overheads, one per construct and level (docs/constructs.md).
 
 Examples:
   ./run_clomp.sh --compare gnu,llvm
   ./run_clomp.sh --compare ./clomp+OMP_WAIT_POLICY=active,./clomp+OMP_WAIT_POLICY=passive
   ./run_clomp.sh --compare gnu,libomp --replicates 8 2 1 64 100 32 1 10
+  ./run_clomp.sh --compare gnu,libomp --constructs --nested=2x2 --schedules=serial 4 1 4 10 32 1 1
 Exit status: 0 compared, 1 a process failed, 2 bad usage, 3 a side could not be built.
 EOF
 }
@@ -155,8 +158,17 @@ runtime_library() {  # runtime_library K
 # From one process's clomp CSV (--csv, read by column name with
 # results/csv_columns.awk): "figure<TAB>value" per measured figure, in report
 # order, then the process's CPU seconds (the same on every row).
+# With --constructs the process's CSV is clomp's construct table: one figure
+# per construct, chunk and level ("BARRIER level 2 (2x2) overhead us"); a row
+# that is not measured (serialized, N/A) has no overhead and gives none.
 csv_figures() {  # csv_figures FILE
     awk -F, -f "$here/results/csv_columns.awk" -f <(cat <<'AWK'
+col("construct_name") != "" {
+    if (col("overhead_us") != "")
+        printf "%s level %s (%sx%s) overhead us\t%s\n", col("construct_name"), col("level"), col("outer_threads"),
+            col("inner_threads"), col("overhead_us")
+    next
+}
 {
     if (col("us_per_loop") != "") printf "%s us/Loop\t%s\n", col("name"), col("us_per_loop")
     if (col("overhead_us") != "") printf "%s overhead us/Loop\t%s\n", col("name"), col("overhead_us")

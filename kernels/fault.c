@@ -21,12 +21,13 @@ typedef enum {
     FAULT_STALE_DEPOSIT,      /* one part uses the previous subcycle's deposit once */
     FAULT_REORDERED_ZONES,    /* two adjacent zones updated in swapped order once */
     FAULT_MISSING_BARRIER,    /* Manual OMP's barrier before the single removed once */
-    FAULT_EXTRA_CALC_DEPOSIT  /* calc_deposit called twice in one subcycle */
+    FAULT_EXTRA_CALC_DEPOSIT, /* calc_deposit called twice in one subcycle */
+    FAULT_CONSTRUCT_OUTSIDE   /* --constructs: a test's delays timed outside its construct (no mesh fault) */
 } FaultKind;
 
 const char *const fault_names[] = {
     "none", "lost-update", "skipped-part", "double-update", "stale-deposit",
-    "reordered-zones", "missing-barrier", "extra-calc-deposit", NULL,
+    "reordered-zones", "missing-barrier", "extra-calc-deposit", "construct-outside", NULL,
 };
 
 static FaultKind armed = FAULT_NONE;
@@ -45,6 +46,10 @@ void fault_arm(const char *schedule, long subcycles, long numParts, long zonesPe
     if (armed == FAULT_NONE) {
         fprintf(stderr, "clomp-faults: unknown CLOMP_FAULT '%s'\n", name);
         exit(2);
+    }
+    if (armed == FAULT_CONSTRUCT_OUTSIDE) {   /* not a mesh fault: fault_construct_outside() reads it */
+        armed = FAULT_NONE;
+        return;
     }
     /* Mid-iteration: chunks end at iteration boundaries, and the sync at a
      * chunk's end would mask a missing barrier there. */
@@ -75,6 +80,12 @@ void fault_arm(const char *schedule, long subcycles, long numParts, long zonesPe
     target_zone = zonesPerPart / 2;   /* a zone that is not the first when there are several */
     fprintf(stderr, "clomp-faults: %s armed in %s at subcycle %ld, part %ld\n", fault_names[armed], schedule,
             target_subcycle, target_part);
+}
+
+int fault_construct_outside(const char *key)
+{
+    const char *name = getenv("CLOMP_FAULT"), *only = getenv("CLOMP_FAULT_CONSTRUCT");
+    return name != NULL && strcmp(name, "construct-outside") == 0 && (only == NULL || strcmp(only, key) == 0);
 }
 
 void fault_disarm(void)

@@ -28,6 +28,11 @@ void fault_delay_thread(long subcycle);
 #define DELAY_THREAD(s) fault_delay_thread(s)
 #define FAULT_ARM(schedule, subcycles, numParts, zonesPerPart) fault_arm((schedule), (subcycles), (numParts), (zonesPerPart))
 #define FAULT_DISARM() fault_disarm()
+/* CLOMP_FAULT=construct-outside (CLOMP_FAULT_CONSTRUCT=key: only that
+ * construct): the construct's test runs its delays outside the construct
+ * (its reference in its place), as a broken benchmark would time them. */
+int fault_construct_outside(const char *key);
+#define CONSTRUCT_OUTSIDE(key) fault_construct_outside(key)
 
 #else
 
@@ -37,6 +42,7 @@ void fault_delay_thread(long subcycle);
 #define DELAY_THREAD(s) ((void)0)
 #define FAULT_ARM(schedule, subcycles, numParts, zonesPerPart) ((void)0)
 #define FAULT_DISARM() ((void)0)
+#define CONSTRUCT_OUTSIDE(key) 0
 
 #endif
 

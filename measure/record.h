@@ -7,6 +7,8 @@
 
 #include <stddef.h>
 
+#include "../cli/construct_options.h"
+#include "../kernels/construct.h"
 #include "../kernels/problem.h"
 #include "../kernels/schedule.h"
 #include "../mesh/verify.h"
@@ -173,6 +175,10 @@ typedef struct RunSetup {
     CycleRate cycles;
     DelayCalibration delay;   /* the Parallel For probe's delay, calibrated at start (length 0: not yet) */
     MpiSetup mpi;
+    ConstructOptions constructs;  /* --constructs: asked or not, and how */
+    int construct_selected[32];   /* per clomp_constructs[] entry: in --constructs=LIST (all without a list) */
+    int max_active_levels;        /* omp_get_max_active_levels() once configured */
+    int max_active_levels_from_env;   /* 1: OMP_MAX_ACTIVE_LEVELS set it (clomp left it); 0: clomp set 2 */
 } RunSetup;
 
 typedef struct Measurement {
@@ -263,6 +269,52 @@ static inline MeshShape run_mesh_shape(const RunSetup *run)
     return shape;
 }
 
+/* One construct at one level (--constructs, measure/constructs.c). */
+typedef enum {
+    CONSTRUCT_NOT_RUN,      /* N/A here: `problem` says why (below 2x2, same as level 1, the run ended) */
+    CONSTRUCT_MEASURED,     /* the overhead below is the construct's */
+    CONSTRUCT_SERIALIZED,   /* the runtime ran its regions with one thread: no overhead figure */
+    CONSTRUCT_FEWER,        /* fewer threads than asked (more than one): no overhead figure */
+    CONSTRUCT_WRONG         /* measured outside its construct (no region, wrong level or ancestor): failed */
+} ConstructStatus;
+
+typedef struct ConstructLevel {
+    ConstructStatus status;
+    char problem[160];         /* one line for every status but MEASURED */
+    int outer, inner;          /* the shape asked: level 1 is 1 x threads */
+    long innerreps;            /* construct instances per repetition (EPCC's, calibrated to the target time) */
+    long reps;                 /* repetitions done */
+    double test_us, reference_us;   /* medians over the repetitions, per instance */
+    SampleStats overhead;      /* (test - reference) / innerreps per repetition, us; interval at CLOMP_CI_LEVEL */
+    RegionLog seen;            /* what every inner region saw, merged over the outer threads */
+    int ancestors;             /* distinct omp_get_ancestor_thread_num(1) seen, level 2 */
+} ConstructLevel;
+
+/* level[0]: level 1 with the run's threads; level[1]: level 1 with INNER
+ * threads (the ratio's base; N/A when INNER is the run's threads, then
+ * level[0] is the base); level[2]: OUTER x INNER. */
+#define CONSTRUCT_LEVELS 3
+typedef struct ConstructResult {
+    const Construct *construct;
+    long chunk;                /* STATIC n, DYNAMIC n, GUIDED n: n; else 0 */
+    ConstructLevel level[CONSTRUCT_LEVELS];
+    double ratio;              /* level 2 over level 1 at INNER threads; NAN when either is not MEASURED or <= 0 */
+} ConstructResult;
+
+typedef struct ConstructTable {
+    size_t count;              /* rows measured or being measured */
+    size_t capacity;
+    ConstructResult *rows;
+    DelayCalibration sync_delay, loop_delay;   /* as calibrated (delay.h) */
+    int iters_per_thread;
+    int outer, inner;          /* level 2's shape; 0 x 0 when N/A */
+    char level2_unavailable[96];   /* non-empty: level 2 is N/A for this reason */
+    int oversubscribed;        /* OUTER x INNER above the CPUs this process may use */
+    int cpus;                  /* those CPUs */
+    const char *wait_policy;   /* OMP_WAIT_POLICY as set, or NULL */
+    TeamObservation level2_team;   /* where the inner threads ran (one untimed nested region) */
+} ConstructTable;
+
 /* A run as the reports see it: complete, or ended early by a failure. */
 typedef struct RunRecord {
     const RunSetup *run;
@@ -281,6 +333,7 @@ typedef struct RunRecord {
     const RankTable *rank_table;         /* MPI, rank 0: per-rank measurements; else NULL */
     const RankOutliers *outliers;        /* MPI, rank 0, complete runs; else NULL */
     ProcessCost cost;                    /* CPU and wall seconds at the end (measured = 0: not taken) */
+    const ConstructTable *constructs;    /* --constructs: the table (rows so far); else NULL */
 } RunRecord;
 
 /* Whether a measurement is run: selected, and able to run here. */

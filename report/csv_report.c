@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "construct_columns.h"
 #include "figures.h"
 
 /* RFC 4180: quoted when it holds a comma, quote or line break. */
@@ -53,8 +54,34 @@ static void write_cell(FILE *out, FigureCell cell)
     }
 }
 
+/* clomp --constructs: the construct table, one row per construct, chunk and
+ * level shown; the header alone before it is measured (--dry-run, a failure). */
+static int write_construct_csv(FILE *out, const RunRecord *r)
+{
+    const ConstructTable *t = r->constructs;
+    for (size_t c = 0; c < construct_column_count; c++)
+        fprintf(out, "%s%s", c > 0 ? "," : "", construct_columns[c].csv);
+    fputc('\n', out);
+    for (size_t i = 0; t != NULL && i < t->count; i++)
+        for (int l = 0; l < CONSTRUCT_LEVELS; l++) {
+            if (!construct_level_shown(&t->rows[i], l))
+                continue;
+            ConstructCellRow row = {r, &t->rows[i], l};
+            for (size_t c = 0; c < construct_column_count; c++) {
+                char buf[64];
+                if (c > 0)
+                    fputc(',', out);
+                write_cell(out, construct_columns[c].cell(&row, buf, sizeof buf));
+            }
+            fputc('\n', out);
+        }
+    return fflush(out) != 0 || ferror(out) ? -1 : 0;
+}
+
 int write_csv_report(FILE *out, const RunRecord *r)
 {
+    if (r->run->constructs.asked)
+        return write_construct_csv(out, r);
     for (size_t c = 0; c < figure_column_count; c++)
         fprintf(out, "%s%s", c > 0 ? "," : "", figure_columns[c].csv);
     fputc('\n', out);

@@ -97,6 +97,7 @@ int write_json_report(FILE *out, const RunRecord *r)
     json_object_end(&w);
 
     write_process_cost(&w, &r->cost);
+    write_json_constructs(&w, r);
 
     json_array_begin(&w, "warnings");
     write_warnings(&w, "setup", r->setup_warnings);

@@ -18,6 +18,8 @@ void write_json_setup(JsonWriter *w, const RunRecord *r);
 
 /* One element of "measurements". */
 void write_json_measurement(JsonWriter *w, const RunRecord *r, const Measurement *m);
+/* "constructs": clomp --constructs's table, or null. */
+void write_json_constructs(JsonWriter *w, const RunRecord *r);
 /* clomp_mpi: "mpi", the ranks and each one's figures. */
 void write_json_mpi(JsonWriter *w, const RunRecord *r);
 

@@ -9,6 +9,9 @@
 
 #include "../measure/record.h"
 
+/* --help: the usage, then the keys of the schedule and construct tables. */
+void print_help(FILE *out, const char *exe);
+
 /* CLOMP 1.2's header: the inputs as resolved (before anything is built). */
 void print_header(FILE *out, const RunSetup *run, const char *host, const char *start_time);
 /* The set-up lines after the mesh is built: deposit bounds, layout, build,
@@ -35,5 +38,8 @@ void print_summary(FILE *out, const RunRecord *r);
  * the threading costs with its interval, LLNL's targets, and whether the
  * run was too noisy to say (and what to do then). */
 void print_verdict(FILE *out, const RunRecord *r);
+
+/* clomp --constructs: the construct table, after the summary (and verdict). */
+void print_constructs(FILE *out, const RunRecord *r);
 
 #endif

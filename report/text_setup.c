@@ -2,6 +2,7 @@
 
 #include <string.h>
 
+#include "../cli/options.h"
 #include "build_info.h"
 #include "text_format.h"
 
@@ -250,6 +251,28 @@ void print_plan(FILE *out, const RunSetup *run)
     else
         fprintf(out, "up to 20 chunks per timed run, chosen from a one-iteration calibration");
     fprintf(out, "; %ld round%s\n", run->rounds, run->rounds == 1 ? "" : "s");
+    if (run->constructs.asked) {
+        fprintf(out, "       Constructs:");
+        for (size_t i = 0; i < clomp_construct_count; i++)
+            if (run->construct_selected[i])
+                fprintf(out, " %s", clomp_constructs[i]->key);
+        fprintf(out, "; %ld repetitions, each aimed at %g us; level 2: ", run->constructs.reps, run->constructs.target_us);
+        if (run->nested_unavailable[0] != '\0' || run->nestedOuter < 2 || run->nestedInner < 2)
+            fprintf(out, "N/A (needs at least 2x2 threads)\n");
+        else
+            fprintf(out, "%dx%d\n", run->nestedOuter, run->nestedInner);
+    }
     fprintf(out, "          Dry run: arguments valid; the mesh was not built and nothing was timed\n");
 }
 
+void print_help(FILE *out, const char *exe)
+{
+    char keys[512];
+    print_usage(out, exe);
+    fprintf(out, "\nMeasurements (--schedules keys; details: --list-schedules, docs/output.md):\n");
+    fprintf(out, "  run by default: %s\n", schedule_keys(keys, sizeof keys, 0));
+    fprintf(out, "  only when named: %s\n", schedule_keys(keys, sizeof keys, 1));
+    fprintf(out, "Constructs (--constructs keys; details: --list-constructs, docs/constructs.md):\n  ");
+    for (size_t i = 0; i < clomp_construct_count; i++)
+        fprintf(out, "%s%s", clomp_constructs[i]->key, i + 1 < clomp_construct_count ? " " : "\n");
+}

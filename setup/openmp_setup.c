@@ -73,7 +73,12 @@ int configure_openmp(RunSetup *run, TeamPlacement *placement, char *why, size_t 
         FAIL(EXIT_RESOURCE, "%ld threads requested, above the OpenMP thread limit of %ld (OMP_THREAD_LIMIT)", largest,
              limit);
     omp_set_dynamic(0);
-    omp_set_max_active_levels(2);
+    /* Two levels for Nested OMP and the nested constructs, unless the user
+     * set OMP_MAX_ACTIVE_LEVELS: then theirs stays, and is reported. */
+    run->max_active_levels_from_env = getenv("OMP_MAX_ACTIVE_LEVELS") != NULL;
+    if (!run->max_active_levels_from_env)
+        omp_set_max_active_levels(2);
+    run->max_active_levels = omp_get_max_active_levels();
     omp_set_num_threads((int)run->numThreads);
     /* Once, in a region of the timed team's size and pool: the placement
      * table and the nested shape both come from this observation. */

@@ -166,6 +166,8 @@ int resolve_run(const Options *opts, int argc, char **argv, RunSetup *run, char 
     run->csv_path = opts->csv_path;
     run->schedule_list = opts->schedules;
     status = select_schedules(run, opts->schedules, why, why_size);
+    if (status == 0)
+        status = resolve_constructs(opts, run, why, why_size);
     return status != 0 ? status : plan_requested_trials(run, why, why_size);
 }
 

@@ -15,6 +15,10 @@
  * --trials plan (run->chunk_end, freed by the caller). */
 int resolve_run(const Options *opts, int argc, char **argv, RunSetup *run, char *why, size_t why_size);
 
+/* --constructs: the keys of its LIST (exit 2 for an unknown one), its
+ * options refused without it, a --nested shape too large for it refused. */
+int resolve_constructs(const Options *opts, RunSetup *run, char *why, size_t why_size);
+
 /* Exact team sizes and room for nested teams; then the timed team's thread
  * placement, observed once (free_team_placement), and Nested OMP's default
  * shape from it (or N/A below 2x2 threads). */

@@ -216,6 +216,8 @@ MEASURING = {
     "kernels/tasking.h": "runs the OpenMP taskloop and task regions",
     "kernels/update_part.h": "the timed kernel itself",
     "mpi/cluster.h": "MPI communication between the ranks",
+    "kernels/construct_region.h": "records what the runtime gave inside every construct region",
+    "measure/constructs.h": "measures the construct table",
     "setup/setup.h": "configures OpenMP, builds and first-touches the mesh, times the serial plan",
 }
 # Headers below the writers that a writer may reach: types, tables and arithmetic on recorded values.
@@ -235,6 +237,9 @@ DATA = {
     "measure/llnl_targets.h": "the LLNL targets table; judging a recorded figure",
     "measure/summarize.h": "figures from the recorded chunk timings (the rank view re-derives the rank it shows)",
     "cli/options.h": "the parsed options",
+    "cli/construct_options.h": "the parsed --constructs options and EPCC's defaults",
+    "kernels/construct.h": "the construct table: keys, names, kinds; the region log type",
+    "measure/construct_overhead.h": "EPCC's overhead arithmetic on recorded times",
     "cli/exit_status.h": "exit status constants",
 }
 
@@ -258,17 +263,19 @@ check(measuring_reached, "no writer (report/, mpi/rank_view) includes a measurin
 
 # ----------------------------------- (d) the writers in report/ stand apart
 # What each report/ file may include from report/ (besides nothing else of report/).
-SHARED = {"figures.h", "build_info.h"}
+SHARED = {"figures.h", "build_info.h", "construct_columns.h"}
 REPORT_RULES = [
     (r"text_\w+\.[ch]", {"text_report.h", "text_format.h"} | SHARED, "the text writer"),
     (r"progress\.[ch]", {"progress.h", "text_report.h", "text_format.h"} | SHARED,
      "the live progress lines (they print the text writer's blocks)"),
     (r"json\w*\.[ch]", {"json_report.h", "json_sections.h", "json.h"} | SHARED, "the JSON writer"),
-    (r"csv_\w+\.[ch]", {"csv_report.h", "figures.h"}, "the CSV writer"),
+    (r"csv_\w+\.[ch]", {"csv_report.h", "figures.h", "construct_columns.h"}, "the CSV writer"),
     (r"result_files\.[ch]", {"result_files.h", "csv_report.h", "json_report.h"},
      "the dispatcher (opens the files, calls each writer)"),
     (r"figures\.[ch]", {"figures.h"}, "the per-measurement table every writer loops over"),
     (r"build_info\.[ch]", {"build_info.h"}, "the build facts text and JSON print"),
+    (r"construct_columns\.[ch]", {"construct_columns.h", "figures.h"},
+     "the per-construct table (--constructs) every writer loops over"),
 ]
 crossing, unplaced = [], []
 for f in sources:

@@ -115,6 +115,10 @@ EOF
 run_case nested env OMP_PROC_BIND=spread,close $prog --schedules=nested --json=/tmp/nested.json $input
 run_case nested_json cat /tmp/nested.json
 run_case nested_close $prog --schedules=nested $input
+run_case constructs env OMP_PROC_BIND=spread,close $prog --constructs=parallel,barrier,dynamic_n --schedules=serial \
+    --nested=2x2 --construct-reps=3 --construct-time=100 --construct-chunks=4 --construct-loop-delay=1 \
+    --csv=/tmp/constructs.csv $input
+run_case constructs_csv cat /tmp/constructs.csv
 EOF
     fi
     if [ "$nodes" -eq 2 ]; then
@@ -280,6 +284,24 @@ print("ok" if m["outer"] == 2 and len(m["cpus"]) == 2 and sorted(cpus) == [0, 1,
             "with OMP_PROC_BIND=close alone the inner teams overlap on CPU 1"
         like "$text" "Nested OMP  WARNING: the inner teams share CPUs \(3 distinct for 4 threads\): .*OMP_PROC_BIND=spread,close" \
             "and the block warns, naming spread,close"
+        # --constructs at 2x2 with spread,close: each outer thread's inner
+        # team of 2 on CPUs of its own (a functional check: the emulator's
+        # timings mean nothing).
+        text=$(case_output "$out" constructs)
+        is "$(case_status "$out" constructs)" 0 "--constructs --nested=2x2 runs on 4 nodes"
+        teams=$(printf '%s\n' "$text" |
+            sed -n "s/^Level 2 inner teams' CPUs: team 0: \([0-9,]*\) (distinct); team 1: \([0-9,]*\) (distinct)\$/\1 \2/p")
+        cpus=$(printf '%s\n' "$teams" | tr -s ' ,' '\n' | grep -c .)
+        distinct=$(printf '%s\n' "$teams" | tr -s ' ,' '\n' | sort -u | grep -c .)
+        [ "$cpus" -eq 4 ] && [ "$distinct" -eq 4 ]
+        ok $? "with OMP_PROC_BIND=spread,close the level-2 inner teams of 2 run on distinct CPUs, 4 in all (got '$teams')"
+        verdict=$(case_output "$out" constructs_csv | python3 -c '
+import csv, sys
+rows = [r for r in csv.DictReader(sys.stdin) if r["level"] == "2"]
+bad = [r["construct_name"] for r in rows if r["status"] != "measured" or r["team_threads_min"] != "2"
+       or r["team_threads_max"] != "2" or r["outer_threads_seen"] != "2" or r["level_seen"] != "2"]
+print("ok" if len(rows) == 3 and not bad else f"{len(rows)} level-2 rows; wrong: {bad}")' 2>&1)
+        is "$verdict" ok "every level-2 construct ran in inner teams of 2 at level 2 under both outer threads"
     fi
     if [ "$nodes" -eq 2 ]; then
         text=$(case_output "$out" nested_two)

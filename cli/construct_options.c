@@ -1,0 +1,126 @@
+#include "construct_options.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "exit_status.h"
+
+void default_construct_options(ConstructOptions *c)
+{
+    memset(c, 0, sizeof *c);
+    c->reps = CONSTRUCT_DEFAULT_REPS;
+    c->target_us = CONSTRUCT_DEFAULT_TARGET_US;
+    c->sync_delay_us = CONSTRUCT_DEFAULT_SYNC_DELAY_US;
+    c->loop_delay_us = CONSTRUCT_DEFAULT_LOOP_DELAY_US;
+}
+
+static int refuse(char *error, size_t size, const char *option, const char *text, const char *why)
+{
+    char shown[64];
+    size_t n = 0;
+    for (const char *p = text; *p != '\0' && n + 1 < sizeof shown; p++) {
+        char c = '?';   /* any byte outside printable ASCII */
+        if (*p >= 0x20 && *p < 0x7f)
+            c = *p;
+        shown[n++] = c;
+    }
+    shown[n] = '\0';
+    snprintf(error, size, "%s: '%s' %s", option, shown, why);
+    return EXIT_USAGE;
+}
+
+/* A plain decimal (digits, at most one '.'), above 0 and at most `maximum`;
+ * a sign, an exponent, hex or inf is refused with what was wrong. */
+static int parse_positive(const char *option, const char *text, double maximum, double *value, char *error,
+                          size_t size)
+{
+    int digits = 0, dots = 0;
+    if (text[0] == '-')
+        return refuse(error, size, option, text, "is negative: it must be above 0");
+    for (const char *p = text; *p != '\0'; p++) {
+        if (*p >= '0' && *p <= '9')
+            digits++;
+        else if (*p == '.')
+            dots++;
+        else
+            return refuse(error, size, option, text, "is not a decimal number");
+    }
+    if (digits == 0 || dots > 1)
+        return refuse(error, size, option, text, "is not a decimal number");
+    *value = strtod(text, NULL);
+    if (!(*value > 0.0))
+        return refuse(error, size, option, text, "must be above 0");
+    if (*value > maximum) {
+        char why[64];
+        snprintf(why, sizeof why, "is above the maximum %g", maximum);
+        return refuse(error, size, option, text, why);
+    }
+    return 0;
+}
+
+static int parse_chunks(const char *text, ConstructOptions *c, char *error, size_t size)
+{
+    const char *option = "--construct-chunks";
+    c->chunk_count = 0;
+    for (const char *p = text;;) {
+        char *end;
+        if (*p < '1' || *p > '9')
+            return refuse(error, size, option, text, "is not a comma-separated list of chunk sizes above 0");
+        long n = strtol(p, &end, 10);
+        if (n > 1000000L)
+            return refuse(error, size, option, text, "holds a chunk size above 1000000");
+        if (c->chunk_count == CONSTRUCT_MAX_CHUNKS)
+            return refuse(error, size, option, text, "holds more than 16 chunk sizes");
+        c->chunks[c->chunk_count++] = n;
+        if (*end == '\0')
+            return 1;
+        if (*end != ',')
+            return refuse(error, size, option, text, "is not a comma-separated list of chunk sizes above 0");
+        p = end + 1;
+    }
+}
+
+int parse_construct_option(const char *arg, ConstructOptions *c, char *error, size_t size)
+{
+    double reps = 0.0;
+    int status;
+    if (strcmp(arg, "--constructs") == 0) {
+        c->asked = 1;
+        c->list = NULL;
+        return 1;
+    }
+    if (strncmp(arg, "--constructs=", 13) == 0) {
+        if (arg[13] == '\0')
+            return refuse(error, size, "--constructs", "", "is an empty list (e.g. --constructs=parallel,barrier)");
+        c->asked = 1;
+        c->list = arg + 13;
+        return 1;
+    }
+    if (strcmp(arg, "--list-constructs") == 0) {
+        c->want_list = 1;
+        return 1;
+    }
+    if (strncmp(arg, "--construct-reps=", 17) == 0) {
+        const char *t = arg + 17;
+        if (t[0] == '0' && t[1] == '\0')
+            return refuse(error, size, "--construct-reps", t, "must be at least 1 (repetitions)");
+        if (strchr(t, '.') != NULL)
+            return refuse(error, size, "--construct-reps", t, "is not a whole number");
+        status = parse_positive("--construct-reps", t, (double)CONSTRUCT_MAX_REPS, &reps, error, size);
+        c->reps = (long)reps;
+        return status != 0 ? status : 1;
+    }
+    if (strncmp(arg, "--construct-time=", 17) == 0)
+        return (status = parse_positive("--construct-time", arg + 17, CONSTRUCT_MAX_TARGET_US, &c->target_us, error,
+                                        size)) != 0 ? status : 1;
+    if (strncmp(arg, "--construct-delay=", 18) == 0)
+        return (status = parse_positive("--construct-delay", arg + 18, CONSTRUCT_MAX_DELAY_US, &c->sync_delay_us,
+                                        error, size)) != 0 ? status : 1;
+    if (strncmp(arg, "--construct-loop-delay=", 23) == 0)
+        return (status = parse_positive("--construct-loop-delay", arg + 23, CONSTRUCT_MAX_DELAY_US,
+                                        &c->loop_delay_us, error, size)) != 0 ? status : 1;
+    if (strncmp(arg, "--construct-chunks=", 19) == 0)
+        return parse_chunks(arg + 19, c, error, size);
+    return 0;
+}

@@ -1,0 +1,38 @@
+/* clomp --constructs and its options (docs/constructs.md): what the
+ * command line asks of the construct table; setup/ checks the keys. */
+#ifndef CLOMP_CONSTRUCT_OPTIONS_H
+#define CLOMP_CONSTRUCT_OPTIONS_H
+
+#include <stddef.h>
+
+/* EPCC v3.1's defaults (common.h, schedbench.c). */
+#define CONSTRUCT_DEFAULT_REPS 20            /* outerreps */
+#define CONSTRUCT_DEFAULT_TARGET_US 1000.0   /* test time per repetition aimed at */
+#define CONSTRUCT_DEFAULT_SYNC_DELAY_US 0.10 /* syncbench's delay */
+#define CONSTRUCT_DEFAULT_LOOP_DELAY_US 15.0 /* schedbench's delay per iteration */
+#define CONSTRUCT_ITERS_PER_THREAD 128       /* schedbench's itersperthr: also the largest chunk of the sweep */
+#define CONSTRUCT_MAX_REPS 100000L
+#define CONSTRUCT_MAX_TARGET_US 1.0e7        /* 10 s per repetition */
+#define CONSTRUCT_MAX_DELAY_US 1.0e6
+#define CONSTRUCT_MAX_CHUNKS 16
+
+typedef struct ConstructOptions {
+    int asked;                 /* --constructs[=LIST] */
+    int want_list;             /* --list-constructs */
+    const char *list;          /* the LIST as given; NULL: every construct */
+    long reps;                 /* --construct-reps=N */
+    double target_us;          /* --construct-time=US */
+    double sync_delay_us;      /* --construct-delay=US */
+    double loop_delay_us;      /* --construct-loop-delay=US */
+    int chunk_count;           /* --construct-chunks=LIST; 0: the power-of-two sweep 1..128 */
+    long chunks[CONSTRUCT_MAX_CHUNKS];
+} ConstructOptions;
+
+/* The defaults above. */
+void default_construct_options(ConstructOptions *c);
+
+/* One command-line argument: 1 when it is a construct option (parsed into
+ * `c`), 0 when it is not one, or an exit status (2) with a one-line error. */
+int parse_construct_option(const char *arg, ConstructOptions *c, char *error, size_t size);
+
+#endif

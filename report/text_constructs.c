@@ -1,0 +1,105 @@
+/* clomp --constructs's table in the text report: after everything CLOMP 1.2
+ * prints (appended), one line per construct, chunk and level. */
+#include "text_report.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "construct_columns.h"
+#include "text_format.h"
+
+/* Team k's CPUs as "0,1" and whether they are distinct. */
+static int team_cpus(const ConstructTable *t, int k, char *buf, size_t size)
+{
+    const TeamObservation *seen = &t->level2_team;
+    int distinct = 1;
+    size_t used = 0;
+    buf[0] = '\0';
+    for (int i = 0; i < t->inner && (long)k * t->inner + i < seen->cpu_slots && used < size; i++) {
+        int cpu = seen->cpu[k * t->inner + i];
+        if (cpu < 0)
+            continue;   /* that thread did not exist: the team was smaller */
+        for (int j = 0; j < i; j++)
+            distinct &= seen->cpu[k * t->inner + j] != cpu;
+        used += (size_t)snprintf(buf + used, size - used, "%s%d", used > 0 ? "," : "", cpu);
+    }
+    return distinct;
+}
+
+static void print_setup_lines(FILE *out, const RunRecord *r, const ConstructTable *t)
+{
+    const RunSetup *run = r->run;
+    fprintf(out, "------ OpenMP construct overheads (EPCC method; level 2: Dimakopoulos et al.) ------\n");
+    fprintf(out, "Delay: %.2f us asked, %d additions, %.3f us calibrated; loops: %.2f us asked, %d additions, "
+                 "%.3f us, %d iterations per thread\n",
+            t->sync_delay.target_us, t->sync_delay.length, t->sync_delay.us, t->loop_delay.target_us,
+            t->loop_delay.length, t->loop_delay.us, t->iters_per_thread);
+    fprintf(out, "Repetitions: %ld per test, each aimed at %.0f us; overhead = (test - reference) / innerreps, "
+                 "median and 95%% interval %s\n",
+            run->constructs.reps, run->constructs.target_us, INTERVAL_SCOPE);
+    fprintf(out, "Max active levels: %d (%s)\n", run->max_active_levels,
+            run->max_active_levels_from_env ? "OMP_MAX_ACTIVE_LEVELS" : "set by clomp");
+    if (t->outer == 0) {
+        fprintf(out, "Level 2: N/A (%s)\n", t->level2_unavailable);
+        return;
+    }
+    fprintf(out, "Level 2: %dx%d (OUTER x INNER), every outer thread runs the test with its own inner team at once",
+            t->outer, t->inner);
+    if (t->oversubscribed)
+        fprintf(out, "; oversubscribed: %d threads on %d CPUs, waiting %s", t->outer * t->inner, t->cpus,
+                t->wait_policy != NULL ? t->wait_policy : "as the runtime's default (OMP_WAIT_POLICY unset)");
+    fputc('\n', out);
+    fprintf(out, "Level 2 inner teams' CPUs:");
+    for (int k = 0; k < t->outer && k < 64; k++) {
+        char cpus[256];
+        int distinct = team_cpus(t, k, cpus, sizeof cpus);
+        fprintf(out, " team %d: %s (%s)%s", k, cpus, distinct ? "distinct" : "shared", k + 1 < t->outer ? ";" : "");
+    }
+    fputc('\n', out);
+}
+
+void print_constructs(FILE *out, const RunRecord *r)
+{
+    const ConstructTable *t = r->constructs;
+    if (t == NULL)
+        return;
+    print_setup_lines(out, r, t);
+    fprintf(out, "%-14s %5s %7s %12s %23s %9s %10s %-12s %s\n", "Construct", "Level", "Team", "Overhead us",
+            "95% interval us", "Cycles", "innerreps", "Teams seen", "L2/L1");
+    for (size_t i = 0; i < t->count; i++)
+        for (int l = 0; l < CONSTRUCT_LEVELS; l++) {
+            const ConstructResult *row = &t->rows[i];
+            const ConstructLevel *L = &row->level[l];
+            if (!construct_level_shown(row, l) || (l == 2 && t->outer == 0))
+                continue;
+            char name[32], name_buf[32], shape[24], seen[32] = "-", us[32] = "N/A", ci[64] = "", cyc[32] = "";
+            ConstructCellRow cells = {r, row, l};
+            FigureCell n = construct_columns[1].cell(&cells, name_buf, sizeof name_buf);
+            snprintf(name, sizeof name, "%s", n.text);
+            snprintf(shape, sizeof shape, "%dx%d", L->outer, L->inner);
+            if (L->seen.regions > 0)
+                snprintf(seen, sizeof seen, "%d..%d lvl %d", L->seen.threads_min, L->seen.threads_max,
+                         L->seen.level_max);
+            fprintf(out, "%-14s %5d %7s ", name, construct_level_number(l), shape);
+            if (L->status != CONSTRUCT_MEASURED) {
+                fprintf(out, "%12s %-s\n", "-", L->problem);
+                continue;
+            }
+            double u = median_uncertainty(&L->overhead);
+            measured_text(us, sizeof us, L->overhead.median, u, 3);
+            if (L->overhead.has_ci) {
+                char lo[24], hi[24];
+                snprintf(ci, sizeof ci, "[%s, %s]", measured_text(lo, sizeof lo, L->overhead.ci_low, u, 3),
+                         measured_text(hi, sizeof hi, L->overhead.ci_high, u, 3));
+            }
+            double cycles = cycles_from_us(&r->run->cycles, L->overhead.median);
+            if (!isnan(cycles))
+                snprintf(cyc, sizeof cyc, "%.0f", cycles);
+            fprintf(out, "%12s %23s %9s %10ld %-12s", us, ci, cyc, L->innerreps, seen);
+            if (l == 2 && !isnan(row->ratio))
+                fprintf(out, " %.2f", row->ratio);
+            fputc('\n', out);
+        }
+    fprintf(out, "------ (level 1 at %ld thread%s%s; docs/constructs.md) ------\n", r->run->numThreads,
+            r->run->numThreads == 1 ? "" : "s", t->outer > 0 ? "; level 1 rows at INNER threads are the ratio's base" : "");
+}

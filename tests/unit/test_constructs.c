@@ -1,0 +1,115 @@
+/* The construct table's arithmetic and its region log: EPCC's overhead per
+ * instance against hand-computed cases, the innerreps calibration steps, the
+ * --construct-* options' refusals, and what a construct's regions record at
+ * the first and the second level (the OpenMP standard's answers). */
+#include <math.h>
+#include <omp.h>
+#include <stdlib.h>
+
+#include "cli/construct_options.h"
+#include "kernels/construct.h"
+#include "measure/construct_overhead.h"
+#include "tap.h"
+
+static void overhead_arithmetic(void)
+{
+    /* Three repetitions of 100 instances: tests of 1.2, 1.3 and 1.1 ms
+     * against references of 1.0, 1.0 and 1.05 ms leave 0.2, 0.3 and 0.05 ms
+     * over 100 instances: 2, 3 and 0.5 us each. */
+    const double test[] = {1.2e-3, 1.3e-3, 1.1e-3}, reference[] = {1.0e-3, 1.0e-3, 1.05e-3};
+    double us[3];
+    construct_overheads(test, reference, 3, 100, us);
+    ok(fabs(us[0] - 2.0) < 1e-9 && fabs(us[1] - 3.0) < 1e-9 && fabs(us[2] - 0.5) < 1e-9,
+       "(test - reference) / innerreps: 1.2 ms vs 1.0 ms over 100 instances is 2 us (got %g, %g, %g)", us[0], us[1],
+       us[2]);
+    /* A test faster than its reference is a negative overhead, kept as measured (noise, not clipped). */
+    const double fast[] = {0.9e-3}, slow[] = {1.0e-3};
+    construct_overheads(fast, slow, 1, 50, us);
+    ok(fabs(us[0] + 2.0) < 1e-9, "a test 0.1 ms under its reference over 50 instances is -2 us (got %g)", us[0]);
+
+    ok(fabs(construct_ratio(26.0, 3.25) - 8.0) < 1e-12, "level 2 at 26 us over level 1 at 3.25 us is a ratio of 8");
+    ok(isnan(construct_ratio(2.0, 0.0)) && isnan(construct_ratio(2.0, -0.1)) && isnan(construct_ratio(-1.0, 2.0)) &&
+           isnan(construct_ratio(NAN, 1.0)),
+       "no ratio when either overhead is zero, negative or missing");
+
+    ok(construct_next_innerreps(10, 50e-6, 1000.0) == 20, "a test of 50 us aiming at 1000 us doubles innerreps (EPCC)");
+    ok(construct_next_innerreps(640, 1.2e-3, 1000.0) == 0, "a test of 1.2 ms reaches a 1000 us target: done");
+    ok(construct_next_innerreps(1L << 34, 0.0, 1000.0) == 0, "a clock that never advances stops the doubling");
+    ok(construct_round_innerreps(10, 4) == 12 && construct_round_innerreps(12, 4) == 12 &&
+           construct_round_innerreps(7, 1) == 7,
+       "innerreps rounds up to a multiple of the team (CRITICAL, LOCK and ATOMIC split them evenly)");
+}
+
+static void options(void)
+{
+    struct {
+        const char *arg;
+        int status;
+    } cases[] = {
+        {"--constructs", 1},           {"--constructs=parallel,barrier", 1}, {"--constructs=", 2},
+        {"--construct-reps=0", 2},     {"--construct-reps=3", 1},           {"--construct-reps=2.5", 2},
+        {"--construct-delay=-1", 2},   {"--construct-delay=0.5", 1},        {"--construct-delay=0", 2},
+        {"--construct-time=1e3", 2},   {"--construct-chunks=1,8,64", 1},    {"--construct-chunks=0", 2},
+        {"--construct-chunks=4,", 2},  {"--construct-loop-delay=15", 1},    {"--schedules=static", 0},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        ConstructOptions c;
+        char error[160] = "";
+        default_construct_options(&c);
+        int status = parse_construct_option(cases[i].arg, &c, error, sizeof error);
+        ok(status == cases[i].status && (status != 2 || (error[0] != '\0' && strchr(error, '\n') == NULL)),
+           "%s: %s%s", cases[i].arg, status == 1 ? "taken" : status == 0 ? "not a construct option" : "refused: ",
+           status == 2 ? error : "");
+    }
+    ConstructOptions c;
+    char error[160];
+    default_construct_options(&c);
+    parse_construct_option("--construct-chunks=1,8,64", &c, error, sizeof error);
+    ok(c.chunk_count == 3 && c.chunks[0] == 1 && c.chunks[1] == 8 && c.chunks[2] == 64,
+       "--construct-chunks=1,8,64 is the chunks 1, 8 and 64");
+}
+
+/* What the first thread of every region recorded, at the first level
+ * (called by the initial thread) and the second (by each outer thread). */
+static void region_log(void)
+{
+    const Construct *parallel = find_construct("parallel"), *barrier = find_construct("BARRIER");
+    ok(parallel != NULL && barrier != NULL && find_construct("nonsense") == NULL,
+       "constructs are found by key and by EPCC name, and nothing else");
+    if (parallel == NULL || barrier == NULL)
+        return;
+    omp_set_dynamic(0);
+    omp_set_max_active_levels(2);
+    RegionLog log = {0};
+    ConstructWork w = {2, 10, 5, 0, 1, &log};
+    parallel->test(&w);
+    ok(log.regions == 5 && log.threads_min == 2 && log.threads_max == 2 && log.level_min == 1 && log.level_max == 1 &&
+           log.active_max == 1,
+       "PARALLEL's 5 instances at level 1: 5 regions of 2 threads at level 1 (got %ld of %d..%d at %d)",
+       log.regions, log.threads_min, log.threads_max, log.level_max);
+    RegionLog reference_log = {0};
+    w.log = &reference_log;
+    parallel->reference(&w);
+    ok(reference_log.regions == 0, "its reference runs the delays in no region");
+
+    RegionLog nested[2] = {{0}, {0}};
+#pragma omp parallel num_threads(2)
+    {
+        ConstructWork inner = {2, 10, 3, 0, 1, &nested[omp_get_thread_num()]};
+        barrier->test(&inner);
+    }
+    int right = 1;
+    for (int k = 0; k < 2; k++)
+        right &= nested[k].regions == 1 && nested[k].level_max == 2 && nested[k].threads_min == 2 &&
+                 nested[k].ancestor_min == k && nested[k].ancestor_max == k && nested[k].active_max == 2;
+    ok(right, "BARRIER called by each of 2 outer threads: one region of 2 threads at level 2, active level 2, "
+              "ancestor the outer thread");
+}
+
+int main(void)
+{
+    overhead_arithmetic();
+    options();
+    region_log();
+    return done_testing();
+}
