@@ -62,6 +62,8 @@ EOF
 here=$(cd "$(dirname "$0")" && pwd)
 # shellcheck source=suite/common.sh
 . "$here/suite/common.sh"
+# shellcheck source=suite/slurm.sh
+. "$here/suite/slurm.sh"
 # --compare is its own command with clomp's arguments: compare/compare.sh.
 for word in "$@"; do
     case $word in --compare | --compare=*) exec "$here/compare/compare.sh" "$@" ;; esac
@@ -153,6 +155,7 @@ host=$(file_host_name)
 
 [ "$bundle_only" = 0 ] || rewrite_results "$out_dir" "$bundle_id" "$host"
 check_mpi_root
+check_srun_launcher
 
 if [ "$plots" = yes ] && ! command -v gnuplot >/dev/null 2>&1; then
     die_usage "--plots: gnuplot is not installed (apt-get install gnuplot-nox)"
@@ -222,7 +225,7 @@ if [ -z "$resume_id" ]; then
     "$here/results/machine.sh" "${base}_machine" "$exe"
     (set -o noclobber; : >"$base.done") || { echo "run_clomp.sh: $base.done already exists" >&2; exit 2; }
 else
-    echo "---- resumed $(date)" >>"$base.env"
+    echo "---- resumed $(date)${SLURM_JOB_ID:+ in Slurm job $SLURM_JOB_ID}" >>"$base.env"
     drop_unfinished_runs
 fi
 
@@ -265,7 +268,7 @@ mark_incomplete() {
     local again
     again=$(printf '%q ' "$0" ${orig_args[@]+"${orig_args[@]}"})
     [ -n "$resume_id" ] || again="$again--resume $id"
-    echo "---- interrupted $(date): incomplete; resume with: $again" >>"$base.env"
+    echo "---- interrupted $(date)${SLURM_JOB_ID:+ in Slurm job $SLURM_JOB_ID}: incomplete; resume with: $again" >>"$base.env"
     echo "run_clomp.sh: interrupted; every finished run is saved. Resume with: $again" >&2
     exit 130
 }
