@@ -334,7 +334,7 @@ int cluster_share(const RunSetup *run, const Measurement *m, size_t index, int s
             end_all(EXIT_RESOURCE, "out of memory for the measurements of %d ranks", ranks);
     }
     MPI_Request request;
-    double started = now_seconds();
+    double gather_start = now_seconds();
     check(MPI_Igather(mine, (int)bytes, MPI_BYTE, blobs, (int)bytes, MPI_BYTE, 0, MPI_COMM_WORLD, &request),
           "gathering a measurement");
     wait_for(&request, "gathering a measurement on rank 0", 0);
@@ -345,7 +345,7 @@ int cluster_share(const RunSetup *run, const Measurement *m, size_t index, int s
     check(MPI_Ibcast(&v, (int)sizeof v, MPI_BYTE, 0, MPI_COMM_WORLD, &request), "sharing the verdict");
     wait_for(&request, "sharing rank 0's verdict", 0);
     if (my_rank == 0)
-        note_gather(t, bytes, now_seconds() - started);
+        note_gather(t, bytes, now_seconds() - gather_start);
     free(mine);
     free(blobs);
     if (v.status != 0)

@@ -102,7 +102,7 @@ void print_thread_placement_summary(FILE *out, const TeamPlacement *tp)
 {
     int n = tp->threads, cores = 0;
     double *v = malloc((size_t)n * sizeof *v);
-    const ThreadPlace **core_of = malloc((size_t)n * sizeof *core_of);   /* each core's first thread */
+    const ThreadPlace **core_of = malloc((size_t)n * sizeof(const ThreadPlace *));   /* each core's first thread */
     if (v == NULL || core_of == NULL) {
         free(v);
         free(core_of);
@@ -174,7 +174,7 @@ static int compare_host_names(const void *a, const void *b)
 
 void print_rank_layout_summary(FILE *out, const RankInfo *info, int ranks)
 {
-    const char **names = malloc((size_t)ranks * sizeof *names);
+    const char **names = malloc((size_t)ranks * sizeof(const char *));
     HostCount *hosts = malloc((size_t)ranks * sizeof *hosts);
     double *v = malloc((size_t)ranks * sizeof *v);
     if (names == NULL || hosts == NULL || v == NULL) {
