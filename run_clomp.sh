@@ -29,7 +29,8 @@ Options (defaults in brackets):
   --env PRESET            source env/PRESET.sh first (gnu, llvm, intel, ibm-xl) [none]
   --launcher "CMD"        prefix every run, e.g. "numactl --interleave=all" [none]
   --mpi "CMD"             hybrid MPI + OpenMP: run every run with the MPI launcher CMD, e.g.
-                          "mpirun -np 4 --map-by node" or "srun -n 4" (EXE default ./clomp_mpi,
+                          "mpirun -np 4 --map-by node" or, in a Slurm job, "srun -n 4 --mpi=pmix"
+                          (docs/slurm.md; sbatch slurm/clomp-suite.sbatch) (EXE default ./clomp_mpi,
                           built with make MPI=1); adds 1.2's packed layouts (cores/4 ranks x 4
                           threads, cores/16 x 16) where a node has at least twice those cores;
                           MAX_THREADS defaults to the cores per rank on a node
@@ -50,7 +51,8 @@ Options (defaults in brackets):
 
 Exit status: 0 every run done and OK, 1 every run done but some FAILED (recorded, and
 the last line names the first failure), 2 bad usage (also: an EXE that is not there,
-even with --dry-run; root with Open MPI's mpirun not allowed to run as root),
+even with --dry-run; root with Open MPI's mpirun not allowed to run as root;
+--mpi "srun ..." outside a Slurm allocation or without Slurm),
 4 stopped by --stop-on-slowdown, 130 interrupted (resume with --resume ID).
 With --validate: 0 valid, 1 invalid, 2 not a bundle.
 
