@@ -28,10 +28,9 @@ void print_warnings(FILE *out, const char *label, const WarningList *warnings, W
 /* Per-thread and per-rank tables (text_tables.c): in full up to this many
  * rows, summarised beyond; the JSON always has them in full. */
 #define TEXT_FULL_TABLE_ROWS 16
-/* A row stands out when it is farther from the median than this many scaled
- * median absolute deviations (1.4826 x MAD, Iglewicz-Hoaglin, as the MPI
- * rank outliers); when most rows are equal (MAD 0), any row that differs. */
-#define TABLE_OUTLIER_MADS 3.5
+/* A row stands out when it is farther from the median than RANK_OUTLIER_MADS
+ * scaled median absolute deviations (1.4826 x MAD, Iglewicz-Hoaglin, as the
+ * MPI rank outliers); when most rows are equal (MAD 0), any row that differs. */
 int table_outlier(double value, double median, double mad);
 /* Prints the name of row i of a table (ctx: the table). */
 typedef void (*RowNamer)(FILE *out, int i, const void *ctx);

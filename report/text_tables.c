@@ -8,36 +8,23 @@
 #include <string.h>
 
 #include "text_format.h"
+#include "../timing/statistics.h"
 
 /* At most this many outliers are named on a line; the rest are counted. */
 #define NAMED_OUTLIERS 8
 
-static int compare_doubles(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-/* The median of v[0..n-1] (n >= 1); `scratch` holds n values. */
-static double table_median(const double *v, int n, double *scratch)
-{
-    memcpy(scratch, v, (size_t)n * sizeof *scratch);
-    qsort(scratch, (size_t)n, sizeof *scratch, compare_doubles);
-    return n % 2 ? scratch[n / 2] : 0.5 * (scratch[n / 2 - 1] + scratch[n / 2]);
-}
-
 int table_outlier(double value, double median, double mad)
 {
     if (mad > 0.0)
-        return fabs(value - median) > TABLE_OUTLIER_MADS * 1.4826 * mad;
+        return fabs(value - median) > RANK_OUTLIER_MADS * 1.4826 * mad;
     return value != median;
 }
 
 void print_table_summary(FILE *out, const char *label, const double *v, int n, RowNamer name, const void *ctx)
 {
-    double *scratch = malloc((size_t)(n > 0 ? n : 1) * sizeof *scratch);
-    if (n <= 0 || scratch == NULL) {
-        free(scratch);
+    double *deviation = malloc((size_t)(n > 0 ? n : 1) * sizeof *deviation);
+    if (n <= 0 || deviation == NULL) {
+        free(deviation);
         fprintf(out, "%17s: none\n", label);
         return;
     }
@@ -48,10 +35,10 @@ void print_table_summary(FILE *out, const char *label, const double *v, int n, R
         if (v[i] > v[hi])
             hi = i;
     }
-    double median = table_median(v, n, scratch);
+    double median = median_of(v, n);
     for (int i = 0; i < n; i++)
-        scratch[i] = fabs(v[i] - median);
-    double mad = table_median(scratch, n, scratch);
+        deviation[i] = fabs(v[i] - median);
+    double mad = median_of(deviation, n);
     fprintf(out, "%17s: min %g (", label, v[lo]);
     name(out, lo, ctx);
     fprintf(out, "), median %g, max %g (", median, v[hi]);
@@ -71,7 +58,7 @@ void print_table_summary(FILE *out, const char *label, const double *v, int n, R
     if (outliers > NAMED_OUTLIERS)
         fprintf(out, " and %d more", outliers - NAMED_OUTLIERS);
     fputc('\n', out);
-    free(scratch);
+    free(deviation);
 }
 
 /* ---- threads ------------------------------------------------------------------- */

@@ -108,8 +108,8 @@ run_and_check() {  # run_and_check NAME THREADS ARGS...: runs clomp; sets rc
     rc=$?
 }
 
-# ---- quick lane: 20 threads --------------------------------------------------------------
-run_and_check t20 20 -1 20 10 32 1 1
+# ---- quick lane: 20 threads (20 parts of 1000 zones: 50 iterations, a second or two) ----------
+run_and_check t20 20 -1 20 1000 32 1 1
 is "$rc" 0 "a 20-thread run completes and verifies"
 text=$(cat "$tmp/t20.txt")
 is "$(grep -c '^ Thread placement: [0-9]* -> cpu' <<<"$text")" 0 "beyond 16 threads the placement table is not printed line by line"
@@ -118,7 +118,7 @@ like "$text" "^ Thread placement: 20 threads, summarised \(more than 16; every t
 is "$(python3 -c 'import json,sys; print(len(json.load(open(sys.argv[1]))["numa"]["thread_placement"]["threads"]))' "$tmp/t20.json")" 20 \
     "and the JSON holds all 20 threads"
 summaries_ok "$tmp/t20.txt" "$tmp/t20.json" "the 20-thread summaries (threads per core, CPUs per thread, threads by node) agree with the JSON's full table"
-run_and_check t16 16 -1 16 10 32 1 1
+run_and_check t16 16 -1 16 1000 32 1 1
 is "$(grep -c '^ Thread placement: [0-9]* -> cpu' "$tmp/t16.txt")" 16 "at 16 threads the table is still printed in full"
 
 skip_unless_full_lane "64 threads, nested 8x8, MAX_THREADS 64 and 32 ranks" || done_testing
