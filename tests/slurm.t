@@ -17,6 +17,8 @@
 . "$(dirname "$0")/lib/tap.sh"
 # shellcheck source-path=SCRIPTDIR source=lib/slurm.sh
 . "$(dirname "$0")/lib/slurm.sh"
+# shellcheck source-path=SCRIPTDIR source=lib/rank_checksums.sh
+. "$(dirname "$0")/lib/rank_checksums.sh"
 
 export OMP_WAIT_POLICY=passive
 # As in tests/mpi.t: containers often forbid process_vm_readv (Open MPI's shared memory).
@@ -121,17 +123,6 @@ else
 fi
 
 # ---- srun of clomp_mpi -----------------------------------------------------------------
-rank_checksums() {
-    python3 - "$1" <<'PY'
-import json, sys
-doc = json.load(open(sys.argv[1]))
-for r in doc["mpi"]["per_rank"]:
-    for m in r["measurements"]:
-        c = m["checksum"]
-        if c is not None:
-            print("%d %s Sum=%-8.8g Residue=%-8.8g Total=%-.9g" % (r["rank"], m["key"], c["sum"], c["residue"], c["total"]))
-PY
-}
 args=(1 1 64 100 32 1 1)
 want=$("$ORACLE" "${args[@]}" | sed -n 's/^Checksum: //p')
 timeout 300 srun -n 2 --mpi=pmix --cpu-bind=cores "$MPI_BIN" "${args[@]}" --json="$tmp/srun.json" \
