@@ -28,13 +28,11 @@ void print_warnings(FILE *out, const char *label, const WarningList *warnings, W
 /* Per-thread and per-rank tables (text_tables.c): in full up to this many
  * rows, summarised beyond; the JSON always has them in full. */
 #define TEXT_FULL_TABLE_ROWS 16
-/* A row stands out when it is farther from the median than RANK_OUTLIER_MADS
- * scaled median absolute deviations (1.4826 x MAD, Iglewicz-Hoaglin, as the
- * MPI rank outliers); when most rows are equal (MAD 0), any row that differs. */
-int table_outlier(double value, double median, double mad);
 /* Prints the name of row i of a table (ctx: the table). */
 typedef void (*RowNamer)(FILE *out, int i, const void *ctx);
-/* "LABEL: min a (row), median b, max c (row); outliers: row v, ..." over v[0..n-1]. */
+/* "LABEL: min a (row), median b, max c (row); outliers: row (v), ..." over
+ * v[0..n-1]; a row stands out as a rank does among the MPI ranks
+ * (RANK_OUTLIER_MADS), or, when most rows are equal, by differing at all. */
 void print_table_summary(FILE *out, const char *label, const double *v, int n, RowNamer name, const void *ctx);
 /* Beyond TEXT_FULL_TABLE_ROWS threads: threads per core, CPUs per thread, threads by node. */
 void print_thread_placement_summary(FILE *out, const TeamPlacement *tp);

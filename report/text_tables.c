@@ -13,7 +13,9 @@
 /* At most this many outliers are named on a line; the rest are counted. */
 #define NAMED_OUTLIERS 8
 
-int table_outlier(double value, double median, double mad)
+/* The rule of the MPI rank outliers (RANK_OUTLIER_MADS scaled MADs, 1.4826 x
+ * MAD, Iglewicz-Hoaglin); when most rows are equal (MAD 0), any row that differs. */
+static int table_outlier(double value, double median, double mad)
 {
     if (mad > 0.0)
         return fabs(value - median) > RANK_OUTLIER_MADS * 1.4826 * mad;
