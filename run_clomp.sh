@@ -29,7 +29,8 @@ Options (defaults in brackets):
   --env PRESET            source env/PRESET.sh first (gnu, llvm, intel, ibm-xl) [none]
   --launcher "CMD"        prefix every run, e.g. "numactl --interleave=all" [none]
   --mpi "CMD"             hybrid MPI + OpenMP: run every run with the MPI launcher CMD, e.g.
-                          "mpirun -np 4 --map-by node" or "srun -n 4" (EXE default ./clomp_mpi,
+                          "mpirun -np 4 --map-by node" or, in a Slurm job, "srun -n 4 --mpi=pmix"
+                          (docs/slurm.md; sbatch slurm/clomp-suite.sbatch) (EXE default ./clomp_mpi,
                           built with make MPI=1); adds 1.2's packed layouts (cores/4 ranks x 4
                           threads, cores/16 x 16) where a node has at least twice those cores;
                           MAX_THREADS defaults to the cores per rank on a node
@@ -50,7 +51,8 @@ Options (defaults in brackets):
 
 Exit status: 0 every run done and OK, 1 every run done but some FAILED (recorded, and
 the last line names the first failure), 2 bad usage (also: an EXE that is not there,
-even with --dry-run; root with Open MPI's mpirun not allowed to run as root),
+even with --dry-run; root with Open MPI's mpirun not allowed to run as root;
+--mpi "srun ..." outside a Slurm allocation or without Slurm),
 4 stopped by --stop-on-slowdown, 130 interrupted (resume with --resume ID).
 With --validate: 0 valid, 1 invalid, 2 not a bundle.
 
@@ -62,6 +64,8 @@ EOF
 here=$(cd "$(dirname "$0")" && pwd)
 # shellcheck source=suite/common.sh
 . "$here/suite/common.sh"
+# shellcheck source=suite/slurm.sh
+. "$here/suite/slurm.sh"
 # --compare is its own command with clomp's arguments: compare/compare.sh.
 for word in "$@"; do
     case $word in --compare | --compare=*) exec "$here/compare/compare.sh" "$@" ;; esac
@@ -153,6 +157,7 @@ host=$(file_host_name)
 
 [ "$bundle_only" = 0 ] || rewrite_results "$out_dir" "$bundle_id" "$host"
 check_mpi_root
+check_srun_launcher
 
 if [ "$plots" = yes ] && ! command -v gnuplot >/dev/null 2>&1; then
     die_usage "--plots: gnuplot is not installed (apt-get install gnuplot-nox)"
@@ -222,7 +227,7 @@ if [ -z "$resume_id" ]; then
     "$here/results/machine.sh" "${base}_machine" "$exe"
     (set -o noclobber; : >"$base.done") || { echo "run_clomp.sh: $base.done already exists" >&2; exit 2; }
 else
-    echo "---- resumed $(date)" >>"$base.env"
+    echo "---- resumed $(date)${SLURM_JOB_ID:+ in Slurm job $SLURM_JOB_ID}" >>"$base.env"
     drop_unfinished_runs
 fi
 
@@ -265,7 +270,7 @@ mark_incomplete() {
     local again
     again=$(printf '%q ' "$0" ${orig_args[@]+"${orig_args[@]}"})
     [ -n "$resume_id" ] || again="$again--resume $id"
-    echo "---- interrupted $(date): incomplete; resume with: $again" >>"$base.env"
+    echo "---- interrupted $(date)${SLURM_JOB_ID:+ in Slurm job $SLURM_JOB_ID}: incomplete; resume with: $again" >>"$base.env"
     echo "run_clomp.sh: interrupted; every finished run is saved. Resume with: $again" >&2
     exit 130
 }

@@ -235,6 +235,12 @@ typedef struct RankTable {
     int ranks;
     size_t count;
     Measurement *results;      /* [rank * count + i] */
+    /* Rank 0's wall time to gather one measurement from every rank, judge it
+     * and share the verdict (the gather waits for the last rank to arrive, so
+     * the least of them is the closest to the cost of the gather itself). */
+    int gathers;
+    size_t gather_bytes_per_rank;
+    double gather_min_seconds, gather_total_seconds;
 } RankTable;
 
 /* Ranks whose Serial Ref us/Loop or Static OMP overhead stands out from

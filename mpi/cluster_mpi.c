@@ -305,6 +305,16 @@ static void judge(const RunSetup *run, const Measurement *mine, size_t index, co
     }
 }
 
+/* Rank 0: the gather's cost, for the JSON (docs/mpi.md: per rank count). */
+static void note_gather(RankTable *t, size_t bytes, double seconds)
+{
+    if (t->gathers == 0 || seconds < t->gather_min_seconds)
+        t->gather_min_seconds = seconds;
+    t->gathers++;
+    t->gather_total_seconds += seconds;
+    t->gather_bytes_per_rank = bytes;
+}
+
 int cluster_share(const RunSetup *run, const Measurement *m, size_t index, int status, RankTable *t, char *why,
                   size_t why_size)
 {
@@ -324,6 +334,7 @@ int cluster_share(const RunSetup *run, const Measurement *m, size_t index, int s
             end_all(EXIT_RESOURCE, "out of memory for the measurements of %d ranks", ranks);
     }
     MPI_Request request;
+    double gather_start = now_seconds();
     check(MPI_Igather(mine, (int)bytes, MPI_BYTE, blobs, (int)bytes, MPI_BYTE, 0, MPI_COMM_WORLD, &request),
           "gathering a measurement");
     wait_for(&request, "gathering a measurement on rank 0", 0);
@@ -333,6 +344,8 @@ int cluster_share(const RunSetup *run, const Measurement *m, size_t index, int s
         judge(run, m, index, blobs, t, &v);
     check(MPI_Ibcast(&v, (int)sizeof v, MPI_BYTE, 0, MPI_COMM_WORLD, &request), "sharing the verdict");
     wait_for(&request, "sharing rank 0's verdict", 0);
+    if (my_rank == 0)
+        note_gather(t, bytes, now_seconds() - gather_start);
     free(mine);
     free(blobs);
     if (v.status != 0)

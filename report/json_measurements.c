@@ -178,6 +178,22 @@ static void write_rank_measurement(JsonWriter *w, const RunRecord *r, const Meas
     json_object_end(w);
 }
 
+/* Rank 0's cost of gathering the ranks' records (schema 1.5). */
+static void write_json_gather(JsonWriter *w, const RankTable *t)
+{
+    if (t == NULL || t->gathers == 0) {
+        json_null(w, "gather");
+        return;
+    }
+    json_object_begin(w, "gather");
+    json_integer(w, "count", t->gathers);
+    json_integer(w, "bytes_per_rank", (long)t->gather_bytes_per_rank);
+    json_number(w, "min_seconds", t->gather_min_seconds);
+    json_number(w, "mean_seconds", t->gather_total_seconds / t->gathers);
+    json_number(w, "total_seconds", t->gather_total_seconds);
+    json_object_end(w);
+}
+
 /* clomp_mpi: the ranks, where they ran, each one's figures, the outliers. */
 void write_json_mpi(JsonWriter *w, const RunRecord *r)
 {
@@ -205,6 +221,7 @@ void write_json_mpi(JsonWriter *w, const RunRecord *r)
         json_object_end(w);
     }
     json_array_end(w);
+    write_json_gather(w, r->rank_table);
     const RankOutliers *o = r->outliers;
     if (o == NULL) {
         json_null(w, "outliers");

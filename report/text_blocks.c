@@ -157,6 +157,12 @@ static void print_inner_cpus(FILE *out, const RunSetup *run, const Measurement *
     int distinct = team_distinct_cpus(t, &threads);
     if (t->cpu_slots == 0)
         return;
+    if (threads > TEXT_FULL_TABLE_ROWS) {   /* a big node: the JSON's team cpus list them all */
+        fprintf(out, "%13s     CPUs: inner teams' threads in the warm-up: %d distinct CPUs for %d threads "
+                     "(summarised: more than %d threads; every thread's CPU is in the JSON's team cpus)\n",
+                m->schedule->name, distinct, threads, TEXT_FULL_TABLE_ROWS);
+        return;
+    }
     fprintf(out, "%13s     CPUs:", m->schedule->name);
     for (int g = 0; g < run->nestedOuter && g < shown_groups && g * run->nestedInner < t->cpu_slots; g++) {
         fprintf(out, "%s team %d:", g > 0 ? ";" : "", g);

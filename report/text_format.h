@@ -25,6 +25,20 @@ double median_uncertainty(const SampleStats *st);
 /* The WARNING lines of a block (or of the set-up, label "") that are shown `shown`. */
 void print_warnings(FILE *out, const char *label, const WarningList *warnings, WarningShown shown);
 
+/* Per-thread and per-rank tables (text_tables.c): in full up to this many
+ * rows, summarised beyond; the JSON always has them in full. */
+#define TEXT_FULL_TABLE_ROWS 16
+/* Prints the name of row i of a table (ctx: the table). */
+typedef void (*RowNamer)(FILE *out, int i, const void *ctx);
+/* "LABEL: min a (row), median b, max c (row); outliers: row (v), ..." over
+ * v[0..n-1]; a row stands out as a rank does among the MPI ranks
+ * (RANK_OUTLIER_MADS), or, when most rows are equal, by differing at all. */
+void print_table_summary(FILE *out, const char *label, const double *v, int n, RowNamer name, const void *ctx);
+/* Beyond TEXT_FULL_TABLE_ROWS threads: threads per core, CPUs per thread, threads by node. */
+void print_thread_placement_summary(FILE *out, const TeamPlacement *tp);
+/* Beyond TEXT_FULL_TABLE_ROWS ranks: ranks per host, CPUs per rank. */
+void print_rank_layout_summary(FILE *out, const RankInfo *info, int ranks);
+
 /* The locality lines of the set-up (text_numa.c). */
 void print_locality(FILE *out, const LocalitySummary *l);
 /* After the timed runs, when the locality was measured again. */

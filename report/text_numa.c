@@ -71,6 +71,44 @@ static void print_records(FILE *out, const char *label, const RecordLocality *r)
     fprintf(out, "; not in the zone page figures)\n");
 }
 
+typedef struct ThreadNode {
+    int thread, node;
+} ThreadNode;
+
+static void name_locality_thread(FILE *out, int i, const void *ctx)
+{
+    const ThreadNode *t = &((const ThreadNode *)ctx)[i];
+    fprintf(out, "thread %d@node%d", t->thread, t->node);
+}
+
+/* Beyond 16 threads: the threads on each node, then each thread's local
+ * share of its pages summarised (the JSON's per_thread has every thread). */
+static void print_numa_threads_summary(FILE *out, const LocalitySummary *l)
+{
+    static double share[LOCALITY_MAX_THREADS];
+    static ThreadNode who[LOCALITY_MAX_THREADS];
+    int n = 0;
+    fprintf(out, "     NUMA threads: %d, summarised (more than %d; every thread's node and pages are in the JSON's "
+                 "numa locality per_thread):", l->threads, TEXT_FULL_TABLE_ROWS);
+    for (int node = 0; node <= l->max_node; node++) {
+        int k = 0;
+        for (int th = 0; th < l->threads; th++)
+            k += l->per_thread[th].node == node;
+        if (k > 0)
+            fprintf(out, " node %d: %d", node, k);
+    }
+    fputc('\n', out);
+    for (int th = 0; l->measured && th < l->threads; th++) {
+        if (l->per_thread[th].known_pages <= 0)
+            continue;
+        share[n] = 100.0 * (double)l->per_thread[th].local_pages / (double)l->per_thread[th].known_pages;
+        who[n] = (ThreadNode){th, l->per_thread[th].node};
+        n++;
+    }
+    if (l->measured)
+        print_table_summary(out, "NUMA local %/thr", share, n, name_locality_thread, who);
+}
+
 void print_locality(FILE *out, const LocalitySummary *l)
 {
     if (!l->queried) {
@@ -78,11 +116,15 @@ void print_locality(FILE *out, const LocalitySummary *l)
         return;
     }
     fprintf(out, "       NUMA nodes: %d\n", l->nodes);
-    fprintf(out, "     NUMA threads:");
-    for (long p = 0; p < l->parts; p++)
-        if (p == 0 || l->part[p].thread != l->part[p - 1].thread)
-            fprintf(out, " %d@cpu%d/node%d", l->part[p].thread, l->part[p].cpu, l->part[p].node);
-    fprintf(out, " (thread@cpu/node under schedule(static))\n");
+    if (l->threads > TEXT_FULL_TABLE_ROWS) {
+        print_numa_threads_summary(out, l);
+    } else {
+        fprintf(out, "     NUMA threads:");
+        for (long p = 0; p < l->parts; p++)
+            if (p == 0 || l->part[p].thread != l->part[p - 1].thread)
+                fprintf(out, " %d@cpu%d/node%d", l->part[p].thread, l->part[p].cpu, l->part[p].node);
+        fprintf(out, " (thread@cpu/node under schedule(static))\n");
+    }
     print_part_pages(out, l);
     if (!l->measured)
         fprintf(out, "    NUMA locality: not measured (%s)\n", l->note);
@@ -98,7 +140,7 @@ void print_locality(FILE *out, const LocalitySummary *l)
     fprintf(out, "  NUMA pages/node:");
     print_pages_per_node(out, l->pages_per_node, l->max_node);
     fputc('\n', out);
-    if (l->measured) {
+    if (l->measured && l->threads <= TEXT_FULL_TABLE_ROWS) {
         fprintf(out, "  NUMA per thread:");
         for (int th = 0; th < l->threads; th++) {
             long local = l->per_thread[th].local_pages, known = l->per_thread[th].known_pages;

@@ -99,10 +99,16 @@ static int bestcase_selected(const RunSetup *run)
     return 0;
 }
 
-/* The placement table: one line per thread of the timed team, then what
- * is wrong with it (shared cores, unbound threads, more threads than cores). */
+/* The placement table: one line per thread of the timed team (a summary
+ * beyond 16), then what is wrong with it (shared cores, unbound threads,
+ * more threads than cores). */
 static void print_thread_placement(FILE *out, const TeamPlacement *tp, const WarningList *setup_warnings)
 {
+    if (tp->threads > TEXT_FULL_TABLE_ROWS) {
+        print_thread_placement_summary(out, tp);
+        print_warnings(out, "", setup_warnings, WARNING_WITH_PLACEMENT);
+        return;
+    }
     fprintf(out, " Thread placement: thread -> cpu -> core -> node, for the %d threads of the timed team "
                  "(sched_getcpu() inside a region of that team; topology from sysfs)\n", tp->threads);
     for (int t = 0; t < tp->threads; t++) {
@@ -155,9 +161,13 @@ static void print_nested_shape(FILE *out, const RunSetup *run)
     fputc('\n', out);
 }
 
-/* MPI: where each rank ran (its host and the CPUs it may use). */
+/* MPI: where each rank ran (its host and the CPUs it may use); summarised beyond 16 ranks. */
 static void print_rank_layout(FILE *out, const RunSetup *run)
 {
+    if (run->mpi.info != NULL && run->mpi.ranks > TEXT_FULL_TABLE_ROWS) {
+        print_rank_layout_summary(out, run->mpi.info, run->mpi.ranks);
+        return;
+    }
     for (int r = 0; run->mpi.info != NULL && r < run->mpi.ranks; r++) {
         const RankInfo *info = &run->mpi.info[r];
         char label[32];

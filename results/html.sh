@@ -93,6 +93,22 @@ OpenMP preset $(env_value 'env preset' | esc), launcher $(env_value launcher | e
 MPI launcher $(env_value 'mpi launcher' | esc).</p>
 EOF
     [ -z "$failure" ] || printf '<p class="notmet">%s</p>\n' "$(printf '%s' "$failure" | esc)"
+    write_slurm_job
+}
+
+# A suite run inside a Slurm job: the job's facts (suite/slurm.sh wrote them
+# to .env), and the later jobs that resumed it.
+write_slurm_job() {
+    local job later mpi_binding
+    mpi_binding=$(env_value 'mpi cpu binding')
+    job=$(env_value 'slurm job')
+    [ -n "$job" ] && [ "$job" != none ] || return 0
+    later=$(sed -n 's/^---- resumed .* in Slurm job \([0-9]*\).*/\1/p' "$env" | tr '\n' ' ')
+    cat <<EOF
+<p>Slurm job <b>$(printf '%s' "$job" | esc)</b>${later:+, resumed in job(s) $(printf '%s' "$later" | esc)}:
+nodes $(env_value 'slurm nodes' | esc); CPUs $(env_value 'slurm cpus' | esc);
+exclusive $(env_value 'slurm exclusive' | esc); other jobs on the node $(env_value 'slurm other jobs on node' | esc)${mpi_binding:+; MPI CPU binding $(printf '%s' "$mpi_binding" | esc)}.</p>
+EOF
 }
 
 # With --replicates: the key figures over the target input's separate

@@ -205,11 +205,13 @@ else
     done
 fi
 # Hybrid runs: the ranks each run placed on one host (its "MPI rank R: host H"
-# lines), each with the run's threads, share that host's cores.
+# lines, or beyond 16 ranks the busiest host of its "MPI ranks/host" summary),
+# each with the run's threads, share that host's cores.
 if [ "$cores" -gt 0 ]; then
     bad=$(cat "$top/$name"_*.full 2>/dev/null | awk -v cores="$cores" '
         /^=== run [0-9]+\// { k = $3; sub(/\/.*/, "", k); t = $(NF - 6); delete on }
         /^ *MPI rank [0-9]+: host / { h = $5; sub(/,$/, "", h); on[h]++ }
+        /^ *MPI ranks\/host: min / { x = $0; sub(/^.*, max /, "", x); split(x, a, " "); h = a[2]; gsub(/[();,]/, "", h); on[h] = a[1] }
         /^=== end of run / { for (h in on) if (on[h] * t > cores) {
             printf "oversubscribed: run %s placed %d MPI ranks x %d threads on host %s, which has %d cores\n", k, on[h], t, h, cores; break } }')
     while IFS= read -r line; do [ -z "$line" ] || invalid "$line"; done <<<"$bad"

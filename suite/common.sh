@@ -11,12 +11,17 @@ die_usage() {
 is_count() { [[ $1 =~ ^[1-9][0-9]*$ ]]; }
 
 # Cores, not hardware threads, and not whatever OMP_NUM_THREADS says (GNU
-# nproc honours it): unique (core, socket) pairs, at most the CPUs we may use.
+# nproc honours it): unique (core, socket) pairs, at most the CPUs we may use,
+# and inside a Slurm job at most the job's cores on this node (suite/slurm.sh).
 count_cores() {
-    local cpus cores
+    local cpus cores job
     cpus=$(env -u OMP_NUM_THREADS -u OMP_THREAD_LIMIT nproc 2>/dev/null || echo 1)
     cores=$(lscpu -p=CORE,SOCKET 2>/dev/null | grep -v '^#' | sort -u | wc -l)
     [ "$cores" -ge 1 ] && [ "$cores" -le "$cpus" ] || cores=$cpus
+    if declare -F slurm_job_cores >/dev/null; then
+        job=$(slurm_job_cores)
+        [ -z "$job" ] || [ "$job" -ge "$cores" ] || cores=$job
+    fi
     echo "$cores"
 }
 

@@ -2,7 +2,8 @@
 # A suite's <base>.env: the preflight warnings about the node and the machine
 # and environment the numbers came from. Sourced by run_clomp.sh; reads its
 # settings (base, exe, max_threads, time_scale, env_preset, launcher,
-# mpi_given) and uses plan_signature and mpi_layout (suite/plan.sh).
+# mpi_given) and uses plan_signature and mpi_layout (suite/plan.sh) and the
+# Slurm job facts (suite/slurm.sh).
 # shellcheck disable=SC2154  # the settings above: assigned by run_clomp.sh
 
 # ---- .env: the machine and environment the numbers came from -------------------------
@@ -20,6 +21,9 @@ write_env() {
         echo "env preset: ${env_preset:-none}"
         echo "launcher: ${launcher:-none}"
         if [ "$mpi_given" = 1 ]; then mpi_layout; else echo "mpi launcher: none"; fi
+        [ "$mpi_given" = 0 ] || [ -z "$(srun_cpu_binding "$mpi_launcher")" ] ||
+            echo "mpi cpu binding: $(srun_cpu_binding "$mpi_launcher")"
+        slurm_env_lines
         echo "plan: $(plan_signature)"
         echo "---- build facts ($exe --version)"
         "$exe" --version 2>&1 || echo "not available"
@@ -73,6 +77,7 @@ check_preflight() {
         preflight+=("CPU frequency governor is '$governor', not 'performance'")
     balancing=$(cat /proc/sys/kernel/numa_balancing 2>/dev/null || echo 0)
     [ "$balancing" = 0 ] || preflight+=("automatic NUMA balancing is on: pages may move during runs")
+    slurm_preflight
     [ "$max_threads" -le "$cores" ] || preflight+=("$max_threads threads requested on $cores cores: oversubscribed")
     # Hybrid: every rank on a node runs its threads there.
     local i set_name args per

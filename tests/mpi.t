@@ -9,6 +9,8 @@
 
 # shellcheck source-path=SCRIPTDIR source=lib/tap.sh
 . "$(dirname "$0")/lib/tap.sh"
+# shellcheck source-path=SCRIPTDIR source=lib/rank_checksums.sh
+. "$(dirname "$0")/lib/rank_checksums.sh"
 
 export OMP_WAIT_POLICY=passive
 # Containers often forbid process_vm_readv, which Open MPI's shared-memory
@@ -107,18 +109,6 @@ wait "$pid"
 EOF
 chmod +x "$tmp/on_rank.sh" "$tmp/break_rank1.sh"
 
-# checksums JSON: one line per rank, "rank: key=Sum=.. Residue=.. Total=.." in the report's %-8.8g format.
-rank_checksums() {
-    python3 - "$1" <<'PY'
-import json, sys
-doc = json.load(open(sys.argv[1]))
-for r in doc["mpi"]["per_rank"]:
-    for m in r["measurements"]:
-        c = m["checksum"]
-        if c is not None:
-            print("%d %s Sum=%-8.8g Residue=%-8.8g Total=%-.9g" % (r["rank"], m["key"], c["sum"], c["residue"], c["total"]))
-PY
-}
 
 args=(1 1 64 100 32 1 1)
 want=$("$ORACLE" "${args[@]}" | sed -n 's/^Checksum: //p')

@@ -62,7 +62,7 @@ static void test_choice_and_overhead(void)
     memset(&run, 0, sizeof run);
     run.rounds = 1;
     run.numThreads = 1;
-    RankTable t = {3, clomp_schedule_count, table_results};
+    RankTable t = {.ranks = 3, .count = clomp_schedule_count, .results = table_results};
     size_t serial = index_of("serial"), best = index_of("bestcase"), stat = index_of("static");
     for (size_t i = 0; i < t.count; i++)
         for (int r = 0; r < 3; r++)
@@ -105,7 +105,7 @@ static void test_shown_figures_are_the_chosen_runtime(void)
     memset(&run, 0, sizeof run);
     run.rounds = 1;
     run.numThreads = 1;
-    RankTable t = {3, clomp_schedule_count, table_results};
+    RankTable t = {.ranks = 3, .count = clomp_schedule_count, .results = table_results};
     size_t best = index_of("bestcase"), stat = index_of("static");
     for (size_t i = 0; i < t.count; i++)
         for (int r = 0; r < 3; r++)
@@ -138,7 +138,7 @@ static void test_outliers(void)
     RunSetup run;
     memset(&run, 0, sizeof run);
     run.rounds = 1;
-    RankTable t = {RANKS, clomp_schedule_count, table_results};
+    RankTable t = {.ranks = RANKS, .count = clomp_schedule_count, .results = table_results};
     size_t serial = index_of("serial"), best = index_of("bestcase"), stat = index_of("static");
     for (size_t i = 0; i < t.count; i++)
         for (int r = 0; r < RANKS; r++)

@@ -253,6 +253,53 @@ static void test_summarize(void)
        stat.efficacy);
 }
 
+static void name_row(FILE *out, int i, const void *ctx)
+{
+    (void)ctx;
+    fprintf(out, "row %d", i);
+}
+
+/* summary_of(v, n): the summary line print_table_summary writes. */
+static const char *summary_of(const double *v, int n)
+{
+    FILE *out = fmemopen(text, sizeof text, "w");
+    print_table_summary(out, "Label", v, n, name_row, NULL);
+    fclose(out);
+    return text;
+}
+
+/* Beyond 16 rows the text summarises a table: min, median, max (each with
+ * the first row holding it) and the outliers; the expected lines are worked
+ * out by hand. */
+static void test_table_summary(void)
+{
+    /* Ten equal values and one apart: MAD 0, so the one that differs is named. */
+    double equal[11] = {4, 4, 4, 4, 4, 4, 9, 4, 4, 4, 4};
+    ok(strcmp(summary_of(equal, 11), "            Label: min 4 (row 0), median 4, max 9 (row 6); outliers: row 6 (9)\n") == 0,
+       "one row of eleven that differs from equal others is named as the outlier");
+    /* 1..10 and 100: median 6, deviations 5 4 3 2 1 0 1 2 3 4 94 -> MAD 3, cut 3.5 x 1.4826 x 3 = 15.6. */
+    double spread[11] = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 100};
+    ok(strcmp(summary_of(spread, 11), "            Label: min 1 (row 0), median 6, max 100 (row 10); outliers: row 10 (100)\n") == 0,
+       "a spread table names only the row beyond 3.5 scaled MADs");
+    /* An even count: the median is the mean of the middle two; nothing stands out. */
+    double even[4] = {2, 1, 4, 3};
+    ok(strcmp(summary_of(even, 4), "            Label: min 1 (row 1), median 2.5, max 4 (row 2)\n") == 0,
+       "an even count's median is the mean of the middle two, and no outlier is named");
+    /* Ten rows of 5 and two of 1: MAD 0, the two are named. */
+    double two[12];
+    for (int i = 0; i < 12; i++)
+        two[i] = i < 2 ? 1 : 5;
+    ok(strcmp(summary_of(two, 12), "            Label: min 1 (row 0), median 5, max 5 (row 2); outliers: row 0 (1), row 1 (1)\n") == 0,
+       "two rows apart from ten equal ones are the outliers");
+    /* Eleven 1s and nine 7s: median 1, MAD 0, nine outliers: eight named, one counted. */
+    double most[20];
+    for (int i = 0; i < 20; i++)
+        most[i] = i < 11 ? 1 : 7;
+    ok(strstr(summary_of(most, 20), "; outliers: row 11 (7), row 12 (7), row 13 (7), row 14 (7), row 15 (7), row 16 (7), "
+                                    "row 17 (7), row 18 (7) and 1 more\n") != NULL,
+       "at most 8 outliers are named, the rest counted");
+}
+
 int main(void)
 {
     test_noise_notes();
@@ -260,5 +307,6 @@ int main(void)
     test_lines_and_warnings();
     test_measured_text();
     test_summarize();
+    test_table_summary();
     return done_testing();
 }
