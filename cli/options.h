@@ -6,6 +6,7 @@
 
 #include "../mesh/mesh.h"
 #include "../numa/placement.h"
+#include "ompt_mode.h"
 
 typedef struct Options {
     long numThreads;       /* -1: omp_get_max_threads() */
@@ -34,6 +35,8 @@ typedef struct Options {
     int verdict;           /* --verdict: a short verdict after the CORAL RFP line */
     ZoneLayout zone_layout;   /* --zone-stride=record (CLOMP 1.2's, default) | zonesize (spread) */
     long mpi_timeout;      /* --mpi-timeout=S (clomp_mpi): seconds a rank waits for the others; 0: default */
+    OmptMode ompt_mode;    /* --ompt=MODE: the OMPT tool to attach (ompt/tool.h); none by default */
+    double ompt_rate_hz;   /* --ompt=sampling,RATE: samples per second of CPU time; 0: the default */
 } Options;
 
 #define MAX_TRIALS 10000L

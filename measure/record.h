@@ -12,6 +12,7 @@
 #include "../mesh/verify.h"
 #include "../numa/placement.h"
 #include "../numa/team_placement.h"
+#include "../ompt/census.h"
 #include "../timing/cycle_rate.h"
 #include "../timing/process_cost.h"
 #include "../timing/statistics.h"
@@ -173,6 +174,7 @@ typedef struct RunSetup {
     CycleRate cycles;
     DelayCalibration delay;   /* the Parallel For probe's delay, calibrated at start (length 0: not yet) */
     MpiSetup mpi;
+    OmptSetup ompt;           /* --ompt and what the runtime made of it (ompt/tool.h) */
 } RunSetup;
 
 typedef struct Measurement {
@@ -221,6 +223,8 @@ typedef struct Measurement {
     WarningList warnings;      /* from its figures (measurement_warnings), printed in its block */
     int noisy;                 /* its chunks vary by more than CLOMP_NOISY_CV (the noisy-measurement warning) */
     RankSpread spread;         /* MPI: over the ranks; the figures above are those of spread.used_rank */
+    OmptCensus census;         /* --ompt=census/sampling: the warm-up as the runtime's tool interface saw it */
+    OmptSamples samples;       /* --ompt=sampling: what the sampler found while it ran */
 } Measurement;
 
 /* MPI, on rank 0: every rank's measurements as each rank summarized them

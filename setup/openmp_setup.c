@@ -15,6 +15,7 @@
 #include "../mesh/verify.h"
 #include "../mpi/cluster.h"
 #include "../numa/thread_placement.h"
+#include "../ompt/tool.h"
 #include "../timing/clock.h"
 
 #define FAIL(status, ...) return (snprintf(why, why_size, __VA_ARGS__), (status))
@@ -73,7 +74,11 @@ int configure_openmp(RunSetup *run, TeamPlacement *placement, char *why, size_t 
         FAIL(EXIT_RESOURCE, "%ld threads requested, above the OpenMP thread limit of %ld (OMP_THREAD_LIMIT)", largest,
              limit);
     omp_set_dynamic(0);
-    omp_set_max_active_levels(2);
+    /* Nested OMP needs two active levels; OMP_MAX_ACTIVE_LEVELS, when set,
+     * is the user's (=1: the runtime serializes the inner regions, which
+     * the team observation and the OMPT census then report). */
+    if (getenv("OMP_MAX_ACTIVE_LEVELS") == NULL)
+        omp_set_max_active_levels(2);
     omp_set_num_threads((int)run->numThreads);
     /* Once, in a region of the timed team's size and pool: the placement
      * table and the nested shape both come from this observation. */
@@ -81,6 +86,7 @@ int configure_openmp(RunSetup *run, TeamPlacement *placement, char *why, size_t 
     if (observe_team_placement((int)run->numThreads, placement) != 0)
         memset(placement, 0, sizeof *placement);
     clomp_openmp_running = 0;
+    ompt_tool_setup(&run->ompt);   /* the runtime has started: did it call ompt_start_tool? */
     choose_nested_shape(run, placement);
     return 0;
 }
