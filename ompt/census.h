@@ -44,9 +44,11 @@ typedef struct OmptCensus {
  * consistent when at every level the team size and parallel data agree with
  * what the callbacks recorded for that region, unavailable when the runtime
  * (or the tool's record of a region being created) has nothing to say, and
- * inconsistent otherwise. */
+ * inconsistent otherwise. A thread in no task at all (idle in the runtime's
+ * pool) is counted apart, as idle. */
 typedef struct OmptSamples {
     long consistent, unavailable, inconsistent;
+    long idle;                      /* apart: samples of a thread in no OpenMP task (waiting in the pool) */
     long inconsistent_at[OMPT_SAMPLE_LEVELS];   /* by the first ancestor level that disagreed (0: innermost) */
     int deepest;                    /* most ancestor levels with a parallel region seen in one sample */
 } OmptSamples;

@@ -186,7 +186,7 @@ static void on_sync_region(ompt_sync_region_t kind, ompt_scope_endpoint_t endpoi
 static int sample_slot = -1;
 static OmptSamples samples[OMPT_MAX_SLOTS];
 
-typedef enum { SAMPLE_CONSISTENT, SAMPLE_UNAVAILABLE, SAMPLE_INCONSISTENT } SampleVerdict;
+typedef enum { SAMPLE_CONSISTENT, SAMPLE_UNAVAILABLE, SAMPLE_INCONSISTENT, SAMPLE_IDLE } SampleVerdict;
 
 /* Walks the interrupted thread's tasks from the innermost outwards; each
  * implicit task is matched with the parallel region at the next parallel
@@ -200,7 +200,7 @@ static SampleVerdict classify_sample(int *failed_level, int *levels)
         ompt_frame_t *frame = NULL;
         int found = get_task_info(tlevel, &flags, &task_data, &frame, &task_parallel, &thread_num);
         if (found == 0)
-            return tlevel == 0 ? SAMPLE_UNAVAILABLE : SAMPLE_CONSISTENT;   /* past the outermost task */
+            return tlevel == 0 ? SAMPLE_IDLE : SAMPLE_CONSISTENT;   /* in no task, or past the outermost */
         if (found != 2)
             return SAMPLE_UNAVAILABLE;
         if (flags & ompt_task_initial)
@@ -238,6 +238,9 @@ static void on_sample(int sig)
     case SAMPLE_UNAVAILABLE:
         add(&s->unavailable, 1);
         break;
+    case SAMPLE_IDLE:
+        add(&s->idle, 1);
+        break;
     default:
         add(&s->inconsistent, 1);
         add(&s->inconsistent_at[failed_level], 1);
@@ -270,6 +273,7 @@ void ompt_samples_take(int slot, OmptSamples *out)
     out->consistent = __atomic_load_n(&s->consistent, __ATOMIC_RELAXED);
     out->unavailable = __atomic_load_n(&s->unavailable, __ATOMIC_RELAXED);
     out->inconsistent = __atomic_load_n(&s->inconsistent, __ATOMIC_RELAXED);
+    out->idle = __atomic_load_n(&s->idle, __ATOMIC_RELAXED);
     for (int l = 0; l < OMPT_SAMPLE_LEVELS; l++)
         out->inconsistent_at[l] = __atomic_load_n(&s->inconsistent_at[l], __ATOMIC_RELAXED);
     out->deepest = __atomic_load_n(&s->deepest, __ATOMIC_RELAXED);

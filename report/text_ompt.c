@@ -61,7 +61,7 @@ void print_ompt_block(FILE *out, const RunSetup *run, const Measurement *m)
                 c->barriers, !c->plan_known ? "" : c->matches_plan ? "; as planned" : "; NOT as planned");
     }
     if (run->ompt.mode == OMPT_MODE_SAMPLING)
-        fprintf(out, "%13s  Samples: %ld consistent, %ld unavailable, %ld inconsistent (up to %d nested region%s "
-                     "seen; %g Hz of CPU time)\n", name, s->consistent, s->unavailable, s->inconsistent, s->deepest,
-                s->deepest == 1 ? "" : "s", run->ompt.rate_hz);
+        fprintf(out, "%13s  Samples: %ld consistent, %ld unavailable, %ld inconsistent; %ld idle (a thread in no "
+                     "task); up to %d level%s of regions seen, %g Hz of CPU time\n", name, s->consistent,
+                s->unavailable, s->inconsistent, s->idle, s->deepest, s->deepest == 1 ? "" : "s", run->ompt.rate_hz);
 }

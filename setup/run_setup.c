@@ -123,6 +123,7 @@ int resolve_run(const Options *opts, int argc, char **argv, RunSetup *run, char 
 
     /* Before the runtime's first call, when an OMPT runtime asks for a tool. */
     ompt_tool_request(opts->ompt_mode, opts->ompt_rate_hz);
+    run->ompt.mode = opts->ompt_mode;   /* the rest once the runtime has started (configure_openmp) */
     run->inputNumThreads = opts->numThreads;
     run->numThreads = opts->numThreads == -1 ? omp_get_max_threads() : opts->numThreads;
     run->inputAllocThreads = opts->allocThreads;
