@@ -148,8 +148,9 @@ static int parse_nested(const char *text, Options *opts, char *error, size_t siz
     return 0;
 }
 
-/* --ompt=none|trivial|census|sampling[,RATE]: RATE a positive decimal, in Hz. */
-static int parse_ompt(const char *text, Options *opts, char *error, size_t size)
+/* --ompt=none|trivial|census|sampling[,RATE]: RATE a positive decimal, in Hz.
+ * `origin` names where it came from: the option, or CLOMP_OMPT. */
+static int parse_ompt(const char *origin, const char *text, Options *opts, char *error, size_t size)
 {
     static const char *const modes[] = {"none", "trivial", "census", "sampling"};
     char buf[96];
@@ -159,16 +160,17 @@ static int parse_ompt(const char *text, Options *opts, char *error, size_t size)
         if (strlen(modes[m]) == length && strncmp(text, modes[m], length) == 0)
             opts->ompt_mode = (OmptMode)m;
     if (opts->ompt_mode == OMPT_MODE_NONE && !(length == 4 && strncmp(text, "none", 4) == 0))
-        return fail(error, size, "--ompt: '%s' is not none, trivial, census or sampling[,RATE]", shown(text, buf, sizeof buf));
+        return fail(error, size, "%s: '%s' is not none, trivial, census or sampling[,RATE]", origin,
+                    shown(text, buf, sizeof buf));
     if (comma == NULL)
         return 0;
     if (opts->ompt_mode != OMPT_MODE_SAMPLING)
-        return fail(error, size, "--ompt: only sampling takes a rate ('%s')", shown(text, buf, sizeof buf));
+        return fail(error, size, "%s: only sampling takes a rate ('%s')", origin, shown(text, buf, sizeof buf));
     char *end = NULL;
     opts->ompt_rate_hz = strtod(comma + 1, &end);
     if (comma[1] < '0' || comma[1] > '9' || end == NULL || *end != '\0' || !(opts->ompt_rate_hz > 0.0) ||
         opts->ompt_rate_hz > OMPT_MAX_RATE_HZ)
-        return fail(error, size, "--ompt: sampling rate '%s' must be a number of Hz above 0 and at most %g",
+        return fail(error, size, "%s: sampling rate '%s' must be a number of Hz above 0 and at most %g", origin,
                     shown(comma + 1, buf, sizeof buf), OMPT_MAX_RATE_HZ);
     return 0;
 }
@@ -179,7 +181,7 @@ int parse_options(int argc, char **argv, Options *opts, char *error, size_t size
         &opts->numThreads, &opts->allocThreads, &opts->numParts, &opts->zonesPerPart,
         &opts->zoneSize,   &opts->flopScale,    &opts->timeScale,
     };
-    int count = 0, options_done = 0;
+    int count = 0, options_done = 0, ompt_given = 0;
     char buf[96];
 
     memset(opts, 0, sizeof *opts);
@@ -224,9 +226,10 @@ int parse_options(int argc, char **argv, Options *opts, char *error, size_t size
                 if (status != 0)
                     return status;
             } else if (strncmp(arg, "--ompt=", 7) == 0) {
-                int status = parse_ompt(arg + 7, opts, error, size);
+                int status = parse_ompt("--ompt", arg + 7, opts, error, size);
                 if (status != 0)
                     return status;
+                ompt_given = 1;
             } else if (strncmp(arg, "--ghz=", 6) == 0) {
                 int status = parse_ghz(arg + 6, &opts->ghz, error, size);
                 if (status != 0)
@@ -286,6 +289,10 @@ int parse_options(int argc, char **argv, Options *opts, char *error, size_t size
     if (opts->json_path != NULL && opts->csv_path != NULL && strcmp(opts->json_path, "-") == 0 &&
         strcmp(opts->csv_path, "-") == 0)
         return fail(error, size, "--json=- and --csv=- cannot both use standard output");
+    /* The tool is chosen per process: CLOMP_OMPT lets a --compare side set it (+CLOMP_OMPT=trivial). */
+    const char *from_environment = getenv("CLOMP_OMPT");
+    if (!ompt_given && from_environment != NULL && from_environment[0] != '\0')
+        return parse_ompt("CLOMP_OMPT", from_environment, opts, error, size);
     return 0;
 }
 
@@ -334,7 +341,8 @@ void print_usage(FILE *out, const char *exe)
             "  --ompt=MODE           attach clomp's OMPT tool (an OMPT runtime: LLVM libomp): trivial,\n"
             "                        census (each warm-up's regions, teams, tasks against the plan),\n"
             "                        sampling[,RATE] (census + a RATE Hz CPU-time sampler checking\n"
-            "                        what the runtime reports, default 200); none (default)\n"
+            "                        what the runtime reports, default 200); none (default);\n"
+            "                        without --ompt, the environment's CLOMP_OMPT=MODE\n"
             "\n"
             "Some interesting testcases (last number controls run time; N = number of cores):\n"
             "                   Target input:  clomp -1 1 64 100 32 1 100\n"

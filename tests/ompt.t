@@ -42,6 +42,16 @@ done
 like "$(run_clomp --ompt=bogus "${small[@]}"; printf '%s' "$err")" "^clomp: --ompt: 'bogus' is not none, trivial, census or sampling" \
     "the line names the option and the bad value"
 
+# CLOMP_OMPT: the same values, for a --compare side; --ompt wins over it.
+CLOMP_OMPT=bogus run_clomp "${small[@]}"
+is "$rc" 2 "CLOMP_OMPT=bogus exits 2"
+like "$err" "^clomp: CLOMP_OMPT: 'bogus' is not none" "and its one line names CLOMP_OMPT"
+CLOMP_OMPT=trivial run_clomp --ompt=none --dry-run --json="$tmp/none.json" "${small[@]}"
+is "$(json "$tmp/none.json" "d['ompt']['requested']")" none "--ompt=none wins over CLOMP_OMPT=trivial"
+CLOMP_OMPT=sampling,50 run_clomp --dry-run --json="$tmp/env.json" "${small[@]}"
+is "$(json "$tmp/env.json" "(d['ompt']['requested'], d['ompt']['sampling_rate_hz'])")" "('sampling', 50)" \
+    "without --ompt, CLOMP_OMPT=sampling,50 asks for the sampler at 50 Hz"
+
 # ---- the default: no tool ---------------------------------------------------------------------
 run_clomp --json="$tmp/default.json" "${small[@]}"
 is "$rc" 0 "a default run exits 0"
@@ -179,5 +189,33 @@ OMP_TOOL=disabled on_libomp --ompt=census "${small[@]}"
 is "$rc" 0 "with OMP_TOOL=disabled, --ompt=census still runs"
 like "$out" '^ +OMPT: not provided by this runtime \(libomp\), OMP_TOOL=disabled; --ompt=census has no effect$' \
     "with OMP_TOOL=disabled the runtime never starts the tool, and the set-up says so"
+
+# ---- the tool tax between processes: run_clomp.sh --ompt-tax ------------------------------------
+top=$(cd "$(dirname "$0")/.." && pwd)
+if [ "$started" = True ]; then
+    tax_side=$CLOMP
+elif [ "$CLOMP" = "$top/clomp" ]; then
+    tax_side=libomp
+else
+    tax_side=''
+fi
+tax_out=$("$top/run_clomp.sh" --ompt-tax --replicates 1 2>&1)
+is "$?" 2 "--ompt-tax --replicates 1 is bad usage (exit 2)"
+like "$tax_out" '^run_clomp.sh: --replicates' "and says which option"
+if [ -n "$tax_side" ]; then
+    tax_out=$("$top/run_clomp.sh" --ompt-tax --side "$tax_side" --replicates 2 --out "$tmp/tax" --schedules=barrier \
+        "${small[@]}" 2>"$tmp/tax.err")
+    is "$?" 0 "--ompt-tax --side $tax_side --replicates 2 exits 0"
+    tax_csv=$(ls "$tmp"/tax/*_ompt_tax.csv 2>/dev/null)
+    is "$(python3 -c 'import csv, sys; print(sorted(r["figure"] for r in csv.DictReader(open(sys.argv[1]))
+if r["trivial_ratio"] and r["sampling_ratio"]))' "$tax_csv")" \
+        "['OMP Barrier us/Loop', 'Serial Ref us/Loop', 'system CPU seconds', 'user CPU seconds']" \
+        "its CSV has a trivial and a sampling ratio for every figure the runs measure"
+    is "$(grep -c '^=== process .*side B' "$tmp"/tax/*_ompt_tax.d/sampling/*_compare.full)" 2 \
+        "the sampling comparison ran 2 processes with the tool"
+    like "$tax_out" '^OMP Barrier +[0-9]+ +[0-9]+ +[0-9]+ +[0-9]+$' "and the table of samples has the barrier's"
+else
+    skip "--ompt-tax on libomp" "no libomp side for $CLOMP"
+fi
 
 done_testing
