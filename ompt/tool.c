@@ -342,8 +342,11 @@ static void runtime_file(char *name, size_t size)
 {
     Dl_info info;
     char real[PATH_MAX];
+    int (*function)(void) = omp_get_num_threads;
+    void *address;
+    memcpy(&address, &function, sizeof address);   /* a function's address as dladdr takes it */
     name[0] = '\0';
-    if (dladdr((void *)(uintptr_t)omp_get_num_threads, &info) == 0 || info.dli_fname == NULL)
+    if (dladdr(address, &info) == 0 || info.dli_fname == NULL)
         return;
     const char *path = realpath(info.dli_fname, real) != NULL ? real : info.dli_fname;
     const char *slash = strrchr(path, '/'), *base = slash != NULL ? slash + 1 : path;
