@@ -53,7 +53,7 @@ is "$(json "$tmp/env.json" "(d['ompt']['requested'], d['ompt']['sampling_rate_hz
     "without --ompt, CLOMP_OMPT=sampling,50 asks for the sampler at 50 Hz"
 
 # ---- the default: no tool ---------------------------------------------------------------------
-run_clomp --json="$tmp/default.json" "${small[@]}"
+run_clomp --schedules=static --json="$tmp/default.json" "${small[@]}"
 is "$rc" 0 "a default run exits 0"
 is "$(printf '%s\n' "$out" | grep -c 'OMPT')" 0 "a default run prints no OMPT line"
 is "$(json "$tmp/default.json" "(d['ompt']['requested'], d['ompt']['tool_attached'])")" "('none', False)" \
@@ -84,7 +84,7 @@ fi
 
 # ---- libgomp: not provided, nothing fails ------------------------------------------------
 if [ "$runtime" = libgomp ]; then
-    run_clomp --ompt=census --json="$tmp/gomp.json" --csv="$tmp/gomp.csv" "${small[@]}"
+    run_clomp --ompt=census --schedules=static --json="$tmp/gomp.json" --csv="$tmp/gomp.csv" "${small[@]}"
     is "$rc" 0 "on libgomp, --ompt=census runs and exits 0"
     like "$out" '^ +OMPT: not provided by this runtime \(libgomp\); --ompt=census has no effect$' \
         "on libgomp the set-up says: OMPT: not provided by this runtime (libgomp)"
@@ -180,12 +180,12 @@ is "$(grep -c '^   Nested OMP  Samples: ' <<<"$out")" 1 "the block prints its sa
 
 # ---- trivial, and the standard switch ------------------------------------------------------------
 skip_unless_full_lane "the trivial tool; OMP_TOOL=disabled" || done_testing
-on_libomp --ompt=trivial --json="$tmp/trivial.json" "${small[@]}"
+on_libomp --ompt=trivial --schedules=static --json="$tmp/trivial.json" "${small[@]}"
 is "$rc" 0 "on libomp, --ompt=trivial exits 0"
 is "$(json "$tmp/trivial.json" "sorted(set((m['ompt']['tool'], str(m['ompt']['census'])) for m in d['measurements'] if m['selected']))")" \
     "[('trivial', 'None')]" "the trivial tool is attached to every measurement and takes no census"
 
-OMP_TOOL=disabled on_libomp --ompt=census "${small[@]}"
+OMP_TOOL=disabled on_libomp --ompt=census --schedules=static "${small[@]}"
 is "$rc" 0 "with OMP_TOOL=disabled, --ompt=census still runs"
 like "$out" '^ +OMPT: not provided by this runtime \(libomp\), OMP_TOOL=disabled; --ompt=census has no effect$' \
     "with OMP_TOOL=disabled the runtime never starts the tool, and the set-up says so"
