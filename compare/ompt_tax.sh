@@ -84,7 +84,7 @@ sampling_full=$(ls "$work"/sampling/*_compare.full)
 # Both comparisons' rows joined by figure: each ratio is against its own no-tool processes.
 table() {
     awk -F, -f "$here/results/csv_columns.awk" -f <(cat <<'AWK'
-function interval(lo, hi) { return (lo == "" ? "no interval" : lo ".." hi) }
+function interval(lo, hi) { return (lo == "" ? "no interval" : sprintf("%.3g..%.3g", lo, hi)) }
 FILENAME != current { file++; current = FILENAME }   # the header line was taken by csv_columns.awk
 file == 1 && FNR > 1 { order[++count] = col("figure"); none[col("figure")] = col("median_a")
     trivial[col("figure")] = col("median_b"); tr[col("figure")] = col("estimate")
@@ -100,7 +100,7 @@ END {
             printf "%s%s%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s\n", q, f, q, none[f], trivial[f], tscale[f], tr[f], tlo[f], thi[f],
                 sampling[f], sscale[f], sr[f], slo[f], shi[f]
         } else {
-            printf "%-32s %10.4g %10.4g %7.4g%s (%s) %10.4g %7.4g%s (%s)\n", f, none[f], trivial[f], tr[f],
+            printf "%-32s %10.4g %10.4g %7.3g%-5s %-16s %10.4g %7.3g%-5s %s\n", f, none[f], trivial[f], tr[f],
                 tscale[f] == "ratio" ? "x" : " diff", interval(tlo[f], thi[f]), sampling[f], sr[f],
                 sscale[f] == "ratio" ? "x" : " diff", interval(slo[f], shi[f])
         }
@@ -134,7 +134,7 @@ txt="${base}_ompt_tax.txt" csv="${base}_ompt_tax.csv"
     echo "Medians over processes; ratio: tool/none, the median of all process ratios, with its 95% interval"
     echo "between processes (Bonferroni over each comparison's figures); 'diff' where a value is not positive."
     echo "Each ratio is against the no-tool processes interleaved with it (the 'none' column is the first's)."
-    printf '%-32s %10s %10s %-28s %10s %s\n' figure none trivial 'trivial/none (interval)' sampling 'sampling/none (interval)'
+    printf '%-32s %10s %10s %-29s %10s %s\n' figure none trivial '  trivial/none  95% interval' sampling '  sampling/none 95% interval'
     table 0
     echo
     echo "Sampling tool's samples, summed over its $n processes (docs/ompt.md: what each class means):"
