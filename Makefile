@@ -52,7 +52,10 @@ endif
 # contraction), and the sources are C11 + POSIX.
 REQUIRED_CFLAGS = -std=c11 -D_POSIX_C_SOURCE=200809L -ffp-contract=off $(OPENMP_FLAGS) $(NUMA_CFLAGS) $(FAULT_CFLAGS)
 ALL_CFLAGS = $(strip $(CFLAGS) $(REQUIRED_CFLAGS))
-ALL_LDFLAGS = $(strip $(OPENMP_FLAGS) $(LDFLAGS))
+# The program's ompt_start_tool (ompt/tool.c) must be visible to an OMPT
+# runtime loaded in libgomp's place (the gcc build on libomp): exported.
+OMPT_LDFLAGS = -Wl,--export-dynamic-symbol=ompt_start_tool
+ALL_LDFLAGS = $(strip $(OPENMP_FLAGS) $(OMPT_LDFLAGS) $(LDFLAGS))
 LDLIBS = $(NUMA_LIBS) -lm
 
 MESH_SRC = mesh/build_mesh.c mesh/verify.c
@@ -65,10 +68,12 @@ CLI_SRC = cli/options.c cli/construct_options.c
 NUMA_SRC = numa/placement.c numa/arena.c numa/thread_placement.c
 TIMING_SRC = timing/statistics.c timing/cycles.c timing/comparison.c timing/process_cost.c
 MEASURE_SRC = measure/chunk_plan.c measure/sequence.c measure/record.c measure/warnings.c measure/locality.c \
-              measure/llnl_targets.c measure/summarize.c measure/construct_overhead.c measure/constructs.c
+              measure/llnl_targets.c measure/summarize.c measure/construct_overhead.c measure/constructs.c \
+              measure/ompt_plan.c
 MPI_SRC = mpi/rank_view.c $(CLUSTER_SRC)
+OMPT_SRC = ompt/tool.c
 LIB_SRC = $(MESH_SRC) $(KERNEL_SRC) $(REPORT_SRC) $(SETUP_SRC) $(CLI_SRC) $(NUMA_SRC) $(TIMING_SRC) $(MEASURE_SRC) \
-          $(MPI_SRC)
+          $(MPI_SRC) $(OMPT_SRC)
 LIB_OBJ = $(LIB_SRC:%.c=$(BUILD)/%.o)
 
 UNIT_TESTS = test_mesh test_kernel test_schedules test_verify test_options test_locality test_statistics test_json test_report test_chunk_plan test_thread_placement test_arena test_comparison test_rank_view test_constructs

@@ -14,6 +14,7 @@ usage() {
     cat <<'EOF'
 Usage: ./run_clomp.sh [options] [EXE [MAX_THREADS [TIME_SCALE]]]
        ./run_clomp.sh --compare A,B [--replicates N] [--quick] [--out DIR] [clomp arguments]
+       ./run_clomp.sh --ompt-tax [--side BASE] [--replicates N] [--quick] [--out DIR] [clomp arguments]
 
   EXE           clomp binary to run (default ./clomp, built with make if missing)
   MAX_THREADS   largest thread count (default: the number of cores)
@@ -58,6 +59,8 @@ With --validate: 0 valid, 1 invalid, 2 not a bundle.
 
 --compare A,B runs two set-ups alternately and tests every figure for a
 difference; ./run_clomp.sh --compare --help explains the side specifications.
+--ompt-tax compares a side without an OMPT tool against it with clomp's trivial
+and sampling tools (./run_clomp.sh --ompt-tax --help; docs/ompt.md).
 EOF
 }
 
@@ -68,7 +71,10 @@ here=$(cd "$(dirname "$0")" && pwd)
 . "$here/suite/slurm.sh"
 # --compare is its own command with clomp's arguments: compare/compare.sh.
 for word in "$@"; do
-    case $word in --compare | --compare=*) exec "$here/compare/compare.sh" "$@" ;; esac
+    case $word in
+        --compare | --compare=*) exec "$here/compare/compare.sh" "$@" ;;
+        --ompt-tax) exec "$here/compare/ompt_tax.sh" "$@" ;;
+    esac
 done
 # shellcheck source=suite/plan.sh
 . "$here/suite/plan.sh"

@@ -148,13 +148,40 @@ static int parse_nested(const char *text, Options *opts, char *error, size_t siz
     return 0;
 }
 
+/* --ompt=none|trivial|census|sampling[,RATE]: RATE a positive decimal, in Hz.
+ * `origin` names where it came from: the option, or CLOMP_OMPT. */
+static int parse_ompt(const char *origin, const char *text, Options *opts, char *error, size_t size)
+{
+    static const char *const modes[] = {"none", "trivial", "census", "sampling"};
+    char buf[96];
+    const char *comma = strchr(text, ',');
+    size_t length = comma != NULL ? (size_t)(comma - text) : strlen(text);
+    for (int m = 0; m < 4; m++)
+        if (strlen(modes[m]) == length && strncmp(text, modes[m], length) == 0)
+            opts->ompt_mode = (OmptMode)m;
+    if (opts->ompt_mode == OMPT_MODE_NONE && !(length == 4 && strncmp(text, "none", 4) == 0))
+        return fail(error, size, "%s: '%s' is not none, trivial, census or sampling[,RATE]", origin,
+                    shown(text, buf, sizeof buf));
+    if (comma == NULL)
+        return 0;
+    if (opts->ompt_mode != OMPT_MODE_SAMPLING)
+        return fail(error, size, "%s: only sampling takes a rate ('%s')", origin, shown(text, buf, sizeof buf));
+    char *end = NULL;
+    opts->ompt_rate_hz = strtod(comma + 1, &end);
+    if (comma[1] < '0' || comma[1] > '9' || end == NULL || *end != '\0' || !(opts->ompt_rate_hz > 0.0) ||
+        opts->ompt_rate_hz > OMPT_MAX_RATE_HZ)
+        return fail(error, size, "%s: sampling rate '%s' must be a number of Hz above 0 and at most %g", origin,
+                    shown(comma + 1, buf, sizeof buf), OMPT_MAX_RATE_HZ);
+    return 0;
+}
+
 int parse_options(int argc, char **argv, Options *opts, char *error, size_t size)
 {
     long *values[CLOMP_PARAMETER_COUNT] = {
         &opts->numThreads, &opts->allocThreads, &opts->numParts, &opts->zonesPerPart,
         &opts->zoneSize,   &opts->flopScale,    &opts->timeScale,
     };
-    int count = 0, options_done = 0;
+    int count = 0, options_done = 0, ompt_given = 0;
     char buf[96];
 
     memset(opts, 0, sizeof *opts);
@@ -204,6 +231,11 @@ int parse_options(int argc, char **argv, Options *opts, char *error, size_t size
                 int status = parse_count("--mpi-timeout", arg + 14, MAX_MPI_TIMEOUT, &opts->mpi_timeout, error, size);
                 if (status != 0)
                     return status;
+            } else if (strncmp(arg, "--ompt=", 7) == 0) {
+                int status = parse_ompt("--ompt", arg + 7, opts, error, size);
+                if (status != 0)
+                    return status;
+                ompt_given = 1;
             } else if (strncmp(arg, "--ghz=", 6) == 0) {
                 int status = parse_ghz(arg + 6, &opts->ghz, error, size);
                 if (status != 0)
@@ -263,6 +295,10 @@ int parse_options(int argc, char **argv, Options *opts, char *error, size_t size
     if (opts->json_path != NULL && opts->csv_path != NULL && strcmp(opts->json_path, "-") == 0 &&
         strcmp(opts->csv_path, "-") == 0)
         return fail(error, size, "--json=- and --csv=- cannot both use standard output");
+    /* The tool is chosen per process: CLOMP_OMPT lets a --compare side set it (+CLOMP_OMPT=trivial). */
+    const char *from_environment = getenv("CLOMP_OMPT");
+    if (!ompt_given && from_environment != NULL && from_environment[0] != '\0')
+        return parse_ompt("CLOMP_OMPT", from_environment, opts, error, size);
     return 0;
 }
 
@@ -316,6 +352,11 @@ void print_usage(FILE *out, const char *exe)
             "  --construct-chunks=LIST  chunk sizes of STATIC n, DYNAMIC n, GUIDED n (default 1,2,..,128)\n"
             "  --mpi-timeout=S       clomp_mpi: a rank waits for the others at most S s (default 60)\n"
             "                        beyond 4x its own work since they last met, then ends the run\n"
+            "  --ompt=MODE           attach clomp's OMPT tool (an OMPT runtime: LLVM libomp): trivial,\n"
+            "                        census (each warm-up's regions, teams, tasks against the plan),\n"
+            "                        sampling[,RATE] (census + a RATE Hz CPU-time sampler checking\n"
+            "                        what the runtime reports, default 200); none (default);\n"
+            "                        without --ompt, the environment's CLOMP_OMPT=MODE\n"
             "\n"
             "Some interesting testcases (last number controls run time; N = number of cores):\n"
             "                   Target input:  clomp -1 1 64 100 32 1 100\n"

@@ -7,6 +7,7 @@
 #include "../mesh/mesh.h"
 #include "../numa/placement.h"
 #include "construct_options.h"
+#include "ompt_mode.h"
 
 typedef struct Options {
     long numThreads;       /* -1: omp_get_max_threads() */
@@ -36,6 +37,8 @@ typedef struct Options {
     ZoneLayout zone_layout;   /* --zone-stride=record (CLOMP 1.2's, default) | zonesize (spread) */
     long mpi_timeout;      /* --mpi-timeout=S (clomp_mpi): seconds a rank waits for the others; 0: default */
     ConstructOptions constructs;   /* --constructs[=LIST] and its options, --list-constructs */
+    OmptMode ompt_mode;    /* --ompt=MODE: the OMPT tool to attach (ompt/tool.h); none by default */
+    double ompt_rate_hz;   /* --ompt=sampling,RATE: samples per second of CPU time; 0: the default */
 } Options;
 
 #define MAX_TRIALS 10000L

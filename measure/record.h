@@ -14,6 +14,7 @@
 #include "../mesh/verify.h"
 #include "../numa/placement.h"
 #include "../numa/team_placement.h"
+#include "../ompt/census.h"
 #include "../timing/cycle_rate.h"
 #include "../timing/process_cost.h"
 #include "../timing/statistics.h"
@@ -179,6 +180,7 @@ typedef struct RunSetup {
     int construct_selected[32];   /* per clomp_constructs[] entry: in --constructs=LIST (all without a list) */
     int max_active_levels;        /* omp_get_max_active_levels() once configured */
     int max_active_levels_from_env;   /* 1: OMP_MAX_ACTIVE_LEVELS set it (clomp left it); 0: clomp set 2 */
+    OmptSetup ompt;           /* --ompt and what the runtime made of it (ompt/tool.h) */
 } RunSetup;
 
 typedef struct Measurement {
@@ -227,6 +229,8 @@ typedef struct Measurement {
     WarningList warnings;      /* from its figures (measurement_warnings), printed in its block */
     int noisy;                 /* its chunks vary by more than CLOMP_NOISY_CV (the noisy-measurement warning) */
     RankSpread spread;         /* MPI: over the ranks; the figures above are those of spread.used_rank */
+    OmptCensus census;         /* --ompt=census/sampling: the warm-up as the runtime's tool interface saw it */
+    OmptSamples samples;       /* --ompt=sampling: what the sampler found while it ran */
 } Measurement;
 
 /* MPI, on rank 0: every rank's measurements as each rank summarized them

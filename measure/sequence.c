@@ -10,6 +10,7 @@
 #include "../kernels/chunk_timer.h"
 #include "../kernels/deposit.h"
 #include "../kernels/fault.h"
+#include "../ompt/tool.h"
 #include "chunk_plan.h"
 #include "summarize.h"
 #include "warnings.h"
@@ -232,9 +233,14 @@ static int measure_once(Problem *pb, const RunSetup *run, Measurement *m, long r
     int status = check_team(run, m, why, why_size);
     if (status != 0)
         return status;
+    /* --ompt: the tool's census counts the warm-up, the timed code untimed. */
+    if (round == 0)
+        ompt_census_begin();
     clomp_openmp_running = 1;
     s->run(pb, SUBCYCLES_PER_ITERATION, &warm, NULL);
     clomp_openmp_running = 0;
+    if (round == 0)
+        ompt_census_end(&m->census);
     reinitialize_parts(pb);
     if (round == 0 && m->own_chunk_end != NULL && s->chunked)
         plan_probe_chunks(pb, run, m);
@@ -301,8 +307,12 @@ int run_measurements(Problem *pb, const RunSetup *run, Measurement *results, siz
                     hooks->skipped(hooks->context, m);
                 continue;
             }
+            ompt_samples_for((int)i);   /* --ompt=sampling: its samples count for this measurement */
             int status = measure_once(pb, run, m, round, hooks, why, why_size);
+            ompt_samples_for(-1);
             int last_round = round == run->rounds - 1;
+            if (last_round)
+                ompt_samples_take((int)i, &m->samples);
             if (status == 0 && last_round)
                 finish_measurement(run, m, find_measurement(results, count, ROLE_BESTCASE, NULL));
             if (hooks->after_run != NULL)

@@ -1,5 +1,7 @@
 #include "warnings.h"
 
+#include "ompt_plan.h"
+
 #include <math.h>
 #include <string.h>
 #include <unistd.h>
@@ -35,6 +37,7 @@ void measurement_warnings(const RunSetup *run, Measurement *m)
                           "the node is not idle, unbound threads (set OMP_PROC_BIND and OMP_PLACES), "
                           "frequency changes; see docs/statistics.md",
                     m->stats.cv * 100.0, CLOMP_NOISY_CV * 100.0);
+    ompt_census_check(run, m);
 }
 
 void mesh_setup_warnings(const Problem *pb, WarningList *list)

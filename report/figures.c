@@ -96,6 +96,9 @@ static FigureCell text(const char *value)
 /* A judged LLNL target's row, and its figure there (empty elsewhere). */
 #define IS_JUDGED (f->target != NULL && f->target->below_cycles > 0.0 && f->complete)
 #define JUDGED(value) (IS_JUDGED ? (value) : NAN)
+/* An OMPT census or sampling count; empty without one. */
+#define CENSUS(value) (m->census.taken ? integer(value) : text(NULL))
+#define SAMPLES(value) (run->ompt.attached && run->ompt.mode == OMPT_MODE_SAMPLING && m->rounds_done > 0 ? integer(value) : text(NULL))
 
 /* The columns, in CSV order: the CSV column, the measurement's JSON member
  * (NULL: the JSON says it in its own structure), and the cell: an
@@ -162,7 +165,25 @@ static FigureCell text(const char *value)
     X(llnl_target_core_cycles_high, NULL, number(JUDGED(f->judgement.core_high))) \
     X(llnl_target, NULL, text(IS_JUDGED ? f->target->label : NULL)) \
     X(core_clock_min_ghz, NULL, number(run->cycles.source == CYCLES_TSC ? run->cycles.core_min_ghz : NAN)) \
-    X(core_clock_max_ghz, NULL, number(run->cycles.source == CYCLES_TSC ? run->cycles.core_max_ghz : NAN))
+    X(core_clock_max_ghz, NULL, number(run->cycles.source == CYCLES_TSC ? run->cycles.core_max_ghz : NAN)) \
+    X(ompt_tool, NULL, text(ompt_mode_name(run->ompt.attached ? run->ompt.mode : OMPT_MODE_NONE))) \
+    X(ompt_regions_level1, NULL, CENSUS(m->census.level[0].regions)) \
+    X(ompt_team_level1_min, NULL, CENSUS(m->census.level[0].team_min)) \
+    X(ompt_team_level1_max, NULL, CENSUS(m->census.level[0].team_max)) \
+    X(ompt_regions_level2, NULL, CENSUS(m->census.level[1].regions)) \
+    X(ompt_team_level2_min, NULL, CENSUS(m->census.level[1].team_min)) \
+    X(ompt_team_level2_max, NULL, CENSUS(m->census.level[1].team_max)) \
+    X(ompt_serialized_regions, NULL, CENSUS(m->census.level[0].serialized + m->census.level[1].serialized)) \
+    X(ompt_implicit_tasks, NULL, CENSUS(m->census.level[0].implicit_tasks + m->census.level[1].implicit_tasks)) \
+    X(ompt_explicit_tasks, NULL, CENSUS(m->census.explicit_tasks)) \
+    X(ompt_taskloops, NULL, CENSUS(m->census.taskloops)) \
+    X(ompt_loops, NULL, CENSUS(m->census.loops)) \
+    X(ompt_barriers, NULL, CENSUS(m->census.barriers)) \
+    X(ompt_census_as_planned, NULL, m->census.taken && m->census.plan_known ? integer(m->census.matches_plan) : text(NULL)) \
+    X(ompt_samples_consistent, NULL, SAMPLES(m->samples.consistent)) \
+    X(ompt_samples_unavailable, NULL, SAMPLES(m->samples.unavailable)) \
+    X(ompt_samples_inconsistent, NULL, SAMPLES(m->samples.inconsistent)) \
+    X(ompt_samples_idle, NULL, SAMPLES(m->samples.idle))
 /* clang-format on */
 
 #define CELL_FUNCTION(column, json, expr)                                      \

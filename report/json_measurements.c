@@ -119,6 +119,7 @@ void write_json_measurement(JsonWriter *w, const RunRecord *r, const Measurement
     json_interval(w, "overhead_round_range", complete && m->has_overhead && m->has_round_range, m->round_range_low,
              m->round_range_high);
     json_integer(w, "subnormals", m->subnormals);
+    write_json_ompt_measurement(w, run, m);
     if (m->spread.ranks > 0)
         write_distribution(w, &m->spread);
     if (complete)

@@ -20,6 +20,10 @@ void write_json_setup(JsonWriter *w, const RunRecord *r);
 void write_json_measurement(JsonWriter *w, const RunRecord *r, const Measurement *m);
 /* "constructs": clomp --constructs's table, or null. */
 void write_json_constructs(JsonWriter *w, const RunRecord *r);
+/* json_ompt.c: "ompt" at the top level (--ompt and the runtime's answer),
+ * and in a measurement (null without a tool attached). */
+void write_json_ompt_setup(JsonWriter *w, const RunSetup *run);
+void write_json_ompt_measurement(JsonWriter *w, const RunSetup *run, const Measurement *m);
 /* clomp_mpi: "mpi", the ranks and each one's figures. */
 void write_json_mpi(JsonWriter *w, const RunRecord *r);
 

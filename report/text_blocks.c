@@ -209,6 +209,7 @@ static void print_block_notes(FILE *out, const RunSetup *run, const Measurement 
         fprintf(out, ", requested %dx%d\n", run->nestedOuter, run->nestedInner);
         print_inner_cpus(out, run, m);
     }
+    print_ompt_block(out, run, m);
     print_warnings(out, s->name, &m->warnings, WARNING_LINE);
 }
 

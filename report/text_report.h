@@ -29,6 +29,12 @@ void print_block_unavailable(FILE *out, const RunSetup *run, const Measurement *
 void print_block_results(FILE *out, const RunSetup *run, const Measurement *m, const Measurement *serial,
                          const Measurement *bestcase);
 
+/* --ompt (text_ompt.c): the tool in the set-up lines (or that the runtime
+ * does not provide OMPT), and in a block that a tool was attached, with its
+ * census and samples. Nothing without --ompt. */
+void print_ompt_setup(FILE *out, const RunSetup *run);
+void print_ompt_block(FILE *out, const RunSetup *run, const Measurement *m);
+
 /* After the blocks: the locality measured again after the timed runs
  * (numa_balancing on), the LLNL targets, the process's CPU time, MPI
  * outliers; then the summary. */

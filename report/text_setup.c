@@ -213,6 +213,7 @@ void print_setup(FILE *out, const RunRecord *r)
     fprintf(out, "           OpenMP: %ld (OpenMP %s)\n", b->openmp, b->openmp_spec);
     fprintf(out, "         Built on: %s at %s (clomp %s)\n", b->host, b->date, b->version);
     print_openmp_environment(out);
+    print_ompt_setup(out, run);
     char policy[32];
     fprintf(out, "   NUMA placement: %s%s\n", placement_text(&run->placement, policy, sizeof policy),
             run->placement.kind == PLACEMENT_FIRST_TOUCH ? " (pages land where the building thread first writes them)" : "");

@@ -15,6 +15,7 @@
 #include "../mesh/verify.h"
 #include "../mpi/cluster.h"
 #include "../numa/thread_placement.h"
+#include "../ompt/tool.h"
 #include "../timing/clock.h"
 
 #define FAIL(status, ...) return (snprintf(why, why_size, __VA_ARGS__), (status))
@@ -86,6 +87,7 @@ int configure_openmp(RunSetup *run, TeamPlacement *placement, char *why, size_t 
     if (observe_team_placement((int)run->numThreads, placement) != 0)
         memset(placement, 0, sizeof *placement);
     clomp_openmp_running = 0;
+    ompt_tool_setup(&run->ompt);   /* the runtime has started: did it call ompt_start_tool? */
     choose_nested_shape(run, placement);
     return 0;
 }

@@ -13,6 +13,7 @@
 #include "../cli/exit_status.h"
 #include "../measure/chunk_plan.h"
 #include "../measure/sequence.h"
+#include "../ompt/tool.h"
 
 /* CLOMP 1.2 caps the scaled iteration count. */
 #define MAX_ITERATIONS 2000000000L
@@ -120,6 +121,9 @@ int resolve_run(const Options *opts, int argc, char **argv, RunSetup *run, char 
     run->exe = argv[0];
     build_invocation(run, argc, argv);
 
+    /* Before the runtime's first call, when an OMPT runtime asks for a tool. */
+    ompt_tool_request(opts->ompt_mode, opts->ompt_rate_hz);
+    run->ompt.mode = opts->ompt_mode;   /* the rest once the runtime has started (configure_openmp) */
     run->inputNumThreads = opts->numThreads;
     run->numThreads = opts->numThreads == -1 ? omp_get_max_threads() : opts->numThreads;
     run->inputAllocThreads = opts->allocThreads;

@@ -102,9 +102,9 @@ check(unresolved, "every quoted include names a file of the product (or the gene
 
 # ------------------------------------------------------ (a) the layers
 # Bottom to top. A file may include its own layer or one below it.
-LAYER_NAMES = ["timing/ numa/ cli/", "mesh/", "kernels/", "the record (measure/record.h, measure/llnl_targets.h)",
+LAYER_NAMES = ["timing/ numa/ cli/ ompt/", "mesh/", "kernels/", "the record (measure/record.h, measure/llnl_targets.h)",
                "measure/ mpi/", "setup/", "report/ (the writers)", "clomp.c compare/"]
-FOLDER_LAYER = {"timing": 0, "numa": 0, "cli": 0, "mesh": 1, "kernels": 2, "measure": 4, "mpi": 4,
+FOLDER_LAYER = {"timing": 0, "numa": 0, "cli": 0, "ompt": 0, "mesh": 1, "kernels": 2, "measure": 4, "mpi": 4,
                 "setup": 5, "report": 6, "compare": 7}
 # The record is a layer of its own inside measure/: what every writer may read.
 # Its two .c files implement it and sit with it, so they cannot reach the sequence either.
@@ -145,7 +145,7 @@ for f in sources:
         if f.startswith("report/") and g.startswith("measure/") and g not in WRITER_MEASURE_HEADERS:
             upward.append(f"{f} includes {g}: a writer includes from measure/ only record.h and llnl_targets.h")
 check(upward, "every include goes to the including file's own layer or one below it "
-              "(timing numa cli < mesh < kernels < record < measure mpi < setup < report < clomp.c compare)")
+              "(timing numa cli ompt < mesh < kernels < record < measure mpi < setup < report < clomp.c compare)")
 
 # ---------------------------------------------------- (b) no cycles
 def strongly_connected(nodes, succ):
@@ -219,6 +219,8 @@ MEASURING = {
     "kernels/construct_region.h": "records what the runtime gave inside every construct region",
     "measure/constructs.h": "measures the construct table",
     "setup/setup.h": "configures OpenMP, builds and first-touches the mesh, times the serial plan",
+    "ompt/tool.h": "the OMPT tool: callbacks inside the runtime, the census, the sampling timer",
+    "measure/ompt_plan.h": "checks the OMPT census against each schedule's plan into the record's warnings",
 }
 # Headers below the writers that a writer may reach: types, tables and arithmetic on recorded values.
 DATA = {
@@ -241,6 +243,9 @@ DATA = {
     "kernels/construct.h": "the construct table: keys, names, kinds; the region log type",
     "measure/construct_overhead.h": "EPCC's overhead arithmetic on recorded times",
     "cli/exit_status.h": "exit status constants",
+    "cli/ompt_mode.h": "the --ompt modes and their names",
+    "ompt/census.h": "what the OMPT tool saw (census, samples, the tool's set-up), as data",
+    "ompt/omp_tools.h": "the OMPT types of the OpenMP 5.x specification (omp-tools.h or our declarations)",
 }
 
 def is_writer(f):

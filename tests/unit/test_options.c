@@ -1,5 +1,6 @@
 /* parse_options reads the CLOMP 1.2 command line strictly and names the
  * parameter in every error. */
+#include <stdlib.h>
 #include <string.h>
 
 #include "cli/exit_status.h"
@@ -75,5 +76,32 @@ int main(void)
        "an unknown option is refused by name");
     ok(parse("1", "1", "4", "10\n", "32", "1", "1", NULL, NULL) == EXIT_USAGE && strstr(error, "\\x0a") != NULL,
        "control characters in a bad value are escaped in the message");
+    /* --ompt: the tool is a mode and, for the sampler only, a rate in Hz. */
+    unsetenv("CLOMP_OMPT");
+    ok(parse("1", "1", "4", "10", "32", "1", "1", NULL, NULL) == 0 && opts.ompt_mode == OMPT_MODE_NONE,
+       "without --ompt no tool is asked for");
+    ok(parse("--ompt=census", "1", "1", "4", "10", "32", "1", "1", NULL) == 0 && opts.ompt_mode == OMPT_MODE_CENSUS &&
+           opts.ompt_rate_hz == 0.0,
+       "--ompt=census asks for the census tool, no rate");
+    ok(parse("--ompt=sampling,50.5", "1", "1", "4", "10", "32", "1", "1", NULL) == 0 &&
+           opts.ompt_mode == OMPT_MODE_SAMPLING && opts.ompt_rate_hz == 50.5,
+       "--ompt=sampling,50.5 asks for the sampler at 50.5 Hz");
+    static const char *const bad_ompt[] = {"--ompt=bogus", "--ompt=", "--ompt=sampling,0", "--ompt=sampling,",
+                                           "--ompt=sampling,-1", "--ompt=sampling,1e9", "--ompt=census,200",
+                                           "--ompt=samplingx", "--ompt=sampling,5x"};
+    for (size_t i = 0; i < sizeof bad_ompt / sizeof bad_ompt[0]; i++)
+        ok(parse(bad_ompt[i], "1", "1", "4", "10", "32", "1", "1", NULL) == EXIT_USAGE &&
+               strncmp(error, "--ompt: ", 8) == 0,
+           "%s is a usage error that names --ompt: %s", bad_ompt[i], error);
+    setenv("CLOMP_OMPT", "trivial", 1);
+    ok(parse("1", "1", "4", "10", "32", "1", "1", NULL, NULL) == 0 && opts.ompt_mode == OMPT_MODE_TRIVIAL,
+       "CLOMP_OMPT=trivial asks for the trivial tool when --ompt is not given");
+    ok(parse("--ompt=none", "1", "1", "4", "10", "32", "1", "1", NULL) == 0 && opts.ompt_mode == OMPT_MODE_NONE,
+       "--ompt=none wins over CLOMP_OMPT");
+    setenv("CLOMP_OMPT", "sampling,0", 1);
+    ok(parse("1", "1", "4", "10", "32", "1", "1", NULL, NULL) == EXIT_USAGE && strncmp(error, "CLOMP_OMPT: ", 12) == 0,
+       "a bad CLOMP_OMPT is a usage error that names it: %s", error);
+    unsetenv("CLOMP_OMPT");
+
     return done_testing();
 }
