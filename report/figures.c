@@ -97,6 +97,9 @@ static FigureCell text(const char *value)
 #define IS_JUDGED (f->target != NULL && f->target->below_cycles > 0.0 && f->complete)
 #define JUDGED(value) (IS_JUDGED ? (value) : NAN)
 
+/* A noise census count of the measurement: empty / null when not sampled. */
+#define NOISE_COUNT(value) (m->noise.sampled ? integer(value) : text(NULL))
+
 /* The columns, in CSV order: the CSV column, the measurement's JSON member
  * (NULL: the JSON says it in its own structure), and the cell: an
  * expression of r (the record), run, m (the measurement) and f (its
@@ -162,7 +165,16 @@ static FigureCell text(const char *value)
     X(llnl_target_core_cycles_high, NULL, number(JUDGED(f->judgement.core_high))) \
     X(llnl_target, NULL, text(IS_JUDGED ? f->target->label : NULL)) \
     X(core_clock_min_ghz, NULL, number(run->cycles.source == CYCLES_TSC ? run->cycles.core_min_ghz : NAN)) \
-    X(core_clock_max_ghz, NULL, number(run->cycles.source == CYCLES_TSC ? run->cycles.core_max_ghz : NAN))
+    X(core_clock_max_ghz, NULL, number(run->cycles.source == CYCLES_TSC ? run->cycles.core_max_ghz : NAN)) \
+    X(noise_span, "noise_span", text(!m->noise.sampled ? NULL : m->noise.whole_runs ? "timed run" : "chunk")) \
+    X(noise_spans, "noise_spans", NOISE_COUNT(m->noise.chunks)) \
+    X(noise_spans_disturbed, "noise_spans_disturbed", NOISE_COUNT(m->noise.disturbed)) \
+    X(noise_threads, "noise_threads", NOISE_COUNT(m->noise.threads)) \
+    X(noise_involuntary_switches, "noise_involuntary_switches", NOISE_COUNT(m->noise.switches)) \
+    X(noise_migrations, "noise_migrations", NOISE_COUNT(m->noise.migrations)) \
+    X(noise_steal_seconds, "noise_steal_seconds", number(m->noise.sampled ? m->noise.steal_seconds : NAN)) \
+    X(noise_interrupts, "noise_interrupts", m->noise.interrupts >= 0 ? NOISE_COUNT(m->noise.interrupts) : text(NULL)) \
+    X(noise_comparable, "noise_comparable", NOISE_COUNT(m->noise.comparable))
 /* clang-format on */
 
 #define CELL_FUNCTION(column, json, expr)                                      \

@@ -203,6 +203,7 @@ static void print_block_notes(FILE *out, const RunSetup *run, const Measurement 
         fprintf(out, ", requested %dx%d\n", run->nestedOuter, run->nestedInner);
         print_inner_cpus(out, run, m);
     }
+    print_noise_line(out, m);
     print_warnings(out, s->name, &m->warnings, WARNING_LINE);
 }
 
