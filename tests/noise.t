@@ -13,11 +13,7 @@
 
 tmp=$(mktemp -d)
 busy=
-cleanup() {
-    [ -n "$busy" ] && kill "$busy" 2>/dev/null
-    rm -rf "$tmp"
-}
-trap cleanup EXIT
+trap '[ -z "$busy" ] || kill "$busy" 2>/dev/null; rm -rf "$tmp"' EXIT
 export OMP_WAIT_POLICY=passive
 
 run_clomp --noise-census=sometimes 2 1 16 10 32 1 1
