@@ -13,11 +13,12 @@
 #define NOISE_MAX_THREADS 256
 
 /* The warning rule (docs/noise.md): a measurement's overhead is comparable
- * with the noise when the probe's worst thread lost at least this fraction of
- * its time to detours, measured as us per subcycle of the measurement's
- * Bestcase (lost fraction x Bestcase us/Loop), is at least half the overhead
- * reported, or when the largest detour is at least the Bestcase's us/Loop (one
- * detour stalls a whole subcycle at the next barrier). */
+ * with the noise when what the probe's noisiest thread lost, applied to the
+ * measurement's own subcycle (lost fraction x its us/Loop: with a barrier
+ * per subcycle one thread's detour delays the whole team), is at least this
+ * share of the overhead reported; or when the probe's largest detour is as
+ * long as a whole chunk's overhead (overhead x subcycles per chunk: one
+ * detour can double a chunk's overhead). */
 #define NOISE_COMPARABLE_SHARE 0.5
 
 /* One thread of the timed team. */

@@ -295,13 +295,13 @@ void noise_measurement_warnings(const NoiseCensus *c, const RunSetup *run, Measu
         lost = fmax(lost, c->thread[t].lost_fraction);
         detour = fmax(detour, c->thread[t].largest_detour_us);
     }
-    double overhead = fabs(m->overhead_us), noise_us = lost * bestcase->us;
+    double overhead = fabs(m->overhead_us), noise_us = lost * m->us;
     double per_chunk = overhead * (double)run->subcycles / (double)m->chunks;
     if (noise_us >= NOISE_COMPARABLE_SHARE * overhead) {
         m->noise.comparable = 1;
         add_warning(&m->warnings, WARNING_LINE, "noise comparable with the overhead: the probe's noisiest thread lost "
-                    "%.2f%% of its time to detours, %.3f us of Bestcase's %.2f us/Loop, at least half the overhead "
-                    "(%.3f us/Loop); see docs/noise.md", lost * 100.0, noise_us, bestcase->us, m->overhead_us);
+                    "%.2f%% of its time to detours, %.3f us of this schedule's %.2f us/Loop, at least half the "
+                    "overhead (%.3f us/Loop); see docs/noise.md", lost * 100.0, noise_us, m->us, m->overhead_us);
     } else if (detour >= per_chunk) {
         m->noise.comparable = 1;
         add_warning(&m->warnings, WARNING_LINE, "noise comparable with the overhead: the probe's largest detour "
