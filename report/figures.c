@@ -97,6 +97,18 @@ static FigureCell text(const char *value)
 #define IS_JUDGED (f->target != NULL && f->target->below_cycles > 0.0 && f->complete)
 #define JUDGED(value) (IS_JUDGED ? (value) : NAN)
 
+/* Whether the overhead can be told from 0 (docs/noise.md): its 95% interval
+ * excludes 0, contains it, or there is none (one round of one chunk, 2-5
+ * rounds); NULL without an overhead (and for Bestcase, 0 by definition). */
+static const char *overhead_resolution(const Measurement *m, const MeasurementFigures *f)
+{
+    if (isnan(f->overhead) || m->schedule->role == ROLE_BESTCASE)
+        return NULL;
+    if (isnan(f->overhead_low))
+        return "no interval";
+    return f->overhead_low <= 0.0 && f->overhead_high >= 0.0 ? "contains 0" : "resolved";
+}
+
 /* A noise census count of the measurement: empty / null when not sampled. */
 #define NOISE_COUNT(value) (m->noise.sampled ? integer(value) : text(NULL))
 
@@ -174,7 +186,11 @@ static FigureCell text(const char *value)
     X(noise_migrations, "noise_migrations", NOISE_COUNT(m->noise.migrations)) \
     X(noise_steal_seconds, "noise_steal_seconds", number(m->noise.sampled ? m->noise.steal_seconds : NAN)) \
     X(noise_interrupts, "noise_interrupts", m->noise.interrupts >= 0 ? NOISE_COUNT(m->noise.interrupts) : text(NULL)) \
-    X(noise_comparable, "noise_comparable", NOISE_COUNT(m->noise.comparable))
+    X(noise_comparable, "noise_comparable", NOISE_COUNT(m->noise.comparable)) \
+    X(overhead_resolution, "overhead_resolution", text(overhead_resolution(m, f))) \
+    X(overhead_percent_of_loop, "overhead_percent_of_loop", number(f->overhead / f->us * 100.0)) \
+    X(overhead_percent_ci_low, NULL, number(f->overhead_low / f->us * 100.0)) \
+    X(overhead_percent_ci_high, NULL, number(f->overhead_high / f->us * 100.0))
 /* clang-format on */
 
 #define CELL_FUNCTION(column, json, expr)                                      \
