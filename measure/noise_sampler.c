@@ -185,13 +185,20 @@ static int read_steal(long long *steal)
     if (f == NULL)
         return -1;
     while (fgets(line, sizeof line, f) != NULL) {
-        int cpu;
-        long long v[8] = {0};
-        if (strncmp(line, "cpu", 3) != 0 || sscanf(line + 3, "%d %lld %lld %lld %lld %lld %lld %lld %lld", &cpu,
-                                                 &v[0], &v[1], &v[2], &v[3], &v[4], &v[5], &v[6], &v[7]) != 9)
+        /* "cpuN user nice system idle iowait irq softirq steal ...": the total "cpu" line is skipped. */
+        char *p = line + 3, *end;
+        if (strncmp(line, "cpu", 3) != 0 || line[3] < '0' || line[3] > '9')
             continue;
-        if (cpu >= 0 && cpu < CLOMP_MAX_CPUS) {
-            steal[cpu] = v[7];
+        long cpu = strtol(p, &end, 10);
+        long long value = 0;
+        int fields = 0;
+        for (p = end; fields < 8; fields++, p = end) {
+            value = strtoll(p, &end, 10);
+            if (end == p)
+                break;
+        }
+        if (fields == 8 && cpu >= 0 && cpu < CLOMP_MAX_CPUS) {
+            steal[cpu] = value;
             found = 1;
         }
     }
