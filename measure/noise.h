@@ -21,7 +21,7 @@ void noise_sampler_open(NoiseCensus *c, const int *tids, int threads);
 
 /* Around one timed run of m: the sampler to put into its ChunkTimer (NULL
  * when the census is off), then the run's totals into m->noise and c. */
-const ChunkSampler *noise_run_begin(NoiseCensus *c, const RunSetup *run, Measurement *m);
+const ChunkSampler *noise_run_begin(NoiseCensus *c, Measurement *m);
 void noise_run_end(NoiseCensus *c, Measurement *m);
 
 /* After m is summarized: the warning when the probe's noise is comparable

@@ -240,7 +240,7 @@ static int read_interrupts(struct NoiseState *st, long long *irq)
     return columns > 0 ? 0 : -1;
 }
 
-const ChunkSampler *noise_run_begin(NoiseCensus *c, const RunSetup *run, Measurement *m)
+const ChunkSampler *noise_run_begin(NoiseCensus *c, Measurement *m)
 {
     struct NoiseState *st = c->state;
     if (st == NULL)
@@ -250,7 +250,6 @@ const ChunkSampler *noise_run_begin(NoiseCensus *c, const RunSetup *run, Measure
     st->chunk_open = 0;
     st->run_chunks = 0;
     memset(st->cpus, 0, sizeof st->cpus);
-    (void)run;
     read_threads(st, st->run_start);
     c->steal_reported = read_steal(st->steal_start) == 0;
     c->interrupts_readable = read_interrupts(st, st->irq_start) == 0;

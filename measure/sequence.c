@@ -250,7 +250,7 @@ static int measure_once(Problem *pb, const RunSetup *run, Measurement *m, long r
     ChunkVerifier verifier = {check_owned_parts, conclude_chunk, &check};
     ChunkTimer timer = {m->chunks, m->chunk_end, m->chunk_seconds + round * m->chunks, 0.0,
                         checked ? &verifier : NULL, m->thread_marks,
-                        hooks->noise != NULL ? noise_run_begin(hooks->noise, run, m) : NULL};
+                        hooks->noise != NULL ? noise_run_begin(hooks->noise, m) : NULL};
     MeshChecksum first_round = m->checksum;
     if (s->role == ROLE_CHECKED)
         FAULT_ARM(s->name, run->subcycles, run->numParts, run->zonesPerPart);
