@@ -69,7 +69,8 @@ NUMA_SRC = numa/placement.c numa/arena.c numa/thread_placement.c
 TIMING_SRC = timing/statistics.c timing/cycles.c timing/comparison.c timing/process_cost.c
 MEASURE_SRC = measure/chunk_plan.c measure/sequence.c measure/record.c measure/warnings.c measure/locality.c \
               measure/llnl_targets.c measure/summarize.c measure/construct_overhead.c measure/constructs.c \
-              measure/ompt_plan.c
+              measure/ompt_plan.c \
+              measure/noise_probe.c measure/noise_sampler.c
 MPI_SRC = mpi/rank_view.c $(CLUSTER_SRC)
 OMPT_SRC = ompt/tool.c
 LIB_SRC = $(MESH_SRC) $(KERNEL_SRC) $(REPORT_SRC) $(SETUP_SRC) $(CLI_SRC) $(NUMA_SRC) $(TIMING_SRC) $(MEASURE_SRC) \

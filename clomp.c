@@ -33,6 +33,7 @@
  * OpenMP runtime (libgomp exits 1 when it cannot create a thread), which
  * must not masquerade as a verification failure. */
 static volatile int exit_is_ours;
+static NoiseCensus census;   /* measure/noise.h; static: a table per thread of the team */
 
 /* While a --json document or --csv table is pending, a run that ends early
  * still writes it (status "failed", the reason, what was measured so far);
@@ -120,7 +121,6 @@ __attribute__((format(printf, 2, 3), noreturn)) static void die(int status, cons
     exit(status);   /* stop_run does not return */
 }
 
-
 /* What a failure record is written from: main fills it in as the run goes. */
 static struct {
     Outputs *out;
@@ -164,10 +164,9 @@ static void starting(void *context, const Measurement *m)
 
 static void line_up_ranks(void *context, const Measurement *m)
 {
-    RunHooks *h = context;
     (void)m;
     cluster_barrier();
-    h->lined_up = 1;
+    ((RunHooks *)context)->lined_up = 1;
 }
 
 static int share_with_ranks(void *context, const Measurement *m, long round, int status, char *why, size_t why_size)
@@ -282,7 +281,7 @@ int main(int argc, char **argv)
     Outputs out;
     check(open_outputs(&out, &run, pending_tmp, why, sizeof why), why);
     pending.out = &out;
-    pending.record = (RunRecord){.run = &run, .host = host, .started = started};
+    pending.record = (RunRecord){.run = &run, .host = host, .started = started, .noise = &census};
     write_failure_record = write_pending_failure;
     cluster_on_abort(write_pending_failure);
 
@@ -343,15 +342,15 @@ int main(int argc, char **argv)
     check(open_report(&out, why, sizeof why), why);
     if (!reporter)
         out.text = out.report;
+    probe_noise(&census, &run);   /* the team, before the set-up lines that report it */
     print_header(out.report, &run, host, started);
     print_setup(out.report, &pending.record);
 
     RunHooks hooks_context = {{out.report, &run, shown, clomp_schedule_count}, results, shown,
                               reporter && cluster_active() ? &table : NULL, 0, 0};
-    SequenceHooks hooks = {&hooks_context, run.quiet && reporter ? stderr : out.report, starting,
-                           cluster_active() ? line_up_ranks : NULL, share_with_ranks, finished, round_done, skipped};
-    if (!reporter)
-        hooks.failures = stderr;
+    SequenceHooks hooks = {&hooks_context, !reporter || run.quiet ? stderr : out.report, starting,
+                           cluster_active() ? line_up_ranks : NULL, share_with_ranks, finished, round_done,
+                           skipped, &census};
     status = run_measurements(&pb, &run, results, clomp_schedule_count, &hooks, why, sizeof why);
     ConstructTable constructs = {0};
     if (status == 0)

@@ -40,6 +40,10 @@ Options (defaults in brackets):
   --stop-on-slowdown      stop if the target input's Static OMP speedup is below 1
   --replicates N          run the target input N times as separate processes, interleaved
                           with the other key runs, and summarise them between processes [3]
+  --replicates auto[,PCT[,CAP[,MINUTES]]]
+                          start with 6, then add target processes until every key figure's
+                          95% interval is within +-PCT% of its median or +-0.1 us [10], or
+                          CAP processes [30] or MINUTES [60] are reached (docs/noise.md)
   --resume ID             finish an interrupted suite: run only what is missing
   --dry-run               print the plan (runs, estimated time and memory); run nothing
   --plots | --no-plots    charts (gnuplot) for the HTML report when the suite completes
@@ -82,6 +86,8 @@ done
 . "$here/suite/env_file.sh"
 # shellcheck source=suite/between_processes.sh
 . "$here/suite/between_processes.sh"
+# shellcheck source=suite/replicates.sh
+. "$here/suite/replicates.sh"
 # shellcheck source=suite/results.sh
 . "$here/suite/results.sh"
 # shellcheck source=results/suite_csv.sh
@@ -140,10 +146,10 @@ if [ "$quick" = 1 ]; then
 fi
 
 for pair in "MAX_THREADS:$max_threads" "TIME_SCALE:$time_scale" "--max-zone-scale:$max_zone_scale" \
-    "--zone-scale-factor:$zone_scale_factor" "--target-parts:$target_parts" "--target-zones:$target_zones" \
-    "--replicates:$replicates"; do
+    "--zone-scale-factor:$zone_scale_factor" "--target-parts:$target_parts" "--target-zones:$target_zones"; do
     is_count "${pair#*:}" || die_usage "${pair%%:*}: '${pair#*:}' is not a whole number > 0"
 done
+parse_replicates "$replicates"
 [ "$zone_scale_factor" -ge 2 ] || die_usage "--zone-scale-factor: '$zone_scale_factor' must be at least 2"
 [ -z "$resume_id" ] || is_count "$resume_id" || die_usage "--resume: '$resume_id' is not a suite ID"
 [ -n "$out_dir" ] || die_usage "--out: needs a directory"
@@ -207,6 +213,7 @@ fi
 build_plan
 if [ "$dry_run" = 1 ]; then
     print_plan
+    [ -z "$auto_pct" ] || echo "--replicates auto: $replicates target processes first, then more until +-$auto_pct% (or +-0.1 us), $auto_cap processes or $auto_minutes min"
     exit 0
 fi
 
@@ -290,9 +297,11 @@ key_report() {  # what the 2007 summary tells users to check after each key run
 
 done_count=$(wc -l <"$base.done")
 elapsed_done=0
-for ((i = 0; i < total_runs; i++)); do
+for ((i = 0; ; i++)); do
     run=$((i + 1))
-    [ "$i" -ne "$last_key_run" ] || key_between_processes
+    # After the key runs: --replicates auto may add a target process here (suite/replicates.sh).
+    [ "$i" -ne "$last_key_run" ] || auto_replicates_step "$i" || key_between_processes
+    [ "$i" -lt "$total_runs" ] || break
     grep -qx "$run" "$base.done" && continue
     IFS='|' read -r set_name policy args <<<"${plan[i]}"
     full="${base}_${set_name}.full" summary="${base}_${set_name}.summary"
@@ -381,7 +390,6 @@ EOF
     [ "$interrupted" = 0 ] || mark_incomplete
 done
 
-[ "$total_runs" -gt "$last_key_run" ] || key_between_processes
 replicates_files=''
 [ ! -f "${base}_key.processes.csv" ] || replicates_files=" ${base}_key.processes.csv ${base}_key.processes.txt"
 failures=$("$here/results/first_failure.sh" "$base")

@@ -264,6 +264,10 @@ int parse_options(int argc, char **argv, Options *opts, char *error, size_t size
                 opts->quiet = 1;
             } else if (strcmp(arg, "--verdict") == 0) {
                 opts->verdict = 1;
+            } else if (strncmp(arg, "--noise-census=", 15) == 0) {
+                if (strcmp(arg + 15, "on") != 0 && strcmp(arg + 15, "off") != 0)
+                    return fail(error, size, "--noise-census: '%s' is not on or off", shown(arg + 15, buf, sizeof buf));
+                opts->noise_census_off = strcmp(arg + 15, "off") == 0;
             } else {
                 return fail(error, size, "unknown option '%s' (see clomp --help)", shown(arg, buf, sizeof buf));
             }
@@ -337,6 +341,8 @@ void print_usage(FILE *out, const char *exe)
             "  --quiet               print only the comma-delimited summary block\n"
             "  --verdict             end with a short verdict a newcomer can read: speedup, overhead with\n"
             "                        its interval, LLNL targets, and whether the run was too noisy to say\n"
+            "  --noise-census=off    skip the noise census (default on: a 1 us x 20,000 work-quantum\n"
+            "                        probe per thread, preemptions and migrations per chunk; docs/noise.md)\n"
             "  --ghz=F               cycle rate for the cycles figures (default: calibrated TSC)\n"
             "  --json=FILE           also write every result as JSON to FILE (- : standard output,\n"
             "                        and the text report goes to standard error)\n"

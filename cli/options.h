@@ -34,6 +34,7 @@ typedef struct Options {
     const char *csv_path;  /* --csv=FILE; "-" is standard output */
     int quiet;             /* --quiet: only the summary block */
     int verdict;           /* --verdict: a short verdict after the CORAL RFP line */
+    int noise_census_off;  /* --noise-census=off: no noise probe or per-chunk sampling (on by default) */
     ZoneLayout zone_layout;   /* --zone-stride=record (CLOMP 1.2's, default) | zonesize (spread) */
     long mpi_timeout;      /* --mpi-timeout=S (clomp_mpi): seconds a rank waits for the others; 0: default */
     ConstructOptions constructs;   /* --constructs[=LIST] and its options, --list-constructs */

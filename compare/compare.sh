@@ -342,7 +342,15 @@ compare_main() {
             elif [ "$cov" = NA ]; then
                 sentence="no difference detectable with $n runs (too few for an interval at $level_text: use more --replicates)"
             else
-                sentence="no difference detectable with $n runs"
+                # What these runs could have seen: the interval's half-width (on the log scale for
+                # ratios), and the runs a side a 5% difference needs if it narrows as 1/sqrt(runs).
+                sentence="no difference detectable with $n runs; smallest detectable: $(awk -v s="$scale" -v lo="$lo" \
+                    -v hi="$hi" -v a="$ma" -v n="$n" -v unit="$unit" 'function up(x) { return x == int(x) ? x : int(x) + 1 }
+                    BEGIN { if (s == "ratio") { h = (log(hi) - log(lo)) / 2; k = up(n * (h / log(1.05)) ^ 2)
+                                printf "%.3gx (+-%.2g%%), about %d runs a side for 5%%", exp(h), (exp(h) - 1) * 100, k }
+                            else { h = (hi - lo) / 2; printf "+-%.3g%s", h, unit
+                                if (a != 0) printf ", about %d runs a side for 5%% of A'"'"'s median", up(n * (h / (0.05 * (a < 0 ? -a : a))) ^ 2)
+                                else printf " (A'"'"'s median is 0: no 5%% figure)" } }')"
             fi
             local shown
             if [ "$scale" = ratio ]; then shown=${t_est}; else shown="${t_est}${unit} diff"; fi

@@ -25,6 +25,14 @@ typedef struct ChunkVerifier {
     void *context;
 } ChunkVerifier;
 
+/* Called with the clock stopped, right before a chunk's clock starts (at_end
+ * 0) and right after it stops (at_end 1), by the thread that reads the clock:
+ * the noise census's per-chunk sample (measure/noise_sampler.c). */
+typedef struct ChunkSampler {
+    void (*sample)(void *context, int at_end);
+    void *context;
+} ChunkSampler;
+
 typedef struct ChunkTimer {
     long count;                      /* chunks in this run, >= 1 */
     const long *end_subcycle;        /* chunk c ends when end_subcycle[c] subcycles are done (whole iterations) */
@@ -35,6 +43,7 @@ typedef struct ChunkTimer {
      * schedule): room for each of numThreads threads to note when it
      * finished each chunk, numThreads x count doubles. */
     double *thread_marks;
+    const ChunkSampler *sampler;     /* NULL: no census (untimed runs, --noise-census=off) */
 } ChunkTimer;
 
 /* NULL timer: the run is one untimed chunk. */
@@ -50,14 +59,20 @@ static inline long chunk_end_iteration(const ChunkTimer *t, long c, long subcycl
 
 static inline void chunk_timer_start(ChunkTimer *t)
 {
-    if (t != NULL)
+    if (t != NULL) {
+        if (t->sampler != NULL)
+            t->sampler->sample(t->sampler->context, 0);
         t->mark = now_seconds();
+    }
 }
 
 static inline void chunk_timer_stop(ChunkTimer *t, long c)
 {
-    if (t != NULL)
+    if (t != NULL) {
         t->seconds[c] = now_seconds() - t->mark;
+        if (t->sampler != NULL)
+            t->sampler->sample(t->sampler->context, 1);
+    }
 }
 
 static inline int chunk_timer_verifies(const ChunkTimer *t)

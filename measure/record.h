@@ -18,6 +18,7 @@
 #include "../timing/cycle_rate.h"
 #include "../timing/process_cost.h"
 #include "../timing/statistics.h"
+#include "noise_record.h"
 
 /* WARNING lines: found with the figures they are about, printed by the
  * text report and listed by the JSON one. */
@@ -174,6 +175,7 @@ typedef struct RunSetup {
     int selected[32];             /* per clomp_schedules[] entry: asked for in this run */
     const char *unavailable[32];  /* per entry: why it cannot run here (NULL: it can); set with the nested shape */
     CycleRate cycles;
+    int noise_census;         /* --noise-census: 1 (default) probes and samples the noise (docs/noise.md) */
     DelayCalibration delay;   /* the Parallel For probe's delay, calibrated at start (length 0: not yet) */
     MpiSetup mpi;
     ConstructOptions constructs;  /* --constructs: asked or not, and how */
@@ -228,6 +230,7 @@ typedef struct Measurement {
 
     WarningList warnings;      /* from its figures (measurement_warnings), printed in its block */
     int noisy;                 /* its chunks vary by more than CLOMP_NOISY_CV (the noisy-measurement warning) */
+    MeasurementNoise noise;    /* the noise census during its timed runs */
     RankSpread spread;         /* MPI: over the ranks; the figures above are those of spread.used_rank */
     OmptCensus census;         /* --ompt=census/sampling: the warm-up as the runtime's tool interface saw it */
     OmptSamples samples;       /* --ompt=sampling: what the sampler found while it ran */
@@ -342,6 +345,7 @@ typedef struct RunRecord {
     const WarningList *setup_warnings;   /* NULL before the set-up */
     const RankTable *rank_table;         /* MPI, rank 0: per-rank measurements; else NULL */
     const RankOutliers *outliers;        /* MPI, rank 0, complete runs; else NULL */
+    const NoiseCensus *noise;            /* the noise census; NULL before the set-up */
     ProcessCost cost;                    /* CPU and wall seconds at the end (measured = 0: not taken) */
     const ConstructTable *constructs;    /* --constructs: the table (rows so far); else NULL */
 } RunRecord;

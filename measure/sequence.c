@@ -12,6 +12,7 @@
 #include "../kernels/fault.h"
 #include "../ompt/tool.h"
 #include "chunk_plan.h"
+#include "noise.h"
 #include "summarize.h"
 #include "warnings.h"
 #include "../timing/clock.h"
@@ -190,7 +191,7 @@ static void plan_probe_chunks(Problem *pb, const RunSetup *run, Measurement *m)
     long sample = run->iterations < 10 ? run->iterations : 10;
     long sample_end = sample * SUBCYCLES_PER_ITERATION;
     double sample_seconds;
-    ChunkTimer timer = {1, &sample_end, &sample_seconds, 0.0, NULL, NULL};
+    ChunkTimer timer = {1, &sample_end, &sample_seconds, 0.0, NULL, NULL, NULL};
     clomp_openmp_running = 1;
     m->schedule->run(pb, sample_end, &timer, NULL);
     clomp_openmp_running = 0;
@@ -224,7 +225,7 @@ static int measure_once(Problem *pb, const RunSetup *run, Measurement *m, long r
      * timed copy cold: docs/statistics.md, bench/warmup.sh.) */
     long warm_end = SUBCYCLES_PER_ITERATION;
     double warm_seconds;
-    ChunkTimer warm = {1, &warm_end, &warm_seconds, 0.0, NULL, m->thread_marks};
+    ChunkTimer warm = {1, &warm_end, &warm_seconds, 0.0, NULL, m->thread_marks, NULL};
     reinitialize_parts(pb);
     memset(&m->team, 0, sizeof m->team);
     clomp_openmp_running = 1;
@@ -254,7 +255,8 @@ static int measure_once(Problem *pb, const RunSetup *run, Measurement *m, long r
     ChunkCheck check = {pb, run, m, hooks->failures, round, 0, -1, 0, m->part_value_sum, m->part_residue};
     ChunkVerifier verifier = {check_owned_parts, conclude_chunk, &check};
     ChunkTimer timer = {m->chunks, m->chunk_end, m->chunk_seconds + round * m->chunks, 0.0,
-                        checked ? &verifier : NULL, m->thread_marks};
+                        checked ? &verifier : NULL, m->thread_marks,
+                        hooks->noise != NULL ? noise_run_begin(hooks->noise, m) : NULL};
     MeshChecksum first_round = m->checksum;
     if (s->role == ROLE_CHECKED)
         FAULT_ARM(s->name, run->subcycles, run->numParts, run->zonesPerPart);
@@ -264,6 +266,8 @@ static int measure_once(Problem *pb, const RunSetup *run, Measurement *m, long r
     s->run(pb, run->subcycles, &timer, NULL);
     clomp_openmp_running = 0;
     FAULT_DISARM();
+    if (hooks->noise != NULL)
+        noise_run_end(hooks->noise, m);
 
     double total = 0.0;
     for (long c = 0; c < m->chunks; c++)
@@ -313,8 +317,12 @@ int run_measurements(Problem *pb, const RunSetup *run, Measurement *results, siz
             int last_round = round == run->rounds - 1;
             if (last_round)
                 ompt_samples_take((int)i, &m->samples);
-            if (status == 0 && last_round)
-                finish_measurement(run, m, find_measurement(results, count, ROLE_BESTCASE, NULL));
+            if (status == 0 && last_round) {
+                const Measurement *bestcase = find_measurement(results, count, ROLE_BESTCASE, NULL);
+                finish_measurement(run, m, bestcase);
+                if (hooks->noise != NULL)
+                    noise_measurement_warnings(hooks->noise, run, m, bestcase);
+            }
             if (hooks->after_run != NULL)
                 status = hooks->after_run(hooks->context, m, round, status, why, why_size);
             if (status != 0)

@@ -7,6 +7,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "noise.h"   /* the census the hooks sample into */
 #include "record.h"
 
 /* Set while OpenMP regions run, so that an abort from inside the runtime
@@ -35,6 +36,8 @@ typedef struct SequenceHooks {
     /* The last round reached a measurement that is not run (left out by
      * --schedules, or Nested OMP below 2x2 threads), in its place. */
     void (*skipped)(void *context, const Measurement *m);
+    /* The noise census (measure/noise.h) to sample the timed runs into; NULL: none. */
+    NoiseCensus *noise;
 } SequenceHooks;
 
 /* Allocates each measurement's timing arrays for run->rounds rounds; -1 when

@@ -100,6 +100,21 @@ static FigureCell text(const char *value)
 #define CENSUS(value) (m->census.taken ? integer(value) : text(NULL))
 #define SAMPLES(value) (run->ompt.attached && run->ompt.mode == OMPT_MODE_SAMPLING && m->rounds_done > 0 ? integer(value) : text(NULL))
 
+/* Whether the overhead can be told from 0 (docs/noise.md): its 95% interval
+ * excludes 0, contains it, or there is none (one round of one chunk, 2-5
+ * rounds); NULL without an overhead (and for Bestcase, 0 by definition). */
+static const char *overhead_resolution(const Measurement *m, const MeasurementFigures *f)
+{
+    if (isnan(f->overhead) || m->schedule->role == ROLE_BESTCASE)
+        return NULL;
+    if (isnan(f->overhead_low))
+        return "no interval";
+    return f->overhead_low <= 0.0 && f->overhead_high >= 0.0 ? "contains 0" : "resolved";
+}
+
+/* A noise census count of the measurement: empty / null when not sampled. */
+#define NOISE_COUNT(value) (m->noise.sampled ? integer(value) : text(NULL))
+
 /* The columns, in CSV order: the CSV column, the measurement's JSON member
  * (NULL: the JSON says it in its own structure), and the cell: an
  * expression of r (the record), run, m (the measurement) and f (its
@@ -183,7 +198,20 @@ static FigureCell text(const char *value)
     X(ompt_samples_consistent, NULL, SAMPLES(m->samples.consistent)) \
     X(ompt_samples_unavailable, NULL, SAMPLES(m->samples.unavailable)) \
     X(ompt_samples_inconsistent, NULL, SAMPLES(m->samples.inconsistent)) \
-    X(ompt_samples_idle, NULL, SAMPLES(m->samples.idle))
+    X(ompt_samples_idle, NULL, SAMPLES(m->samples.idle)) \
+    X(noise_span, "noise_span", text(!m->noise.sampled ? NULL : m->noise.whole_runs ? "timed run" : "chunk")) \
+    X(noise_spans, "noise_spans", NOISE_COUNT(m->noise.chunks)) \
+    X(noise_spans_disturbed, "noise_spans_disturbed", NOISE_COUNT(m->noise.disturbed)) \
+    X(noise_threads, "noise_threads", NOISE_COUNT(m->noise.threads)) \
+    X(noise_involuntary_switches, "noise_involuntary_switches", NOISE_COUNT(m->noise.switches)) \
+    X(noise_migrations, "noise_migrations", NOISE_COUNT(m->noise.migrations)) \
+    X(noise_steal_seconds, "noise_steal_seconds", number(m->noise.sampled ? m->noise.steal_seconds : NAN)) \
+    X(noise_interrupts, "noise_interrupts", m->noise.interrupts >= 0 ? NOISE_COUNT(m->noise.interrupts) : text(NULL)) \
+    X(noise_comparable, "noise_comparable", NOISE_COUNT(m->noise.comparable)) \
+    X(overhead_resolution, "overhead_resolution", text(overhead_resolution(m, f))) \
+    X(overhead_percent_of_loop, "overhead_percent_of_loop", number(f->overhead / f->us * 100.0)) \
+    X(overhead_percent_ci_low, NULL, number(f->overhead_low / f->us * 100.0)) \
+    X(overhead_percent_ci_high, NULL, number(f->overhead_high / f->us * 100.0))
 /* clang-format on */
 
 #define CELL_FUNCTION(column, json, expr)                                      \

@@ -83,6 +83,7 @@ int write_json_report(FILE *out, const RunRecord *r)
     write_json_build(&w);
     write_json_setup(&w, r);
     write_json_ompt_setup(&w, r->run);
+    write_json_noise(&w, r);
     if (r->run->mpi.ranks > 0)
         write_json_mpi(&w, r);
 

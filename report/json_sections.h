@@ -16,6 +16,9 @@ void write_json_build(JsonWriter *w);
 /* "setup", "numa" (locality, thread placement) and "cycles". */
 void write_json_setup(JsonWriter *w, const RunRecord *r);
 
+/* "noise_census": the probe per thread and the timed runs' totals (json_noise.c). */
+void write_json_noise(JsonWriter *w, const RunRecord *r);
+
 /* One element of "measurements". */
 void write_json_measurement(JsonWriter *w, const RunRecord *r, const Measurement *m);
 /* "constructs": clomp --constructs's table, or null. */

@@ -210,6 +210,7 @@ static void print_block_notes(FILE *out, const RunSetup *run, const Measurement 
         print_inner_cpus(out, run, m);
     }
     print_ompt_block(out, run, m);
+    print_noise_line(out, m);
     print_warnings(out, s->name, &m->warnings, WARNING_LINE);
 }
 

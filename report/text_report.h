@@ -34,6 +34,12 @@ void print_block_results(FILE *out, const RunSetup *run, const Measurement *m, c
  * census and samples. Nothing without --ompt. */
 void print_ompt_setup(FILE *out, const RunSetup *run);
 void print_ompt_block(FILE *out, const RunSetup *run, const Measurement *m);
+/* The noise census (report/text_noise.c): the set-up's `Noise` block (the
+ * probe, per thread), a measurement's `Noise` line (its chunks disturbed),
+ * and the timed runs' per-thread totals at the end. */
+void print_noise_census(FILE *out, const RunRecord *r);
+void print_noise_line(FILE *out, const Measurement *m);
+void print_noise_timed(FILE *out, const RunRecord *r);
 
 /* After the blocks: the locality measured again after the timed runs
  * (numa_balancing on), the LLNL targets, the process's CPU time, MPI

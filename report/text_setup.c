@@ -243,6 +243,7 @@ void print_setup(FILE *out, const RunRecord *r)
     else
         fprintf(out, "       Cycle rate: %.3f GHz (%s)\n", run->cycles.ghz, cycle_source_text(&run->cycles));
     print_rank_layout(out, run);
+    print_noise_census(out, r);
     print_warnings(out, "", r->setup_warnings, WARNING_LINE);
     fprintf(out, "---------------------\n");
 }

@@ -214,6 +214,7 @@ void print_run_end(FILE *out, const RunRecord *r)
     if (r->locality != NULL)
         print_locality_after(out, r->locality);
     print_targets(out, r);
+    print_noise_timed(out, r);
     print_process_cost(out, &r->cost);   /* this rank's process (rank 0's in the report) */
     if (r->outliers != NULL)
         print_rank_outliers(out, r->run, r->outliers);

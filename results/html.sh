@@ -238,16 +238,21 @@ EOF
 
     # Every key run: the headline figures per zone size.
     echo '<h3>Key runs</h3>'
-    echo '<table><tr><th>run</th><th>arguments</th><th>numa</th><th>status</th><th>Static speedup</th><th>Static efficacy</th><th>Static overhead (us)</th><th>Barrier (us)</th></tr>'
+    echo '<table><tr><th>run</th><th>arguments</th><th>numa</th><th>status</th><th>Static speedup</th><th>Static efficacy</th><th>Static overhead (us)</th><th>Static overhead, % of loop (95% CI)</th><th>Barrier (us)</th></tr>'
     extract 'col("set") == "key" { r = col("run"); if (!(r in seen)) { seen[r] = 1; order[++n] = r }
             args[r] = col("numThreads") " " col("allocThreads") " " col("numParts") " " col("zonesPerPart") " " col("zoneSize") " " col("flopScale") " " col("timeScale")
             numa[r] = col("numa"); st[r] = col("run_status")
-            if (col("key") == "static") { sp[r] = col("speedup"); ef[r] = col("efficacy_percent"); ov[r] = col("overhead_us") }
+            if (col("key") == "static") { sp[r] = col("speedup"); ef[r] = col("efficacy_percent"); ov[r] = col("overhead_us")
+                res[r] = col("overhead_resolution"); pc[r] = col("overhead_percent_of_loop")
+                pl[r] = col("overhead_percent_ci_low"); ph[r] = col("overhead_percent_ci_high") }
             if (col("key") == "barrier") bar[r] = col("us_per_loop") }
         function f(v, d) { return v == "" ? "n/a" : sprintf("%." d "f", v) }
+        # A figure that cannot be told from 0 says so (docs/noise.md): no interval, or one containing 0.
+        function mark(r) { return res[r] == "resolved" || res[r] == "" ? "" : " <span class=\"notmet\">(" (res[r] == "no interval" ? "no interval: unresolved" : "interval contains 0") ")</span>" }
+        function pct(r) { return pc[r] == "" ? "n/a" : sprintf("%.2f%%", pc[r]) (pl[r] == "" ? "" : sprintf(" (%.2f .. %.2f)", pl[r], ph[r])) }
         END { for (i = 1; i <= n; i++) { r = order[i]
-            printf "<tr><td class=\"num\">%s</td><td><code>%s</code></td><td>%s</td><td class=\"%s\">%s</td><td class=\"num\">%s</td><td class=\"num\">%s%%</td><td class=\"num\">%s</td><td class=\"num\">%s</td></tr>\n",
-                r, args[r], numa[r], (st[r] == "OK" ? "met" : "notmet"), st[r], f(sp[r], 2), f(ef[r], 1), f(ov[r], 2), f(bar[r], 3) } }'
+            printf "<tr><td class=\"num\">%s</td><td><code>%s</code></td><td>%s</td><td class=\"%s\">%s</td><td class=\"num\">%s</td><td class=\"num\">%s%%</td><td class=\"num\">%s%s</td><td class=\"num\">%s</td><td class=\"num\">%s</td></tr>\n",
+                r, args[r], numa[r], (st[r] == "OK" ? "met" : "notmet"), st[r], f(sp[r], 2), f(ef[r], 1), f(ov[r], 2), mark(r), pct(r), f(bar[r], 3) } }'
     echo '</table>'
 }
 

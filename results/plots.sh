@@ -54,6 +54,22 @@ GP
     done
 }
 
+# has_data FILE COLUMN: some row of FILE has a number in COLUMN (a series worth a legend entry).
+has_data() {
+    awk -v c="$2" '$c != "NaN" && $c != "" { found = 1; exit } END { exit !found }' "$1"
+}
+
+# series FILE "COLUMN|USING|STYLE|TITLE" ...: the plot clauses of the series that have data, each after ", ".
+series() {
+    local file=$1 spec c using style title
+    shift
+    for spec in "$@"; do
+        IFS='|' read -r c using style title <<<"$spec"
+        has_data "$file" "$c" || continue
+        printf ", '%s' using %s with %s title '%s'" "$file" "$using" "$style" "$title"
+    done
+}
+
 # Thread axis: linear up to 16 threads, log2 beyond.
 thread_axis() {  # thread_axis MAX
     if [ "$1" -gt 16 ]; then
@@ -70,38 +86,49 @@ for z in $zones; do
         col("set") == ENVIRON["Z"] && col("run_status") == "OK" {
             t = col("numThreads") + 0; threads[t] = 1; s[t, col("key")] = num("speedup")
             o[t, col("key")] = num("overhead_us"); lo[t, col("key")] = num("overhead_ci_low"); hi[t, col("key")] = num("overhead_ci_high") }
+        # A missing figure is NaN, never an empty field (gnuplot would shift the columns after it).
+        function v(x) { return x == "" ? "NaN" : x }
         END { split("static dynamic manual nested", k, " ")
             for (t in threads) {
-                printf "%s %s %s %s %s", t, s[t, "static"], s[t, "dynamic"], s[t, "manual"], s[t, "bestcase"]
-                for (j = 1; j <= 4; j++) printf " %s %s %s", o[t, k[j]], lo[t, k[j]], hi[t, k[j]]
+                printf "%s %s %s %s %s", t, v(s[t, "static"]), v(s[t, "dynamic"]), v(s[t, "manual"]), v(s[t, "bestcase"])
+                for (j = 1; j <= 4; j++) printf " %s %s %s", v(o[t, k[j]]), v(lo[t, k[j]]), v(hi[t, k[j]])
                 printf "\n" } }' | sort -n >"$data"
     [ -s "$data" ] || continue
     max_t=$(awk 'END { print $1 }' "$data")
     zone_label=$(printf "%'d" "$z" 2>/dev/null || echo "$z")
     render "speedup_${z}zones" "Speedup vs threads, $zone_label total zones" "$(thread_axis "$max_t")
 set xlabel 'threads'; set ylabel 'speedup over Serial Ref'; set yrange [0:*]
-plot '$data' using 1:2 with linespoints ls 1 title 'Static', \
-     '' using 1:3 with linespoints ls 2 title 'Dynamic', \
-     '' using 1:4 with linespoints ls 3 title 'Manual', \
-     '' using 1:5 with linespoints ls 4 title 'Bestcase', \
-     x with lines ls 5 title 'ideal'"
+plot x with lines ls 5 title 'ideal'$(series "$data" "2|1:2|linespoints ls 1|Static" "3|1:3|linespoints ls 2|Dynamic" \
+    "4|1:4|linespoints ls 3|Manual" "5|1:5|linespoints ls 4|Bestcase")"
 
     # Overhead: the four schedules side by side at each thread count (small
     # x offsets), each with its 95% interval; cycles on the right axis.
     y2=''
     if [ -n "$cycles_per_us" ]; then
-        y2="set link y2 via y*$cycles_per_us inverse y/$cycles_per_us; set y2label 'CPU cycles per loop'; set y2tics; set format y2 '%.0f'; set ytics nomirror"
+        # Readable units on the cycles axis: 29.3M, not 29345018.
+        y2="set link y2 via y*$cycles_per_us inverse y/$cycles_per_us; set y2label 'CPU cycles per loop'; set y2tics; set format y2 '%.1s%c'; set ytics nomirror"
     fi
     if [ "$max_t" -gt 16 ]; then off='*(1+0.03*(%d-2.5))'; else off='+0.08*(%d-2.5)'; fi
     plot_lines=''
     i=0
+    unresolved=0
     for sched in "Static:6" "Dynamic:9" "Manual:12" "Nested:15"; do
         i=$((i + 1))
         c=${sched#*:}
+        has_data "$data" "$c" || continue   # a schedule with no point gets no legend entry
         # shellcheck disable=SC2059  # the offset is a format on purpose
         x=$(printf "$off" "$i")
         plot_lines+="'$data' using (\$1$x):$c:$((c + 1)):$((c + 2)) with yerrorlines ls $i title '${sched%:*}', "
+        # A point without an interval (one chunk, 2-5 rounds) is circled: it cannot be told from 0.
+        plot_lines+="'$data' using (\$1$x):(\$$((c + 1)) != \$$((c + 1)) ? \$$c : NaN) with points pt 6 ps 2.2 lc rgb 'black' "
+        if [ "$unresolved" = 0 ] && awk -v c="$c" '$c != "NaN" && $(c + 1) == "NaN" { f = 1 } END { exit !f }' "$data"; then
+            plot_lines+="title 'no interval (unresolved)', "
+            unresolved=1
+        else
+            plot_lines+="notitle, "
+        fi
     done
+    [ -n "$plot_lines" ] || continue
     render "overhead_${z}zones" "Overhead vs bestcase, $zone_label total zones (95% intervals)" "$(thread_axis "$max_t")
 set xlabel 'threads'; set ylabel 'overhead, us per loop'
 $y2
@@ -115,17 +142,15 @@ data=$work/efficacy.dat
 extract '
     col("set") == "key" && col("run_status") == "OK" && col("allocThreads") == "-1" && col("numa") == "first-touch" {
         z = col("numParts") * col("zonesPerPart"); zs[z] = 1; e[z, col("key")] = num("efficacy_percent"); t = col("numThreads") }
-    END { for (z in zs) printf "%s %s %s %s %s\n", z, e[z, "static"], e[z, "dynamic"], e[z, "manual"], e[z, "nested"]
+    function v(x) { return x == "" ? "NaN" : x }
+    END { for (z in zs) printf "%s %s %s %s %s\n", z, v(e[z, "static"]), v(e[z, "dynamic"]), v(e[z, "manual"]), v(e[z, "nested"])
         print t > "/dev/stderr" }' 2>"$work/efficacy.threads" | sort -n >"$data"
 if [ -s "$data" ]; then
     render efficacy "Efficacy vs total zones, $(cat "$work/efficacy.threads") threads (key runs)" "set logscale x 10
 set format x '10^{%L}'; set xrange [*:*]; set offsets graph 0.05, graph 0.05, 0, 0
 set xlabel 'total zones (numParts x zonesPerPart)'; set ylabel 'efficacy: bestcase time / schedule time (%)'
-set yrange [0:105]
-plot '$data' using 1:2 with linespoints ls 1 title 'Static', \
-     '' using 1:3 with linespoints ls 2 title 'Dynamic', \
-     '' using 1:4 with linespoints ls 3 title 'Manual', \
-     '' using 1:5 with linespoints ls 4 title 'Nested', \
-     100 with lines ls 5 title 'bestcase (100%)'"
+set yrange [0:*]; set offsets graph 0.05, graph 0.05, graph 0.05, 0
+plot 100 with lines ls 5 title 'bestcase (100%)'$(series "$data" "2|1:2|linespoints ls 1|Static" "3|1:3|linespoints ls 2|Dynamic" \
+    "4|1:4|linespoints ls 3|Manual" "5|1:5|linespoints ls 4|Nested")"
 fi
 exit "$status"

@@ -166,6 +166,7 @@ int resolve_run(const Options *opts, int argc, char **argv, RunSetup *run, char 
     run->rounds = opts->rounds;
     run->quiet = opts->quiet;
     run->verdict = opts->verdict;
+    run->noise_census = !opts->noise_census_off;
     run->json_path = opts->json_path;
     run->csv_path = opts->csv_path;
     run->schedule_list = opts->schedules;

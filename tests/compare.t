@@ -191,9 +191,38 @@ fi
 rm -f "$FAKE_COUNTER" "$FAKE_LOG"
 drive --compare "$fake","$fake" --replicates 6 --out "$fake_dir" 2 1 16 100 32 1 1
 # Interleaved samples: U_B = 1 + 1 + 3 + 3 + 5 + 5 = 18 = mn/2, p = 1 for every figure.
-[ "$rc" -eq 0 ] && [ "$(grep -c 'no difference detectable with 6 runs$' <<<"$out")" -eq 5 ] &&
+[ "$rc" -eq 0 ] && [ "$(grep -c 'no difference detectable with 6 runs; smallest detectable: ' <<<"$out")" -eq 5 ] &&
     [[ $out == *'Verdict: no difference detectable with 6 runs in any figure.'* ]]
 ok $? "two interleaved samples (U = mn/2) are flagged in none of the 5 figures, with 6 processes each"
+# What the comparison could have detected, recomputed from the CSV's interval of each figure: the
+# half-width on the log scale (ratios) or the plain half-width (differences), and the runs a side
+# 5% needs if the width narrows as 1/sqrt(runs).
+if [ "$have_python" -eq 1 ]; then
+    is "$(python3 - "$fake_dir/CLOMP_${host}_2_compare.csv" <<'PY'
+import csv, math, re, sys
+bad = []
+for r in csv.DictReader(open(sys.argv[1])):
+    if r["ci95_low"] == "":
+        continue
+    lo, hi, n, a = float(r["ci95_low"]), float(r["ci95_high"]), int(r["n_a"]), float(r["median_a"])
+    if r["scale"] == "ratio":
+        h = (math.log(hi) - math.log(lo)) / 2
+        want = "%.3gx" % math.exp(h)
+        runs = math.ceil(n * (h / math.log(1.05)) ** 2)
+    else:
+        h = (hi - lo) / 2
+        want = "+-%.3g" % h
+        runs = math.ceil(n * (h / (0.05 * abs(a))) ** 2) if a != 0 else None
+    m = re.search(r"smallest detectable: (\S+?)(?: \(|,| )", r["verdict"])
+    k = re.search(r"about (\d+) runs a side", r["verdict"])
+    if m is None or not m.group(1).startswith(want) or (runs is not None and (k is None or int(k.group(1)) != runs)):
+        bad.append("%s: %r, want %s and %s runs" % (r["figure"], r["verdict"], want, runs))
+print("; ".join(bad) if bad else "ok")
+PY
+)" ok "'no difference detectable' comes with the smallest difference the runs could detect and the runs a side 5% needs"
+else
+    skip "'no difference detectable' comes with what the runs could detect" "no python3"
+fi
 ok "$([ -f "$fake_dir/CLOMP_${host}_2_compare.txt" ]; echo $?)" "a second comparison takes the next free ID (2)"
 
 # A +4% change, every B above every A: values 1 + c/1000, B's times 1.04. Of the 36 ratios

@@ -108,7 +108,8 @@ FOLDER_LAYER = {"timing": 0, "numa": 0, "cli": 0, "ompt": 0, "mesh": 1, "kernels
                 "setup": 5, "report": 6, "compare": 7}
 # The record is a layer of its own inside measure/: what every writer may read.
 # Its two .c files implement it and sit with it, so they cannot reach the sequence either.
-RECORD = {"measure/record.h", "measure/record.c", "measure/llnl_targets.h", "measure/llnl_targets.c"}
+RECORD = {"measure/record.h", "measure/record.c", "measure/llnl_targets.h", "measure/llnl_targets.c",
+          "measure/noise_record.h"}
 TOP_FILES = {"clomp.c": 7}
 # Single edges the layer list gets wrong, each with why it is legitimate.
 LAYER_EXCEPTIONS = {
@@ -204,6 +205,7 @@ MEASURING = {
     "measure/locality.h": "queries the NUMA node of the mesh's pages",
     "measure/sequence.h": "runs the measurements",
     "measure/chunk_plan.h": "plans the timed chunks from a timed serial iteration",
+    "measure/noise.h": "the noise census: times work quanta on the team, samples its threads around each chunk",
     "measure/warnings.h": "derives the warnings into the record (writers print them from the record)",
     "kernels/chunk_timer.h": "times each chunk of a run",
     "kernels/cycle.h": "generates the timed cycle of modules",
@@ -236,6 +238,7 @@ DATA = {
     "kernels/problem.h": "the problem and the team observation, as data",
     "kernels/schedule.h": "the schedule table: names, roles, availability",
     "measure/record.h": "the run record",
+    "measure/noise_record.h": "the noise census's figures, as the record holds them",
     "measure/llnl_targets.h": "the LLNL targets table; judging a recorded figure",
     "measure/summarize.h": "figures from the recorded chunk timings (the rank view re-derives the rank it shows)",
     "cli/options.h": "the parsed options",

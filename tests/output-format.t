@@ -339,8 +339,9 @@ for ((k = 0; k < 9; k++)); do
 done
 
 # ---- no warnings, and the build is reported consistently -------------------------------
-# Unbound threads are warned about by design (tests/numa.t checks it); nothing else may warn.
-warnings=$(grep 'WARNING' <<<"$out" | grep -vc 'threads are not bound')
+# Unbound threads are warned about by design (tests/numa.t checks it), and the noise census's warning
+# follows the machine's load (tests/noise.t); nothing else may warn.
+warnings=$(grep 'WARNING' <<<"$out" | grep -v -e 'threads are not bound' -e 'noise comparable with the overhead' | grep -c .)
 is "$warnings" 0 "no other WARNING lines for ${args[*]} (16 parts over 2 threads)"
 
 compiler_line=$(grep -m1 '^         Compiler: ' <<<"$out")

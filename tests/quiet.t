@@ -64,10 +64,21 @@ TIMING = {
     "process_cost.user_cpu_seconds", "process_cost.system_cpu_seconds", "process_cost.wall_seconds",
     "process_cost.cpus_busy",
     "numa.locality.after_timed_runs",   # numa_balancing moves pages at the kernel's pace
+    # The noise census: what disturbed each process (its shape, spans and threads sampled are compared).
+    "noise_census.quantum_work", "noise_census.probe_seconds", "noise_census.steal_seconds",
+    "noise_census.interrupts", "noise_census.sampling_seconds", "noise_census.threads[].cpu",
+    "noise_census.threads[].fastest_us", "noise_census.threads[].median_us", "noise_census.threads[].p99_us",
+    "noise_census.threads[].lost_fraction", "noise_census.threads[].largest_detour_us",
+    "noise_census.threads[].timed_spans_disturbed", "noise_census.threads[].timed_involuntary_switches",
+    "noise_census.threads[].timed_migrations",
+    "measurements[].noise_spans_disturbed", "measurements[].noise_involuntary_switches",
+    "measurements[].noise_migrations", "measurements[].noise_steal_seconds", "measurements[].noise_interrupts",
+    "measurements[].noise_comparable", "measurements[].overhead_resolution",
+    "measurements[].overhead_percent_of_loop",
 }
 TIMING_RE = [re.compile(r"^llnl_targets\.[a-z_]+\.(cycles|cycles_ci_95|core_cycles|verdict)$")]
 # Warnings about the chunks' noise follow the clock; every other warning is compared.
-NOISE = re.compile(r"noisy measurement")
+NOISE = re.compile(r"noisy measurement|noise comparable with the overhead")
 # Members that must have been compared, or the comparison proves little.
 REQUIRED = ["inputs.numThreads", "resolved.iterations", "measurements[].checksum.sum",
             "measurements[].verification.result", "measurements[].verification.verified_chunks",
@@ -127,7 +138,10 @@ TIMING = {"runtime_seconds", "us_per_loop", "us_per_loop_ci_low", "us_per_loop_c
           "overhead_cycles", "overhead_cycles_ci_low", "overhead_cycles_ci_high", "llnl_target_cycles",
           "llnl_verdict", "user_cpu_seconds", "system_cpu_seconds", "runtime_us_per_loop", "runtime_speedup",
           "runtime_efficacy_percent", "runtime_overhead_us", "llnl_target_core_cycles_low",
-          "llnl_target_core_cycles_high", "core_clock_min_ghz", "core_clock_max_ghz"}
+          "llnl_target_core_cycles_high", "core_clock_min_ghz", "core_clock_max_ghz",
+          "noise_spans_disturbed", "noise_involuntary_switches", "noise_migrations", "noise_steal_seconds",
+          "noise_interrupts", "noise_comparable", "overhead_resolution", "overhead_percent_of_loop",
+          "overhead_percent_ci_low", "overhead_percent_ci_high"}
 if a[0] != b[0]:
     print("header: --quiet %s, plain run %s" % (a[0], b[0]))
 if len(a) != len(b):

@@ -25,8 +25,11 @@ Text masking (by the line's label; the label itself and the line's place always 
       Overhead (whose cells are also stripped of their padding), and the CORAL RFP figures after its 7 inputs
   partly masked: Nested OMP shape (the default's reason, which names NUMA nodes and
       sockets, becomes `default: *`)
+  numbers masked, any label beginning with Noise: the noise census's lines (the
+      probe per thread, a measurement's disturbed chunks, the timed runs' totals)
   dropped: WARNING lines about the machine or the load (binding, cores online,
-      shared cores or CPUs, serialised inner teams, noisy measurement) and the NUMA
+      shared cores or CPUs, serialised inner teams, noisy measurement, noise comparable
+      with the overhead) and the NUMA
       lines printed only when the kernel's numa_balancing is on
   exact: everything else — banner, Invocation (the binary's path written CLOMP),
       the inputs, Memory, Iterations, Residue and error bounds, Deposit model, Zone
@@ -43,7 +46,8 @@ NUM = re.compile(r"[-+]?(?:\d+\.\d*|\.\d+|\d+)(?:[eE][-+]?\d+)?")
 
 # Fields of a measurement block: "%13s %8s: value".
 BLOCK_FIELDS = {"Started", "#Threads", "Checksum", "Runtime", "us/Loop", "Speedup", "Efficacy", "Overhead",
-                "Verify", "WARNING", "Spread", "Median", "Med. Ovh", "Ovh. CI", "Cycles", "Teams", "CPUs", "Delay"}
+                "Verify", "WARNING", "Spread", "Median", "Med. Ovh", "Ovh. CI", "Cycles", "Teams", "CPUs", "Delay",
+                "Noise"}
 BLOCK_LINE = re.compile(r"^(.{13}) (.{8}): (.*)$")
 LABEL_LINE = re.compile(r"^( *)([^:|]+?): (.*)$")
 
@@ -61,7 +65,7 @@ LIBNUMA_ONLY = {"NUMA nodes", "NUMA threads", "NUMA part pages", "NUMA pages/nod
 # WARNING lines that follow the machine, its load or the runtime, not the input.
 MACHINE_WARNINGS = re.compile(r"threads are not bound|larger than the \d+ cores online|share a core|"
                               r"inner teams share CPUs|serialised the inner teams|fewer threads than requested|"
-                              r"noisy measurement")
+                              r"noisy measurement|noise comparable with the overhead")
 OVERHEAD_NOISE = re.compile(r" \((?:within noise|below bestcase beyond noise[^)]*)\)$")  # noise_note()
 
 
@@ -79,6 +83,8 @@ def mask_value(label, value):
         return "*"
     if label in VALUE_MASKED:
         return "*"
+    if label.startswith("Noise"):                         # the noise census: counts and times of this machine
+        return re.sub(r"\b(switch|migration)(es|s)?\b", r"\1(s)", numbers(value))
     if label in ("Efficacy", "Overhead"):
         return numbers(OVERHEAD_NOISE.sub("", value))
     if label == "Ovh. CI":

@@ -191,7 +191,7 @@ static void run_chunked_case(const Schedule *s, int threads)
     }
     ChunkWatch watch = {&pb, &o, ends, 0, 0, expected_owner, checks, checker, 0, 0};
     ChunkVerifier verifier = {watch_parts, watch_conclude, &watch};
-    ChunkTimer timer = {count, ends, seconds, 0.0, &verifier, NULL};
+    ChunkTimer timer = {count, ends, seconds, 0.0, &verifier, NULL, NULL};
     for (long c = 0; c < count; c++)
         seconds[c] = -1.0;
 
@@ -229,7 +229,7 @@ static void run_chunked_probe(const Schedule *s, int threads)
     pb.delay_length = 10;
     calibrate_deposit(&pb);
     double marks[4 * sizeof ends / sizeof ends[0]];   /* up to 3 threads x 3 chunks, for Bestcase */
-    ChunkTimer timer = {count, s->chunked ? ends : whole, seconds, 0.0, NULL, marks};
+    ChunkTimer timer = {count, s->chunked ? ends : whole, seconds, 0.0, NULL, marks, NULL};
     reinitialize_parts(&pb);
     s->run(&pb, SUBCYCLES, &timer, NULL);
     long untimed = 0;

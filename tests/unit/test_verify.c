@@ -175,7 +175,7 @@ static void test_checkpoints_of_chunks(void)
     const Schedule *serial = find_schedule("Serial Ref");
     long ends[2] = {SUBCYCLES / 2, SUBCYCLES};
     double seconds[2];
-    ChunkTimer timer = {2, ends, seconds, 0.0, NULL, NULL};
+    ChunkTimer timer = {2, ends, seconds, 0.0, NULL, NULL, NULL};
     FILE *out;
 
     reinitialize_parts(&pb);

@@ -1,0 +1,78 @@
+/* The noise census in the text report: a block of `Noise` lines in the
+ * set-up (the probe, one line per thread of the team), one `Noise` line in
+ * every measurement's block after CLOMP 1.2's lines, and the per-thread
+ * totals of the timed runs at the end. Reads the record only. */
+#include "text_report.h"
+
+#include <math.h>
+
+/* The time beyond the median quantum, as a percentage that shows small losses. */
+static double percent(double fraction)
+{
+    return fraction * 100.0;
+}
+
+void print_noise_census(FILE *out, const RunRecord *r)
+{
+    const NoiseCensus *c = r->noise;
+    if (c == NULL)
+        return;
+    if (!c->enabled) {
+        fprintf(out, "     Noise census: off (--noise-census=off): no probe, no per-chunk sampling\n");
+        return;
+    }
+    if (!c->probed) {
+        fprintf(out, "     Noise census: not measured (%s)\n", c->note);
+        return;
+    }
+    fprintf(out, "     Noise census: %ld fixed-work quanta of %.2f us (%ld dependent multiply-adds) per thread, "
+                 "%d threads at once, %.0f ms; lost = time beyond the median quantum%s%s\n",
+            c->quanta, c->quantum_us, c->quantum_work, c->threads, c->probe_seconds * 1e3,
+            c->note[0] != '\0' ? "; " : "", c->note);
+    for (int t = 0; t < c->threads; t++) {
+        const NoiseThread *n = &c->thread[t];
+        fprintf(out, "   Noise thread %d: CPU %d, quantum fastest %.3f median %.3f p99 %.3f us (p99 %.2fx fastest), "
+                     "lost %.3f%%, largest detour %.1f us\n",
+                t, n->cpu, n->fastest_us, n->median_us, n->p99_us, n->fastest_us > 0.0 ? n->p99_us / n->fastest_us : NAN,
+                percent(n->lost_fraction), n->largest_detour_us);
+    }
+    if (c->state == NULL && c->note[0] != '\0')
+        fprintf(out, "   Noise sampling: off (%s)\n", c->note);
+}
+
+void print_noise_line(FILE *out, const Measurement *m)
+{
+    const MeasurementNoise *n = &m->noise;
+    if (!n->sampled)
+        return;
+    fprintf(out, "%13s    Noise: %ld of %ld %s disturbed (%ld involuntary context switch%s, %ld migration%s "
+                 "over %d thread%s)", m->schedule->name, n->disturbed, n->chunks,
+            n->whole_runs ? "timed runs (chunks end inside its region)" : "chunks", n->switches,
+            n->switches == 1 ? "" : "es", n->migrations, n->migrations == 1 ? "" : "s", n->threads,
+            n->threads == 1 ? "" : "s");
+    if (!isnan(n->steal_seconds))
+        fprintf(out, "; steal %.2f s", n->steal_seconds);
+    if (n->interrupts >= 0)
+        fprintf(out, "; %ld interrupts on the team's CPUs", n->interrupts);
+    fprintf(out, "\n");
+}
+
+void print_noise_timed(FILE *out, const RunRecord *r)
+{
+    const NoiseCensus *c = r->noise;
+    if (c == NULL || !c->probed || c->state == NULL)
+        return;
+    for (int t = 0; t < c->threads; t++) {
+        const NoiseThread *n = &c->thread[t];
+        fprintf(out, "    Noise timed %d: %ld of %ld chunks disturbed, %ld involuntary context switches, %ld migrations\n",
+                t, n->disturbed_chunks, n->chunks, n->switches, n->migrations);
+    }
+    fprintf(out, "  Noise timed all:");
+    if (c->steal_reported)
+        fprintf(out, " steal %.2f s,", c->steal_seconds);
+    else
+        fprintf(out, " steal not reported,");
+    if (c->interrupts_readable)
+        fprintf(out, " %ld interrupts on the team's CPUs,", c->interrupts);
+    fprintf(out, " sampling took %.1f ms outside the clock\n", c->sampling_seconds * 1e3);
+}
