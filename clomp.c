@@ -123,7 +123,6 @@ __attribute__((format(printf, 2, 3), noreturn)) static void die(int status, cons
     exit(status);   /* stop_run does not return */
 }
 
-
 /* What a failure record is written from: main fills it in as the run goes. */
 static struct {
     Outputs *out;
@@ -357,6 +356,7 @@ int main(int argc, char **argv)
                            cluster_active() ? line_up_ranks : NULL, share_with_ranks, finished, round_done, skipped};
     if (!reporter)
         hooks.failures = stderr;
+    pending.record.measuring_from = process_cost_now().wall_seconds;
     status = run_measurements(&pb, &run, results, clomp_schedule_count, &hooks, why, sizeof why);
     RunRecord record = pending.record;
     record.exit_status = status;
@@ -390,7 +390,7 @@ int main(int argc, char **argv)
     free_measurements(results, clomp_schedule_count);
     free(results);
     free(run.chunk_end);
-    free_mesh(&pb.mesh);
+    free_problem(&pb);
     free_locality(&locality);
     free_team_placement(&placement);
     if (out.report != out.text)
