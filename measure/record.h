@@ -154,6 +154,7 @@ typedef struct RunSetup {
     long iterations;
     long subcycles;
     size_t memory_bytes;
+    long warmup_zones_per_part;   /* > 0: the untimed warm-ups run on a small mesh of that many zones per part */
     int nestedOuter;
     int nestedInner;
     char nested_shape_source[160];   /* "--nested", or how the default was chosen */

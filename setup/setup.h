@@ -35,8 +35,9 @@ int build_problem(Problem *pb, RunSetup *run, double *build_seconds, char *why, 
  * warms up on itself (it is small enough, or as small as that one). */
 long warmup_zones_per_part(const RunSetup *run);
 
-/* Builds pb->warmup when warmup_zones_per_part() says so (else NULL), after
- * the mesh and its deposit: -1 when out of memory. */
+/* Builds pb->warmup when run->warmup_zones_per_part (warmup_zones_per_part(),
+ * set by resolve_run) says so, else NULL; after the mesh and its deposit:
+ * -1 when out of memory. */
 int build_warmup_problem(Problem *pb, const RunSetup *run);
 
 /* The mesh and the warm-up mesh. */

@@ -28,7 +28,7 @@ long warmup_zones_per_part(const RunSetup *run)
 int build_warmup_problem(Problem *pb, const RunSetup *run)
 {
     pb->warmup = NULL;
-    long zones = warmup_zones_per_part(run);
+    long zones = run->warmup_zones_per_part;
     if (zones == 0)
         return 0;
     Problem *warm = malloc(sizeof *warm);
