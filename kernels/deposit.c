@@ -53,9 +53,8 @@ void reinitialize_parts(Problem *pb)
 {
     const MeshShape *s = &pb->mesh.shape;
     Part **parts = pb->mesh.partArray;
-    int threads = pb->numThreads > 0 ? pb->numThreads : 1;
 
-#pragma omp parallel for schedule(static) num_threads(threads)
+#pragma omp parallel for schedule(static) num_threads(pb->numThreads > 0 ? pb->numThreads : 1)
     for (long p = 0; p < s->numParts; p++) {
         for (Zone *zone = parts[p]->firstZone; zone != NULL; zone = zone->nextZone)
             zone->value = 0.0;

@@ -488,12 +488,14 @@ if [ -n "$sigign" ] && (((16#$sigign & 2) == 0)); then
     pid=$!
     set +m
     bg_pids=("$pid")
+    # The state, not a delay: the end-of-run marker is in .full, so the record
+    # is under way (the suite ends on a signal that arrives after the record
+    # too, before it starts another run).
     for ((i = 0; i < 600; i++)); do
         grep -q '^=== end of run 1:' "${br}_key.full" 2>/dev/null && break
         kill -0 "$pid" 2>/dev/null || break
         sleep 0.05
     done
-    sleep 0.05
     ctrl_c "$pid"
     # It should stop within seconds, before another run; if it goes on, the
     # Ctrl-C was lost: stop it with SIGTERM (again and again, as that may be lost too).
