@@ -225,7 +225,7 @@ run_seconds_exact() {  # run_seconds_exact T ALLOC P Z ZONESIZE FLOPSCALE TIMESC
         printf "%.1f\n", timed + untimed
     }'
 }
-run_seconds() { local s; s=$(run_seconds_exact "$@"); echo $(( ${s%.*} + 1 )); }
+run_seconds() { awk -v s="$(run_seconds_exact "$@")" 'BEGIN { r = int(s + 0.5); print (r < 1 ? 1 : r) }'; }
 run_bytes() { echo $(($3 * $4 * $5 + 72 * $3)); }
 
 mmss() { printf '%02d:%02d' $(($1 / 60)) $(($1 % 60)); }
