@@ -351,6 +351,7 @@ int main(int argc, char **argv)
     SequenceHooks hooks = {&hooks_context, !reporter || run.quiet ? stderr : out.report, starting,
                            cluster_active() ? line_up_ranks : NULL, share_with_ranks, finished, round_done,
                            skipped, &census};
+    pending.record.measuring_from = process_cost_now().wall_seconds;
     status = run_measurements(&pb, &run, results, clomp_schedule_count, &hooks, why, sizeof why);
     ConstructTable constructs = {0};
     if (status == 0)
@@ -389,7 +390,7 @@ int main(int argc, char **argv)
     free_measurements(results, clomp_schedule_count);
     free(results);
     free(run.chunk_end);
-    free_mesh(&pb.mesh);
+    free_problem(&pb);
     free_locality(&locality);
     free_team_placement(&placement);
     if (out.report != out.text)

@@ -319,9 +319,11 @@ for ((i = 0; ; i++)); do
     now=$(date +%s)
     elapsed=$((now - start_epoch))
     remaining=$((total_runs - done_count))
-    if [ "$elapsed_done" -gt 0 ]; then eta=$((elapsed * remaining / elapsed_done)); else eta=$((remaining * $(run_seconds "$time_scale"))); fi
+    if [ "$elapsed_done" -gt 0 ]; then eta=$((elapsed * remaining / elapsed_done)); else eta=$((remaining * $(run_seconds "${a[@]}"))); fi
     printf '[%d/%d] %s  elapsed %s  eta %s\n' "$run" "$total_runs" "${cmd[*]}" "$(mmss "$elapsed")" "$(mmss "$eta")" >&2
 
+    # A signal that came after the previous record ends the suite here, before a run starts.
+    [ "$interrupted" = 0 ] || mark_incomplete
     tmp=$(mktemp)
     run_start=$(date +%s.%N)
     if [ "$have_setsid" = 1 ]; then
@@ -330,6 +332,7 @@ for ((i = 0; ; i++)); do
         "${cmd[@]}" >"$tmp" 2>&1 </dev/null &
     fi
     child=$!
+    [ "$interrupted" = 0 ] || stop_child   # it came while the run was being started
     wait "$child"
     rc=$?
     # A run ended by the signal that stops the suite (a batch system signals

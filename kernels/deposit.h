@@ -17,6 +17,11 @@ double calc_deposit(Problem *pb);
  * zero deposit (warms the cache, leaves every update_count at 1). */
 void reinitialize_parts(Problem *pb);
 
+/* Updates every part once with a zero deposit on the calling thread: a
+ * subcycle's work on the mesh, to time it (update counts grow: reset with
+ * reinitialize_parts() before a run). */
+void sweep_parts_serially(Problem *pb);
+
 /* n calc_deposit() calls with its reordering check satisfied each time, for
  * the measurements that time calc_deposit() on its own. */
 void run_fooled_calc_deposits(Problem *pb, long n);

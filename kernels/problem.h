@@ -21,6 +21,10 @@ typedef struct DepositState {
 
 typedef struct Problem {
     Mesh mesh;
+    /* A mesh too large for the caches: a small one of the same parts (the
+     * same team, regions and per-part work, a few zones each) that the
+     * untimed observation and warm-up run on instead; NULL: the mesh itself. */
+    struct Problem *warmup;
     DepositState deposit;
     int numThreads;
     int nestedOuter;

@@ -45,3 +45,24 @@ int team_distinct_cpus(const TeamObservation *t, int *seen_threads)
     *seen_threads = seen;
     return distinct;
 }
+
+WallTime record_wall_time(const RunRecord *r)
+{
+    WallTime w = {0};
+    if (!r->cost.measured || r->measuring_from <= 0.0)
+        return w;
+    w.measured = 1;
+    w.total = r->cost.wall_seconds;
+    w.build = r->build_seconds;
+    w.setup = r->measuring_from - r->build_seconds;
+    for (size_t i = 0; r->results != NULL && i < r->count; i++) {
+        const Measurement *m = &r->results[i];
+        w.warmup += m->warmup_seconds;
+        w.reset += m->reset_seconds;
+        w.check += m->check_seconds;
+        for (long round = 0; round < m->rounds_done; round++)
+            w.timed += m->round_seconds[round];
+    }
+    w.rest = w.total - w.setup - w.build - w.warmup - w.reset - w.timed - w.check;
+    return w;
+}

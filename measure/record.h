@@ -158,6 +158,7 @@ typedef struct RunSetup {
     long iterations;
     long subcycles;
     size_t memory_bytes;
+    long warmup_zones_per_part;   /* > 0: the untimed warm-ups run on a small mesh of that many zones per part */
     int nestedOuter;
     int nestedInner;
     char nested_shape_source[160];   /* "--nested", or how the default was chosen */
@@ -194,6 +195,10 @@ typedef struct Measurement {
     MeshChecksum checksum;     /* after the last chunk (identical in every round) */
     long subnormals;
     long verified_chunks;      /* chunk checks passed, all rounds */
+    /* Untimed wall time, all rounds: the team observation and the warm-up
+     * (a probe's chunk planning too), resetting the mesh before the timed
+     * run, and the checks (between the chunks and after the run). */
+    double warmup_seconds, reset_seconds, check_seconds;
 
     /* Raw timings: `chunks` per round (1 when the schedule is timed whole),
      * ending at chunk_end[c] subcycles: the run's plan for what is verified,
@@ -348,7 +353,19 @@ typedef struct RunRecord {
     const NoiseCensus *noise;            /* the noise census; NULL before the set-up */
     ProcessCost cost;                    /* CPU and wall seconds at the end (measured = 0: not taken) */
     const ConstructTable *constructs;    /* --constructs: the table (rows so far); else NULL */
+    double measuring_from;               /* process wall seconds when the measurements began; 0: never */
 } RunRecord;
+
+/* Where the process's wall time went, in seconds (record_wall_time): the
+ * set-up (calibrations, the locality, the chunk plan, the header), the mesh
+ * build, then over every measurement and round the warm-ups, the resets of
+ * the mesh, the timed runs (CLOMP 1.2's Runtimes) and the verification, and
+ * what remains (the report, the summaries). */
+typedef struct WallTime {
+    int measured;              /* 0: the measurements never began, or no process cost */
+    double total, setup, build, warmup, reset, timed, check, rest;
+} WallTime;
+WallTime record_wall_time(const RunRecord *r);
 
 /* Whether a measurement is run: selected, and able to run here. */
 static inline int measurement_runs(const Measurement *m)

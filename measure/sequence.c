@@ -114,19 +114,25 @@ static void check_owned_parts(void *context, long chunk, long first, long last)
         return;
     VerifyExpectations expect = chunk_expectations(ck, chunk, where, sizeof where);
     long failed = 0;
-    for (long p = first; p <= last; p++)
-        failed += !part_verifies(&ck->pb->mesh, p, &expect, &ck->part_value_sum[p], &ck->part_residue[p]);
+    unsigned long long hash;
+    for (long p = first; p <= last; p++) {
+        failed += !part_verifies(&ck->pb->mesh, p, &expect, &ck->part_value_sum[p], &ck->part_residue[p], &hash);
+        /* Serial Ref's first round: each owner records its parts' checkpoint. */
+        if (!expect.compare_to_reference)
+            record_reference_part(&ck->pb->mesh, chunk, p, hash);
+    }
     if (failed > 0) {
 #pragma omp atomic
         ck->part_failures += failed;
     }
 }
 
-/* One thread, once every part is checked: Serial Ref's first round records
- * its state as the checkpoint every later run must reproduce; the whole-mesh
- * checks run on the owners' sums. The full serial verification, which names
- * every failure and computes the checksum in CLOMP 1.2's order, runs only on
- * a failure and after the last chunk, when no timed chunk follows. */
+/* One thread, once every part is checked (and, in Serial Ref's first round,
+ * recorded as the checkpoint every later run must reproduce): the whole-mesh
+ * checks run on the owners' sums. After the last chunk, when no timed chunk
+ * follows, one serial pass computes the checksum in CLOMP 1.2's order and
+ * the whole-mesh checks are repeated on it; the full serial verification,
+ * which names every failure, runs only when something failed. */
 static void conclude_chunk(void *context, long chunk)
 {
     ChunkCheck *ck = context;
@@ -135,8 +141,6 @@ static void conclude_chunk(void *context, long chunk)
     if (ck->failures > 0)
         return;
     VerifyExpectations expect = chunk_expectations(ck, chunk, where, sizeof where);
-    if (!expect.compare_to_reference)
-        record_reference(&ck->pb->mesh, chunk);
     double value_sum = 0.0, residue_sum = 0.0;
     for (long p = 0; p < ck->pb->mesh.shape.numParts; p++) {
         value_sum += ck->part_value_sum[p];
@@ -144,9 +148,13 @@ static void conclude_chunk(void *context, long chunk)
     }
     int passed = ck->part_failures == 0 && mesh_totals_pass(&expect, value_sum, residue_sum);
     ck->part_failures = 0;
-    if (!passed || chunk == ck->m->chunks - 1) {
+    if (passed && chunk == ck->m->chunks - 1) {
+        ck->m->checksum = mesh_checksum(&ck->pb->mesh);
+        passed = mesh_totals_pass(&expect, ck->m->checksum.sum, ck->m->checksum.residue);
+    }
+    if (!passed) {
         ck->failures = verify_against_reference(&ck->pb->mesh, &expect, s->name, ck->out, &ck->m->checksum);
-        if (!passed && ck->failures == 0) {
+        if (ck->failures == 0) {
             fprintf(ck->out, "%13s VERIFY FAILED: the owners' check of the parts failed, the full check did not "
                              "(internal error)%s%s\n", s->name, expect.where != NULL ? " " : "",
                     expect.where != NULL ? expect.where : "");
@@ -223,13 +231,19 @@ static int measure_once(Problem *pb, const RunSetup *run, Measurement *m, long r
      * The observation comes first so that the warm-up is the last code run
      * before the clock starts. (Warming up with the observing copy left the
      * timed copy cold: docs/statistics.md, bench/warmup.sh.) */
+    /* On a mesh too large for the caches both run on pb->warmup, a small
+     * mesh of the same parts (kernels/problem.h): the code, the regions and
+     * the team are warmed as on the mesh itself, while an iteration of the
+     * mesh (seconds long) would only stream it through the caches again. */
+    Problem *warm_pb = pb->warmup != NULL && s->role != ROLE_PROBE ? pb->warmup : pb;
     long warm_end = SUBCYCLES_PER_ITERATION;
-    double warm_seconds;
+    double warm_seconds, phase_start = now_seconds();
     ChunkTimer warm = {1, &warm_end, &warm_seconds, 0.0, NULL, m->thread_marks, NULL};
-    reinitialize_parts(pb);
+    if (s->role != ROLE_PROBE)
+        reinitialize_parts(warm_pb);
     memset(&m->team, 0, sizeof m->team);
     clomp_openmp_running = 1;
-    s->run(pb, SUBCYCLES_PER_ITERATION, NULL, &m->team);
+    s->run(warm_pb, SUBCYCLES_PER_ITERATION, NULL, &m->team);
     clomp_openmp_running = 0;
     int status = check_team(run, m, why, why_size);
     if (status != 0)
@@ -238,13 +252,22 @@ static int measure_once(Problem *pb, const RunSetup *run, Measurement *m, long r
     if (round == 0)
         ompt_census_begin();
     clomp_openmp_running = 1;
-    s->run(pb, SUBCYCLES_PER_ITERATION, &warm, NULL);
+    s->run(warm_pb, SUBCYCLES_PER_ITERATION, &warm, NULL);
     clomp_openmp_running = 0;
     if (round == 0)
         ompt_census_end(&m->census);
-    reinitialize_parts(pb);
     if (round == 0 && m->own_chunk_end != NULL && s->chunked)
         plan_probe_chunks(pb, run, m);
+    clomp_openmp_running = 0;
+    double reset_start = now_seconds();
+    m->warmup_seconds += reset_start - phase_start;
+    /* Probes time no work on the mesh (calc_deposit's satisfies its own check). */
+    if (s->role != ROLE_PROBE) {
+        clomp_openmp_running = 1;
+        reinitialize_parts(pb);
+        clomp_openmp_running = 0;
+    }
+    m->reset_seconds += now_seconds() - reset_start;
 
     if (round == 0) {
         wall_time_text(m->started, sizeof m->started);
@@ -262,9 +285,11 @@ static int measure_once(Problem *pb, const RunSetup *run, Measurement *m, long r
         FAULT_ARM(s->name, run->subcycles, run->numParts, run->zonesPerPart);
     if (hooks->before_timed != NULL)
         hooks->before_timed(hooks->context, m);
+    double run_start = now_seconds();
     clomp_openmp_running = 1;
     s->run(pb, run->subcycles, &timer, NULL);
     clomp_openmp_running = 0;
+    double run_end = now_seconds();
     FAULT_DISARM();
     if (hooks->noise != NULL)
         noise_run_end(hooks->noise, m);
@@ -274,6 +299,8 @@ static int measure_once(Problem *pb, const RunSetup *run, Measurement *m, long r
         total += m->chunk_seconds[round * m->chunks + c];
     m->round_seconds[round] = total;
     m->rounds_done = round + 1;
+    /* The run's wall time beyond its timed chunks: the checks between them. */
+    m->check_seconds += fmax(run_end - run_start - total, 0.0);
 
     if (check.failures > 0) {
         int n = snprintf(why, why_size, "%s failed verification%s", s->name,
@@ -293,8 +320,13 @@ static int measure_once(Problem *pb, const RunSetup *run, Measurement *m, long r
         snprintf(why, why_size, "%s: round %ld's checksum differs from round 1's", s->name, round + 1);
         return EXIT_VERIFY_FAILED;
     }
-    if (s->role != ROLE_PROBE)
-        m->subnormals = count_subnormals(&pb->mesh);
+    if (s->role != ROLE_PROBE) {
+        double count_start = now_seconds();
+        clomp_openmp_running = 1;
+        m->subnormals = count_subnormals(&pb->mesh, pb->numThreads);
+        clomp_openmp_running = 0;
+        m->check_seconds += now_seconds() - count_start;
+    }
     return 0;
 }
 

@@ -25,15 +25,19 @@ int reserve_reference_checkpoints(Mesh *mesh, long count)
     return 0;
 }
 
+void record_reference_part(Mesh *mesh, long checkpoint, long p, unsigned long long hash)
+{
+    size_t at = (size_t)checkpoint * (size_t)mesh->shape.numParts + (size_t)p;
+    const Part *part = mesh->partArray[p];
+    mesh->checkpoint_first_value[at] = part->firstZone->value;
+    mesh->checkpoint_residue[at] = part->residue;
+    mesh->checkpoint_zone_hash[at] = hash;
+}
+
 void record_reference(Mesh *mesh, long checkpoint)
 {
-    size_t base = (size_t)checkpoint * (size_t)mesh->shape.numParts;
-    for (long p = 0; p < mesh->shape.numParts; p++) {
-        const Part *part = mesh->partArray[p];
-        mesh->checkpoint_first_value[base + (size_t)p] = part->firstZone->value;
-        mesh->checkpoint_residue[base + (size_t)p] = part->residue;
-        mesh->checkpoint_zone_hash[base + (size_t)p] = zone_value_hash(part);
-    }
+    for (long p = 0; p < mesh->shape.numParts; p++)
+        record_reference_part(mesh, checkpoint, p, zone_value_hash(mesh->partArray[p]));
 }
 
 MeshChecksum mesh_checksum(const Mesh *mesh)
@@ -167,12 +171,15 @@ static void check_part(FailureLog *log, const Mesh *mesh, const Part *part, cons
                 log->schedule, part->partId, f.expected_count, part->update_count);
 }
 
-int part_verifies(const Mesh *mesh, long p, const VerifyExpectations *expect, double *value_sum, double *residue)
+int part_verifies(const Mesh *mesh, long p, const VerifyExpectations *expect, double *value_sum, double *residue,
+                  unsigned long long *hash)
 {
     const Part *part = mesh->partArray[p];
     *value_sum = 0.0;
     PartFindings f = examine_part(mesh, part, expect, value_sum);
     *residue = part->residue;
+    if (hash != NULL)
+        *hash = f.walk.hash;
     return !(f.zones_differ || f.first_differs || f.residue_differs || f.walk.rising != NULL || f.count_wrong);
 }
 
@@ -222,9 +229,11 @@ long verify_against_reference(const Mesh *mesh, const VerifyExpectations *expect
     return log.count;
 }
 
-long count_subnormals(const Mesh *mesh)
+long count_subnormals(const Mesh *mesh, int threads)
 {
     long n = 0;
+    /* A count, exact in any order: the team reads each part where it lies. */
+#pragma omp parallel for schedule(static) reduction(+ : n) num_threads(threads > 0 ? threads : 1)
     for (long p = 0; p < mesh->shape.numParts; p++) {
         const Part *part = mesh->partArray[p];
         for (const Zone *zone = part->firstZone; zone != NULL; zone = zone->nextZone)

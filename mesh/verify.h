@@ -32,6 +32,11 @@ int reserve_reference_checkpoints(Mesh *mesh, long count);
  * values: what every checked schedule must reproduce at the same point. */
 void record_reference(Mesh *mesh, long checkpoint);
 
+/* The same for part p alone, with the hash its owner's check computed
+ * (part_verifies): thread-safe for distinct parts, so the owners record the
+ * checkpoint in parallel instead of one thread walking the whole mesh. */
+void record_reference_part(Mesh *mesh, long checkpoint, long p, unsigned long long hash);
+
 /* Order-sensitive hash of the bit patterns of a part's zone values: any
  * change to any zone, however small, changes it. */
 unsigned long long zone_value_hash(const Part *part);
@@ -51,8 +56,10 @@ long verify_against_reference(const Mesh *mesh, const VerifyExpectations *expect
 /* The same per-part checks, silent and thread-safe (reads part p and the
  * checkpoints only), for the owners of the parts to run in parallel: 1 when
  * part p passes them all. Its zone values' sum and its residue go to
- * *value_sum and *residue for mesh_totals_pass(). */
-int part_verifies(const Mesh *mesh, long p, const VerifyExpectations *expect, double *value_sum, double *residue);
+ * *value_sum and *residue for mesh_totals_pass(), the hash of its zone values
+ * to *hash unless NULL (for record_reference_part). */
+int part_verifies(const Mesh *mesh, long p, const VerifyExpectations *expect, double *value_sum, double *residue,
+                  unsigned long long *hash);
 
 /* The whole-mesh checks (calc_deposit's order, conservation, residue bound)
  * from sums gathered per part; verify_against_reference() is the one that
@@ -60,7 +67,7 @@ int part_verifies(const Mesh *mesh, long p, const VerifyExpectations *expect, do
 int mesh_totals_pass(const VerifyExpectations *expect, double value_sum, double residue_sum);
 
 /* Zone values and residues that are subnormal: arithmetic on them is slow
- * enough on many CPUs to distort timings. */
-long count_subnormals(const Mesh *mesh);
+ * enough on many CPUs to distort timings. Counted by a team of `threads`. */
+long count_subnormals(const Mesh *mesh, int threads);
 
 #endif

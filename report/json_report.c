@@ -22,6 +22,25 @@ static void write_process_cost(JsonWriter *w, const ProcessCost *c)
     json_object_end(w);
 }
 
+static void write_wall_time(JsonWriter *w, const RunRecord *r)
+{
+    WallTime t = record_wall_time(r);
+    if (!t.measured) {
+        json_null(w, "wall_time");
+        return;
+    }
+    json_object_begin(w, "wall_time");
+    json_number(w, "total_seconds", t.total);
+    json_number(w, "setup_seconds", t.setup);
+    json_number(w, "mesh_build_seconds", t.build);
+    json_number(w, "warmup_seconds", t.warmup);
+    json_number(w, "mesh_reset_seconds", t.reset);
+    json_number(w, "timed_seconds", t.timed);
+    json_number(w, "verification_seconds", t.check);
+    json_number(w, "rest_seconds", t.rest);
+    json_object_end(w);
+}
+
 /* One row of the LLNL targets table: the figure in cycles with its
  * interval, the target and verdict where it is judged, and where it comes from. */
 static void write_target(JsonWriter *w, const RunRecord *r, const LlnlTarget *t)
@@ -100,6 +119,7 @@ int write_json_report(FILE *out, const RunRecord *r)
 
     write_process_cost(&w, &r->cost);
     write_json_constructs(&w, r);
+    write_wall_time(&w, r);
 
     json_array_begin(&w, "warnings");
     write_warnings(&w, "setup", r->setup_warnings);

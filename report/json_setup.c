@@ -54,6 +54,7 @@ void write_json_inputs(JsonWriter *w, const RunSetup *run)
     json_integer(w, "iterations", run->iterations);
     json_integer(w, "subcycles", run->subcycles);
     json_number(w, "memory_bytes", (double)run->memory_bytes);
+    json_integer(w, "warmup_zones_per_part", run->warmup_zones_per_part);
     if (run->nested_unavailable[0] != '\0') {
         json_null(w, "nested_outer");
         json_null(w, "nested_inner");

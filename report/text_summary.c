@@ -184,6 +184,18 @@ static void print_process_cost(FILE *out, const ProcessCost *c)
     fputc('\n', out);
 }
 
+/* Where the wall time went: what clomp itself costs around the timed runs. */
+static void print_wall_time(FILE *out, const RunRecord *r)
+{
+    WallTime w = record_wall_time(r);
+    if (!w.measured)
+        return;
+    fprintf(out, "Wall time: %.3f s: set-up %.3f, mesh build %.3f, warm-ups %.3f, mesh resets %.3f, timed %.3f, "
+                 "verification %.3f, report and the rest %.3f (seconds; untimed %.1f%%)\n",
+            w.total, w.setup, w.build, w.warmup, w.reset, w.timed, w.check, w.rest,
+            w.total > 0.0 ? 100.0 * (w.total - w.timed) / w.total : 0.0);
+}
+
 static void print_rank_outliers(FILE *out, const RunSetup *run, const RankOutliers *o)
 {
     fprintf(out, "----------- MPI ranks: outliers ----------\n");
@@ -216,6 +228,7 @@ void print_run_end(FILE *out, const RunRecord *r)
     print_targets(out, r);
     print_noise_timed(out, r);
     print_process_cost(out, &r->cost);   /* this rank's process (rank 0's in the report) */
+    print_wall_time(out, r);
     if (r->outliers != NULL)
         print_rank_outliers(out, r->run, r->outliers);
 }

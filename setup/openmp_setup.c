@@ -92,21 +92,32 @@ int configure_openmp(RunSetup *run, TeamPlacement *placement, char *why, size_t 
     return 0;
 }
 
-/* The default chunk count, calibrated on one untimed serial iteration (the
- * second of two: the first warms caches); then room for Serial Ref's
- * checkpoints. */
+/* A serial iteration's time, from sweeps of update_part over every part on
+ * one thread (a subcycle's work, without the deposit arithmetic): as many
+ * as CALIBRATION_SECONDS allow, at most two iterations' worth, after one
+ * untimed sweep. On a 2 GiB mesh that is 2 passes where two whole serial
+ * iterations and their resets took 24. */
+#define CALIBRATION_SECONDS 0.05
+static double serial_iteration_estimate(Problem *pb)
+{
+    sweep_parts_serially(pb);
+    double start = now_seconds(), elapsed;
+    long sweeps = 0;
+    do {
+        sweep_parts_serially(pb);
+        sweeps++;
+        elapsed = now_seconds() - start;
+    } while (elapsed < CALIBRATION_SECONDS && sweeps < 2 * SUBCYCLES_PER_ITERATION);
+    return elapsed / (double)sweeps * SUBCYCLES_PER_ITERATION;
+}
+
+/* The default chunk count, from the estimate of a serial iteration; then
+ * room for Serial Ref's checkpoints. */
 static int plan_trials(Problem *pb, RunSetup *run, char *why, size_t why_size)
 {
     if (run->trials == 0) {
-        const Schedule *serial = find_schedule("serial");
         double per_part = (double)CHECKPOINT_BYTES_PER_PART * (double)run->numParts;
-        double seconds = 0.0;
-        for (int pass = 0; pass < 2; pass++) {
-            reinitialize_parts(pb);
-            double start = now_seconds();
-            serial->run(pb, SUBCYCLES_PER_ITERATION, NULL, NULL);
-            seconds = now_seconds() - start;
-        }
+        double seconds = serial_iteration_estimate(pb);
         /* clomp_mpi: every rank times the same chunks, the fewest any rank's calibration chose. */
         run->trials = cluster_min(default_trials(run->iterations, seconds, run->numThreads));
         double budget = fmax((double)run->memory_bytes, CHECKPOINT_BYTES_FLOOR);
@@ -153,6 +164,12 @@ int build_problem(Problem *pb, RunSetup *run, double *build_seconds, char *why, 
     pb->nestedOuter = run->nestedOuter;
     pb->nestedInner = run->nestedInner;
     pb->delay_length = run->delay.length;
+    pb->warmup = NULL;
     calibrate_deposit(pb);
+    clomp_openmp_running = 1;
+    int warmup_failed = build_warmup_problem(pb, run);
+    clomp_openmp_running = 0;
+    if (warmup_failed)
+        FAIL(EXIT_RESOURCE, "out of memory for the warm-up mesh");
     return plan_trials(pb, run, why, why_size);
 }

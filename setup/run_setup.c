@@ -161,6 +161,7 @@ int resolve_run(const Options *opts, int argc, char **argv, RunSetup *run, char 
     if ((double)run->iterations < iterations && run->iterations < MAX_ITERATIONS)
         run->iterations++;   /* ceil() without rounding the quotient twice */
     run->subcycles = run->iterations * SUBCYCLES_PER_ITERATION;
+    run->warmup_zones_per_part = warmup_zones_per_part(run);
 
     run->requested_trials = opts->trials;
     run->rounds = opts->rounds;

@@ -29,10 +29,23 @@ int configure_openmp(RunSetup *run, TeamPlacement *placement, char *why, size_t 
  * memory (free_measurements + free). */
 Measurement *create_measurements(const RunSetup *run);
 
-/* Builds the mesh (timing the build), calibrates the deposit, then plans
- * the default chunks from one untimed serial iteration and reserves Serial
+/* Builds the mesh (timing the build), calibrates the deposit, builds the
+ * warm-up mesh when the mesh is large, then plans the default chunks from
+ * the time of untimed serial sweeps over the parts and reserves Serial
  * Ref's checkpoints. */
 int build_problem(Problem *pb, RunSetup *run, double *build_seconds, char *why, size_t why_size);
+
+/* Zones per part of the warm-up mesh (Problem.warmup), 0 when the mesh
+ * warms up on itself (it is small enough, or as small as that one). */
+long warmup_zones_per_part(const RunSetup *run);
+
+/* Builds pb->warmup when run->warmup_zones_per_part (warmup_zones_per_part(),
+ * set by resolve_run) says so, else NULL; after the mesh and its deposit:
+ * -1 when out of memory. */
+int build_warmup_problem(Problem *pb, const RunSetup *run);
+
+/* The mesh and the warm-up mesh. */
+void free_problem(Problem *pb);
 
 /* Shared by setup's files. */
 /* Checkpoints of Serial Ref: one per chunk and part. */

@@ -192,9 +192,40 @@ build_plan() {
     total_runs=${#plan[@]}
 }
 
-# Rough cost of one run: clomp sizes each of its 8 measurements to about
-# timeScale/100 seconds on a 2 GHz core; memory is zones plus part structures.
-run_seconds() { echo $(((8 * $1 + 99) / 100)); }
+# What one run costs (docs/suite.md, "The dry run's estimate"), from its
+# arguments: T -1 P Z zoneSize flopScale timeScale. clomp sizes the work of
+# each measurement to about 1e7 x timeScale zone updates (iterations x 10
+# subcycles x zones x flopScale), each a dependent multiply and subtract
+# (ZONE_NS, more once the mesh leaves the caches); Serial Ref on one thread,
+# Bestcase, Static, Dynamic and Manual OMP (and Nested OMP from 4 threads) on
+# min(T, cores), plus the parallel regions of every subcycle (REGION_US each,
+# tenfold when the threads outnumber the cores) and three probes of as many
+# regions. Untimed: the mesh build, per measurement the warm-up (two
+# iterations, none for a mesh above 64 MiB, which warms up on a small one),
+# the reset and the checks (one pass per chunk, up to 20, and a checksum
+# pass), and the process's own set-up (calibrations, locality).
+ZONE_NS_CACHED=3.0 ZONE_NS_MEMORY=3.8 REGION_US=3 BUILD_NS_PER_BYTE=2.0 PROCESS_SECONDS=0.3
+run_seconds_exact() {  # run_seconds_exact T ALLOC P Z ZONESIZE FLOPSCALE TIMESCALE: seconds, %.1f
+    awk -v t="$1" -v p="$3" -v z="$4" -v zs="$5" -v f="$6" -v ts="$7" -v cores="${max_threads:-1}" \
+        -v cached="$ZONE_NS_CACHED" -v memory="$ZONE_NS_MEMORY" -v region="$REGION_US" \
+        -v build="$BUILD_NS_PER_BYTE" -v process="$PROCESS_SECONDS" 'BEGIN {
+        if (t < 1) t = cores
+        zones = p * z; bytes = zones * (zs > 32 ? zs : 32)
+        it = 1e6 * ts / (zones * f); iterations = (it == int(it)) ? it : int(it) + 1
+        subcycles = iterations * 10; updates = subcycles * zones * f
+        ns = (bytes > 32 * 1048576 ? memory : cached) * 1e-9
+        eff = t < cores ? t : cores
+        per_region = region * 1e-6 * (t > cores ? 10 : 1)
+        parallel = 4 + (t >= 4)
+        timed = updates * ns + parallel * (updates * ns / eff + subcycles * per_region) + 3 * subcycles * per_region
+        pass = zones * f * ns / eff
+        chunks = iterations < 20 ? iterations : 20
+        warm = bytes > 64 * 1048576 ? 0 : 2 * updates * ns / iterations
+        untimed = (1 + parallel) * (warm + pass + (chunks + 1) * pass) + bytes * build * 1e-9 + process
+        printf "%.1f\n", timed + untimed
+    }'
+}
+run_seconds() { awk -v s="$(run_seconds_exact "$@")" 'BEGIN { r = int(s + 0.5); print (r < 1 ? 1 : r) }'; }
 run_bytes() { echo $(($3 * $4 * $5 + 72 * $3)); }
 
 mmss() { printf '%02d:%02d' $(($1 / 60)) $(($1 % 60)); }
@@ -207,7 +238,7 @@ print_plan() {
     for ((i = 0; i < total_runs; i++)); do
         IFS='|' read -r set_name policy args <<<"${plan[i]}"
         read -r -a a <<<"$args"
-        secs=$(run_seconds "${a[6]}")
+        secs=$(run_seconds "${a[@]}")
         total=$((total + secs))
         mpi_cmd=''
         [ "$mpi_given" = 0 ] || mpi_cmd="$(mpi_launcher_for "$set_name") "

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Verification catches real threading faults: every fault injected by the
 # test build (make clomp-faults, CLOMP_FAULT=name) into every checked schedule,
-# at 2 and 3 threads, ends the run with exit 1 and a message naming the
+# at 2 and 3 threads (3 in the full lane only), ends the run with exit 1 and a message naming the
 # schedule and the failed check. The detection matrix is printed below.
 # Then chunks: a fault placed in the first, a middle or the last chunk
 # (CLOMP_FAULT_SUBCYCLE) is caught at the end of that very chunk, and the
@@ -43,11 +43,18 @@ run_faulty() {  # run_faulty FAULT SCHEDULE THREADS [OPTION...]: runs Serial Ref
     rm -f "$tmp_out" "$tmp_err"
 }
 
+# The quick lane injects at 2 threads; the full lane (make check-all) at 3 as well.
+thread_counts=(2)
+full_lane && thread_counts+=(3)
 declare -A cell=()
 detected=0 total=0
 for fault in "${faults[@]}"; do
     for schedule in "${schedules[@]}"; do
         for threads in 2 3; do
+            if [ "$threads" = 3 ] && ! full_lane; then
+                cell["$fault|$schedule|$threads"]='full lane'
+                continue
+            fi
             if [ "$fault" = missing-barrier ] && [ "$schedule" != 'Manual OMP' ]; then
                 cell["$fault|$schedule|$threads"]='n/a'
                 continue
@@ -95,7 +102,9 @@ iterations=157 trials=5
 mapfile -t chunk_last < <(awk -v n="$iterations" -v k="$trials" \
     'BEGIN { done = 0; for (c = 0; c < k; c++) { done += int(n / k) + (c < n % k); print done } }')
 is "${chunk_last[*]}" "32 64 95 126 157" "the test's own chunk plan for 157 iterations in 5 chunks"
-for chunk in 1 3 5; do
+chunks=(3)
+full_lane && chunks=(1 3 5)
+for chunk in "${chunks[@]}"; do
     first_iteration=$(( chunk == 1 ? 1 : chunk_last[chunk - 2] + 1 ))
     last_iteration=${chunk_last[chunk - 1]}
     # Mid-iteration, one iteration into the chunk: chunk ends are iteration ends.

@@ -25,6 +25,8 @@
 
 # shellcheck source-path=SCRIPTDIR source=lib/tap.sh
 . "$(dirname "$0")/lib/tap.sh"
+# Booting the guests takes minutes under emulation: make check-all (and make numa-vm-check).
+skip_all_unless_full_lane "the emulated NUMA guests boot for minutes"
 
 top=$(cd "$(dirname "$0")/.." && pwd)
 build=${BUILD_DIR:-$top/build}

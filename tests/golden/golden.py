@@ -19,7 +19,7 @@ Text masking (by the line's label; the label itself and the line's place always 
   numbers masked (every number becomes `#`, the words stay):
       Runtime, us/Loop, Efficacy and Overhead (minus the "(within noise)" and "(below
       bestcase beyond noise: ...)" suffixes a negative overhead gets), Cycles, Spread,
-      Median, Med. Ovh, Ovh. CI (minus ": within noise of 0"), Mesh build time, Process CPU time, Delay, the LLNL
+      Median, Med. Ovh, Ovh. CI (minus ": within noise of 0"), Mesh build time, Process CPU time, Wall time, Delay, the LLNL
       target lines (whose met / not met / undecided becomes VERDICT), the "done in"
       time of Round lines, the summary rows Runtime, us/Loop, Speedup, Efficacy,
       Overhead (whose cells are also stripped of their padding), and the CORAL RFP figures after its 7 inputs
@@ -54,7 +54,7 @@ LABEL_LINE = re.compile(r"^( *)([^:|]+?): (.*)$")
 VALUE_MASKED = {"Hostname", "Start time", "Executable", "Started", "Compiler", "CFLAGS", "LDFLAGS", "OpenMP",
                 "Built on", "Cycle rate", "Speedup", "Thread placement", "CPUs"}
 NUMBERS_MASKED = {"Runtime", "us/Loop", "Efficacy", "Overhead", "Cycles", "Spread", "Median", "Med. Ovh", "Ovh. CI",
-                  "Mesh build time", "Process CPU time", "Delay"}
+                  "Mesh build time", "Process CPU time", "Wall time", "Delay"}
 LLNL_LINES = {"Barrier latency (OMP Barrier)", "Parallel-for overhead (Parallel For, EPCC's method)",
               "Fork/join (OMP Parallel)", "CLOMP overhead (Static OMP - Bestcase OMP)"}
 SUMMARY_ROWS = ("Runtime,", "us/Loop,", "Speedup,", "Efficacy,", "Overhead,")

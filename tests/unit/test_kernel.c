@@ -32,7 +32,7 @@ static int mesh_matches_oracle(const Problem *pb, const Oracle *o)
 
 static void test_setup_and_update(long P, long Z, long F)
 {
-    Problem pb;
+    Problem pb = {0};
     Oracle o;
     make_problem(&pb, P, Z, F);
     oracle_init(&o, P, Z, F);
@@ -62,7 +62,7 @@ static void test_setup_and_update(long P, long Z, long F)
 
 static void test_calc_deposit(void)
 {
-    Problem pb;
+    Problem pb = {0};
     Oracle o;
     make_problem(&pb, 6, 20, 1);
     oracle_init(&o, 6, 20, 1);

@@ -50,7 +50,7 @@ static long differences(const Problem *pb, const Oracle *o, int bestcase, long s
 
 static void run_case(const Schedule *s, const Shape *shape, int threads, int outer, int inner)
 {
-    Problem pb;
+    Problem pb = {0};
     Oracle o;
     MeshShape ms = {shape->P, shape->Z, shape->zoneSize, shape->F, ZONE_LAYOUT_CLOMP12};
     int bestcase = s->role == ROLE_BESTCASE;
@@ -158,7 +158,7 @@ static void run_chunked_case(const Schedule *s, int threads)
     static const long ends[] = {10, 40, 50, 80, CHUNKED_SUBCYCLES};
     const long count = sizeof ends / sizeof ends[0];
     double seconds[sizeof ends / sizeof ends[0]];
-    Problem pb;
+    Problem pb = {0};
     Oracle o;
     MeshShape ms = {7, 10, 32, 1, ZONE_LAYOUT_CLOMP12};
     int owner[7], checker[7];
@@ -220,7 +220,7 @@ static void run_chunked_probe(const Schedule *s, int threads)
     const long count = s->chunked ? (long)(sizeof ends / sizeof ends[0]) : 1;
     long whole[] = {SUBCYCLES};
     double seconds[sizeof ends / sizeof ends[0]] = {-1.0, -1.0, -1.0};
-    Problem pb;
+    Problem pb = {0};
     MeshShape ms = {7, 10, 32, 1, ZONE_LAYOUT_CLOMP12};
 
     omp_set_num_threads(threads);
@@ -282,7 +282,7 @@ static void check_warm_up_runs_timed_code(void)
     const Schedule logged = {"Logged", "logged", ROLE_BESTCASE, 1, 1, no_pseudocode, logged_run, NULL, 0, 0, 0, 0};
     long ends[] = {10, 20};
     MeshShape ms = {4, 2, 32, 1, ZONE_LAYOUT_CLOMP12};
-    Problem pb;
+    Problem pb = {0};
     build_mesh(&pb.mesh, &ms, 1, NULL, NULL);
     pb.numThreads = 2;
     calibrate_deposit(&pb);

@@ -1,0 +1,73 @@
+#!/usr/bin/env bash
+# What clomp costs around its timed runs (issue 22): the Wall time line and
+# the JSON's wall_time split the process's wall time into set-up, mesh build,
+# warm-ups, mesh resets, timed runs, verification and the rest, and the parts
+# add up; the timed part is the sum of every round's Runtime in the JSON, the
+# build part the Mesh build time line. A mesh above 64 MiB warms up on a small
+# mesh of the same parts (2 MiB of zones, at least 2 zones each, as
+# docs/suite.md states the rule; the test computes it) and still verifies to
+# the oracle's checksum; a small mesh warms up on itself. No timing value is
+# asserted, only structure and arithmetic.
+# shellcheck source-path=SCRIPTDIR source=lib/tap.sh
+. "$(dirname "$0")/lib/tap.sh"
+
+export OMP_WAIT_POLICY=${OMP_WAIT_POLICY:-passive}
+ORACLE=${BUILD_DIR:-"$(cd "$(dirname "$0")/.." && pwd)/build"}/tests/clomp_oracle
+if [ ! -x "$ORACLE" ]; then
+    echo "Bail out! no oracle at $ORACLE (run make unit-tests)"
+    exit 255
+fi
+if ! command -v python3 >/dev/null 2>&1; then
+    skip "the wall time split and the warm-up mesh" "python3 not installed (reads the JSON)"
+    done_testing
+fi
+tmp=$(mktemp -d) || { echo "Bail out! mktemp failed"; exit 255; }
+trap 'rm -rf "$tmp"' EXIT
+
+# pyget FILE EXPR: EXPR over the JSON document d of FILE.
+pyget() {
+    python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); print(eval(sys.argv[2]))' "$1" "$2" 2>&1
+}
+
+# ---- a 73 MiB mesh: 4 parts of 600000 zones of 32 bytes ---------------------------------
+big=(2 -1 4 600000 32 1 1)
+run_clomp --schedules=serial,static --json="$tmp/big.json" "${big[@]}"
+is "$rc" 0 "clomp ${big[*]} (73 MiB) runs and verifies"
+want=$("$ORACLE" "${big[@]}" | sed -n 's/^Checksum: //p')
+for schedule in 'Serial Ref' 'Static OMP'; do
+    is "$(sed -n "s/^ *$schedule Checksum: //p" <<<"$out")" "$want" \
+        "73 MiB mesh, warmed up on a small one: $schedule's checksum equals the oracle's"
+done
+zones=$((2 * 1024 * 1024 / (4 * 32)))
+is "$(pyget "$tmp/big.json" 'd["resolved"]["warmup_zones_per_part"]')" "$zones" \
+    "the JSON's warmup_zones_per_part is 2 MiB over 4 parts x 32 bytes ($zones)"
+like "$out" "^          Warm-up: on a mesh of the same 4 parts with $zones zones each, not on this 73 MiB one" \
+    "the set-up says the warm-ups run on a mesh of the same parts, and its size"
+
+# The parts add up to the whole, each is >= 0, and two of them are figures printed elsewhere.
+is "$(pyget "$tmp/big.json" 'all(v >= 0 for v in d["wall_time"].values())')" True "every wall_time part is >= 0"
+is "$(pyget "$tmp/big.json" 'abs(sum(v for k, v in d["wall_time"].items() if k != "total_seconds") - d["wall_time"]["total_seconds"]) < 1e-6')" \
+    True "the wall_time parts add up to total_seconds"
+is "$(pyget "$tmp/big.json" 'd["wall_time"]["total_seconds"] == d["process_cost"]["wall_seconds"]')" True \
+    "total_seconds is the process's wall time (process_cost.wall_seconds)"
+is "$(pyget "$tmp/big.json" 'abs(d["wall_time"]["timed_seconds"] - sum(r["runtime_seconds"] for m in d["measurements"] if m.get("rounds") for r in m["rounds"])) < 1e-6')" \
+    True "timed_seconds is the sum of every measurement's rounds' runtime_seconds"
+build_line=$(sed -n 's/^  Mesh build time: \([0-9.]*\) s.*/\1/p' <<<"$out")
+is "$(pyget "$tmp/big.json" '"%.3f" % d["wall_time"]["mesh_build_seconds"]')" "$build_line" \
+    "mesh_build_seconds is the Mesh build time line's figure"
+is "$(grep '^Wall time: ' <<<"$out")" \
+    "$(pyget "$tmp/big.json" '(lambda w: "Wall time: %.3f s: set-up %.3f, mesh build %.3f, warm-ups %.3f, mesh resets %.3f, timed %.3f, verification %.3f, report and the rest %.3f (seconds; untimed %.1f%%)" % (w["total_seconds"], w["setup_seconds"], w["mesh_build_seconds"], w["warmup_seconds"], w["mesh_reset_seconds"], w["timed_seconds"], w["verification_seconds"], w["rest_seconds"], 100 * (w["total_seconds"] - w["timed_seconds"]) / w["total_seconds"]))(d["wall_time"])')" \
+    "the text's Wall time line gives the JSON's wall_time"
+cost_at=$(grep -n '^Process CPU time: ' <<<"$out" | cut -d: -f1)
+wall_at=$(grep -n '^Wall time: ' <<<"$out" | cut -d: -f1)
+summary_at=$(grep -n '^----------- Comma-delimited summary' <<<"$out" | cut -d: -f1)
+[ -n "$wall_at" ] && [ "$wall_at" -eq $((cost_at + 1)) ] && [ "$wall_at" -lt "$summary_at" ]
+ok $? "the Wall time line follows the Process CPU time line, before the comma-delimited summary"
+
+# ---- a small mesh warms up on itself ---------------------------------------------------
+run_clomp --trials=1 --json="$tmp/small.json" 2 1 16 10 32 1 1
+is "$rc" 0 "clomp 2 1 16 10 32 1 1 runs and verifies"
+is "$(pyget "$tmp/small.json" 'd["resolved"]["warmup_zones_per_part"]')" 0 "a 5 KiB mesh warms up on itself (warmup_zones_per_part 0)"
+is "$(grep -c '^          Warm-up: ' <<<"$out")" 0 "and no Warm-up line is printed"
+
+done_testing
