@@ -219,12 +219,14 @@ is "$rc" 0 "flopScale 1e9 and timeScale 1e6, the maxima, are accepted"
 # ---- a mesh that fits the machine but not the address-space limit ----------------------
 if [ -z "${CLOMP_SANITIZED:-}" ]; then
     tmp_err=$(mktemp)
-    (ulimit -v 2000000 && exec "$CLOMP" 1 1 100 1000000 32 1 1) >/dev/null 2>"$tmp_err"
+    # 400 MB of address space, a 640 MB mesh: the same refusal as 2 GB against 3.2 GB,
+    # without first touching 2 GB of parts before the allocation fails.
+    (ulimit -v 400000 && exec "$CLOMP" 1 1 100 200000 32 1 1) >/dev/null 2>"$tmp_err"
     rc=$?
     err=$(cat "$tmp_err")
     rm -f "$tmp_err"
-    [ "$rc" -eq 3 ] && [[ $err == "clomp: could not allocate the mesh: 3200000000 bytes requested" ]]
-    ok $? "under ulimit -v 2 GB a 3.2 GB mesh fails to allocate with exit 3 and its bytes, never a crash"
+    [ "$rc" -eq 3 ] && [[ $err == "clomp: could not allocate the mesh: $((100 * 200000 * 32)) bytes requested" ]]
+    ok $? "under ulimit -v 400 MB a 640 MB mesh fails to allocate with exit 3 and its bytes, never a crash"
 else
     skip "under ulimit -v a large mesh fails with exit 3" "sanitizer builds cannot run under ulimit -v"
 fi
@@ -270,7 +272,7 @@ for key in "${keys[@]}"; do
     [ "$rc" -eq 0 ] && [[ $out == *$'\n'"     Measurements: $want"$'\n'* ]] || unaccepted+=" $key"
 done
 is "$unaccepted" "" "--schedules accepts every listed key and selects exactly that measurement (and Serial Ref)"
-run_clomp --schedules=no_such_schedule 2 1 16 10 32 1 1
+run_clomp --schedules=no_such_schedule 2 1 16 100 32 1 1
 missing=''
 for key in "${keys[@]}"; do [[ $err == *" $key"[\;\ \)]* ]] || missing+=" $key"; done
 [ "$rc" -eq 2 ] && [ "$(line_count "$err")" -eq 1 ] && [ -z "$missing" ]
@@ -279,12 +281,12 @@ run_clomp --help
 help_missing=''
 for key in "${keys[@]}"; do [[ $out == *" $key"[\ $'\n']* || $out == *" $key" ]] || help_missing+=" $key"; done
 is "$help_missing" "" "--help lists every key of the table"
-run_clomp 2 1 16 10 32 1 1 --quiet
+run_clomp 2 1 16 100 32 1 1 --quiet
 summary_head=$(sed -n 2p <<<"$out")
-is "$summary_head" "$CLOMP 2 1 16 10 32 1 1, $(printf '%s, ' "${defaults[@]}" | sed 's/, $//')" \
+is "$summary_head" "$CLOMP 2 1 16 100 32 1 1, $(printf '%s, ' "${defaults[@]}" | sed 's/, $//')" \
     "without --schedules the summary has exactly the default measurements' columns, no optional one"
-run_clomp --quiet --schedules="serial,${keys[${#keys[@]} - 1]}" 2 1 16 10 32 1 1
-is "$(sed -n 2p <<<"$out")" "$CLOMP 2 1 16 10 32 1 1, $(printf '%s, ' "${defaults[@]}" "${optionals[${#optionals[@]} - 1]}" | sed 's/, $//')" \
+run_clomp --quiet --schedules="serial,${keys[${#keys[@]} - 1]}" 2 1 16 100 32 1 1
+is "$(sed -n 2p <<<"$out")" "$CLOMP 2 1 16 100 32 1 1, $(printf '%s, ' "${defaults[@]}" "${optionals[${#optionals[@]} - 1]}" | sed 's/, $//')" \
     "an optional schedule that ran adds its column after every default column"
 
 done_testing

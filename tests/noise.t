@@ -16,7 +16,7 @@ busy=
 trap '[ -z "$busy" ] || kill "$busy" 2>/dev/null; rm -rf "$tmp"' EXIT
 export OMP_WAIT_POLICY=passive
 
-run_clomp --noise-census=sometimes 2 1 16 10 32 1 1
+run_clomp --noise-census=sometimes 2 1 16 100 32 1 1
 is "$rc" 2 "--noise-census=sometimes is a usage error (exit 2)"
 is "$(line_count "$err")" 1 "said in one line"
 like "$err" "--noise-census: 'sometimes' is not on or off" "naming the option and the bad value"
@@ -68,7 +68,7 @@ for line in bad:
 PY
 }
 
-run_clomp --trials=4 --rounds=2 --json="$tmp/on.json" --csv="$tmp/on.csv" 2 1 16 10 32 1 1
+run_clomp --trials=4 --rounds=2 --json="$tmp/on.json" --csv="$tmp/on.csv" 2 1 16 100 32 1 1
 is "$rc" 0 "a run with the census (default) exits 0"
 printf '%s\n' "$out" >"$tmp/on.txt"
 is "$(invariants "$tmp/on.json" "$tmp/on.csv" "$tmp/on.txt")" "" \
@@ -79,7 +79,7 @@ is "$(printf '%s\n' "$out" | grep -c '    Noise: ')" \
     "every measurement that ran (the JSON's selected and available ones) has its Noise line"
 like "$out" "Noise census: 20000 fixed-work quanta of 1.00 us" "the probe states its quantum and length"
 
-run_clomp --noise-census=off --json="$tmp/off.json" --csv="$tmp/off.csv" 2 1 16 10 32 1 1
+run_clomp --noise-census=off --json="$tmp/off.json" --csv="$tmp/off.csv" 2 1 16 100 32 1 1
 is "$rc" 0 "--noise-census=off exits 0"
 like "$out" "Noise census: off" "and says the census is off"
 is "$(printf '%s\n' "$out" | grep -c -e 'Noise thread' -e '    Noise: ')" 0 "with no probe or Noise lines"

@@ -339,10 +339,13 @@ for ((k = 0; k < 9; k++)); do
 done
 
 # ---- no warnings, and the build is reported consistently -------------------------------
-# Unbound threads are warned about by design (tests/numa.t checks it), and the noise census's warning
-# follows the machine's load (tests/noise.t); nothing else may warn.
-warnings=$(grep 'WARNING' <<<"$out" | grep -v -e 'threads are not bound' -e 'noise comparable with the overhead' | grep -c .)
-is "$warnings" 0 "no other WARNING lines for ${args[*]} (16 parts over 2 threads)"
+# Unbound threads are warned about by design (tests/numa.t checks it), and so, when the scheduler
+# happened to put them there, are unbound inner teams seen on one CPU; the noise census's warning and
+# the noisy-measurement warning follow the machine's load (tests/noise.t, tests/statistics.t);
+# nothing else may warn.
+unexpected=$(grep 'WARNING' <<<"$out" | grep -v -e 'threads are not bound' -e 'noise comparable with the overhead' \
+    -e 'noisy measurement: chunk times vary' -e 'the inner teams share CPUs')
+is "$(line_count "$unexpected")" 0 "no other WARNING lines for ${args[*]} (16 parts over 2 threads)" || diag "$unexpected"
 
 compiler_line=$(grep -m1 '^         Compiler: ' <<<"$out")
 run_clomp --version

@@ -167,7 +167,10 @@ if ! command -v mpicc >/dev/null 2>&1 || ! command -v mpirun >/dev/null 2>&1 || 
 fi
 tree_cc=$(sed -n 's/^CC=//p' "$build/compiler-flags" 2>/dev/null)
 export OMPI_CC=${OMPI_CC:-${tree_cc:-${CC:-gcc}}}
-if ! env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make -C "$top" --no-print-directory MPI=1 BUILD="$build/mpi" \
+# One build at a time: make check runs test files two at a time, and mpi.t, scale.t and
+# slurm.t build the same clomp_mpi.
+mkdir -p "$build"
+if ! flock "$build/mpi-build.lock" env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make -C "$top" --no-print-directory MPI=1 BUILD="$build/mpi" \
     clomp_mpi >"$tmp/build.log" 2>&1; then
     echo "Bail out! make MPI=1 failed: $(tail -5 "$tmp/build.log")"
     exit 255

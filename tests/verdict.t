@@ -18,7 +18,9 @@ like "$plan" "\./clomp -1 1 64 100 32 1 100 --verdict" "make run runs the target
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 export OMP_WAIT_POLICY=passive
-run_clomp --verdict --json="$tmp/run.json" 2 1 16 10 32 1 1
+input=(2 1 16 100 32 1 1)
+zones=$((input[2] * input[3]))
+run_clomp --verdict --json="$tmp/run.json" "${input[@]}"
 is "$rc" 0 "clomp --verdict exits 0"
 verdict=$(printf '%s\n' "$out" | sed -n '/^----------- Verdict ----------$/,$p')
 ok "$([ -n "$verdict" ]; echo $?)" "the verdict follows the CORAL RFP line"
@@ -41,9 +43,9 @@ PY
 like "$verdict" "^Speedup: Static OMP runs ${speedup}x as fast as Serial Ref on 2 threads" \
     "the verdict's speedup is the JSON's Static OMP speedup ($speedup)"
 if awk -v s="$speedup" 'BEGIN { exit !(s > 1) }'; then
-    like "$verdict" "a loop of 160 zones still speeds up" "a speedup above 1 is called a speed-up of the 160-zone loop"
+    like "$verdict" "a loop of $zones zones still speeds up" "a speedup above 1 is called a speed-up of the $zones-zone loop"
 else
-    like "$verdict" "a loop of 160 zones does NOT speed up" "a speedup of 1 or less is called no speed-up"
+    like "$verdict" "a loop of $zones zones does NOT speed up" "a speedup of 1 or less is called no speed-up"
 fi
 like "$verdict" "^Overhead: .* us per parallel for against Bestcase OMP \(95% CI .* \.\. .*, within this process\)" \
     "the overhead comes with its interval, said to be within this process"
@@ -56,15 +58,15 @@ else
     like "$verdict" "^Noise: chunk times vary by less than 10%" "the JSON shows a quiet run: the verdict says the figures are stable"
 fi
 
-run_clomp --verdict --trials=1 2 1 16 10 32 1 1
+run_clomp --verdict --trials=1 "${input[@]}"
 like "$(printf '%s\n' "$out" | tail -n 1)" "^Noise: not measured \(one timed chunk per run" \
     "with one timed chunk per run (--trials=1) the verdict does not call the figures stable: it says noise was not measured"
-run_clomp 2 1 16 10 32 1 1
+run_clomp "${input[@]}"
 is "$(printf '%s\n' "$out" | tail -n 1 | cut -c1-10)" "CORAL RFP," "without --verdict the report ends with CLOMP 1.2's CORAL RFP line"
 
-run_clomp --verdict --schedules=serial,bestcase 2 1 16 10 32 1 1
+run_clomp --verdict --schedules=serial,bestcase "${input[@]}"
 like "$out" "No verdict: it needs Serial Ref and Static OMP" "without Static OMP there is no verdict, and it says why"
-run_clomp --verdict --schedules=serial,static 2 1 16 10 32 1 1
+run_clomp --verdict --schedules=serial,static "${input[@]}"
 like "$out" "^Speedup: Static OMP runs [0-9.]+x as fast as Serial Ref on 2 threads \(median chunks\): " \
     "without Bestcase OMP the verdict still gives the speedup"
 unlike_overhead=$(printf '%s\n' "$out" | grep -c '^Overhead: ')

@@ -65,8 +65,8 @@ summary_at=$(grep -n '^----------- Comma-delimited summary' <<<"$out" | cut -d: 
 ok $? "the Wall time line follows the Process CPU time line, before the comma-delimited summary"
 
 # ---- a small mesh warms up on itself ---------------------------------------------------
-run_clomp --trials=1 --json="$tmp/small.json" 2 1 16 10 32 1 1
-is "$rc" 0 "clomp 2 1 16 10 32 1 1 runs and verifies"
+run_clomp --trials=1 --json="$tmp/small.json" 2 1 16 100 32 1 1
+is "$rc" 0 "clomp 2 1 16 100 32 1 1 runs and verifies"
 is "$(pyget "$tmp/small.json" 'd["resolved"]["warmup_zones_per_part"]')" 0 "a 5 KiB mesh warms up on itself (warmup_zones_per_part 0)"
 is "$(grep -c '^          Warm-up: ' <<<"$out")" 0 "and no Warm-up line is printed"
 
