@@ -4,7 +4,7 @@
 # run_clomp.sh; reads its settings (max_threads, time_scale, target_parts,
 # target_zones, zone_scale_factor, max_zone_scale, replicates, numa, exe,
 # launcher, mpi_given, mpi_launcher) and sets mpi_ranks, plan, last_key_run
-# and total_runs.
+# and total_runs. The construct runs come last (suite/constructs.sh).
 # shellcheck disable=SC2154  # the settings above: assigned by run_clomp.sh
 
 # ---- MPI: the launcher's rank count, and the same launcher with another --------------
