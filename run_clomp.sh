@@ -37,6 +37,8 @@ Options (defaults in brackets):
                           MAX_THREADS defaults to the cores per rank on a node
   --numa                  also run the two largest zone sizes under each --numa policy
                           (interleave, local, node:0; needs a clomp built with libnuma)
+  --no-constructs         leave out the construct runs (clomp --constructs at MAX_THREADS,
+                          and inner teams of 2, 4, ... under 2 outer threads; none with --mpi)
   --stop-on-slowdown      stop if the target input's Static OMP speedup is below 1
   --replicates N          run the target input N times as separate processes, interleaved
                           with the other key runs, and summarise them between processes [3]
@@ -82,6 +84,8 @@ for word in "$@"; do
 done
 # shellcheck source=suite/plan.sh
 . "$here/suite/plan.sh"
+# shellcheck source=suite/constructs.sh
+. "$here/suite/constructs.sh"
 # shellcheck source=suite/env_file.sh
 . "$here/suite/env_file.sh"
 # shellcheck source=suite/between_processes.sh
@@ -97,7 +101,7 @@ quick=0 max_zone_scale=10000 zone_scale_factor=10 target_parts=64 target_zones=6
 out_dir=out env_preset='' launcher='' stop_on_slowdown=0 resume_id='' dry_run=0 numa=0 mpi_launcher=''
 mpi_given=0
 plots=auto bundle_only=0 bundle_id='' validate_path=''
-max_zone_scale_set=0 replicates=3
+max_zone_scale_set=0 replicates=3 constructs=1
 positional=()
 
 while [ $# -gt 0 ]; do
@@ -117,6 +121,7 @@ while [ $# -gt 0 ]; do
         --mpi) mpi_launcher=${2-}; mpi_given=1; shift ;;
         --stop-on-slowdown) stop_on_slowdown=1 ;;
         --numa) numa=1 ;;
+        --no-constructs) constructs=0 ;;
         --resume) resume_id=${2-}; shift ;;
         --replicates) replicates=${2-}; shift ;;
         --replicates=*) replicates=${1#*=} ;;
@@ -311,6 +316,8 @@ for ((i = 0; ; i++)); do
     [ "$mpi_given" = 0 ] || read -r -a cmd <<<"$(mpi_launcher_for "$set_name")"
     cmd+=(${launcher_words[@]+"${launcher_words[@]}"} "$exe")
     [ -z "$policy" ] || cmd+=("--numa=$policy")
+    read -r -a copts <<<"$(construct_options "$set_name" "${a[0]}")"   # suite/constructs.sh
+    cmd+=(${copts[@]+"${copts[@]}"})
     # clomp's own CSV of the run: the source of the .summary row and the suite's
     # .csv rows. In the output directory, which a launcher's node also sees.
     rm -f "$run_csv"
@@ -319,7 +326,7 @@ for ((i = 0; ; i++)); do
     now=$(date +%s)
     elapsed=$((now - start_epoch))
     remaining=$((total_runs - done_count))
-    if [ "$elapsed_done" -gt 0 ]; then eta=$((elapsed * remaining / elapsed_done)); else eta=$((remaining * $(run_seconds "${a[@]}"))); fi
+    if [ "$elapsed_done" -gt 0 ]; then eta=$((elapsed * remaining / elapsed_done)); else eta=$((remaining * $(plan_run_seconds "$set_name" "${a[@]}"))); fi
     printf '[%d/%d] %s  elapsed %s  eta %s\n' "$run" "$total_runs" "${cmd[*]}" "$(mmss "$elapsed")" "$(mmss "$eta")" >&2
 
     # A signal that came after the previous record ends the suite here, before a run starts.
@@ -360,8 +367,10 @@ for ((i = 0; ; i++)); do
             cat "$tmp"
             echo "=== end of run $run: exit status $rc ($status)"
         } >>"$full"
-        summary_row "$run" "$set_name" "$status" "$rc" "$seconds" "$args" "$run_csv" "${policy:-first-touch}" >>"$summary"
-        suite_csv_rows "$run" "$set_name" "$status" "$rc" "$seconds" "$run_csv" "$base.csv"
+        # A construct run's CSV is its construct table: no .summary figures, rows in <base>.constructs.csv.
+        if is_construct_set "$set_name"; then row_csv=/dev/null table=$base.constructs.csv; else row_csv=$run_csv table=$base.csv; fi
+        summary_row "$run" "$set_name" "$status" "$rc" "$seconds" "$args" "$row_csv" "${policy:-first-touch}" >>"$summary"
+        suite_csv_rows "$run" "$set_name" "$status" "$rc" "$seconds" "$run_csv" "$table"
         echo "$run" >>"$base.done"
     ) &
     recorder=$!
@@ -398,6 +407,7 @@ replicates_files=''
 failures=$("$here/results/first_failure.sh" "$base")
 echo "---- complete $(date)${failures:+: $failures}" >>"$base.env"
 files="Files: $base.env ${base}_key.full ${base}_key.summary${replicates_files} ${base}_<Z>zones.* $base.csv"
+[ ! -f "$base.constructs.csv" ] || files="$files ${base}_constructs*.* $base.constructs.csv"
 if [ -z "$failures" ]; then echo "Suite complete: $total_runs runs. $files"; else echo "Suite ended. $files"; fi
 if made=$(write_results "$base"); then
     echo "Report: $(grep '\.html$' <<<"$made")"

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # bundle.sh BASE: the submission bundle <base>.tar.gz. One directory named
-# after the suite holding every file of that ID (.env, .done, .csv, every
-# .full and .summary, the HTML report, the charts), the machine description
+# after the suite holding every file of that ID (.env, .done, .csv, the
+# construct table .constructs.csv, every .full and .summary, the HTML report,
+# the charts), the machine description
 # (<base>_machine/: lscpu, numactl -H, lstopo, kernel, governors, build
 # facts) and a MANIFEST with the SHA-256 of every other file, in the format
 # of `sha256sum` (so `sha256sum -c MANIFEST` checks it too). Check a bundle

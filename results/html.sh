@@ -296,6 +296,25 @@ write_charts() {
     [ "$n_charts" -gt 0 ] || printf '<p class="na">No charts: %s.</p>\n' "${no_charts:-no run gave figures to draw}"
 }
 
+# The construct runs (results/constructs_table.sh, the charts constructs_sync and constructs_loops).
+write_constructs() {
+    local table shapes
+    table=$("$here/constructs_table.sh" "$base") || return 0
+    echo '<h2 id="constructs">OpenMP constructs</h2>'
+    echo "<p>What each OpenMP construct costs by EPCC's method (<code>clomp --constructs</code>, docs/constructs.md): the"
+    echo 'overhead per instance, the median over the repetitions with its 95% interval within the run. Level 1 at the key'
+    echo 'thread count; level 2: every outer thread runs the construct at once with its own inner team, and L2/L1 is that'
+    echo 'overhead over level 1 at the inner team size. A row not measured says why. The suite runs fewer repetitions and'
+    echo "chunk sizes than EPCC's defaults; <code>clomp --constructs</code> alone runs those.</p>"
+    printf '%s\n' "$table"
+    shapes=$(cat "$base"_constructs*.full 2>/dev/null | awk '/^=== run [0-9]+\// { r = $3; sub(/\/.*/, "", r) } /^Level 2: / { print "run " r ": " $0 }')
+    [ -z "$shapes" ] || printf '<pre>%s</pre>\n' "$(esc <<<"$shapes")"
+    chart constructs_sync "Construct overhead vs inner team size" \
+        "Each synchronisation construct's level-2 overhead under 2 outer threads against the inner team size, 95% intervals as error bars (log axis); a circled point has no interval or one reaching 0, its bar drawn upwards only; an overhead at or below 0 is not drawn."
+    chart constructs_loops "Loop schedule overhead vs inner team size" \
+        "The same for the loop schedules (STATIC, and STATIC, DYNAMIC, GUIDED with chunks 1, 8, 64), per loop of 128 iterations per thread."
+}
+
 write_environment() {
     local label v
     echo '<h2 id="environment">Environment</h2>'
@@ -363,6 +382,7 @@ write_files() {
     write_head
     write_key_results
     write_charts
+    write_constructs
     write_environment
     write_warnings
     write_files

@@ -6,6 +6,9 @@
 #   overhead_<Z>zones  overhead per schedule vs threads, us/Loop (left axis)
 #                      and CPU cycles (right axis), 95% intervals as error bars
 #   efficacy           efficacy vs total zones, key runs (all threads, first touch)
+#   constructs_sync    from <base>.constructs.csv: each synchronisation construct's
+#   constructs_loops   (or loop schedule's) level-2 overhead vs the inner team size,
+#                      under 2 outer threads (the paper's figure 5), 95% intervals
 # Needs gnuplot (Debian gnuplot-nox). Exit 0, 1 when a chart failed, 2 usage.
 set -u
 base=${1:?usage: plots.sh BASE}
@@ -153,4 +156,57 @@ set yrange [0:*]; set offsets graph 0.05, graph 0.05, graph 0.05, 0
 plot 100 with lines ls 5 title 'bestcase (100%)'$(series "$data" "2|1:2|linespoints ls 1|Static" "3|1:3|linespoints ls 2|Dynamic" \
     "4|1:4|linespoints ls 3|Manual" "5|1:5|linespoints ls 4|Nested")"
 fi
+# The construct sweep (suite/constructs.sh): level-2 overhead per construct
+# against the inner team size; one line per construct with a point, a log
+# axis (overheads span 0.01 us to ms). A point without an interval, or whose
+# interval reaches 0, is circled (unresolved) and its bar drawn upwards only;
+# an overhead at or below 0 has no place on the axis and is left out.
+ccsv=$base.constructs.csv
+construct_chart() {  # construct_chart NAME KIND TITLE: KIND sync or loops
+    local data=$work/$1.dat names plot_lines='' j=0 c n x outer unresolved=0 count
+    local -a pts=(1 2 3 4 5 7 8 9 10 11 12 13 14 15)   # never 6: the circle marks unresolved points
+    [ -s "$ccsv" ] || return 0
+    names=$(KIND=$2 awk -F, -f "$here/csv_columns.awk" -f <(cat <<'AWK'
+col("set") ~ /^constructs_outer/ && col("level") == "2" {
+    loop = col("chunk") != "" || col("construct") == "static"
+    if ((ENVIRON["KIND"] == "loops") != loop) next
+    n = col("construct_name"); if (!(n in idx)) { idx[n] = ++count; name[count] = n }
+    t = col("inner_threads") + 0; inner[t] = 1; outer = col("outer_threads")
+    v = num("overhead_us"); lo = num("overhead_ci95_low_us"); hi = num("overhead_ci95_high_us")
+    if (col("status") != "measured" || v == "NaN" || v + 0 <= 0) v = lo = hi = "NaN"
+    else if (lo == "NaN" || lo + 0 <= 0) { lo = v; if (hi == "NaN") hi = v; un[t, idx[n]] = 1 }
+    val[t, idx[n]] = v " " lo " " hi }
+END { for (j = 1; j <= count; j++) print outer "\t" name[j]
+    for (t in inner) { line = t
+        for (j = 1; j <= count; j++) line = line " " ((t, j) in val ? val[t, j] : "NaN NaN NaN") " " (((t, j) in un) ? 1 : 0)
+        print line > DATA } }
+AWK
+) DATA="$data" "$ccsv")
+    [ -n "$names" ] && [ -s "$data" ] || return 0
+    sort -n "$data" -o "$data"
+    n=$(awk 'END { print $1 }' "$data")
+    outer=$(head -n 1 <<<"$names" | cut -f1)
+    count=$(grep -c . <<<"$names")
+    while IFS=$'\t' read -r _ cname; do
+        j=$((j + 1))
+        c=$((2 + 4 * (j - 1)))
+        has_data "$data" "$c" || continue   # a construct with no point gets no legend entry
+        x="(\$1*(1+0.012*($j-($count+1)/2.0)))"   # the constructs drawn slightly apart
+        plot_lines+="'$data' using $x:$c:$((c + 1)):$((c + 2)) with yerrorlines lt $j pt ${pts[(j - 1) % ${#pts[@]}]} lw 2 title '$cname', "
+        plot_lines+="'$data' using $x:(\$$((c + 3)) == 1 ? \$$c : NaN) with points pt 6 ps 2.2 lc rgb 'black' "
+        if [ "$unresolved" = 0 ] && awk -v c="$((c + 3))" '$c == 1 { f = 1 } END { exit !f }' "$data"; then
+            plot_lines+="title 'unresolved', "
+            unresolved=1
+        else
+            plot_lines+="notitle, "
+        fi
+    done <<<"$names"
+    [ -n "$plot_lines" ] || return 0
+    render "$1" "$3, $outer outer threads (level 2)" "$(thread_axis "$n")
+set xlabel 'inner team size (threads per outer thread)'
+set ylabel 'overhead per instance, us'; set logscale y 10; set format y '10^{%L}'; set bars small
+plot ${plot_lines%, }"
+}
+construct_chart constructs_sync sync "Construct overhead vs inner team size"
+construct_chart constructs_loops loops "Loop schedule overhead vs inner team size"
 exit "$status"

@@ -54,9 +54,11 @@ summary_row() {
 }
 
 # suite_csv_rows RUN SET STATUS RC SECONDS RUN_CSV SUITE_CSV: appends the
-# run's measurement rows to the suite's .csv, each prefixed with the run's
-# index, set, status, exit code and seconds; writes the header first when
-# SUITE_CSV is new. A run that left no CSV (killed, crashed) adds no row.
+# run's rows to SUITE_CSV (<base>.csv for a mesh run's measurements,
+# <base>.constructs.csv for a construct run's table), each prefixed with the
+# run's index, set, status, exit code and seconds; writes the header (the run's
+# own CSV header after those five) first when SUITE_CSV is new. A run that left
+# no CSV (killed, crashed) adds no row.
 suite_csv_rows() {
     local prefix="$1,$2,$3,$4,$5" csv=$6 suite=$7
     [ -s "$csv" ] || return 0

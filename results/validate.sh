@@ -9,7 +9,11 @@
 #     the .full's Checksum lines) of an input identical across thread counts
 #   - every run's CORAL RFP line parses and names that run's inputs
 #   - the build was not a fast-math build
-#   - the suite was not oversubscribed (threads, and MPI ranks x threads per host, <= cores)
+#   - the suite was not oversubscribed (threads, and MPI ranks x threads per host, <= cores;
+#     the construct runs' nested teams may be: clomp reports it)
+#   - the construct table (<base>.constructs.csv) when constructs runs were planned:
+#     present, parsed with its header, rows of every planned construct run and of no
+#     other, every row measured, serialized, fewer threads, or not run with a reason
 # Prints a verdict with every reason; exit 0 valid, 1 invalid, 2 not a bundle.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
@@ -174,6 +178,47 @@ bad=$(cat "$top/$name"_*.full 2>/dev/null | awk '
             printf "input %s: .full line \"%s Checksum: %s\" in run %s differs from \"%s\" in %s\n", input, who, sum, k, first[input], where[input] } }')
 while IFS= read -r line; do [ -z "$line" ] || invalid "$line"; done <<<"$bad"
 
+# ---- the construct table ----------------------------------------------------------------
+construct_runs=$(awk -F'|' '$1 ~ /^constructs/ { print NR }' <<<"$plan" | paste -sd ' ')
+construct_note=''
+if [ -n "$construct_runs" ]; then
+    ccsv=$top/$name.constructs.csv
+    if [ ! -s "$ccsv" ]; then
+        invalid "$name.constructs.csv (the construct table of runs $construct_runs) is missing"
+    else
+        bad=$(awk -F, -v planned="$construct_runs" -f "$here/csv_columns.awk" -f <(cat <<'AWK'
+function check_header(  i, n, need, first) {
+    n = split("run set run_status run_exit_code run_seconds construct", first, " ")
+    for (i = 1; i <= n; i++) if (at[first[i]] != i) { print "its header does not start with run,set,run_status,run_exit_code,run_seconds,construct"; break }
+    split("construct_name level outer_threads inner_threads status problem overhead_us", need, " ")
+    for (i in need) if (!(need[i] in at)) print "its header has no column " need[i]
+    for (i in at) header++
+    n = split(planned, p, " "); for (i = 1; i <= n; i++) want[p[i]] = 1
+    checked = 1 }
+FNR > 1 && !checked { check_header() }
+FNR > 1 { rows++
+    what = "run " col("run") " " col("construct_name") " level " col("level")
+    if (ncell != header) print "line " FNR " has " ncell " fields, its header " header
+    if (!(col("run") in want)) print "line " FNR ": run '" col("run") "' is not a construct run of the plan"
+    else got[col("run")]++
+    s = col("status")
+    if (s == "measured") { measured++; if (col("overhead_us") !~ /^-?[0-9.]+([eE][-+]?[0-9]+)?$/) print what " is measured but has no overhead" }
+    else if (s == "not run") { if (col("problem") == "") print what " is not run and gives no reason" }
+    else if (s != "serialized by the runtime" && s != "fewer threads than asked") print what " is '" s "'" (col("problem") == "" ? "" : ": " col("problem")) }
+END { if (!checked) check_header()
+    for (k in want) if (!(k in got)) print "run " k " (a construct run) has no row"
+    printf "rows %d %d\n", rows, measured }
+AWK
+) "$ccsv")
+        while IFS= read -r line; do
+            case $line in
+                rows\ *) read -r _ crows cmeasured <<<"$line"; construct_note="; construct table: $crows rows, $cmeasured measured" ;;
+                ?*) invalid "$name.constructs.csv: $line" ;;
+            esac
+        done <<<"$bad"
+    fi
+fi
+
 # ---- the build ------------------------------------------------------------------------
 facts=$(awk '/^---- build facts/ { on = 1; next } /^---- / { on = 0 } on' "$env"; cat "$top/${name}_machine/build.txt" 2>/dev/null)
 flags=$(grep -E '^ *CFLAGS:' <<<"$facts"; cat "$top/$name"_*.full 2>/dev/null | grep -E '^ *CFLAGS:' | sort -u)
@@ -195,8 +240,8 @@ max_threads=$(sed -n 's/^max threads: //p' "$env" | head -n 1)
 if [ "$cores" -eq 0 ]; then
     invalid "the core count is unknown (no lscpu in the bundle): oversubscription cannot be ruled out"
 else
-    # The plan's runs are "set|policy|numThreads ...": the largest numThreads.
-    most=$(awk -F'|' '{ split($3, a, " "); print a[1] }' <<<"$plan" | sort -n | tail -n 1)
+    # The plan's runs are "set|policy|numThreads ...": the largest numThreads of a mesh run.
+    most=$(awk -F'|' '$1 !~ /^constructs/ { split($3, a, " "); print a[1] }' <<<"$plan" | sort -n | tail -n 1)
     for t in ${max_threads:-0} ${most:-0}; do
         if [ "$t" -gt "$cores" ]; then
             invalid "oversubscribed: runs with $t threads on $cores cores"
@@ -220,7 +265,7 @@ grep -q '^WARNING: .*oversubscribed' "$env" && invalid "$name.env's preflight wa
 
 # ---- verdict ---------------------------------------------------------------------------
 if [ ${#reasons[@]} -eq 0 ]; then
-    echo "$me: $bundle: VALID: $total runs, all present and verified; manifest intact; CORAL RFP lines parse; no fast-math; $max_threads threads on $cores cores"
+    echo "$me: $bundle: VALID: $total runs, all present and verified; manifest intact; CORAL RFP lines parse; no fast-math; $max_threads threads on $cores cores$construct_note"
     exit 0
 fi
 echo "$me: $bundle: INVALID (${#reasons[@]} reasons)"

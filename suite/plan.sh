@@ -4,7 +4,7 @@
 # run_clomp.sh; reads its settings (max_threads, time_scale, target_parts,
 # target_zones, zone_scale_factor, max_zone_scale, replicates, numa, exe,
 # launcher, mpi_given, mpi_launcher) and sets mpi_ranks, plan, last_key_run
-# and total_runs.
+# and total_runs. The construct runs come last (suite/constructs.sh).
 # shellcheck disable=SC2154  # the settings above: assigned by run_clomp.sh
 
 # ---- MPI: the launcher's rank count, and the same launcher with another --------------
@@ -189,6 +189,7 @@ build_plan() {
             plan+=("${z}zones||$t -1 $(sweep_shape "$t" "$z") 32 1 $time_scale")
         done
     done
+    add_construct_runs   # suite/constructs.sh: after every mesh run
     total_runs=${#plan[@]}
 }
 
@@ -238,12 +239,13 @@ print_plan() {
     for ((i = 0; i < total_runs; i++)); do
         IFS='|' read -r set_name policy args <<<"${plan[i]}"
         read -r -a a <<<"$args"
-        secs=$(run_seconds "${a[@]}")
+        secs=$(plan_run_seconds "$set_name" "${a[@]}")
         total=$((total + secs))
         mpi_cmd=''
         [ "$mpi_given" = 0 ] || mpi_cmd="$(mpi_launcher_for "$set_name") "
         printf '[%d/%d] %-10s %s %s  ~%ss  %s bytes\n' $((i + 1)) "$total_runs" "$set_name" \
-            "$mpi_cmd${launcher:+$launcher }$exe${policy:+ --numa=$policy}" "$args" "$secs" "$(run_bytes "${a[@]}")"
+            "$mpi_cmd${launcher:+$launcher }$exe${policy:+ --numa=$policy}$(construct_options "$set_name" "${a[0]}" | sed 's/ *$//; s/^./ &/')" \
+            "$args" "$secs" "$(run_bytes "${a[@]}")"
     done
     echo "Estimated total: ~$(mmss "$total") (mm:ss); nothing was run."
 }

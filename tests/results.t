@@ -5,9 +5,11 @@
 # that is not blank), the submission bundle and ./clomp_validate: valid as
 # made, invalid with a named reason after each kind of damage (one changed
 # byte, a removed file, a run marked FAILED, a checksum that differs, a CORAL
-# RFP line that does not parse, a fast-math build, oversubscription), and
-# "not a bundle" for other files. One quick suite (--max-zone-scale 10:
-# 8 runs of about 0.2 s); no timing is asserted.
+# RFP line that does not parse, a fast-math build, oversubscription, a
+# construct row marked failed or the construct table removed), and "not a
+# bundle" for other files; the construct runs' table (<base>.constructs.csv)
+# against their own output, in the report and its charts, and resumed. One
+# quick suite (--max-zone-scale 10: 13 runs of about 0.2 s); no timing is asserted.
 
 # shellcheck source-path=SCRIPTDIR source=lib/tap.sh
 . "$(dirname "$0")/lib/tap.sh"
@@ -41,21 +43,24 @@ is "$?" 0 "a quick suite ($threads threads) completes with exit 0"
 base=$dir/CLOMP_${host}_1
 plan=$(sed -n 's/^plan: //p' "$base.env" | tr ';' '\n' | grep '|')
 runs=$(grep -c . <<<"$plan")
+# The mesh runs (their rows in <base>.csv) and the construct runs (theirs in <base>.constructs.csv).
+mesh_runs=$(awk -F'|' '$1 !~ /^constructs/ { print NR }' <<<"$plan" | paste -sd ' ')
+construct_runs=$(awk -F'|' '$1 ~ /^constructs/ { print NR }' <<<"$plan" | paste -sd ' ')
 like "$(cat "$root/suite.out")" "^Report: $base\\.html$" "stdout names the HTML report"
 like "$(cat "$root/suite.out")" "^Submission bundle: $base\\.tar\\.gz " "stdout names the submission bundle"
 
 # ---- 2. the suite's measurement table ---------------------------------------------------------
 if [ "$have_python" = 1 ]; then
-    check=$(python3 - "$base" "$runs" "$(schedule_list '' default 1 | paste -sd, -)" <<'PY'
+    check=$(python3 - "$base" "$mesh_runs" "$(schedule_list '' default 1 | paste -sd, -)" <<'PY'
 import csv, glob, sys
-base, runs = sys.argv[1], int(sys.argv[2])
+base, mesh_runs = sys.argv[1], [int(k) for k in sys.argv[2].split()]
 default_keys = sys.argv[3].split(",")   # the default sequence, from clomp --list-schedules
 rows = list(csv.DictReader(open(base + ".csv", newline="")))
 bad = []
 per_run = {}
 for r in rows:
     per_run.setdefault(int(r["run"]), []).append(r)
-if sorted(per_run) != list(range(1, runs + 1)):
+if sorted(per_run) != mesh_runs:
     bad.append("runs %s" % sorted(per_run))
 for k, rs in per_run.items():
     keys = [r["key"] for r in rs]
@@ -90,7 +95,7 @@ for b in bad:
     print(b)
 PY
 )
-    is "$(sed 1d <<<"$check")" "" "every .summary cell (us/Loop, speedup, efficacy, overhead, inputs, status) is the suite table's value for that run, and the table has all 9 measurements of all $runs runs"
+    is "$(sed 1d <<<"$check")" "" "every .summary cell (us/Loop, speedup, efficacy, overhead, inputs, status) is the suite table's value for that run (none for a construct run), and the table has all 9 measurements of every mesh run"
     like "$(head -n 1 <<<"$check")" "^cells $((runs * 32))\$" "the comparison covered 32 measurement cells per run"
 else
     skip "the summaries against the suite's table" "python3 not installed"
@@ -99,9 +104,9 @@ fi
 
 # ---- 3. the charts ------------------------------------------------------------------------------
 if [ "$have_gnuplot" = 1 ]; then
-    want_charts="efficacy overhead_6400zones overhead_64000zones speedup_6400zones speedup_64000zones"
+    want_charts="constructs_loops constructs_sync efficacy overhead_6400zones overhead_64000zones speedup_6400zones speedup_64000zones"
     got=$(cd "${base}_charts" && find . -name '*.png' | sed 's|^\./||; s|\.png$||' | LC_ALL=C sort | tr '\n' ' ')
-    is "$got" "$(tr ' ' '\n' <<<"$want_charts" | LC_ALL=C sort | tr '\n' ' ')" "charts: speedup and overhead per zone size (6400, 64000) and efficacy, as PNG"
+    is "$got" "$(tr ' ' '\n' <<<"$want_charts" | LC_ALL=C sort | tr '\n' ' ')" "charts: speedup and overhead per zone size (6400, 64000), efficacy, and the construct sweep's two, as PNG"
     bad=''
     for c in $want_charts; do
         [ "$(head -c 8 "${base}_charts/$c.png" | od -An -tx1 | tr -d ' \n')" = 89504e470d0a1a0a ] || bad+="$c.png "
@@ -113,6 +118,7 @@ if [ "$have_gnuplot" = 1 ]; then
     is "$title_count" 5 "the speedup chart has the series Static, Dynamic, Manual, Bestcase and ideal"
 else
     for d in "the charts exist" "every chart is PNG and SVG" "the speedup chart has its 5 series"; do skip "$d" "gnuplot not installed"; done
+    want_charts=''
 fi
 
 # ---- 4. the HTML report in a real browser --------------------------------------------------------
@@ -123,7 +129,7 @@ net=$(grep -oiE '(src|href)="(https?:)?//[^"]*"|<script|<link |@import' "$html" 
 is "$net" "" "the HTML is self-contained: no script, no stylesheet link, nothing loaded from the network"
 svgs=$(grep -c '<svg' "$html")
 if [ "$have_gnuplot" = 1 ]; then
-    is "$svgs" 5 "the HTML inlines the 5 charts as SVG"
+    is "$svgs" 7 "the HTML inlines the 7 charts as SVG"
 fi
 ids=$(grep -oE "id=['\"][^'\"]+['\"]" "$html" | sort | uniq -d | head -n 3 | paste -sd ' ')
 is "$ids" "" "no id is used twice in the page (each inline chart's ids have their own prefix)"
@@ -156,10 +162,10 @@ p = P(); p.feed(open(sys.argv[1]).read())
 print("|".join(p.h2)); print(p.svg); print(p.figures)
 PY
 )
-    is "$(sed -n 1p <<<"$headings")" "Key results: the target input|Charts|Environment|Build|Warnings|Raw files" \
-        "the rendered page has the headings: key results first, then charts, environment, build, warnings, raw files"
+    is "$(sed -n 1p <<<"$headings")" "Key results: the target input|Charts|OpenMP constructs|Environment|Build|Warnings|Raw files" \
+        "the rendered page has the headings: key results first, then charts, OpenMP constructs, environment, build, warnings, raw files"
     if [ "$have_gnuplot" = 1 ]; then
-        is "$(sed -n 2p <<<"$headings"):$(sed -n 3p <<<"$headings")" "5:5" "the rendered page has 5 SVG images, each in a figure"
+        is "$(sed -n 2p <<<"$headings"):$(sed -n 3p <<<"$headings")" "7:7" "the rendered page has 7 SVG images, each in a figure"
     fi
     grep -Eq '<td class="(met|notmet|undecided|na)">(met|not met|undecided|unavailable \(no cycle rate\))</td>' "$root/dom.html"
     ok $? "the rendered key results give a verdict against LLNL's targets"
@@ -244,6 +250,119 @@ if [ "$clock" = tsc ]; then
         "and that they are judged over the cores' clock range the run recorded ($cmin to $cmax GHz)"
 else
     skip "the report says which clock its verdicts count" "no TSC count on this machine"
+fi
+
+# ---- 4b. the construct runs: their table, against their own output, in the report -----------------
+ccsv=$base.constructs.csv
+key_construct=$(awk -F'|' '$1 == "constructs" { split($3, a, " "); print a[1] }' <<<"$plan")
+sweep=$(awk -F'|' '$1 ~ /^constructs_outer/ { split($3, a, " "); printf "%s ", a[1] }' <<<"$plan")
+is "$key_construct" "$threads" "the plan has a construct run at the suite's $threads threads"
+like "$sweep" "^2 4 " "and a sweep of inner teams 2, 4, ... under 2 outer threads"
+"$CLOMP" --dry-run --constructs --csv="$root/construct-columns.csv" 2 1 4 10 32 1 1 >/dev/null 2>&1
+is "$(head -n 1 "$ccsv" 2>/dev/null)" "run,set,run_status,run_exit_code,run_seconds,$(head -n 1 "$root/construct-columns.csv")" \
+    "<base>.constructs.csv's header is the suite's run columns, then clomp's own construct table columns"
+if [ "$have_python" = 1 ]; then
+    check=$(python3 - "$base" "$construct_runs" "$plan" <<'PY'
+import csv, glob, math, re, sys
+base, runs, plan = sys.argv[1], sys.argv[2].split(), sys.argv[3].splitlines()
+rows = list(csv.DictReader(open(base + ".constructs.csv", newline="")))
+header = open(base + ".constructs.csv").readline().strip().split(",")
+bad, compared = [], 0
+if any(len(r) != len(header) or None in r for r in rows):
+    bad.append("a row's field count differs from the header's")
+if sorted({r["run"] for r in rows}, key=int) != runs:
+    bad.append("runs %s, plan's construct runs %s" % (sorted({r["run"] for r in rows}), runs))
+full = "".join(open(f).read() for f in glob.glob(base + "_constructs*.full"))
+def tolerance(text):  # half a unit of the last digit printed
+    if "." in text:
+        return 0.5 * 10 ** -len(text.split(".")[1])
+    return 0.5 * 10 ** (len(text) - len(text.rstrip("0")))
+for r in rows:
+    k = int(r["run"])
+    if r["set"] != plan[k - 1].split("|")[0] or r["run_status"] != "OK":
+        bad.append("run %d: set %s status %s" % (k, r["set"], r["run_status"]))
+    if r["status"] not in ("measured", "serialized by the runtime", "fewer threads than asked", "not run") or \
+            (r["status"] == "not run" and r["problem"] == ""):
+        bad.append("run %d %s level %s: status %r problem %r" % (k, r["construct_name"], r["level"], r["status"], r["problem"]))
+    if r["status"] != "measured":
+        continue
+    sec = re.search(r"^=== run %d/.*?^=== end of run %d:" % (k, k), full, re.S | re.M).group(0)
+    team = "%sx%s" % (r["outer_threads"], r["inner_threads"])
+    m = re.search(r"^%s +%s +%s +(\S+) +(?:\[[^]]*\] +)?(\d+) +(\d+) (\d+)\.\.(\d+) lvl (\d+) *(\S*)$"
+                  % (re.escape(r["construct_name"]), r["level"], team), sec, re.M)
+    if m is None:
+        bad.append("run %d %s level %s %s: no line in its output" % (k, r["construct_name"], r["level"], team))
+        continue
+    compared += 1
+    printed, cycles, innerreps, tmin, tmax, level, ratio = m.groups()
+    if abs(float(printed) - float(r["overhead_us"])) > tolerance(printed) + 1e-12 or \
+            cycles != "%.0f" % float(r["overhead_cycles"]) or innerreps != r["innerreps"] or \
+            (tmin, tmax, level) != (r["team_threads_min"], r["team_threads_max"], r["level_seen"]) or \
+            ratio != ("%.2f" % float(r["level2_over_level1"]) if r["level2_over_level1"] else ""):
+        bad.append("run %d %s level %s: output %s, csv %s" % (k, r["construct_name"], r["level"], m.groups(),
+                   [r[c] for c in ("overhead_us", "overhead_cycles", "innerreps", "team_threads_min", "team_threads_max", "level_seen", "level2_over_level1")]))
+print("compared %d" % compared)
+for b in bad:
+    print(b)
+PY
+)
+    is "$(sed 1d <<<"$check")" "" "every construct row belongs to a planned construct run of its set, has a status clomp gives (not run with a reason), and a measured row is its run's own output line: overhead to the digits printed, cycles, innerreps, teams seen, L2/L1"
+    like "$(head -n 1 <<<"$check")" "^compared [1-9]" "(the comparison found the runs' output lines)"
+    check=$(python3 - "$base" <<'PY'
+import csv, html, re, sys
+base = sys.argv[1]
+rows = list(csv.DictReader(open(base + ".constructs.csv", newline="")))
+page = open(base + ".html").read()
+sec = page[page.index('<h2 id="constructs">'):]
+table = sec[:sec.index("</table>")]
+bad = []
+names = list(dict.fromkeys(r["construct_name"] for r in rows))
+got = [html.unescape(n) for n in re.findall(r"<tr><td>([^<]*)</td>", table)]
+if got != names:
+    bad.append("table rows %s, constructs %s" % (got, names))
+def first_number(cell):
+    m = re.match(r'<td class="num">(-?[0-9.]+)', cell)
+    return float(m.group(1)) if m else None
+for name in names:
+    m = re.search(r"<tr><td>%s</td>(.*?)</tr>" % re.escape(html.escape(name, quote=False)), table)
+    cells = re.findall(r"<td[^>]*>.*?</td>", m.group(1)) if m else []
+    l1 = next((r for r in rows if r["set"] == "constructs" and r["construct_name"] == name and r["level"] == "1"), None)
+    sweep = [r for r in rows if r["set"].startswith("constructs_outer") and r["construct_name"] == name and r["level"] == "2"]
+    if l1 and l1["status"] == "measured":
+        v, want = first_number(cells[0]) if cells else None, float(l1["overhead_us"])
+        if v is None or abs(v - want) > (0.5 if abs(want) >= 100 else 0.005 * abs(want) + 1e-12):
+            bad.append("%s level 1: html %s, csv %s" % (name, v, want))
+    elif l1 and (not cells or l1["status"] not in cells[0]):
+        bad.append("%s level 1 %s not said" % (name, l1["status"]))
+    for r in sweep:
+        if r["level2_over_level1"] and ("L2/L1 %.2f" % float(r["level2_over_level1"])) not in m.group(1):
+            bad.append("%s run %s: L2/L1 %s not in the row" % (name, r["run"], r["level2_over_level1"]))
+print("\n".join(bad))
+PY
+)
+    is "$check" "" "the report's construct table has a row per construct of <base>.constructs.csv, in its order, with the level-1 overhead (3 significant digits) or why there is none, and every sweep run's L2/L1"
+    if [ "$have_gnuplot" = 1 ]; then
+        legend=$(python3 - "$base" <<'PY'
+import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1] + ".constructs.csv", newline="")))
+drawn = [r for r in rows if r["set"].startswith("constructs_outer") and r["level"] == "2" and r["status"] == "measured"
+         and float(r["overhead_us"]) > 0 and r["chunk"] == "" and r["construct"] != "static"]
+names = list(dict.fromkeys(r["construct_name"] for r in drawn))
+if any(r["overhead_ci95_low_us"] == "" or float(r["overhead_ci95_low_us"]) <= 0 for r in drawn):
+    names.append("unresolved")
+print("|".join(sorted(names)))
+PY
+)
+        got=$(sed -n 's|.*<title>\([^<]*\)</title>.*|\1|p' "${base}_charts/constructs_sync.svg" | grep -v '^Gnuplot$\|^gnuplot_plot_' | LC_ALL=C sort | paste -sd '|')
+        is "$got" "$(tr '|' '\n' <<<"$legend" | LC_ALL=C sort | paste -sd '|')" \
+            "the sweep's construct chart has a legend entry for every synchronisation construct with a level-2 point (and 'unresolved' when one has no interval above 0), no other"
+    fi
+else
+    skip "the construct rows against the runs' output" "python3 not installed"
+fi
+if [ "$have_gnuplot" = 1 ]; then
+    like "$(sed -n '/<h2 id="constructs">/,/<h2 id="environment">/p' "$base.html")" "<h3>Construct overhead vs inner team size</h3>" \
+        "the report's construct section holds the sweep's chart"
 fi
 
 # ---- 5. the bundle ------------------------------------------------------------------------------
@@ -357,6 +476,43 @@ validate_it "$b"
 is "$rc" 1 "more threads than cores: invalid"
 like "$out" "oversubscribed: runs with $((cores + 1)) threads on $cores cores" "the reason gives threads and cores"
 
+# The construct table: a row marked failed (as clomp marks a construct measured outside it),
+# a not-run row without its reason, the table removed.
+# set_cells N CELL=VALUE...: awk that sets the named cells of line N (an unquoted line: plain commas).
+set_cells() {
+    local n=$1 sets=''
+    shift
+    for kv in "$@"; do sets+=" \$c[\"${kv%%=*}\"] = \"${kv#*=}\";"; done
+    printf "awk -F, -v OFS=, 'NR == 1 { for (i = 1; i <= NF; i++) c[\$i] = i } NR == %s {%s } 1' %s >t && mv t %s" \
+        "$n" "$sets" "$name.constructs.csv" "$name.constructs.csv"
+}
+# first_row STATUS: the line number of the first unquoted construct row with that status.
+first_row() {
+    awk -F, -v s="$1" 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next } index($0, "\"") == 0 && $c["status"] == s { print NR; exit }' \
+        "$base.constructs.csv"
+}
+crow=$(first_row measured)
+cwhat=$(awk -F, -v n="$crow" 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i } NR == n { print "run " $c["run"] " " $c["construct_name"] " level " $c["level"] }' "$base.constructs.csv")
+b=$(damaged construct-failed "$(set_cells "$crow" status=failed "problem=measured outside its construct")" remanifest)
+validate_it "$b"
+is "$rc" 1 "a construct row marked failed (MANIFEST rewritten to match): invalid (exit 1)"
+like "$out" "$name\\.constructs\\.csv: $cwhat is 'failed': measured outside its construct" "the reason names the run, the construct, the level and the problem"
+nrow=$(first_row "not run")
+if [ -n "$nrow" ]; then
+    b=$(damaged construct-reason "$(set_cells "$nrow" problem=)" remanifest)
+    validate_it "$b"
+    is "$rc:$(grep -c 'is not run and gives no reason' <<<"$out")" "1:1" "a construct row not run without its reason: invalid, and says so"
+else
+    skip "a construct row not run without its reason is invalid" "every construct row of this suite was measured"
+fi
+b=$(damaged construct-removed "rm $name.constructs.csv" remanifest)
+validate_it "$b"
+is "$rc" 1 "the construct table removed (MANIFEST rewritten to match): invalid (exit 1)"
+like "$out" "$name\\.constructs\\.csv \\(the construct table of runs ${construct_runs}\\) is missing" "the reason names the file and the construct runs it held"
+b=$(damaged construct-header "sed -i '1s/^run,set,/set,run,/' $name.constructs.csv" remanifest)
+validate_it "$b"
+is "$rc:$(grep -c 'its header does not start with run,set,' <<<"$out")" "1:1" "a construct table whose header is not the suite's: invalid, and says so"
+
 b=$(damaged several "rm ${name}.done; sed -i 's/^CFLAGS: /CFLAGS: -Ofast /' $name.env")
 validate_it "$b"
 reasons=$(grep -c '^  - ' <<<"$out")
@@ -392,7 +548,7 @@ rm -rf "${base}_charts" "$html"
 make -s -C "$top" plots OUT="$dir" >/dev/null 2>&1
 rc=$?
 if [ "$have_gnuplot" = 1 ]; then
-    is "$rc:$(find "${base}_charts" -name '*.svg' 2>/dev/null | wc -l | tr -d ' ')" "0:5" "make plots OUT=DIR redraws the 5 charts of the latest suite in DIR"
+    is "$rc:$(find "${base}_charts" -name '*.svg' 2>/dev/null | wc -l | tr -d ' ')" "0:7" "make plots OUT=DIR redraws the 7 charts of the latest suite in DIR"
 else
     is "$rc" 2 "make plots without gnuplot fails (exit 2 from results/report.sh)"
 fi
@@ -405,5 +561,22 @@ validate_it "$bundle"
 is "$rc" 0 "the bundle it rewrites validates"
 "$driver" --out "$dir" --bundle 7 >/dev/null 2>&1
 is "$?" 2 "run_clomp.sh --bundle of a suite that does not exist: exit 2"
+
+# ---- 8. resuming a suite whose last construct run did not finish ------------------------------------
+# A copy of the suite without the last run's done mark, as a suite interrupted
+# after it wrote that run's rows and output: --resume drops them and runs it again.
+last_c=${construct_runs##* }
+cp -a "$dir" "$root/resume"
+rbase=$root/resume/CLOMP_${host}_1
+sed -i "/^$last_c\$/d" "$rbase.done"
+rows_of() { awk -F, -v k="$1" 'NR > 1 && $1 == k' "$2" | wc -l | tr -d ' '; }
+before=$(rows_of "$last_c" "$base.constructs.csv")
+"$driver" --quick --max-zone-scale 10 --out "$root/resume" --resume 1 "$CLOMP" "$threads" </dev/null >"$root/resume.out" 2>&1
+is "$?" 0 "--resume of a suite whose last construct run is not marked done completes (exit 0)"
+is "$(grep -c "^\[$last_c/$runs\] " "$root/resume.out")" 1 "it runs that construct run again, and only it"
+is "$(rows_of "$last_c" "$rbase.constructs.csv"):$(cat "$rbase"_constructs*.full | grep -c "^=== run $last_c/")" "$before:1" \
+    "the run's rows are in <base>.constructs.csv once (as many as before: $before) and its output in .full once"
+validate_it "$rbase.tar.gz"
+is "$rc" 0 "and the resumed suite's bundle validates"
 
 done_testing

@@ -3,9 +3,11 @@
 # (.env, .done, key and per-zone-size .full/.summary), the summaries read by a
 # real CSV parser and checked against the runs' own output, suite IDs (serial
 # and concurrent), failed runs, interrupt and resume, --dry-run, bad usage,
-# --stop-on-slowdown, presets. Every suite is --quick --max-zone-scale 10 with
-# MAX_THREADS 2: 8 runs of about 0.2 s; stand-in executables where the real
-# binary would be slow or cannot fail on demand. No timing is asserted.
+# --stop-on-slowdown, presets, the construct runs' place in the plan. Every
+# suite is --quick --max-zone-scale 10 with MAX_THREADS 2: 8 runs of about
+# 0.2 s (without the construct runs: tests/results.t runs those); stand-in
+# executables where the real binary would be slow or cannot fail on demand.
+# No timing is asserted.
 
 # shellcheck source-path=SCRIPTDIR source=lib/tap.sh
 . "$(dirname "$0")/lib/tap.sh"
@@ -18,7 +20,7 @@ export OMP_WAIT_POLICY=${OMP_WAIT_POLICY:-passive}
 
 host=$(uname -n)
 host=${host%%.*}
-quick=(--quick --max-zone-scale 10 --replicates 1)  # one process of the target input: 8 runs (--replicates: section 12)
+quick=(--quick --max-zone-scale 10 --replicates 1 --no-constructs)  # one process of the target input: 8 runs (--replicates: section 11; construct runs: section 12)
 zone_sizes=(6400 64000)
 total=8  # 2 key runs, the 2 repeated with allocThreads 1, 2 sizes x threads 1..2
 
@@ -679,7 +681,7 @@ else
 fi
 
 # ---- 11. --replicates: the target input as several processes, summarised between them -------------
-base_quick=(--quick --max-zone-scale 10)
+base_quick=(--quick --max-zone-scale 10 --no-constructs)
 dry=$("$driver" --dry-run "${base_quick[@]}" --out "$usage" "$CLOMP" 2 </dev/null)
 target="2 -1 64 100 32 1 1"
 keys=$(sed -n 's/^\[[0-9]*\/[0-9]*\] key  *[^ ]* \(.*[0-9]\)  ~.*/\1/p' <<<"$dry" | tr '\n' ';')
@@ -751,6 +753,44 @@ html_rows=$(sed -n '/<h3>Between processes (--replicates)<\/h3>/,/<\/table>/p' "
 is "$html_rows" "$(($(lines_of "${rb}_key.processes.csv") - 1))" \
     "the HTML report's key results add a 'Between processes' table with one row per row of <base>_key.processes.csv"
 rejected "--replicates 0 exits 2" "--replicates: '0'" "${quick[@]}" --out "$usage" --replicates 0 "$CLOMP" 2
+
+# ---- 12. the construct runs in the plan ------------------------------------------------------------
+with=$("$driver" --dry-run --quick --max-zone-scale 10 --replicates 1 --out "$usage" "$CLOMP" 2 </dev/null)
+without=$("$driver" --dry-run "${quick[@]}" --out "$usage" "$CLOMP" 2 </dev/null)
+listing() { grep '^\[' <<<"$1" | sed 's/^\[[0-9]*\/[0-9]*\] //'; }
+n_with=$(listing "$with" | grep -c .)
+is "$(listing "$with" | head -n "$total")" "$(listing "$without")" "by default the plan is the mesh runs --no-constructs plans, in the same order, then more"
+extra=$(listing "$with" | tail -n +$((total + 1)))
+is "$(awk '{ print $1 }' <<<"$extra" | paste -sd ' ')" "constructs constructs_outer2 constructs_outer2" \
+    "the runs after them are the construct runs: one at the key thread count, then the sweep under 2 outer threads"
+bad=$(awk '$0 !~ / --constructs --schedules=serial / || $0 !~ /  ~[0-9]+s  [0-9]+ bytes$/' <<<"$extra")
+is "$bad" "" "the dry run lists each construct run's clomp options (--constructs, only Serial Ref) with its estimated seconds and bytes"
+shapes=$(sed -n 's/^constructs_outer2 .* --nested=\([0-9]*x[0-9]*\) \([0-9]*\) .*/\1:\2/p' <<<"$extra" | paste -sd ' ')
+is "$shapes" "2x2:2 2x4:4" "on 2 threads the sweep's inner teams are 2 and 4 (the smallest cap), each run with as many threads at level 1"
+like "$(grep '^constructs ' <<<"$extra")" " 2 -1 64 100 32 1 1  " "the key construct run has MAX_THREADS threads and the target input's mesh at timeScale 1"
+like "$with" "^Plan: $n_with runs " "the plan counts them"
+sum=$(sed -n 's/^\[[0-9]*\/[0-9]*\] .*  ~\([0-9]*\)s  [0-9]* bytes$/\1/p' <<<"$with" | awk '{ t += $1 } END { printf "%02d:%02d", t / 60, t % 60 }')
+like "$with" "^Estimated total: ~$sum " "and the estimated total includes their estimates ($sum)"
+wide=$("$driver" --dry-run --quick --out "$usage" "$CLOMP" 64 </dev/null)
+is "$(sed -n 's/.* constructs_outer2 .* --nested=2x\([0-9]*\) .*/\1/p' <<<"$wide" | paste -sd ' ')" "2 4 8 16 32" \
+    "at MAX_THREADS 64 the sweep's inner teams are 2, 4, 8, 16 and 32 (64 / 2 outer threads)"
+longer=$("$driver" --dry-run --max-zone-scale 10 --replicates 1 --out "$usage" "$CLOMP" 2 </dev/null)
+q=$(sed -n 's/^\[[0-9]*\/[0-9]*\] constructs .*--construct-reps=\([0-9]*\) --construct-time=\([0-9]*\) .*/\1 \2/p' <<<"$with")
+d=$(sed -n 's/^\[[0-9]*\/[0-9]*\] constructs .*--construct-reps=\([0-9]*\) --construct-time=\([0-9]*\) .*/\1 \2/p' <<<"$longer")
+read -r qr qt <<<"$q"
+read -r dr dt <<<"$d"
+[ -n "$qr" ] && [ -n "$dr" ] && [ "$qr" -le "$dr" ] && [ "$qt" -lt "$dt" ]
+ok $? "--quick gives the construct runs fewer or as many repetitions ($qr against $dr) and a shorter test time ($qt us against $dt)"
+# (A stand-in mpirun on PATH, as in section 8: its dry run only reads the rank count.)
+mpi_plan=$(PATH="$fakebin:$PATH" "$driver" --dry-run --quick --max-zone-scale 1 --mpi "mpirun --allow-run-as-root -np 2" "$fake" 2 2>&1)
+like "$mpi_plan" "^Plan: [1-9][0-9]* runs " "an --mpi suite's dry run plans its runs"
+is "$(grep -c '^\[.*--constructs' <<<"$mpi_plan")" 0 "and no construct runs among them"
+fails=$(newdir construct-fail)
+FAKE_RC=7 drive --quick --max-zone-scale 10 --replicates 1 --out "$fails" "$fake" 2
+is "$(tail -n 1 <<<"$out")" "Suite FAILED: $n_with of $n_with runs FAILED; first: run 1 (key, exit status 7): fake clomp: failing on purpose" \
+    "a failed construct run counts as a failed run like any other: all $n_with runs failed"
+is "$(grep -c ',FAILED,7,' "$fails/CLOMP_${host}_1"_constructs*.summary | awk -F: '{ t += $2 } END { print t }')" "$((n_with - total))" \
+    "and each failed construct run has its FAILED row in its .summary"
 
 # ---- 10. the driver is shellcheck-clean -----------------------------------------------------------
 if command -v shellcheck >/dev/null 2>&1; then

@@ -1,0 +1,92 @@
+# shellcheck shell=bash
+# The suite's construct runs (docs/constructs.md, "In the suite"): after every
+# mesh run, clomp --constructs once at the key thread count (level 1, and
+# level 2 at clomp's default nested shape), then once per inner team size at a
+# fixed outer team (the paper's figure 5: overhead against the inner team
+# size). Sourced by run_clomp.sh; reads its settings (constructs, mpi_given,
+# max_threads, target_parts, target_zones, time_scale, quick) and appends to plan.
+# shellcheck disable=SC2154  # the settings above: assigned by run_clomp.sh
+
+# The sweep's outer team, and the smallest largest inner team: on a node of
+# fewer than 2 x 4 cores the sweep still has two points (2x2 and 2x4),
+# oversubscribed (clomp says so in the run's output).
+CONSTRUCT_OUTER=2 CONSTRUCT_INNER_CAP=4
+# Three chunk sizes per schedule, not schedbench's eight: keeps each run to seconds.
+CONSTRUCT_CHUNKS=1,8,64
+
+# A construct run's set: constructs (the key table) or constructs_outerO (the sweep).
+is_construct_set() { [[ $1 == constructs || $1 == constructs_outer* ]]; }
+
+# The sweep's inner team sizes: 2, 4, 8, ... up to max(max_threads / OUTER, CAP),
+# and that largest size itself when it is not a power of two.
+construct_inner_sizes() {
+    local top=$((max_threads / CONSTRUCT_OUTER)) i last=0
+    [ "$top" -ge "$CONSTRUCT_INNER_CAP" ] || top=$CONSTRUCT_INNER_CAP
+    for ((i = 2; i <= top; i *= 2)); do echo "$i"; last=$i; done
+    [ "$last" = "$top" ] || echo "$top"
+}
+
+# The construct runs, on the target input's mesh at timeScale 1 (only Serial Ref
+# runs: --schedules=serial); none with --no-constructs or --mpi.
+add_construct_runs() {
+    local zpp i
+    [ "$constructs" = 1 ] && [ "$mpi_given" = 0 ] || return 0
+    zpp=$(((target_zones + target_parts / 2) / target_parts))
+    plan+=("constructs||$max_threads -1 $target_parts $zpp 32 1 1")
+    for i in $(construct_inner_sizes); do
+        plan+=("constructs_outer$CONSTRUCT_OUTER||$i -1 $target_parts $zpp 32 1 1")
+    done
+}
+
+# EPCC's repetitions, test time and loop delay scaled with the suite's timeScale
+# (its default 100: 10 repetitions of 500 us, 5 us per loop iteration; --quick's
+# 1: 6 repetitions, the fewest that give an interval, of 50 us, 0.2 us).
+construct_settings() {  # -> "REPS TIME_US LOOP_DELAY_US"
+    awk -v ts="$time_scale" 'function clamp(v, lo, hi) { return v < lo ? lo : v > hi ? hi : v }
+        BEGIN { printf "%d %d %g\n", clamp(int(ts / 10), 6, 10), clamp(5 * ts, 50, 500), clamp(ts / 20, 0.2, 5) }'
+}
+
+# The clomp options of a run of SET with THREADS threads (nothing for a mesh run).
+construct_options() {  # construct_options SET THREADS
+    local reps time delay
+    is_construct_set "$1" || return 0
+    read -r reps time delay <<<"$(construct_settings)"
+    printf '%s ' --constructs --schedules=serial "--construct-reps=$reps" "--construct-time=$time" \
+        "--construct-loop-delay=$delay" "--construct-chunks=$CONSTRUCT_CHUNKS"
+    [[ $1 != constructs_outer* ]] || printf '%s' "--nested=${1#constructs_outer}x$2"
+    echo
+}
+
+# What a construct run costs (docs/suite.md, "The dry run's estimate"): per
+# level, 9 synchronisation rows of (reps + 2 calibration) x (reference + test)
+# of TIME each, at least 10 instances of CONSTRUCT_INSTANCE_US (tenfold when the
+# level's threads outnumber the cores: a descheduled thread stalls the team), and
+# 1 + 3 x chunks loop rows of (reps + 1) x (a reference of 128 x threads delays
+# and a test of 128 delays per thread); level 2 as many rows on OUTER teams, and
+# the process (PROCESS_SECONDS).
+CONSTRUCT_INSTANCE_US=70
+construct_run_seconds() {  # construct_run_seconds SET THREADS: seconds, whole, at least 1
+    local outer=0 inner=0
+    case $1 in
+        constructs_outer*) outer=${1#constructs_outer} inner=$2 ;;
+        *) [ "$2" -lt 4 ] || { outer=2 inner=$(($2 / 2)); } ;;   # Nested OMP's default shape: two halves
+    esac
+    awk -v t="$2" -v o="$outer" -v i="$inner" -v cores="${max_threads:-1}" -v s="$(construct_settings)" \
+        -v chunks="$CONSTRUCT_CHUNKS" -v inst="$CONSTRUCT_INSTANCE_US" -v process="$PROCESS_SECONDS" '
+        function level(n, team,   over, sync, loop) {
+            over = (n > cores) ? 10 : 1
+            sync = 9 * (reps + 2) * (2 * time > 10 * inst * over ? 2 * time : 10 * inst * over)
+            loop = rows * (reps + 1) * (128 * team * delay + 128 * delay * over)
+            return (sync + loop) * 1e-6 }
+        BEGIN { split(s, v, " "); reps = v[1]; time = v[2]; delay = v[3]; rows = 1 + 3 * split(chunks, c, ",")
+            secs = process + level(t, t)
+            if (o >= 2 && i >= 2) secs += level(o * i, i)
+            r = int(secs + 0.5); print (r < 1 ? 1 : r) }'
+}
+
+# plan_run_seconds SET ARGS...: any planned run's estimate (suite/plan.sh's model for a mesh run).
+plan_run_seconds() {
+    local set_name=$1
+    shift
+    if is_construct_set "$set_name"; then construct_run_seconds "$set_name" "$1"; else run_seconds "$@"; fi
+}
