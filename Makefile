@@ -165,7 +165,7 @@ check: clomp clomp-faults unit-tests $(STATS_HELPER)
 	$(TEST_ENV) CLOMP_TEST_LANE=quick $(PROVE) -j$(CHECK_JOBS) --exec '' $(UNIT_BIN) tests/*.t
 
 check-all: clomp clomp-faults unit-tests $(STATS_HELPER)
-	$(TEST_ENV) CLOMP_TEST_LANE=full $(PROVE) --exec '' $(UNIT_BIN) tests/*.t
+	$(TEST_ENV) CLOMP_TEST_LANE=full $(PROVE) --timer --exec '' $(UNIT_BIN) tests/*.t
 
 # clomp inside QEMU guests with 2 and 4 emulated NUMA nodes (TCG, about a
 # minute): locality per policy against the topology. Needs qemu-system-x86
