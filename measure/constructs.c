@@ -332,10 +332,17 @@ int measure_constructs(const RunSetup *run, ConstructTable *t, char *why, size_t
 
 int measure_asked_constructs(const RunSetup *run, RunRecord *record, ConstructTable *t, char *why, size_t why_size)
 {
-    if (!run->constructs.asked)
-        return 0;
-    record->constructs = t;
-    return measure_constructs(run, t, why, why_size);
+    double from = process_cost_now().wall_seconds;
+    int status = 0;
+    if (run->constructs.asked) {
+        record->constructs = t;
+        status = measure_constructs(run, t, why, why_size);
+    }
+    /* The wall time's parts (record_wall_time): the table's own, and the end of the measuring. */
+    record->measured_until = process_cost_now().wall_seconds;
+    if (record->constructs != NULL)
+        record->constructs_seconds = record->measured_until - from;
+    return status;
 }
 
 void free_constructs(ConstructTable *t)

@@ -19,7 +19,8 @@
 int measure_constructs(const RunSetup *run, ConstructTable *table, char *why, size_t why_size);
 
 /* When --constructs was given: the record points at `table`, then
- * measure_constructs fills it. 0 without --constructs. */
+ * measure_constructs fills it (0 without --constructs). Either way the record
+ * gets the end of the measuring and the table's own wall time. */
 int measure_asked_constructs(const RunSetup *run, RunRecord *record, ConstructTable *table, char *why,
                              size_t why_size);
 

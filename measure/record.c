@@ -63,6 +63,9 @@ WallTime record_wall_time(const RunRecord *r)
         for (long round = 0; round < m->rounds_done; round++)
             w.timed += m->round_seconds[round];
     }
-    w.rest = w.total - w.setup - w.build - w.warmup - w.reset - w.timed - w.check;
+    w.constructs = r->constructs_seconds;
+    if (r->measured_until > 0.0)
+        w.after_runs = w.total - r->measured_until;
+    w.rest = w.total - w.setup - w.build - w.warmup - w.reset - w.timed - w.check - w.constructs - w.after_runs;
     return w;
 }

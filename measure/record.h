@@ -354,6 +354,8 @@ typedef struct RunRecord {
     ProcessCost cost;                    /* CPU and wall seconds at the end (measured = 0: not taken) */
     const ConstructTable *constructs;    /* --constructs: the table (rows so far); else NULL */
     double measuring_from;               /* process wall seconds when the measurements began; 0: never */
+    double measured_until;               /* ... when they and the construct table ended; 0: never */
+    double constructs_seconds;           /* wall seconds measuring the construct table (--constructs) */
 } RunRecord;
 
 /* Where the process's wall time went, in seconds (record_wall_time): the
@@ -363,7 +365,10 @@ typedef struct RunRecord {
  * what remains (the report, the summaries). */
 typedef struct WallTime {
     int measured;              /* 0: the measurements never began, or no process cost */
-    double total, setup, build, warmup, reset, timed, check, rest;
+    double total, setup, build, warmup, reset, timed, check;
+    double constructs;         /* the construct table (--constructs) */
+    double after_runs;         /* from the end of the measurements to the record: locality again, summaries */
+    double rest;               /* what no part timed (the hooks between measurements): small, >= 0 */
 } WallTime;
 WallTime record_wall_time(const RunRecord *r);
 

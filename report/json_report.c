@@ -38,6 +38,8 @@ static void write_wall_time(JsonWriter *w, const RunRecord *r)
     json_number(w, "timed_seconds", t.timed);
     json_number(w, "verification_seconds", t.check);
     json_number(w, "rest_seconds", t.rest);
+    json_number(w, "constructs_seconds", t.constructs);
+    json_number(w, "after_runs_seconds", t.after_runs);
     json_object_end(w);
 }
 

@@ -2,14 +2,45 @@
  * set-up (the probe, one line per thread of the team), one `Noise` line in
  * every measurement's block after CLOMP 1.2's lines, and the per-thread
  * totals of the timed runs at the end. Reads the record only. */
+#include "text_format.h"
 #include "text_report.h"
 
 #include <math.h>
+#include <stdlib.h>
 
 /* The time beyond the median quantum, as a percentage that shows small losses. */
 static double percent(double fraction)
 {
     return fraction * 100.0;
+}
+
+static void name_noise_thread(FILE *out, int i, const void *ctx)
+{
+    fprintf(out, "thread %d on cpu %d", i, ((const NoiseCensus *)ctx)->thread[i].cpu);
+}
+
+/* Beyond TEXT_FULL_TABLE_ROWS threads, one summary line per figure of the
+ * per-thread table (the JSON's noise_census.threads keeps every row). */
+typedef double (*NoiseFigure)(const NoiseThread *n);
+static double lost_percent(const NoiseThread *n) { return percent(n->lost_fraction); }
+static double largest_detour(const NoiseThread *n) { return n->largest_detour_us; }
+static double p99_over_fastest(const NoiseThread *n) { return n->fastest_us > 0.0 ? n->p99_us / n->fastest_us : NAN; }
+static double disturbed_chunks(const NoiseThread *n) { return (double)n->disturbed_chunks; }
+static double switches(const NoiseThread *n) { return (double)n->switches; }
+static double migrations(const NoiseThread *n) { return (double)n->migrations; }
+
+static void print_noise_summary(FILE *out, const NoiseCensus *c, const char *const *labels, const NoiseFigure *figures,
+                                int count)
+{
+    double *v = malloc((size_t)c->threads * sizeof *v);
+    if (v == NULL)
+        return;
+    for (int f = 0; f < count; f++) {
+        for (int t = 0; t < c->threads; t++)
+            v[t] = figures[f](&c->thread[t]);
+        print_table_summary(out, labels[f], v, c->threads, name_noise_thread, c);
+    }
+    free(v);
 }
 
 void print_noise_census(FILE *out, const RunRecord *r)
@@ -29,7 +60,14 @@ void print_noise_census(FILE *out, const RunRecord *r)
                  "%d threads at once, %.0f ms; lost = time beyond the median quantum%s%s\n",
             c->quanta, c->quantum_us, c->quantum_work, c->threads, c->probe_seconds * 1e3,
             c->note[0] != '\0' ? "; " : "", c->note);
-    for (int t = 0; t < c->threads; t++) {
+    if (c->threads > TEXT_FULL_TABLE_ROWS) {
+        static const char *const labels[] = {"Noise lost %", "Noise detour us", "Noise p99/fastest"};
+        static const NoiseFigure figures[] = {lost_percent, largest_detour, p99_over_fastest};
+        fprintf(out, "    Noise threads: %d, summarised (more than %d; every thread's probe is in the JSON's "
+                     "noise_census.threads)\n", c->threads, TEXT_FULL_TABLE_ROWS);
+        print_noise_summary(out, c, labels, figures, 3);
+    }
+    for (int t = 0; t < c->threads && c->threads <= TEXT_FULL_TABLE_ROWS; t++) {
         const NoiseThread *n = &c->thread[t];
         fprintf(out, "   Noise thread %d: CPU %d, quantum fastest %.3f median %.3f p99 %.3f us (p99 %.2fx fastest), "
                      "lost %.3f%%, largest detour %.1f us\n",
@@ -62,7 +100,14 @@ void print_noise_timed(FILE *out, const RunRecord *r)
     const NoiseCensus *c = r->noise;
     if (c == NULL || !c->probed || c->state == NULL)
         return;
-    for (int t = 0; t < c->threads; t++) {
+    if (c->threads > TEXT_FULL_TABLE_ROWS) {
+        static const char *const labels[] = {"Noise disturbed", "Noise switches", "Noise migrations"};
+        static const NoiseFigure figures[] = {disturbed_chunks, switches, migrations};
+        fprintf(out, "      Noise timed: %d threads, summarised (more than %d; every thread is in the JSON's "
+                     "noise_census.threads)\n", c->threads, TEXT_FULL_TABLE_ROWS);
+        print_noise_summary(out, c, labels, figures, 3);
+    }
+    for (int t = 0; t < c->threads && c->threads <= TEXT_FULL_TABLE_ROWS; t++) {
         const NoiseThread *n = &c->thread[t];
         fprintf(out, "    Noise timed %d: %ld of %ld chunks disturbed, %ld involuntary context switches, %ld migrations\n",
                 t, n->disturbed_chunks, n->chunks, n->switches, n->migrations);

@@ -168,12 +168,12 @@ like "$out" '^   Nested OMP  WARNING: OMPT census: 20 inner regions ran with 1 t
 on_libomp --ompt=sampling,1000 --json="$tmp/sampling.json" --csv="$tmp/sampling.csv" "${nested[@]}"
 is "$rc" 0 "on libomp, --ompt=sampling,1000 exits 0"
 like "$out" 'OMPT: sampling tool attached to libomp .*sampling at 1000 Hz of CPU time' "the set-up line states the rate"
-samples=$(json "$tmp/sampling.json" "[(s['consistent'], s['unavailable'], s['inconsistent'], sum(s['inconsistent_by_ancestor_level'])) \
+samples=$(json "$tmp/sampling.json" "[(s['consistent'], s['unavailable'], s['inconsistent'], s['deepest_levels']) \
 for m in d['measurements'] if m['key'] == 'nested' for s in [m['ompt']['samples']]][0]")
-note "Nested OMP samples (consistent, unavailable, inconsistent, by level): $samples"
-read -r consistent inconsistent by_level < <(tr -d '(),' <<<"$samples" | awk '{ print $1, $3, $4 }')
+note "Nested OMP samples (consistent, unavailable, inconsistent, deepest levels): $samples"
+read -r consistent inconsistent deepest < <(tr -d '(),' <<<"$samples" | awk '{ print $1, $3, $4 }')
 ok "$([ "$consistent" -gt 0 ] && echo 0 || echo 1)" "the sampler found consistent samples in Nested OMP"
-is "$by_level" "$inconsistent" "every inconsistent sample is counted at one ancestor level"
+is "$deepest" 2 "in Nested OMP's 2x2 teams the sampler walked up two levels of parallel regions (deepest_levels 2), no more"
 warned=$(grep -c '^   Nested OMP  WARNING: OMPT sampling: .* inconsistent, most at ancestor level' <<<"$out")
 is "$warned" "$([ "$inconsistent" -gt 0 ] && echo 1 || echo 0)" "a warning names the level exactly when a sample was inconsistent"
 is "$(grep -c '^   Nested OMP  Samples: ' <<<"$out")" 1 "the block prints its samples"

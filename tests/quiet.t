@@ -65,7 +65,7 @@ TIMING = {
     "process_cost.cpus_busy",
     "wall_time.total_seconds", "wall_time.setup_seconds", "wall_time.mesh_build_seconds",
     "wall_time.warmup_seconds", "wall_time.mesh_reset_seconds", "wall_time.timed_seconds",
-    "wall_time.verification_seconds", "wall_time.rest_seconds",
+    "wall_time.verification_seconds", "wall_time.rest_seconds", "wall_time.constructs_seconds", "wall_time.after_runs_seconds",
     "numa.locality.after_timed_runs",   # numa_balancing moves pages at the kernel's pace
     # The noise census: what disturbed each process (its shape, spans and threads sampled are compared).
     "noise_census.quantum_work", "noise_census.probe_seconds", "noise_census.steal_seconds",

@@ -84,6 +84,17 @@ if tp is not None and tp["team"] > 16:
     want = ",".join(" node %s: %d" % (n if n is not None and n >= 0 else "unknown", k) for n, k in nodes.items())
     got = re.search(r"^  Threads by node:(.*)$", text, re.M)
     print(("ok" if got and got.group(1) == want else "not ok") + ": Threads by node:%s" % (got.group(1) if got else " missing"))
+nc = doc.get("noise_census")
+if nc is not None and nc["probed"] and len(nc["threads"]) > 16:
+    def rows(figure):
+        return [("thread %d on cpu %d" % (t["thread"], t["cpu"]), figure(t)) for t in nc["threads"]]
+    check("Noise lost %", rows(lambda t: t["lost_fraction"] * 100.0))
+    check("Noise detour us", rows(lambda t: t["largest_detour_us"]))
+    check("Noise p99/fastest", rows(lambda t: t["p99_us"] / t["fastest_us"]))
+    if nc["sampled"]:
+        check("Noise disturbed", rows(lambda t: t["timed_spans_disturbed"]))
+        check("Noise switches", rows(lambda t: t["timed_involuntary_switches"]))
+        check("Noise migrations", rows(lambda t: t["timed_migrations"]))
 mpi = doc.get("mpi")
 if mpi is not None and mpi["ranks"] > 16:
     per = mpi["per_rank"]
@@ -119,9 +130,14 @@ like "$text" "^ Thread placement: 20 threads, summarised \(more than 16; every t
     "but summarised, saying where the full table is"
 is "$(python3 -c 'import json,sys; print(len(json.load(open(sys.argv[1]))["numa"]["thread_placement"]["threads"]))' "$tmp/t20.json")" 20 \
     "and the JSON holds all 20 threads"
-summaries_ok "$tmp/t20.txt" "$tmp/t20.json" "the 20-thread summaries (threads per core, CPUs per thread, threads by node) agree with the JSON's full table"
+is "$(grep -c -e '^ *Noise thread [0-9]*:' -e '^ *Noise timed [0-9]*:' <<<"$text")" 0 \
+    "nor are the noise census's per-thread probe and timed lines"
+like "$text" "^    Noise threads: 20, summarised \(more than 16; every thread's probe is in the JSON's noise_census.threads\)$" \
+    "the noise census says its per-thread lines are summarised, and where they are in full"
+summaries_ok "$tmp/t20.txt" "$tmp/t20.json" "the 20-thread summaries (threads per core, CPUs per thread, threads by node, the noise census's probe and timed figures) agree with the JSON's full table"
 run_and_check t16 16 -1 16 1000 32 1 1
 is "$(grep -c '^ Thread placement: [0-9]* -> cpu' "$tmp/t16.txt")" 16 "at 16 threads the table is still printed in full"
+is "$(grep -c '^   Noise thread [0-9]*:' "$tmp/t16.txt")" 16 "and so are the noise census's probe lines"
 
 skip_unless_full_lane "64 threads, nested 8x8, MAX_THREADS 64 and 32 ranks" || done_testing
 
