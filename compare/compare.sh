@@ -53,10 +53,6 @@ EOF
 # Per side (index 0 = A, 1 = B): the spec, binary, a short description, the
 # environment settings (newline-separated VAR=VALUE), and LD_LIBRARY_PATH to put first.
 side_spec=() side_bin=() side_what=() side_settings=() side_libpath=() side_placement=()
-
-# The variables by which a side (or the driver's environment) chooses where
-# the threads run; when none is set, the driver binds them (below).
-placement_vars='OMP_PROC_BIND OMP_PLACES GOMP_CPU_AFFINITY KMP_AFFINITY'
 default_binding=$'OMP_PROC_BIND=close\nOMP_PLACES=cores'
 
 # The variables a preset file sets, as VAR=VALUE lines (the file is sourced
@@ -131,12 +127,10 @@ resolve_side() {  # resolve_side INDEX SPEC
             die_usage "--compare: side $label: '$setting' is not VAR=VALUE"
         settings+=${settings:+$'\n'}$setting
     done
-    # Threads bound by default: unbound threads move between cores, and the
-    # spread between processes of an overhead is then much wider (docs/noise.md,
-    # "Resolution of a comparison"). A side that sets any placement variable, or
-    # an environment that does, keeps its choice.
+    # Threads bound unless the side or the environment sets a placement variable
+    # (docs/compare.md; why: docs/noise.md, "Resolution of a comparison").
     local var chosen=''
-    for var in $placement_vars; do
+    for var in OMP_PROC_BIND OMP_PLACES GOMP_CPU_AFFINITY KMP_AFFINITY; do
         if grep -q "^$var=" <<<"$settings"; then chosen="set by the side ($var)"; break; fi
         if [ -n "${!var+set}" ]; then chosen="set in the driver's environment ($var=${!var})"; break; fi
     done
