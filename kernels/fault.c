@@ -5,8 +5,9 @@
  * the results but a known cost: every subcycle of the armed schedule's timed
  * run, the thread that computes the deposit (serial code just before the
  * subcycle's parallel region; Manual OMP: its single) spins for
- * CLOMP_FAULT_DELAY_US microseconds on the TSC (calibrated before main), so the schedule's overhead
- * grows by that much per subcycle and Bestcase's does not (bench/detect.sh). */
+ * CLOMP_FAULT_DELAY_US microseconds on the TSC (calibrated before main), so
+ * the schedule's overhead grows by that much per subcycle and Bestcase's does
+ * not (bench/detect.sh). */
 #ifdef CLOMP_FAULTS
 
 #define _GNU_SOURCE
