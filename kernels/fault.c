@@ -85,6 +85,13 @@ static double calibrate_ticks_per_us(void)
 __attribute__((constructor)) static void check_fault_environment(void)
 {
     const char *name = getenv("CLOMP_FAULT"), *text = getenv("CLOMP_FAULT_DELAY_US");
+    int known = 0;
+    for (int k = 1; name != NULL && fault_names[k] != NULL; k++)
+        known |= strcmp(name, fault_names[k]) == 0;
+    if (name != NULL && !known) {
+        fprintf(stderr, "clomp-faults: unknown CLOMP_FAULT '%s'\n", name);
+        exit(2);
+    }
     if (name == NULL || strcmp(name, "region-delay") != 0)
         return;
     char *end;

@@ -157,6 +157,10 @@ like "$(cat "$delay_dir/b.err")" "region-delay in Static OMP: 1570 delays, " \
 CLOMP_FAULT=region-delay CLOMP_FAULT_DELAY_US=fast "$FAULTS_BIN" 2 1 "${args[@]}" </dev/null >/dev/null 2>"$delay_dir/c.err"
 rc_c=$?
 is "$rc_c $(wc -l <"$delay_dir/c.err")" "2 1" "a CLOMP_FAULT_DELAY_US that is not a number of microseconds: exit 2, one line"
+CLOMP_FAULT=no-such-fault "$FAULTS_BIN" 2 1 "${args[@]}" </dev/null >/dev/null 2>"$delay_dir/d.err"
+rc_d=$?
+is "$rc_d $(cat "$delay_dir/d.err")" "2 clomp-faults: unknown CLOMP_FAULT 'no-such-fault'" \
+    "an unknown CLOMP_FAULT: exit 2 with one line naming it (was exit 3, blamed on the OpenMP runtime)"
 rm -rf "$delay_dir"
 
 done_testing
