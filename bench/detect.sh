@@ -18,13 +18,13 @@
 # Placement modes (the sides' settings; run side by side, interleaved):
 #   unbound  +OMP_PROC_BIND=false: the threads go wherever the OS puts them
 #   bound    +OMP_PROC_BIND=close+OMP_PLACES=cores
-#   default  no setting: what the driver does for a side that sets nothing
+#   default  no setting: whatever the environment gives (the driver adds none)
 # The comparisons run in the order rep 1: every size, every mode; rep 2: ...,
 # so a drift of the machine hits every size and mode alike.
 #
 # Usage: bench/detect.sh [--sizes LIST] [--reps R] [--replicates N] [--modes LIST]
 #                        [--figure NAME]... [--out DIR] [-- CLOMP ARGUMENTS]
-#   defaults: --sizes 0,0.05,0.1,0.2,0.5,2.0 --reps 2 --replicates 10 --modes default
+#   defaults: --sizes 0,0.05,0.1,0.2,0.5,2.0 --reps 2 --replicates 10 --modes unbound,bound
 #   --figure 'Static OMP overhead us/Loop' (more --figure: each is reported; a figure
 #   the processes do not give is skipped), arguments 2 1 64 100 32 1 20
 #   --schedules=bestcase,static (the target input at timeScale 20, only the
@@ -32,7 +32,7 @@
 set -euo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)
-sizes=0,0.05,0.1,0.2,0.5,2.0 reps=2 n=10 modes=default out='' figures=()
+sizes=0,0.05,0.1,0.2,0.5,2.0 reps=2 n=10 modes=unbound,bound out='' figures=()
 args=(2 1 64 100 32 1 20 "--schedules=bestcase,static")
 usage() { sed -n '/^# Usage:/,/^set /p' "$0" | sed '$d; s/^# \{0,1\}//' >&2; exit 2; }
 while [ $# -gt 0 ]; do

@@ -53,7 +53,6 @@ EOF
 # Per side (index 0 = A, 1 = B): the spec, binary, a short description, the
 # environment settings (newline-separated VAR=VALUE), and LD_LIBRARY_PATH to put first.
 side_spec=() side_bin=() side_what=() side_settings=() side_libpath=() side_placement=()
-default_binding=$'OMP_PROC_BIND=close\nOMP_PLACES=cores'
 
 # The variables a preset file sets, as VAR=VALUE lines (the file is sourced
 # in a clean subshell; only what it exports counts).
@@ -127,17 +126,13 @@ resolve_side() {  # resolve_side INDEX SPEC
             die_usage "--compare: side $label: '$setting' is not VAR=VALUE"
         settings+=${settings:+$'\n'}$setting
     done
-    # Threads bound unless the side or the environment sets a placement variable
-    # (docs/compare.md; why: docs/noise.md, "Resolution of a comparison").
-    local var chosen=''
+    # Where the threads run is recorded, not chosen: binding by default did not
+    # narrow the spread of an overhead on a shared node (docs/noise.md).
+    local var chosen='not set: the threads may migrate (no OMP_PROC_BIND, OMP_PLACES, GOMP_CPU_AFFINITY, KMP_AFFINITY)'
     for var in OMP_PROC_BIND OMP_PLACES GOMP_CPU_AFFINITY KMP_AFFINITY; do
         if grep -q "^$var=" <<<"$settings"; then chosen="set by the side ($var)"; break; fi
         if [ -n "${!var+set}" ]; then chosen="set in the driver's environment ($var=${!var})"; break; fi
     done
-    if [ -z "$chosen" ]; then
-        settings+=${settings:+$'\n'}$default_binding
-        chosen="bound by the driver: $(tr '\n' ' ' <<<"$default_binding" | sed 's/ $//') (no placement variable set)"
-    fi
     side_spec[k]=$spec side_settings[k]=$settings side_placement[k]=$chosen
 }
 
