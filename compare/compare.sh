@@ -52,7 +52,7 @@ EOF
 # ---- sides ------------------------------------------------------------------------------
 # Per side (index 0 = A, 1 = B): the spec, binary, a short description, the
 # environment settings (newline-separated VAR=VALUE), and LD_LIBRARY_PATH to put first.
-side_spec=() side_bin=() side_what=() side_settings=() side_libpath=()
+side_spec=() side_bin=() side_what=() side_settings=() side_libpath=() side_placement=()
 
 # The variables a preset file sets, as VAR=VALUE lines (the file is sourced
 # in a clean subshell; only what it exports counts).
@@ -126,7 +126,14 @@ resolve_side() {  # resolve_side INDEX SPEC
             die_usage "--compare: side $label: '$setting' is not VAR=VALUE"
         settings+=${settings:+$'\n'}$setting
     done
-    side_spec[k]=$spec side_settings[k]=$settings
+    # Where the threads run is recorded, not chosen: binding by default did not
+    # narrow the spread of an overhead on a shared node (docs/noise.md).
+    local var chosen='not set: the threads may migrate (no OMP_PROC_BIND, OMP_PLACES, GOMP_CPU_AFFINITY, KMP_AFFINITY)'
+    for var in OMP_PROC_BIND OMP_PLACES GOMP_CPU_AFFINITY KMP_AFFINITY; do
+        if grep -q "^$var=" <<<"$settings"; then chosen="set by the side ($var)"; break; fi
+        if [ -n "${!var+set}" ]; then chosen="set in the driver's environment ($var=${!var})"; break; fi
+    done
+    side_spec[k]=$spec side_settings[k]=$settings side_placement[k]=$chosen
 }
 
 # The command of side K, as an array: env VAR=VALUE... BINARY.
@@ -299,8 +306,8 @@ compare_main() {
             "$(date)" "$(uname -n)" "${clomp_args[*]}" "$n" "$sequence" "$m"
         for k in 0 1; do
             label=$([ "$k" = 0 ] && echo A || echo B)
-            printf 'side\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$label" "${side_spec[k]}" "${side_what[k]}" "${side_bin[k]}" \
-                "${side_libpath[k]-}" "${lib[k]}" "${ver[k]}"
+            printf 'side\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$label" "${side_spec[k]}" "${side_what[k]}" "${side_bin[k]}" \
+                "${side_libpath[k]-}" "${lib[k]}" "${ver[k]}" "${side_placement[k]}"
             while IFS= read -r line; do
                 [ -z "$line" ] || printf 'setting\t%s\t%s\t%s\n' "$label" "${line%%=*}" "${line#*=}"
             done <<<"${side_settings[k]}"
@@ -317,6 +324,7 @@ compare_main() {
             echo "     Side $label: ${side_spec[k]}: ${side_what[k]}"
             echo "             runtime library: ${lib[k]} (${ver[k]})"
             echo "             settings: $(printf '%s' "${side_settings[k]:-none}" | tr '\n' ' ')"
+            echo "             placement: ${side_placement[k]}"
         done
         echo
         echo "Medians over processes. B/A: the median of all A x B process ratios (B - A where a value is"

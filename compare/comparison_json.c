@@ -12,7 +12,7 @@
 
 /* ---- comparison-json ------------------------------------------------------------------ */
 
-#define MAX_FIELDS 8
+#define MAX_FIELDS 9
 
 typedef struct Records {
     char **line;
@@ -112,6 +112,7 @@ static void write_side(JsonWriter *w, const Records *r, char **side)
         free(copy);
     }
     json_object_end(w);
+    json_string(w, "placement", side[8]);
     json_object_end(w);
 }
 
@@ -181,7 +182,7 @@ int comparison_json(double level)
         if (strncmp(r.line[i], "side\t", 5) != 0)
             continue;
         char *copy = strdup(r.line[i]);
-        if (copy == NULL || split_fields(copy, field, 8) != 8) {
+        if (copy == NULL || split_fields(copy, field, 9) != 9) {
             fprintf(stderr, "clomp-stats: comparison-json: bad side record\n");
             exit(2);
         }

@@ -1,7 +1,13 @@
 /* The faults themselves (test build only, see fault.h). Each fires exactly
  * once: in the middle of the middle iteration of the armed schedule's timed
  * run (stale deposit: the second subcycle; CLOMP_FAULT_SUBCYCLE=n: subcycle
- * n), on the part in the middle of the mesh. */
+ * n), on the part in the middle of the mesh. region-delay is not a fault of
+ * the results but a known cost: every subcycle of the armed schedule's timed
+ * run, the thread that computes the deposit (serial code just before the
+ * subcycle's parallel region; Manual OMP: its single) spins for
+ * CLOMP_FAULT_DELAY_US microseconds on the TSC (calibrated before main), so
+ * the schedule's overhead grows by that much per subcycle and Bestcase's does
+ * not (bench/detect.sh). */
 #ifdef CLOMP_FAULTS
 
 #define _GNU_SOURCE
@@ -13,6 +19,19 @@
 #include <string.h>
 #include <time.h>
 
+#if defined(__x86_64__) || defined(__i386__)
+#include <x86intrin.h>
+#define FAULT_TICKS() __rdtsc()
+#else
+static unsigned long long fault_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (unsigned long long)ts.tv_sec * 1000000000ull + (unsigned long long)ts.tv_nsec;
+}
+#define FAULT_TICKS() fault_ns()
+#endif
+
 typedef enum {
     FAULT_NONE,
     FAULT_LOST_UPDATE,        /* one zone's update skipped once */
@@ -22,17 +41,92 @@ typedef enum {
     FAULT_REORDERED_ZONES,    /* two adjacent zones updated in swapped order once */
     FAULT_MISSING_BARRIER,    /* Manual OMP's barrier before the single removed once */
     FAULT_EXTRA_CALC_DEPOSIT, /* calc_deposit called twice in one subcycle */
-    FAULT_CONSTRUCT_OUTSIDE   /* --constructs: a test's delays timed outside its construct (no mesh fault) */
+    FAULT_CONSTRUCT_OUTSIDE,  /* --constructs: a test's delays timed outside its construct (no mesh fault) */
+    FAULT_REGION_DELAY        /* a known delay before every parallel region (no mesh fault) */
 } FaultKind;
 
 const char *const fault_names[] = {
     "none", "lost-update", "skipped-part", "double-update", "stale-deposit",
-    "reordered-zones", "missing-barrier", "extra-calc-deposit", "construct-outside", NULL,
+    "reordered-zones", "missing-barrier", "extra-calc-deposit", "construct-outside", "region-delay", NULL,
 };
 
 static FaultKind armed = FAULT_NONE;
 static long target_subcycle = -1, target_part = -1, target_zone = 0;
 static double current_deposit, previous_deposit;
+
+/* region-delay: the delay asked for, in us and in clock ticks; the clock's
+ * ticks per us (calibrated once per process); what was spun, to report. */
+static double delay_us, ticks_per_us;
+static unsigned long long delay_ticks, spun_ticks, spins;
+static const char *delay_schedule = "";
+
+/* The TSC's rate against CLOCK_MONOTONIC over 10 ms (spinning, as
+ * timing/cycles.c does); elsewhere the ticks are nanoseconds. */
+static double calibrate_ticks_per_us(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+    struct timespec t0, t1;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    unsigned long long c0 = __rdtsc();
+    double us;
+    do {
+        clock_gettime(CLOCK_MONOTONIC, &t1);
+        us = (double)(t1.tv_sec - t0.tv_sec) * 1e6 + (double)(t1.tv_nsec - t0.tv_nsec) * 1e-3;
+    } while (us < 10000.0);
+    return (double)(__rdtsc() - c0) / us;
+#else
+    return 1000.0;
+#endif
+}
+
+/* The settings are checked before main, where exit(2) with one line is a
+ * clean usage error (later, clomp's exit handler would read an exit as the
+ * OpenMP runtime's). */
+__attribute__((constructor)) static void check_fault_environment(void)
+{
+    const char *name = getenv("CLOMP_FAULT"), *text = getenv("CLOMP_FAULT_DELAY_US");
+    int known = 0;
+    for (int k = 1; name != NULL && fault_names[k] != NULL; k++)
+        known |= strcmp(name, fault_names[k]) == 0;
+    if (name != NULL && !known) {
+        fprintf(stderr, "clomp-faults: unknown CLOMP_FAULT '%s'\n", name);
+        exit(2);
+    }
+    if (name == NULL || strcmp(name, "region-delay") != 0)
+        return;
+    char *end;
+    delay_us = text != NULL ? strtod(text, &end) : -1.0;
+    if (text == NULL || *text == '\0' || *end != '\0' || !(delay_us >= 0.0 && delay_us <= 1e6)) {
+        fprintf(stderr, "clomp-faults: region-delay needs CLOMP_FAULT_DELAY_US, microseconds 0..1000000 (got '%s')\n",
+                text != NULL ? text : "nothing");
+        exit(2);
+    }
+    /* Here, not when armed: a 10 ms spin just before the timed run made
+     * Static OMP 0.1 us/Loop faster than without it (bench/detect.sh at 0 us). */
+    ticks_per_us = calibrate_ticks_per_us();
+}
+
+static void arm_region_delay(const char *schedule)
+{
+    delay_ticks = (unsigned long long)(delay_us * ticks_per_us + 0.5);
+    spun_ticks = spins = 0;
+    delay_schedule = schedule;
+    fprintf(stderr, "clomp-faults: region-delay of %g us armed in %s before every parallel region\n", delay_us, schedule);
+}
+
+/* Spins until delay_ticks have passed since the first read; the span
+ * measured includes the last read (what the region really waits). */
+static void region_delay(void)
+{
+    if (delay_ticks == 0)
+        return;
+    unsigned long long start = FAULT_TICKS(), now;
+    do
+        now = FAULT_TICKS();
+    while (now - start < delay_ticks);
+    spun_ticks += now - start;
+    spins++;
+}
 
 void fault_arm(const char *schedule, long subcycles, long numParts, long zonesPerPart)
 {
@@ -49,6 +143,10 @@ void fault_arm(const char *schedule, long subcycles, long numParts, long zonesPe
     }
     if (armed == FAULT_CONSTRUCT_OUTSIDE) {   /* not a mesh fault: fault_construct_outside() reads it */
         armed = FAULT_NONE;
+        return;
+    }
+    if (armed == FAULT_REGION_DELAY) {
+        arm_region_delay(schedule);
         return;
     }
     /* Mid-iteration: chunks end at iteration boundaries, and the sync at a
@@ -90,11 +188,16 @@ int fault_construct_outside(const char *key)
 
 void fault_disarm(void)
 {
+    if (armed == FAULT_REGION_DELAY && spins > 0)
+        fprintf(stderr, "clomp-faults: region-delay in %s: %llu delays, %.4f us each on average (asked %g)\n",
+                delay_schedule, spins, (double)spun_ticks / (double)spins / ticks_per_us, delay_us);
     armed = FAULT_NONE;
 }
 
 double fault_calc_deposit(Problem *pb, long subcycle)
 {
+    if (armed == FAULT_REGION_DELAY)
+        region_delay();
     previous_deposit = current_deposit;
     current_deposit = calc_deposit(pb);
     if (armed == FAULT_EXTRA_CALC_DEPOSIT && subcycle == target_subcycle)

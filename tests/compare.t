@@ -5,7 +5,8 @@
 # with the interval and p-value worked out here from the exact U
 # distribution, a +4% one reads 1.04x with its interval; two interleaved
 # samples are not flagged), sides run in the order A B B A A B B A ..., as
-# the .txt and .json record, and settings reach only their side; the real clomp compared with
+# the .txt and .json record, and settings reach only their side; who set the threads' placement
+# (a side, the environment, or no one: the driver adds none) is recorded; the real clomp compared with
 # itself reports no difference; the files (.txt, .csv, .json, .full, .env)
 # share one new ID; the runtime library of each side is the one ldd resolves.
 # Every run is tiny (timeScale 1, few processes). No timing is asserted.
@@ -19,6 +20,8 @@ driver=$top/run_clomp.sh
 export OMP_WAIT_POLICY=${OMP_WAIT_POLICY:-passive}
 host=$(uname -n)
 host=${host%%.*}
+# The placement each side ran with is recorded: start from none set.
+unset OMP_PROC_BIND OMP_PLACES GOMP_CPU_AFFINITY KMP_AFFINITY
 
 root=$(mktemp -d) || { echo "Bail out! mktemp failed"; exit 255; }
 trap 'rm -rf "$root"' EXIT
@@ -77,7 +80,7 @@ done
 c=$(( $(cat "$FAKE_COUNTER" 2>/dev/null || echo 0) + 1 ))
 echo "$c" >"$FAKE_COUNTER"
 scale=${FAKE_SCALE:-1}
-echo "$c $scale" >>"$FAKE_LOG"
+echo "$c $scale ${OMP_PROC_BIND-unset} ${OMP_PLACES-unset}" >>"$FAKE_LOG"
 v=$(awk -v c="$c" -v d="${FAKE_STEP:-100}" -v s="$scale" 'BEGIN { printf "%.10g", (1 + c / d) * s }')
 echo "fake clomp, call $c"
 cat >"$csv" <<CSV
@@ -153,14 +156,15 @@ if sorted(j["OMP Barrier us/Loop"]["a"]) != sorted(a) or sorted(j["OMP Barrier u
     bad.append("JSON process values differ from the stand-in's")
 if doc["figures_compared"] != 5 or abs(doc["interval_coverage_each"] - 0.99) > 1e-9 or doc["replicates"] != 6:
     bad.append("JSON level/replicates")
-if doc["sides"][0]["settings"] != {} or doc["sides"][1]["settings"] != {"FAKE_SCALE": "2"}:
+if doc["sides"][0]["settings"] != {} or doc["sides"][1]["settings"] != {"FAKE_SCALE": "2"} \
+        or any(not x["placement"].startswith("not set: the threads may migrate") for x in doc["sides"]):
     bad.append("JSON settings %s" % [s["settings"] for s in doc["sides"]])
 keys = ["schema", "schema_version", "date", "host", "arguments", "replicates", "order", "sequence", "interval", "figures_compared",
         "familywise_level", "interval_coverage_each", "sides", "figures"]
 if list(doc) != keys or doc["schema"] != "clomp-comparison" or doc["schema_version"] != 1 or doc["order"] != "ABBA" \
         or doc["sequence"] != "ABBAABBAABBA":
     bad.append("JSON members %s" % list(doc))
-side_keys = ["side", "spec", "what", "binary", "ld_library_path_first", "runtime_library", "settings"]
+side_keys = ["side", "spec", "what", "binary", "ld_library_path_first", "runtime_library", "settings", "placement"]
 if [list(x) for x in doc["sides"]] != [side_keys, side_keys] or [x["side"] for x in doc["sides"]] != ["A", "B"]:
     bad.append("JSON side members %s" % [list(x) for x in doc["sides"]])
 fig_keys = ["figure", "scale", "a", "b", "median_a", "median_b", "estimate", "ci_95", "ci_coverage", "u", "p", "test",
@@ -187,6 +191,23 @@ PY
 else
     skip "the CSV and JSON hold the worked-out statistics" "no python3"
 fi
+
+is "$(awk '{ print $3, $4 }' "$FAKE_LOG" | sort -u)" "unset unset" \
+    "no side sets a placement variable: the driver adds none (OMP_PROC_BIND and OMP_PLACES unset in every process)"
+[ "$(grep -c '^ *placement: not set: the threads may migrate' "$stem.txt")" -eq 2 ]
+ok $? "the .txt says, for each side, that no placement was set"
+
+# A side's placement reaches its processes only, and is recorded; so is a driver's environment's.
+rm -f "$FAKE_COUNTER" "$FAKE_LOG"
+drive --compare "$fake","$fake"+OMP_PROC_BIND=false --replicates 2 --out "$root/placement" 2 1 16 100 32 1 1
+is "$(awk '{ print ($1 == 1 || $1 == 4) ? "A" : "B", $3, $4 }' "$FAKE_LOG" | sort -u | tr '\n' ';')" "A unset unset;B false unset;" \
+    "+OMP_PROC_BIND=false on B: B's processes get it, A's get nothing"
+like "$out" "placement: set by the side \(OMP_PROC_BIND\)" "and the .txt says B set its own placement"
+rm -f "$FAKE_COUNTER" "$FAKE_LOG"
+OMP_PLACES=threads drive --compare "$fake","$fake" --replicates 2 --out "$root/placement" 2 1 16 100 32 1 1
+is "$(awk '{ print $3, $4 }' "$FAKE_LOG" | sort -u)" "unset threads" \
+    "OMP_PLACES=threads in the driver's environment: the processes run with it and nothing is added"
+like "$out" "placement: set in the driver's environment \(OMP_PLACES=threads\)" "and the .txt says so"
 
 rm -f "$FAKE_COUNTER" "$FAKE_LOG"
 drive --compare "$fake","$fake" --replicates 6 --out "$fake_dir" 2 1 16 100 32 1 1

@@ -127,4 +127,40 @@ for chunk in "${chunks[@]}"; do
     done
 done
 
+# ---- a known delay (region-delay) ---------------------------------------------------
+# Not a fault of the results but a known cost, for bench/detect.sh: the
+# thread that computes each subcycle's deposit spins CLOMP_FAULT_DELAY_US
+# before the subcycle's parallel region, so Static OMP's us/Loop (per
+# subcycle) grows by that much. 200 us injected must show as more than
+# +100 us: a direction with a wide margin, not a timing assertion.
+csv_figure() {  # csv_figure FILE NAME COLUMN: the cell of row NAME, column COLUMN (by its header)
+    awk -v name="$2" -v column="$3" -f "$(dirname "$0")/../results/csv_columns.awk" \
+        -f <(echo 'col("name") == name { print col(column) }') "$1"
+}
+delay_dir=$(mktemp -d)
+"$FAULTS_BIN" --schedules=bestcase,static --trials=5 --csv="$delay_dir/a.csv" 2 1 "${args[@]}" \
+    </dev/null >/dev/null 2>"$delay_dir/a.err"
+rc_a=$?
+CLOMP_FAULT=region-delay CLOMP_FAULT_DELAY_US=200 CLOMP_FAULT_SCHEDULE='Static OMP' \
+    "$FAULTS_BIN" --schedules=bestcase,static --trials=5 --csv="$delay_dir/b.csv" 2 1 "${args[@]}" </dev/null >/dev/null 2>"$delay_dir/b.err"
+rc_b=$?
+is "$rc_a $rc_b" "0 0" "region-delay: the runs without and with 200 us injected both pass verification"
+a=$(csv_figure "$delay_dir/a.csv" 'Static OMP' us_per_loop) b=$(csv_figure "$delay_dir/b.csv" 'Static OMP' us_per_loop)
+awk -v a="$a" -v b="$b" 'BEGIN { exit !(a != "" && b != "" && b - a > 100) }'
+ok $? "region-delay of 200 us per region: Static OMP us/Loop rises by more than 100 (from $a to $b)"
+a=$(csv_figure "$delay_dir/a.csv" 'Static OMP' overhead_us) b=$(csv_figure "$delay_dir/b.csv" 'Static OMP' overhead_us)
+awk -v a="$a" -v b="$b" 'BEGIN { exit !(a != "" && b != "" && b - a > 100) }'
+ok $? "... and so does its overhead against Bestcase (from $a to $b)"
+# One delay per parallel region of the timed run: 1570 subcycles, one region each.
+like "$(cat "$delay_dir/b.err")" "region-delay in Static OMP: 1570 delays, " \
+    "the fault build spun once per parallel region of Static OMP's timed run (1570 subcycles)"
+CLOMP_FAULT=region-delay CLOMP_FAULT_DELAY_US=fast "$FAULTS_BIN" 2 1 "${args[@]}" </dev/null >/dev/null 2>"$delay_dir/c.err"
+rc_c=$?
+is "$rc_c $(wc -l <"$delay_dir/c.err")" "2 1" "a CLOMP_FAULT_DELAY_US that is not a number of microseconds: exit 2, one line"
+CLOMP_FAULT=no-such-fault "$FAULTS_BIN" 2 1 "${args[@]}" </dev/null >/dev/null 2>"$delay_dir/d.err"
+rc_d=$?
+is "$rc_d $(cat "$delay_dir/d.err")" "2 clomp-faults: unknown CLOMP_FAULT 'no-such-fault'" \
+    "an unknown CLOMP_FAULT: exit 2 with one line naming it (was exit 3, blamed on the OpenMP runtime)"
+rm -rf "$delay_dir"
+
 done_testing
