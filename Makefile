@@ -205,7 +205,7 @@ FUZZ_CC ?= clang
 fuzz:
 	mkdir -p $(BUILD)/fuzz-work
 	$(FUZZ_CC) -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -std=c11 -D_POSIX_C_SOURCE=200809L -I. \
-	    -o $(BUILD)/fuzz_options tests/fuzz/fuzz_options.c cli/options.c numa/placement.c
+	    -o $(BUILD)/fuzz_options tests/fuzz/fuzz_options.c cli/options.c cli/construct_options.c numa/placement.c
 	$(BUILD)/fuzz_options -max_total_time=$(FUZZ_SECONDS) -print_final_stats=1 $(BUILD)/fuzz-work tests/fuzz-corpus
 
 # The target input spot check: ~6400 zones, one thread per core (physical

@@ -108,8 +108,10 @@ int parse_construct_option(const char *arg, ConstructOptions *c, char *error, si
         if (strchr(t, '.') != NULL)
             return refuse(error, size, "--construct-reps", t, "is not a whole number");
         status = parse_positive("--construct-reps", t, (double)CONSTRUCT_MAX_REPS, &reps, error, size);
+        if (status != 0)
+            return status;   /* reps may be far beyond a long: never converted */
         c->reps = (long)reps;
-        return status != 0 ? status : 1;
+        return 1;
     }
     if (strncmp(arg, "--construct-time=", 17) == 0)
         return (status = parse_positive("--construct-time", arg + 17, CONSTRUCT_MAX_TARGET_US, &c->target_us, error,

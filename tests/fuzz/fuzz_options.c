@@ -38,7 +38,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         abort();
     if (status == EXIT_USAGE && strchr(error, '\n') != NULL)
         abort();   /* a refusal is one line */
-    if (status == 0 && !opts.want_help && !opts.want_version && !opts.want_schedule_list) {
+    if (status == 0 && !opts.want_help && !opts.want_version && !opts.want_schedule_list && !opts.constructs.want_list) {
         long threads[2] = {opts.numThreads, opts.allocThreads};
         long positive[5] = {opts.numParts, opts.zonesPerPart, opts.zoneSize, opts.flopScale, opts.timeScale};
         for (int i = 0; i < 2; i++)

@@ -51,6 +51,9 @@ static void options(void)
         {"--construct-delay=-1", 2},   {"--construct-delay=0.5", 1},        {"--construct-delay=0", 2},
         {"--construct-time=1e3", 2},   {"--construct-chunks=1,8,64", 1},    {"--construct-chunks=0", 2},
         {"--construct-chunks=4,", 2},  {"--construct-loop-delay=15", 1},    {"--schedules=static", 0},
+        {"--construct-reps=100001", 2},
+        /* Far beyond a long: refused, never converted (make fuzz found the conversion, UBSan's error). */
+        {"--construct-reps=055555555555555555555555555555555", 2},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         ConstructOptions c;
