@@ -64,7 +64,7 @@ construct_options() {  # construct_options SET THREADS
 # 1 + 3 x chunks loop rows of (reps + 1) x (a reference of 128 x threads delays
 # and a test of 128 delays per thread); level 2 as many rows on OUTER teams, and
 # the process (PROCESS_SECONDS).
-CONSTRUCT_INSTANCE_US=70
+CONSTRUCT_INSTANCE_US=35
 construct_run_seconds() {  # construct_run_seconds SET THREADS: seconds, whole, at least 1
     local outer=0 inner=0
     case $1 in
