@@ -56,6 +56,20 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             abort();
         if ((opts.schedules != NULL && opts.schedules[0] == '\0') || (opts.json_path != NULL && opts.json_path[0] == '\0'))
             abort();
+        /* The construct options too (--constructs, issue 19). */
+        const ConstructOptions *c = &opts.constructs;
+        if (c->reps < 1 || c->reps > CONSTRUCT_MAX_REPS || !(c->target_us > 0.0 && c->target_us <= CONSTRUCT_MAX_TARGET_US))
+            abort();
+        if (!(c->sync_delay_us > 0.0 && c->sync_delay_us <= CONSTRUCT_MAX_DELAY_US) ||
+            !(c->loop_delay_us > 0.0 && c->loop_delay_us <= CONSTRUCT_MAX_DELAY_US))
+            abort();
+        if (c->chunk_count < 0 || c->chunk_count > CONSTRUCT_MAX_CHUNKS)
+            abort();
+        for (int i = 0; i < c->chunk_count; i++)
+            if (c->chunks[i] < 1 || c->chunks[i] > 1000000L)
+                abort();
+        if (c->list != NULL && c->list[0] == '\0')
+            abort();
     }
     return 0;
 }
