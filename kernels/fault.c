@@ -5,7 +5,8 @@
  * the results but a known cost: every subcycle of the armed schedule's timed
  * run, the thread that computes the deposit (serial code just before the
  * subcycle's parallel region; Manual OMP: its single) spins for
- * CLOMP_FAULT_DELAY_US microseconds on the TSC (calibrated before main), so
+ * CLOMP_FAULT_DELAY_US microseconds on the TSC (timing/'s calibration, run
+ * before main; the monotonic clock where there is no invariant TSC), so
  * the schedule's overhead grows by that much per subcycle and Bestcase's does
  * not (bench/detect.sh). */
 #ifdef CLOMP_FAULTS
@@ -19,17 +20,9 @@
 #include <string.h>
 #include <time.h>
 
+#include "../timing/cycles.h"
 #if defined(__x86_64__) || defined(__i386__)
 #include <x86intrin.h>
-#define FAULT_TICKS() __rdtsc()
-#else
-static unsigned long long fault_ns(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (unsigned long long)ts.tv_sec * 1000000000ull + (unsigned long long)ts.tv_nsec;
-}
-#define FAULT_TICKS() fault_ns()
 #endif
 
 typedef enum {
@@ -59,24 +52,17 @@ static double current_deposit, previous_deposit;
 static double delay_us, ticks_per_us;
 static unsigned long long delay_ticks, spun_ticks, spins;
 static const char *delay_schedule = "";
+static int ticks_are_tsc;   /* else nanoseconds of CLOCK_MONOTONIC */
 
-/* The TSC's rate against CLOCK_MONOTONIC over 10 ms (spinning, as
- * timing/cycles.c does); elsewhere the ticks are nanoseconds. */
-static double calibrate_ticks_per_us(void)
+static unsigned long long fault_ticks(void)
 {
 #if defined(__x86_64__) || defined(__i386__)
-    struct timespec t0, t1;
-    clock_gettime(CLOCK_MONOTONIC, &t0);
-    unsigned long long c0 = __rdtsc();
-    double us;
-    do {
-        clock_gettime(CLOCK_MONOTONIC, &t1);
-        us = (double)(t1.tv_sec - t0.tv_sec) * 1e6 + (double)(t1.tv_nsec - t0.tv_nsec) * 1e-3;
-    } while (us < 10000.0);
-    return (double)(__rdtsc() - c0) / us;
-#else
-    return 1000.0;
+    if (ticks_are_tsc)
+        return __rdtsc();
 #endif
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (unsigned long long)ts.tv_sec * 1000000000ull + (unsigned long long)ts.tv_nsec;
 }
 
 /* The settings are checked before main, where exit(2) with one line is a
@@ -103,7 +89,9 @@ __attribute__((constructor)) static void check_fault_environment(void)
     }
     /* Here, not when armed: a 10 ms spin just before the timed run made
      * Static OMP 0.1 us/Loop faster than without it (bench/detect.sh at 0 us). */
-    ticks_per_us = calibrate_ticks_per_us();
+    CycleRate rate = calibrate_cycle_rate(0.0);
+    ticks_are_tsc = rate.source == CYCLES_TSC;
+    ticks_per_us = ticks_are_tsc ? rate.ghz * 1e3 : 1e3;
 }
 
 static void arm_region_delay(const char *schedule)
@@ -120,9 +108,9 @@ static void region_delay(void)
 {
     if (delay_ticks == 0)
         return;
-    unsigned long long start = FAULT_TICKS(), now;
+    unsigned long long start = fault_ticks(), now;
     do
-        now = FAULT_TICKS();
+        now = fault_ticks();
     while (now - start < delay_ticks);
     spun_ticks += now - start;
     spins++;

@@ -29,18 +29,34 @@ static double disturbed_chunks(const NoiseThread *n) { return (double)n->disturb
 static double switches(const NoiseThread *n) { return (double)n->switches; }
 static double migrations(const NoiseThread *n) { return (double)n->migrations; }
 
-static void print_noise_summary(FILE *out, const NoiseCensus *c, const char *const *labels, const NoiseFigure *figures,
-                                int count)
+typedef struct NoiseSummary {
+    const char *heading;   /* a format taking the threads and TEXT_FULL_TABLE_ROWS */
+    const char *label[3];
+    NoiseFigure figure[3];
+} NoiseSummary;
+static const NoiseSummary probe_summary = {
+    "    Noise threads: %d, summarised (more than %d; every thread's probe is in the JSON's noise_census.threads)\n",
+    {"Noise lost %", "Noise detour us", "Noise p99/fastest"},
+    {lost_percent, largest_detour, p99_over_fastest}};
+static const NoiseSummary timed_summary = {
+    "      Noise timed: %d threads, summarised (more than %d; every thread is in the JSON's noise_census.threads)\n",
+    {"Noise disturbed", "Noise switches", "Noise migrations"},
+    {disturbed_chunks, switches, migrations}};
+
+/* 1 when the team is too large for a line per thread and the summary was printed. */
+static int print_noise_summary(FILE *out, const NoiseCensus *c, const NoiseSummary *s)
 {
+    if (c->threads <= TEXT_FULL_TABLE_ROWS)
+        return 0;
+    fprintf(out, s->heading, c->threads, TEXT_FULL_TABLE_ROWS);
     double *v = malloc((size_t)c->threads * sizeof *v);
-    if (v == NULL)
-        return;
-    for (int f = 0; f < count; f++) {
+    for (int f = 0; v != NULL && f < 3; f++) {
         for (int t = 0; t < c->threads; t++)
-            v[t] = figures[f](&c->thread[t]);
-        print_table_summary(out, labels[f], v, c->threads, name_noise_thread, c);
+            v[t] = s->figure[f](&c->thread[t]);
+        print_table_summary(out, s->label[f], v, c->threads, name_noise_thread, c);
     }
     free(v);
+    return 1;
 }
 
 void print_noise_census(FILE *out, const RunRecord *r)
@@ -60,20 +76,14 @@ void print_noise_census(FILE *out, const RunRecord *r)
                  "%d threads at once, %.0f ms; lost = time beyond the median quantum%s%s\n",
             c->quanta, c->quantum_us, c->quantum_work, c->threads, c->probe_seconds * 1e3,
             c->note[0] != '\0' ? "; " : "", c->note);
-    if (c->threads > TEXT_FULL_TABLE_ROWS) {
-        static const char *const labels[] = {"Noise lost %", "Noise detour us", "Noise p99/fastest"};
-        static const NoiseFigure figures[] = {lost_percent, largest_detour, p99_over_fastest};
-        fprintf(out, "    Noise threads: %d, summarised (more than %d; every thread's probe is in the JSON's "
-                     "noise_census.threads)\n", c->threads, TEXT_FULL_TABLE_ROWS);
-        print_noise_summary(out, c, labels, figures, 3);
-    }
-    for (int t = 0; t < c->threads && c->threads <= TEXT_FULL_TABLE_ROWS; t++) {
-        const NoiseThread *n = &c->thread[t];
-        fprintf(out, "   Noise thread %d: CPU %d, quantum fastest %.3f median %.3f p99 %.3f us (p99 %.2fx fastest), "
-                     "lost %.3f%%, largest detour %.1f us\n",
-                t, n->cpu, n->fastest_us, n->median_us, n->p99_us, n->fastest_us > 0.0 ? n->p99_us / n->fastest_us : NAN,
-                percent(n->lost_fraction), n->largest_detour_us);
-    }
+    if (!print_noise_summary(out, c, &probe_summary))
+        for (int t = 0; t < c->threads; t++) {
+            const NoiseThread *n = &c->thread[t];
+            fprintf(out, "   Noise thread %d: CPU %d, quantum fastest %.3f median %.3f p99 %.3f us (p99 %.2fx fastest), "
+                         "lost %.3f%%, largest detour %.1f us\n",
+                    t, n->cpu, n->fastest_us, n->median_us, n->p99_us, n->fastest_us > 0.0 ? n->p99_us / n->fastest_us : NAN,
+                    percent(n->lost_fraction), n->largest_detour_us);
+        }
     if (c->state == NULL && c->note[0] != '\0')
         fprintf(out, "   Noise sampling: off (%s)\n", c->note);
 }
@@ -100,18 +110,12 @@ void print_noise_timed(FILE *out, const RunRecord *r)
     const NoiseCensus *c = r->noise;
     if (c == NULL || !c->probed || c->state == NULL)
         return;
-    if (c->threads > TEXT_FULL_TABLE_ROWS) {
-        static const char *const labels[] = {"Noise disturbed", "Noise switches", "Noise migrations"};
-        static const NoiseFigure figures[] = {disturbed_chunks, switches, migrations};
-        fprintf(out, "      Noise timed: %d threads, summarised (more than %d; every thread is in the JSON's "
-                     "noise_census.threads)\n", c->threads, TEXT_FULL_TABLE_ROWS);
-        print_noise_summary(out, c, labels, figures, 3);
-    }
-    for (int t = 0; t < c->threads && c->threads <= TEXT_FULL_TABLE_ROWS; t++) {
-        const NoiseThread *n = &c->thread[t];
-        fprintf(out, "    Noise timed %d: %ld of %ld chunks disturbed, %ld involuntary context switches, %ld migrations\n",
-                t, n->disturbed_chunks, n->chunks, n->switches, n->migrations);
-    }
+    if (!print_noise_summary(out, c, &timed_summary))
+        for (int t = 0; t < c->threads; t++) {
+            const NoiseThread *n = &c->thread[t];
+            fprintf(out, "    Noise timed %d: %ld of %ld chunks disturbed, %ld involuntary context switches, %ld migrations\n",
+                    t, n->disturbed_chunks, n->chunks, n->switches, n->migrations);
+        }
     fprintf(out, "  Noise timed all:");
     if (c->steal_reported)
         fprintf(out, " steal %.2f s,", c->steal_seconds);
