@@ -62,6 +62,19 @@ has_data() {
     awk -v c="$2" '$c != "NaN" && $c != "" { found = 1; exit } END { exit !found }' "$1"
 }
 
+# circle_unresolved DATA X Y CONDITION TITLE: appends to the caller's plot_lines a
+# black circle on every point where the gnuplot expression Y is not NaN; the
+# first chart series whose DATA has a row meeting the awk CONDITION names the
+# circle TITLE in the legend (the caller's unresolved, 0 until then).
+circle_unresolved() {
+    plot_lines+="'$1' using $2:($3) with points pt 6 ps 2.2 lc rgb 'black' "
+    if [ "$unresolved" = 0 ] && awk "$4 { f = 1 } END { exit !f }" "$1"; then
+        plot_lines+="title '$5', "
+        unresolved=1
+    else
+        plot_lines+="notitle, "
+    fi
+}
 # series FILE "COLUMN|USING|STYLE|TITLE" ...: the plot clauses of the series that have data, each after ", ".
 series() {
     local file=$1 spec c using style title
@@ -123,13 +136,8 @@ plot x with lines ls 5 title 'ideal'$(series "$data" "2|1:2|linespoints ls 1|Sta
         x=$(printf "$off" "$i")
         plot_lines+="'$data' using (\$1$x):$c:$((c + 1)):$((c + 2)) with yerrorlines ls $i title '${sched%:*}', "
         # A point without an interval (one chunk, 2-5 rounds) is circled: it cannot be told from 0.
-        plot_lines+="'$data' using (\$1$x):(\$$((c + 1)) != \$$((c + 1)) ? \$$c : NaN) with points pt 6 ps 2.2 lc rgb 'black' "
-        if [ "$unresolved" = 0 ] && awk -v c="$c" '$c != "NaN" && $(c + 1) == "NaN" { f = 1 } END { exit !f }' "$data"; then
-            plot_lines+="title 'no interval (unresolved)', "
-            unresolved=1
-        else
-            plot_lines+="notitle, "
-        fi
+        circle_unresolved "$data" "(\$1$x)" "\$$((c + 1)) != \$$((c + 1)) ? \$$c : NaN" \
+            "\$$c != \"NaN\" && \$$((c + 1)) == \"NaN\"" 'no interval (unresolved)'
     done
     [ -n "$plot_lines" ] || continue
     render "overhead_${z}zones" "Overhead vs bestcase, $zone_label total zones (95% intervals)" "$(thread_axis "$max_t")
@@ -193,13 +201,7 @@ AWK
         has_data "$data" "$c" || continue   # a construct with no point gets no legend entry
         x="(\$1*(1+0.012*($j-($count+1)/2.0)))"   # the constructs drawn slightly apart
         plot_lines+="'$data' using $x:$c:$((c + 1)):$((c + 2)) with yerrorlines lt $j pt ${pts[(j - 1) % ${#pts[@]}]} lw 2 title '$cname', "
-        plot_lines+="'$data' using $x:(\$$((c + 3)) == 1 ? \$$c : NaN) with points pt 6 ps 2.2 lc rgb 'black' "
-        if [ "$unresolved" = 0 ] && awk -v c="$((c + 3))" '$c == 1 { f = 1 } END { exit !f }' "$data"; then
-            plot_lines+="title 'unresolved', "
-            unresolved=1
-        else
-            plot_lines+="notitle, "
-        fi
+        circle_unresolved "$data" "$x" "\$$((c + 3)) == 1 ? \$$c : NaN" "\$$((c + 3)) == 1" 'unresolved'
     done <<<"$names"
     [ -n "$plot_lines" ] || return 0
     render "$1" "$3, $outer outer threads (level 2)" "$(thread_axis "$n")
