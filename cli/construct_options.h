@@ -15,6 +15,11 @@
 #define CONSTRUCT_MAX_TARGET_US 1.0e7        /* 10 s per repetition */
 #define CONSTRUCT_MAX_DELAY_US 1.0e6
 #define CONSTRUCT_MAX_CHUNKS 16
+/* arraybench's sizes: 1, 3, 9, ... 59049 doubles (EPCC 4.0's default and
+ * clomp's built-in set: copyin's threadprivate arrays have a size fixed at
+ * compile time, kernels/array_constructs.c). */
+#define CONSTRUCT_MAX_ARRAY_SIZE 59049
+#define CONSTRUCT_ARRAY_SIZES 11
 
 typedef struct ConstructOptions {
     int asked;                 /* --constructs[=LIST] */
@@ -26,6 +31,9 @@ typedef struct ConstructOptions {
     double loop_delay_us;      /* --construct-loop-delay=US */
     int chunk_count;           /* --construct-chunks=LIST; 0: the power-of-two sweep 1..128 */
     long chunks[CONSTRUCT_MAX_CHUNKS];
+    int sizes_given;           /* --construct-sizes=LIST given */
+    int size_count;            /* the array sizes (default: all CONSTRUCT_ARRAY_SIZES) */
+    long sizes[CONSTRUCT_MAX_CHUNKS];
 } ConstructOptions;
 
 /* The defaults above. */
