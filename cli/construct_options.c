@@ -83,30 +83,35 @@ static int parse_chunks(const char *text, ConstructOptions *c, char *error, size
     }
 }
 
-/* A comma-separated list of array sizes, each a power of 3 from 1 to 59049. */
+/* A comma-separated list of array sizes, each a power of 3 from 1 to 59049;
+ * `c` changes only when the whole list is good. */
 static int parse_sizes(const char *text, ConstructOptions *c, char *error, size_t size)
 {
-    const char *option = "--construct-sizes";
-    c->size_count = 0;
-    c->sizes_given = 1;
+    const char *option = "--construct-sizes", *list = "is not a comma-separated list of array sizes (1, 3, 9, ... 59049)";
+    long sizes[CONSTRUCT_MAX_CHUNKS];
+    int count = 0;
     for (const char *p = text;;) {
         char *end;
         if (*p < '1' || *p > '9')
-            return refuse(error, size, option, text, "is not a comma-separated list of array sizes (1, 3, 9, ... 59049)");
+            return refuse(error, size, option, text, list);
         long n = strtol(p, &end, 10), power = 1;
         while (power < n && power <= CONSTRUCT_MAX_ARRAY_SIZE)
             power *= 3;
         if (power != n || n > CONSTRUCT_MAX_ARRAY_SIZE)
             return refuse(error, size, option, text, "holds a size that is not a power of 3 from 1 to 59049 (the sizes built in)");
-        if (c->size_count == CONSTRUCT_MAX_CHUNKS)
+        if (count == CONSTRUCT_MAX_CHUNKS)
             return refuse(error, size, option, text, "holds more than 16 sizes");
-        c->sizes[c->size_count++] = n;
+        sizes[count++] = n;
         if (*end == '\0')
-            return 1;
+            break;
         if (*end != ',')
-            return refuse(error, size, option, text, "is not a comma-separated list of array sizes (1, 3, 9, ... 59049)");
+            return refuse(error, size, option, text, list);
         p = end + 1;
     }
+    memcpy(c->sizes, sizes, (size_t)count * sizeof *sizes);
+    c->size_count = count;
+    c->sizes_given = 1;
+    return 1;
 }
 
 int parse_construct_option(const char *arg, ConstructOptions *c, char *error, size_t size)
