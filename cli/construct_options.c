@@ -13,6 +13,7 @@ void default_construct_options(ConstructOptions *c)
     c->target_us = CONSTRUCT_DEFAULT_TARGET_US;
     c->sync_delay_us = CONSTRUCT_DEFAULT_SYNC_DELAY_US;
     c->loop_delay_us = CONSTRUCT_DEFAULT_LOOP_DELAY_US;
+    c->iters_per_thread = CONSTRUCT_ITERS_PER_THREAD;
     for (long n = 1; n <= CONSTRUCT_MAX_ARRAY_SIZE; n *= 3)
         c->sizes[c->size_count++] = n;
 }
@@ -157,6 +158,17 @@ int parse_construct_option(const char *arg, ConstructOptions *c, char *error, si
                                         &c->loop_delay_us, error, size)) != 0 ? status : 1;
     if (strncmp(arg, "--construct-chunks=", 19) == 0)
         return parse_chunks(arg + 19, c, error, size);
+    if (strncmp(arg, "--construct-iters=", 18) == 0) {
+        double iters = 0.0;
+        const char *t = arg + 18;
+        if (strchr(t, '.') != NULL)
+            return refuse(error, size, "--construct-iters", t, "is not a whole number");
+        status = parse_positive("--construct-iters", t, (double)CONSTRUCT_MAX_ITERS_PER_THREAD, &iters, error, size);
+        if (status != 0)
+            return status;
+        c->iters_per_thread = (int)iters;
+        return 1;
+    }
     if (strncmp(arg, "--construct-sizes=", 18) == 0)
         return parse_sizes(arg + 18, c, error, size);
     return 0;

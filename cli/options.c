@@ -357,6 +357,8 @@ void print_usage(FILE *out, const char *exe)
             "  --construct-loop-delay=US  the delay per loop iteration of the schedules (default 15)\n"
             "  --construct-chunks=LIST  chunk sizes of STATIC n, DYNAMIC n, GUIDED n, their MONOTONIC\n"
             "                        variants and TASKLOOP n (default 1,2,..,128)\n"
+            "  --construct-iters=N   loop iterations per thread of the schedules (default 128, EPCC 3.1's;\n"
+            "                        EPCC 4.0's schedbench runs 1024)\n"
             "  --construct-sizes=LIST  array sizes of PRIVATE n, FIRSTPRIVATE n, COPYPRIVATE n, COPYIN n:\n"
             "                        powers of 3 (default EPCC's 1,3,9,..,59049)\n"
             "  --mpi-timeout=S       clomp_mpi: a rank waits for the others at most S s (default 60)\n"

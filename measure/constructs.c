@@ -227,7 +227,7 @@ static int row_chunks(const RunSetup *run, const Construct *c, long *chunks)
         memcpy(chunks, run->constructs.chunks, (size_t)run->constructs.chunk_count * sizeof *chunks);
         return run->constructs.chunk_count;
     }
-    long largest = CONSTRUCT_ITERS_PER_THREAD;
+    long largest = run->constructs.iters_per_thread;
     if (c->chunk_share)
         largest = run->numThreads > 1 ? largest / run->numThreads : largest;
     int n = 0;
@@ -238,7 +238,7 @@ static int row_chunks(const RunSetup *run, const Construct *c, long *chunks)
 
 static void set_shape(const RunSetup *run, ConstructTable *t)
 {
-    t->iters_per_thread = CONSTRUCT_ITERS_PER_THREAD;
+    t->iters_per_thread = run->constructs.iters_per_thread;
     t->wait_policy = getenv("OMP_WAIT_POLICY");
     t->cpus = omp_get_num_procs();
     if (run->nested_unavailable[0] != '\0' || run->nestedOuter < 2 || run->nestedInner < 2) {

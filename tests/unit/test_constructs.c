@@ -57,6 +57,8 @@ static void options(void)
         {"--construct-sizes=1,3,59049", 1}, {"--construct-sizes=2", 2}, {"--construct-sizes=177147", 2},
         {"--construct-sizes=", 2},          {"--construct-sizes=9,", 2}, {"--construct-sizes=-3", 2},
         {"--construct-sizes=99999999999999999999999", 2},
+        {"--construct-iters=1024", 1},      {"--construct-iters=0", 2},  {"--construct-iters=65537", 2},
+        {"--construct-iters=1.5", 2},
         /* Far beyond a long: refused, never converted (make fuzz found the conversion, UBSan's error). */
         {"--construct-reps=055555555555555555555555555555555", 2},
     };
