@@ -1,15 +1,17 @@
 /* EPCC 4.0's arraybench: a parallel region whose data clause makes each
  * thread a copy of an array of n doubles (private, firstprivate, copyin of
  * a threadprivate array) or broadcasts one thread's array to the others'
- * (a single with copyprivate), each thread then one delay that stores into
- * its copy. The overhead per instance is the region and the copies; the
- * reference is EPCC's (innerreps delays by one thread). EPCC builds one
+ * (a single with copyprivate), each thread then one delay into its copy
+ * (clomp_array_delay: out of line, as EPCC's array_delay, so that the
+ * copies are made). The overhead per instance is the region and the
+ * copies; the reference is EPCC's (innerreps delays by one thread, each
+ * into an array). EPCC builds one
  * program per size; here every size of --construct-sizes (powers of 3 from
  * 1 to 59049, CONSTRUCT_MAX_ARRAY_SIZE: a threadprivate array's size is
  * fixed when compiled) has its functions, one table entry each. Probed,
- * each clause's effect is checked: a private copy is not the original and
- * leaves it alone, a firstprivate or copyin copy holds the original's
- * values, copyprivate gives every thread the single's values. */
+ * each clause's effect is checked: a private copy is not the original, a
+ * firstprivate or copyin copy holds the original's values, copyprivate
+ * gives every thread the single's values. */
 #include <omp.h>
 
 #include "../cli/construct_options.h"
@@ -43,19 +45,16 @@ static inline void fill(double *a, long n, double value)
     PRAGMA(omp threadprivate(threadprivate_##N))                                                   \
     static void private_##N(const ConstructWork *w)                                                \
     {                                                                                              \
-        int wrong = CONSTRUCT_WRONG_BODY("private");                                               \
-        double *original = shared_##N, want = w->probe != NULL ? w->probe->marker : 0.0;           \
-        if (w->probe != NULL)                                                                      \
-            fill(shared_##N, N, want);                                                             \
+        double *original = shared_##N;                                                             \
         for (long j = 0; j < w->innerreps; j++) {                                                  \
-            if (wrong) {                                                                           \
+            if (CONSTRUCT_WRONG_BODY("private")) {                                                                           \
                 PRAGMA(omp parallel num_threads(w->threads))                                       \
                 {                                                                                  \
                     region_log_note(w->log);                                                       \
                     if (w->probe != NULL && shared_##N == original)                                \
                         probe_fail(w->probe, "thread %d's private array is the original",          \
                                    omp_get_thread_num());                                          \
-                    shared_##N[0] = clomp_delay(w->delay_length);                                  \
+                    clomp_array_delay(w->delay_length, shared_##N);                                \
                 }                                                                                  \
             } else {                                                                               \
                 PRAGMA(omp parallel private(shared_##N) num_threads(w->threads))                   \
@@ -64,60 +63,56 @@ static inline void fill(double *a, long n, double value)
                     if (w->probe != NULL && shared_##N == original)                                \
                         probe_fail(w->probe, "thread %d's private array is the original",          \
                                    omp_get_thread_num());                                          \
-                    shared_##N[0] = clomp_delay(w->delay_length);                                  \
+                    clomp_array_delay(w->delay_length, shared_##N);                                \
                 }                                                                                  \
             }                                                                                      \
         }                                                                                          \
-        if (w->probe != NULL && shared_##N[0] != want)                                             \
-            probe_fail(w->probe, "the threads' private arrays wrote into the original");           \
     }                                                                                              \
     static void firstprivate_##N(const ConstructWork *w)                                           \
     {                                                                                              \
-        int wrong = CONSTRUCT_WRONG_BODY("firstprivate");                                          \
         double want = w->probe != NULL ? w->probe->marker : 0.0;                                   \
         if (w->probe != NULL)                                                                      \
             fill(shared_##N, N, want);                                                             \
         for (long j = 0; j < w->innerreps; j++) {                                                  \
-            if (wrong) {                                                                           \
+            if (CONSTRUCT_WRONG_BODY("firstprivate")) {                                                                           \
                 PRAGMA(omp parallel private(shared_##N) num_threads(w->threads))                   \
                 {                                                                                  \
                     region_log_note(w->log);                                                       \
                     fill(shared_##N, N, 0.0);   /* a copy never made: what the stack held */      \
                     probe_copy(w, shared_##N, N, want, "firstprivate");                            \
-                    shared_##N[0] = clomp_delay(w->delay_length);                                  \
+                    clomp_array_delay(w->delay_length, shared_##N);                                \
                 }                                                                                  \
             } else {                                                                               \
                 PRAGMA(omp parallel firstprivate(shared_##N) num_threads(w->threads))              \
                 {                                                                                  \
                     region_log_note(w->log);                                                       \
                     probe_copy(w, shared_##N, N, want, "firstprivate");                            \
-                    shared_##N[0] = clomp_delay(w->delay_length);                                  \
+                    clomp_array_delay(w->delay_length, shared_##N);                                \
                 }                                                                                  \
             }                                                                                      \
         }                                                                                          \
     }                                                                                              \
     static void copyprivate_##N(const ConstructWork *w)                                            \
     {                                                                                              \
-        int wrong = CONSTRUCT_WRONG_BODY("copyprivate");                                           \
         for (long j = 0; j < w->innerreps; j++) {                                                  \
             double want = w->probe != NULL ? w->probe->marker + (double)j : 0.0;                   \
             PRAGMA(omp parallel private(shared_##N) num_threads(w->threads))                       \
             {                                                                                      \
                 region_log_note(w->log);                                                           \
-                if (wrong) {                                                                       \
+                if (CONSTRUCT_WRONG_BODY("copyprivate")) {                                                                       \
                     fill(shared_##N, N, 0.0);   /* a copy never made: what the stack held */      \
                     PRAGMA(omp single)                                                             \
                     {                                                                              \
                         if (w->probe != NULL)                                                      \
                             fill(shared_##N, N, want);                                             \
-                        shared_##N[0] = clomp_delay(w->delay_length) * 0.0f + want;                \
+                        clomp_array_delay(w->delay_length, shared_##N);                               \
                     }                                                                              \
                 } else {                                                                           \
                     PRAGMA(omp single copyprivate(shared_##N))                                     \
                     {                                                                              \
                         if (w->probe != NULL)                                                      \
                             fill(shared_##N, N, want);                                             \
-                        shared_##N[0] = clomp_delay(w->delay_length) * 0.0f + want;                \
+                        clomp_array_delay(w->delay_length, shared_##N);                               \
                     }                                                                              \
                 }                                                                                  \
                 probe_copy(w, shared_##N, N, want, "copyprivate");                                 \
@@ -126,24 +121,23 @@ static inline void fill(double *a, long n, double value)
     }                                                                                              \
     static void copyin_##N(const ConstructWork *w)                                                 \
     {                                                                                              \
-        int wrong = CONSTRUCT_WRONG_BODY("copyin");                                                \
         double want = w->probe != NULL ? w->probe->marker : 0.0;                                   \
         if (w->probe != NULL)                                                                      \
             fill(threadprivate_##N, N, want);                                                      \
         for (long j = 0; j < w->innerreps; j++) {                                                  \
-            if (wrong) {                                                                           \
+            if (CONSTRUCT_WRONG_BODY("copyin")) {                                                                           \
                 PRAGMA(omp parallel num_threads(w->threads))                                       \
                 {                                                                                  \
                     region_log_note(w->log);                                                       \
                     probe_copy(w, threadprivate_##N, N, want, "copyin");                           \
-                    threadprivate_##N[0] = clomp_delay(w->delay_length) * 0.0f + want;             \
+                    clomp_array_delay(w->delay_length, threadprivate_##N);                          \
                 }                                                                                  \
             } else {                                                                               \
                 PRAGMA(omp parallel copyin(threadprivate_##N) num_threads(w->threads))             \
                 {                                                                                  \
                     region_log_note(w->log);                                                       \
                     probe_copy(w, threadprivate_##N, N, want, "copyin");                           \
-                    threadprivate_##N[0] = clomp_delay(w->delay_length) * 0.0f + want;             \
+                    clomp_array_delay(w->delay_length, threadprivate_##N);                          \
                 }                                                                                  \
             }                                                                                      \
         }                                                                                          \
@@ -185,8 +179,7 @@ static void array_delays(const ConstructWork *w)
 {
     double a[1] = {0.0};
     for (long j = 0; j < w->innerreps; j++)
-        a[0] = clomp_delay(w->delay_length);
-    *(volatile double *)&a[0] = a[0];
+        clomp_array_delay(w->delay_length, a);
 }
 
 static void test_private(const ConstructWork *w) { run_sized(w, 0); }

@@ -90,24 +90,23 @@ static int check_dynamic_n_monotonic(const ConstructWork *w, char *why, size_t w
  * (its implicit taskgroup), each task held back a while to show it. */
 static void test_taskloop_n(const ConstructWork *w)
 {
-    int nogroup = CONSTRUCT_WRONG_BODY("taskloop_n");
     ConstructProbe *p = w->probe;
 #pragma omp parallel num_threads(w->threads)
     {
         region_log_note(w->log);
         /* Unsigned: clang's taskloop compares the bound with an unsigned count. */
         unsigned long n = (unsigned long)omp_get_num_threads() * (unsigned long)w->iters_per_thread;
-        unsigned long chunk = (unsigned long)w->chunk, tasks = n / chunk > 0 ? n / chunk : 1;
+        unsigned long chunk = (unsigned long)w->chunk;
 #pragma omp master
         for (long j = 0; j < w->innerreps; j++) {
-            if (nogroup) {
-#pragma omp taskloop num_tasks(tasks) nogroup
+            if (CONSTRUCT_WRONG_BODY("taskloop_n")) {   /* the fault build's: no taskgroup */
+#pragma omp taskloop num_tasks(n / chunk > 0 ? n / chunk : 1) nogroup
                 for (unsigned long i = 0; i < n; i++) {
                     probe_hold(w);
                     probed_delay(w);
                 }
             } else {
-#pragma omp taskloop num_tasks(tasks)
+#pragma omp taskloop num_tasks(n / chunk > 0 ? n / chunk : 1)
                 for (unsigned long i = 0; i < n; i++) {
                     if (p != NULL && i % chunk == 0)
                         probe_hold(w);

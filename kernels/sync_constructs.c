@@ -101,7 +101,6 @@ static void test_barrier(const ConstructWork *w)
  * every arrival of the instance (the late thread is held back longer). */
 static void test_barrier_var(const ConstructWork *w)
 {
-    int wrong = CONSTRUCT_WRONG_BODY("barrier_var");
     ConstructProbe *p = w->probe;
 #pragma omp parallel num_threads(w->threads)
     {
@@ -114,7 +113,7 @@ static void test_barrier_var(const ConstructWork *w)
             }
             if (p != NULL)
                 atomic_fetch_add(&p->arrived, 1);
-            if (!wrong) {
+            if (!CONSTRUCT_WRONG_BODY("barrier_var")) {
 #pragma omp barrier
             }
             if (p != NULL && atomic_load(&p->arrived) < (j + 1) * team)
@@ -215,14 +214,13 @@ static void test_atomic_seqcst(const ConstructWork *w)
  * their sections, so that without ordering the next one would overtake. */
 static void test_ordered(const ConstructWork *w)
 {
-    int wrong = CONSTRUCT_WRONG_BODY("ordered");
     ConstructProbe *p = w->probe;
     long n = w->innerreps;
 #pragma omp parallel num_threads(w->threads)
     {
         region_log_note(w->log);
         int held = p != NULL && omp_get_thread_num() == 0;
-        if (wrong) {
+        if (CONSTRUCT_WRONG_BODY("ordered")) {
 #pragma omp for schedule(static, 1)
             for (long i = 0; i < n; i++) {
                 if (held)

@@ -57,7 +57,6 @@ static inline void outer_task(const ConstructWork *w, int inner, int untied, int
 /* Every thread innerreps/team outer tasks of team (untied) inner tasks each. */
 static void test_nested_task(const ConstructWork *w)
 {
-    int wrong = CONSTRUCT_WRONG_BODY("nested_task");
 #pragma omp parallel num_threads(w->threads)
     {
         region_log_note(w->log);
@@ -65,7 +64,7 @@ static void test_nested_task(const ConstructWork *w)
         int team = omp_get_num_threads();
         for (long j = 0; j < w->innerreps / team; j++) {
 #pragma omp task
-            outer_task(w, team, 1, wrong);
+            outer_task(w, team, 1, CONSTRUCT_WRONG_BODY("nested_task"));
         }
     }
 }
@@ -73,7 +72,6 @@ static void test_nested_task(const ConstructWork *w)
 /* The master generates innerreps outer tasks of team inner tasks each. */
 static void test_nested_master_task(const ConstructWork *w)
 {
-    int wrong = CONSTRUCT_WRONG_BODY("nested_master_task");
 #pragma omp parallel num_threads(w->threads)
     {
         region_log_note(w->log);
@@ -82,7 +80,7 @@ static void test_nested_master_task(const ConstructWork *w)
 #pragma omp master
         for (long j = 0; j < w->innerreps; j++) {
 #pragma omp task
-            outer_task(w, team, 0, wrong);
+            outer_task(w, team, 0, CONSTRUCT_WRONG_BODY("nested_master_task"));
         }
     }
 }
