@@ -23,8 +23,6 @@ static void loop_delays(const ConstructWork *w)
 #define LOOP_TEST(fn, SCHEDULE)                                                  \
     static void fn(const ConstructWork *w)                                       \
     {                                                                            \
-        int chunk = (int)w->chunk;                                               \
-        (void)chunk;   /* read by the schedule clause only, in some rows */      \
         _Pragma("omp parallel num_threads(w->threads)")                          \
         {                                                                        \
             region_log_note(w->log);                                             \
@@ -38,18 +36,17 @@ static void loop_delays(const ConstructWork *w)
     }
 
 LOOP_TEST(test_static, "omp for schedule(static)")
-LOOP_TEST(test_static_n, "omp for schedule(static, chunk)")
-LOOP_TEST(test_dynamic_n, "omp for schedule(dynamic, chunk)")
-LOOP_TEST(test_guided_n, "omp for schedule(guided, chunk)")
+LOOP_TEST(test_static_n, "omp for schedule(static, (int)w->chunk)")
+LOOP_TEST(test_dynamic_n, "omp for schedule(dynamic, (int)w->chunk)")
+LOOP_TEST(test_guided_n, "omp for schedule(guided, (int)w->chunk)")
 LOOP_TEST(test_static_monotonic, "omp for schedule(monotonic: static)")
-LOOP_TEST(test_static_n_monotonic, "omp for schedule(monotonic: static, chunk)")
-LOOP_TEST(test_guided_n_monotonic, "omp for schedule(monotonic: guided, chunk)")
+LOOP_TEST(test_static_n_monotonic, "omp for schedule(monotonic: static, (int)w->chunk)")
+LOOP_TEST(test_guided_n_monotonic, "omp for schedule(monotonic: guided, (int)w->chunk)")
 
 /* DYNAMIC_MONOTONIC n, written out: probed, every thread checks that its
  * iterations come in increasing order (what the monotonic modifier promises). */
 static void test_dynamic_n_monotonic(const ConstructWork *w)
 {
-    int chunk = (int)w->chunk;
     ConstructProbe *p = w->probe;
 #pragma omp parallel num_threads(w->threads)
     {
@@ -58,7 +55,7 @@ static void test_dynamic_n_monotonic(const ConstructWork *w)
         int n = omp_get_num_threads() * w->iters_per_thread;
         for (long j = 0; j < w->innerreps; j++) {
             int last = -1;
-#pragma omp for schedule(monotonic: dynamic, chunk)
+#pragma omp for schedule(monotonic: dynamic, (int)w->chunk)
             for (int i = 0; i < n; i++) {
                 if (p != NULL) {
                     if (i < last)

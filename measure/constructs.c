@@ -271,7 +271,7 @@ static int check_body(const LevelRun *lr, ConstructLevel *L)
     else if (c->check != NULL) {
 #pragma omp parallel num_threads(lr->outer) reduction(| : failed)
 #pragma omp critical(clomp_construct_check)
-        if (!failed && c->check(&w, why, sizeof why) != 0)
+        if (c->check(&w, why, sizeof why) != 0)
             failed = 1;
     }
     if (!failed)
