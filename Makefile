@@ -47,10 +47,35 @@ NUMA_CFLAGS = -DCLOMP_HAVE_LIBNUMA=1
 NUMA_LIBS = -lnuma
 endif
 
+# omp_init_lock_with_hint (OpenMP 4.5) for the construct table's hinted lock
+# rows: libomp has it, libgomp up to GCC 12 does not (the rows then say "not
+# provided"). LOCK_HINT=0 builds without; the default detects it.
+LOCK_HINT ?= auto
+ifeq ($(LOCK_HINT),auto)
+LOCK_HINT := $(shell printf '\043include <omp.h>\nint main(void) { omp_lock_t l; omp_init_lock_with_hint(&l, omp_lock_hint_contended); return 0; }\n' | \
+          $(CC) $(OPENMP_FLAGS) -x c - -o /dev/null 2>/dev/null && echo 1 || echo 0)
+endif
+ifeq ($(LOCK_HINT),1)
+RUNTIME_CFLAGS = -DCLOMP_HAVE_LOCK_HINT=1
+endif
+
+# libomp 14 aborts ("__kmpc_for_static_init: unknown scheduling type") on a
+# for schedule(monotonic: static) inside a nested team: the probe runs one
+# (2 x 2 threads, a few microseconds) and, where it aborts, the construct
+# table's STATIC_MONOTONIC rows are not run at level 2 and say why.
+NESTED_MONOTONIC_STATIC ?= auto
+ifeq ($(NESTED_MONOTONIC_STATIC),auto)
+NESTED_MONOTONIC_STATIC := $(shell t=$$(mktemp) && printf '\043include <omp.h>\nint main(void) { int s = 0; omp_set_max_active_levels(2);\n_Pragma("omp parallel num_threads(2)")\n_Pragma("omp parallel num_threads(2) reduction(+ : s)")\n_Pragma("omp for schedule(monotonic: static)")\nfor (int i = 0; i < 8; i++) s += i; return s == 0; }\n' | \
+          $(CC) $(OPENMP_FLAGS) -x c - -o "$$t" 2>/dev/null && { OMP_WAIT_POLICY=passive "$$t" >/dev/null 2>&1 && echo 1 || echo 0; } || echo 1; rm -f "$$t")
+endif
+ifeq ($(NESTED_MONOTONIC_STATIC),0)
+RUNTIME_CFLAGS += -DCLOMP_NESTED_MONOTONIC_STATIC_ABORTS=1
+endif
+
 # Not overridable, and placed after CFLAGS so they win: bit-for-bit
 # verification needs strict IEEE evaluation (no fused multiply-add
 # contraction), and the sources are C11 + POSIX.
-REQUIRED_CFLAGS = -std=c11 -D_POSIX_C_SOURCE=200809L -ffp-contract=off $(OPENMP_FLAGS) $(NUMA_CFLAGS) $(FAULT_CFLAGS)
+REQUIRED_CFLAGS = -std=c11 -D_POSIX_C_SOURCE=200809L -ffp-contract=off $(OPENMP_FLAGS) $(NUMA_CFLAGS) $(RUNTIME_CFLAGS) $(FAULT_CFLAGS)
 ALL_CFLAGS = $(strip $(CFLAGS) $(REQUIRED_CFLAGS))
 # The program's ompt_start_tool (ompt/tool.c) must be visible to an OMPT
 # runtime loaded in libgomp's place (the gcc build on libomp): exported.

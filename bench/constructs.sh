@@ -1,25 +1,32 @@
 #!/usr/bin/env bash
-# clomp --constructs beside EPCC's own microbenchmarks: builds EPCC v3.1's
-# syncbench and schedbench (../shared/reference/epcc-3.1, or --epcc DIR)
-# with the compiler clomp was built with, runs N processes of each side in
-# turn (EPCC, clomp, EPCC, clomp, ...) at T threads, and prints per construct
-# EPCC's median overhead and its spread over the processes, clomp's level-1
-# median and spread, whether clomp's lies within EPCC's spread (or within 30%
-# of EPCC's median where that spread is narrower), and clomp's level-2
-# figures (OUTER x INNER, default 2x2: oversubscribed on a 2-core machine,
-# and the table says so). Skips cleanly (exit 0) without the EPCC sources.
-# Figures only: nothing here passes or fails a build.
+# clomp --constructs beside EPCC's own microbenchmarks. With --epcc-version
+# 4.0 (the default) it builds EPCC 4.0's syncbench, schedbench, taskbench and
+# arraybench (one program per array size, as EPCC's Makefile does) from
+# ../shared/reference/epcc-4.0 (or --epcc DIR) into a temporary folder with
+# the compiler clomp was built with; syncbench needs omp_init_lock_with_hint,
+# which libgomp up to GCC 12 lacks, so with gcc it is skipped and said so.
+# It runs N processes of each side in turn (EPCC, clomp, EPCC, clomp, ...)
+# at T threads with the same settings (EPCC 4.0's: 0.1 us delays, 1024 loop
+# iterations per thread, 20 repetitions of 1000 us), and prints per
+# measurement EPCC's median (of its processes' median overheads) and spread
+# [min, max], clomp's level-1 median and spread, the ratio clomp / EPCC,
+# whether clomp's median lies within EPCC's spread, and clomp's level-2
+# figure (OUTER x INNER, default 2x2: oversubscribed on a 2-core machine).
+# --epcc-version 3.1 runs EPCC 3.1's syncbench and schedbench as before
+# (within: EPCC's spread or 30% of its median). Skips cleanly (exit 0)
+# without the EPCC sources. Figures only: nothing here passes or fails a build.
 #
 # Usage: bench/constructs.sh [--runs N] [--threads T] [--nested OxI] [--clomp PATH] [--epcc DIR]
-#   defaults: 5 runs, 2 threads, 2x2, ./clomp, ../shared/reference/epcc-3.1
+#                            [--epcc-version 4.0|3.1] [--sizes LIST]
+#   defaults: 5 runs, 2 threads, 2x2, ./clomp, ../shared/reference/epcc-<version>,
+#   4.0, arraybench sizes 1,27,729,19683 (EPCC's full set: 1,3,9,...,59049)
 set -euo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)
-runs=5 threads=2 nested=2x2
+runs=5 threads=2 nested=2x2 version=4.0 sizes=1,27,729,19683
 clomp=$top/clomp
-epcc=$top/../shared/reference/epcc-3.1
-[ -d "$epcc" ] || epcc=/work/shared/reference/epcc-3.1
-usage="usage: $0 [--runs N] [--threads T] [--nested OxI] [--clomp PATH] [--epcc DIR]"
+epcc=
+usage="usage: $0 [--runs N] [--threads T] [--nested OxI] [--clomp PATH] [--epcc DIR] [--epcc-version 4.0|3.1] [--sizes LIST]"
 while [ $# -gt 0 ]; do
     case $1 in
         --runs) runs=${2:?$usage}; shift 2 ;;
@@ -27,11 +34,22 @@ while [ $# -gt 0 ]; do
         --nested) nested=${2:?$usage}; shift 2 ;;
         --clomp) clomp=${2:?$usage}; shift 2 ;;
         --epcc) epcc=${2:?$usage}; shift 2 ;;
+        --epcc-version) version=${2:?$usage}; shift 2 ;;
+        --sizes) sizes=${2:?$usage}; shift 2 ;;
         *) echo "$usage" >&2; exit 2 ;;
     esac
 done
 case $runs$threads in '' | *[!0-9]*) echo "$0: --runs and --threads need whole numbers" >&2; exit 2 ;; esac
+case $sizes in '' | *[!0-9,]*) echo "$0: --sizes needs a comma-separated list of array sizes" >&2; exit 2 ;; esac
+case $version in 3.1 | 4.0) ;; *) echo "$0: --epcc-version is 4.0 or 3.1, not '$version'" >&2; exit 2 ;; esac
 [ -x "$clomp" ] || { echo "$0: no clomp at $clomp" >&2; exit 2; }
+if [ -z "$epcc" ]; then
+    epcc=$top/../shared/reference/epcc-$version
+    [ -d "$epcc" ] || epcc=/work/shared/reference/epcc-$version
+fi
+if [ "$version" = 4.0 ]; then
+    exec "$top/bench/constructs_epcc4.sh" "$runs" "$threads" "$nested" "$clomp" "$epcc" "$sizes"
+fi
 if [ ! -f "$epcc/syncbench.c" ] || [ ! -f "$epcc/schedbench.c" ]; then
     echo "SKIP: EPCC v3.1 sources not found at $epcc (give --epcc DIR)"
     exit 0

@@ -13,6 +13,9 @@ void default_construct_options(ConstructOptions *c)
     c->target_us = CONSTRUCT_DEFAULT_TARGET_US;
     c->sync_delay_us = CONSTRUCT_DEFAULT_SYNC_DELAY_US;
     c->loop_delay_us = CONSTRUCT_DEFAULT_LOOP_DELAY_US;
+    c->iters_per_thread = CONSTRUCT_ITERS_PER_THREAD;
+    for (long n = 1; n <= CONSTRUCT_MAX_ARRAY_SIZE; n *= 3)
+        c->sizes[c->size_count++] = n;
 }
 
 static int refuse(char *error, size_t size, const char *option, const char *text, const char *why)
@@ -81,6 +84,37 @@ static int parse_chunks(const char *text, ConstructOptions *c, char *error, size
     }
 }
 
+/* A comma-separated list of array sizes, each a power of 3 from 1 to 59049;
+ * `c` changes only when the whole list is good. */
+static int parse_sizes(const char *text, ConstructOptions *c, char *error, size_t size)
+{
+    const char *option = "--construct-sizes", *list = "is not a comma-separated list of array sizes (1, 3, 9, ... 59049)";
+    long sizes[CONSTRUCT_MAX_CHUNKS];
+    int count = 0;
+    for (const char *p = text;;) {
+        char *end;
+        if (*p < '1' || *p > '9')
+            return refuse(error, size, option, text, list);
+        long n = strtol(p, &end, 10), power = 1;
+        while (power < n && power <= CONSTRUCT_MAX_ARRAY_SIZE)
+            power *= 3;
+        if (power != n || n > CONSTRUCT_MAX_ARRAY_SIZE)
+            return refuse(error, size, option, text, "holds a size that is not a power of 3 from 1 to 59049 (the sizes built in)");
+        if (count == CONSTRUCT_MAX_CHUNKS)
+            return refuse(error, size, option, text, "holds more than 16 sizes");
+        sizes[count++] = n;
+        if (*end == '\0')
+            break;
+        if (*end != ',')
+            return refuse(error, size, option, text, list);
+        p = end + 1;
+    }
+    memcpy(c->sizes, sizes, (size_t)count * sizeof *sizes);
+    c->size_count = count;
+    c->sizes_given = 1;
+    return 1;
+}
+
 int parse_construct_option(const char *arg, ConstructOptions *c, char *error, size_t size)
 {
     double reps = 0.0;
@@ -124,5 +158,18 @@ int parse_construct_option(const char *arg, ConstructOptions *c, char *error, si
                                         &c->loop_delay_us, error, size)) != 0 ? status : 1;
     if (strncmp(arg, "--construct-chunks=", 19) == 0)
         return parse_chunks(arg + 19, c, error, size);
+    if (strncmp(arg, "--construct-iters=", 18) == 0) {
+        double iters = 0.0;
+        const char *t = arg + 18;
+        if (strchr(t, '.') != NULL)
+            return refuse(error, size, "--construct-iters", t, "is not a whole number");
+        status = parse_positive("--construct-iters", t, (double)CONSTRUCT_MAX_ITERS_PER_THREAD, &iters, error, size);
+        if (status != 0)
+            return status;
+        c->iters_per_thread = (int)iters;
+        return 1;
+    }
+    if (strncmp(arg, "--construct-sizes=", 18) == 0)
+        return parse_sizes(arg + 18, c, error, size);
     return 0;
 }

@@ -15,6 +15,12 @@
 #define CONSTRUCT_MAX_TARGET_US 1.0e7        /* 10 s per repetition */
 #define CONSTRUCT_MAX_DELAY_US 1.0e6
 #define CONSTRUCT_MAX_CHUNKS 16
+#define CONSTRUCT_MAX_ITERS_PER_THREAD 65536
+/* arraybench's sizes: 1, 3, 9, ... 59049 doubles (EPCC 4.0's default and
+ * clomp's built-in set: copyin's threadprivate arrays have a size fixed at
+ * compile time, kernels/array_constructs.c). */
+#define CONSTRUCT_MAX_ARRAY_SIZE 59049
+#define CONSTRUCT_ARRAY_SIZES 11
 
 typedef struct ConstructOptions {
     int asked;                 /* --constructs[=LIST] */
@@ -24,8 +30,12 @@ typedef struct ConstructOptions {
     double target_us;          /* --construct-time=US */
     double sync_delay_us;      /* --construct-delay=US */
     double loop_delay_us;      /* --construct-loop-delay=US */
-    int chunk_count;           /* --construct-chunks=LIST; 0: the power-of-two sweep 1..128 */
+    int iters_per_thread;      /* --construct-iters=N: the loops' iterations per thread (128, EPCC 3.1's; 4.0's 1024) */
+    int chunk_count;           /* --construct-chunks=LIST; 0: the power-of-two sweep 1..iters_per_thread */
     long chunks[CONSTRUCT_MAX_CHUNKS];
+    int sizes_given;           /* --construct-sizes=LIST given */
+    int size_count;            /* the array sizes (default: all CONSTRUCT_ARRAY_SIZES) */
+    long sizes[CONSTRUCT_MAX_CHUNKS];
 } ConstructOptions;
 
 /* The defaults above. */

@@ -1,6 +1,6 @@
 /* The construct table: one row per OpenMP construct whose overhead clomp
- * --constructs measures by EPCC's method (syncbench and schedbench, v3.1),
- * at the first level and inside nested teams. Each row says only what to
+ * --constructs measures by EPCC's method (syncbench, schedbench, taskbench
+ * and arraybench, v3.1 and 4.0), at the first level and inside nested teams. Each row says only what to
  * time (the construct around EPCC's calibrated delay) and what the same
  * delays cost run by one thread (its reference); measure/constructs.c times
  * them, repeats them and verifies the teams the runtime gave. */
@@ -29,24 +29,49 @@ typedef struct ConstructWork {
     long chunk;             /* loop schedules with a chunk: n; else 0 */
     int iters_per_thread;   /* loop schedules: iterations per thread of each loop (schedbench's 128) */
     RegionLog *log;         /* NULL: not recorded (the reference runs no region) */
+    /* NULL when timed. Set by a row's check (untimed): the body records what
+     * it did there (kernels/construct_probe.h) for the check to verify. */
+    struct ConstructProbe *probe;
 } ConstructWork;
 
 typedef enum {
     CONSTRUCT_SYNC,   /* syncbench: one delay per thread per instance (0.10 us) */
-    CONSTRUCT_LOOP    /* schedbench: a loop of iters_per_thread x threads delays per instance (15 us each) */
+    CONSTRUCT_LOOP,   /* schedbench: a loop of iters_per_thread x threads delays per instance (15 us each) */
+    CONSTRUCT_TASK,   /* taskbench: one delay per task, innerreps delays per thread (0.10 us) */
+    CONSTRUCT_DATA    /* arraybench: a parallel region with a data clause on an array of n doubles */
 } ConstructKind;
+
+/* A row's parameter, measured once per value (a row each): none, a
+ * schedule's chunk (--construct-chunks) or an array's size (--construct-sizes). */
+enum { CONSTRUCT_NO_PARAM = 0, CONSTRUCT_CHUNK = 1, CONSTRUCT_SIZE = 2 };
 
 typedef struct Construct {
     const char *key;        /* --constructs and JSON/CSV name: lower case, no spaces */
     const char *name;       /* EPCC's test name: "PARALLEL FOR", "DYNAMIC n" */
     ConstructKind kind;
-    int takes_chunk;        /* STATIC n, DYNAMIC n, GUIDED n: measured once per chunk size */
+    int takes_chunk;        /* CONSTRUCT_CHUNK (STATIC n ...), CONSTRUCT_SIZE (PRIVATE n ...) or 0 */
     /* EPCC runs CRITICAL, LOCK/UNLOCK and ATOMIC innerreps/threads times per
      * thread (innerreps instances in all); the others innerreps times. */
     void (*test)(const ConstructWork *w);
     /* The same delays by one thread, no construct (EPCC's refer, referatom, referred). */
     void (*reference)(const ConstructWork *w);
     const char *what;       /* one line: what an instance is */
+    /* The rows below 4.0 name these too (designated initializers). */
+    /* Runs the test once, untimed, with a probe, and says whether the body
+     * did what its construct promises (NULL: no check beyond the region
+     * log). 0, or 1 with one line in `why`. Called at each level where the
+     * test runs (by every outer thread at level 2). */
+    int (*check)(const ConstructWork *w, char *why, size_t why_size);
+    /* innerreps is a multiple of the team times this (0: 1); the task trees
+     * of depth 6 run innerreps / 64 trees of 64 delays per thread. */
+    int innerreps_step;
+    /* The chunk sweep stops at iters_per_thread / threads (GUIDED, TASKLOOP). */
+    int chunk_share;
+    /* Non-NULL: the runtime this was built with lacks what the row needs;
+     * the row is listed, and reported as not run with this reason. */
+    const char *not_provided;
+    /* Non-NULL: the same, inside nested teams only (level 2 not run). */
+    const char *nested_not_provided;
 } Construct;
 
 extern const Construct *const clomp_constructs[];
@@ -55,8 +80,13 @@ extern const size_t clomp_construct_count;
 /* By key ("parallel_for") or EPCC name ("PARALLEL FOR"); NULL when neither. */
 const Construct *find_construct(const char *name);
 
+/* The kind's name: sync, loop, task, data. */
+const char *construct_kind_name(ConstructKind kind);
+
 /* clomp --list-constructs: a '#' header, then one tab-separated line per
- * row: key, EPCC name, kind (sync | loop), chunk (n | -), what it times. */
+ * row: key, EPCC name, kind (sync | loop | task | data), parameter (n: a
+ * chunk, size: an array size, -: none), what one instance is ("not
+ * provided: ..." ahead of it where this build's runtime lacks it). */
 void print_construct_list(FILE *out);
 
 #endif

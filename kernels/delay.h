@@ -21,6 +21,13 @@
  * the threads of the probe's team) and returned. */
 float clomp_delay(int length);
 
+/* arraybench's delay: clomp_delay(length), then its result (times 0) added
+ * into a[0]. Out of line, so that the caller must hand over a whole array
+ * whose use it cannot see: a firstprivate or copied array's copy is made,
+ * never dropped as dead (at -O3 an inlined store to a[0] alone let gcc
+ * drop a 59049-double firstprivate copy). a[0] keeps its value. */
+void clomp_array_delay(int length, double *a);
+
 /* What the calling thread's last clomp_delay() stored. */
 float clomp_delay_result(void);
 

@@ -35,12 +35,14 @@ typedef enum {
     FAULT_MISSING_BARRIER,    /* Manual OMP's barrier before the single removed once */
     FAULT_EXTRA_CALC_DEPOSIT, /* calc_deposit called twice in one subcycle */
     FAULT_CONSTRUCT_OUTSIDE,  /* --constructs: a test's delays timed outside its construct (no mesh fault) */
-    FAULT_REGION_DELAY        /* a known delay before every parallel region (no mesh fault) */
+    FAULT_REGION_DELAY,       /* a known delay before every parallel region (no mesh fault) */
+    FAULT_CONSTRUCT_WRONG     /* --constructs: a construct's body without what it promises (no mesh fault) */
 } FaultKind;
 
 const char *const fault_names[] = {
     "none", "lost-update", "skipped-part", "double-update", "stale-deposit",
-    "reordered-zones", "missing-barrier", "extra-calc-deposit", "construct-outside", "region-delay", NULL,
+    "reordered-zones", "missing-barrier", "extra-calc-deposit", "construct-outside", "region-delay",
+    "construct-wrong", NULL,
 };
 
 static FaultKind armed = FAULT_NONE;
@@ -129,7 +131,7 @@ void fault_arm(const char *schedule, long subcycles, long numParts, long zonesPe
         fprintf(stderr, "clomp-faults: unknown CLOMP_FAULT '%s'\n", name);
         exit(2);
     }
-    if (armed == FAULT_CONSTRUCT_OUTSIDE) {   /* not a mesh fault: fault_construct_outside() reads it */
+    if (armed == FAULT_CONSTRUCT_OUTSIDE || armed == FAULT_CONSTRUCT_WRONG) {   /* not mesh faults: read below */
         armed = FAULT_NONE;
         return;
     }
@@ -172,6 +174,12 @@ int fault_construct_outside(const char *key)
 {
     const char *name = getenv("CLOMP_FAULT"), *only = getenv("CLOMP_FAULT_CONSTRUCT");
     return name != NULL && strcmp(name, "construct-outside") == 0 && (only == NULL || strcmp(only, key) == 0);
+}
+
+int fault_construct_wrong(const char *key)
+{
+    const char *name = getenv("CLOMP_FAULT"), *only = getenv("CLOMP_FAULT_CONSTRUCT");
+    return name != NULL && strcmp(name, "construct-wrong") == 0 && (only == NULL || strcmp(only, key) == 0);
 }
 
 void fault_disarm(void)

@@ -33,6 +33,13 @@ void fault_delay_thread(long subcycle);
  * (its reference in its place), as a broken benchmark would time them. */
 int fault_construct_outside(const char *key);
 #define CONSTRUCT_OUTSIDE(key) fault_construct_outside(key)
+/* CLOMP_FAULT=construct-wrong (CLOMP_FAULT_CONSTRUCT=key: only that one):
+ * the construct's body without what its construct promises (a taskwait
+ * that does not wait, an ordered that does not order, a copyprivate that
+ * does not copy...), as a broken runtime or compiler would run it; the
+ * row's check (construct.h) must catch it. */
+int fault_construct_wrong(const char *key);
+#define CONSTRUCT_WRONG_BODY(key) fault_construct_wrong(key)
 
 #else
 
@@ -43,6 +50,7 @@ int fault_construct_outside(const char *key);
 #define FAULT_ARM(schedule, subcycles, numParts, zonesPerPart) ((void)0)
 #define FAULT_DISARM() ((void)0)
 #define CONSTRUCT_OUTSIDE(key) 0
+#define CONSTRUCT_WRONG_BODY(key) 0
 
 #endif
 

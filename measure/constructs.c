@@ -147,10 +147,12 @@ static int measure_level(const RunSetup *run, LevelRun *lr, ConstructLevel *L)
     int outer = lr->outer == 0 ? 1 : lr->outer;
     L->outer = outer;
     L->inner = lr->work.threads;
-    lr->work.innerreps = lr->construct->kind == CONSTRUCT_LOOP ? LOOP_FIRST_INNERREPS : SYNC_FIRST_INNERREPS;
+    const Construct *c = lr->construct;
+    lr->work.innerreps = c->kind == CONSTRUCT_LOOP ? LOOP_FIRST_INNERREPS : SYNC_FIRST_INNERREPS;
     for (;;) {
-        if (lr->construct->kind == CONSTRUCT_SYNC)
-            lr->work.innerreps = construct_round_innerreps(lr->work.innerreps, lr->work.threads);
+        if (c->kind == CONSTRUCT_SYNC || c->kind == CONSTRUCT_TASK)
+            lr->work.innerreps = construct_round_innerreps(
+                lr->work.innerreps, lr->work.threads * (c->innerreps_step > 0 ? c->innerreps_step : 1));
         long next = construct_next_innerreps(lr->work.innerreps, timed_test(lr), o->target_us);
         if (next == 0)
             break;
@@ -208,20 +210,25 @@ static void observe_level2_team(ConstructTable *t)
 }
 
 /* The chunk sizes of a row: one (0) without a chunk; the list given; or
- * schedbench's powers of two up to iters_per_thread (GUIDED: up to
- * iters_per_thread / threads, as schedbench). */
+ * schedbench's powers of two up to iters_per_thread (GUIDED and TASKLOOP:
+ * up to iters_per_thread / threads, as schedbench). An array row's sizes:
+ * --construct-sizes, or arraybench's 1, 3, 9, ... 59049. */
 static int row_chunks(const RunSetup *run, const Construct *c, long *chunks)
 {
     if (!c->takes_chunk) {
         chunks[0] = 0;
         return 1;
     }
+    if (c->takes_chunk == CONSTRUCT_SIZE) {
+        memcpy(chunks, run->constructs.sizes, (size_t)run->constructs.size_count * sizeof *chunks);
+        return run->constructs.size_count;
+    }
     if (run->constructs.chunk_count > 0) {
         memcpy(chunks, run->constructs.chunks, (size_t)run->constructs.chunk_count * sizeof *chunks);
         return run->constructs.chunk_count;
     }
-    long largest = CONSTRUCT_ITERS_PER_THREAD;
-    if (strcmp(c->key, "guided_n") == 0)
+    long largest = run->constructs.iters_per_thread;
+    if (c->chunk_share)
         largest = run->numThreads > 1 ? largest / run->numThreads : largest;
     int n = 0;
     for (long k = 1; k <= largest && n < CONSTRUCT_MAX_CHUNKS; k *= 2)
@@ -231,7 +238,7 @@ static int row_chunks(const RunSetup *run, const Construct *c, long *chunks)
 
 static void set_shape(const RunSetup *run, ConstructTable *t)
 {
-    t->iters_per_thread = CONSTRUCT_ITERS_PER_THREAD;
+    t->iters_per_thread = run->constructs.iters_per_thread;
     t->wait_policy = getenv("OMP_WAIT_POLICY");
     t->cpus = omp_get_num_procs();
     if (run->nested_unavailable[0] != '\0' || run->nestedOuter < 2 || run->nestedInner < 2) {
@@ -248,6 +255,34 @@ static void set_shape(const RunSetup *run, ConstructTable *t)
     observe_level2_team(t);
 }
 
+/* The row's check (construct.h), untimed, where the test will run: 0, or
+ * CONSTRUCT_WRONG in L with the line. At level 2 every outer thread checks
+ * with its own inner team, one at a time (the array rows' checks write the
+ * arrays every outer thread's test shares). */
+static int check_body(const LevelRun *lr, ConstructLevel *L)
+{
+    const Construct *c = lr->construct;
+    char why[128] = "";
+    int failed = 0;
+    ConstructWork w = lr->work;
+    w.log = NULL;
+    if (c->check != NULL && lr->outer == 0)
+        failed = c->check(&w, why, sizeof why);
+    else if (c->check != NULL) {
+#pragma omp parallel num_threads(lr->outer) reduction(| : failed)
+#pragma omp critical(clomp_construct_check)
+        if (c->check(&w, why, sizeof why) != 0)
+            failed = 1;
+    }
+    if (!failed)
+        return 0;
+    L->status = CONSTRUCT_WRONG;
+    L->outer = lr->outer == 0 ? 1 : lr->outer;
+    L->inner = lr->work.threads;
+    snprintf(L->problem, sizeof L->problem, "its body does the wrong thing: %s", why);
+    return 1;
+}
+
 /* level[] index to the level it measures: 1, 1 (INNER threads), 2. */
 static int construct_level_of(int index)
 {
@@ -258,6 +293,14 @@ static int measure_row(const RunSetup *run, ConstructTable *t, ConstructResult *
 {
     const Construct *c = row->construct;
     int length = c->kind == CONSTRUCT_LOOP ? t->loop_delay.length : t->sync_delay.length;
+    if (c->not_provided != NULL || c->test == NULL) {
+        for (int l = 0; l < CONSTRUCT_LEVELS; l++) {
+            row->level[l].status = CONSTRUCT_NOT_RUN;
+            snprintf(row->level[l].problem, sizeof row->level[l].problem, "%s",
+                     c->not_provided != NULL ? c->not_provided : "not provided");
+        }
+        return 0;
+    }
     int shapes[CONSTRUCT_LEVELS][2] = {{0, (int)run->numThreads}, {0, t->inner}, {t->outer, t->inner}};
     RegionLog *logs = calloc(t->outer > 0 ? (size_t)t->outer : 1, sizeof *logs);
     if (logs == NULL)
@@ -265,16 +308,17 @@ static int measure_row(const RunSetup *run, ConstructTable *t, ConstructResult *
     for (int l = 0; l < CONSTRUCT_LEVELS; l++) {
         ConstructLevel *L = &row->level[l];
         const char *na = l == 0 ? NULL : t->outer == 0 ? t->level2_unavailable
-                         : l == 1 && t->inner == run->numThreads ? "the same team as level 1" : NULL;
+                         : l == 1 && t->inner == run->numThreads ? "the same team as level 1"
+                         : l == 2 ? c->nested_not_provided : NULL;
         if (na != NULL) {
             L->status = CONSTRUCT_NOT_RUN;
             snprintf(L->problem, sizeof L->problem, "%s", na);
             continue;
         }
         memset(logs, 0, (t->outer > 0 ? (size_t)t->outer : 1) * sizeof *logs);
-        LevelRun lr = {c, {shapes[l][1], length, 0, row->chunk, t->iters_per_thread, NULL}, shapes[l][0], logs, 0};
+        LevelRun lr = {c, {shapes[l][1], length, 0, row->chunk, t->iters_per_thread, NULL, NULL}, shapes[l][0], logs, 0};
         clomp_openmp_running = 1;
-        int status = measure_level(run, &lr, L);
+        int status = check_body(&lr, L) != 0 ? 0 : measure_level(run, &lr, L);
         clomp_openmp_running = 0;
         if (status != 0) {
             free(logs);

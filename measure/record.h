@@ -180,7 +180,7 @@ typedef struct RunSetup {
     DelayCalibration delay;   /* the Parallel For probe's delay, calibrated at start (length 0: not yet) */
     MpiSetup mpi;
     ConstructOptions constructs;  /* --constructs: asked or not, and how */
-    int construct_selected[32];   /* per clomp_constructs[] entry: in --constructs=LIST (all without a list) */
+    int construct_selected[64];   /* per clomp_constructs[] entry: in --constructs=LIST (all without a list) */
     int max_active_levels;        /* omp_get_max_active_levels() once configured */
     int max_active_levels_from_env;   /* 1: OMP_MAX_ACTIVE_LEVELS set it (clomp left it); 0: clomp set 2 */
     OmptSetup ompt;           /* --ompt and what the runtime made of it (ompt/tool.h) */
@@ -314,7 +314,7 @@ typedef struct ConstructLevel {
 #define CONSTRUCT_LEVELS 3
 typedef struct ConstructResult {
     const Construct *construct;
-    long chunk;                /* STATIC n, DYNAMIC n, GUIDED n: n; else 0 */
+    long chunk;                /* STATIC n, DYNAMIC n, GUIDED n: the chunk n; PRIVATE n ...: the array size; else 0 */
     ConstructLevel level[CONSTRUCT_LEVELS];
     double ratio;              /* level 2 over level 1 at INNER threads; NAN when either is not MEASURED or <= 0 */
 } ConstructResult;

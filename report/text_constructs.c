@@ -64,7 +64,15 @@ void print_constructs(FILE *out, const RunRecord *r)
     if (t == NULL)
         return;
     print_setup_lines(out, r, t);
-    fprintf(out, "%-14s %5s %7s %12s %23s %9s %10s %-12s %s\n", "Construct", "Level", "Team", "Overhead us",
+    /* The name column: 14 wide, or the longest name in the table ("MASTER TASK BUSY SLAVES"). */
+    int width = 14;
+    for (size_t i = 0; i < t->count; i++) {
+        char b[32];
+        ConstructCellRow cells = {r, &t->rows[i], 0};
+        int len = (int)strlen(construct_columns[1].cell(&cells, b, sizeof b).text);
+        width = len > width ? len : width;
+    }
+    fprintf(out, "%-*s %5s %7s %12s %23s %9s %10s %-12s %s\n", width, "Construct", "Level", "Team", "Overhead us",
             "95% interval us", "Cycles", "innerreps", "Teams seen", "L2/L1");
     for (size_t i = 0; i < t->count; i++)
         for (int l = 0; l < CONSTRUCT_LEVELS; l++) {
@@ -80,7 +88,7 @@ void print_constructs(FILE *out, const RunRecord *r)
             if (L->seen.regions > 0)
                 snprintf(seen, sizeof seen, "%d..%d lvl %d", L->seen.threads_min, L->seen.threads_max,
                          L->seen.level_max);
-            fprintf(out, "%-14s %5d %7s ", name, construct_level_number(l), shape);
+            fprintf(out, "%-*s %5d %7s ", width, name, construct_level_number(l), shape);
             if (L->status != CONSTRUCT_MEASURED) {
                 fprintf(out, "%12s %-s\n", "-", L->problem);
                 continue;

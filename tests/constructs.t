@@ -6,7 +6,11 @@
 # makes every level-2 row "serialized by the runtime", never an overhead;
 # below 2x2 level 2 is N/A with its reason; bad input exits 2 with one line;
 # and the fault build shows that a construct measured outside its construct
-# is caught (exit 1). Timings are never asserted: the machine is shared.
+# is caught (exit 1), and that a body without what its construct promises
+# (a taskwait that does not wait, an ordered that does not order, ...) is
+# caught by its row's check (exit 1). Every EPCC 4.0 measurement is a row,
+# with its kind and parameter; the array clauses run at --construct-sizes.
+# Timings are never asserted: the machine is shared.
 
 # shellcheck source-path=SCRIPTDIR source=lib/tap.sh
 . "$(dirname "$0")/lib/tap.sh"
@@ -16,12 +20,51 @@ export OMP_WAIT_POLICY=passive   # 4 threads on 2 cores: spinning waiters would 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 input=(2 1 4 10 32 1 1)
-quick=(--schedules=serial --construct-reps=3 --construct-time=50 --construct-chunks=2 --construct-loop-delay=0.2)
+quick=(--schedules=serial --construct-reps=3 --construct-time=50 --construct-chunks=2 --construct-loop-delay=0.2
+       --construct-sizes=3)
 
-mapfile -t keys < <("$CLOMP" --list-constructs | awk -F'\t' '!/^#/ { print $1 }')
-mapfile -t chunked < <("$CLOMP" --list-constructs | awk -F'\t' '!/^#/ && $4 == "n" { print $1 }')
-[ "${#keys[@]}" -ge 13 ]
-ok $? "--list-constructs lists ${#keys[@]} constructs, at least EPCC's 9 and 4 schedules"
+list=$("$CLOMP" --list-constructs)
+mapfile -t keys < <(awk -F'\t' '!/^#/ { print $1 }' <<<"$list")
+mapfile -t chunked < <(awk -F'\t' '!/^#/ && ($4 == "n" || $4 == "size") { print $1 }' <<<"$list")
+# Rows this build's runtime cannot run (the hinted locks on libgomp): listed, never measured.
+mapfile -t absent < <(awk -F'\t' '!/^#/ && $5 ~ /^not provided/ { print $1 }' <<<"$list")
+mapfile -t present < <(awk -F'\t' '!/^#/ && $5 !~ /^not provided/ { print $1 }' <<<"$list")
+# EPCC 4.0's measurements (its README, its programs' test names) with the kind
+# and parameter each must have: the list is read against this, not itself.
+missing=$(python3 - "$list" <<'PY' 2>&1 || echo "python3 failed"
+import sys
+rows = {}
+for line in sys.argv[1].splitlines():
+    if not line.startswith("#"):
+        key, name, kind, param, what = line.split("\t")
+        rows[name] = (kind, param, what)
+want = {"sync -": ["PARALLEL", "FOR", "PARALLEL FOR", "BARRIER", "BARRIER_VAR", "SINGLE", "CRITICAL",
+                   "LOCK/UNLOCK", "LOCK_CONTENDED_HINT", "LOCK_UNCONTENDED", "LOCK_UNCONTENDED_HINT",
+                   "ORDERED", "ATOMIC", "ATOMIC_SEQCST", "REDUCTION"],
+        "loop -": ["STATIC", "STATIC_MONOTONIC"],
+        "loop n": ["STATIC n", "STATIC_MONOTONIC n", "DYNAMIC n", "DYNAMIC_MONOTONIC n", "GUIDED n",
+                   "GUIDED_MONOTONIC n", "TASKLOOP n"],
+        "task -": ["PARALLEL TASK", "PARALLEL TASK DEPS", "MASTER TASK", "MASTER TASK DEPS",
+                   "MASTER TASK BUSY SLAVES", "CONDITIONAL TASK", "TASK WAIT", "TASK BARRIER", "NESTED TASK",
+                   "NESTED MASTER TASK", "BRANCH TASK TREE", "LEAF TASK TREE"],
+        "data size": ["PRIVATE n", "FIRSTPRIVATE n", "COPYPRIVATE n", "COPYIN n"]}
+bad = [f"{name}: {rows.get(name, 'not listed')}" for kp, names in want.items() for name in names
+       if name not in rows or " ".join(rows[name][:2]) != kp]
+if "LOCK_CONTENDED" not in rows.get("LOCK/UNLOCK", ("", "", ""))[2]:
+    bad.append("LOCK/UNLOCK does not say it is EPCC 4.0's LOCK_CONTENDED")
+if "0.10 us" not in rows.get("BARRIER_VAR", ("", "", ""))[2]:
+    bad.append("BARRIER_VAR does not state the late thread's delay")
+print("; ".join(bad))
+PY
+)
+is "$missing" "" "--list-constructs lists EPCC 4.0's 15 syncbench, 9 schedbench, 12 taskbench and 4 arraybench measurements, each with its kind and parameter (${#keys[@]} rows)"
+hint=$("$CLOMP" --version 2>/dev/null | grep -c CLOMP_HAVE_LOCK_HINT || true)
+if [ "$hint" -eq 0 ]; then
+    is "${absent[*]}" "lock_contended_hint lock_uncontended_hint" \
+        "built without omp_init_lock_with_hint: exactly the hinted lock rows say 'not provided'"
+else
+    is "${absent[*]}" "" "built with omp_init_lock_with_hint: every row is provided"
+fi
 help=$("$CLOMP" --help)
 like "$help" "^Constructs \\(--constructs keys" "--help has a constructs paragraph"
 like "$help" "^  ${keys[*]}\$" "--help names every construct key in table order"
@@ -31,11 +74,11 @@ command -v python3 >/dev/null 2>&1 || { skip "the construct table's CSV and JSON
 # ---------------------------------------------------------------- level 1 and 2
 run_clomp --constructs "${quick[@]}" --nested=2x2 --csv="$tmp/all.csv" --json="$tmp/all.json" "${input[@]}"
 is "$rc" 0 "--constructs --nested=2x2 at 2 threads runs and exits 0"
-check=$(python3 - "$tmp/all.csv" "$tmp/all.json" "${keys[*]}" "${chunked[*]}" <<'PY'
+check=$(python3 - "$tmp/all.csv" "$tmp/all.json" "${keys[*]}" "${chunked[*]}" "${absent[*]}" <<'PY'
 import csv, json, sys
 rows = list(csv.DictReader(open(sys.argv[1])))
 doc = json.load(open(sys.argv[2]))
-keys, chunked = sys.argv[3].split(), set(sys.argv[4].split())
+keys, chunked, absent = sys.argv[3].split(), set(sys.argv[4].split()), set(sys.argv[5].split())
 bad = []
 for key in keys:
     for level, outer in (("1", "1"), ("2", "2")):
@@ -44,18 +87,24 @@ for key in keys:
             bad.append(f"{key} level {level}: {len(mine)} rows")
             continue
         r = mine[0]
+        if key in absent or (level == "2" and r["problem"].startswith("not provided")):
+            if r["status"] != "not run" or not r["problem"].startswith("not provided") or r["overhead_us"] != "":
+                bad.append(f"{key} level {level}: not provided, yet {r['status']} {r['problem']}")
+            continue
         if r["status"] != "measured" or r["outer_threads"] != outer or r["inner_threads"] != "2":
             bad.append(f"{key} level {level}: {r['status']} {r['outer_threads']}x{r['inner_threads']} {r['problem']}")
         if r["team_threads_min"] != "2" or r["team_threads_max"] != "2" or r["level_seen"] != level:
             bad.append(f"{key} level {level}: teams {r['team_threads_min']}..{r['team_threads_max']} at {r['level_seen']}")
         if level == "2" and (r["outer_threads_seen"] != "2" or r["active_level_seen"] != "2"):
             bad.append(f"{key} level 2: {r['outer_threads_seen']} outer threads, active level {r['active_level_seen']}")
-        if (r["chunk"] == "2") != (key in chunked):
+        if (r["chunk"] in ("2", "3")) != (key in chunked):
             bad.append(f"{key}: chunk '{r['chunk']}'")
         if level == "2":
             l1 = [x for x in rows if x["construct"] == key and x["level"] == "1"][0]
-            a, b = float(r["overhead_us"]), float(l1["overhead_us"])
+            a, b = float(r["overhead_us"] or "nan"), float(l1["overhead_us"] or "nan")
             low = float(l1["overhead_ci95_low_us"]) if l1["overhead_ci95_low_us"] else b
+            if l1["overhead_us"] == "" or r["overhead_us"] == "":
+                continue
             want = a / b if a > 0 and b > 0 and low > 0 else None
             got = float(r["level2_over_level1"]) if r["level2_over_level1"] else None
             if (want is None) != (got is None) or (want is not None and abs(got - want) > 1e-9 * want):
@@ -65,7 +114,7 @@ if doc["schema_minor"] < 5 or c["outer_threads"] != 2 or c["inner_threads"] != 2
     bad.append(f"JSON: minor {doc['schema_minor']}, shape {c['outer_threads']}x{c['inner_threads']}, "
                f"max-active-levels {c['max_active_levels']}")
 levels = [(row["construct"], lv["level"], lv["overhead_us"]) for row in c["rows"] for lv in row["levels"]]
-csv_levels = [(r["construct"], int(r["level"]), float(r["overhead_us"])) for r in rows]
+csv_levels = [(r["construct"], int(r["level"]), float(r["overhead_us"]) if r["overhead_us"] else None) for r in rows]
 if levels != csv_levels:
     bad.append("the JSON's rows and levels are not the CSV's")
 if c["oversubscribed"] != (4 > c["cpus"]):
@@ -73,10 +122,10 @@ if c["oversubscribed"] != (4 > c["cpus"]):
 print("\n".join(bad) if bad else "ok")
 PY
 )
-is "$check" ok "every construct has one level-1 row (1x2) and one level-2 row (2x2), measured in teams of 2 at its level, ratios level 2 / level 1 (none over a level 1 at or near 0), the JSON's rows the CSV's"
+is "$check" ok "every construct has one level-1 row (1x2) and one level-2 row (2x2), measured in teams of 2 at its level (a row this runtime lacks: not run, 'not provided'), ratios level 2 / level 1 (none over a level 1 at or near 0), the JSON's rows the CSV's"
 like "$out" "Level 2: 2x2 \\(OUTER x INNER\\)" "the text names the level-2 shape"
-is "$(printf '%s\n' "$out" | grep -cE '^.{15} {4}1 +1x2 ')" "${#keys[@]}" "the text table has a level-1 line (1x2) per construct"
-is "$(printf '%s\n' "$out" | grep -cE '^.{15} {4}2 +2x2 ')" "${#keys[@]}" "the text table has a level-2 line (2x2) per construct"
+is "$(printf '%s\n' "$out" | grep -cE '^[A-Z].* +1 +1x2 ')" "${#present[@]}" "the text table has a level-1 line (1x2) per construct this runtime provides"
+is "$(printf '%s\n' "$out" | grep -cE '^[A-Z].* +2 +(2x2 |0x0 +- not provided)')" "${#keys[@]}" "the text table has a level-2 line (2x2) per construct"
 
 # ------------------------------------------ level 1 at INNER threads: the base
 run_clomp --constructs=barrier "${quick[@]}" --nested=2x2 --csv="$tmp/four.csv" 4 1 4 10 32 1 1
@@ -103,12 +152,14 @@ export OMP_MAX_ACTIVE_LEVELS=1
 run_clomp --constructs "${quick[@]}" --nested=2x2 --csv="$tmp/serial.csv" "${input[@]}"
 unset OMP_MAX_ACTIVE_LEVELS
 is "$rc" 0 "OMP_MAX_ACTIVE_LEVELS=1: the run completes (serialized inner regions are a finding, not a failure)"
-check=$(python3 - "$tmp/serial.csv" "${keys[*]}" <<'PY'
+check=$(python3 - "$tmp/serial.csv" "${present[*]}" <<'PY'
 import csv, sys
 rows = list(csv.DictReader(open(sys.argv[1])))
 bad = []
 for key in sys.argv[2].split():
     l2 = [r for r in rows if r["construct"] == key and r["level"] == "2"]
+    if len(l2) == 1 and l2[0]["status"] == "not run" and l2[0]["problem"].startswith("not provided"):
+        continue   # not run inside nested teams by this runtime (docs/constructs.md)
     if len(l2) != 1 or l2[0]["status"] != "serialized by the runtime" or l2[0]["overhead_us"] != "" \
             or l2[0]["level2_over_level1"] != "" or l2[0]["team_threads_max"] != "1":
         bad.append(f"{key}: {[(r['status'], r['overhead_us'], r['team_threads_max']) for r in l2]}")
@@ -118,9 +169,10 @@ for key in sys.argv[2].split():
 print("\n".join(bad) if bad else "ok")
 PY
 )
+serialized=$(grep -c ',serialized by the runtime,' "$tmp/serial.csv")
 is "$check" ok "OMP_MAX_ACTIVE_LEVELS=1: every construct's level 2 is 'serialized by the runtime' with no overhead or ratio; level 1 still measured"
-is "$(printf '%s\n' "$out" | grep -cE '^.{15} {4}2 +2x2 .*serialized by the runtime')" "${#keys[@]}" \
-    "the text says 'serialized by the runtime' on the level-2 line of each of the ${#keys[@]} constructs"
+is "$(printf '%s\n' "$out" | grep -cE '^[A-Z].* +2 +2x2 .*serialized by the runtime')" "$serialized" \
+    "the text says 'serialized by the runtime' on the level-2 line of each of the $serialized serialized rows"
 like "$out" "Max active levels: 1 \\(OMP_MAX_ACTIVE_LEVELS\\)" "the text reports the max-active-levels in force and where it came from"
 
 # ------------------------------------------------------------ below 2x2
@@ -159,6 +211,17 @@ bad_case "a too large OUTERxINNER" "too large" --constructs --nested=1000x1000
 bad_case "zero repetitions" "--construct-reps" --constructs --construct-reps=0
 bad_case "a negative delay" "--construct-delay" --constructs --construct-delay=-0.1
 bad_case "a construct option without --constructs" "--constructs" --construct-reps=3
+bad_case "an array size that is not a power of 3" "--construct-sizes" --constructs=private --construct-sizes=1,100
+bad_case "an array size above 59049" "--construct-sizes" --constructs=private --construct-sizes=177147
+bad_case "an empty size list" "--construct-sizes" --constructs=private --construct-sizes=
+bad_case "--construct-sizes without --constructs" "--constructs" --construct-sizes=3
+
+# ------------------------------------------------------------ arraybench's sizes
+run_clomp --constructs=copyin "${quick[@]:0:5}" --csv="$tmp/sizes.csv" "${input[@]}"
+sizes=$(awk -F, 'NR > 1 && $4 == 1 && $7 == "measured" { printf "%s ", $3 }' "$tmp/sizes.csv")
+is "$sizes" "1 3 9 27 81 243 729 2187 6561 19683 59049 " \
+    "without --construct-sizes an array clause runs at EPCC's 1 .. 59049 in powers of 3, a row each ('COPYIN 59049')"
+like "$out" "^COPYIN 59049 +1 +1x2 " "the text names each size's row as EPCC does"
 
 # ------------------------------------------------------------ the fault build
 FAULTS_BIN=${CLOMP_FAULTS_BIN:-"$(cd "$(dirname "$0")/.." && pwd)/clomp-faults"}
@@ -166,7 +229,7 @@ if [ -x "$FAULTS_BIN" ]; then
     CLOMP_FAULT=construct-outside run_clomp --constructs=barrier "${quick[@]}" --nested=2x2 "${input[@]}"
     is "$rc" 0 "the normal clomp ignores CLOMP_FAULT=construct-outside (no fault code in it)"
     missed=()
-    for key in "${keys[@]}"; do
+    for key in "${present[@]}"; do
         CLOMP_FAULT=construct-outside CLOMP_FAULT_CONSTRUCT=$key CLOMP=$FAULTS_BIN \
             run_clomp --constructs="$key" "${quick[@]}" --nested=2x2 --csv="$tmp/fault.csv" "${input[@]}"
         if [ "$rc" -ne 1 ] || [[ $err != *"measured outside its construct"* ]] ||
@@ -174,7 +237,25 @@ if [ -x "$FAULTS_BIN" ]; then
             missed+=("$key (exit $rc: $err)")
         fi
     done
-    is "${missed[*]}" "" "each of the ${#keys[@]} constructs timed outside its construct (fault build) ends the run with exit 1, 'measured outside its construct', and its CSV row failed"
+    is "${missed[*]}" "" "each of the ${#present[@]} constructs timed outside its construct (fault build) ends the run with exit 1, 'measured outside its construct', and its CSV row failed"
+
+    # Each body without what its construct promises (kernels/fault.h's
+    # construct-wrong): its check, run untimed at every level, must catch it.
+    wrong=(barrier_var ordered taskloop_n parallel_task_deps master_task_deps conditional_task task_wait task_barrier
+           nested_task nested_master_task private firstprivate copyprivate copyin)
+    [ "$hint" -eq 0 ] || wrong+=(lock_contended_hint)
+    CLOMP_FAULT=construct-wrong run_clomp --constructs=task_wait "${quick[@]}" --nested=2x2 "${input[@]}"
+    is "$rc" 0 "the normal clomp ignores CLOMP_FAULT=construct-wrong"
+    missed=()
+    for key in "${wrong[@]}"; do
+        CLOMP_FAULT=construct-wrong CLOMP_FAULT_CONSTRUCT=$key CLOMP=$FAULTS_BIN \
+            run_clomp --constructs="$key" "${quick[@]}" --nested=2x2 --csv="$tmp/wrong.csv" "${input[@]}"
+        if [ "$rc" -ne 1 ] || [[ $err != *"its body does the wrong thing"* ]] ||
+            ! grep -q "^$key,.*,failed,its body does the wrong thing" "$tmp/wrong.csv"; then
+            missed+=("$key (exit $rc: $err)")
+        fi
+    done
+    is "${missed[*]}" "" "each of the ${#wrong[@]} bodies without its construct's effect (a taskwait that does not wait, an ordered that does not order, a dependence ignored, a copy not made...) ends the run with exit 1, 'its body does the wrong thing', and its CSV row failed"
 else
     skip "a construct measured outside its construct is caught" "no fault build at $FAULTS_BIN (make clomp-faults)"
 fi

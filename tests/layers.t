@@ -219,6 +219,7 @@ MEASURING = {
     "kernels/update_part.h": "the timed kernel itself",
     "mpi/cluster.h": "MPI communication between the ranks",
     "kernels/construct_region.h": "records what the runtime gave inside every construct region",
+    "kernels/construct_probe.h": "records what a construct body did when its check runs it (untimed)",
     "measure/constructs.h": "measures the construct table",
     "setup/setup.h": "configures OpenMP, builds and first-touches the mesh, times the serial plan",
     "ompt/tool.h": "the OMPT tool: callbacks inside the runtime, the census, the sampling timer",

@@ -763,7 +763,7 @@ is "$(listing "$with" | head -n "$total")" "$(listing "$without")" "by default t
 extra=$(listing "$with" | tail -n +$((total + 1)))
 is "$(awk '{ print $1 }' <<<"$extra" | paste -sd ' ')" "constructs constructs_outer2 constructs_outer2" \
     "the runs after them are the construct runs: one at the key thread count, then the sweep under 2 outer threads"
-bad=$(awk '$0 !~ / --constructs --schedules=serial / || $0 !~ /  ~[0-9]+s  [0-9]+ bytes$/' <<<"$extra")
+bad=$(awk '$0 !~ / --constructs=[a-z_,]+ --schedules=serial / || $0 !~ /  ~[0-9]+s  [0-9]+ bytes$/' <<<"$extra")
 is "$bad" "" "the dry run lists each construct run's clomp options (--constructs, only Serial Ref) with its estimated seconds and bytes"
 shapes=$(sed -n 's/^constructs_outer2 .* --nested=\([0-9]*x[0-9]*\) \([0-9]*\) .*/\1:\2/p' <<<"$extra" | paste -sd ' ')
 is "$shapes" "2x2:2 2x4:4" "on 2 threads the sweep's inner teams are 2 and 4 (the smallest cap), each run with as many threads at level 1"

@@ -70,6 +70,18 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                 abort();
         if (c->list != NULL && c->list[0] == '\0')
             abort();
+        if (c->iters_per_thread < 1 || c->iters_per_thread > CONSTRUCT_MAX_ITERS_PER_THREAD)
+            abort();
+        /* Array sizes: 1..16 of them, each a power of 3 up to 59049 (kernels/array_constructs.c has no other). */
+        if (c->size_count < 1 || c->size_count > CONSTRUCT_MAX_CHUNKS)
+            abort();
+        for (int i = 0; i < c->size_count; i++) {
+            long n = c->sizes[i];
+            while (n > 1 && n % 3 == 0)
+                n /= 3;
+            if (n != 1 || c->sizes[i] > CONSTRUCT_MAX_ARRAY_SIZE)
+                abort();
+        }
     }
     return 0;
 }

@@ -4,7 +4,9 @@
  * the first and the second level (the OpenMP standard's answers). */
 #include <math.h>
 #include <omp.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "cli/construct_options.h"
 #include "kernels/construct.h"
@@ -52,6 +54,11 @@ static void options(void)
         {"--construct-time=1e3", 2},   {"--construct-chunks=1,8,64", 1},    {"--construct-chunks=0", 2},
         {"--construct-chunks=4,", 2},  {"--construct-loop-delay=15", 1},    {"--schedules=static", 0},
         {"--construct-reps=100001", 2},
+        {"--construct-sizes=1,3,59049", 1}, {"--construct-sizes=2", 2}, {"--construct-sizes=177147", 2},
+        {"--construct-sizes=", 2},          {"--construct-sizes=9,", 2}, {"--construct-sizes=-3", 2},
+        {"--construct-sizes=99999999999999999999999", 2},
+        {"--construct-iters=1024", 1},      {"--construct-iters=0", 2},  {"--construct-iters=65537", 2},
+        {"--construct-iters=1.5", 2},
         /* Far beyond a long: refused, never converted (make fuzz found the conversion, UBSan's error). */
         {"--construct-reps=055555555555555555555555555555555", 2},
     };
@@ -70,6 +77,49 @@ static void options(void)
     parse_construct_option("--construct-chunks=1,8,64", &c, error, sizeof error);
     ok(c.chunk_count == 3 && c.chunks[0] == 1 && c.chunks[1] == 8 && c.chunks[2] == 64,
        "--construct-chunks=1,8,64 is the chunks 1, 8 and 64");
+    /* EPCC 4.0's arraybench sizes, written out: 3^0 .. 3^10. */
+    static const long epcc[] = {1, 3, 9, 27, 81, 243, 729, 2187, 6561, 19683, 59049};
+    default_construct_options(&c);
+    int same = c.size_count == 11;
+    for (int i = 0; same && i < 11; i++)
+        same = c.sizes[i] == epcc[i];
+    ok(same && !c.sizes_given, "the array sizes default to EPCC's 1, 3, 9, ... 59049 (%d sizes)", c.size_count);
+    parse_construct_option("--construct-sizes=243,1", &c, error, sizeof error);
+    ok(c.size_count == 2 && c.sizes[0] == 243 && c.sizes[1] == 1 && c.sizes_given,
+       "--construct-sizes=243,1 is the sizes 243 and 1, in that order");
+}
+
+/* Every row's check passes on its own body, at the first level and in
+ * each outer thread's inner team (the fault build shows the checks fail on
+ * bodies without their construct's effect: tests/constructs.t). */
+static void checks_pass(void)
+{
+    omp_set_dynamic(0);
+    omp_set_max_active_levels(2);
+    int checked = 0;
+    char failed[256] = "";
+    for (size_t i = 0; i < clomp_construct_count; i++) {
+        const Construct *c = clomp_constructs[i];
+        if (c->check == NULL || c->not_provided != NULL)
+            continue;
+        ConstructWork w = {2, 10, 0, c->takes_chunk == CONSTRUCT_SIZE ? 27 : c->takes_chunk ? 2 : 0, 4, NULL, NULL};
+        char why[128] = "";
+        if (c->check(&w, why, sizeof why) != 0)
+            snprintf(failed, sizeof failed, "%s at level 1: %s", c->key, why);
+        int nested_failed = 0;
+#pragma omp parallel num_threads(2) reduction(| : nested_failed)
+#pragma omp critical
+        {
+            char mine[128];
+            nested_failed = c->check(&w, mine, sizeof mine) != 0;
+        }
+        if (nested_failed)
+            snprintf(failed, sizeof failed, "%s at level 2", c->key);
+        checked++;
+    }
+    ok(failed[0] == '\0' && checked >= 14, "every row's check (%d rows) passes on its own body at level 1 and 2%s%s",
+       checked, failed[0] ? ": " : "", failed);
+    ok(find_construct("LOCK_CONTENDED") == find_construct("lock"), "EPCC 4.0's LOCK_CONTENDED is the LOCK/UNLOCK row");
 }
 
 /* What the first thread of every region recorded, at the first level
@@ -84,7 +134,7 @@ static void region_log(void)
     omp_set_dynamic(0);
     omp_set_max_active_levels(2);
     RegionLog log = {0};
-    ConstructWork w = {2, 10, 5, 0, 1, &log};
+    ConstructWork w = {2, 10, 5, 0, 1, &log, NULL};
     parallel->test(&w);
     ok(log.regions == 5 && log.threads_min == 2 && log.threads_max == 2 && log.level_min == 1 && log.level_max == 1 &&
            log.active_max == 1,
@@ -98,7 +148,7 @@ static void region_log(void)
     RegionLog nested[2] = {{0}, {0}};
 #pragma omp parallel num_threads(2)
     {
-        ConstructWork inner = {2, 10, 3, 0, 1, &nested[omp_get_thread_num()]};
+        ConstructWork inner = {2, 10, 3, 0, 1, &nested[omp_get_thread_num()], NULL};
         barrier->test(&inner);
     }
     int right = 1;
@@ -114,5 +164,6 @@ int main(void)
     overhead_arithmetic();
     options();
     region_log();
+    checks_pass();
     return done_testing();
 }
