@@ -17,6 +17,11 @@ typedef struct DepositState {
     double tight_error_bound;     /* min over parts of residue*ratio*ratio */
     long order_violations;        /* calc_deposit() calls that found update_count != 1 */
     long first_violation_count;   /* part 0's update_count at the first violation */
+    /* Parts whose residue after the set-up update is 0 or subnormal (it
+     * carries nothing). Counted here, once: later sweeps of the mesh (the
+     * trial planning's timing, resets) overwrite the residues with those of a
+     * zero deposit, which are 0 whatever the input. */
+    long vanished_residues;
 } DepositState;
 
 typedef struct Problem {
