@@ -6,14 +6,16 @@
 # launcher_words, max_threads, mpi_given, calibrate, dry_run).
 # shellcheck disable=SC2154  # the settings above: assigned by run_clomp.sh
 
-# The two clomp processes of the calibration (about 0.3 s idle on the 2-core
-# VM; each stopped after CALIBRATION_LIMIT seconds, where timeout(1) exists:
-# on a node that busy the VM's constants are the better guess): the target input's schedules and probes on a mesh in the caches, at
+# The two clomp processes of the calibration (about 1e7 zone updates per
+# measurement, a fraction of a second on an idle node; each stopped after
+# CALIBRATION_LIMIT seconds, where timeout(1) exists: at load 20 on the 2-core
+# VM they took 52 s and 11 s, and on a node that busy the VM's constants are
+# the better guess): the target input's schedules and probes on a mesh in the caches, at
 # timeScale 1 (zone update time, regions, probes), and Serial Ref and
 # Bestcase on an 80 MiB mesh (zone update time from memory, the team's speedup
 # there, first-touch build time).
 # shellcheck disable=SC2054  # the commas are clomp's list separators
-CALIBRATION_LIMIT=15
+CALIBRATION_LIMIT=5
 CALIBRATION_CACHED=(--trials=1 --schedules=serial,bestcase,static,dynamic,manual,barrier,parallel,parallel_for)
 # shellcheck disable=SC2054
 CALIBRATION_MEMORY=(--trials=1 --schedules=serial,bestcase)
