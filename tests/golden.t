@@ -64,8 +64,10 @@ else
 fi
 
 # ---- regeneration: refuses without a reason, prints the diff, records the reason ----
+# On a copy holding only the first case (one clomp run per regeneration).
 copy=$tmp/golden-copy
 cp -R "$GOLDEN_DIR" "$copy"
+{ grep '^#' "$GOLDEN_DIR/cases"; golden_cases | head -1; } >"$copy/cases"
 before=$(cd "$copy" && cat -- *)
 bash "$copy/regenerate.sh" "$bin" >"$tmp/regen.out" 2>&1
 is "$?" 2 "regenerate.sh without --reason exits 2"
