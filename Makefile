@@ -102,11 +102,11 @@ LIB_SRC = $(MESH_SRC) $(KERNEL_SRC) $(REPORT_SRC) $(SETUP_SRC) $(CLI_SRC) $(NUMA
           $(MPI_SRC) $(OMPT_SRC)
 LIB_OBJ = $(LIB_SRC:%.c=$(BUILD)/%.o)
 
-UNIT_TESTS = test_mesh test_kernel test_schedules test_verify test_options test_locality test_statistics test_json test_report test_chunk_plan test_thread_placement test_arena test_comparison test_rank_view test_constructs
+UNIT_TESTS = test_mesh test_kernel test_schedules test_verify test_options test_locality test_statistics test_json test_report test_chunk_plan test_thread_placement test_arena test_comparison test_rank_view test_constructs test_setup_warnings
 UNIT_BIN = $(UNIT_TESTS:%=$(BUILD)/tests/%)
 ORACLE = $(BUILD)/tests/clomp_oracle
 
-.PHONY: all check check-all numa-vm-check run run-suite plots clean install help unit-tests program clomp-faults clomp-stats asan tsan fuzz FORCE
+.PHONY: all check check-all numa-vm-check run run-suite plots clean install help unit-tests program clomp-faults clomp-stats asan tsan fuzz golden FORCE
 
 # The program this make builds: clomp, or clomp-faults in its own build tree.
 PROGRAM ?= clomp
@@ -241,6 +241,12 @@ CORES = $(shell c=$$(lscpu -p=CORE,SOCKET 2>/dev/null | grep -v '^\#' | sort -u 
 # Threads bound as the README recommends (unless the environment already
 # says otherwise), and a verdict at the end.
 RUN_BIND = OMP_PROC_BIND=$${OMP_PROC_BIND:-close} OMP_PLACES=$${OMP_PLACES:-cores}
+# The golden files of tests/golden.t, for an intended output change only: it
+# refuses without REASON, prints the diff, and records REASON in
+# tests/golden/REASONS (tests/golden.t fails on files changed any other way).
+golden: clomp
+	bash tests/golden/regenerate.sh --reason "$${REASON:-}" ./clomp
+
 run: clomp
 	@echo "make run: the target input on $(CORES) cores, threads bound: OMP_PROC_BIND=$${OMP_PROC_BIND:-close} OMP_PLACES=$${OMP_PLACES:-cores}"
 	OMP_NUM_THREADS=$(CORES) $(RUN_BIND) ./clomp -1 1 64 100 32 1 100 --verdict
@@ -271,6 +277,7 @@ help:
 	@echo "  make numa-vm-check  NUMA policies on emulated 2- and 4-node guests (qemu, busybox-static)"
 	@echo "  make run-suite  the full CLOMP suite (run_clomp.sh, results in out/)"
 	@echo "  make plots OUT=out/CLOMP_host_N  charts (gnuplot) and HTML report of a suite (OUT=DIR: its latest)"
+	@echo "  make golden REASON='...'  rewrite tests/golden/ for an intended output change: prints the diff, records REASON"
 	@echo "  make clomp-faults  test build with fault injection (CLOMP_FAULT=name)"
 	@echo "  make MPI=1      build ./clomp_mpi (MPI + OpenMP hybrid, mpicc; build/mpi); MPI=1 clomp-faults too"
 	@echo "  make clomp-stats   the statistics helper of run_clomp.sh --replicates/--compare ($(BUILD)/clomp-stats)"

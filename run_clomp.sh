@@ -48,6 +48,9 @@ Options (defaults in brackets):
                           CAP processes [30] or MINUTES [60] are reached (docs/noise.md)
   --resume ID             finish an interrupted suite: run only what is missing
   --dry-run               print the plan (runs, estimated time and memory); run nothing
+                          but the cost model's calibration (two short clomp runs)
+  --calibrate=auto|off    calibrate the estimate's model on this node [auto], or use the
+                          constants it was fit on (docs/suite.md)
   --plots | --no-plots    charts (gnuplot) for the HTML report when the suite completes
                           [on when gnuplot is installed]
   --bundle [ID]           only (re)write the HTML report and the submission bundle
@@ -86,6 +89,8 @@ done
 . "$here/suite/plan.sh"
 # shellcheck source=suite/constructs.sh
 . "$here/suite/constructs.sh"
+# shellcheck source=suite/calibrate.sh
+. "$here/suite/calibrate.sh"
 # shellcheck source=suite/env_file.sh
 . "$here/suite/env_file.sh"
 # shellcheck source=suite/between_processes.sh
@@ -101,7 +106,7 @@ quick=0 max_zone_scale=10000 zone_scale_factor=10 target_parts=64 target_zones=6
 out_dir=out env_preset='' launcher='' stop_on_slowdown=0 resume_id='' dry_run=0 numa=0 mpi_launcher=''
 mpi_given=0
 plots=auto bundle_only=0 bundle_id='' validate_path=''
-max_zone_scale_set=0 replicates=3 constructs=1
+max_zone_scale_set=0 replicates=3 constructs=1 calibrate=auto
 positional=()
 
 while [ $# -gt 0 ]; do
@@ -122,6 +127,7 @@ while [ $# -gt 0 ]; do
         --stop-on-slowdown) stop_on_slowdown=1 ;;
         --numa) numa=1 ;;
         --no-constructs) constructs=0 ;;
+        --calibrate=auto | --calibrate=off) calibrate=${1#*=} ;;
         --resume) resume_id=${2-}; shift ;;
         --replicates) replicates=${2-}; shift ;;
         --replicates=*) replicates=${1#*=} ;;
@@ -216,7 +222,10 @@ fi
 
 # ---- the plan: every run, in order (suite/plan.sh) ------------------------------------
 build_plan
+calibrate_model   # suite/calibrate.sh: the estimate's constants, from this node
+estimate_plan
 if [ "$dry_run" = 1 ]; then
+    echo "Model: $calibration_note"
     print_plan
     [ -z "$auto_pct" ] || echo "--replicates auto: $replicates target processes first, then more until +-$auto_pct% (or +-0.1 us), $auto_cap processes or $auto_minutes min"
     exit 0
@@ -300,8 +309,6 @@ key_report() {  # what the 2007 summary tells users to check after each key run
         echo "  (not available: the run failed)"
 }
 
-done_count=$(wc -l <"$base.done")
-elapsed_done=0
 for ((i = 0; ; i++)); do
     run=$((i + 1))
     # After the key runs: --replicates auto may add a target process here (suite/replicates.sh).
@@ -325,8 +332,7 @@ for ((i = 0; ; i++)); do
 
     now=$(date +%s)
     elapsed=$((now - start_epoch))
-    remaining=$((total_runs - done_count))
-    if [ "$elapsed_done" -gt 0 ]; then eta=$((elapsed * remaining / elapsed_done)); else eta=$((remaining * $(plan_run_seconds "$set_name" "${a[@]}"))); fi
+    eta=$(eta_seconds "$i" "$base.done")   # the estimates left, scaled by the runs measured (suite/calibrate.sh)
     printf '[%d/%d] %s  elapsed %s  eta %s\n' "$run" "$total_runs" "${cmd[*]}" "$(mmss "$elapsed")" "$(mmss "$eta")" >&2
 
     # A signal that came after the previous record ends the suite here, before a run starts.
@@ -376,8 +382,7 @@ for ((i = 0; ; i++)); do
     recorder=$!
     wait "$recorder"
     while kill -0 "$recorder" 2>/dev/null; do wait "$recorder"; done
-    done_count=$((done_count + 1))
-    elapsed_done=$((elapsed_done + 1))
+    eta_note_run "$i" "$seconds"
 
     if [ "$set_name" = key ] || [[ $set_name == packed* ]]; then
         echo "=== $run/$total_runs: ${cmd[*]} -> $status"

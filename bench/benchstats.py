@@ -3,11 +3,13 @@ text report, and bootstrap intervals for comparisons between processes."""
 import re
 import statistics
 
-LINE = re.compile(r"^\s*(\S.*?)\s+(us/Loop|Overhead|Checksum):\s+(.*)$")
+LINE = re.compile(r"^\s*(\S.*?)\s+(us/Loop|Overhead|Med\. Ovh|Checksum):\s+(.*)$")
 
 
 def read_report(path):
-    """{schedule: {"us": float, "overhead": float, "checksum": str}}"""
+    """{schedule: {"us": float, "overhead": float, "median_overhead": float, "checksum": str}}:
+    us/Loop and Overhead are CLOMP 1.2's lines (the whole Runtime); median_overhead is
+    clomp's Med. Ovh line (median chunk minus Bestcase's median chunk), when printed."""
     found = {}
     try:
         with open(path, encoding="utf-8", errors="replace") as f:
@@ -24,7 +26,7 @@ def read_report(path):
                     value = float(rest.split()[0])
                 except (ValueError, IndexError):
                     continue
-                entry["us" if field == "us/Loop" else "overhead"] = value
+                entry[{"us/Loop": "us", "Overhead": "overhead", "Med. Ovh": "median_overhead"}[field]] = value
     except OSError:
         pass
     return found

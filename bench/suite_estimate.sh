@@ -5,7 +5,11 @@
 # estimate, the measured wall time (the run's own `Wall time` line in .full)
 # and their ratio, then the totals: the sum of the runs, the suite's whole wall
 # time (the driver's own work - reports, charts, bundle - included) and the
-# estimate's error. Figures only: nothing here passes or fails.
+# estimate's error. Then the two checks of issue 35: the whole suite within
+# +-25% of the dry run's estimate, and the ETA the suite printed once the
+# first third of its runs were done within +-25% of the time that was then
+# left (to the suite's last line before its reports). Both are printed with
+# the load; the exit status is 0 either way (a busy node misses them).
 #
 # Usage: bench/suite_estimate.sh [run_clomp.sh arguments, no --out]
 #   e.g. bench/suite_estimate.sh                 # the default suite (about 5 minutes idle)
@@ -31,8 +35,10 @@ echo "# $(date -u '+%Y-%m-%d %H:%M UTC'); load before: $(cut -d' ' -f1-3 /proc/l
     exit 1
 }
 start=$(date +%s.%N)
-rc=0
-"$top/run_clomp.sh" --out "$out/suite" "$@" >"$out/suite.log" 2>&1 || rc=$?
+# Every line of the suite's output with the time it came (the ETA lines among them).
+"$top/run_clomp.sh" --out "$out/suite" "$@" 2>&1 </dev/null |
+    while IFS= read -r line; do printf '%s %s\n' "$(date +%s.%N)" "$line"; done >"$out/suite.log"
+rc=${PIPESTATUS[0]}
 end=$(date +%s.%N)
 echo "# load after: $(cut -d' ' -f1-3 /proc/loadavg); the suite exited $rc"
 
@@ -61,3 +67,25 @@ awk -v whole="$(awk -v s="$start" -v e="$end" 'BEGIN { printf "%.1f", e - s }')"
             whole, total_m, whole - total_m, (whole > 0 ? total_est / whole : 0)
     }' "$out/measured.txt" "$out/plan.txt"
 grep -m1 '^Estimated total' "$out/plan.txt"
+grep -m1 '^Model: ' "$out/plan.txt"
+
+# ---- the checks ----------------------------------------------------------------------------
+total_est=$(sed -n 's/^Estimated total: ~\([0-9]*\):\([0-9]*\) .*/\1 \2/p' "$out/plan.txt" | awk '{ print $1 * 60 + $2 }')
+awk -v est="${total_est:-0}" -v s="$start" -v e="$end" 'BEGIN {
+    whole = e - s; r = whole > 0 ? est / whole : 0
+    printf "check 1: the suite took %.0f s against the estimate of %d s (estimate/measured %.2f): %s\n", whole, est, r,
+        (r >= 0.75 && r <= 1.25) ? "within +-25%" : "NOT within +-25%" }'
+# The first progress line after a third of the runs: "[K/N] ... eta MM:SS", and when the runs ended.
+awk '
+    $2 ~ /^\[[0-9]+\/[0-9]+\]$/ && $(NF - 1) == "eta" {
+        split(substr($2, 2), a, "/"); k = a[1] + 0; n = a[2] + 0
+        if (!found && k - 1 >= n / 3) { found = 1; t = $1; split($NF, m, ":"); eta = m[1] * 60 + m[2]; at = k }
+    }
+    $2 == "Suite" && ($3 == "complete:" || $3 == "ended.") { ended = $1 }
+    END {
+        if (!found || !ended) { print "check 2: no ETA line after the first third of the runs, or no end of the runs: not checked"; exit }
+        left = ended - t; r = left > 0 ? eta / left : 0
+        printf "check 2: at run %d of %d the ETA said %d s; %.0f s were left (ETA/left %.2f): %s\n", at, n, eta, left, r,
+            (r >= 0.75 && r <= 1.25) ? "within +-25%" : "NOT within +-25%"
+    }' "$out/suite.log"
+echo "# load at the end: $(cut -d' ' -f1-3 /proc/loadavg)"

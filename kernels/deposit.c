@@ -2,6 +2,8 @@
 
 #include "update_part.h"
 
+#include <math.h>
+
 void calibrate_deposit(Problem *pb)
 {
     const MeshShape *s = &pb->mesh.shape;
@@ -15,8 +17,10 @@ void calibrate_deposit(Problem *pb)
     d->percent_residue = 0.0;
     d->error_bound = parts[0]->residue * parts[0]->deposit_ratio;
     d->tight_error_bound = d->error_bound * parts[0]->deposit_ratio;
+    d->vanished_residues = 0;
     for (long p = 0; p < s->numParts; p++) {
         double residue = parts[p]->residue, ratio = parts[p]->deposit_ratio;
+        d->vanished_residues += residue == 0.0 || fpclassify(residue) == FP_SUBNORMAL;
         d->percent_residue += residue;
         if (residue * ratio < d->error_bound)
             d->error_bound = residue * ratio;

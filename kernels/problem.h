@@ -8,6 +8,13 @@
 /* CLOMP 1.2 splits an iteration into four modules of 1, 2, 3 and 4 subcycles. */
 #define SUBCYCLES_PER_ITERATION 10
 
+/* Probes (OMP Barrier, OMP Parallel, Parallel For, calc_deposit) time at
+ * least this many iterations, 10 instances each, whatever the mesh: their
+ * work does not grow with it, and a big mesh's few iterations (2 for the
+ * mem-bound input at timeScale 1, 1 for a 2 GB mesh) gave 10-20 barriers,
+ * too few to time against a wake-up or one detour (issue 35). */
+#define PROBE_MIN_ITERATIONS 100
+
 typedef struct DepositState {
     double partRatio;             /* 1/numParts */
     double residue_ratio_part0;   /* total residue / part 0 residue, from set-up */
@@ -17,6 +24,11 @@ typedef struct DepositState {
     double tight_error_bound;     /* min over parts of residue*ratio*ratio */
     long order_violations;        /* calc_deposit() calls that found update_count != 1 */
     long first_violation_count;   /* part 0's update_count at the first violation */
+    /* Parts whose residue after the set-up update is 0 or subnormal (it
+     * carries nothing). Counted here, once: later sweeps of the mesh (the
+     * trial planning's timing, resets) overwrite the residues with those of a
+     * zero deposit, which are 0 whatever the input. */
+    long vanished_residues;
 } DepositState;
 
 typedef struct Problem {

@@ -1,5 +1,7 @@
 #include "chunk_plan.h"
 
+#include "../kernels/problem.h"
+
 void plan_chunks(long iterations, long trials, long subcycles_per_iteration, long *end_subcycle)
 {
     long base = iterations / trials, longer = iterations % trials, done = 0;
@@ -16,4 +18,9 @@ long default_trials(long iterations, double serial_iteration_seconds, long numTh
     while (trials > 1 && fastest_run / (double)trials < MIN_CHUNK_SECONDS)
         trials--;
     return trials < iterations ? trials : iterations;
+}
+
+long probe_iterations(long run_iterations)
+{
+    return run_iterations < PROBE_MIN_ITERATIONS ? PROBE_MIN_ITERATIONS : run_iterations;
 }

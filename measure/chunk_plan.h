@@ -14,6 +14,10 @@
  * (20-50 ns) below 0.25% of it. */
 #define MIN_PROBE_CHUNK_SECONDS 20e-6
 
+/* The iterations a probe times: the run's, or PROBE_MIN_ITERATIONS
+ * (kernels/problem.h) when the run has fewer. */
+long probe_iterations(long run_iterations);
+
 /* Fills end_subcycle[0..trials-1] with the cumulative subcycle count at the
  * end of each of `trials` chunks: whole iterations, as even as possible, the
  * first (iterations % trials) chunks one iteration longer. trials must be

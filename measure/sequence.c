@@ -19,6 +19,17 @@
 
 volatile sig_atomic_t clomp_openmp_running;
 
+/* The most chunks a probe may take: the run's when --trials set them,
+ * else DEFAULT_TRIALS (the run's may be fewer because the mesh is big or
+ * slow; a probe's chunks are not the mesh's), never more than its
+ * iterations. */
+static long probe_chunk_limit(const RunSetup *run)
+{
+    long limit = run->requested_trials > 0 ? run->trials : (run->trials > DEFAULT_TRIALS ? run->trials : DEFAULT_TRIALS);
+    long iterations = probe_iterations(run->iterations);
+    return limit < iterations ? limit : iterations;
+}
+
 int prepare_measurements(const RunSetup *run, Measurement *results, size_t count)
 {
     for (size_t i = 0; i < count; i++) {
@@ -28,12 +39,15 @@ int prepare_measurements(const RunSetup *run, Measurement *results, size_t count
             return -1;
         m->chunks = m->schedule->chunked ? run->trials : 1;
         m->chunk_end = run->chunk_end;
+        long slots = m->chunks;   /* chunks per round that chunk_seconds holds */
         if (m->schedule->role == ROLE_PROBE) {
-            /* Probes get a plan of their own once their warm-up has been timed. */
-            m->own_chunk_end = calloc((size_t)run->trials, sizeof *m->own_chunk_end);
+            /* Probes get a plan of their own once their warm-up has been
+             * timed, over at least PROBE_MIN_ITERATIONS whatever the mesh. */
+            slots = m->schedule->chunked ? probe_chunk_limit(run) : 1;
+            m->own_chunk_end = calloc((size_t)slots, sizeof *m->own_chunk_end);
             if (m->own_chunk_end == NULL)
                 return -1;
-            m->own_chunk_end[0] = run->subcycles;
+            m->own_chunk_end[0] = probe_iterations(run->iterations) * SUBCYCLES_PER_ITERATION;
             m->chunk_end = m->own_chunk_end;
         }
         if (m->schedule->role == ROLE_BESTCASE) {
@@ -47,7 +61,7 @@ int prepare_measurements(const RunSetup *run, Measurement *results, size_t count
             if (m->part_value_sum == NULL || m->part_residue == NULL)
                 return -1;
         }
-        m->chunk_seconds = calloc((size_t)(run->rounds * m->chunks), sizeof *m->chunk_seconds);
+        m->chunk_seconds = calloc((size_t)(run->rounds * slots), sizeof *m->chunk_seconds);
         m->round_seconds = calloc((size_t)run->rounds, sizeof *m->round_seconds);
         m->round_median_us = calloc((size_t)run->rounds, sizeof *m->round_median_us);
         if (m->chunk_seconds == NULL || m->round_seconds == NULL || m->round_median_us == NULL)
@@ -196,7 +210,8 @@ static int bits_differ(double a, double b)
  * short, its fork, join and thread wake-up would outweigh 10 barriers. */
 static void plan_probe_chunks(Problem *pb, const RunSetup *run, Measurement *m)
 {
-    long sample = run->iterations < 10 ? run->iterations : 10;
+    long iterations = probe_iterations(run->iterations);
+    long sample = iterations < 10 ? iterations : 10;
     long sample_end = sample * SUBCYCLES_PER_ITERATION;
     double sample_seconds;
     ChunkTimer timer = {1, &sample_end, &sample_seconds, 0.0, NULL, NULL, NULL};
@@ -204,12 +219,12 @@ static void plan_probe_chunks(Problem *pb, const RunSetup *run, Measurement *m)
     m->schedule->run(pb, sample_end, &timer, NULL);
     clomp_openmp_running = 0;
 
-    long k = run->trials;
-    double total = sample_seconds / (double)sample * (double)run->iterations;
+    long k = probe_chunk_limit(run);
+    double total = sample_seconds / (double)sample * (double)iterations;
     while (k > 1 && total / (double)k < MIN_PROBE_CHUNK_SECONDS)
         k--;
     m->chunks = k;
-    plan_chunks(run->iterations, k, SUBCYCLES_PER_ITERATION, m->own_chunk_end);
+    plan_chunks(iterations, k, SUBCYCLES_PER_ITERATION, m->own_chunk_end);
 }
 
 /* One timed run of one schedule in round `round`. */
@@ -287,7 +302,8 @@ static int measure_once(Problem *pb, const RunSetup *run, Measurement *m, long r
         hooks->before_timed(hooks->context, m);
     double run_start = now_seconds();
     clomp_openmp_running = 1;
-    s->run(pb, run->subcycles, &timer, NULL);
+    /* The run's subcycles; a probe's own count (at least PROBE_MIN_ITERATIONS). */
+    s->run(pb, m->chunk_end[m->chunks - 1], &timer, NULL);
     clomp_openmp_running = 0;
     double run_end = now_seconds();
     FAULT_DISARM();

@@ -10,7 +10,7 @@
 void measurement_warnings(const RunSetup *run, Measurement *m);
 
 /* Set-up warnings known once the mesh is built: part residues that
- * underflow. */
+ * underflow in the set-up update (pb->deposit.vanished_residues). */
 void mesh_setup_warnings(const Problem *pb, WarningList *list);
 
 /* Set-up warnings from the locality measurement: unbound threads (the text

@@ -20,6 +20,11 @@ long mesh_zone_stride(const MeshShape *shape)
     return (shape->zoneSize + align - 1) / align * align;
 }
 
+double mesh_touched_bytes(const MeshShape *shape)
+{
+    return (double)shape->numParts * (double)shape->zonesPerPart * (double)mesh_zone_stride(shape);
+}
+
 /* zonesPerPart x the larger of zoneSize and the stride, or 0 on overflow. */
 static size_t block_bytes_checked(const MeshShape *shape, int *overflow)
 {

@@ -80,6 +80,12 @@ long mesh_zone_size(long requested);
 /* Bytes from one zone of a part to the next under the shape's layout. */
 long mesh_zone_stride(const MeshShape *shape);
 
+/* The bytes one sweep of the mesh reads and writes: numParts x zonesPerPart
+ * x the zone stride. Not the allocation: in CLOMP 1.2's layout the zones lie
+ * sizeof(Zone) apart whatever zoneSize is, and the rest of each zoneSize is
+ * never touched. */
+double mesh_touched_bytes(const MeshShape *shape);
+
 /* Bytes of one part's zone block: zonesPerPart x zoneSize, or x the stride
  * when the spread layout rounds it up. */
 size_t mesh_block_bytes(const MeshShape *shape);

@@ -198,6 +198,11 @@ static void print_block_notes(FILE *out, const RunSetup *run, const Measurement 
         fprintf(out, "%13s   Verify: passed (every zone of every part bit-identical to Serial Ref; invariants hold)\n", s->name);
     else if (s->role == ROLE_BESTCASE)
         fprintf(out, "%13s   Verify: skipped (fixed deposit, wrong answers by design)\n", s->name);
+    long timed = m->chunks > 0 && m->chunk_end != NULL ? m->chunk_end[m->chunks - 1] : 0;
+    if (s->role == ROLE_PROBE && timed > run->subcycles)
+        fprintf(out, "%13s   Timed: %ld iterations (%ld subcycles), not this mesh's %ld: a probe's work does not grow "
+                     "with the mesh, and it times at least %d\n", s->name, timed / SUBCYCLES_PER_ITERATION, timed,
+                run->iterations, PROBE_MIN_ITERATIONS);
     if (s->delays && run->delay.length > 0)
         fprintf(out, "%13s    Delay: %.3f us per call (%d dependent additions, calibrated to EPCC's %.3f us)\n",
                 s->name, run->delay.us, run->delay.length, run->delay.target_us);

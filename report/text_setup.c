@@ -233,10 +233,12 @@ void print_setup(FILE *out, const RunRecord *r)
     else
         fprintf(out, "%ld-%ld iterations each, each chunk verified", shortest, shortest + 1);
     fprintf(out, "; %ld round%s\n", run->rounds, run->rounds == 1 ? "" : "s");
-    if (run->warmup_zones_per_part > 0)
-        fprintf(out, "          Warm-up: on a mesh of the same %ld parts with %ld zones each, not on this %.0f MiB one "
-                     "(an iteration of it would only stream it through the caches again)\n",
-                run->numParts, run->warmup_zones_per_part, (double)run->memory_bytes / 1048576.0);
+    if (run->warmup_zones_per_part > 0) {
+        MeshShape shape = run_mesh_shape(run);
+        fprintf(out, "          Warm-up: on a mesh of the same %ld parts with %ld zones each, not on this one, whose "
+                     "iteration touches %.0f MiB (it would only stream them through the caches again)\n",
+                run->numParts, run->warmup_zones_per_part, mesh_touched_bytes(&shape) / 1048576.0);
+    }
     if (run->schedule_list != NULL) {
         print_measurement_names(out, run);
         fprintf(out, " (--schedules; Serial Ref always runs%s)\n",

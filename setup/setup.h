@@ -36,7 +36,8 @@ Measurement *create_measurements(const RunSetup *run);
 int build_problem(Problem *pb, RunSetup *run, double *build_seconds, char *why, size_t why_size);
 
 /* Zones per part of the warm-up mesh (Problem.warmup), 0 when the mesh
- * warms up on itself (it is small enough, or as small as that one). */
+ * warms up on itself (what it touches is small enough, or as small as that
+ * one). */
 long warmup_zones_per_part(const RunSetup *run);
 
 /* Builds pb->warmup when run->warmup_zones_per_part (warmup_zones_per_part(),

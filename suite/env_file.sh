@@ -18,6 +18,8 @@ write_env() {
         echo "executable: $exe"
         echo "max threads: $max_threads"
         echo "time scale: $time_scale"
+        echo "model: $calibration_note"
+        echo "model constants: ZONE_NS_CACHED=$ZONE_NS_CACHED ZONE_NS_MEMORY=$ZONE_NS_MEMORY MEMORY_SPEEDUP=$MEMORY_SPEEDUP REGION_US=$REGION_US PROBE_US=$PROBE_US BUILD_NS_PER_BYTE=$BUILD_NS_PER_BYTE"
         echo "env preset: ${env_preset:-none}"
         echo "launcher: ${launcher:-none}"
         if [ "$mpi_given" = 1 ]; then mpi_layout; else echo "mpi launcher: none"; fi

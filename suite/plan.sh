@@ -203,13 +203,15 @@ build_plan() {
 # their parallel regions (REGION_US per subcycle each on average: Static and
 # Manual about 0.4, Dynamic 3, Bestcase none; a third of that on one thread,
 # tenfold when the threads outnumber the cores) and three probes of PROBE_US per
-# subcycle. Untimed: the mesh build (BUILD_NS_PER_BYTE; first touch, which this
-# VM serves at 0.2-2 ns a byte), per measurement the warm-up (two iterations,
-# none for a mesh above 64 MiB, which warms up on a small one), the reset and
+# subcycle (at least 1000 subcycles each). Untimed: the mesh build
+# (BUILD_NS_PER_BYTE; first touch, which this VM serves at 0.2-2 ns a byte), per
+# measurement the warm-up (two iterations, none for a mesh whose iteration
+# touches over 64 MiB, which warms up on a small one), the reset and
 # the checks (one pass per chunk, up to 20, and a checksum pass), and the
 # process's set-up (PROCESS_SECONDS, and SETUP_NS_PER_BYTE for the chunk plan's
-# serial sweeps and the page locality). The constants are this 2-core VM's,
-# measured idle (docs/suite.md).
+# serial sweeps and the page locality). The constants below are this 2-core
+# VM's, measured idle (docs/suite.md); suite/calibrate.sh replaces the first
+# six with figures measured on the node the suite runs on.
 ZONE_NS_CACHED=1.25 ZONE_NS_MEMORY=1.6 MEMORY_SPEEDUP=0.8 REGION_US=1.0 PROBE_US=0.35
 BUILD_NS_PER_BYTE=1.0 SETUP_NS_PER_BYTE=0.15 PROCESS_SECONDS=0.05
 run_seconds_exact() {  # run_seconds_exact T ALLOC P Z ZONESIZE FLOPSCALE TIMESCALE: seconds, %.1f
@@ -227,10 +229,11 @@ run_seconds_exact() {  # run_seconds_exact T ALLOC P Z ZONESIZE FLOPSCALE TIMESC
         if (in_memory && eff > 1) eff *= memory_speedup
         scale = t > cores ? 10 : (t == 1 ? 1 / 3 : 1)
         parallel = 4 + (t >= 4)
-        timed = updates * ns + parallel * updates * ns / eff + subcycles * (parallel * region + 3 * probe) * scale * 1e-6
+        probe_subcycles = (iterations < 100 ? 100 : iterations) * 10
+        timed = updates * ns + parallel * updates * ns / eff + (subcycles * parallel * region + probe_subcycles * 3 * probe) * scale * 1e-6
         pass = zones * f * ns / eff
         chunks = iterations < 20 ? iterations : 20
-        warm = bytes > 64 * 1048576 ? 0 : 2 * updates * ns / iterations
+        warm = zones * 32 > 64 * 1048576 ? 0 : 2 * updates * ns / iterations
         untimed = (1 + parallel) * (warm + pass + (chunks + 1) * pass) + bytes * (build + setup) * 1e-9 + process
         printf "%.1f\n", timed + untimed
     }'

@@ -53,6 +53,45 @@ comparable() {
     fi
 }
 
+# ---- the expected files are the ones their last recorded regeneration wrote ----
+recorded=$(golden_recorded_fingerprint)
+if [ -n "$recorded" ] && [ "$recorded" = "$(golden_fingerprint)" ]; then
+    ok 0 "the expected files are those tests/golden/REASONS last recorded (regenerated with a reason)"
+else
+    ok 1 "the expected files are those tests/golden/REASONS last recorded (regenerated with a reason)"
+    diag "tests/golden/ was changed without tests/golden/regenerate.sh --reason (make golden REASON=...):"
+    diag "recorded ${recorded:-nothing}, the files give $(golden_fingerprint)"
+fi
+
+# ---- regeneration: refuses without a reason, prints the diff, records the reason ----
+# On a copy holding only the first case (one clomp run per regeneration).
+copy=$tmp/golden-copy
+cp -R "$GOLDEN_DIR" "$copy"
+{ grep '^#' "$GOLDEN_DIR/cases"; golden_cases | head -1; } >"$copy/cases"
+before=$(cd "$copy" && cat -- *)
+bash "$copy/regenerate.sh" "$bin" >"$tmp/regen.out" 2>&1
+is "$?" 2 "regenerate.sh without --reason exits 2"
+is "$(cd "$copy" && cat -- *)" "$before" "regenerate.sh without --reason writes nothing"
+like "$(cat "$tmp/regen.out")" "refusing to regenerate the golden files without a reason" \
+    "regenerate.sh without --reason says why it refuses"
+bash "$copy/regenerate.sh" --reason 'short' "$bin" >/dev/null 2>&1
+is "$?" 2 "regenerate.sh refuses a reason under 10 characters"
+# A stale expected line, as if the output had changed: regeneration shows
+# it in a diff, rewrites it, and records the reason and the new fingerprint.
+printf 'a stale line\n' >>"$copy/target.csv"
+bash "$copy/regenerate.sh" --reason 'the test of regenerate.sh itself' "$bin" >"$tmp/regen.out" 2>"$tmp/regen.err"
+is "$?" 0 "regenerate.sh --reason exits 0"
+like "$(cat "$tmp/regen.out")" $'--- a/tests/golden/target.csv\n\\+\\+\\+ b/tests/golden/target.csv' \
+    "regenerate.sh prints the diff of the file it changes"
+like "$(cat "$tmp/regen.out")" $'\n-a stale line' "the diff shows the stale line removed"
+is "$(tail -1 "$copy/target.csv")" "$(tail -1 "$GOLDEN_DIR/target.csv")" "regenerate.sh rewrote the stale file"
+like "$(tail -5 "$copy/REASONS")" $'reason: the test of regenerate.sh itself\nbinary: [^\n]*\nchanged: target.csv \\(\\+0 -1\\)' \
+    "REASONS records the reason and the changed file"
+is "$(GOLDEN_DIR=$copy golden_recorded_fingerprint)" "$(GOLDEN_DIR=$copy golden_fingerprint)" \
+    "REASONS records the regenerated files' fingerprint"
+like "$(cat "$tmp/regen.out")" "git commit -m 'golden: the test of regenerate.sh itself'" \
+    "regenerate.sh prints the commit command, its message starting 'golden:'"
+
 while read -r name args; do
     read -r -a argv <<<"$args"
     golden_run "$bin" "$tmp" "$name" "${argv[@]}"

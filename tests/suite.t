@@ -20,7 +20,8 @@ export OMP_WAIT_POLICY=${OMP_WAIT_POLICY:-passive}
 
 host=$(uname -n)
 host=${host%%.*}
-quick=(--quick --max-zone-scale 10 --replicates 1 --no-constructs)  # one process of the target input: 8 runs (--replicates: section 11; construct runs: section 12)
+# --calibrate=off: the estimate's calibration runs (tests/suite_estimate.t) are not this test's subject.
+quick=(--quick --max-zone-scale 10 --replicates 1 --no-constructs --calibrate=off)  # one process of the target input: 8 runs (--replicates: section 11; construct runs: section 12)
 zone_sizes=(6400 64000)
 total=8  # 2 key runs, the 2 repeated with allocThreads 1, 2 sizes x threads 1..2
 
@@ -551,7 +552,7 @@ like "$out" '^Estimated total: ~[0-9]{2}:[0-9]{2} ' "--dry-run gives an estimate
 # input on two (Bestcase, Static, Dynamic and Manual OMP share the work).
 sum=$(sed -n 's/^\[[0-9]*\/[0-9]*\] .*  ~\([0-9]*\)s  [0-9]* bytes$/\1/p' <<<"$out" | awk '{ t += $1 } END { printf "%02d:%02d", t / 60, t % 60 }')
 like "$out" "^Estimated total: ~$sum " "the estimated total is the sum of the runs' estimates ($sum)"
-FAKE_LOG=$log drive --dry-run --max-zone-scale 100 --out "$dryroot/out" "$fake" 2 100
+FAKE_LOG=$log drive --dry-run --calibrate=off --max-zone-scale 100 --out "$dryroot/out" "$fake" 2 100
 one=$(sed -n 's/^\[[0-9]*\/[0-9]*\] 640000zones .* 1 -1 64 10000 32 1 100  ~\([0-9]*\)s .*/\1/p' <<<"$out")
 two=$(sed -n 's/^\[[0-9]*\/[0-9]*\] 640000zones .* 2 -1 64 10000 32 1 100  ~\([0-9]*\)s .*/\1/p' <<<"$out")
 [ -n "$one" ] && [ -n "$two" ] && [ "$one" -gt "$two" ]
@@ -681,7 +682,7 @@ else
 fi
 
 # ---- 11. --replicates: the target input as several processes, summarised between them -------------
-base_quick=(--quick --max-zone-scale 10 --no-constructs)
+base_quick=(--quick --max-zone-scale 10 --no-constructs --calibrate=off)
 dry=$("$driver" --dry-run "${base_quick[@]}" --out "$usage" "$CLOMP" 2 </dev/null)
 target="2 -1 64 100 32 1 1"
 keys=$(sed -n 's/^\[[0-9]*\/[0-9]*\] key  *[^ ]* \(.*[0-9]\)  ~.*/\1/p' <<<"$dry" | tr '\n' ';')
@@ -755,7 +756,7 @@ is "$html_rows" "$(($(lines_of "${rb}_key.processes.csv") - 1))" \
 rejected "--replicates 0 exits 2" "--replicates: '0'" "${quick[@]}" --out "$usage" --replicates 0 "$CLOMP" 2
 
 # ---- 12. the construct runs in the plan ------------------------------------------------------------
-with=$("$driver" --dry-run --quick --max-zone-scale 10 --replicates 1 --out "$usage" "$CLOMP" 2 </dev/null)
+with=$("$driver" --dry-run --calibrate=off --quick --max-zone-scale 10 --replicates 1 --out "$usage" "$CLOMP" 2 </dev/null)
 without=$("$driver" --dry-run "${quick[@]}" --out "$usage" "$CLOMP" 2 </dev/null)
 listing() { grep '^\[' <<<"$1" | sed 's/^\[[0-9]*\/[0-9]*\] //'; }
 n_with=$(listing "$with" | grep -c .)
@@ -771,10 +772,10 @@ like "$(grep '^constructs ' <<<"$extra")" " 2 -1 64 100 32 1 1  " "the key const
 like "$with" "^Plan: $n_with runs " "the plan counts them"
 sum=$(sed -n 's/^\[[0-9]*\/[0-9]*\] .*  ~\([0-9]*\)s  [0-9]* bytes$/\1/p' <<<"$with" | awk '{ t += $1 } END { printf "%02d:%02d", t / 60, t % 60 }')
 like "$with" "^Estimated total: ~$sum " "and the estimated total includes their estimates ($sum)"
-wide=$("$driver" --dry-run --quick --out "$usage" "$CLOMP" 64 </dev/null)
+wide=$("$driver" --dry-run --calibrate=off --quick --out "$usage" "$CLOMP" 64 </dev/null)
 is "$(sed -n 's/.* constructs_outer2 .* --nested=2x\([0-9]*\) .*/\1/p' <<<"$wide" | paste -sd ' ')" "2 4 8 16 32" \
     "at MAX_THREADS 64 the sweep's inner teams are 2, 4, 8, 16 and 32 (64 / 2 outer threads)"
-longer=$("$driver" --dry-run --max-zone-scale 10 --replicates 1 --out "$usage" "$CLOMP" 2 </dev/null)
+longer=$("$driver" --dry-run --calibrate=off --max-zone-scale 10 --replicates 1 --out "$usage" "$CLOMP" 2 </dev/null)
 q=$(sed -n 's/^\[[0-9]*\/[0-9]*\] constructs .*--construct-reps=\([0-9]*\) --construct-time=\([0-9]*\) .*/\1 \2/p' <<<"$with")
 d=$(sed -n 's/^\[[0-9]*\/[0-9]*\] constructs .*--construct-reps=\([0-9]*\) --construct-time=\([0-9]*\) .*/\1 \2/p' <<<"$longer")
 read -r qr qt <<<"$q"
@@ -786,7 +787,7 @@ mpi_plan=$(PATH="$fakebin:$PATH" "$driver" --dry-run --quick --max-zone-scale 1 
 like "$mpi_plan" "^Plan: [1-9][0-9]* runs " "an --mpi suite's dry run plans its runs"
 is "$(grep -c '^\[.*--constructs' <<<"$mpi_plan")" 0 "and no construct runs among them"
 fails=$(newdir construct-fail)
-FAKE_RC=7 drive --quick --max-zone-scale 10 --replicates 1 --out "$fails" "$fake" 2
+FAKE_RC=7 drive --calibrate=off --quick --max-zone-scale 10 --replicates 1 --out "$fails" "$fake" 2
 is "$(tail -n 1 <<<"$out")" "Suite FAILED: $n_with of $n_with runs FAILED; first: run 1 (key, exit status 7): fake clomp: failing on purpose" \
     "a failed construct run counts as a failed run like any other: all $n_with runs failed"
 is "$(grep -c ',FAILED,7,' "$fails/CLOMP_${host}_1"_constructs*.summary | awk -F: '{ t += $2 } END { print t }')" "$((n_with - total))" \

@@ -19,7 +19,20 @@ if [ ! -x "$ORACLE" ]; then
 fi
 if ! command -v python3 >/dev/null 2>&1; then
     skip "the wall time split and the warm-up mesh" "python3 not installed (reads the JSON)"
-    done_testing
+    # ---- warm-up by what an iteration touches, not by the allocation (issue 35) ---------------
+# The mem-bound input allocates 64 x 10000 x 512 bytes (312 MiB) but in CLOMP 1.2's layout
+# its zones lie 32 bytes apart: an iteration touches 20 MiB, and it warms up on itself (the
+# first timed pass is not cold). Spread over the whole zoneSize, it touches all 312 MiB and
+# warms up on 2 MiB: 2 MiB / (64 parts x 512 bytes) = 64 zones per part. Dry runs: no mesh.
+membound=(2 1 64 10000 512 1 1)
+run_clomp --dry-run --json="$tmp/membound.json" "${membound[@]}"
+is "$(pyget "$tmp/membound.json" '(d["resolved"]["memory_bytes"], d["resolved"]["warmup_zones_per_part"])')" \
+    "(327680000, 0)" "the mem-bound input (312 MiB allocated, 20 MiB touched) warms up on itself"
+run_clomp --dry-run --zone-stride=zonesize --json="$tmp/spread.json" "${membound[@]}"
+is "$(pyget "$tmp/spread.json" 'd["resolved"]["warmup_zones_per_part"]')" $((2 * 1024 * 1024 / (64 * 512))) \
+    "spread over zoneSize (312 MiB touched) it warms up on 2 MiB of the same 64 parts"
+
+done_testing
 fi
 tmp=$(mktemp -d) || { echo "Bail out! mktemp failed"; exit 255; }
 trap 'rm -rf "$tmp"' EXIT
@@ -41,8 +54,8 @@ done
 zones=$((2 * 1024 * 1024 / (4 * 32)))
 is "$(pyget "$tmp/big.json" 'd["resolved"]["warmup_zones_per_part"]')" "$zones" \
     "the JSON's warmup_zones_per_part is 2 MiB over 4 parts x 32 bytes ($zones)"
-like "$out" "^          Warm-up: on a mesh of the same 4 parts with $zones zones each, not on this 73 MiB one" \
-    "the set-up says the warm-ups run on a mesh of the same parts, and its size"
+like "$out" "^          Warm-up: on a mesh of the same 4 parts with $zones zones each, not on this one, whose iteration touches 73 MiB" \
+    "the set-up says the warm-ups run on a mesh of the same parts, and what an iteration of this one touches"
 
 # Each part is timed on its own and is >= 0; what none of them timed (rest_seconds, the total less
 # every part) stays small: time spent in an untimed place would show there. Two parts are figures
@@ -79,5 +92,18 @@ is "$rc" 0 "clomp 2 1 16 100 32 1 1 runs and verifies"
 is "$(pyget "$tmp/small.json" 'd["resolved"]["warmup_zones_per_part"]')" 0 "a 5 KiB mesh warms up on itself (warmup_zones_per_part 0)"
 is "$(grep -c '^          Warm-up: ' <<<"$out")" 0 "and no Warm-up line is printed"
 is "$(pyget "$tmp/small.json" 'd["wall_time"]["constructs_seconds"] == 0')" True "without --constructs the constructs part is 0"
+
+# ---- warm-up by what an iteration touches, not by the allocation (issue 35) ---------------
+# The mem-bound input allocates 64 x 10000 x 512 bytes (312 MiB) but in CLOMP 1.2's layout
+# its zones lie 32 bytes apart: an iteration touches 20 MiB, and it warms up on itself (the
+# first timed pass is not cold). Spread over the whole zoneSize, it touches all 312 MiB and
+# warms up on 2 MiB: 2 MiB / (64 parts x 512 bytes) = 64 zones per part. Dry runs: no mesh.
+membound=(2 1 64 10000 512 1 1)
+run_clomp --dry-run --json="$tmp/membound.json" "${membound[@]}"
+is "$(pyget "$tmp/membound.json" '(d["resolved"]["memory_bytes"], d["resolved"]["warmup_zones_per_part"])')" \
+    "(327680000, 0)" "the mem-bound input (312 MiB allocated, 20 MiB touched) warms up on itself"
+run_clomp --dry-run --zone-stride=zonesize --json="$tmp/spread.json" "${membound[@]}"
+is "$(pyget "$tmp/spread.json" 'd["resolved"]["warmup_zones_per_part"]')" $((2 * 1024 * 1024 / (64 * 512))) \
+    "spread over zoneSize (312 MiB touched) it warms up on 2 MiB of the same 64 parts"
 
 done_testing

@@ -41,3 +41,30 @@ golden_masked() {
 # The expected files of a case: tests/golden/NAME.KIND.
 # shellcheck disable=SC2034  # used by the scripts that source this file
 GOLDEN_KINDS=(txt json-keys json-values csv)
+
+# golden_files: the expected files' names (NAME.KIND), in the cases' order.
+golden_files() {
+    local name kind
+    while read -r name _; do
+        for kind in "${GOLDEN_KINDS[@]}"; do
+            echo "$name.$kind"
+        done
+    done < <(golden_cases)
+}
+
+# golden_fingerprint: one SHA-256 over the expected files' names and contents,
+# as tests/golden/REASONS records it after each regeneration.
+golden_fingerprint() {
+    local file
+    for file in $(golden_files); do
+        echo "== $file"
+        cat "$GOLDEN_DIR/$file" 2>/dev/null || echo "(missing)"
+    done | sha256sum | cut -d' ' -f1
+}
+
+# golden_recorded_fingerprint: the fingerprint of the last regeneration
+# tests/golden/REASONS records (empty when it records none).
+golden_recorded_fingerprint() {
+    [ -r "$GOLDEN_DIR/REASONS" ] || return 0
+    sed -n 's/^fingerprint: //p' "$GOLDEN_DIR/REASONS" | tail -1
+}
