@@ -320,8 +320,11 @@ for ((i = 0; ; i++)); do
     cmd+=(${copts[@]+"${copts[@]}"})
     # clomp's own CSV of the run: the source of the .summary row and the suite's
     # .csv rows. In the output directory, which a launcher's node also sees.
-    rm -f "$run_csv"
-    cmd+=("--csv=$run_csv" "${a[@]}")
+    # And its JSON record (docs/json-schema.md), kept beside .full: the source
+    # every report of the suite reads (results/clomp_results/).
+    run_json="${base}_${set_name}.run${run}.json"
+    rm -f "$run_csv" "$run_json"
+    cmd+=("--csv=$run_csv" "--json=$run_json" "${a[@]}")
 
     now=$(date +%s)
     elapsed=$((now - start_epoch))
@@ -348,7 +351,7 @@ for ((i = 0; ; i++)); do
         stop_child
         wait "$child" 2>/dev/null
         child=''
-        rm -f "$tmp" "$run_csv"
+        rm -f "$tmp" "$run_csv" "$run_json"
         mark_incomplete
     fi
     child=''

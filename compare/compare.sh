@@ -245,7 +245,7 @@ compare_main() {
     {
         echo "date: $(date)"
         echo "uname: $(uname -a)"
-        echo "comparison: $stem (.txt .csv .json .full)"
+        echo "comparison: $stem (.txt .csv .json .full; each process's record ${stem}_<side><replicate>.json)"
         echo "---- CPU (lscpu)"
         lscpu 2>/dev/null || echo "not available"
         echo "---- load average: $(cat /proc/loadavg 2>/dev/null || echo 'not available')"
@@ -267,7 +267,7 @@ compare_main() {
             csv_file="$compare_tmp/$label$r.csv"
             done_runs=$((done_runs + 1)) sequence+=$label
             printf '[%d/%d] %s: %s\n' "$done_runs" "$total" "$label" "${cmd[*]} ${clomp_args[*]}" >&2
-            "${cmd[@]}" "${clomp_args[@]}" --csv="$csv_file" >"$compare_tmp/out" 2>&1 </dev/null
+            "${cmd[@]}" "${clomp_args[@]}" --csv="$csv_file" --json="${stem}_$label$r.json" >"$compare_tmp/out" 2>&1 </dev/null
             rc=$?
             {
                 echo "=== process $done_runs/$total: side $label, replicate $r: ${cmd[*]} ${clomp_args[*]}"

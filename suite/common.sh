@@ -80,4 +80,8 @@ drop_unfinished_runs() {  # uses $base
              /^=== run [0-9]+\// { split($3, r, "/"); keep = (r[1] in done) }
              keep' "$base.done" "$f" >"$tmpf" && mv "$tmpf" "$f"
     done
+    for f in "$base"_*.run*.json; do   # a run's JSON record: <base>_<set>.run<N>.json
+        [[ $f =~ \.run([0-9]+)\.json$ ]] || continue
+        grep -qx "${BASH_REMATCH[1]}" "$base.done" || rm -f "$f"
+    done
 }
