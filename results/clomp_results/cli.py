@@ -16,6 +16,7 @@ COMMANDS = {
     "load": ("clomp_results.inspect", "print what the loader reads of a suite or bundle (a check of the records)"),
     "tables": ("clomp_results.tables", "re-render a suite's .summary, .csv and .constructs.csv rows from its JSON records"),
     "validate": ("clomp_results.validate", "check a submission bundle: exit 0 valid, 3 valid but not submission-grade, 1 invalid, 2 not a bundle"),
+    "report": ("clomp_results.report", "draw a suite's charts (gnuplot) and write its HTML report <base>.html, in its directory only"),
     "bundle": ("clomp_results.bundle", "write the submission bundle <base>.tar.gz of a suite (MANIFEST, runtime library)"),
 }
 

@@ -114,6 +114,25 @@ def headline_section(suite, run1, record1, runs_text):
     return out
 
 
+def slug(name):
+    return "".join(c if c.isalnum() else "_" for c in name.lower())
+
+
+def scaled_between(suite, run1, target, cycles):
+    """A target without its own between-process figure: the between-process figure it counts (by the
+    measurement's name and the target's figure) at run 1's cycles per us, or None."""
+    fig = run1.figure(target.measurement) if run1 is not None else None
+    if fig is None or cycles is None:
+        return None
+    member, value = ("overhead_us", fig.overhead) if target.figure.startswith("overhead") else ("us_per_loop", fig.us_per_loop)
+    b = between(suite, "%s_%s" % (slug(fig.name), member))
+    if b is None or not value:
+        return None
+    per = cycles / value
+    scale = lambda v: None if v is None else v * per
+    return scale(b[0]), scale(b[1]), scale(b[2]), b[3] + " at run 1's cycles per us", b[4]
+
+
 def llnl_section(suite, run1, record1, runs_text):
     targets = record1.llnl_targets if record1 is not None else []
     clock_ghz = run1.ghz if run1 is not None else None
@@ -130,8 +149,10 @@ def llnl_section(suite, run1, record1, runs_text):
         if t.cycles_ci_95 and len(t.cycles_ci_95) == 2:
             lo, hi = num(t.cycles_ci_95[0]), num(t.cycles_ci_95[1])
         verdict = t.verdict
-        text = "" if lo is None else " (95% interval within this process %s .. %s)" % (fmt(lo, 0), fmt(hi, 0))
+        text = "" if lo is None else " (95%% interval within this process %s .. %s)" % (fmt(lo, 0), fmt(hi, 0))
         b = between(suite, "%s_llnl_target_cycles" % t.measurement)
+        if b is None and runs_text:
+            b = scaled_between(suite, run1, t, cycles)
         if b is None and runs_text:
             text += " (run 1's median chunk: no figure between processes)"
         if b is not None:
