@@ -228,7 +228,7 @@ run-suite: clomp
 # (out/CLOMP_host_3) or a directory (its latest suite).
 OUT ?= out
 plots:
-	results/report.sh --charts '$(OUT)'
+	results/clomp-results report --charts '$(OUT)'
 
 install: clomp
 	install -d $(DESTDIR)$(PREFIX)/bin

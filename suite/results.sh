@@ -1,6 +1,6 @@
 # shellcheck shell=bash
 # The results of a suite: charts, the HTML report and the submission bundle
-# (results/report.sh, results/bundle.sh). Sourced by run_clomp.sh; reads its
+# (results/clomp-results report, results/bundle.sh). Sourced by run_clomp.sh; reads its
 # plots setting (yes, no, auto) and here.
 # shellcheck disable=SC2154  # plots: assigned by run_clomp.sh
 
@@ -15,7 +15,11 @@ write_results() {  # write_results BASE: charts, <base>.html, <base>.tar.gz
                 chart_opt=--no-charts
             fi ;;
     esac
-    "$here/results/report.sh" "$chart_opt" "$1" || return 1
+    if "$here/results/clomp-results" --help >/dev/null 2>&1; then
+        "$here/results/clomp-results" report "$chart_opt" "$1" || return 1
+    else
+        echo "run_clomp.sh: notice: no Python 3.8 or newer here: the runs are recorded, but the charts and the HTML report must be made on a machine with it (make plots OUT=$1)" >&2
+    fi
     "$here/results/bundle.sh" "$1"
 }
 

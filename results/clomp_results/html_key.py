@@ -162,7 +162,7 @@ def llnl_section(suite, run1, record1, runs_text):
                 verdict = judge(lo, hi, num(t.target_below), clock_ghz, core_min, core_max)
         bound = num(t.target_below)
         if t.not_judged or bound is None:
-            need, vtext, vclass = "no target", e(t.not_judged or "informational"), "na"
+            need, vtext, vclass = "no target", "informational" + (" (%s)" % e(t.not_judged) if t.not_judged else ""), "na"
         else:
             need = "&lt; %s" % fmt(bound, 0)
             vtext = e(verdict) if verdict else "unavailable (no cycle rate)"
