@@ -11,7 +11,6 @@ directory; its output files are written there and moved into the charts
 directory by safe_write, never written through a path in the suite.
 """
 import math
-import os
 import shutil
 import subprocess
 

@@ -4,7 +4,6 @@ series of the charts; a measurement flagged invalid (valid false) shows its
 reason and no figure, a construct row 'unresolved' shows as such, and the
 noise census's busy verdict leads the page."""
 import json
-import os
 import unittest
 
 from render_fixture import Scratch, Tables
