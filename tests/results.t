@@ -113,9 +113,11 @@ if [ "$have_gnuplot" = 1 ]; then
         grep -q '<svg' "${base}_charts/$c.svg" 2>/dev/null || bad+="$c.svg "
     done
     is "$bad" "" "every chart is a PNG (by its signature) and an SVG"
-    # The speedup chart draws one point per thread count for each of the 4 schedules.
-    title_count=$(grep -c '<title>\(Static\|Dynamic\|Manual\|Bestcase\|ideal\)</title>' "${base}_charts/speedup_6400zones.svg")
-    is "$title_count" 5 "the speedup chart has the series Static, Dynamic, Manual, Bestcase and ideal"
+    # The speedup chart draws a series for Bestcase and each checked schedule (their roles in clomp
+    # --list-schedules) that has a point: Nested OMP has none below 2x2 threads.
+    want_series=$(schedule_list '' default 1 | while read -r k; do "$CLOMP" --list-schedules | awk -F'\t' -v k="$k" '$1 == k && ($3 == "bestcase" || $3 == "checked") && $2 != "Nested OMP" { print $2 }'; done)
+    got_series=$(grep -o '<title>[^<]*</title>' "${base}_charts/speedup_6400zones.svg" | sed 's/<[^>]*>//g' | grep -vE '^(Gnuplot|Produced by GNUPLOT|Speedup vs threads.*)$' | grep -vx 'gnuplot_plot_[0-9]*')
+    is "$(LC_ALL=C sort <<<"$got_series" | paste -sd ,)" "$(printf '%s\nideal\n' "$want_series" | LC_ALL=C sort | paste -sd ,)" "the speedup chart has a series for Bestcase and each checked schedule with a point, and the ideal line"
 else
     for d in "the charts exist" "every chart is PNG and SVG" "the speedup chart has its 5 series"; do skip "$d" "gnuplot not installed"; done
     want_charts=''
@@ -228,9 +230,9 @@ pcsv=${base}_key.processes.csv
 between() { awk -F, -v f="$1" -v d="$2" 'NR > 1 && $3 == f && index(" " $5 " ", " 1 ") { printf "%." d "f\n", $6 }' "$pcsv"; }
 n=$(awk -F, 'NR > 1 && $3 == "static_omp_speedup" && index(" " $5 " ", " 1 ") { print $4 }' "$pcsv")
 like "$(cat "$html")" "Figures: <b>the median of $n processes \(runs " "with replicates the headline says it is the median of the target input's $n processes"
-got=$(sed -n 's|.*<td>Static OMP speedup over Serial Ref</td><td class="num">\([^<]*\)</td>.*|\1|p' "$html")
+got=$(sed -n 's|.*<td>Static OMP speedup over Serial Ref</td><td>median over processes</td><td class="num">\([^ <]*\).*|\1|p' "$html")
 is "$got" "$(between static_omp_speedup 2)" "the headline's Static OMP speedup is the median over processes"
-got=$(sed -n 's|.*<td>Static OMP overhead, us per loop</td><td class="num">\([^ <]*\).*|\1|p' "$html")
+got=$(sed -n 's|.*<td>Static OMP overhead, us per loop</td><td>median over processes</td><td class="num">\([^ <]*\).*|\1|p' "$html")
 is "$got" "$(between static_omp_overhead_us 2)" "the headline's Static OMP overhead is the median over processes"
 got=$(sed -n 's|.*<td>Barrier latency (OMP Barrier)</td><td class="num">\([^ <]*\).*|\1|p' "$html")
 want=$(between barrier_llnl_target_cycles 0)
@@ -550,7 +552,7 @@ rc=$?
 if [ "$have_gnuplot" = 1 ]; then
     is "$rc:$(find "${base}_charts" -name '*.svg' 2>/dev/null | wc -l | tr -d ' ')" "0:7" "make plots OUT=DIR redraws the 7 charts of the latest suite in DIR"
 else
-    is "$rc" 2 "make plots without gnuplot fails (exit 2 from results/report.sh)"
+    is "$rc" 2 "make plots without gnuplot fails (exit 2 from clomp-results report)"
 fi
 [ -s "$html" ]
 ok $? "make plots OUT=DIR rewrites the HTML report"

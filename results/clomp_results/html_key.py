@@ -87,7 +87,7 @@ def headline_section(suite, run1, record1, runs_text):
     static, bestcase, barrier, parallel = fig("static"), fig("bestcase"), fig("barrier"), fig("parallel")
     at = lambda f, name: getattr(f, name, None) if f is not None else None
     if runs_text:
-        basis = ("the median over %d processes (runs %s, --replicates), each figure with the interval between "
+        basis = ("the median of %d processes (runs %s, --replicates), each figure with the interval between "
                  "those processes" % (len(runs_text.split()), runs_text))
         statistic = "median over processes"
     else:
@@ -175,7 +175,7 @@ def llnl_section(suite, run1, record1, runs_text):
     out.append('</table>')
     out.append('<p>A target is <i>met</i> or <i>not met</i> only when the whole interval shown says so, <i>undecided</i>')
     out.append('when the interval straddles it (with one process: run 1\'s 95%% interval within its process). %s</p>'
-               % e(clock_note(run1, clocks)))
+               % clock_note(run1, clocks))
     return out
 
 
@@ -186,7 +186,7 @@ def clock_note(run1, clocks):
         return ("Cycles are nominal TSC cycles at %s GHz; LLNL's targets are core cycles, so each verdict is judged over "
                 "the cores' clock range, %s to %s GHz (a figure within that range of its bound is undecided; clomp --ghz "
                 "gives the real core clock)." % (fmt(run1.ghz, 3), fmt(lo, 2), fmt(hi, 2)))
-    return "Cycles are %s (the verdicts count them as core cycles)." % (clock or (clocks[0] if clocks else "unavailable"))
+    return "Cycles are %s (the verdicts count them as core cycles)." % e(clock or (clocks[0] if clocks else "unavailable"))
 
 
 def between_section(suite):
