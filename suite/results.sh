@@ -1,6 +1,6 @@
 # shellcheck shell=bash
 # The results of a suite: charts, the HTML report and the submission bundle
-# (results/report.sh, results/bundle.sh). Sourced by run_clomp.sh; reads its
+# (results/report.sh, results/clomp_results/bundle.py). Sourced by run_clomp.sh; reads its
 # plots setting (yes, no, auto) and here.
 # shellcheck disable=SC2154  # plots: assigned by run_clomp.sh
 
@@ -15,8 +15,12 @@ write_results() {  # write_results BASE: charts, <base>.html, <base>.tar.gz
                 chart_opt=--no-charts
             fi ;;
     esac
+    if ! command -v python3 >/dev/null 2>&1; then
+        echo "run_clomp.sh: notice: no python3 on this node: every run is recorded, but the report and the bundle must be made on a machine with Python 3.8+: make plots OUT=$1 / ./run_clomp.sh --bundle --out $(dirname "$1")" >&2
+        return 1
+    fi
     "$here/results/report.sh" "$chart_opt" "$1" || return 1
-    "$here/results/bundle.sh" "$1"
+    python3 "$here/results/clomp-results" bundle "$1"
 }
 
 # --bundle [ID]: rewrites the results of the suite of that ID in DIR and
