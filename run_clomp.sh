@@ -61,7 +61,8 @@ the last line names the first failure), 2 bad usage (also: an EXE that is not th
 even with --dry-run; root with Open MPI's mpirun not allowed to run as root;
 --mpi "srun ..." outside a Slurm allocation or without Slurm),
 4 stopped by --stop-on-slowdown, 130 interrupted (resume with --resume ID).
-With --validate: 0 valid, 1 invalid, 2 not a bundle.
+With --validate: 0 valid and submission-grade, 3 valid but not submission-grade,
+1 invalid, 2 not a bundle.
 
 --compare A,B runs two set-ups alternately and tests every figure for a
 difference; ./run_clomp.sh --compare --help explains the side specifications.

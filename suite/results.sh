@@ -1,6 +1,6 @@
 # shellcheck shell=bash
 # The results of a suite: charts, the HTML report and the submission bundle
-# (results/clomp-results report, results/bundle.sh). Sourced by run_clomp.sh; reads its
+# (results/clomp-results report, results/clomp_results/bundle.py). Sourced by run_clomp.sh; reads its
 # plots setting (yes, no, auto) and here.
 # shellcheck disable=SC2154  # plots: assigned by run_clomp.sh
 
@@ -15,12 +15,12 @@ write_results() {  # write_results BASE: charts, <base>.html, <base>.tar.gz
                 chart_opt=--no-charts
             fi ;;
     esac
-    if "$here/results/clomp-results" --help >/dev/null 2>&1; then
-        "$here/results/clomp-results" report "$chart_opt" "$1" || return 1
-    else
-        echo "run_clomp.sh: notice: no Python 3.8 or newer here: the runs are recorded, but the charts and the HTML report must be made on a machine with it (make plots OUT=$1)" >&2
+    if ! "$here/results/clomp-results" --help >/dev/null 2>&1; then
+        echo "run_clomp.sh: notice: no Python 3.8+ on this node: every run is recorded, but the report and the bundle must be made on a machine with it: make plots OUT=$1 / ./run_clomp.sh --bundle --out $(dirname "$1")" >&2
+        return 1
     fi
-    "$here/results/bundle.sh" "$1"
+    "$here/results/clomp-results" report "$chart_opt" "$1" || return 1
+    "$here/results/clomp-results" bundle "$1"
 }
 
 # --bundle [ID]: rewrites the results of the suite of that ID in DIR and

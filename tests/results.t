@@ -4,8 +4,8 @@
 # report rendered in headless Chromium (headings, inline charts, a screenshot
 # that is not blank), the submission bundle and ./clomp_validate: valid as
 # made, invalid with a named reason after each kind of damage (one changed
-# byte, a removed file, a run marked FAILED, a checksum that differs, a CORAL
-# RFP line that does not parse, a fast-math build, oversubscription, a
+# byte, a removed file, a run marked FAILED, a checksum that differs, a run
+# record naming other inputs, a fast-math build, oversubscription, a
 # construct row marked failed or the construct table removed), and "not a
 # bundle" for other files; the construct runs' table (<base>.constructs.csv)
 # against their own output, in the report and its charts, and resumed. One
@@ -396,12 +396,14 @@ validate_it() {
     rc=$?
 }
 validate_it "$bundle"
-is "$rc" 0 "clomp_validate accepts the bundle as made (exit 0)"
-like "$out" ": VALID: $runs runs" "and says VALID with the number of runs"
+# A --quick suite runs at timeScale 1: valid, never fit to submit (issue 35, item 9).
+is "$rc" 3 "clomp_validate accepts the bundle as made, but a quick suite is not submission-grade (exit 3)"
+like "$out" ": VALID, NOT SUBMISSION-GRADE: $runs runs" "and says VALID, NOT SUBMISSION-GRADE with the number of runs"
+like "$out" "  - timeScale 1, not the submitted 100 \\(runs " "and gives the reason: the timeScale"
 "$driver" --validate "$bundle" >/dev/null 2>&1
-is "$?" 0 "run_clomp.sh --validate BUNDLE is the same check"
+is "$?" 3 "run_clomp.sh --validate BUNDLE is the same check"
 validate_it "$root/unpacked/$name"
-is "$rc" 0 "an unpacked bundle (its directory) validates too"
+is "$rc" 3 "an unpacked bundle (its directory) validates too"
 
 # damaged NAME EDIT [remanifest]: a copy of the bundle with EDIT (shell code run
 # in its directory) applied, repacked; with remanifest the MANIFEST is rewritten,
@@ -452,21 +454,25 @@ validate_it "$b"
 is "$rc" 1 "a checksum that differs across thread counts or schedules of one input: invalid"
 like "$out" "input [0-9 ]+: checksum sum [^ ]+, residue [^ ]+, total [^ ]+ in run $last Dynamic OMP" "the reason names the input, the run and the schedule"
 
-# The Static OMP Sum of the last run edited in the table and in the .full's Checksum line
-# (the conserved Total left alone): every checksum field is compared, not only the total.
+# The Static OMP Sum of the last run edited in the table and in its JSON record (the conserved
+# Total left alone): every checksum field is compared, not only the total, in both.
 b=$(damaged sum "awk -F, -v OFS=, -v r=$last 'NR == 1 { for (i = 1; i <= NF; i++) if (\$i == \"checksum_sum\") c = i }
     NR > 1 && \$1 == r && \$6 == \"static\" { \$c = \$c + 1 } 1' $name.csv >t && mv t $name.csv
-    for f in ${name}_*.full; do awk -v r=$last '/^=== run [0-9]+\\// { split(\$3, a, \"/\"); on = (a[1] == r) }
-        on && /Static OMP Checksum: Sum=/ { sub(/Sum=/, \"Sum=1\") } 1' \$f >t && mv t \$f; done" remanifest)
+    python3 -c 'import json, sys
+d = json.load(open(sys.argv[1]))
+for m in d[\"measurements\"]:
+    if m[\"key\"] == \"static\": m[\"checksum\"][\"sum\"] += 1
+json.dump(d, open(sys.argv[1], \"w\"))' ${name}_*.run$last.json" remanifest)
 validate_it "$b"
-is "$rc" 1 "a Static OMP Sum edited in the .csv and the .full (MANIFEST rewritten, Total unchanged): invalid"
+is "$rc" 1 "a Static OMP Sum edited in the .csv and the run's JSON record (MANIFEST rewritten, Total unchanged): invalid"
 like "$out" "input [0-9 ]+: checksum sum [^ ]+, residue .* in run $last Static OMP" "the reason names the table's differing sum, the run and the schedule"
-like "$out" "input [0-9 ]+: \.full line \"Static OMP Checksum: Sum=1[^\"]*\" in run $last " "and the .full's Checksum line"
+like "$out" "input [0-9 ]+: checksum sum [^ ]+, residue .* in run $last Static OMP \\([0-9]+ threads; its record\\)" "and the record's"
 
-b=$(damaged coral "sed -i '0,/^CORAL RFP/s/^\\(CORAL RFP, [^,]*\\), [^,]*,/\\1, fast,/' ${name}_key.full" remanifest)
+b=$(damaged inputs "python3 -c 'import json, sys
+d = json.load(open(sys.argv[1])); d[\"inputs\"][\"numParts\"] += 1; json.dump(d, open(sys.argv[1], \"w\"))' ${name}_key.run1.json" remanifest)
 validate_it "$b"
-is "$rc" 1 "a CORAL RFP line that does not parse: invalid"
-like "$out" "run 1 \\([^)]*\\): its CORAL RFP line does not parse" "the reason names run 1's CORAL RFP line"
+is "$rc" 1 "a run whose JSON record names other inputs than the plan's: invalid"
+like "$out" "run 1 \\([^)]*\\): its record names the inputs" "the reason names run 1's record"
 
 b=$(damaged fastmath "sed -i 's/^CFLAGS: /CFLAGS: -ffast-math /' $name.env" remanifest)
 validate_it "$b"
@@ -560,7 +566,7 @@ rm -f "$bundle"
 "$driver" --out "$dir" --bundle 1 >/dev/null 2>&1
 is "$?" 0 "run_clomp.sh --bundle 1 exits 0"
 validate_it "$bundle"
-is "$rc" 0 "the bundle it rewrites validates"
+is "$rc" 3 "the bundle it rewrites validates (a quick suite: not submission-grade)"
 "$driver" --out "$dir" --bundle 7 >/dev/null 2>&1
 is "$?" 2 "run_clomp.sh --bundle of a suite that does not exist: exit 2"
 
@@ -579,6 +585,6 @@ is "$(grep -c "^\[$last_c/$runs\] " "$root/resume.out")" 1 "it runs that constru
 is "$(rows_of "$last_c" "$rbase.constructs.csv"):$(cat "$rbase"_constructs*.full | grep -c "^=== run $last_c/")" "$before:1" \
     "the run's rows are in <base>.constructs.csv once (as many as before: $before) and its output in .full once"
 validate_it "$rbase.tar.gz"
-is "$rc" 0 "and the resumed suite's bundle validates"
+is "$rc" 3 "and the resumed suite's bundle validates (a quick suite: not submission-grade)"
 
 done_testing

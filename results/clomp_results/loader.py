@@ -32,7 +32,7 @@ import re
 from typing import Dict, List, Optional, Tuple
 
 from . import safe_io
-from .records import EnvFacts, PlannedRun, RunRecord, Suite, Table
+from .records import INPUT_NAMES, EnvFacts, PlannedRun, RunRecord, Suite, Table  # noqa: F401  (INPUT_NAMES: part of the API)
 from .safe_io import DEFAULT_LIMITS, Limits
 
 SUITE_NAME = re.compile(r"^CLOMP_(.+)_([0-9]+)$")
@@ -44,7 +44,10 @@ class SuiteError(Exception):
 
 
 def _belongs(entry: str, name: str) -> bool:
-    """An entry of an output directory that is a file of suite `name`."""
+    """An entry of an output directory that is a file of suite `name`
+    (not its bundle, nor a temporary file being written)."""
+    if entry.endswith((".tar.gz", ".tar.gz.tmp")) or ".tmp." in entry:
+        return False
     return entry.startswith(name + ".") or entry.startswith(name + "_")
 
 

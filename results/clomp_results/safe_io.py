@@ -298,6 +298,16 @@ def _extract(bundle: str, dest: str, limits: Limits):
                             sink.write(block)
                             left -= len(block)
                     files[rel] = member.size
+                # To the end of the gzip stream, so that its CRC and length are checked;
+                # bounded, as anything after the tar's end is.
+                left = limits.max_total_bytes
+                while left > 0:
+                    block = tar.fileobj.read(min(1 << 20, left))
+                    if not block:
+                        break
+                    left -= len(block)
+                if left <= 0:
+                    raise Refused("the archive holds more than %d bytes after its last member" % limits.max_total_bytes)
             except (tarfile.TarError, EOFError, OSError) as e:
                 if isinstance(e, OSError) and e.errno in (errno.ENOSPC, errno.EDQUOT):
                     raise
