@@ -1,5 +1,5 @@
-"""python3 tests/python/tap.py PATTERN: the unittest modules of tests/python
-matching PATTERN, each test one TAP line (prove reads it); failures and
+"""python3 tests/python/tap.py PATTERN...: the unittest modules of tests/python
+matching each PATTERN, each test one TAP line (prove reads it); failures and
 errors as TAP diagnostics. Exit 0 when all pass."""
 import os
 import sys
@@ -41,8 +41,9 @@ class TapResult(unittest.TestResult):
 
 
 def main():
-    pattern = sys.argv[1] if len(sys.argv) > 1 else "test_*.py"
-    suite = unittest.defaultTestLoader.discover(here, pattern=pattern, top_level_dir=here)
+    suite = unittest.TestSuite()
+    for pattern in sys.argv[1:] or ["test_*.py"]:
+        suite.addTests(unittest.defaultTestLoader.discover(here, pattern=pattern, top_level_dir=here))
     result = TapResult()
     suite.run(result)
     print("1..%d" % result.n)
