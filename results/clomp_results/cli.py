@@ -18,6 +18,7 @@ COMMANDS = {
     "validate": ("clomp_results.validate", "check a submission bundle: exit 0 valid, 3 valid but not submission-grade, 1 invalid, 2 not a bundle"),
     "report": ("clomp_results.report", "draw a suite's charts (gnuplot) and write its HTML report <base>.html, in its directory only"),
     "compare-report": ("clomp_results.compare_report", "the report of run_clomp.sh --compare from its processes' JSON records (.txt, .csv, .json)"),
+    "ompt-tax-report": ("clomp_results.ompt_tax_report", "the report of run_clomp.sh --ompt-tax from its two comparisons' JSON"),
     "bundle": ("clomp_results.bundle", "write the submission bundle <base>.tar.gz of a suite (MANIFEST, runtime library)"),
 }
 
