@@ -32,8 +32,11 @@ import re
 from typing import Dict, List, Optional, Tuple
 
 from . import safe_io
-from .records import INPUT_NAMES, EnvFacts, PlannedRun, RunRecord, Suite, Table  # noqa: F401  (INPUT_NAMES: part of the API)
+from .records import INPUT_NAMES, EnvFacts, PlannedRun, RunRecord, Suite, Table
 from .safe_io import DEFAULT_LIMITS, Limits
+
+__all__ = ["load_suite", "open_suite", "load_from_input", "parse_env", "parse_plan", "read_table", "unquote_bash",
+           "SuiteError", "SUITE_NAME", "INPUT_NAMES", "EnvFacts", "PlannedRun", "RunRecord", "Suite", "Table"]
 
 SUITE_NAME = re.compile(r"^CLOMP_(.+)_([0-9]+)$")
 RECORD_NAME = re.compile(r"^_(.+)\.run([0-9]+)\.json$")

@@ -47,6 +47,7 @@ def check_manifest(inp: safe_io.Input, files: Dict[str, int], reasons: List[str]
         return
     text = safe_io.read_in_top(inp, "MANIFEST").decode("utf-8", errors="replace")
     listed = set()
+    twice = set()
     for line in text.splitlines():
         m = MANIFEST_LINE.match(line)
         if not m:
@@ -62,7 +63,9 @@ def check_manifest(inp: safe_io.Input, files: Dict[str, int], reasons: List[str]
             reasons.append("MANIFEST: %s: not a plain relative path" % for_terminal(path))
             continue
         if rel in listed:
-            reasons.append("MANIFEST: %s is listed twice" % for_terminal(rel))
+            if rel not in twice:
+                twice.add(rel)
+                reasons.append("MANIFEST: %s is listed twice (or more)" % for_terminal(rel))
             continue
         listed.add(rel)
         if rel not in files:
