@@ -26,6 +26,12 @@ def read_record(path):
     return doc
 
 
+def plain(text):
+    """A name as one line of text: control characters (tab, newline: the separators of clomp-stats'
+    records and of the .txt) become spaces."""
+    return "".join(c if c >= " " and c != "\x7f" else " " for c in str(text))
+
+
 def figures(doc):
     """[(figure name, value)] of one process, in report order."""
     constructs = doc.get("constructs")
@@ -35,7 +41,7 @@ def figures(doc):
     for m in doc.get("measurements") or []:
         if not isinstance(m, dict) or not m.get("selected"):
             continue
-        name = str(m.get("name", ""))
+        name = plain(m.get("name", ""))
         if num(m.get("us_per_loop")) is not None:
             out.append(("%s us/Loop" % name, num(m.get("us_per_loop"))))
         if num(m.get("overhead_us_per_loop")) is not None:
@@ -55,7 +61,7 @@ def construct_figures(rows):
             if value is None or level.get("status") != "measured":
                 continue
             out.append(("%s level %s (%sx%s) overhead us" % (
-                row.get("construct_name", ""), level.get("level", ""),
+                plain(row.get("construct_name", "")), level.get("level", ""),
                 "" if level.get("outer_threads") is None else level.get("outer_threads"),
                 "" if level.get("inner_threads") is None else level.get("inner_threads")), value))
     return out
@@ -67,6 +73,6 @@ def sampling_counts(doc):
     for m in doc.get("measurements") or []:
         samples = ((m.get("ompt") or {}).get("samples") or {}) if isinstance(m, dict) else {}
         if samples:
-            out.append((str(m.get("name", "")),) + tuple(int(samples.get(k) or 0)
+            out.append((plain(m.get("name", "")),) + tuple(int(samples.get(k) or 0)
                                                         for k in ("consistent", "unavailable", "inconsistent", "idle")))
     return out

@@ -16,10 +16,14 @@ from clomp_results import compare_report
 HELPER = os.environ.get("CLOMP_STATS") or os.path.join(TOP, "build", "clomp-stats")
 
 
+HOSTILE = 'a,b "q" <x> & \ttab\nnext'
+
+
 def record(value, compiler, runtime):
     return {"schema": "clomp-result", "build": {"compiler": compiler}, "ompt": {"runtime": runtime},
             "measurements": [{"name": "Static OMP", "selected": True, "us_per_loop": value * 3,
                               "overhead_us_per_loop": value},
+                             {"name": HOSTILE, "selected": True, "us_per_loop": value},
                              {"name": "calc_deposit", "selected": True, "us_per_loop": 1.0 + value / 1000}],
             "process_cost": {"user_cpu_seconds": 1.0, "system_cpu_seconds": 0.0}}
 
@@ -59,7 +63,18 @@ class CompareReport(unittest.TestCase):
         last = text.rstrip("\n").split("\n")[-1]
         self.assertTrue(last.startswith("Overall (Static OMP overhead us/Loop, the primary figure): B's Static OMP "
                                         "overhead us/Loop is 2.00x A's ("), last)
-        self.assertEqual(json.loads(js.decode())["figures_compared"], 5)
+        self.assertEqual(json.loads(js.decode())["figures_compared"], 6)
+
+    def test_a_name_with_commas_quotes_tabs_and_newlines_keeps_every_output_whole(self):
+        import csv
+        import io
+        text, csv_text, js = self.make((("GCC", "libgomp"), ("GCC", "libgomp")))
+        rows = list(csv.reader(io.StringIO(csv_text)))
+        self.assertEqual({len(r) for r in rows}, {15})
+        self.assertIn('a,b "q" <x> &  tab next us/Loop', [r[0] for r in rows])
+        self.assertEqual(len([l for l in text.splitlines() if l.startswith('a,b "q"')]), 1)
+        figures = [f["figure"] for f in json.loads(js.decode())["figures"]]
+        self.assertIn('a,b "q" <x> &  tab next us/Loop', figures)
 
     def test_an_unchanged_primary_figure_answers_no_difference(self):
         text = self.make((("GCC", "libgomp"), ("GCC", "libgomp")), b_factor=1.0)[0]
