@@ -225,11 +225,14 @@ def suite_charts(runs, levels):
 
 
 def draw(charts, charts_dir, executable=None):
-    """Draw CHARTS into CHARTS_DIR (created; never through a link). {stem: {ext: bytes}} of what was drawn, and errors."""
+    """Draw CHARTS into CHARTS_DIR (created; never through a link): {stem: {ext: bytes}} of what was drawn, and
+    the errors. gnuplot works in a private directory beside CHARTS_DIR; nothing is written elsewhere."""
     drawn, errors = {}, []
-    work = tempfile.mkdtemp(prefix="clomp-charts.")
+    dir_fd = safe_write.open_dir(charts_dir, create=True)
+    # gnuplot's own directory: new (mkdtemp: an exclusive, private name) beside the charts, removed after.
+    work = tempfile.mkdtemp(prefix="." + os.path.basename(os.path.normpath(charts_dir)) + ".tmp.",
+                            dir=os.path.dirname(os.path.abspath(charts_dir)))
     try:
-        dir_fd = safe_write.open_dir(charts_dir, create=True)
         try:
             for chart in charts:
                 for name, rows in chart.data.items():
@@ -247,7 +250,7 @@ def draw(charts, charts_dir, executable=None):
                                             os.path.join(charts_dir, "%s.%s" % (chart.stem, ext)))
                     drawn.setdefault(chart.stem, {})[ext] = content
         finally:
-            os.close(dir_fd)
+            shutil.rmtree(work, ignore_errors=True)
     finally:
-        shutil.rmtree(work, ignore_errors=True)
+        os.close(dir_fd)
     return drawn, errors

@@ -28,8 +28,8 @@ class PlantedFiles(unittest.TestCase):
         self.assertEqual(os.listdir(self.s.canary), ["precious"])
 
     def assert_no_temporaries(self):
-        for root, _, files in os.walk(self.s.dir):
-            self.assertEqual([f for f in files if ".tmp." in f], [], root)
+        for root, dirs, files in os.walk(self.s.dir):
+            self.assertEqual([f for f in files + dirs if ".tmp." in f], [], root)
 
     @unittest.skipUnless(shutil.which("gnuplot"), "gnuplot is not installed")
     def test_a_chart_linked_outside_is_refused(self):
@@ -97,6 +97,15 @@ class PlantedFiles(unittest.TestCase):
         rc, err, page = self.s.render("no")
         self.assertEqual(rc, 0, err)
         self.assertIn("<h1>CLOMP results: %s</h1>" % NAME, page)
+
+    @unittest.skipUnless(shutil.which("gnuplot"), "gnuplot is not installed")
+    def test_drawing_leaves_only_the_charts_and_the_page(self):
+        before = set(os.listdir(self.s.dir))
+        rc, err, page = self.s.render("yes")
+        self.assertEqual(rc, 0, err)
+        self.assertEqual(set(os.listdir(self.s.dir)) - before, {NAME + ".html", NAME + "_charts"})
+        self.assert_no_temporaries()
+        self.assertEqual(page.count("<svg"), len([f for f in os.listdir(self.s.path("_charts")) if f.endswith(".svg")]))
         self.assertEqual(stat.S_IMODE(os.stat(self.s.path(".html")).st_mode), 0o640)
         self.assert_no_temporaries()
 
