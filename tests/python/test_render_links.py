@@ -97,6 +97,8 @@ class PlantedFiles(unittest.TestCase):
         rc, err, page = self.s.render("no")
         self.assertEqual(rc, 0, err)
         self.assertIn("<h1>CLOMP results: %s</h1>" % NAME, page)
+        self.assertEqual(stat.S_IMODE(os.stat(self.s.path(".html")).st_mode), 0o640)
+        self.assert_no_temporaries()
 
     @unittest.skipUnless(shutil.which("gnuplot"), "gnuplot is not installed")
     def test_drawing_leaves_only_the_charts_and_the_page(self):
@@ -106,8 +108,6 @@ class PlantedFiles(unittest.TestCase):
         self.assertEqual(set(os.listdir(self.s.dir)) - before, {NAME + ".html", NAME + "_charts"})
         self.assert_no_temporaries()
         self.assertEqual(page.count("<svg"), len([f for f in os.listdir(self.s.path("_charts")) if f.endswith(".svg")]))
-        self.assertEqual(stat.S_IMODE(os.stat(self.s.path(".html")).st_mode), 0o640)
-        self.assert_no_temporaries()
 
 
 class SafeWrite(unittest.TestCase):
