@@ -102,6 +102,12 @@ def head(suite, views, first_failure):
            "MPI launcher %s.</p>" % e(fact("mpi launcher"))]
     if first_failure:
         out.append('<p class="notmet">%s</p>' % e(first_failure))
+    if suite.problems:
+        out.append('<p class="notmet">Files not read (the report leaves them out): %s</p>' % e("; ".join(suite.problems)))
+    missing = [p.index for p in env.plan if p.index in suite.done and p.index not in suite.records]
+    if missing:
+        out.append('<p class="undecided">No JSON record for run(s) %s: their warnings, LLNL targets and construct '
+                   'shapes are not in this report.</p>' % e(" ".join(str(i) for i in missing)))
     out += busy_banner(suite)
     job = fact("slurm job")
     if job and job != "none":

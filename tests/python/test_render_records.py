@@ -4,6 +4,7 @@ series of the charts; a measurement flagged invalid (valid false) shows its
 reason and no figure, a construct row 'unresolved' shows as such, and the
 noise census's busy verdict leads the page."""
 import json
+import os
 import unittest
 
 from render_fixture import Scratch, Tables
@@ -81,6 +82,16 @@ class FromRecords(unittest.TestCase):
             self.assertNotIn("This machine was busy", other.render("no")[2])
         finally:
             other.close()
+
+    def test_a_damaged_or_missing_record_is_said_at_the_top(self):
+        with open(self.s.path("_key.run2.json"), "w") as f:
+            f.write("{not json")
+        os.unlink(self.s.path("_6400zones.run4.json"))
+        rc, err, page = self.s.render("no")
+        self.assertEqual(rc, 0, err)
+        top = page[:page.index('id="key-results"')]
+        self.assertIn("Files not read (the report leaves them out): CLOMP_vm_1_key.run2.json: not a clomp JSON record", top)
+        self.assertIn("No JSON record for run(s) 2 4:", top)
 
     def test_a_new_checked_measurement_is_a_new_chart_series(self):
         suite = load_suite(self.s.path(""))
