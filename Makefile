@@ -228,6 +228,7 @@ run-suite: clomp
 # (out/CLOMP_host_3) or a directory (its latest suite).
 OUT ?= out
 plots:
+	python3 results/clomp-results tables '$(OUT)' --write
 	results/report.sh --charts '$(OUT)'
 
 install: clomp
