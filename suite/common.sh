@@ -68,7 +68,7 @@ stats_helper() {
 # is not in .done, so that the resumed run appears exactly once.
 drop_unfinished_runs() {  # uses $base
     local f tmpf
-    for f in "$base"_*.summary "$base.csv" "$base.constructs.csv"; do
+    for f in "$base"_*.summary "$base.csv" "$base.constructs.csv" "$base.runs.csv"; do
         [ -e "$f" ] || continue
         tmpf=$(mktemp)
         awk -F, 'NR == FNR { done[$1] = 1; next } FNR == 1 || ($1 in done)' "$base.done" "$f" >"$tmpf" && mv "$tmpf" "$f"

@@ -15,6 +15,7 @@ from .safe_io import for_terminal
 COMMANDS = {
     "load": ("clomp_results.inspect", "print what the loader reads of a suite or bundle (a check of the records)"),
     "tables": ("clomp_results.tables", "re-render a suite's .summary, .csv and .constructs.csv rows from its JSON records"),
+    "between": ("clomp_results.between", "the key inputs' figures between processes (--replicates): <base>_key.processes.csv and .txt"),
     "validate": ("clomp_results.validate", "check a submission bundle: exit 0 valid, 3 valid but not submission-grade, 1 invalid, 2 not a bundle"),
     "report": ("clomp_results.report", "draw a suite's charts (gnuplot) and write its HTML report <base>.html, in its directory only"),
     "compare-report": ("clomp_results.compare_report", "the report of run_clomp.sh --compare from its processes' JSON records (.txt, .csv, .json)"),

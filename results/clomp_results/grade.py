@@ -87,18 +87,22 @@ def submission_reasons(suite: Suite, cores: int) -> List[str]:
     if over:
         reasons.append("oversubscribed: more threads than the %s cores in runs %s" % (cores or "?", _runs(sorted(over))))
     busy = {}
+    first_detail = {}
     for p in suite.plan:
         rec = suite.record(p.index)
         if rec is None:
             continue
         why = busy_reason(rec)
         if why:
-            busy.setdefault(why if "not measured" in why else "the noise census found the node busy", []).append(p.index)
+            group = why if "not measured" in why else "the noise census found the node busy"
+            busy.setdefault(group, []).append(p.index)
+            first_detail.setdefault(group, "run %d: %s" % (p.index, why))
         invalid = [m.name for m in rec.measurements if m.valid is False]
         if invalid:
             busy.setdefault("measurements the run marks invalid (%s)" % ", ".join(sorted(set(invalid))), []).append(p.index)
     for why, runs in busy.items():
-        reasons.append("%s in runs %s" % (why, _runs(runs)))
+        detail = first_detail.get(why, "")
+        reasons.append("%s in runs %s%s" % (why, _runs(runs), " (%s)" % detail if detail and detail != why else ""))
     if suite.constructs is not None:
         unresolved = sorted({int(r["run"]) for r in suite.constructs.rows
                              if r.get("status") == "unresolved" and r.get("run", "").isdigit()})

@@ -20,6 +20,8 @@ API (stable: the render and compare modules rely on it; add, never rename):
 Records' file names: <name>.env, <name>.done, <name>.csv,
 <name>.constructs.csv, <name>_<set>.summary, <name>_<set>.full,
 <name>_<set>.run<N>.json (run N's clomp --json record; rank 0's for MPI),
+<name>.runs.csv (the driver's record of each run: run, set, numa, status,
+exit_code, seconds; older suites have none, and their .summary rows say it),
 <name>_key.processes.csv/.txt, <name>_machine/*.
 """
 from __future__ import annotations
@@ -140,7 +142,7 @@ def load_from_input(inp: safe_io.Input, name: str, source: str = "") -> Suite:
         elif rest.startswith("_") and rest.endswith(".summary"):
             summaries[rest[1:-len(".summary")]] = read_table(rel, safe_io.read_in_top(inp, rel))
     tables = {}
-    for suffix in (".csv", ".constructs.csv", "_key.processes.csv"):
+    for suffix in (".csv", ".constructs.csv", "_key.processes.csv", ".runs.csv"):
         data = safe_io.read_in_top(inp, name + suffix) if name + suffix in files else None
         tables[suffix] = read_table(name + suffix, data) if data else None
     machine = {}
@@ -149,7 +151,7 @@ def load_from_input(inp: safe_io.Input, name: str, source: str = "") -> Suite:
             machine[rel.split("/", 1)[1]] = safe_io.read_in_top(inp, rel).decode("utf-8", errors="replace")
     return Suite(name=name, source=source, env=env, done=done, records=records, summaries=summaries,
                  csv=tables[".csv"], constructs=tables[".constructs.csv"], processes=tables["_key.processes.csv"],
-                 machine=machine, files=files, problems=problems)
+                 machine=machine, files=files, problems=problems, runs=tables[".runs.csv"])
 
 
 def read_table(name: str, data: bytes) -> Table:

@@ -218,6 +218,7 @@ class Suite:
     machine: Dict[str, str]                    # <base>_machine/<file> -> its text
     files: Dict[str, int]                      # every file (relative to the suite's directory) -> size
     problems: List[str] = field(default_factory=list)  # what could not be read, one line each
+    runs: Optional[Table] = None               # <base>.runs.csv: the driver's record of each run
 
     @property
     def plan(self) -> List[PlannedRun]:

@@ -23,6 +23,8 @@ difference, each named); ``--write`` rewrites them.
 """
 from __future__ import annotations
 
+import json
+import os
 import re
 import sys
 from typing import Any, Dict, List, Optional
@@ -148,13 +150,47 @@ def construct_rows(planned: PlannedRun, record: RunRecord, status: str, exit_cod
 
 
 def driver_facts(suite: Suite) -> Dict[int, List[str]]:
-    """run -> [status, exit code, seconds] as the driver recorded them (the .summary rows)."""
+    """run -> [status, exit code, seconds] as the driver recorded them: its
+    <base>.runs.csv, else (a suite from before it) the .summary rows."""
     facts = {}
-    for table in suite.summaries.values():
+    sources = [suite.runs] if suite.runs is not None else list(suite.summaries.values())
+    for table in sources:
         for row in table.rows:
             if row.get("run", "").isdigit():
                 facts[int(row["run"])] = [row.get("status", ""), row.get("exit_code", ""), row.get("seconds", "")]
     return facts
+
+
+def append_summary_row(base: str, run: int) -> str:
+    """Run loop: the .summary row of run `run` of suite `base`, from the
+    suite's .env (plan), .runs.csv and that run's record only (a suite of
+    hundreds of runs is not re-read after each), appended to its set's
+    .summary (header first when the file is new). Returns the file name."""
+    limit = safe_io.DEFAULT_LIMITS.max_member_bytes
+    env = loader.parse_env(safe_io.read_bounded(base + ".env", limit).decode("utf-8", "replace"))
+    planned = [p for p in env.plan if p.index == run]
+    if not planned:
+        raise safe_io.Refused("run %d is not in the plan of %s.env" % (run, base))
+    p = planned[0]
+    runs = loader.read_table("runs", safe_io.read_bounded(base + ".runs.csv", limit))
+    rows = runs.where(run=str(run))
+    if not rows:
+        raise safe_io.Refused("run %d has no line in %s.runs.csv" % (run, base))
+    record = None
+    path = "%s_%s.run%d.json" % (base, p.set_name, run)
+    if os.path.lexists(path):
+        doc = json.loads(safe_io.read_bounded(path, limit).decode("utf-8", "replace"))
+        record = RunRecord(run, p.set_name, os.path.basename(path), doc)
+    summary = "%s_%s.summary" % (base, p.set_name)
+    lines = []
+    fd = os.open(summary, os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_NOFOLLOW, 0o644)
+    with os.fdopen(fd, "a") as f:
+        if os.fstat(f.fileno()).st_size == 0:
+            lines.append(",".join(summary_columns(record)))
+        r = rows[-1]
+        lines.append(",".join(summary_row(p, record, r.get("status", ""), r.get("exit_code", ""), r.get("seconds", ""))))
+        f.write("\n".join(lines) + "\n")
+    return summary
 
 
 def render(suite: Suite) -> Dict[str, List[str]]:
@@ -179,9 +215,32 @@ def render(suite: Suite) -> Dict[str, List[str]]:
     return files
 
 
+def write_files(directory: str, files: Dict[str, List[str]]) -> None:
+    """Each file written whole through a fresh temporary (mkstemp) renamed
+    over it: never through a link or a pre-existing name."""
+    import tempfile
+    for name, lines in files.items():
+        target = os.path.join(directory, name)
+        if os.path.lexists(target) and not os.path.isfile(target) or os.path.islink(target):
+            raise safe_io.Refused("%s: not a regular file: not replaced" % for_terminal(name))
+        fd, tmp = tempfile.mkstemp(prefix="." + name + ".", dir=directory)
+        with os.fdopen(fd, "w") as f:
+            f.write("\n".join(lines) + "\n")
+        os.chmod(tmp, 0o644)
+        os.replace(tmp, target)
+
+
 def main(argv: List[str]) -> int:
-    if len(argv) != 2 or argv[1] not in ("--check", "--print"):
-        print("usage: clomp-results tables SUITE|BUNDLE|DIR --check|--print", file=sys.stderr)
+    if len(argv) == 3 and argv[0] == "--append-summary-row" and argv[2].isdigit():
+        try:
+            append_summary_row(argv[1], int(argv[2]))
+        except (OSError, ValueError, safe_io.Refused) as e:
+            print("clomp-results tables: %s" % for_terminal(str(e)), file=sys.stderr)
+            return 1
+        return 0
+    if len(argv) != 2 or argv[1] not in ("--check", "--print", "--write"):
+        print("usage: clomp-results tables SUITE|BUNDLE|DIR --check|--print|--write\n"
+              "       clomp-results tables --append-summary-row BASE RUN", file=sys.stderr)
         return 2
     try:
         inp, name = loader.open_suite(argv[0])
@@ -190,6 +249,7 @@ def main(argv: List[str]) -> int:
             wanted = render(suite)
             have = {f: safe_io.read_in_top(inp, f).decode("utf-8", "replace").splitlines() for f in wanted
                     if f in safe_io.files_under(inp)}
+            top, temporary = inp.top, inp.root != inp.top
     except (loader.SuiteError, safe_io.NotABundle, safe_io.Refused) as e:
         print("clomp-results tables: %s" % e, file=sys.stderr)
         return 2
@@ -197,6 +257,17 @@ def main(argv: List[str]) -> int:
         for f, lines in wanted.items():
             print("== %s" % for_terminal(f))
             print("\n".join(lines))
+        return 0
+    if argv[1] == "--write":
+        if temporary:
+            print("clomp-results tables: --write needs a suite directory, not a bundle", file=sys.stderr)
+            return 2
+        changed = {f: lines for f, lines in wanted.items() if have.get(f) != lines}
+        try:
+            write_files(top, changed)
+        except (OSError, safe_io.Refused) as e:
+            print("clomp-results tables: %s" % for_terminal(str(e)), file=sys.stderr)
+            return 1
         return 0
     differences = 0
     for f, lines in sorted(wanted.items()):
