@@ -67,10 +67,10 @@ def sentence(figure, c, n, level_text):
     unit = unit_of(figure, c["scale"])
     if c["detected"]:
         if c["scale"] == "ratio":
-            return "B's %s is %sx A's (%s..%s)" % (figure, c["estimate_text"], c["low_text"], c["high_text"])
+            return "B's %s is %sx A's (%s..%s)" % (figure, c["estimate_text"], c["ci_low_text"], c["ci_high_text"])
         return "B's %s is %s%s %s A's (difference %s..%s)" % (
-            figure, c["estimate_text"].lstrip("-"), unit, "below" if c["estimate"] < 0 else "above", c["low_text"], c["high_text"])
-    if c["coverage"] is None:
+            figure, c["estimate_text"].lstrip("-"), unit, "below" if c["estimate"] < 0 else "above", c["ci_low_text"], c["ci_high_text"])
+    if c["ci_coverage"] is None:
         return "no difference detectable with %d runs (too few for an interval at %s: use more --replicates)" % (n, level_text)
     return "no difference detectable with %d runs; smallest detectable: %s" % (n, smallest(c, n, unit))
 
@@ -79,10 +79,10 @@ def smallest(c, n, unit):
     """What these runs could have seen: the interval's half-width (log scale for ratios), and the runs a side a
     5% difference needs if the interval narrows as 1/sqrt(runs)."""
     if c["scale"] == "ratio":
-        h = (math.log(c["high"]) - math.log(c["low"])) / 2
+        h = (math.log(c["ci_high"]) - math.log(c["ci_low"])) / 2
         return "%.3gx (+-%.2g%%), about %d runs a side for 5%%" % (math.exp(h), (math.exp(h) - 1) * 100,
                                                                  up(n * (h / math.log(1.05)) ** 2))
-    h = (c["high"] - c["low"]) / 2
+    h = (c["ci_high"] - c["ci_low"]) / 2
     text = "+-%.3g%s" % (h, unit)
     a = c["median_a"]
     if a:
@@ -151,12 +151,12 @@ def report(stem, header_text, helper, primary=PRIMARY):
         detected += c["detected"]
         said = sentence(figure, c, n, level_text)
         shown = c["estimate_text"] if c["scale"] == "ratio" else "%s%s diff" % (c["estimate_text"], unit_of(figure, c["scale"]))
-        shown += " (no interval)" if c["low"] is None else " (%s..%s)" % (c["low_text"], c["high_text"])
+        shown += " (no interval)" if c["ci_low"] is None else " (%s..%s)" % (c["ci_low_text"], c["ci_high_text"])
         out.append("%-32s %10s %10s  %-24s %7s  %s" % (figure, "%.4g" % c["median_a"], "%.4g" % c["median_b"], shown,
                                                        "%.2g" % c["p"], said))
         raw = c["raw"].get
         csv_lines.append(",".join([csv_cell(figure), c["scale"], str(c["n_a"]), str(c["n_b"]), raw("median_a"),
-                                   raw("median_b"), raw("estimate"), raw("low"), raw("high"), raw("coverage"), raw("u"),
+                                   raw("median_b"), raw("estimate"), raw("ci_low"), raw("ci_high"), raw("ci_coverage"), raw("u"),
                                    raw("p"), c["test"], "1" if c["detected"] else "0", csv_cell(said, always=True)]))
         records.append("figure\t%s\t%s\t%s\t%s" % (figure, ",".join(repr(v) for v in a), ",".join(repr(v) for v in b), said))
         rows.append((figure, c, said))

@@ -1,13 +1,12 @@
 """clomp-stats, the tested C statistics (timing/), asked from Python: the
 package computes no statistic of its own (issue 29: one implementation).
-
-compare() names clomp-stats compare's fields once, here (compare/clomp_stats.c
-documents them in this order); nothing else reads its output."""
+Its answers are JSON objects read by member name (`clomp-stats compare
+--json`, compare/clomp_stats.c); numbers are kept as the text clomp-stats
+wrote (for the CSV) beside their values."""
+import json
 import subprocess
 
-COMPARE_FIELDS = ("n_a", "n_b", "median_a", "median_b", "scale", "estimate", "low", "high", "coverage", "u", "p",
-                  "test", "detected", "estimate_text", "low_text", "high_text")
-NUMBERS = ("median_a", "median_b", "estimate", "low", "high", "coverage", "u", "p")
+NUMBERS = ("median_a", "median_b", "estimate", "ci_low", "ci_high", "ci_coverage", "u", "p")
 
 
 class StatsError(Exception):
@@ -26,16 +25,21 @@ def run(helper, args, stdin=None):
 
 
 def compare(helper, a, b, level):
-    """One figure's A/B comparison as a dict by COMPARE_FIELDS; numbers float (None for NA)."""
-    line = run(helper, ["compare", "--level", level, ",".join(repr(v) for v in a), ",".join(repr(v) for v in b)])
-    cells = line.decode("utf-8", "replace").rstrip("\n").split("\t")
-    if len(cells) != len(COMPARE_FIELDS):
-        raise StatsError("clomp-stats compare answered %d fields, not %d" % (len(cells), len(COMPARE_FIELDS)))
-    out = dict(zip(COMPARE_FIELDS, cells))
-    out["raw"] = dict((k, "" if v == "NA" else v) for k, v in out.items())   # clomp-stats' own text, for the CSV
+    """One figure's A/B comparison by member name; numbers float (None for null), their text in ["raw"]."""
+    answer = run(helper, ["compare", "--json", "--level", level, ",".join(repr(v) for v in a),
+                          ",".join(repr(v) for v in b)])
+    try:
+        doc = json.loads(answer.decode("utf-8", "replace"), parse_float=str, parse_int=str)
+    except ValueError as e:
+        raise StatsError("clomp-stats compare --json: not JSON (%s)" % e)
+    if not isinstance(doc, dict) or any(k not in doc for k in NUMBERS + ("scale", "test", "detected", "n_a", "n_b")):
+        raise StatsError("clomp-stats compare --json: members missing")
+    out = dict(doc)
+    out["raw"] = dict((k, "" if v is None else str(v)) for k, v in doc.items())
     for k in NUMBERS:
-        out[k] = None if out[k] == "NA" else float(out[k])
-    out["n_a"], out["n_b"], out["detected"] = int(out["n_a"]), int(out["n_b"]), out["detected"] == "1"
+        out[k] = None if doc[k] is None else float(doc[k])
+    out["n_a"], out["n_b"] = int(doc["n_a"]), int(doc["n_b"])
+    out["detected"] = doc["detected"] is True or doc["detected"] in ("1", 1)
     return out
 
 

@@ -93,6 +93,19 @@ class FromRecords(unittest.TestCase):
         self.assertIn("Files not read (the report leaves them out): CLOMP_vm_1_key.run2.json: not a clomp JSON record", top)
         self.assertIn("No JSON record for run(s) 2 4:", top)
 
+    def test_the_drivers_failure_line_heads_the_page(self):
+        with open(self.s.path(".env")) as f:
+            env = f.read()
+        lines = [l for l in env.splitlines() if not l.startswith("---- complete ")]
+        lines.append("---- complete Thu Nov 26 01:13:29 UTC 2026: 1 of 8 runs FAILED; first: run 3 (key, exit status 7): "
+                     "clomp: <boom> & out")
+        with open(self.s.path(".env"), "w") as f:
+            f.write("\n".join(lines) + "\n")
+        rc, err, page = self.s.render("no")
+        self.assertEqual(rc, 0, err)
+        self.assertIn('<p class="notmet">1 of 8 runs FAILED; first: run 3 (key, exit status 7): clomp: &lt;boom&gt; &amp; out</p>',
+                      page[:page.index('id="key-results"')])
+
     def test_a_new_checked_measurement_is_a_new_chart_series(self):
         suite = load_suite(self.s.path(""))
         rows = report.measurement_rows(suite)
