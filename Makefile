@@ -229,6 +229,7 @@ run-suite: clomp
 OUT ?= out
 plots:
 	python3 results/clomp-results tables '$(OUT)' --write
+	python3 results/clomp-results between '$(OUT)' >/dev/null
 	python3 results/clomp-results report --charts '$(OUT)'
 
 install: clomp

@@ -64,6 +64,7 @@ write_results() {  # write_results BASE: tables, charts, <base>.html, <base>.tar
             fi ;;
     esac
     clomp_results tables "$1" --write || return 1
+    clomp_results between "$1" >/dev/null || return 1
     clomp_results report "$chart_opt" "$1" || return 1
     clomp_results bundle "$1"
 }

@@ -42,4 +42,8 @@ def main(argv: Optional[List[str]] = None) -> int:
         print("clomp-results: unknown subcommand '%s'\n%s" % (for_terminal(name), usage()), file=sys.stderr)
         return 2
     module = importlib.import_module(COMMANDS[name][0])
-    return int(module.main(argv[1:]) or 0)
+    try:
+        return int(module.main(argv[1:]) or 0)
+    except BrokenPipeError:   # the reader went away (| head): no traceback
+        sys.stderr.close()
+        return 1

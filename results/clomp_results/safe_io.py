@@ -46,7 +46,18 @@ class Limits:
     max_name_bytes: int = 255 * 4
 
 
-DEFAULT_LIMITS = Limits()
+def _limits_from_environment() -> Limits:
+    """The stated defaults, each overridable by an environment variable
+    (CLOMP_INPUT_MAX_MEMBERS, CLOMP_INPUT_MAX_MEMBER_BYTES, CLOMP_INPUT_MAX_TOTAL_BYTES)."""
+    limits = Limits()
+    for field_name in ("max_members", "max_member_bytes", "max_total_bytes"):
+        text = os.environ.get("CLOMP_INPUT_" + field_name.upper(), "")
+        if text.isdigit() and int(text) > 0:
+            setattr(limits, field_name, int(text))
+    return limits
+
+
+DEFAULT_LIMITS = _limits_from_environment()
 
 
 class Refused(Exception):
