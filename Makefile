@@ -259,7 +259,9 @@ run-suite: clomp
 # (out/CLOMP_host_3) or a directory (its latest suite).
 OUT ?= out
 plots:
-	results/report.sh --charts '$(OUT)'
+	python3 results/clomp-results tables '$(OUT)' --write
+	python3 results/clomp-results between '$(OUT)' >/dev/null
+	python3 results/clomp-results report --charts '$(OUT)'
 
 install: clomp
 	install -d $(DESTDIR)$(PREFIX)/bin

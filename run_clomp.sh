@@ -64,7 +64,8 @@ the last line names the first failure), 2 bad usage (also: an EXE that is not th
 even with --dry-run; root with Open MPI's mpirun not allowed to run as root;
 --mpi "srun ..." outside a Slurm allocation or without Slurm),
 4 stopped by --stop-on-slowdown, 130 interrupted (resume with --resume ID).
-With --validate: 0 valid, 1 invalid, 2 not a bundle.
+With --validate: 0 valid and submission-grade, 3 valid but not submission-grade,
+1 invalid, 2 not a bundle.
 
 --compare A,B runs two set-ups alternately and tests every figure for a
 difference; ./run_clomp.sh --compare --help explains the side specifications.
@@ -93,14 +94,10 @@ done
 . "$here/suite/calibrate.sh"
 # shellcheck source=suite/env_file.sh
 . "$here/suite/env_file.sh"
-# shellcheck source=suite/between_processes.sh
-. "$here/suite/between_processes.sh"
 # shellcheck source=suite/replicates.sh
 . "$here/suite/replicates.sh"
 # shellcheck source=suite/results.sh
 . "$here/suite/results.sh"
-# shellcheck source=results/suite_csv.sh
-. "$here/results/suite_csv.sh"
 orig_args=("$@")
 quick=0 max_zone_scale=10000 zone_scale_factor=10 target_parts=64 target_zones=6400
 out_dir=out env_preset='' launcher='' stop_on_slowdown=0 resume_id='' dry_run=0 numa=0 mpi_launcher=''
@@ -271,6 +268,7 @@ CLOMP suite $base
              Runs: $total_runs${resume_id:+ (resuming: $(wc -l <"$base.done") already done)}
 EOF
 for w in ${preflight[@]+"${preflight[@]}"}; do echo "WARNING: $w"; done
+[ "$have_python" = 1 ] || no_python_notice "$base"
 
 # ---- running ---------------------------------------------------------------------------
 interrupted=0 child=''
@@ -312,12 +310,11 @@ key_report() {  # what the 2007 summary tells users to check after each key run
 for ((i = 0; ; i++)); do
     run=$((i + 1))
     # After the key runs: --replicates auto may add a target process here (suite/replicates.sh).
-    [ "$i" -ne "$last_key_run" ] || auto_replicates_step "$i" || key_between_processes
+    [ "$i" -ne "$last_key_run" ] || auto_replicates_step "$i" || key_between_processes "$base"
     [ "$i" -lt "$total_runs" ] || break
     grep -qx "$run" "$base.done" && continue
     IFS='|' read -r set_name policy args <<<"${plan[i]}"
-    full="${base}_${set_name}.full" summary="${base}_${set_name}.summary"
-    [ -f "$summary" ] || summary_header >"$summary"
+    full="${base}_${set_name}.full"
     read -r -a a <<<"$args"
     cmd=()
     [ "$mpi_given" = 0 ] || read -r -a cmd <<<"$(mpi_launcher_for "$set_name")"
@@ -325,10 +322,13 @@ for ((i = 0; ; i++)); do
     [ -z "$policy" ] || cmd+=("--numa=$policy")
     read -r -a copts <<<"$(construct_options "$set_name" "${a[0]}")"   # suite/constructs.sh
     cmd+=(${copts[@]+"${copts[@]}"})
-    # clomp's own CSV of the run: the source of the .summary row and the suite's
-    # .csv rows. In the output directory, which a launcher's node also sees.
-    rm -f "$run_csv"
-    cmd+=("--csv=$run_csv" "${a[@]}")
+    # clomp's own CSV of the run: the source of the suite's .csv rows (the
+    # .summary row comes from the JSON record). In the output directory, which a launcher's node also sees.
+    # And its JSON record (docs/json-schema.md), kept beside .full: the source
+    # every report of the suite reads (results/clomp_results/).
+    run_json="${base}_${set_name}.run${run}.json"
+    rm -f "$run_csv" "$run_json"
+    cmd+=("--csv=$run_csv" "--json=$run_json" "${a[@]}")
 
     now=$(date +%s)
     elapsed=$((now - start_epoch))
@@ -354,7 +354,7 @@ for ((i = 0; ; i++)); do
         stop_child
         wait "$child" 2>/dev/null
         child=''
-        rm -f "$tmp" "$run_csv"
+        rm -f "$tmp" "$run_csv" "$run_json"
         mark_incomplete
     fi
     child=''
@@ -373,10 +373,9 @@ for ((i = 0; ; i++)); do
             cat "$tmp"
             echo "=== end of run $run: exit status $rc ($status)"
         } >>"$full"
-        # A construct run's CSV is its construct table: no .summary figures, rows in <base>.constructs.csv.
-        if is_construct_set "$set_name"; then row_csv=/dev/null table=$base.constructs.csv; else row_csv=$run_csv table=$base.csv; fi
-        summary_row "$run" "$set_name" "$status" "$rc" "$seconds" "$args" "$row_csv" "${policy:-first-touch}" >>"$summary"
-        suite_csv_rows "$run" "$set_name" "$status" "$rc" "$seconds" "$run_csv" "$table"
+        # A construct run's CSV is its construct table: rows in <base>.constructs.csv (suite/results.sh).
+        if is_construct_set "$set_name"; then table=$base.constructs.csv; else table=$base.csv; fi
+        record_run "$base" "$run" "$set_name" "$policy" "$status" "$rc" "$seconds" "$run_csv" "$table"
         echo "$run" >>"$base.done"
     ) &
     recorder=$!

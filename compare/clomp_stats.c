@@ -27,8 +27,14 @@
  *         setting A|B VAR VALUE |
  *         figure NAME A1,A2,... B1,B2,... VERDICT
  *
- * summary and compare print one tab-separated line. Exit status 2 with a
- * one-line message on bad input. */
+ * summary and compare print one tab-separated line, or with --json right
+ * after the subcommand one JSON object naming each field as above (n, median,
+ * min, max, ci_low, ci_high, ci_coverage, range_coverage, median_text, ...;
+ * n_a, n_b, median_a, median_b, scale, estimate, ci_low, ci_high,
+ * ci_coverage, u, p, test, detected, estimate_text, ci_low_text,
+ * ci_high_text): NA becomes null. Readers in Python read it by name; the
+ * tab form stays for the shell drivers. Exit status 2 with a one-line
+ * message on bad input. */
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -38,20 +44,66 @@
 #include "../timing/statistics.h"
 #include "figure_comparison.h"
 
-static void print_number(double v, const char *separator)
+/* One answer, field by field: tab-separated in the fields' order (the
+ * shell drivers' old form), or with --json one JSON object whose members
+ * are the fields' names (what the results package reads: by name). NaN
+ * (no such figure) is NA in the tab form, null in JSON. Numbers are the
+ * same text in both. */
+static int json_output;
+static int fields_written;
+
+static void field_begin(const char *name)
 {
-    if (isnan(v))
-        printf("NA%s", separator);
-    else
-        printf("%.15g%s", v, separator);   /* 15 digits: decimal inputs read back as written */
+    if (json_output)
+        printf("%s\"%s\": ", fields_written == 0 ? "{" : ", ", name);
+    else if (fields_written > 0)
+        putchar('\t');
+    fields_written++;
 }
 
-static void print_text(double v, double uncertainty, const char *separator)
+static void answer_end(void)
 {
-    if (isnan(v))
-        printf("NA%s", separator);
+    printf(json_output ? "}\n" : "\n");
+    fields_written = 0;
+}
+
+static void field_raw(const char *name, const char *text, int is_string)
+{
+    field_begin(name);
+    if (json_output && strcmp(text, "NA") == 0)
+        fputs("null", stdout);
+    else if (json_output && is_string)
+        printf("\"%s\"", text);   /* the texts here are numbers, NA and fixed words: nothing to escape */
     else
-        printf("%.*f%s", decimals_for_uncertainty(uncertainty, 3), v, separator);
+        fputs(text, stdout);
+}
+
+static void field_number(const char *name, double v)
+{
+    char text[64];
+    if (isnan(v))
+        snprintf(text, sizeof text, "NA");
+    else
+        snprintf(text, sizeof text, "%.15g", v);   /* 15 digits: decimal inputs read back as written */
+    field_raw(name, text, 0);
+}
+
+static void field_long(const char *name, long v)
+{
+    char text[32];
+    snprintf(text, sizeof text, "%ld", v);
+    field_raw(name, text, 0);
+}
+
+/* V as text to the precision its uncertainty supports. */
+static void field_text(const char *name, double v, double uncertainty)
+{
+    char text[64];
+    if (isnan(v))
+        snprintf(text, sizeof text, "NA");
+    else
+        snprintf(text, sizeof text, "%.*f", decimals_for_uncertainty(uncertainty, 3), v);
+    field_raw(name, text, 1);
 }
 
 /* A ratio to DIGITS significant digits (3: 0.0520, 1.04, 12.0, 180) into
@@ -74,7 +126,7 @@ static void format_ratio(char *text, size_t size, double v, int digits)
 
 /* Estimate, low and high of a ratio as text: three significant digits, or
  * up to five when the interval's two ends would otherwise read alike. */
-static void print_ratios(double estimate, double low, double high)
+static void ratio_fields(double estimate, double low, double high)
 {
     char e[64], l[64], h[64];
     int digits = 3;
@@ -83,7 +135,9 @@ static void print_ratios(double estimate, double low, double high)
         format_ratio(l, sizeof l, low, digits);
         format_ratio(h, sizeof h, high, digits);
     } while (low < high && strcmp(l, h) == 0 && ++digits <= 5);
-    printf("%s\t%s\t%s\n", e, l, h);
+    field_raw("estimate_text", e, 1);
+    field_raw("ci_low_text", l, 1);
+    field_raw("ci_high_text", h, 1);
 }
 
 static int summary(int argc, char **argv)
@@ -104,19 +158,20 @@ static int summary(int argc, char **argv)
     SampleStats s = summarize_samples(values, n, CLOMP_CI_LEVEL);
     double low = s.has_ci ? s.ci_low : NAN, high = s.has_ci ? s.ci_high : NAN;
     double u = s.has_ci ? 0.5 * (s.ci_high - s.ci_low) : 0.5 * (s.max - s.min);
-    printf("%ld\t", s.n);
-    print_number(s.median, "\t");
-    print_number(s.min, "\t");
-    print_number(s.max, "\t");
-    print_number(low, "\t");
-    print_number(high, "\t");
-    print_number(s.has_ci ? s.ci_coverage : NAN, "\t");
-    print_number(n >= 2 ? 1.0 - pow(2.0, (double)(1 - n)) : NAN, "\t");
-    print_text(s.median, u, "\t");
-    print_text(s.min, u, "\t");
-    print_text(s.max, u, "\t");
-    print_text(low, u, "\t");
-    print_text(high, u, "\n");
+    field_long("n", s.n);
+    field_number("median", s.median);
+    field_number("min", s.min);
+    field_number("max", s.max);
+    field_number("ci_low", low);
+    field_number("ci_high", high);
+    field_number("ci_coverage", s.has_ci ? s.ci_coverage : NAN);
+    field_number("range_coverage", n >= 2 ? 1.0 - pow(2.0, (double)(1 - n)) : NAN);
+    field_text("median_text", s.median, u);
+    field_text("min_text", s.min, u);
+    field_text("max_text", s.max, u);
+    field_text("ci_low_text", low, u);
+    field_text("ci_high_text", high, u);
+    answer_end();
     return 0;
 }
 
@@ -130,24 +185,27 @@ static int compare(const char *list_a, const char *list_b, double level)
         return status;
     const ShiftInterval *s = &c.shift;
     double u = s->has_ci ? 0.5 * (s->high - s->low) : 0.01 * fabs(s->estimate);
-    printf("%ld\t%ld\t", m, n);
-    print_number(c.median_a, "\t");
-    print_number(c.median_b, "\t");
-    printf("%s\t", s->ratio ? "ratio" : "difference");
-    print_number(s->estimate, "\t");
-    print_number(s->has_ci ? s->low : NAN, "\t");
-    print_number(s->has_ci ? s->high : NAN, "\t");
-    print_number(s->has_ci ? s->coverage : NAN, "\t");
-    print_number(c.test.u, "\t");
-    print_number(c.test.p_two_sided, "\t");
-    printf("%s\t%d\t", c.test.exact ? "exact" : "normal", c.detected);
+    field_long("n_a", m);
+    field_long("n_b", n);
+    field_number("median_a", c.median_a);
+    field_number("median_b", c.median_b);
+    field_raw("scale", s->ratio ? "ratio" : "difference", 1);
+    field_number("estimate", s->estimate);
+    field_number("ci_low", s->has_ci ? s->low : NAN);
+    field_number("ci_high", s->has_ci ? s->high : NAN);
+    field_number("ci_coverage", s->has_ci ? s->coverage : NAN);
+    field_number("u", c.test.u);
+    field_number("p", c.test.p_two_sided);
+    field_raw("test", c.test.exact ? "exact" : "normal", 1);
+    field_long("detected", c.detected);
     if (s->ratio) {
-        print_ratios(s->estimate, s->has_ci ? s->low : NAN, s->has_ci ? s->high : NAN);
+        ratio_fields(s->estimate, s->has_ci ? s->low : NAN, s->has_ci ? s->high : NAN);
     } else {
-        print_text(s->estimate, u, "\t");
-        print_text(s->has_ci ? s->low : NAN, u, "\t");
-        print_text(s->has_ci ? s->high : NAN, u, "\n");
+        field_text("estimate_text", s->estimate, u);
+        field_text("ci_low_text", s->has_ci ? s->low : NAN, u);
+        field_text("ci_high_text", s->has_ci ? s->high : NAN, u);
     }
+    answer_end();
     return 0;
 }
 
@@ -164,6 +222,14 @@ static double parse_level(const char *text)
 
 int main(int argc, char **argv)
 {
+    /* clomp-stats summary|compare --json ...: the answer as one JSON object. */
+    if (argc >= 3 && (strcmp(argv[1], "summary") == 0 || strcmp(argv[1], "compare") == 0) &&
+        strcmp(argv[2], "--json") == 0) {
+        json_output = 1;
+        for (int i = 2; i < argc - 1; i++)
+            argv[i] = argv[i + 1];
+        argc--;
+    }
     if (argc >= 2 && strcmp(argv[1], "summary") == 0)
         return summary(argc - 2, argv + 2);
     if (argc == 4 && strcmp(argv[1], "compare") == 0)

@@ -35,6 +35,8 @@ Options:
                    be detected only from 6 per side
   --quick          timeScale 1 for the default input (a smoke test, not a measurement)
   --out DIR        where the files go [out]
+  --primary FIGURE the figure of the comparison's one overall answer, as the table names it
+                   [Static OMP overhead us/Loop: the target input's primary figure]
 clomp arguments: the seven numbers (default: the target input, CORES 1 64 100 32 1 100)
 and clomp options (--trials, --schedules, ...), given to every process of both sides.
 With --constructs[=LIST] (and --nested=OUTERxINNER) the figures compared are the construct
@@ -161,49 +163,15 @@ runtime_library() {  # runtime_library K
     printf '%s\t%s\n' "$real" "$version"
 }
 
-# ---- figures ----------------------------------------------------------------------------
-# From one process's clomp CSV (--csv, read by column name with
-# results/csv_columns.awk): "figure<TAB>value" per measured figure, in report
-# order, then the process's CPU seconds (the same on every row).
-# With --constructs the process's CSV is clomp's construct table: one figure
-# per construct, chunk and level ("BARRIER level 2 (2x2) overhead us"); a row
-# that is not measured (serialized, N/A) has no overhead and gives none.
-csv_figures() {  # csv_figures FILE
-    awk -F, -f "$here/results/csv_columns.awk" -f <(cat <<'AWK'
-col("construct_name") != "" {
-    if (col("overhead_us") != "")
-        printf "%s level %s (%sx%s) overhead us\t%s\n", col("construct_name"), col("level"), col("outer_threads"),
-            col("inner_threads"), col("overhead_us")
-    next
-}
-{
-    if (col("us_per_loop") != "") printf "%s us/Loop\t%s\n", col("name"), col("us_per_loop")
-    if (col("overhead_us") != "") printf "%s overhead us/Loop\t%s\n", col("name"), col("overhead_us")
-    if (FNR == 2) { user_seconds = col("user_cpu_seconds"); system_seconds = col("system_cpu_seconds") }
-}
-END {
-    if (user_seconds != "") printf "user CPU seconds\t%s\n", user_seconds
-    if (system_seconds != "") printf "system CPU seconds\t%s\n", system_seconds
-}
-AWK
-) "$1"
-}
-
-# A CSV cell: quoted (RFC 4180) when it holds a comma or a quote, as in an
-# optional schedule's figure "Static,1 OMP us/Loop".
-csv_cell() {  # csv_cell TEXT
-    if [[ $1 == *[,\"]* ]]; then printf '"%s"' "${1//\"/\"\"}"; else printf '%s' "$1"; fi
-}
-
 # ---- the comparison ---------------------------------------------------------------------
 compare_main() {
-    local spec='' n=10 quick=0 out=out clomp_args=() numbers=0 arg
+    local spec='' n=10 quick=0 out=out clomp_args=() numbers=0 arg primary=
     for arg in "$@"; do
         case $arg in -h | --help) compare_usage; return 0 ;; --) break ;; esac
     done
     while [ $# -gt 0 ]; do
         case $1 in
-            --compare | --replicates | --out) [ $# -ge 2 ] || die_usage "$1: needs a value (see --compare --help)" ;;
+            --compare | --replicates | --out | --primary) [ $# -ge 2 ] || die_usage "$1: needs a value (see --compare --help)" ;;
         esac
         case $1 in
             --compare) spec=$2; shift ;;
@@ -213,6 +181,8 @@ compare_main() {
             --quick) quick=1 ;;
             --out) out=$2; shift ;;
             --out=*) out=${1#*=} ;;
+            --primary) primary=$2; shift ;;
+            --primary=*) primary=${1#*=} ;;
             -h | --help) compare_usage; return 0 ;;
             --json | --json=*) die_usage "--compare: clomp's --json is the driver's own (the results go to --out)" ;;
             --csv | --csv=*) die_usage "--compare: clomp's --csv is the driver's own (the results go to --out)" ;;
@@ -245,7 +215,7 @@ compare_main() {
     {
         echo "date: $(date)"
         echo "uname: $(uname -a)"
-        echo "comparison: $stem (.txt .csv .json .full)"
+        echo "comparison: $stem (.txt .csv .json .full; each process's record ${stem}_<side><replicate>.json)"
         echo "---- CPU (lscpu)"
         lscpu 2>/dev/null || echo "not available"
         echo "---- load average: $(cat /proc/loadavg 2>/dev/null || echo 'not available')"
@@ -257,17 +227,14 @@ compare_main() {
     # A B B A A B B A ...: a drift of the machine that is linear over any four
     # processes (a neighbour job ramping up, the clock) hits both sides alike,
     # and neither side always runs first after the other.
-    local r rc label csv_file total=$((2 * n)) done_runs=0 sequence=''
-    declare -A values=()
-    local figure_order=()
+    local r rc label total=$((2 * n)) done_runs=0 sequence=''
     for ((r = 1; r <= n; r++)); do
         for k in $([ $((r % 2)) = 1 ] && echo 0 1 || echo 1 0); do
             label=$([ "$k" = 0 ] && echo A || echo B)
             side_command "$k"
-            csv_file="$compare_tmp/$label$r.csv"
             done_runs=$((done_runs + 1)) sequence+=$label
             printf '[%d/%d] %s: %s\n' "$done_runs" "$total" "$label" "${cmd[*]} ${clomp_args[*]}" >&2
-            "${cmd[@]}" "${clomp_args[@]}" --csv="$csv_file" >"$compare_tmp/out" 2>&1 </dev/null
+            "${cmd[@]}" "${clomp_args[@]}" --json="${stem}_$label$r.json" >"$compare_tmp/out" 2>&1 </dev/null
             rc=$?
             {
                 echo "=== process $done_runs/$total: side $label, replicate $r: ${cmd[*]} ${clomp_args[*]}"
@@ -278,32 +245,17 @@ compare_main() {
                 echo "run_clomp.sh: --compare: side $label (process $r) failed with exit status $rc; its output is in $stem.full" >&2
                 return 1
             fi
-            local name value
-            while IFS=$'\t' read -r name value; do
-                [ -n "${values["$name"]+set}" ] || { figure_order+=("$name"); values["$name"]=''; }
-                values["$name|$k"]+=${values["$name|$k"]:+,}$value
-            done < <(csv_figures "$csv_file")
         done
     done
 
     local helper
     helper=$(stats_helper) || { echo "run_clomp.sh: --compare: clomp-stats could not be built" >&2; exit 3; }
-    local txt="$stem.txt" csv="$stem.csv" js="$stem.json" figure line sentence unit detected_count=0 exact_count=0 normal_count=0
-    # One verdict for the whole table: every figure is tested at 0.05/m and
-    # its interval has coverage 1 - 0.05/m (Bonferroni over the m figures),
-    # so a set-up compared with itself flags any figure at most 5% of the time.
-    local m=0 level level_text
-    for figure in "${figure_order[@]}"; do
-        [ -z "${values["$figure|0"]-}" ] || [ -z "${values["$figure|1"]-}" ] || m=$((m + 1))
-    done
-    level=$(awk -v m="$m" 'BEGIN { printf "%.6f", 1 - 0.05 / (m > 0 ? m : 1) }')
-    level_text=$(awk -v l="$level" 'BEGIN { printf "%.2f%%", l * 100 }')
-    echo 'figure,scale,n_a,n_b,median_a,median_b,estimate,ci95_low,ci95_high,ci_coverage,u,p,test,detected,verdict' >"$csv"
-    # The JSON document's records for clomp-stats comparison-json (see compare/clomp_stats.c).
-    local records="$compare_tmp/records"
+    # The header records (clomp-stats comparison-json's format); the results package reads every
+    # process's JSON record, compares each figure with clomp-stats and writes .txt, .csv and .json.
+    local records="$compare_tmp/records" line
     {
-        printf 'date\t%s\nhost\t%s\narguments\t%s\nreplicates\t%s\norder\tABBA\nsequence\t%s\nfigures_compared\t%s\n' \
-            "$(date)" "$(uname -n)" "${clomp_args[*]}" "$n" "$sequence" "$m"
+        printf 'date\t%s\nhost\t%s\narguments\t%s\nreplicates\t%s\norder\tABBA\nsequence\t%s\n' \
+            "$(date)" "$(uname -n)" "${clomp_args[*]}" "$n" "$sequence"
         for k in 0 1; do
             label=$([ "$k" = 0 ] && echo A || echo B)
             printf 'side\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$label" "${side_spec[k]}" "${side_what[k]}" "${side_bin[k]}" \
@@ -313,79 +265,8 @@ compare_main() {
             done <<<"${side_settings[k]}"
         done
     } >"$records"
-    {
-        echo "clomp A/B comparison $stem"
-        echo "       Date: $(date)"
-        echo "       Host: $(uname -n)"
-        echo "  Arguments: ${clomp_args[*]}"
-        echo "  Processes: $n per side, in the order $(sed 's/./& /g; s/ $//' <<<"$sequence") (ABBA)"
-        for k in 0 1; do
-            label=$([ "$k" = 0 ] && echo A || echo B)
-            echo "     Side $label: ${side_spec[k]}: ${side_what[k]}"
-            echo "             runtime library: ${lib[k]} (${ver[k]})"
-            echo "             settings: $(printf '%s' "${side_settings[k]:-none}" | tr '\n' ' ')"
-            echo "             placement: ${side_placement[k]}"
-        done
-        echo
-        echo "Medians over processes. B/A: the median of all A x B process ratios (B - A where a value is"
-        echo "not positive), to 3 significant digits, with its distribution-free interval between processes."
-        echo "p: Mann-Whitney U test (exact up to 25 processes per side, ties at their mid-ranks; else normal)."
-        echo "95% for the whole table: each of the $m figures is judged at p < 0.05/$m and its interval covers"
-        echo "$level_text (Bonferroni), so comparing a set-up with itself flags no figure 95% of the time."
-        printf '%-32s %10s %10s  %-24s %7s  %s\n' figure 'A median' 'B median' "B/A (interval)" p verdict
-        for figure in "${figure_order[@]}"; do
-            if [ -z "${values["$figure|0"]-}" ] || [ -z "${values["$figure|1"]-}" ]; then continue; fi
-            line=$("$helper" compare --level "$level" "${values["$figure|0"]}" "${values["$figure|1"]}") || continue
-            IFS=$'\t' read -r na nb ma mb scale est lo hi cov u p test detected t_est t_lo t_hi <<<"$line"
-            if [ "$test" = exact ]; then exact_count=$((exact_count + 1)); else normal_count=$((normal_count + 1)); fi
-            unit=''
-            [ "$scale" = ratio ] || unit=" ${figure##* }"
-            if [ "$detected" = 1 ]; then
-                detected_count=$((detected_count + 1))
-                if [ "$scale" = ratio ]; then
-                    sentence="B's ${figure} is ${t_est}x A's (${t_lo}..${t_hi})"
-                else
-                    sentence="B's ${figure} is ${t_est#-}${unit} $(awk -v e="$est" 'BEGIN { print (e < 0 ? "below" : "above") }') A's (difference ${t_lo}..${t_hi})"
-                fi
-            elif [ "$cov" = NA ]; then
-                sentence="no difference detectable with $n runs (too few for an interval at $level_text: use more --replicates)"
-            else
-                # What these runs could have seen: the interval's half-width (on the log scale for
-                # ratios), and the runs a side a 5% difference needs if it narrows as 1/sqrt(runs).
-                sentence="no difference detectable with $n runs; smallest detectable: $(awk -v s="$scale" -v lo="$lo" \
-                    -v hi="$hi" -v a="$ma" -v n="$n" -v unit="$unit" 'function up(x) { return x == int(x) ? x : int(x) + 1 }
-                    BEGIN { if (s == "ratio") { h = (log(hi) - log(lo)) / 2; k = up(n * (h / log(1.05)) ^ 2)
-                                printf "%.3gx (+-%.2g%%), about %d runs a side for 5%%", exp(h), (exp(h) - 1) * 100, k }
-                            else { h = (hi - lo) / 2; printf "+-%.3g%s", h, unit
-                                if (a != 0) printf ", about %d runs a side for 5%% of A'"'"'s median", up(n * (h / (0.05 * (a < 0 ? -a : a))) ^ 2)
-                                else printf " (A'"'"'s median is 0: no 5%% figure)" } }')"
-            fi
-            local shown
-            if [ "$scale" = ratio ]; then shown=${t_est}; else shown="${t_est}${unit} diff"; fi
-            if [ "$lo" = NA ]; then shown+=" (no interval)"; else shown+=" (${t_lo}..${t_hi})"; fi
-            printf '%-32s %10s %10s  %-24s %7s  %s\n' "$figure" "$(printf '%.4g' "$ma")" "$(printf '%.4g' "$mb")" "$shown" \
-                "$(printf '%.2g' "$p")" "$sentence"
-            printf '%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,"%s"\n' "$(csv_cell "$figure")" "$scale" "$na" "$nb" "$ma" "$mb" "$est" \
-                "${lo/NA/}" "${hi/NA/}" "${cov/NA/}" "$u" "$p" "$test" "$detected" "${sentence//\"/\"\"}" >>"$csv"
-            printf 'figure\t%s\t%s\t%s\t%s\n' "$figure" "${values["$figure|0"]}" "${values["$figure|1"]}" "$sentence" >>"$records"
-        done
-        echo
-        if [ "$normal_count" -eq 0 ]; then
-            echo "p-values: exact (the permutation distribution of U) for all $exact_count figures."
-        else
-            echo "p-values: exact for $exact_count figures, normal approximation (tie-corrected) for $normal_count."
-        fi
-        if [ "$detected_count" -eq 0 ]; then
-            echo "Verdict: no difference detectable with $n runs in any figure."
-        else
-            echo "Verdict: $detected_count of $m figures differ (95% for the table, between processes); no difference is detectable in the rest."
-        fi
-    } >"$txt"
-    cat "$txt"
-
-    "$helper" comparison-json --level "$level" <"$records" >"$js" ||
-        { echo "run_clomp.sh: --compare: clomp-stats could not write $js" >&2; exit 3; }
-    echo "Files: $txt $csv $js $stem.full $base.env"
+    "$here/results/clomp-results" compare-report "$stem" "$records" "$helper" "$primary" || exit 3
+    echo "Files: $stem.txt $stem.csv $stem.json $stem.full $base.env"
     return 0
 }
 

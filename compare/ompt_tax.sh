@@ -78,74 +78,8 @@ for tool in trivial sampling; do
         exit "$status"
     }
 done
-trivial_csv=$(ls "$work"/trivial/*_compare.csv) sampling_csv=$(ls "$work"/sampling/*_compare.csv)
-sampling_full=$(ls "$work"/sampling/*_compare.full)
-
-# Both comparisons' rows joined by figure: each ratio is against its own no-tool processes.
-table() {
-    awk -F, -f "$here/results/csv_columns.awk" -f <(cat <<'AWK'
-function interval(lo, hi) { return (lo == "" ? "no interval" : sprintf("%.3g..%.3g", lo, hi)) }
-FILENAME != current { file++; current = FILENAME }   # the header line was taken by csv_columns.awk
-file == 1 && FNR > 1 { order[++count] = col("figure"); none[col("figure")] = col("median_a")
-    trivial[col("figure")] = col("median_b"); tr[col("figure")] = col("estimate")
-    tlo[col("figure")] = col("ci95_low"); thi[col("figure")] = col("ci95_high"); tscale[col("figure")] = col("scale") }
-file == 2 && FNR > 1 { sampling[col("figure")] = col("median_b"); sr[col("figure")] = col("estimate")
-    slo[col("figure")] = col("ci95_low"); shi[col("figure")] = col("ci95_high"); sscale[col("figure")] = col("scale") }
-END {
-    for (i = 1; i <= count; i++) {
-        f = order[i]
-        if (!(f in sampling)) continue
-        if (csv) {
-            q = (f ~ /[,"]/) ? "\"" : ""
-            printf "%s%s%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s\n", q, f, q, none[f], trivial[f], tscale[f], tr[f], tlo[f], thi[f],
-                sampling[f], sscale[f], sr[f], slo[f], shi[f]
-        } else {
-            printf "%-32s %10.4g %10.4g %7.3g%-5s %-16s %10.4g %7.3g%-5s %s\n", f, none[f], trivial[f], tr[f],
-                tscale[f] == "ratio" ? "x" : " diff", interval(tlo[f], thi[f]), sampling[f], sr[f],
-                sscale[f] == "ratio" ? "x" : " diff", interval(slo[f], shi[f])
-        }
-    }
-}
-AWK
-) -v csv="$1" "$trivial_csv" "$sampling_csv"
-}
-
-# The sampling processes' samples, summed per measurement (the blocks' "Samples:" lines).
-samples() {
-    awk '/^=== process .*side B/ { b = 1 } /^=== process .*side A/ { b = 0 }
-         b && / Samples: [0-9]+ consistent, / {
-             name = substr($0, 1, 13); sub(/^ +/, "", name)
-             if (!(name in c)) order[++count] = name
-             line = $0; sub(/.* Samples: /, "", line); gsub(/[,;]/, "", line); split(line, w, " ")
-             c[name] += w[1]; u[name] += w[3]; x[name] += w[5]; idle[name] += w[7]
-         }
-         END { for (i = 1; i <= count; i++) { s = order[i]
-             printf "%-14s %10d %11d %12d %8d\n", s, c[s], u[s], x[s], idle[s] } }' "$sampling_full"
-}
-
+# The table of both comparisons and the sampling tool's samples: the results package, from the
+# comparisons' JSON documents and the sampling processes' JSON records.
+"$here/results/clomp-results" ompt-tax-report "$base" "$side" "$n" "$work" "${clomp_args[*]}" || exit 1
 txt="${base}_ompt_tax.txt" csv="${base}_ompt_tax.csv"
-{
-    echo "clomp OMPT tool tax ${base##*/}"
-    echo "       Date: $(date)"
-    echo "       Host: $(uname -n)   load average: $(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || echo unknown)"
-    echo "       Side: $side; no tool (A) against clomp's trivial tool, then against its sampling tool (200 Hz), B"
-    echo "  Processes: $n per side in each comparison, ABBA; arguments: ${clomp_args[*]:-the target input}"
-    echo
-    echo "Medians over processes; ratio: tool/none, the median of all process ratios, with its 95% interval"
-    echo "between processes (Bonferroni over each comparison's figures); 'diff' where a value is not positive."
-    echo "Each ratio is against the no-tool processes interleaved with it (the 'none' column is the first's)."
-    printf '%-32s %10s %10s %-29s %10s %s\n' figure none trivial '  trivial/none  95% interval' sampling '  sampling/none 95% interval'
-    table 0
-    echo
-    echo "Sampling tool's samples, summed over its $n processes (docs/ompt.md: what each class means):"
-    printf '%-14s %10s %11s %12s %8s\n' measurement consistent unavailable inconsistent idle
-    samples
-    echo
-    echo "Comparisons: $(ls "$work"/trivial/*_compare.txt) $(ls "$work"/sampling/*_compare.txt)"
-} >"$txt"
-{
-    echo 'figure,none_median,trivial_median,trivial_scale,trivial_ratio,trivial_ci95_low,trivial_ci95_high,sampling_median,sampling_scale,sampling_ratio,sampling_ci95_low,sampling_ci95_high'
-    table 1
-} >"$csv"
-cat "$txt"
 echo "Files: $txt $csv $work/"

@@ -68,7 +68,7 @@ stats_helper() {
 # is not in .done, so that the resumed run appears exactly once.
 drop_unfinished_runs() {  # uses $base
     local f tmpf
-    for f in "$base"_*.summary "$base.csv" "$base.constructs.csv"; do
+    for f in "$base"_*.summary "$base.csv" "$base.constructs.csv" "$base.runs.csv"; do
         [ -e "$f" ] || continue
         tmpf=$(mktemp)
         awk -F, 'NR == FNR { done[$1] = 1; next } FNR == 1 || ($1 in done)' "$base.done" "$f" >"$tmpf" && mv "$tmpf" "$f"
@@ -79,5 +79,9 @@ drop_unfinished_runs() {  # uses $base
         awk 'NR == FNR { done[$1] = 1; next }
              /^=== run [0-9]+\// { split($3, r, "/"); keep = (r[1] in done) }
              keep' "$base.done" "$f" >"$tmpf" && mv "$tmpf" "$f"
+    done
+    for f in "$base"_*.run*.json; do   # a run's JSON record: <base>_<set>.run<N>.json
+        [[ $f =~ \.run([0-9]+)\.json$ ]] || continue
+        grep -qx "${BASH_REMATCH[1]}" "$base.done" || rm -f "$f"
     done
 }

@@ -7,15 +7,17 @@
 # lies within +-PCT% of that median or +-0.1 us for figures in us (whichever
 # is larger), or CAP processes ran, or MINUTES passed since the suite (or its
 # resume) started. The stop and the width reached are said, and recorded in
-# <base>.env so that --resume replays the same plan. Sourced by run_clomp.sh;
-# reads base, here, plan, start_epoch; sets last_key_run and total_runs.
-# shellcheck disable=SC2154  # base, here, plan, start_epoch: assigned by run_clomp.sh
+# <base>.env so that --resume replays the same plan. Sourced by run_clomp.sh.
+#   reads: base, here, plan, start_epoch (run_clomp.sh); stats_helper (suite/common.sh)
+#   sets:  replicates, auto_pct, auto_cap, auto_minutes (parse_replicates); plan,
+#          last_key_run, total_runs, auto_inserted (auto_insert)
 
 AUTO_START=6            # fewest processes with a 95% interval of the median
 auto_pct='' auto_cap='' auto_minutes='' auto_inserted=0
-# The figures that must be tight, as "column|label|unit" (unit us: the 0.1 us floor applies).
-auto_figures=('omp_barrier_us_per_loop|OMP Barrier us/Loop|us' 'static_omp_overhead_us|Static OMP overhead|us'
-    'dynamic_omp_overhead_us|Dynamic OMP overhead|us' 'static_omp_speedup|Static OMP speedup|')
+# The figures that must be tight, as "measurement key|clomp CSV column|label|unit" (unit us: the
+# 0.1 us floor applies): CLOMP 1.2's Runtime figures, as the key summary shows them.
+auto_figures=('barrier|runtime_us_per_loop|OMP Barrier us/Loop|us' 'static|runtime_overhead_us|Static OMP overhead|us'
+    'dynamic|runtime_overhead_us|Dynamic OMP overhead|us' 'static|runtime_speedup|Static OMP speedup|')
 
 # parse_replicates VALUE: sets replicates (the processes planned first) and,
 # for auto, auto_pct, auto_cap, auto_minutes; exits 2 with one line on bad input.
@@ -42,23 +44,36 @@ parse_replicates() {
 }
 
 # auto_widths INPUT LIMIT: per key figure "label<TAB>n<TAB>median<TAB>half<TAB>allowed" from the
-# OK target rows numbered <= LIMIT of the key summary; half is NA without an interval.
+# OK target runs numbered <= LIMIT in <base>.csv (clomp's own rows, read by column name,
+# quote-aware: results/csv_columns.awk); half is NA without an interval. clomp-stats answers
+# in JSON, read by member name (stats_field).
+# shellcheck disable=SC2154  # here, base: run_clomp.sh's (see the top)
 auto_widths() {
-    local input=$1 limit=$2 helper figure col label unit values line
+    local input=$1 limit=$2 helper figure key col label unit values json n median ci_lo ci_hi
     helper=$(stats_helper) || return 1
     for figure in "${auto_figures[@]}"; do
-        IFS='|' read -r col label unit <<<"$figure"
-        values=$(awk -F, -v k="$input" -v name="$col" -v limit="$limit" "$input_key"' NR == 1 { for (c = 1; c <= NF; c++) if ($c == name) at = c }
-            NR > 1 && $3 == "OK" && $1 + 0 <= limit && key() == k && at && $at != "" { print $at }' "${base}_key.summary")
+        IFS='|' read -r key col label unit <<<"$figure"
+        values=$(awk -F, -v want="$input" -v key="$key" -v c="$col" -v limit="$limit" -f "$here/results/csv_columns.awk" -f <(cat <<'AWK'
+col("key") == key && col("run_status") == "OK" && col("run") + 0 <= limit && col(c) != "" &&
+    col("numThreads") " " col("allocThreads") " " col("numParts") " " col("zonesPerPart") " " col("zoneSize") " " \
+    col("flopScale") " " col("timeScale") " " col("numa") == want { print col(c) }
+AWK
+) "$base.csv" 2>/dev/null)
         [ -n "$values" ] || continue
         # shellcheck disable=SC2086  # one value per word
-        line=$("$helper" summary $values) || continue
-        IFS=$'\t' read -r n median _ _ ci_lo ci_hi _ <<<"$line"
+        json=$("$helper" summary --json $values) || continue
+        n=$(stats_field "$json" n) median=$(stats_field "$json" median)
+        ci_lo=$(stats_field "$json" ci_low) ci_hi=$(stats_field "$json" ci_high)
         awk -v l="$label" -v n="$n" -v m="$median" -v lo="$ci_lo" -v hi="$ci_hi" -v p="$auto_pct" -v us="$unit" 'BEGIN {
             a = (m < 0 ? -m : m) * p / 100; if (us == "us" && a < 0.1) a = 0.1
-            h = "NA"; if (lo != "NA") h = (m - lo > hi - m) ? m - lo : hi - m
+            h = "NA"; if (lo != "null") h = (m - lo > hi - m) ? m - lo : hi - m
             printf "%s\t%d\t%.4g\t%s\t%.4g\n", l, n, m, h == "NA" ? h : sprintf("%.4g", h), a }'
     done
+}
+
+# stats_field JSON NAME: the member NAME of clomp-stats' one-line JSON object (numbers and null).
+stats_field() {
+    [[ $1 =~ \"$2\":\ ([^,}]*) ]] && printf '%s\n' "${BASH_REMATCH[1]}"
 }
 
 auto_insert() {  # auto_insert I: one more target process at plan index I
@@ -69,6 +84,7 @@ auto_insert() {  # auto_insert I: one more target process at plan index I
 # auto_replicates_step I: at the end of the key runs (I = last_key_run). Inserts one
 # more target process at I (returns 0) while the key figures are not tight and
 # no cap is reached; else says why it stopped, records it, and returns 1.
+# shellcheck disable=SC2154  # start_epoch: run_clomp.sh's (see the top)
 auto_replicates_step() {
     local i=$1 input widths wide processes why
     [ -n "$auto_pct" ] || return 1

@@ -1,12 +1,60 @@
 # shellcheck shell=bash
-# The results of a suite: charts, the HTML report and the submission bundle
-# (results/report.sh, results/bundle.sh). Sourced by run_clomp.sh; reads its
-# plots setting (yes, no, auto) and here.
-# shellcheck disable=SC2154  # plots: assigned by run_clomp.sh
+# What the run loop records of each run, and the suite's results: its tables,
+# the between-process summary, charts, the HTML report and the submission
+# bundle, made by the Python results package (results/clomp_results/).
+# Sourced by run_clomp.sh.
+#   reads: here (the source tree), plots (yes, no, auto: run_clomp.sh's setting)
+#   sets:  have_python (1 when python3 runs the results package here)
+# The runs never need Python: without it every run is still recorded (its
+# .full section, JSON record, .done mark, <base>.runs.csv line and its rows in
+# <base>.csv), and the tables and report are made elsewhere (make plots OUT=...).
+
+have_python=0
+if command -v python3 >/dev/null 2>&1 && python3 -c 'import sys; sys.exit(sys.version_info < (3, 8))' 2>/dev/null; then
+    have_python=1
+fi
+# shellcheck disable=SC2154  # here: run_clomp.sh's (see the top)
+clomp_results() { python3 "$here/results/clomp-results" "$@"; }
+no_python_notice() {  # no_python_notice BASE
+    echo "run_clomp.sh: notice: no python3 (3.8+) on this node: every run is recorded, but the tables, report and bundle must be made on a machine with Python: make plots OUT=$1 / ./run_clomp.sh --bundle --out $(dirname "$1")" >&2
+}
+
+# record_run BASE RUN SET POLICY STATUS RC SECONDS RUN_CSV TABLE: the driver's
+# record of the run (<base>.runs.csv, read by name), clomp's CSV rows of it
+# appended to TABLE (<base>.csv, or <base>.constructs.csv for a construct
+# run) after the run's facts, header first when TABLE is new (a run that left
+# no CSV adds no row), and, with Python, its .summary row from its JSON record.
+record_run() {
+    local base=$1 prefix="$2,$3,$5,$6,$7" csv=$8 table=$9
+    [ -s "$base.runs.csv" ] || echo 'run,set,numa,status,exit_code,seconds' >>"$base.runs.csv"
+    printf '%s,%s,%s,%s,%s,%s\n' "$2" "$3" "${4:-first-touch}" "$5" "$6" "$7" >>"$base.runs.csv"
+    if [ -s "$csv" ]; then
+        [ -s "$table" ] || printf 'run,set,run_status,run_exit_code,run_seconds,%s\n' "$(head -n 1 "$csv")" >>"$table"
+        tail -n +2 "$csv" | sed "s/^/$prefix,/" >>"$table"
+    fi
+    [ "$have_python" = 0 ] || clomp_results tables --append-summary-row "$base" "$2"
+}
+
+# The key inputs that ran as several processes, summarised between processes.
+key_between_processes() {  # key_between_processes BASE
+    [ "$have_python" = 1 ] || return 0
+    clomp_results between "$1"
+}
+
+# static_speedup RUN_CSV: Static OMP's speedup (CLOMP 1.2's, from Runtime: the
+# run's Speedup line) from clomp's CSV, read by column name (quote-aware), or empty.
+static_speedup() {
+    awk -F, -f "$here/results/csv_columns.awk" -f <(echo 'col("key") == "static" { print col("runtime_speedup") }') "$1" 2>/dev/null
+}
 
 # Charts need gnuplot: on by default when it is installed, a notice when not.
-write_results() {  # write_results BASE: charts, <base>.html, <base>.tar.gz
+# shellcheck disable=SC2154  # plots: run_clomp.sh's (see the top)
+write_results() {  # write_results BASE: tables, charts, <base>.html, <base>.tar.gz
     local chart_opt=--charts
+    if [ "$have_python" = 0 ]; then
+        no_python_notice "$1"
+        return 1
+    fi
     case $plots in
         no) chart_opt=--no-charts ;;
         auto)
@@ -15,8 +63,10 @@ write_results() {  # write_results BASE: charts, <base>.html, <base>.tar.gz
                 chart_opt=--no-charts
             fi ;;
     esac
-    "$here/results/report.sh" "$chart_opt" "$1" || return 1
-    "$here/results/bundle.sh" "$1"
+    clomp_results tables "$1" --write || return 1
+    clomp_results between "$1" >/dev/null || return 1
+    clomp_results report "$chart_opt" "$1" || return 1
+    clomp_results bundle "$1"
 }
 
 # --bundle [ID]: rewrites the results of the suite of that ID in DIR and

@@ -64,18 +64,18 @@ ok $? "--compare --help explains the side specification and exits 0"
 
 # ---- 2. a stand-in clomp with chosen figures ------------------------------------------
 # Each call takes the next number c from $FAKE_COUNTER, logs "c FAKE_SCALE" to
-# $FAKE_LOG and writes, as clomp's --csv does, figures (1 + c/FAKE_STEP) x
+# $FAKE_LOG and writes, as clomp's --json does, a record with figures (1 + c/FAKE_STEP) x
 # FAKE_SCALE (defaults 100 and 1), so that in the order A B B A A B B A ... A
-# gets calls 1 4 5 8 9 12 and B 2 3 6 7 10 11: two interleaved samples. The driver reads
-# the CSV by column name: here the columns are in another order than clomp's,
-# with one clomp does not have, and the second measurement's name holds a
-# comma (quoted, as clomp quotes its optional schedule "Static,1 OMP").
+# gets calls 1 4 5 8 9 12 and B 2 3 6 7 10 11: two interleaved samples. The report reads
+# the record by member name: here the members are in another order than clomp's, with
+# one clomp does not have, a measurement not selected, and the second measurement's
+# name holds a comma (as clomp names its optional schedule "Static,1 OMP").
 fake=$root/fakeclomp
 cat >"$fake" <<'FAKE'
 #!/usr/bin/env bash
-csv=''
+json=''
 for a in "$@"; do
-    case $a in --dry-run) exit 0 ;; --csv=*) csv=${a#--csv=} ;; esac
+    case $a in --dry-run) exit 0 ;; --json=*) json=${a#--json=} ;; esac
 done
 c=$(( $(cat "$FAKE_COUNTER" 2>/dev/null || echo 0) + 1 ))
 echo "$c" >"$FAKE_COUNTER"
@@ -83,11 +83,15 @@ scale=${FAKE_SCALE:-1}
 echo "$c $scale ${OMP_PROC_BIND-unset} ${OMP_PLACES-unset}" >>"$FAKE_LOG"
 v=$(awk -v c="$c" -v d="${FAKE_STEP:-100}" -v s="$scale" 'BEGIN { printf "%.10g", (1 + c / d) * s }')
 echo "fake clomp, call $c"
-cat >"$csv" <<CSV
-not_a_clomp_column,overhead_us,name,key,system_cpu_seconds,us_per_loop_ci_low,us_per_loop,user_cpu_seconds
-99,,OMP Barrier,barrier,0,99,$v,$v
-99,$v,"Static,1 OMP",static_1,0,99,$v,$v
-CSV
+cat >"$json" <<JSON
+{"not_a_clomp_member": 99, "schema": "clomp-result", "schema_version": 1,
+ "measurements": [
+  {"us_per_loop": $v, "name": "OMP Barrier", "key": "barrier", "selected": true, "overhead_us_per_loop": null, "statistics": {"median_ci_95": [99, 99]}},
+  {"name": "Static,1 OMP", "overhead_us_per_loop": $v, "selected": true, "key": "static_1", "us_per_loop": $v},
+  {"name": "Nested OMP", "selected": false, "key": "nested", "us_per_loop": null}],
+ "process_cost": {"system_cpu_seconds": 0, "user_cpu_seconds": $v},
+ "constructs": null}
+JSON
 FAKE
 chmod +x "$fake"
 export FAKE_COUNTER=$root/counter FAKE_LOG=$root/fake.log

@@ -4,8 +4,8 @@
 # report rendered in headless Chromium (headings, inline charts, a screenshot
 # that is not blank), the submission bundle and ./clomp_validate: valid as
 # made, invalid with a named reason after each kind of damage (one changed
-# byte, a removed file, a run marked FAILED, a checksum that differs, a CORAL
-# RFP line that does not parse, a fast-math build, oversubscription, a
+# byte, a removed file, a run marked FAILED, a checksum that differs, a run
+# record naming other inputs, a fast-math build, oversubscription, a
 # construct row marked failed or the construct table removed), and "not a
 # bundle" for other files; the construct runs' table (<base>.constructs.csv)
 # against their own output, in the report and its charts, and resumed. One
@@ -113,9 +113,11 @@ if [ "$have_gnuplot" = 1 ]; then
         grep -q '<svg' "${base}_charts/$c.svg" 2>/dev/null || bad+="$c.svg "
     done
     is "$bad" "" "every chart is a PNG (by its signature) and an SVG"
-    # The speedup chart draws one point per thread count for each of the 4 schedules.
-    title_count=$(grep -c '<title>\(Static\|Dynamic\|Manual\|Bestcase\|ideal\)</title>' "${base}_charts/speedup_6400zones.svg")
-    is "$title_count" 5 "the speedup chart has the series Static, Dynamic, Manual, Bestcase and ideal"
+    # The speedup chart draws a series for Bestcase and each checked schedule (their roles in clomp
+    # --list-schedules) that has a point: Nested OMP has none below 2x2 threads.
+    want_series=$(schedule_list '' default 1 | while read -r k; do "$CLOMP" --list-schedules | awk -F'\t' -v k="$k" '$1 == k && ($3 == "bestcase" || $3 == "checked") && $2 != "Nested OMP" { print $2 }'; done)
+    got_series=$(grep -o '<title>[^<]*</title>' "${base}_charts/speedup_6400zones.svg" | sed 's/<[^>]*>//g' | grep -vE '^(Gnuplot|Produced by GNUPLOT|Speedup vs threads.*)$' | grep -vx 'gnuplot_plot_[0-9]*')
+    is "$(LC_ALL=C sort <<<"$got_series" | paste -sd ,)" "$(printf '%s\nideal\n' "$want_series" | LC_ALL=C sort | paste -sd ,)" "the speedup chart has a series for Bestcase and each checked schedule with a point, and the ideal line"
 else
     for d in "the charts exist" "every chart is PNG and SVG" "the speedup chart has its 5 series"; do skip "$d" "gnuplot not installed"; done
     want_charts=''
@@ -228,9 +230,9 @@ pcsv=${base}_key.processes.csv
 between() { awk -F, -v f="$1" -v d="$2" 'NR > 1 && $3 == f && index(" " $5 " ", " 1 ") { printf "%." d "f\n", $6 }' "$pcsv"; }
 n=$(awk -F, 'NR > 1 && $3 == "static_omp_speedup" && index(" " $5 " ", " 1 ") { print $4 }' "$pcsv")
 like "$(cat "$html")" "Figures: <b>the median of $n processes \(runs " "with replicates the headline says it is the median of the target input's $n processes"
-got=$(sed -n 's|.*<td>Static OMP speedup over Serial Ref</td><td class="num">\([^<]*\)</td>.*|\1|p' "$html")
+got=$(sed -n 's|.*<td>Static OMP speedup over Serial Ref</td><td>median over processes</td><td class="num">\([^ <]*\).*|\1|p' "$html")
 is "$got" "$(between static_omp_speedup 2)" "the headline's Static OMP speedup is the median over processes"
-got=$(sed -n 's|.*<td>Static OMP overhead, us per loop</td><td class="num">\([^ <]*\).*|\1|p' "$html")
+got=$(sed -n 's|.*<td>Static OMP overhead, us per loop</td><td>median over processes</td><td class="num">\([^ <]*\).*|\1|p' "$html")
 is "$got" "$(between static_omp_overhead_us 2)" "the headline's Static OMP overhead is the median over processes"
 got=$(sed -n 's|.*<td>Barrier latency (OMP Barrier)</td><td class="num">\([^ <]*\).*|\1|p' "$html")
 want=$(between barrier_llnl_target_cycles 0)
@@ -394,12 +396,14 @@ validate_it() {
     rc=$?
 }
 validate_it "$bundle"
-is "$rc" 0 "clomp_validate accepts the bundle as made (exit 0)"
-like "$out" ": VALID: $runs runs" "and says VALID with the number of runs"
+# A --quick suite runs at timeScale 1: valid, never fit to submit (issue 35, item 9).
+is "$rc" 3 "clomp_validate accepts the bundle as made, but a quick suite is not submission-grade (exit 3)"
+like "$out" ": VALID, NOT SUBMISSION-GRADE: $runs runs" "and says VALID, NOT SUBMISSION-GRADE with the number of runs"
+like "$out" "  - timeScale 1, not the submitted 100 \\(runs " "and gives the reason: the timeScale"
 "$driver" --validate "$bundle" >/dev/null 2>&1
-is "$?" 0 "run_clomp.sh --validate BUNDLE is the same check"
+is "$?" 3 "run_clomp.sh --validate BUNDLE is the same check"
 validate_it "$root/unpacked/$name"
-is "$rc" 0 "an unpacked bundle (its directory) validates too"
+is "$rc" 3 "an unpacked bundle (its directory) validates too"
 
 # damaged NAME EDIT [remanifest]: a copy of the bundle with EDIT (shell code run
 # in its directory) applied, repacked; with remanifest the MANIFEST is rewritten,
@@ -450,21 +454,25 @@ validate_it "$b"
 is "$rc" 1 "a checksum that differs across thread counts or schedules of one input: invalid"
 like "$out" "input [0-9 ]+: checksum sum [^ ]+, residue [^ ]+, total [^ ]+ in run $last Dynamic OMP" "the reason names the input, the run and the schedule"
 
-# The Static OMP Sum of the last run edited in the table and in the .full's Checksum line
-# (the conserved Total left alone): every checksum field is compared, not only the total.
+# The Static OMP Sum of the last run edited in the table and in its JSON record (the conserved
+# Total left alone): every checksum field is compared, not only the total, in both.
 b=$(damaged sum "awk -F, -v OFS=, -v r=$last 'NR == 1 { for (i = 1; i <= NF; i++) if (\$i == \"checksum_sum\") c = i }
     NR > 1 && \$1 == r && \$6 == \"static\" { \$c = \$c + 1 } 1' $name.csv >t && mv t $name.csv
-    for f in ${name}_*.full; do awk -v r=$last '/^=== run [0-9]+\\// { split(\$3, a, \"/\"); on = (a[1] == r) }
-        on && /Static OMP Checksum: Sum=/ { sub(/Sum=/, \"Sum=1\") } 1' \$f >t && mv t \$f; done" remanifest)
+    python3 -c 'import json, sys
+d = json.load(open(sys.argv[1]))
+for m in d[\"measurements\"]:
+    if m[\"key\"] == \"static\": m[\"checksum\"][\"sum\"] += 1
+json.dump(d, open(sys.argv[1], \"w\"))' ${name}_*.run$last.json" remanifest)
 validate_it "$b"
-is "$rc" 1 "a Static OMP Sum edited in the .csv and the .full (MANIFEST rewritten, Total unchanged): invalid"
+is "$rc" 1 "a Static OMP Sum edited in the .csv and the run's JSON record (MANIFEST rewritten, Total unchanged): invalid"
 like "$out" "input [0-9 ]+: checksum sum [^ ]+, residue .* in run $last Static OMP" "the reason names the table's differing sum, the run and the schedule"
-like "$out" "input [0-9 ]+: \.full line \"Static OMP Checksum: Sum=1[^\"]*\" in run $last " "and the .full's Checksum line"
+like "$out" "input [0-9 ]+: checksum sum [^ ]+, residue .* in run $last Static OMP \\([0-9]+ threads; its record\\)" "and the record's"
 
-b=$(damaged coral "sed -i '0,/^CORAL RFP/s/^\\(CORAL RFP, [^,]*\\), [^,]*,/\\1, fast,/' ${name}_key.full" remanifest)
+b=$(damaged inputs "python3 -c 'import json, sys
+d = json.load(open(sys.argv[1])); d[\"inputs\"][\"numParts\"] += 1; json.dump(d, open(sys.argv[1], \"w\"))' ${name}_key.run1.json" remanifest)
 validate_it "$b"
-is "$rc" 1 "a CORAL RFP line that does not parse: invalid"
-like "$out" "run 1 \\([^)]*\\): its CORAL RFP line does not parse" "the reason names run 1's CORAL RFP line"
+is "$rc" 1 "a run whose JSON record names other inputs than the plan's: invalid"
+like "$out" "run 1 \\([^)]*\\): its record names the inputs" "the reason names run 1's record"
 
 b=$(damaged fastmath "sed -i 's/^CFLAGS: /CFLAGS: -ffast-math /' $name.env" remanifest)
 validate_it "$b"
@@ -550,7 +558,7 @@ rc=$?
 if [ "$have_gnuplot" = 1 ]; then
     is "$rc:$(find "${base}_charts" -name '*.svg' 2>/dev/null | wc -l | tr -d ' ')" "0:7" "make plots OUT=DIR redraws the 7 charts of the latest suite in DIR"
 else
-    is "$rc" 2 "make plots without gnuplot fails (exit 2 from results/report.sh)"
+    is "$rc" 2 "make plots without gnuplot fails (exit 2 from clomp-results report)"
 fi
 [ -s "$html" ]
 ok $? "make plots OUT=DIR rewrites the HTML report"
@@ -558,7 +566,7 @@ rm -f "$bundle"
 "$driver" --out "$dir" --bundle 1 >/dev/null 2>&1
 is "$?" 0 "run_clomp.sh --bundle 1 exits 0"
 validate_it "$bundle"
-is "$rc" 0 "the bundle it rewrites validates"
+is "$rc" 3 "the bundle it rewrites validates (a quick suite: not submission-grade)"
 "$driver" --out "$dir" --bundle 7 >/dev/null 2>&1
 is "$?" 2 "run_clomp.sh --bundle of a suite that does not exist: exit 2"
 
@@ -577,6 +585,6 @@ is "$(grep -c "^\[$last_c/$runs\] " "$root/resume.out")" 1 "it runs that constru
 is "$(rows_of "$last_c" "$rbase.constructs.csv"):$(cat "$rbase"_constructs*.full | grep -c "^=== run $last_c/")" "$before:1" \
     "the run's rows are in <base>.constructs.csv once (as many as before: $before) and its output in .full once"
 validate_it "$rbase.tar.gz"
-is "$rc" 0 "and the resumed suite's bundle validates"
+is "$rc" 3 "and the resumed suite's bundle validates (a quick suite: not submission-grade)"
 
 done_testing

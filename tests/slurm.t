@@ -83,7 +83,8 @@ submit() {
     (cd "$dir" && sbatch --parsable "$@") | cut -d';' -f1
 }
 suite_base() { find "$1" -maxdepth 1 -name 'CLOMP_*.env' | head -n 1 | sed 's/\.env$//'; }
-validates() { "$top/clomp_validate" "$1.tar.gz" >"$tmp/validate.log" 2>&1; }
+# A quick suite is valid but never submission-grade (timeScale 1): exit 3.
+validates() { "$top/clomp_validate" "$1.tar.gz" >"$tmp/validate.log" 2>&1; [ $? = 3 ]; }
 quick=(--quick --max-zone-scale 1 --replicates 1 --no-plots)
 
 # ---- the batch one-liner ---------------------------------------------------------------

@@ -84,8 +84,8 @@ if [ "${1-}" = --help ]; then
     echo "  --csv=FILE  (a test stand-in)"
     exit 0
 fi
-csv=''
-for a in "$@"; do case $a in --csv=*) csv=${a#--csv=} ;; esac; done
+csv='' json=''
+for a in "$@"; do case $a in --csv=*) csv=${a#--csv=} ;; --json=*) json=${a#--json=} ;; esac; done
 [ -z "${FAKE_LOG-}" ] || printf '%s\n' "$*" >>"$FAKE_LOG"
 [ -z "${FAKE_ENV_LOG-}" ] || env | grep -E '^(OMP_|GOMP_|KMP_|XLSMPOPTS|BG_)' | LC_ALL=C sort >>"$FAKE_ENV_LOG"
 echo "fake clomp $*"
@@ -113,6 +113,24 @@ manual,Manual OMP,22.46,0.6,26.3,16.55
 nested,Nested OMP,24.05,0.5,24.6,18.13
 CSV
 [ -z "$csv" ] || [ -z "${FAKE_CSV_FILLER-}" ] || yes 'filler,filler row,,,,' | head -n "$FAKE_CSV_FILLER" >>"$csv"
+# The run's JSON record (what the suite's .summary row is made from): the same figures.
+if [ -n "$json" ]; then
+    j() { if [ "$1" = N/A ]; then printf null; else printf '%s' "$1"; fi; }
+    m() { printf '{"key": "%s", "name": "%s", "role": "checked", "selected": true, "runtime_us_per_loop": %s, "runtime_speedup": %s, "runtime_efficacy_percent": %s, "runtime_overhead_us_per_loop": %s}' \
+        "$1" "$2" "$(j "$3")" "$(j "$4")" "$(j "$5")" "$(j "$6")"; }
+    {
+        printf '{"schema": "clomp-result", "schema_version": 1, "status": "ok", "exit_status": 0, "process_cost": {"user_cpu_seconds": 0.5, "system_cpu_seconds": 0.25}, "measurements": ['
+        m calc_deposit calc_deposit 0.00 "$na" "$na" "$na"; printf ', '
+        m barrier "OMP Barrier" 6.98 "$na" "$na" "$na"; printf ', '
+        m serial "Serial Ref" 11.79 1.0 "$na" "$na"; printf ', '
+        m bestcase "Bestcase OMP" 5.92 1.9 100.0 0.00; printf ', '
+        m static "Static OMP" 21.57 "$s" 27.4 15.66; printf ', '
+        m dynamic "Dynamic OMP" 13.55 0.4 43.7 7.63; printf ', '
+        m manual "Manual OMP" 22.46 0.6 26.3 16.55; printf ', '
+        m nested "Nested OMP" 24.05 0.5 24.6 18.13
+        printf ']}\n'
+    } >"$json"
+fi
 FAKE
 chmod +x "$fake"
 
@@ -183,12 +201,14 @@ main_out=$out main_err=$err
 is "$rc" 0 "a quick suite of the real clomp (MAX_THREADS 2) completes with exit 0"
 [ "$rc" = 0 ] || diag "stderr: $err"
 
-want_files=$(for f in .csv .done .env .html .tar.gz _key.full _key.summary _machine; do echo "CLOMP_${host}_1$f"; done
+want_files=$(for f in .csv .done .env .html .runs.csv .tar.gz _key.full _key.summary _machine; do echo "CLOMP_${host}_1$f"; done
     command -v gnuplot >/dev/null 2>&1 && echo "CLOMP_${host}_1_charts"
-    for z in "${zone_sizes[@]}"; do echo "CLOMP_${host}_1_${z}zones.full" "CLOMP_${host}_1_${z}zones.summary"; done)
+    for z in "${zone_sizes[@]}"; do echo "CLOMP_${host}_1_${z}zones.full" "CLOMP_${host}_1_${z}zones.summary"; done
+    # Each run's JSON record, <base>_<set>.run<N>.json, for the runs of the plan in .env.
+    sed -n 's/^plan: //p' "$main/CLOMP_${host}_1.env" | tr ';' '\n' | grep '|' | awk -F'|' -v b="CLOMP_${host}_1" '{ print b "_" $1 ".run" NR ".json" }')
 want_files=$(tr ' ' '\n' <<<"$want_files" | LC_ALL=C sort | tr '\n' ' ')
 got_files=$(cd "$main" && find . -mindepth 1 -maxdepth 1 | sed 's|^\./||' | LC_ALL=C sort | tr '\n' ' ')
-is "$got_files" "$want_files" "the first suite in an empty dir is ID 1: .env, .done, .csv, key and per-zone-size .full/.summary, machine description, charts (with gnuplot), .html and .tar.gz named CLOMP_<short host>_1*, nothing else"
+is "$got_files" "$want_files" "the first suite in an empty dir is ID 1: .env, .done, .runs.csv, .csv, key and per-zone-size .full/.summary, each run's JSON record, machine description, charts (with gnuplot), .html and .tar.gz named CLOMP_<short host>_1*, nothing else"
 like "$main_out" "^CLOMP suite $main/CLOMP_${host}_1\$" "stdout names the suite's output base"
 file_has "$b1.html" 'Figures: <b>one process \(run 1\)' "with one process of the target input the report's headline says its figures are run 1's alone"
 
@@ -484,7 +504,7 @@ if [ -n "$sigign" ] && (((16#$sigign & 2) == 0)); then
     br=$rec/CLOMP_${host}_1
     want_cells=$(FAKE_NA=9.99 "$fake" 2 -1 64 100 32 1 1 | awk -F', *' '
         $1 ~ /^(us\/Loop|Speedup|Efficacy|Overhead)$/ { for (c = 2; c <= 9; c++) { v = $c; sub(/%$/, "", v); cell[$1, c] = v } }
-        END { for (c = 2; c <= 9; c++) printf "%s %s %s %s ", cell["us/Loop", c], cell["Speedup", c], cell["Efficacy", c], cell["Overhead", c] }')
+        END { for (c = 2; c <= 9; c++) printf "%s %s %s %s ", cell["us/Loop", c] + 0, cell["Speedup", c] + 0, cell["Efficacy", c] + 0, cell["Overhead", c] + 0 }')
     set -m
     log=$root/rec.log
     FAKE_LOG=$log FAKE_NA=9.99 FAKE_FILLER=300000 FAKE_CSV_FILLER=1000000 "$driver" "${quick[@]}" --out "$rec" "$fake" 2 </dev/null >"$root/rec.out" 2>"$root/rec.err" &
@@ -521,7 +541,7 @@ if [ -n "$sigign" ] && (((16#$sigign & 2) == 0)); then
     ok "$stopped" "Ctrl-C while a run is being recorded still stops the suite (exit 130) before another run starts" ||
         diag "exit $rc after $runs run(s)"
     if grep -qx 1 "$br.done" 2>/dev/null; then
-        cells=$(awk -F, '$1 == 1 { for (i = 13; i <= 44; i++) printf "%s ", $i }' "${br}_key.summary")
+        cells=$(awk -F, '$1 == 1 { for (i = 13; i <= 44; i++) printf "%s ", ($i == "" ? "" : $i + 0) }' "${br}_key.summary")
         filler=$(run_section "${br}_key.full" 1 | grep -c '^filler output line$')
         state="recorded: cells '$cells', $filler filler lines"
     elif [ "$(grep -c '^1,' "${br}_key.summary" 2>/dev/null)" = 0 ] && ! grep -q '^=== run 1/' "${br}_key.full" 2>/dev/null; then

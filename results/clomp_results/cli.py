@@ -1,0 +1,49 @@
+"""The package's command line: ``results/clomp-results SUBCOMMAND ARGS``.
+
+One line per subcommand in COMMANDS: name -> (module, one-line help). The
+module is imported only when its subcommand runs, and its ``main(argv)``
+returns the exit status. Add a subcommand by adding its line.
+"""
+from __future__ import annotations
+
+import importlib
+import sys
+from typing import List, Optional
+
+from .safe_io import for_terminal
+
+COMMANDS = {
+    "load": ("clomp_results.inspect", "print what the loader reads of a suite or bundle (a check of the records)"),
+    "tables": ("clomp_results.tables", "re-render a suite's .summary, .csv and .constructs.csv rows from its JSON records"),
+    "between": ("clomp_results.between", "the key inputs' figures between processes (--replicates): <base>_key.processes.csv and .txt"),
+    "validate": ("clomp_results.validate", "check a submission bundle: exit 0 valid, 3 valid but not submission-grade, 1 invalid, 2 not a bundle"),
+    "report": ("clomp_results.report", "draw a suite's charts (gnuplot) and write its HTML report <base>.html, in its directory only"),
+    "compare-report": ("clomp_results.compare_report", "the report of run_clomp.sh --compare from its processes' JSON records (.txt, .csv, .json)"),
+    "ompt-tax-report": ("clomp_results.ompt_tax_report", "the report of run_clomp.sh --ompt-tax from its two comparisons' JSON"),
+    "bundle": ("clomp_results.bundle", "write the submission bundle <base>.tar.gz of a suite (MANIFEST, runtime library)"),
+}
+
+
+def usage() -> str:
+    width = max(len(k) for k in COMMANDS)
+    lines = ["usage: clomp-results SUBCOMMAND [ARGS] (python3 %d.%d)" % sys.version_info[:2], "subcommands:"]
+    for name, (_, text) in COMMANDS.items():
+        lines.append("  %-*s  %s" % (width, name, text))
+    return "\n".join(lines)
+
+
+def main(argv: Optional[List[str]] = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if not argv or argv[0] in ("-h", "--help"):
+        print(usage())
+        return 0 if argv else 2
+    name = argv[0]
+    if name not in COMMANDS:
+        print("clomp-results: unknown subcommand '%s'\n%s" % (for_terminal(name), usage()), file=sys.stderr)
+        return 2
+    module = importlib.import_module(COMMANDS[name][0])
+    try:
+        return int(module.main(argv[1:]) or 0)
+    except BrokenPipeError:   # the reader went away (| head): no traceback
+        sys.stderr.close()
+        return 1

@@ -1,0 +1,115 @@
+"""The submission grade (issue 35, item 9): a VALID bundle is fit to submit
+only when the suite ran as a submission must. Every reason is collected;
+none makes a bundle invalid. Thresholds, stated (docs/suite.md):
+
+- SUBMISSION_TIME_SCALE: every mesh run at timeScale 100, the suite's
+  default (the construct runs run at 1 by design and are not counted);
+- threads bound: no run's team had an unbound thread (the record's
+  numa.thread_placement.unbound_threads, else numa.locality.threads_bound,
+  else the preflight's "threads not bound" warning);
+- not oversubscribed: no run, construct runs' nested teams included
+  (constructs.oversubscribed), had more threads than cores;
+- a quiet node: every run's noise census probed the team and did not find
+  it busy: the record's noise_census.busy (clomp's own rule and threshold)
+  where the record has it, else no thread lost more than BUSY_LOST_FRACTION
+  of its time (the same share clomp's busy rule uses by contract); a census
+  that did not run is "not measured", which is not quiet; every measurement
+  the record marks invalid (valid: false) and every construct row marked
+  unresolved is a reason too.
+"""
+from __future__ import annotations
+
+from typing import List
+
+from .records import Suite
+
+SUBMISSION_TIME_SCALE = 100
+BUSY_LOST_FRACTION = 0.10
+
+
+def busy_reason(record) -> str:
+    """Why this run's census says the node was not quiet, or ""."""
+    census = record.noise_census
+    if not census:
+        return "the noise census did not run (not measured)"
+    if census.get("busy") is True:
+        why = census.get("busy_reason") or "busy"
+        return "the noise census found the node busy: %s" % why
+    if census.get("busy") is False:
+        return ""
+    if not census.get("probed"):
+        return "the noise census did not probe the team (not measured%s)" % (
+            ": " + str(census["note"]) if census.get("note") else "")
+    lost = [t.get("lost_fraction") for t in census.get("threads") or [] if isinstance(t, dict)]
+    lost = [x for x in lost if isinstance(x, (int, float))]
+    if not lost:
+        return "the noise census has no per-thread figures (not measured)"
+    worst = max(lost)
+    if worst > BUSY_LOST_FRACTION:
+        return "the noise census found the node busy: a team thread lost %.0f%% of its time (above %.0f%%)" % (
+            100 * worst, 100 * BUSY_LOST_FRACTION)
+    return ""
+
+
+def submission_reasons(suite: Suite, cores: int) -> List[str]:
+    reasons: List[str] = []
+    low = [p for p in suite.plan if not p.is_construct and p.args[6] != str(SUBMISSION_TIME_SCALE)]
+    if low:
+        reasons.append("timeScale %s, not the submitted %d (runs %s)" % (
+            ", ".join(sorted({p.args[6] for p in low})), SUBMISSION_TIME_SCALE, _runs(p.index for p in low)))
+    unbound = []
+    unknown_binding = False
+    for p in suite.plan:
+        rec = suite.record(p.index)
+        if rec is None:
+            continue
+        numa = rec.doc.get("numa") or {}
+        placement = numa.get("thread_placement") or {}
+        locality = numa.get("locality") or {}
+        if isinstance(placement.get("unbound_threads"), int):
+            if placement["unbound_threads"] > 0:
+                unbound.append(p.index)
+        elif isinstance(locality.get("threads_bound"), bool):
+            if not locality["threads_bound"]:
+                unbound.append(p.index)
+        else:
+            unknown_binding = True
+    if unbound:
+        reasons.append("threads not bound (OMP_PROC_BIND unset or false) in runs %s" % _runs(unbound))
+    elif unknown_binding and any(w.startswith("threads not bound") for w in suite.env.preflight_warnings):
+        reasons.append("threads not bound (the preflight warning in %s.env)" % suite.name)
+    over = [p.index for p in suite.plan if cores and p.threads > cores]
+    for p in suite.plan:
+        rec = suite.record(p.index)
+        c = rec.constructs if rec is not None else None
+        if isinstance(c, dict) and c.get("oversubscribed") and p.index not in over:
+            over.append(p.index)
+    if over:
+        reasons.append("oversubscribed: more threads than the %s cores in runs %s" % (cores or "?", _runs(sorted(over))))
+    busy = {}
+    first_detail = {}
+    for p in suite.plan:
+        rec = suite.record(p.index)
+        if rec is None:
+            continue
+        why = busy_reason(rec)
+        if why:
+            group = why if "not measured" in why else "the noise census found the node busy"
+            busy.setdefault(group, []).append(p.index)
+            first_detail.setdefault(group, "run %d: %s" % (p.index, why))
+        invalid = [m.name for m in rec.measurements if m.valid is False]
+        if invalid:
+            busy.setdefault("measurements the run marks invalid (%s)" % ", ".join(sorted(set(invalid))), []).append(p.index)
+    for why, runs in busy.items():
+        detail = first_detail.get(why, "")
+        reasons.append("%s in runs %s%s" % (why, _runs(runs), " (%s)" % detail if detail and detail != why else ""))
+    if suite.constructs is not None:
+        unresolved = sorted({int(r["run"]) for r in suite.constructs.rows
+                             if r.get("status") == "unresolved" and r.get("run", "").isdigit()})
+        if unresolved:
+            reasons.append("construct rows unresolved (not measured overheads) in runs %s" % _runs(unresolved))
+    return reasons
+
+
+def _runs(indices) -> str:
+    return " ".join(str(i) for i in indices)

@@ -1,0 +1,251 @@
+"""The loader: a suite directory or bundle in, typed records out.
+
+API (stable: the render and compare modules rely on it; add, never rename):
+
+    load_suite(path, suite_id=None, limits=DEFAULT_LIMITS) -> records.Suite
+        path: a bundle CLOMP_<host>_<id>.tar.gz, its unpacked directory, an
+        output directory (its highest suite ID, or suite_id), or a base path
+        out/CLOMP_<host>_<id> (with or without .env). Everything is read
+        through safe_io (links, devices, FIFOs refused; sizes bounded) and
+        held in memory; no temporary file outlives the call.
+    open_suite(path, suite_id=None, limits) -> (safe_io.Input, name)
+        the same, left open (a context manager), for readers that need the
+        files' bytes (the validator's MANIFEST check, the bundle).
+    load_from_input(inp, name) -> records.Suite
+    parse_env(text) -> records.EnvFacts;  parse_plan(line) -> [PlannedRun]
+    read_table(name, data) -> records.Table   (csv module: quoting, commas,
+        newlines in cells; rows by column name)
+    SuiteError: what open_suite raises when no suite is there (exit 2).
+
+Records' file names: <name>.env, <name>.done, <name>.csv,
+<name>.constructs.csv, <name>_<set>.summary, <name>_<set>.full,
+<name>_<set>.run<N>.json (run N's clomp --json record; rank 0's for MPI),
+<name>.runs.csv (the driver's record of each run: run, set, numa, status,
+exit_code, seconds; older suites have none, and their .summary rows say it),
+<name>_key.processes.csv/.txt, <name>_machine/*.
+"""
+from __future__ import annotations
+
+import csv
+import io
+import json
+import os
+import re
+from typing import Dict, List, Optional, Tuple
+
+from . import safe_io
+from .records import INPUT_NAMES, EnvFacts, PlannedRun, RunRecord, Suite, Table
+from .safe_io import DEFAULT_LIMITS, Limits
+
+__all__ = ["load_suite", "open_suite", "load_from_input", "parse_env", "parse_plan", "read_table", "unquote_bash",
+           "SuiteError", "SUITE_NAME", "INPUT_NAMES", "EnvFacts", "PlannedRun", "RunRecord", "Suite", "Table"]
+
+SUITE_NAME = re.compile(r"^CLOMP_(.+)_([0-9]+)$")
+RECORD_NAME = re.compile(r"^_(.+)\.run([0-9]+)\.json$")
+
+
+class SuiteError(Exception):
+    """No suite at the path given (one line)."""
+
+
+def _belongs(entry: str, name: str) -> bool:
+    """An entry of an output directory that is a file of suite `name`
+    (not its bundle, nor a temporary file being written)."""
+    if entry.endswith((".tar.gz", ".tar.gz.tmp")) or ".tmp." in entry:
+        return False
+    return entry.startswith(name + ".") or entry.startswith(name + "_")
+
+
+def _suite_names(entries: List[str]) -> List[Tuple[int, str]]:
+    out = []
+    for e in entries:
+        if e.endswith(".env"):
+            m = SUITE_NAME.match(e[:-4])
+            if m:
+                out.append((int(m.group(2)), e[:-4]))
+    return sorted(out)
+
+
+def open_suite(path: str, suite_id: Optional[int] = None, limits: Limits = DEFAULT_LIMITS):
+    """(Input, suite name) for a bundle, a suite's directory, an output
+    directory or a base path; SuiteError when there is none, safe_io's
+    Refused/NotABundle for hostile input."""
+    if os.path.isdir(path):
+        base_dir = path
+        entries = os.listdir(path)
+        own = os.path.basename(os.path.normpath(os.path.abspath(path)))
+        if SUITE_NAME.match(own) and (own + ".env" in entries or "MANIFEST" in entries):
+            name = own                                  # an unpacked bundle
+            inp = safe_io.open_input(path, limits)
+            return inp, name
+        names = _suite_names(entries)
+        if suite_id is not None:
+            names = [n for n in names if n[0] == suite_id]
+            if len(names) > 1:
+                raise SuiteError("several suites %d in %s: %s" % (suite_id, safe_io.for_terminal(path),
+                                                                 " ".join(safe_io.for_terminal(n[1]) for n in names)))
+        if not names:
+            raise SuiteError("no suite%s (CLOMP_*.env) in %s" % ("" if suite_id is None else " %d" % suite_id,
+                                                                 safe_io.for_terminal(path)))
+        name = names[-1][1]
+    elif os.path.isfile(path + ".env") or os.path.isfile(path) and path.endswith(".env"):
+        base = path[:-4] if path.endswith(".env") else path
+        base_dir, name = os.path.split(base)
+        base_dir = base_dir or "."
+    elif os.path.lexists(path):
+        inp = safe_io.open_input(path, limits)           # a bundle
+        return inp, os.path.basename(inp.top)
+    else:
+        raise SuiteError("no suite at %s (neither a bundle, a directory nor %s.env)" % (
+            safe_io.for_terminal(path), safe_io.for_terminal(path)))
+    inp = safe_io.open_input(base_dir, limits, only=lambda entry: _belongs(entry, name))
+    return inp, name
+
+
+def load_suite(path: str, suite_id: Optional[int] = None, limits: Limits = DEFAULT_LIMITS) -> Suite:
+    inp, name = open_suite(path, suite_id, limits)
+    with inp:
+        return load_from_input(inp, name, source=path)
+
+
+def _text(inp: safe_io.Input, rel: str) -> Optional[str]:
+    files = safe_io.files_under(inp)
+    if rel not in files:
+        return None
+    return safe_io.read_in_top(inp, rel).decode("utf-8", errors="replace")
+
+
+def load_from_input(inp: safe_io.Input, name: str, source: str = "") -> Suite:
+    files = safe_io.files_under(inp)
+    problems: List[str] = []
+    env_text = _text(inp, name + ".env")
+    env = parse_env(env_text or "")
+    if env_text is None:
+        problems.append("%s.env is missing" % name)
+    done_text = _text(inp, name + ".done") or ""
+    done = [int(x) for x in done_text.split() if x.isdigit()]
+    records: Dict[int, RunRecord] = {}
+    summaries: Dict[str, Table] = {}
+    for rel in sorted(files):
+        if "/" in rel or not rel.startswith(name):
+            continue
+        rest = rel[len(name):]
+        m = RECORD_NAME.match(rest)
+        if m:
+            try:
+                doc = json.loads(safe_io.read_in_top(inp, rel).decode("utf-8", errors="replace"))
+                if not isinstance(doc, dict) or doc.get("schema") != "clomp-result":
+                    raise ValueError("not a clomp-result document")
+                records[int(m.group(2))] = RunRecord(int(m.group(2)), m.group(1), rel, doc)
+            except ValueError as e:
+                problems.append("%s: not a clomp JSON record (%s)" % (rel, e))
+        elif rest.startswith("_") and rest.endswith(".summary"):
+            summaries[rest[1:-len(".summary")]] = read_table(rel, safe_io.read_in_top(inp, rel))
+    tables = {}
+    for suffix in (".csv", ".constructs.csv", "_key.processes.csv", ".runs.csv"):
+        data = safe_io.read_in_top(inp, name + suffix) if name + suffix in files else None
+        tables[suffix] = read_table(name + suffix, data) if data else None
+    machine = {}
+    for rel in files:
+        if rel.startswith(name + "_machine/"):
+            machine[rel.split("/", 1)[1]] = safe_io.read_in_top(inp, rel).decode("utf-8", errors="replace")
+    return Suite(name=name, source=source, env=env, done=done, records=records, summaries=summaries,
+                 csv=tables[".csv"], constructs=tables[".constructs.csv"], processes=tables["_key.processes.csv"],
+                 machine=machine, files=files, problems=problems, runs=tables[".runs.csv"])
+
+
+def read_table(name: str, data: bytes) -> Table:
+    """A CSV (RFC 4180: quoted cells may hold commas, quotes, newlines) by column name."""
+    text = data.decode("utf-8", errors="replace")
+    reader = csv.reader(io.StringIO(text, newline=""))
+    rows = list(reader)
+    if not rows:
+        return Table(name, [], [], [])
+    columns = rows[0]
+    out = []
+    widths = []
+    for r in rows[1:]:
+        widths.append(len(r))
+        out.append({c: (r[i] if i < len(r) else "") for i, c in enumerate(columns)})
+    return Table(name, columns, out, widths)
+
+
+def unquote_bash(value: str) -> str:
+    """A value bash's printf %q wrote: $'...' (ANSI-C) or backslash escapes."""
+    if value.startswith("$'") and value.endswith("'"):
+        body = value[2:-1]
+        out = []
+        i = 0
+        simple = {"n": "\n", "t": "\t", "r": "\r", "\\": "\\", "'": "'", '"': '"', "a": "\a", "b": "\b",
+                  "e": "\x1b", "E": "\x1b", "f": "\f", "v": "\v"}
+        while i < len(body):
+            ch = body[i]
+            if ch == "\\" and i + 1 < len(body):
+                nxt = body[i + 1]
+                if nxt in simple:
+                    out.append(simple[nxt])
+                    i += 2
+                    continue
+                m = re.match(r"[0-7]{1,3}", body[i + 1:])
+                if m:
+                    out.append(chr(int(m.group(0), 8)))
+                    i += 1 + len(m.group(0))
+                    continue
+                m = re.match(r"x[0-9A-Fa-f]{1,2}", body[i + 1:])
+                if m:
+                    out.append(chr(int(m.group(0)[1:], 16)))
+                    i += 1 + len(m.group(0))
+                    continue
+            out.append(ch)
+            i += 1
+        return "".join(out)
+    if value.startswith("'") and value.endswith("'") and len(value) >= 2:
+        return value[1:-1]
+    return re.sub(r"\\(.)", r"\1", value)
+
+
+def parse_plan(line: str) -> List[PlannedRun]:
+    """The runs of a plan signature: exe=...;launcher=...;[mpi=...;]set|policy|args;..."""
+    runs = []
+    for part in line.split(";"):
+        if "|" not in part:
+            continue
+        fields = part.split("|", 2)
+        if len(fields) != 3:
+            continue
+        set_name, policy, args = fields
+        if not set_name:
+            continue
+        runs.append(PlannedRun(len(runs) + 1, set_name, policy, tuple(args.split())))
+    return runs
+
+
+def parse_env(text: str) -> EnvFacts:
+    env = EnvFacts()
+    heading = None
+    for line in text.splitlines():
+        if line.startswith("---- "):
+            rest = line[5:]
+            if re.match(r"^(complete|interrupted|resumed|stopped)\b", rest):
+                env.status_lines.append(rest)
+                heading = None
+                continue
+            heading = rest
+            env.sections.setdefault(heading, [])
+            continue
+        if heading is None:
+            k, sep, v = line.partition(": ")
+            if sep and k not in env.facts:
+                env.facts[k] = v
+                if k == "plan":
+                    env.plan = parse_plan(v)
+        else:
+            env.sections[heading].append(line)
+            if heading.startswith("preflight warnings") and line.startswith("WARNING: "):
+                env.preflight_warnings.append(line[len("WARNING: "):])
+            if heading.startswith("OpenMP and launcher environment") and "=" in line:
+                k, _, v = line.partition("=")
+                env.openmp_environment[k] = unquote_bash(v)
+    if "host" in env.facts:
+        env.facts["host"] = unquote_bash(env.facts["host"])
+    return env

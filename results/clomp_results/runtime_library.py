@@ -1,0 +1,71 @@
+"""Which OpenMP runtime library ran (issue 35, item 9): path, soname,
+package and version. The record says the runtime's file name as the
+process found it at run time (``ompt.runtime_file``, e.g. libgomp.so.1.0.0);
+this finds that file among the libraries the dynamic loader knows
+(``ldconfig -p``) and asks dpkg which package owns it. Nothing from the
+suite is executed (ldd would run the binary); commands run without a shell.
+"""
+from __future__ import annotations
+
+import os
+import subprocess
+from collections import Counter
+from typing import Dict, List, Optional, Tuple
+
+
+def _run(argv: List[str]) -> str:
+    try:
+        done = subprocess.run(argv, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, timeout=10, check=False)
+    except (OSError, subprocess.SubprocessError):
+        return ""
+    return done.stdout.decode("utf-8", errors="replace") if done.returncode == 0 else ""
+
+
+def loader_libraries() -> List[Tuple[str, str]]:
+    """(soname, path) of every library ldconfig's cache lists."""
+    out = []
+    for line in _run(["ldconfig", "-p"]).splitlines()[1:]:
+        left, sep, path = line.partition(" => ")
+        if sep:
+            out.append((left.strip().split(" ")[0], path.strip()))
+    return out
+
+
+def find_runtime(file_name: str, libraries: Optional[List[Tuple[str, str]]] = None) -> Dict[str, str]:
+    """What is known of the runtime whose real file name is file_name."""
+    facts = {"runtime_file": file_name, "path": "unknown", "soname": "unknown", "package": "unknown", "version": "unknown"}
+    for soname, path in (loader_libraries() if libraries is None else libraries):
+        real = os.path.realpath(path)
+        if os.path.basename(real) == file_name:
+            facts.update(path=real, soname=soname)
+            break
+    if facts["path"] != "unknown":
+        owner = _run(["dpkg", "-S", facts["path"]]).splitlines()
+        if owner and ":" in owner[0]:
+            pkg = owner[0].split(": ", 1)[0]
+            facts["package"] = pkg
+            facts["version"] = _run(["dpkg-query", "-W", "-f=${Version}", pkg]).strip() or "unknown"
+    return facts
+
+
+def describe(suite) -> str:
+    """The text of <name>_machine/openmp_runtime.txt: per runtime file the
+    runs' records name, what this machine knows of it."""
+    counts = Counter()
+    names = {}
+    for rec in suite.records.values():
+        ompt = rec.doc.get("ompt") or {}
+        key = str(ompt.get("runtime_file") or "unknown")
+        counts[key] += 1
+        names[key] = str(ompt.get("runtime") or "unknown")
+    lines = ["# The OpenMP runtime library the runs used: the file name each run's record names (found at run",
+             "# time), and where that file is on the machine that made the bundle (ldconfig -p, dpkg -S)."]
+    if not counts:
+        lines.append("runtime: unknown (no run records)")
+    libraries = loader_libraries()
+    for key, n in sorted(counts.items()):
+        facts = find_runtime(key, libraries) if key != "unknown" else {}
+        lines.append("runtime: %s (%s), named by %d run record(s)" % (names[key], key, n))
+        for field in ("path", "soname", "package", "version"):
+            lines.append("  %s: %s" % (field, facts.get(field, "unknown")))
+    return "\n".join(lines) + "\n"

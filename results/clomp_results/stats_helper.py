@@ -1,0 +1,48 @@
+"""clomp-stats, the tested C statistics (timing/), asked from Python: the
+package computes no statistic of its own (issue 29: one implementation).
+Its answers are JSON objects read by member name (`clomp-stats compare
+--json`, compare/clomp_stats.c); numbers are kept as the text clomp-stats
+wrote (for the CSV) beside their values."""
+import json
+import subprocess
+
+NUMBERS = ("median_a", "median_b", "estimate", "ci_low", "ci_high", "ci_coverage", "u", "p")
+
+
+class StatsError(Exception):
+    """clomp-stats refused its input or could not run."""
+
+
+def run(helper, args, stdin=None):
+    try:
+        done = subprocess.run([helper] + list(args), input=stdin, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                              timeout=120)
+    except (OSError, subprocess.TimeoutExpired) as e:
+        raise StatsError("clomp-stats could not run: %s" % e)
+    if done.returncode != 0:
+        raise StatsError(done.stderr.decode("utf-8", "replace").strip() or "clomp-stats failed (exit %d)" % done.returncode)
+    return done.stdout
+
+
+def compare(helper, a, b, level):
+    """One figure's A/B comparison by member name; numbers float (None for null), their text in ["raw"]."""
+    answer = run(helper, ["compare", "--json", "--level", level, ",".join(repr(v) for v in a),
+                          ",".join(repr(v) for v in b)])
+    try:
+        doc = json.loads(answer.decode("utf-8", "replace"), parse_float=str, parse_int=str)
+    except ValueError as e:
+        raise StatsError("clomp-stats compare --json: not JSON (%s)" % e)
+    if not isinstance(doc, dict) or any(k not in doc for k in NUMBERS + ("scale", "test", "detected", "n_a", "n_b")):
+        raise StatsError("clomp-stats compare --json: members missing")
+    out = dict(doc)
+    out["raw"] = dict((k, "" if v is None else str(v)) for k, v in doc.items())
+    for k in NUMBERS:
+        out[k] = None if doc[k] is None else float(doc[k])
+    out["n_a"], out["n_b"] = int(doc["n_a"]), int(doc["n_b"])
+    out["detected"] = doc["detected"] is True or doc["detected"] in ("1", 1)
+    return out
+
+
+def comparison_json(helper, level, records):
+    """The comparison's JSON document, written by clomp-stats comparison-json from RECORDS (text)."""
+    return run(helper, ["comparison-json", "--level", level], records.encode("utf-8"))

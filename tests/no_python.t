@@ -1,0 +1,49 @@
+#!/usr/bin/env bash
+# The runs never need Python (issue 29): on a node whose python3 does not run
+# the results package, a quick suite still records every run (its JSON record,
+# .full section, .done mark, .runs.csv line and .csv rows), says at its start
+# and end where the tables and report must be made, and exits 0; afterwards,
+# on a machine with Python, `make plots`'s first step and --bundle make the
+# .summary tables from those records (the same rows the re-render gives) and
+# a bundle that validates (valid; a quick suite is not submission-grade).
+
+# shellcheck source-path=SCRIPTDIR source=lib/tap.sh
+. "$(dirname "$0")/lib/tap.sh"
+
+top=$(cd "$(dirname "$0")/.." && pwd)
+command -v python3 >/dev/null 2>&1 || { echo "1..0 # SKIP no python3 to make the report afterwards"; exit 0; }
+root=$(mktemp -d) || { echo "Bail out! mktemp failed"; exit 255; }
+trap 'rm -rf "$root"' EXIT
+export OMP_WAIT_POLICY=${OMP_WAIT_POLICY:-passive}
+
+# A python3 first on PATH that cannot run anything: this node has "no Python".
+mkdir "$root/bin"
+printf '#!/bin/sh\necho "python3: not here" >&2\nexit 127\n' >"$root/bin/python3"
+chmod +x "$root/bin/python3"
+out=$root/out
+PATH=$root/bin:$PATH "$top/run_clomp.sh" --quick --max-zone-scale 1 --replicates 2 --no-constructs --no-plots \
+    --out "$out" "$CLOMP" 1 </dev/null >"$root/suite.out" 2>"$root/suite.err"
+is "$?" 0 "a quick suite on a node without Python completes with exit 0"
+base=$(find "$out" -maxdepth 1 -name 'CLOMP_*.env' | head -n 1)
+base=${base%.env}
+runs=$(sed -n 's/^plan: //p' "$base.env" | tr ';' '\n' | grep -c '|')
+is "$(wc -l <"$base.done" | tr -d ' ')" "$runs" "every one of its $runs runs is marked done"
+is "$(find "$out" -maxdepth 1 -name "$(basename "$base")_*.run*.json" | wc -l | tr -d ' ')" "$runs" "every run left its JSON record"
+is "$(($(wc -l <"$base.runs.csv") - 1))" "$runs" "and its line in .runs.csv"
+is "$(grep -c '^=== end of run ' "$base"_*.full | awk -F: '{ n += $2 } END { print n }')" "$runs" "and its .full section"
+is "$(find "$out" -maxdepth 1 -name '*.summary' | wc -l | tr -d ' ')" 0 "no .summary is made without Python"
+like "$(cat "$root/suite.err")" "no python3 \(3\.8\+\) on this node: every run is recorded, but the tables, report and bundle must be made on a machine with Python: make plots OUT=" \
+    "the suite says where the report must be made"
+
+# Afterwards, with Python: the tables and the bundle from the records.
+python3 "$top/results/clomp-results" tables "$out" --write
+is "$?" 0 "clomp-results tables --write (make plots' first step) writes the tables from the records"
+check=$(python3 "$top/results/clomp-results" tables "$out" --check | tail -n 1)
+like "$check" "^[1-9][0-9]* files re-rendered from the records, 0 differences$" "and they are what the records give"
+is "$(cat "$base"_*.summary | grep -vc '^run,')" "$runs" "one .summary row per run"
+"$top/run_clomp.sh" --out "$out" --bundle >/dev/null 2>&1
+is "$?" 0 "run_clomp.sh --bundle on a machine with Python writes the report and the bundle"
+like "$(head -n 1 "${base}_key.processes.csv" 2>/dev/null)" "^input,numa,figure,processes," "and the between-process summary of the target input's 2 processes"
+"$top/clomp_validate" "$base.tar.gz" >"$root/validate.out" 2>&1
+is "$?" 3 "the bundle is valid (a quick suite: not submission-grade)"
+done_testing

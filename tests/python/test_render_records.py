@@ -1,0 +1,131 @@
+"""The report follows the records, not lists in the code: a new LLNL target
+row in a record is a new row of the page, a new checked measurement a new
+series of the charts; a measurement flagged invalid (valid false) shows its
+reason and no figure, a construct row 'unresolved' shows as such, and the
+noise census's busy verdict leads the page."""
+import json
+import os
+import unittest
+
+from render_fixture import Scratch, Tables
+
+from clomp_results import charts, report, view
+from clomp_results.loader import load_suite
+
+
+class FromRecords(unittest.TestCase):
+    def setUp(self):
+        self.s = Scratch()
+
+    def tearDown(self):
+        self.s.close()
+
+    def edit_record(self, run_file, change):
+        path = self.s.path(run_file)
+        with open(path) as f:
+            doc = json.load(f)
+        change(doc)
+        with open(path, "w") as f:
+            json.dump(doc, f)
+
+    def test_a_new_llnl_target_in_the_record_is_a_new_row(self):
+        def add(doc):
+            doc["llnl_targets"]["critical_latency"] = {
+                "cycles": 1234.0, "cycles_ci_95": [1200.0, 1300.0], "target_below": 1000, "verdict": "not met",
+                "clock": "nominal TSC cycles", "label": "Critical latency (a new target)", "measurement": "barrier",
+                "figure": "us/Loop", "citation": "a new RFP", "not_judged": None}
+        self.edit_record("_key.run1.json", add)
+        rc, err, page = self.s.render("no")
+        self.assertEqual(rc, 0, err)
+        rows = {r[0]: r for t in Tables(page).tables if t[0][0] == "target" for r in t}
+        self.assertIn("Critical latency (a new target)", rows)
+        self.assertEqual(rows["Critical latency (a new target)"][2], "< 1000")
+        self.assertEqual(rows["Critical latency (a new target)"][4], "a new RFP")
+
+    def test_an_invalid_measurement_shows_its_reason_not_its_figures(self):
+        def flag(doc):
+            for m in doc["measurements"]:
+                if m["key"] == "static":
+                    m["valid"] = False
+                    m["invalid_reason"] = "faster than Bestcase beyond its interval"
+        self.edit_record("_key.run2.json", flag)
+        rc, err, page = self.s.render("no")
+        self.assertEqual(rc, 0, err)
+        key_runs = next(t for t in Tables(page).tables if t[0][0] == "run")
+        run2 = next(r for r in key_runs if r[0] == "2")
+        self.assertEqual(run2[4], "n/a")      # Static speedup
+        self.assertIn("invalid, not a result: faster than Bestcase beyond its interval", run2[6])
+        run1 = next(r for r in key_runs if r[0] == "1")
+        self.assertNotEqual(run1[4], "n/a")
+
+    def test_an_unresolved_construct_row_is_not_a_result(self):
+        def mark(r):
+            if r["construct"] == "atomic" and r["set"] == "constructs" and r["level"] == "1":
+                r["status"] = "unresolved"
+                r["problem"] = "innerreps 10: the region's own cost is not negligible"
+        self.s.edit_table(".constructs.csv", mark)
+        rc, err, page = self.s.render("no")
+        self.assertEqual(rc, 0, err)
+        table = next(t for t in Tables(page).tables if t[0][0] == "construct")
+        atomic = next(r for r in table if r[0] == "ATOMIC")
+        self.assertEqual(atomic[1], "unresolved: innerreps 10: the region's own cost is not negligible")
+        self.assertEqual(atomic[2], "")       # no cycles either
+
+    def test_a_busy_census_leads_the_page(self):
+        self.edit_record("_key.run1.json", lambda doc: doc["noise_census"].update(busy=True))
+        rc, err, page = self.s.render("no")
+        self.assertEqual(rc, 0, err)
+        self.assertIn("This machine was busy", page)
+        self.assertLess(page.index("This machine was busy"), page.index('id="key-results"'))
+        other = Scratch()
+        try:
+            self.assertNotIn("This machine was busy", other.render("no")[2])
+        finally:
+            other.close()
+
+    def test_a_damaged_or_missing_record_is_said_at_the_top(self):
+        with open(self.s.path("_key.run2.json"), "w") as f:
+            f.write("{not json")
+        os.unlink(self.s.path("_6400zones.run4.json"))
+        rc, err, page = self.s.render("no")
+        self.assertEqual(rc, 0, err)
+        top = page[:page.index('id="key-results"')]
+        self.assertIn("Files not read (the report leaves them out): CLOMP_vm_1_key.run2.json: not a clomp JSON record", top)
+        self.assertIn("No JSON record for run(s) 2 4:", top)
+
+    def test_the_drivers_failure_line_heads_the_page(self):
+        with open(self.s.path(".env")) as f:
+            env = f.read()
+        lines = [l for l in env.splitlines() if not l.startswith("---- complete ")]
+        lines.append("---- complete Thu Nov 26 01:13:29 UTC 2026: 1 of 8 runs FAILED; first: run 3 (key, exit status 7): "
+                     "clomp: <boom> & out")
+        with open(self.s.path(".env"), "w") as f:
+            f.write("\n".join(lines) + "\n")
+        rc, err, page = self.s.render("no")
+        self.assertEqual(rc, 0, err)
+        self.assertIn('<p class="notmet">1 of 8 runs FAILED; first: run 3 (key, exit status 7): clomp: &lt;boom&gt; &amp; out</p>',
+                      page[:page.index('id="key-results"')])
+
+    def test_a_new_checked_measurement_is_a_new_chart_series(self):
+        suite = load_suite(self.s.path(""))
+        rows = report.measurement_rows(suite)
+        extra = [dict(r, key="guided", name="Guided OMP") for r in rows if r["key"] == "static"]
+        runs = view.mesh_runs(rows + extra)
+        drawn = {c.stem: c for c in charts.suite_charts(runs, [])}
+        for stem in ("speedup_6400zones", "overhead_6400zones", "efficacy"):
+            text = " ".join(drawn[stem].clauses)
+            self.assertIn("title 'Guided OMP'", text, stem)
+            self.assertIn("title 'Static OMP'", text, stem)
+        self.assertNotIn("Serial Ref", " ".join(drawn["overhead_6400zones"].clauses))   # the reference is no series
+
+    def test_a_construct_is_charted_by_its_kind_not_its_chunk(self):
+        levels = view.construct_levels([
+            {"run": "7", "set": "constructs_outer2", "construct": "x", "construct_name": "NEW SYNC", "kind": "sync",
+             "chunk": "8", "level": "2", "outer_threads": "2", "inner_threads": "2", "status": "measured",
+             "overhead_us": "1.5", "overhead_ci95_low_us": "1.0", "overhead_ci95_high_us": "2.0"}])
+        stems = [c.stem for c in charts.suite_charts([], levels)]
+        self.assertEqual(stems, ["constructs_sync"])
+
+
+if __name__ == "__main__":
+    unittest.main()

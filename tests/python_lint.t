@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# Python hygiene: every Python file of the product and its tests is
+# pyflakes-clean (Debian's pyflakes3) and parses as Python 3.8 (the oldest
+# Python the results package supports: no walrus, no match, no newer syntax).
+
+# shellcheck source-path=SCRIPTDIR source=lib/tap.sh
+. "$(dirname "$0")/lib/tap.sh"
+
+top=$(cd "$(dirname "$0")/.." && pwd)
+cd "$top" || exit 255
+mapfile -t files < <(find results tests/python -name '*.py' | LC_ALL=C sort; echo results/clomp-results)
+
+if command -v pyflakes3 >/dev/null 2>&1; then
+    msg=$(pyflakes3 "${files[@]}" 2>&1)
+    ok $? "pyflakes3 finds nothing in the ${#files[@]} Python files"
+    [ -z "$msg" ] || diag "$msg"
+else
+    skip "pyflakes3 finds nothing in the Python files" "pyflakes3 is not installed (apt-get install pyflakes3)"
+fi
+for f in "${files[@]}"; do
+    msg=$(python3 -c 'import ast, sys; ast.parse(open(sys.argv[1]).read(), sys.argv[1], feature_version=(3, 8))' "$f" 2>&1)
+    ok $? "$f parses as Python 3.8"
+    [ -z "$msg" ] || diag "$msg"
+done
+# Runtime annotations with builtin generics (list[int]) parse on 3.8 but fail when evaluated.
+bad=$(grep -nE '^[^#]*(: |-> )(list|dict|tuple|set)\[' "${files[@]}" | grep -v 'from __future__' || true)
+is "$bad" "" "no builtin generic annotations (list[int]) that Python 3.8 cannot evaluate"
+done_testing
