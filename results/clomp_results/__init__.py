@@ -1,8 +1,13 @@
 """clomp_results: the suite's reports, bundle and validator, from records.
 
 Python 3.8+, standard library only. Modules, one concern each:
-  safe_io   the one safe way in for files this run did not make
-  records   typed records (dataclasses) of a suite
-  loader    load_suite(path) -> Suite
-  cli       python3 -m clomp_results SUBCOMMAND ... (results/clomp-results)
+  safe_io          the one safe way in for files this run did not make (docs/security.md)
+  records          typed records (dataclasses) of a suite
+  loader           load_suite(path) -> Suite: the API every other module relies on
+  tables           .summary and .constructs.csv from the runs' JSON records
+  between          the between-process summary (--replicates), statistics by clomp-stats --json
+  validate, grade  ./clomp_validate: validity, then the submission grade
+  bundle           the submission bundle; runtime_library: which OpenMP runtime ran
+  inspect          `load`: what the loader reads
+  cli              results/clomp-results SUBCOMMAND ...: one line per subcommand
 """
