@@ -343,6 +343,10 @@ int main(int argc, char **argv)
     if (!reporter)
         out.text = out.report;
     probe_noise(&census, &run);   /* the team, before the set-up lines that report it */
+    if (census.busy)
+        add_warning(&setup_warnings, WARNING_LINE,
+                    "this machine was busy: these figures measure the contention, not the node's OpenMP "
+                    "overhead (%s)", census.busy_reason);
     print_header(out.report, &run, host, started);
     print_setup(out.report, &pending.record);
 

@@ -233,6 +233,12 @@ typedef struct Measurement {
     int has_round_range;       /* 2-5 rounds: no 95% interval, but the per-round differences' range */
     double round_range_low, round_range_high;
 
+    /* Whether its figures are a result at all (judge_validity, docs/statistics.md):
+     * 0 unless it ran faster than Bestcase OMP beyond its interval, or its mean
+     * (Runtime) and median chunk disagree by more than CLOMP_MEAN_MEDIAN_FACTOR. */
+    int invalid;
+    char invalid_reason[200];  /* why, when invalid */
+
     WarningList warnings;      /* from its figures (measurement_warnings), printed in its block */
     int noisy;                 /* its chunks vary by more than CLOMP_NOISY_CV (the noisy-measurement warning) */
     MeasurementNoise noise;    /* the noise census during its timed runs */
@@ -240,6 +246,12 @@ typedef struct Measurement {
     OmptCensus census;         /* --ompt=census/sampling: the warm-up as the runtime's tool interface saw it */
     OmptSamples samples;       /* --ompt=sampling: what the sampler found while it ran */
 } Measurement;
+
+/* A measurement whose Runtime us/Loop (CLOMP 1.2's figure: the mean over
+ * its chunks) and median chunk us/Loop differ by more than this factor
+ * either way is not a result: most of its time went into a few outlying
+ * chunks, so neither figure describes the run (docs/statistics.md). */
+#define CLOMP_MEAN_MEDIAN_FACTOR 2.0
 
 /* MPI, on rank 0: every rank's measurements as each rank summarized them
  * (overheads against its own bestcase). */
@@ -293,7 +305,8 @@ typedef enum {
     CONSTRUCT_MEASURED,     /* the overhead below is the construct's */
     CONSTRUCT_SERIALIZED,   /* the runtime ran its regions with one thread: no overhead figure */
     CONSTRUCT_FEWER,        /* fewer threads than asked (more than one): no overhead figure */
-    CONSTRUCT_WRONG         /* measured outside its construct (no region, wrong level or ancestor): failed */
+    CONSTRUCT_WRONG,        /* measured outside its construct (no region, wrong level or ancestor): failed */
+    CONSTRUCT_UNRESOLVED    /* ran as asked, but the figure is not the construct's cost: `problem` says why */
 } ConstructStatus;
 
 typedef struct ConstructLevel {
