@@ -70,5 +70,6 @@ void judge_llnl_target(const LlnlTarget *t, const Measurement *m, const CycleRat
         j->core_high = fmax(hi * slow, hi * fast);
     }
     if (t->below_cycles > 0.0)
-        j->verdict = target_verdict(j->cycles, j->has_ci || stretched, j->core_low, j->core_high, t->below_cycles);
+        j->verdict = m->invalid ? "invalid"   /* not a result (docs/statistics.md): nothing to judge */
+                                : target_verdict(j->cycles, j->has_ci || stretched, j->core_low, j->core_high, t->below_cycles);
 }

@@ -75,6 +75,12 @@ static const struct {
 void print_summary(FILE *out, const RunRecord *r)
 {
     const RunSetup *run = r->run;
+    /* Before 1.2's summary (which reads N/A for their speedup, efficacy and
+     * overhead), so that --quiet shows it too: what is not a result, and why. */
+    for (size_t i = 0; i < r->count; i++)
+        if (measurement_reported(&r->results[i]) && record_find_key(r, r->results[i].schedule->key) != NULL &&
+            r->results[i].invalid)
+            fprintf(out, "INVALID: %s is not a result: %s\n", r->results[i].schedule->name, r->results[i].invalid_reason);
     fprintf(out, "----------- Comma-delimited summary ----------\n");
     print_escaped(out, run->exe);
     fputc(' ', out);
