@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 
 #include "../cli/exit_status.h"
 #include "../kernels/delay.h"
@@ -139,6 +140,14 @@ static void verify_level(const LevelRun *lr, ConstructLevel *L)
     }
 }
 
+/* The process's involuntary context switches so far (every thread: a
+ * thread of the test preempted while it could run); -1 when unknown. */
+static long involuntary_switches(void)
+{
+    struct rusage u;
+    return getrusage(RUSAGE_SELF, &u) == 0 ? u.ru_nivcsw : -1;
+}
+
 /* EPCC's method at one level: innerreps calibrated to the target time,
  * then `reps` repetitions, each the reference then the test. */
 static int measure_level(const RunSetup *run, LevelRun *lr, ConstructLevel *L)
@@ -160,9 +169,16 @@ static int measure_level(const RunSetup *run, LevelRun *lr, ConstructLevel *L)
     if (test == NULL)
         return EXIT_RESOURCE;
     double *reference = test + o->reps, *overhead = test + 2 * o->reps;
+    L->disturbed_reps = 0;
     for (long r = 0; r < o->reps; r++) {
         reference[r] = timed_reference(lr);
+        long before = involuntary_switches();
         test[r] = timed_test(lr);
+        long after = involuntary_switches();
+        if (before < 0 || after < 0)
+            L->disturbed_reps = -1;   /* not known */
+        else if (L->disturbed_reps >= 0 && after > before)
+            L->disturbed_reps++;
     }
     L->innerreps = lr->work.innerreps;
     L->reps = o->reps;
@@ -254,6 +270,43 @@ static int construct_level_of(int index)
     return index == 2 ? 2 : 1;
 }
 
+/* Which level-2 inner team had two threads on one CPU ("team 0: 1,1"), in
+ * buf; NULL when none did (or level 2 was not observed). */
+static const char *shared_inner_cpus(const ConstructTable *t, char *buf, size_t size)
+{
+    const TeamObservation *seen = &t->level2_team;
+    for (int k = 0; k < t->outer; k++) {
+        int shared = 0;
+        for (int i = 0; i < t->inner && (long)k * t->inner + i < seen->cpu_slots; i++)
+            for (int j = 0; j < i; j++)
+                shared |= seen->cpu[k * t->inner + i] >= 0 && seen->cpu[k * t->inner + i] == seen->cpu[k * t->inner + j];
+        if (!shared)
+            continue;
+        size_t used = (size_t)snprintf(buf, size, "team %d on CPUs ", k);
+        for (int i = 0; i < t->inner && (long)k * t->inner + i < seen->cpu_slots && used < size; i++)
+            used += (size_t)snprintf(buf + used, size - used, "%s%d", i > 0 ? "," : "", seen->cpu[k * t->inner + i]);
+        return buf;
+    }
+    return NULL;
+}
+
+/* A measured level whose figure is not the construct's cost becomes
+ * UNRESOLVED, with the reason (construct_unresolved: the rule). */
+static void judge_resolution(const ConstructTable *t, ConstructResult *row, int l)
+{
+    ConstructLevel *L = &row->level[l];
+    if (L->status != CONSTRUCT_MEASURED)
+        return;
+    char shared[96], busy[96];
+    snprintf(busy, sizeof busy, "the noise census: a team thread lost %.0f%% of its time or more",
+             100.0 * NOISE_BUSY_LOST_SHARE);
+    ConstructEvidence e = {row->construct->kind, L->innerreps, &L->overhead, L->reps, L->disturbed_reps,
+                           t->busy ? busy : NULL,
+                           construct_level_of(l) == 2 ? shared_inner_cpus(t, shared, sizeof shared) : NULL};
+    if (construct_unresolved(&e, L->problem, sizeof L->problem))
+        L->status = CONSTRUCT_UNRESOLVED;
+}
+
 static int measure_row(const RunSetup *run, ConstructTable *t, ConstructResult *row, char *why, size_t why_size)
 {
     const Construct *c = row->construct;
@@ -290,6 +343,8 @@ static int measure_row(const RunSetup *run, ConstructTable *t, ConstructResult *
         }
     }
     free(logs);
+    for (int l = 0; l < CONSTRUCT_LEVELS; l++)
+        judge_resolution(t, row, l);
     const ConstructLevel *base = row->level[1].status == CONSTRUCT_NOT_RUN ? &row->level[0] : &row->level[1];
     /* A base whose interval reaches 0 (an uncontended lock, a critical
      * section nobody waits for) would make any ratio: none is given. */
@@ -336,6 +391,9 @@ int measure_asked_constructs(const RunSetup *run, RunRecord *record, ConstructTa
     int status = 0;
     if (run->constructs.asked) {
         record->constructs = t;
+        const NoiseCensus *c = record->noise;
+        t->busy = c != NULL && c->busy_judged && c->busy;
+        snprintf(t->busy_reason, sizeof t->busy_reason, "%s", t->busy ? c->busy_reason : "");
         status = measure_constructs(run, t, why, why_size);
     }
     /* The wall time's parts (record_wall_time): the table's own, and the end of the measuring. */

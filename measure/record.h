@@ -311,13 +311,14 @@ typedef enum {
 
 typedef struct ConstructLevel {
     ConstructStatus status;
-    char problem[160];         /* one line for every status but MEASURED */
+    char problem[320];         /* one line for every status but MEASURED */
     int outer, inner;          /* the shape asked: level 1 is 1 x threads */
     long innerreps;            /* construct instances per repetition (EPCC's, calibrated to the target time) */
     long reps;                 /* repetitions done */
     double test_us, reference_us;   /* medians over the repetitions, per instance */
     SampleStats overhead;      /* (test - reference) / innerreps per repetition, us; interval at CLOMP_CI_LEVEL */
     RegionLog seen;            /* what every inner region saw, merged over the outer threads */
+    long disturbed_reps;       /* repetitions whose test was preempted (the process's involuntary context switches) */
     int ancestors;             /* distinct omp_get_ancestor_thread_num(1) seen, level 2 */
 } ConstructLevel;
 
@@ -344,6 +345,8 @@ typedef struct ConstructTable {
     int cpus;                  /* those CPUs */
     const char *wait_policy;   /* OMP_WAIT_POLICY as set, or NULL */
     TeamObservation level2_team;   /* where the inner threads ran (one untimed nested region) */
+    int busy;                  /* the noise census found the machine busy: every measured row is unresolved */
+    char busy_reason[200];     /* its reason (NoiseCensus.busy_reason) */
 } ConstructTable;
 
 /* A run as the reports see it: complete, or ended early by a failure. */
