@@ -104,7 +104,7 @@ void judge_busy(NoiseCensus *c)
              worst, n->cpu, 100.0 * n->lost_fraction, n->largest_detour_us * 1e-3, 100.0 * c->busy_threshold);
 }
 
-void probe_noise(NoiseCensus *c, const RunSetup *run)
+void probe_noise(NoiseCensus *c, const RunSetup *run, WarningList *warnings)
 {
     memset(c, 0, sizeof *c);
     c->enabled = run->noise_census;
@@ -152,5 +152,9 @@ void probe_noise(NoiseCensus *c, const RunSetup *run)
     free(quanta);
     c->probed = 1;
     judge_busy(c);
+    if (c->busy)
+        add_warning(warnings, WARNING_LINE,
+                    "this machine was busy: these figures measure the contention, not the node's OpenMP overhead (%s)",
+                    c->busy_reason);
     noise_sampler_open(c, tids, seen);
 }
