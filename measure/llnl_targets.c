@@ -46,6 +46,11 @@ void judge_llnl_target(const LlnlTarget *t, const Measurement *m, const CycleRat
     if (m == NULL || (t->figure == JUDGED_ON_OVERHEAD && !m->has_overhead))
         return;
     j->available = 1;
+    if (m->invalid) {   /* not a result (docs/statistics.md): no figure, nothing to judge */
+        j->core_low = j->core_high = NAN;
+        j->verdict = t->below_cycles > 0.0 ? "invalid" : NULL;
+        return;
+    }
     if (t->figure == JUDGED_ON_OVERHEAD) {
         j->us = m->overhead_us;
         j->has_ci = m->has_overhead_ci;
@@ -70,6 +75,5 @@ void judge_llnl_target(const LlnlTarget *t, const Measurement *m, const CycleRat
         j->core_high = fmax(hi * slow, hi * fast);
     }
     if (t->below_cycles > 0.0)
-        j->verdict = m->invalid ? "invalid"   /* not a result (docs/statistics.md): nothing to judge */
-                                : target_verdict(j->cycles, j->has_ci || stretched, j->core_low, j->core_high, t->below_cycles);
+        j->verdict = target_verdict(j->cycles, j->has_ci || stretched, j->core_low, j->core_high, t->below_cycles);
 }

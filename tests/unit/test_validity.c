@@ -135,10 +135,17 @@ static void test_collapse(void)
 
     RunRecord r = record_of(&run, &serial, &best, &stat);
     out = begin();
+    print_run_end(out, &r);
     print_summary(out, &r);
     fclose(out);
     ok(has("INVALID: Static OMP is not a result: ") && strstr(text, "INVALID: ") < strstr(text, "----------- Comma"),
-       "before the summary, a line names the invalid measurement");
+       "right before the summary, a line names the invalid measurement");
+    ok(strstr(text, "INVALID: ") == strstr(text, "INVALID: Static OMP") && strstr(text, "\n----------- Comma") ==
+           strchr(strstr(text, "INVALID: Static OMP"), '\n'), "and only it (the valid ones are not named)");
+    out = begin();
+    print_summary(out, &r);
+    fclose(out);
+    ok(!has("INVALID"), "the summary block itself (all --quiet prints) keeps CLOMP 1.2's lines only");
     ok(has("\nSpeedup,     1.0,     1.0,     N/A\n") && has("\nEfficacy,    N/A,   100.0%,     N/A\n") &&
            has("\nOverhead,    N/A,    0.00,     N/A\n"),
        "the summary's Speedup, Efficacy and Overhead of Static OMP read N/A in their columns:\n%s", text);
