@@ -46,7 +46,7 @@ void judge_llnl_target(const LlnlTarget *t, const Measurement *m, const CycleRat
     if (m == NULL || (t->figure == JUDGED_ON_OVERHEAD && !m->has_overhead))
         return;
     j->available = 1;
-    if (m->invalid) {   /* not a result (docs/statistics.md): no figure, nothing to judge */
+    if (m->invalid || (t->figure == JUDGED_ON_OVERHEAD && m->bestcase_invalid)) {   /* not a result (docs/statistics.md) */
         j->core_low = j->core_high = NAN;
         j->verdict = t->below_cycles > 0.0 ? "invalid" : NULL;
         return;

@@ -239,6 +239,7 @@ typedef struct Measurement {
      * (Runtime) and median chunk disagree by more than CLOMP_MEAN_MEDIAN_FACTOR. */
     int invalid;
     char invalid_reason[200];  /* why, when invalid */
+    int bestcase_invalid;      /* its overhead is taken against a Bestcase OMP that is not a result */
 
     WarningList warnings;      /* from its figures (measurement_warnings), printed in its block */
     int noisy;                 /* its chunks vary by more than CLOMP_NOISY_CV (the noisy-measurement warning) */

@@ -64,6 +64,7 @@ void summarize_measurement(Measurement *m, const Measurement *bestcase)
 
     m->has_overhead = m->schedule->role == ROLE_CHECKED && bestcase != NULL &&
                       bestcase->rounds_done == m->rounds_done;
+    m->bestcase_invalid = m->has_overhead && bestcase->invalid;
     if (m->has_overhead) {
         m->runtime_overhead_us = m->runtime_us - bestcase->runtime_us;
         m->runtime_efficacy = bestcase->runtime_us / m->runtime_us * 100.0;

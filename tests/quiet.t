@@ -82,7 +82,7 @@ TIMING = {
     "noise_census.busy", "noise_census.busy_reason", "measurements[].valid", "measurements[].invalid_reason",
     "measurements[].overhead_ci_method", "measurements[].overhead_ci_scope",
 }
-TIMING_RE = [re.compile(r"^llnl_targets\.[a-z_]+\.(cycles|cycles_ci_95|core_cycles|verdict)$")]
+TIMING_RE = [re.compile(r"^llnl_targets\.[a-z_]+\.(cycles|cycles_ci_95|cycles_ci_scope|core_cycles|verdict)$")]
 # Warnings about the chunks' noise follow the clock; every other warning is compared.
 NOISE = re.compile(r"noisy measurement|noise comparable with the overhead|this machine was busy")
 # Members that must have been compared, or the comparison proves little.

@@ -538,11 +538,13 @@ is "$rc" 0 "--ghz=2 exits 0"
 like "$ghz_out" $'\n''       Cycle rate: 2\.000 GHz \(--ghz\)'$'\n' "--ghz=2: the setup says '       Cycle rate: 2.000 GHz (--ghz)'"
 like "$ghz_out" $'\n'"${TARGETS//[()]/.}"$'\n''Cycle rate: 2\.000 GHz \(--ghz\)'$'\n' "--ghz=2: the LLNL targets section opens with the same cycle rate"
 barrier_line=$(grep '^Barrier latency (OMP Barrier): ' <<<"$ghz_out")
-like "$barrier_line" '^Barrier latency \(OMP Barrier\): [0-9]+ cycles( \(95% CI [0-9]+ \.\. [0-9]+, within this process\))?, target < 200 core cycles: (met|not met|undecided)( \(the interval straddles it\))? \(core cycles at --ghz=2\.000\)$' \
+like "$barrier_line" '^Barrier latency \(OMP Barrier\): ([0-9]+ cycles( \(95% CI [0-9]+ \.\. [0-9]+, within this process\))?, target < 200 core cycles: (met|not met|undecided)( \(the interval straddles it\))? \(core cycles at --ghz=2\.000\)|N/A \(not a result: see the INVALID line\), target not judged)$' \
     "--ghz=2: the targets give 'Barrier latency (OMP Barrier): N cycles' (an interval says it is within this process), judged against < 200"
-verdicts=$(sed -n "/^$TARGETS\$/,/^$SUMMARY\$/p" <<<"$ghz_out" | grep 'target < ' |
-    sed 's/.*target < [0-9]* core cycles: //; s/ (core cycles at --ghz=[0-9.]*)$//; s/ (the interval straddles it)$//')
-bad_verdict=$(grep -cvE '^(met|not met|undecided)$' <<<"$verdicts")
+# A target on a measurement that is not a result reads "N/A (not a result ...), target not judged": invalid.
+verdicts=$(sed -n "/^$TARGETS\$/,/^$SUMMARY\$/p" <<<"$ghz_out" | grep -E 'target < |target not judged' |
+    sed 's/.*target < [0-9]* core cycles: //; s/ (core cycles at --ghz=[0-9.]*)$//; s/ (the interval straddles it)$//;
+         s/.*target not judged$/invalid/')
+bad_verdict=$(grep -cvE '^(met|not met|undecided|invalid)$' <<<"$verdicts")
 [ "$(line_count "$verdicts")" -eq 2 ] && [ "$bad_verdict" -eq 0 ]
 ok $? "--ghz=2: the two LLNL targets (barrier, parallel for) each get met, not met or undecided"
 if [ "$have_python" -eq 1 ]; then
@@ -552,7 +554,7 @@ if [ "$have_python" -eq 1 ]; then
         "--ghz=2: llnl_targets.barrier_latency.cycles is the barrier's median us/Loop x 2000"
     pycheck "$tmp/ghz.json" '(by["Parallel For"]["valid"] is False and d["llnl_targets"]["parallel_for_overhead"]["cycles"] is None) or close(d["llnl_targets"]["parallel_for_overhead"]["cycles"], by["Parallel For"]["statistics"]["median"] * 2000)' \
         "--ghz=2: llnl_targets.parallel_for_overhead.cycles is the Parallel For probe's median x 2000 (EPCC's method)"
-    pycheck "$tmp/ghz.json" '((by["Static OMP"]["valid"] is False and d["llnl_targets"]["static_overhead"]["cycles"] is None) or close(d["llnl_targets"]["static_overhead"]["cycles"], by["Static OMP"]["overhead_us_per_loop"] * 2000)) and "verdict" not in d["llnl_targets"]["static_overhead"]' \
+    pycheck "$tmp/ghz.json" '((by["Static OMP"]["overhead_us_per_loop"] is None and d["llnl_targets"]["static_overhead"]["cycles"] is None) or close(d["llnl_targets"]["static_overhead"]["cycles"], by["Static OMP"]["overhead_us_per_loop"] * 2000)) and "verdict" not in d["llnl_targets"]["static_overhead"]' \
         "--ghz=2: llnl_targets.static_overhead.cycles is Static OMP's overhead x 2000, shown without a verdict (not the target quantity)"
     pycheck "$tmp/ghz.json" '((by["OMP Parallel"]["valid"] is False and d["llnl_targets"]["fork_join"]["cycles"] is None) or close(d["llnl_targets"]["fork_join"]["cycles"], by["OMP Parallel"]["statistics"]["median"] * 2000)) and "verdict" not in d["llnl_targets"]["fork_join"]' \
         "--ghz=2: llnl_targets.fork_join.cycles is OMP Parallel's median x 2000, with no verdict (no LLNL target)"
