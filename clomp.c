@@ -342,7 +342,7 @@ int main(int argc, char **argv)
     check(open_report(&out, why, sizeof why), why);
     if (!reporter)
         out.text = out.report;
-    probe_noise(&census, &run);   /* the team, before the set-up lines that report it */
+    probe_noise(&census, &run, &setup_warnings);   /* the team, before the set-up lines that report it */
     print_header(out.report, &run, host, started);
     print_setup(out.report, &pending.record);
 

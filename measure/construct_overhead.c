@@ -1,6 +1,7 @@
 #include "construct_overhead.h"
 
 #include <math.h>
+#include <stdio.h>
 
 /* A count no test reaches at any target time clomp accepts (10 s at a
  * nanosecond each): a clock that does not advance must not loop forever. */
@@ -32,4 +33,29 @@ long construct_round_innerreps(long innerreps, int threads)
     if (threads < 1)
         return innerreps;
     return (innerreps + threads - 1) / threads * threads;
+}
+
+int construct_unresolved(const ConstructEvidence *e, char *why, size_t size)
+{
+    long least = e->kind == CONSTRUCT_LOOP ? CONSTRUCT_MIN_LOOP_INNERREPS : CONSTRUCT_MIN_SYNC_INNERREPS;
+    const SampleStats *o = e->overhead;
+    if (e->busy != NULL)
+        snprintf(why, size, "the machine was busy (%s)", e->busy);   /* short: the table's Busy line has the whole reason */
+    else if (e->shared_cpus != NULL)
+        snprintf(why, size, "inner threads shared a CPU (%s): not the construct's cost between CPUs",
+                 e->shared_cpus);
+    else if (e->innerreps < least)
+        snprintf(why, size, "innerreps %ld, below %ld: the target time was filled by too few instances "
+                 "for the enclosing region's cost and stalls to be ignored", e->innerreps, least);
+    else if (e->disturbed_reps >= 0 && (double)e->disturbed_reps > CONSTRUCT_MAX_DISTURBED_SHARE * (double)e->reps)
+        snprintf(why, size, "%ld of %ld repetitions preempted (involuntary context switches): the median "
+                 "is a preempted one", e->disturbed_reps, e->reps);
+    else if (!o->has_ci)
+        snprintf(why, size, "no 95%% interval from %ld repetitions (needs 6 or more)", o->n);
+    else if (o->ci_low <= 0.0 && o->ci_high >= 0.0)
+        snprintf(why, size, "its 95%% interval %.4g .. %.4g us contains 0: not told from no cost",
+                 o->ci_low, o->ci_high);
+    else
+        return 0;
+    return 1;
 }

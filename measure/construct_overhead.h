@@ -4,6 +4,43 @@
 #ifndef CLOMP_CONSTRUCT_OVERHEAD_H
 #define CLOMP_CONSTRUCT_OVERHEAD_H
 
+#include <stddef.h>
+
+#include "../kernels/construct.h"
+#include "../timing/statistics.h"
+
+/* The resolution rule (docs/constructs.md, "Unresolved rows"): EPCC's
+ * overhead is (test - reference) / innerreps, and the test's enclosing
+ * region, its stalls and its preemptions are in the test alone: they are
+ * amortised only over innerreps instances and hidden only in a median of
+ * quiet repetitions. A syncbench test (one delay of 0.1 us per instance)
+ * that fills its target time with fewer than this many instances costs
+ * more than target / 32 per instance: stalled, or too short a target for
+ * the enclosing region to be ignored (the issue's ATOMIC at innerreps 10
+ * measured 1,131 us where EPCC measured 0.013). A schedbench instance is a
+ * whole loop of iters_per_thread x threads delays (ms): one may suffice. */
+#define CONSTRUCT_MIN_SYNC_INNERREPS 32L
+#define CONSTRUCT_MIN_LOOP_INNERREPS 1L
+/* More than this share of the repetitions preempted (the process's
+ * involuntary context switches during the test): the median is one. */
+#define CONSTRUCT_MAX_DISTURBED_SHARE 0.5
+
+/* What a measured level is judged on. */
+typedef struct ConstructEvidence {
+    ConstructKind kind;
+    long innerreps;
+    const SampleStats *overhead;   /* per repetition, us, with its interval */
+    long reps, disturbed_reps;     /* repetitions, and those whose test was preempted (-1: not known) */
+    const char *busy;              /* the noise census's busy reason, or NULL when it found no busy machine */
+    const char *shared_cpus;       /* level 2: which inner team's threads shared a CPU, or NULL */
+} ConstructEvidence;
+
+/* 0 when the level's overhead is the construct's; else 1 with one line in
+ * `why` (the first rule broken: busy machine, inner threads on one CPU,
+ * innerreps below its kind's minimum, repetitions preempted, no interval,
+ * an interval containing 0). */
+int construct_unresolved(const ConstructEvidence *e, char *why, size_t size);
+
 /* Per repetition r: (test_seconds[r] - reference_seconds[r]) / innerreps,
  * in microseconds, into overhead_us[r]. The reference is the same
  * innerreps instances' delays run by one thread, timed beside the test. */

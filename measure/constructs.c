@@ -8,12 +8,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 
 #include "../cli/exit_status.h"
 #include "../kernels/delay.h"
 #include "../kernels/fault.h"
 #include "../timing/clock.h"
 #include "construct_overhead.h"
+#include "construct_resolution.h"
 #include "sequence.h"
 
 #define FAIL(status, ...) return (snprintf(why, why_size, __VA_ARGS__), (status))
@@ -139,6 +141,14 @@ static void verify_level(const LevelRun *lr, ConstructLevel *L)
     }
 }
 
+/* The process's involuntary context switches so far (every thread: a
+ * thread of the test preempted while it could run); -1 when unknown. */
+static long involuntary_switches(void)
+{
+    struct rusage u;
+    return getrusage(RUSAGE_SELF, &u) == 0 ? u.ru_nivcsw : -1;
+}
+
 /* EPCC's method at one level: innerreps calibrated to the target time,
  * then `reps` repetitions, each the reference then the test. */
 static int measure_level(const RunSetup *run, LevelRun *lr, ConstructLevel *L)
@@ -162,9 +172,16 @@ static int measure_level(const RunSetup *run, LevelRun *lr, ConstructLevel *L)
     if (test == NULL)
         return EXIT_RESOURCE;
     double *reference = test + o->reps, *overhead = test + 2 * o->reps;
+    L->disturbed_reps = 0;
     for (long r = 0; r < o->reps; r++) {
         reference[r] = timed_reference(lr);
+        long before = involuntary_switches();
         test[r] = timed_test(lr);
+        long after = involuntary_switches();
+        if (before < 0 || after < 0)
+            L->disturbed_reps = -1;   /* not known */
+        else if (L->disturbed_reps >= 0 && after > before)
+            L->disturbed_reps++;
     }
     L->innerreps = lr->work.innerreps;
     L->reps = o->reps;
@@ -334,6 +351,8 @@ static int measure_row(const RunSetup *run, ConstructTable *t, ConstructResult *
         }
     }
     free(logs);
+    for (int l = 0; l < CONSTRUCT_LEVELS; l++)
+        judge_resolution(t, row, l);
     const ConstructLevel *base = row->level[1].status == CONSTRUCT_NOT_RUN ? &row->level[0] : &row->level[1];
     /* A base whose interval reaches 0 (an uncontended lock, a critical
      * section nobody waits for) would make any ratio: none is given. */
@@ -380,6 +399,9 @@ int measure_asked_constructs(const RunSetup *run, RunRecord *record, ConstructTa
     int status = 0;
     if (run->constructs.asked) {
         record->constructs = t;
+        const NoiseCensus *c = record->noise;
+        t->busy = c != NULL && c->busy_judged && c->busy;
+        snprintf(t->busy_reason, sizeof t->busy_reason, "%s", t->busy ? c->busy_reason : "");
         status = measure_constructs(run, t, why, why_size);
     }
     /* The wall time's parts (record_wall_time): the table's own, and the end of the measuring. */

@@ -46,6 +46,11 @@ void judge_llnl_target(const LlnlTarget *t, const Measurement *m, const CycleRat
     if (m == NULL || (t->figure == JUDGED_ON_OVERHEAD && !m->has_overhead))
         return;
     j->available = 1;
+    if (m->invalid || (t->figure == JUDGED_ON_OVERHEAD && m->bestcase_invalid)) {   /* not a result (docs/statistics.md) */
+        j->core_low = j->core_high = NAN;
+        j->verdict = t->below_cycles > 0.0 ? "invalid" : NULL;
+        return;
+    }
     if (t->figure == JUDGED_ON_OVERHEAD) {
         j->us = m->overhead_us;
         j->has_ci = m->has_overhead_ci;

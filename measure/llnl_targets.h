@@ -40,7 +40,8 @@ typedef struct TargetJudgement {
     /* Core cycles, which LLNL's targets count: with --ghz the figures above;
      * from the TSC, the interval stretched over the cores' clock range. */
     double core_low, core_high;
-    const char *verdict;        /* judged on core_low .. core_high; NULL when not judged (below_cycles 0) */
+    const char *verdict;        /* judged on core_low .. core_high; NULL when not judged (below_cycles 0);
+                                 * "invalid" when the measurement is not a result (Measurement.invalid) */
 } TargetJudgement;
 
 /* `m` may be NULL (not measured): available 0. */

@@ -12,8 +12,13 @@
 #include "record.h"
 
 /* The probe, on run->numThreads threads at once (nothing when
- * run->noise_census is 0); also prepares the per-chunk sampling. */
-void probe_noise(NoiseCensus *c, const RunSetup *run);
+ * run->noise_census is 0); also prepares the per-chunk sampling. A busy
+ * machine (judge_busy) adds its WARNING to `warnings` (the set-up's). */
+void probe_noise(NoiseCensus *c, const RunSetup *run, WarningList *warnings);
+
+/* The busy-machine rule on the probe's figures (NOISE_BUSY_LOST_SHARE):
+ * busy_judged, busy, busy_threshold and busy_reason (probe_noise calls it). */
+void judge_busy(NoiseCensus *c);
 
 /* Opens the per-chunk sampling of the threads `tids[0..threads-1]` (the
  * team's, in thread-number order; the probe calls it). */

@@ -8,6 +8,7 @@
 #include "noise.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <omp.h>
 #include <sched.h>
 #include <stdlib.h>
@@ -83,13 +84,34 @@ static void thread_figures(double *q, long n, NoiseThread *t)
     t->largest_detour_us = (longest - median) * 1e6;
 }
 
-void probe_noise(NoiseCensus *c, const RunSetup *run)
+void judge_busy(NoiseCensus *c)
+{
+    c->busy_threshold = NOISE_BUSY_LOST_SHARE;
+    c->busy_judged = c->probed && c->threads > 0;
+    c->busy = 0;
+    c->busy_reason[0] = '\0';
+    int worst = -1;
+    for (int t = 0; c->busy_judged && t < c->threads; t++)
+        if (worst < 0 || c->thread[t].lost_fraction > c->thread[worst].lost_fraction)
+            worst = t;
+    if (worst < 0 || !(c->thread[worst].lost_fraction >= c->busy_threshold))
+        return;
+    const NoiseThread *n = &c->thread[worst];
+    c->busy = 1;
+    snprintf(c->busy_reason, sizeof c->busy_reason,
+             "the noise census's probe: thread %d (CPU %d) lost %.1f%% of its time to other work, largest detour "
+             "%.1f ms; busy: a thread lost %.0f%% or more",
+             worst, n->cpu, 100.0 * n->lost_fraction, n->largest_detour_us * 1e-3, 100.0 * c->busy_threshold);
+}
+
+void probe_noise(NoiseCensus *c, const RunSetup *run, WarningList *warnings)
 {
     memset(c, 0, sizeof *c);
     c->enabled = run->noise_census;
     c->quantum_us = NOISE_QUANTUM_US;
     c->quanta = NOISE_QUANTA;
     c->steal_seconds = NAN;
+    c->busy_threshold = NOISE_BUSY_LOST_SHARE;
     if (!c->enabled)
         return;
     int threads = run->numThreads < NOISE_MAX_THREADS ? (int)run->numThreads : NOISE_MAX_THREADS;
@@ -129,5 +151,10 @@ void probe_noise(NoiseCensus *c, const RunSetup *run)
         thread_figures(quanta + (size_t)t * (size_t)c->quanta, c->quanta, &c->thread[t]);
     free(quanta);
     c->probed = 1;
+    judge_busy(c);
+    if (c->busy)
+        add_warning(warnings, WARNING_LINE,
+                    "this machine was busy: these figures measure the contention, not the node's OpenMP overhead (%s)",
+                    c->busy_reason);
     noise_sampler_open(c, tids, seen);
 }

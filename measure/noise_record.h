@@ -21,6 +21,14 @@
  * detour can double a chunk's overhead). */
 #define NOISE_COMPARABLE_SHARE 0.5
 
+/* The busy-machine rule (docs/noise.md): the team was not the node's own
+ * when some thread of it lost at least this share of the probe's time to
+ * something else (its lost_fraction). One thread's loss is the team's at
+ * every barrier, so the figures then measure the contention, not the node's
+ * OpenMP overhead: an idle node loses well under 1%, a CPU shared with one
+ * other busy process about half. */
+#define NOISE_BUSY_LOST_SHARE 0.25
+
 /* One thread of the timed team. */
 typedef struct NoiseThread {
     int cpu;                   /* where it ran the probe (-1: unknown) */
@@ -46,6 +54,11 @@ typedef struct NoiseCensus {
     double probe_seconds;      /* wall time of the probe */
     int threads;               /* thread[0..threads-1]: the timed team (capped at NOISE_MAX_THREADS) */
     NoiseThread thread[NOISE_MAX_THREADS];
+    /* The busy-machine rule (NOISE_BUSY_LOST_SHARE), judged on the probe: */
+    int busy_judged;           /* 1: the probe ran and busy says something */
+    int busy;                  /* some thread lost at least busy_threshold of its time */
+    double busy_threshold;     /* NOISE_BUSY_LOST_SHARE */
+    char busy_reason[200];     /* when busy: which thread, on which CPU, lost how much */
     int steal_reported;        /* /proc/stat has a steal column */
     double steal_seconds;      /* on the CPUs the team ran on, during the timed runs */
     int interrupts_readable;   /* /proc/interrupts could be read */

@@ -18,6 +18,7 @@
 #include "../timing/cycle_rate.h"
 #include "../timing/process_cost.h"
 #include "../timing/statistics.h"
+#include "construct_record.h"
 #include "noise_record.h"
 
 /* WARNING lines: found with the figures they are about, printed by the
@@ -233,6 +234,13 @@ typedef struct Measurement {
     int has_round_range;       /* 2-5 rounds: no 95% interval, but the per-round differences' range */
     double round_range_low, round_range_high;
 
+    /* Whether its figures are a result at all (judge_validity, docs/statistics.md):
+     * 0 unless it ran faster than Bestcase OMP beyond its interval, or its mean
+     * (Runtime) and median chunk disagree by more than CLOMP_MEAN_MEDIAN_FACTOR. */
+    int invalid;
+    char invalid_reason[200];  /* why, when invalid */
+    int bestcase_invalid;      /* its overhead is taken against a Bestcase OMP that is not a result */
+
     WarningList warnings;      /* from its figures (measurement_warnings), printed in its block */
     int noisy;                 /* its chunks vary by more than CLOMP_NOISY_CV (the noisy-measurement warning) */
     MeasurementNoise noise;    /* the noise census during its timed runs */
@@ -240,6 +248,12 @@ typedef struct Measurement {
     OmptCensus census;         /* --ompt=census/sampling: the warm-up as the runtime's tool interface saw it */
     OmptSamples samples;       /* --ompt=sampling: what the sampler found while it ran */
 } Measurement;
+
+/* A measurement whose Runtime us/Loop (CLOMP 1.2's figure: the mean over
+ * its chunks) and median chunk us/Loop differ by more than this factor
+ * either way is not a result: most of its time went into a few outlying
+ * chunks, so neither figure describes the run (docs/statistics.md). */
+#define CLOMP_MEAN_MEDIAN_FACTOR 2.0
 
 /* MPI, on rank 0: every rank's measurements as each rank summarized them
  * (overheads against its own bestcase). */
@@ -287,51 +301,7 @@ static inline MeshShape run_mesh_shape(const RunSetup *run)
     return shape;
 }
 
-/* One construct at one level (--constructs, measure/constructs.c). */
-typedef enum {
-    CONSTRUCT_NOT_RUN,      /* N/A here: `problem` says why (below 2x2, same as level 1, the run ended) */
-    CONSTRUCT_MEASURED,     /* the overhead below is the construct's */
-    CONSTRUCT_SERIALIZED,   /* the runtime ran its regions with one thread: no overhead figure */
-    CONSTRUCT_FEWER,        /* fewer threads than asked (more than one): no overhead figure */
-    CONSTRUCT_WRONG         /* measured outside its construct (no region, wrong level or ancestor): failed */
-} ConstructStatus;
-
-typedef struct ConstructLevel {
-    ConstructStatus status;
-    char problem[160];         /* one line for every status but MEASURED */
-    int outer, inner;          /* the shape asked: level 1 is 1 x threads */
-    long innerreps;            /* construct instances per repetition (EPCC's, calibrated to the target time) */
-    long reps;                 /* repetitions done */
-    double test_us, reference_us;   /* medians over the repetitions, per instance */
-    SampleStats overhead;      /* (test - reference) / innerreps per repetition, us; interval at CLOMP_CI_LEVEL */
-    RegionLog seen;            /* what every inner region saw, merged over the outer threads */
-    int ancestors;             /* distinct omp_get_ancestor_thread_num(1) seen, level 2 */
-} ConstructLevel;
-
-/* level[0]: level 1 with the run's threads; level[1]: level 1 with INNER
- * threads (the ratio's base; N/A when INNER is the run's threads, then
- * level[0] is the base); level[2]: OUTER x INNER. */
-#define CONSTRUCT_LEVELS 3
-typedef struct ConstructResult {
-    const Construct *construct;
-    long chunk;                /* STATIC n, DYNAMIC n, GUIDED n: the chunk n; PRIVATE n ...: the array size; else 0 */
-    ConstructLevel level[CONSTRUCT_LEVELS];
-    double ratio;              /* level 2 over level 1 at INNER threads; NAN when either is not MEASURED or <= 0 */
-} ConstructResult;
-
-typedef struct ConstructTable {
-    size_t count;              /* rows measured or being measured */
-    size_t capacity;
-    ConstructResult *rows;
-    DelayCalibration sync_delay, loop_delay;   /* as calibrated (delay.h) */
-    int iters_per_thread;
-    int outer, inner;          /* level 2's shape; 0 x 0 when N/A */
-    char level2_unavailable[96];   /* non-empty: level 2 is N/A for this reason */
-    int oversubscribed;        /* OUTER x INNER above the CPUs this process may use */
-    int cpus;                  /* those CPUs */
-    const char *wait_policy;   /* OMP_WAIT_POLICY as set, or NULL */
-    TeamObservation level2_team;   /* where the inner threads ran (one untimed nested region) */
-} ConstructTable;
+/* The construct table (--constructs): measure/construct_record.h, included above. */
 
 /* A run as the reports see it: complete, or ended early by a failure. */
 typedef struct RunRecord {

@@ -1,6 +1,7 @@
 /* A measurement's figures from its raw chunk timings (summarize.h). */
 #include "summarize.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 
 #include "warnings.h"
@@ -9,6 +10,34 @@ void finish_measurement(const RunSetup *run, Measurement *m, const Measurement *
 {
     summarize_measurement(m, bestcase);
     measurement_warnings(run, m);
+}
+
+void judge_validity(Measurement *m)
+{
+    m->invalid = 0;
+    m->invalid_reason[0] = '\0';
+    if (m->rounds_done == 0)
+        return;
+    double ratio = m->runtime_us / m->us;
+    if (m->us > 0.0 && m->runtime_us > 0.0 && (ratio > CLOMP_MEAN_MEDIAN_FACTOR || ratio < 1.0 / CLOMP_MEAN_MEDIAN_FACTOR)) {
+        m->invalid = 1;
+        snprintf(m->invalid_reason, sizeof m->invalid_reason,
+                 "its Runtime us/Loop %.4g (the mean over its chunks) is %.3gx its median chunk's %.4g, beyond the "
+                 "factor %.0f: a few chunks took most of the time, so neither figure describes the run",
+                 m->runtime_us, ratio, m->us, CLOMP_MEAN_MEDIAN_FACTOR);
+    } else if (m->has_overhead && m->has_overhead_ci && m->overhead_high < 0.0) {
+        m->invalid = 1;
+        snprintf(m->invalid_reason, sizeof m->invalid_reason,
+                 "faster than Bestcase OMP beyond its 95%% interval (overhead %.4g .. %.4g us/Loop): Bestcase is the "
+                 "least this loop costs, so one of the two timings is not the loop's",
+                 m->overhead_low, m->overhead_high);
+    } else if (m->has_overhead && m->has_round_range && m->round_range_high < 0.0) {
+        m->invalid = 1;
+        snprintf(m->invalid_reason, sizeof m->invalid_reason,
+                 "faster than Bestcase OMP in every round (overhead %.4g .. %.4g us/Loop): Bestcase is the least "
+                 "this loop costs, so one of the two timings is not the loop's",
+                 m->round_range_low, m->round_range_high);
+    }
 }
 
 void summarize_measurement(Measurement *m, const Measurement *bestcase)
@@ -35,6 +64,7 @@ void summarize_measurement(Measurement *m, const Measurement *bestcase)
 
     m->has_overhead = m->schedule->role == ROLE_CHECKED && bestcase != NULL &&
                       bestcase->rounds_done == m->rounds_done;
+    m->bestcase_invalid = m->has_overhead && bestcase->invalid;
     if (m->has_overhead) {
         m->runtime_overhead_us = m->runtime_us - bestcase->runtime_us;
         m->runtime_efficacy = bestcase->runtime_us / m->runtime_us * 100.0;
@@ -64,6 +94,7 @@ void summarize_measurement(Measurement *m, const Measurement *bestcase)
     } else if (m->schedule->role == ROLE_BESTCASE) {
         m->efficacy = m->runtime_efficacy = 100.0;
     }
+    judge_validity(m);
     free(us);
     free(diffs);
 }

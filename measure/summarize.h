@@ -12,6 +12,13 @@
  * measurement its overhead is taken against, or NULL). */
 void summarize_measurement(Measurement *m, const Measurement *bestcase);
 
+/* Whether the summarized figures are a result (Measurement.invalid and its
+ * reason; summarize_measurement calls it): not when its Runtime us/Loop and
+ * median chunk differ by more than CLOMP_MEAN_MEDIAN_FACTOR either way, nor
+ * when it ran faster than Bestcase OMP beyond its overhead's 95% interval
+ * (with 2-5 rounds: in every round). */
+void judge_validity(Measurement *m);
+
 /* summarize_measurement() and the warnings that follow from the figures. */
 void finish_measurement(const RunSetup *run, Measurement *m, const Measurement *bestcase);
 

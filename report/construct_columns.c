@@ -15,6 +15,8 @@ const char *construct_status_text(ConstructStatus status)
         return "fewer threads than asked";
     case CONSTRUCT_WRONG:
         return "failed";
+    case CONSTRUCT_UNRESOLVED:
+        return "unresolved";
     default:
         return "not run";
     }

@@ -47,6 +47,7 @@ static void write_cell(FILE *out, FigureCell cell)
         number_cell(out, cell.number);
         break;
     case CELL_INTEGER:
+    case CELL_BOOL:
         fprintf(out, "%ld", cell.integer);
         break;
     default:

@@ -72,6 +72,13 @@ void measurement_figures(const RunRecord *r, const Measurement *m, MeasurementFi
     int has_ci = complete && m->has_overhead && m->has_overhead_ci;
     f->overhead_low = has_ci ? m->overhead_low : NAN;
     f->overhead_high = has_ci ? m->overhead_high : NAN;
+    /* Not a result (judge_validity): no speedup, efficacy or overhead of it, nor
+     * a speedup over an invalid Serial Ref, nor an overhead against an invalid
+     * Bestcase; its times stay, flagged `valid` false. */
+    if (m->invalid || (serial != NULL && serial->invalid))
+        f->speedup = f->runtime_speedup = NAN;
+    if (m->invalid || (bestcase != NULL && bestcase->invalid))
+        f->efficacy = f->runtime_efficacy = f->overhead = f->runtime_overhead = f->overhead_low = f->overhead_high = NAN;
     f->target = llnl_target_of(s);
     f->judgement.cycles = NAN;
     if (f->target != NULL)
@@ -87,6 +94,10 @@ static FigureCell number(double value)
 static FigureCell integer(long value)
 {
     return (FigureCell){CELL_INTEGER, NAN, value, NULL};
+}
+static FigureCell boolean(int value)
+{
+    return (FigureCell){CELL_BOOL, NAN, value != 0, NULL};
 }
 static FigureCell text(const char *value)
 {
@@ -211,7 +222,9 @@ static const char *overhead_resolution(const Measurement *m, const MeasurementFi
     X(overhead_resolution, "overhead_resolution", text(overhead_resolution(m, f))) \
     X(overhead_percent_of_loop, "overhead_percent_of_loop", number(f->overhead / f->us * 100.0)) \
     X(overhead_percent_ci_low, NULL, number(f->overhead_low / f->us * 100.0)) \
-    X(overhead_percent_ci_high, NULL, number(f->overhead_high / f->us * 100.0))
+    X(overhead_percent_ci_high, NULL, number(f->overhead_high / f->us * 100.0)) \
+    X(valid, "valid", f->complete ? boolean(!m->invalid) : text(NULL)) \
+    X(invalid_reason, "invalid_reason", text(f->complete && m->invalid ? m->invalid_reason : NULL))
 /* clang-format on */
 
 #define CELL_FUNCTION(column, json, expr)                                      \

@@ -54,7 +54,7 @@ void measurement_figures(const RunRecord *r, const Measurement *m, MeasurementFi
 
 /* One cell of a per-measurement column: a number (NAN: empty / null), an
  * integer, or a text (NULL: empty / null). */
-typedef enum { CELL_NUMBER, CELL_INTEGER, CELL_TEXT } CellKind;
+typedef enum { CELL_NUMBER, CELL_INTEGER, CELL_TEXT, CELL_BOOL } CellKind;   /* CELL_BOOL: integer 0/1, JSON false/true */
 typedef struct FigureCell {
     CellKind kind;
     double number;

@@ -11,6 +11,8 @@ static void write_cell(JsonWriter *w, const char *key, FigureCell cell)
         json_number(w, key, cell.number);
     else if (cell.kind == CELL_INTEGER)
         json_integer(w, key, cell.integer);
+    else if (cell.kind == CELL_BOOL)
+        json_bool(w, key, (int)cell.integer);
     else
         json_string(w, key, cell.text);
 }

@@ -105,18 +105,22 @@ void write_json_measurement(JsonWriter *w, const RunRecord *r, const Measurement
         FigureCell cell = figure_columns[c].cell(&row, buf, sizeof buf);
         if (cell.kind == CELL_NUMBER)
             json_number(w, figure_columns[c].json, cell.number);
+        else if (cell.kind == CELL_BOOL)
+            json_bool(w, figure_columns[c].json, (int)cell.integer);
         else if (cell.kind == CELL_INTEGER)
             json_integer(w, figure_columns[c].json, cell.integer);
         else
             json_string(w, figure_columns[c].json, cell.text);
     }
-    json_interval(w, "overhead_ci_95", complete && m->has_overhead && m->has_overhead_ci, m->overhead_low, m->overhead_high);
+    /* An invalid measurement's overhead (or one against an invalid Bestcase) is no result: null, as f's. */
+    int has_ci = complete && m->has_overhead && m->has_overhead_ci && !isnan(f.overhead_low);
+    json_interval(w, "overhead_ci_95", has_ci, m->overhead_low, m->overhead_high);
     json_string(w, "overhead_ci_method",
-                !(complete && m->has_overhead && m->has_overhead_ci) ? NULL
+                !has_ci ? NULL
                 : m->overhead_ci_paired ? "paired per-round differences, order statistics"
                                         : "pooled chunk medians, Bonferroni");
-    json_string(w, "overhead_ci_scope", complete && m->has_overhead && m->has_overhead_ci ? INTERVAL_SCOPE : NULL);
-    json_interval(w, "overhead_round_range", complete && m->has_overhead && m->has_round_range, m->round_range_low,
+    json_string(w, "overhead_ci_scope", has_ci ? INTERVAL_SCOPE : NULL);
+    json_interval(w, "overhead_round_range", complete && m->has_overhead && m->has_round_range && !isnan(f.overhead), m->round_range_low,
              m->round_range_high);
     json_integer(w, "subnormals", m->subnormals);
     write_json_ompt_measurement(w, run, m);
@@ -163,9 +167,14 @@ static void write_rank_measurement(JsonWriter *w, const RunRecord *r, const Meas
     json_number(w, "us_per_loop", complete ? m->us : NAN);
     json_interval(w, "us_per_loop_ci_95", complete && m->stats.has_ci, m->stats.ci_low, m->stats.ci_high);
     json_number(w, "cv", complete ? m->stats.cv : NAN);
-    json_number(w, "overhead_us_per_loop", complete && m->has_overhead ? m->overhead_us : NAN);
-    json_interval(w, "overhead_ci_95", complete && m->has_overhead && m->has_overhead_ci, m->overhead_low,
+    json_number(w, "overhead_us_per_loop", complete && m->has_overhead && !m->invalid ? m->overhead_us : NAN);
+    json_interval(w, "overhead_ci_95", complete && m->has_overhead && m->has_overhead_ci && !m->invalid, m->overhead_low,
              m->overhead_high);
+    if (complete)
+        json_bool(w, "valid", !m->invalid);
+    else
+        json_null(w, "valid");
+    json_string(w, "invalid_reason", complete && m->invalid ? m->invalid_reason : NULL);
     json_integer(w, "verified_chunks", m->verified_chunks);
     if (checked && m->rounds_done > 0) {
         json_object_begin(w, "checksum");

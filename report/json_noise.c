@@ -49,5 +49,12 @@ void write_json_noise(JsonWriter *w, const RunRecord *r)
         json_null(w, "interrupts");
     json_number(w, "sampling_seconds", sampled ? c->sampling_seconds : NAN);
     json_number(w, "comparable_share", NOISE_COMPARABLE_SHARE);
+    /* The busy-machine rule (docs/noise.md): null when the probe did not run. */
+    if (c->busy_judged)
+        json_bool(w, "busy", c->busy);
+    else
+        json_null(w, "busy");
+    json_number(w, "busy_threshold", NOISE_BUSY_LOST_SHARE);
+    json_string(w, "busy_reason", c->busy_judged && c->busy ? c->busy_reason : NULL);
     json_object_end(w);
 }

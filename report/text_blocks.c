@@ -44,15 +44,22 @@ static void print_comparisons(FILE *out, const Measurement *m, const Measurement
                               const Measurement *bestcase)
 {
     const char *name = m->schedule->name;
-    /* CLOMP 1.2's figures: all from Runtime. */
-    if (serial != NULL) {
+    /* CLOMP 1.2's figures: all from Runtime; N/A, in 1.2's place, where it or
+     * what it is taken against is not a result (the INVALID line says why). */
+    if (serial != NULL && (m->invalid || serial->invalid)) {
+        fprintf(out, "%13s  Speedup: N/A (not a result: %s is invalid)\n", name, m->invalid ? name : serial->schedule->name);
+    } else if (serial != NULL) {
         double speedup = serial->runtime_us / m->runtime_us;
         if (speedup > 1.0)
             fprintf(out, "%13s  Speedup: %.1f\n", name, speedup);
         else
             fprintf(out, "%13s  Speedup: %.1f (%.1fX slowdown)\n", name, speedup, 1.0 / speedup);
     }
-    if (bestcase != NULL && m->schedule->role == ROLE_CHECKED && m->has_overhead) {
+    if (bestcase != NULL && m->schedule->role == ROLE_CHECKED && m->has_overhead && (m->invalid || bestcase->invalid)) {
+        const char *which = m->invalid ? name : bestcase->schedule->name;
+        fprintf(out, "%13s Efficacy: N/A (not a result: %s is invalid)\n", name, which);
+        fprintf(out, "%13s Overhead: N/A (not a result: %s is invalid)\n", name, which);
+    } else if (bestcase != NULL && m->schedule->role == ROLE_CHECKED && m->has_overhead) {
         const char *note = noise_note(m, m->runtime_overhead_us);
         fprintf(out, "%13s Efficacy: %.1f%% (of bestcase %.2f us/Loop)%s\n", name, m->runtime_efficacy,
                 bestcase->runtime_us, note);
@@ -64,7 +71,7 @@ static void print_comparisons(FILE *out, const Measurement *m, const Measurement
  * the overhead from the medians with its interval (robust to an outlying
  * chunk, where 1.2's lines above come from the whole Runtime); every number
  * to the precision its spread supports. */
-static void print_statistics(FILE *out, const Measurement *m)
+static void print_statistics(FILE *out, const Measurement *m, int overhead_void)
 {
     const SampleStats *st = &m->stats;
     const char *name = m->schedule->name;
@@ -83,6 +90,10 @@ static void print_statistics(FILE *out, const Measurement *m)
     else
         fprintf(out, "%13s   Median: %s us/Loop, no 95%% CI from %ld samples (needs 6 or more)\n", name,
                 measured_text(a, sizeof a, st->median, u, 3), st->n);
+    if (m->has_overhead && overhead_void) {
+        fprintf(out, "%13s Med. Ovh: N/A (not a result: see the INVALID line)\n", name);
+        return;
+    }
     if (m->has_overhead) {
         double ou = m->has_overhead_ci ? 0.5 * (m->overhead_high - m->overhead_low) : 0.0;
         fprintf(out, "%13s Med. Ovh: %s us/Loop (%s; robust to an outlying chunk)\n", name,
@@ -107,20 +118,22 @@ static void print_statistics(FILE *out, const Measurement *m)
 /* Cycle counts of what LLNL sets targets for (the targets table names the
  * figure and says what it is), and of every other overhead, in the block
  * they come from. */
-static void print_cycles(FILE *out, const RunSetup *run, const Measurement *m)
+static void print_cycles(FILE *out, const RunSetup *run, const Measurement *m, int overhead_void)
 {
     const Schedule *s = m->schedule;
     const LlnlTarget *target = llnl_target_of(s);
     const char *what;
     double us, low, high;
     int has_ci;
-    if (target != NULL && target->figure == JUDGED_ON_US_PER_LOOP) {
+    if (m->invalid) {
+        return;   /* not a result: no figure to count */
+    } else if (target != NULL && target->figure == JUDGED_ON_US_PER_LOOP) {
         what = target->block_text;
         us = m->us;
         has_ci = m->stats.has_ci;
         low = m->stats.ci_low;
         high = m->stats.ci_high;
-    } else if (m->has_overhead) {
+    } else if (m->has_overhead && !overhead_void) {
         /* Against Bestcase: CLOMP's overhead, not the quantity of LLNL's target. */
         what = target != NULL ? target->block_text : "of CLOMP overhead per subcycle (versus bestcase)";
         us = m->overhead_us;
@@ -185,6 +198,9 @@ static void print_block_notes(FILE *out, const RunSetup *run, const Measurement 
     const Schedule *s = m->schedule;
     const TeamObservation *t = &m->team;
 
+    if (m->invalid)
+        fprintf(out, "%13s  INVALID: not a result: %s\n", s->name, m->invalid_reason);
+
     if (s->role == ROLE_REFERENCE)
         fprintf(out, "%13s   Verify: reference (conservation, residue bound, zone order, update counts hold%s)\n",
                 s->name, m->verified_chunks > 1 ? "; checkpoint after every chunk" : "");
@@ -239,9 +255,11 @@ void print_block_results(FILE *out, const RunSetup *run, const Measurement *m,
     fprintf(out, "%13s  us/Loop: %.2f (wallclock, in microseconds)\n", s->name, m->runtime_us);
     if (s->role == ROLE_BESTCASE || s->role == ROLE_CHECKED)
         print_comparisons(out, m, serial, bestcase);
+    /* No overhead where it or its Bestcase is not a result (judge_validity). */
+    int overhead_void = m->invalid || (bestcase != NULL && bestcase->invalid);
     print_block_notes(out, run, m);
-    print_statistics(out, m);
-    print_cycles(out, run, m);
+    print_statistics(out, m, overhead_void);
+    print_cycles(out, run, m, overhead_void);
     fprintf(out, "---------------------\n");
 }
 

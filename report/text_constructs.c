@@ -37,6 +37,8 @@ static void print_setup_lines(FILE *out, const RunRecord *r, const ConstructTabl
     fprintf(out, "Repetitions: %ld per test, each aimed at %.0f us; overhead = (test - reference) / innerreps, "
                  "median and 95%% interval %s\n",
             run->constructs.reps, run->constructs.target_us, INTERVAL_SCOPE);
+    if (t->busy)
+        fprintf(out, "Busy: YES, every row unresolved: %s\n", t->busy_reason);
     fprintf(out, "Max active levels: %d (%s)\n", run->max_active_levels,
             run->max_active_levels_from_env ? "OMP_MAX_ACTIVE_LEVELS" : "set by clomp");
     if (t->outer == 0) {
@@ -89,6 +91,10 @@ void print_constructs(FILE *out, const RunRecord *r)
                 snprintf(seen, sizeof seen, "%d..%d lvl %d", L->seen.threads_min, L->seen.threads_max,
                          L->seen.level_max);
             fprintf(out, "%-*s %5d %7s ", width, name, construct_level_number(l), shape);
+            if (L->status == CONSTRUCT_UNRESOLVED) {   /* never printed as a measured overhead */
+                fprintf(out, "%12s unresolved: %s\n", "-", L->problem);
+                continue;
+            }
             if (L->status != CONSTRUCT_MEASURED) {
                 fprintf(out, "%12s %-s\n", "-", L->problem);
                 continue;

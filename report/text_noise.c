@@ -84,6 +84,10 @@ void print_noise_census(FILE *out, const RunRecord *r)
                     t, n->cpu, n->fastest_us, n->median_us, n->p99_us, n->fastest_us > 0.0 ? n->p99_us / n->fastest_us : NAN,
                     percent(n->lost_fraction), n->largest_detour_us);
         }
+    if (c->busy_judged && c->busy)
+        fprintf(out, "       Noise busy: YES: %s\n", c->busy_reason);
+    else if (c->busy_judged)
+        fprintf(out, "       Noise busy: no (busy: a thread lost %.0f%% of its time or more)\n", 100.0 * c->busy_threshold);
     if (c->state == NULL && c->note[0] != '\0')
         fprintf(out, "   Noise sampling: off (%s)\n", c->note);
 }

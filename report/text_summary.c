@@ -132,6 +132,10 @@ static void print_clock_note(FILE *out, const CycleRate *rate, const TargetJudge
 static void print_target(FILE *out, const CycleRate *rate, const LlnlTarget *t, const TargetJudgement *j)
 {
     char a[32];
+    if (isnan(j->cycles)) {   /* its measurement is not a result */
+        fprintf(out, "%s: N/A (not a result: see the INVALID line)%s\n", t->label, t->below_cycles > 0.0 ? ", target not judged" : "");
+        return;
+    }
     double u = j->has_ci ? 0.5 * (j->cycles_high - j->cycles_low) : 0.0;
     fprintf(out, "%s: %s cycles", t->label, measured_text(a, sizeof a, j->cycles, u, 0));
     if (j->has_ci) {
@@ -221,6 +225,16 @@ static void print_rank_outliers(FILE *out, const RunSetup *run, const RankOutlie
     }
 }
 
+/* Right before 1.2's summary (which reads N/A for their speedup, efficacy
+ * and overhead): what is not a result, and why (--quiet: the JSON and CSV say). */
+static void print_invalid(FILE *out, const RunRecord *r)
+{
+    for (size_t i = 0; i < r->count; i++)
+        if (measurement_reported(&r->results[i]) && record_find_key(r, r->results[i].schedule->key) != NULL &&
+            r->results[i].invalid)
+            fprintf(out, "INVALID: %s is not a result: %s\n", r->results[i].schedule->name, r->results[i].invalid_reason);
+}
+
 void print_run_end(FILE *out, const RunRecord *r)
 {
     if (r->locality != NULL)
@@ -231,4 +245,5 @@ void print_run_end(FILE *out, const RunRecord *r)
     print_wall_time(out, r);
     if (r->outliers != NULL)
         print_rank_outliers(out, r->run, r->outliers);
+    print_invalid(out, r);
 }

@@ -274,8 +274,9 @@ drive --compare "$CLOMP","$CLOMP" --replicates 5 --quick --out "$self_dir"
 is "$rc" 0 "--compare CLOMP,CLOMP --replicates 5 --quick exits 0"
 figures=$(sed -n '/^figure /,/^$/p' <<<"$out" | sed '1d;$d')
 flagged=$(grep -vc 'no difference detectable' <<<"$figures")
-# 13 figures on 2 threads: 8 us/Loop (Nested OMP is N/A below 2x2), 3 overheads, 2 CPU times.
-[ "$(line_count "$figures")" -ge 13 ] && [ "$flagged" -eq 0 ] && [[ $out == *'Verdict: no difference detectable with 5 runs in any figure.'* ]]
+# 13 figures on 2 threads: 8 us/Loop (Nested OMP is N/A below 2x2), 3 overheads, 2 CPU times;
+# an overhead that is not a result (issue 35: empty in a process's CSV) is not compared: at least 10.
+[ "$(line_count "$figures")" -ge 10 ] && [ "$flagged" -eq 0 ] && [[ $out == *'Verdict: no difference detectable with 5 runs in any figure.'* ]]
 ok $? "a binary compared with itself: every figure (us/Loop of each measurement, overheads, CPU seconds) says no difference detectable"
 like "$out" "Arguments: [0-9]+ 1 64 100 32 1 1" "--quick compares the target input at timeScale 1"
 if [ "$have_python" -eq 1 ]; then

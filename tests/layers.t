@@ -109,7 +109,7 @@ FOLDER_LAYER = {"timing": 0, "numa": 0, "cli": 0, "ompt": 0, "mesh": 1, "kernels
 # The record is a layer of its own inside measure/: what every writer may read.
 # Its two .c files implement it and sit with it, so they cannot reach the sequence either.
 RECORD = {"measure/record.h", "measure/record.c", "measure/llnl_targets.h", "measure/llnl_targets.c",
-          "measure/noise_record.h"}
+          "measure/noise_record.h", "measure/construct_record.h"}
 TOP_FILES = {"clomp.c": 7}
 # Single edges the layer list gets wrong, each with why it is legitimate.
 LAYER_EXCEPTIONS = {
@@ -224,6 +224,7 @@ MEASURING = {
     "setup/setup.h": "configures OpenMP, builds and first-touches the mesh, times the serial plan",
     "ompt/tool.h": "the OMPT tool: callbacks inside the runtime, the census, the sampling timer",
     "measure/ompt_plan.h": "checks the OMPT census against each schedule's plan into the record's warnings",
+    "measure/construct_resolution.h": "marks the measured construct levels that are not the construct's cost",
 }
 # Headers below the writers that a writer may reach: types, tables and arithmetic on recorded values.
 DATA = {
@@ -240,6 +241,7 @@ DATA = {
     "kernels/schedule.h": "the schedule table: names, roles, availability",
     "measure/record.h": "the run record",
     "measure/noise_record.h": "the noise census's figures, as the record holds them",
+    "measure/construct_record.h": "the construct table's figures, as the record holds them",
     "measure/llnl_targets.h": "the LLNL targets table; judging a recorded figure",
     "measure/summarize.h": "figures from the recorded chunk timings (the rank view re-derives the rank it shows)",
     "cli/options.h": "the parsed options",

@@ -78,10 +78,13 @@ TIMING = {
     "measurements[].noise_migrations", "measurements[].noise_steal_seconds", "measurements[].noise_interrupts",
     "measurements[].noise_comparable", "measurements[].overhead_resolution",
     "measurements[].overhead_percent_of_loop",
+    # Whether the machine was busy and a figure is a result follow the clock too (issue 35).
+    "noise_census.busy", "noise_census.busy_reason", "measurements[].valid", "measurements[].invalid_reason",
+    "measurements[].overhead_ci_method", "measurements[].overhead_ci_scope",
 }
-TIMING_RE = [re.compile(r"^llnl_targets\.[a-z_]+\.(cycles|cycles_ci_95|core_cycles|verdict)$")]
+TIMING_RE = [re.compile(r"^llnl_targets\.[a-z_]+\.(cycles|cycles_ci_95|cycles_ci_scope|core_cycles|verdict)$")]
 # Warnings about the chunks' noise follow the clock; every other warning is compared.
-NOISE = re.compile(r"noisy measurement|noise comparable with the overhead")
+NOISE = re.compile(r"noisy measurement|noise comparable with the overhead|this machine was busy")
 # Members that must have been compared, or the comparison proves little.
 REQUIRED = ["inputs.numThreads", "resolved.iterations", "measurements[].checksum.sum",
             "measurements[].verification.result", "measurements[].verification.verified_chunks",
@@ -144,7 +147,7 @@ TIMING = {"runtime_seconds", "us_per_loop", "us_per_loop_ci_low", "us_per_loop_c
           "llnl_target_core_cycles_high", "core_clock_min_ghz", "core_clock_max_ghz",
           "noise_spans_disturbed", "noise_involuntary_switches", "noise_migrations", "noise_steal_seconds",
           "noise_interrupts", "noise_comparable", "overhead_resolution", "overhead_percent_of_loop",
-          "overhead_percent_ci_low", "overhead_percent_ci_high"}
+          "overhead_percent_ci_low", "overhead_percent_ci_high", "valid", "invalid_reason"}
 if a[0] != b[0]:
     print("header: --quiet %s, plain run %s" % (a[0], b[0]))
 if len(a) != len(b):

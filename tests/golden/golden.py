@@ -26,10 +26,11 @@ Text masking (by the line's label; the label itself and the line's place always 
   partly masked: Nested OMP shape (the default's reason, which names NUMA nodes and
       sockets, becomes `default: *`)
   numbers masked, any label beginning with Noise: the noise census's lines (the
-      probe per thread, a measurement's disturbed chunks, the timed runs' totals)
+      probe per thread, a measurement's disturbed chunks, the timed runs' totals);
+      the value of Noise busy (the busy-machine rule follows the load) becomes *
   dropped: WARNING lines about the machine or the load (binding, cores online,
       shared cores or CPUs, serialised inner teams, noisy measurement, noise comparable
-      with the overhead) and the NUMA
+      with the overhead, a busy machine) and the NUMA
       lines printed only when the kernel's numa_balancing is on
   exact: everything else — banner, Invocation (the binary's path written CLOMP),
       the inputs, Memory, Iterations, Residue and error bounds, Deposit model, Zone
@@ -65,7 +66,7 @@ LIBNUMA_ONLY = {"NUMA nodes", "NUMA threads", "NUMA part pages", "NUMA pages/nod
 # WARNING lines that follow the machine, its load or the runtime, not the input.
 MACHINE_WARNINGS = re.compile(r"threads are not bound|larger than the \d+ cores online|share a core|"
                               r"inner teams share CPUs|serialised the inner teams|fewer threads than requested|"
-                              r"noisy measurement|noise comparable with the overhead")
+                              r"noisy measurement|noise comparable with the overhead|this machine was busy")
 OVERHEAD_NOISE = re.compile(r" \((?:within noise|below bestcase beyond noise[^)]*)\)$")  # noise_note()
 
 
@@ -82,6 +83,8 @@ def mask_value(label, value):
     if label.startswith("NUMA") and label != "NUMA placement":
         return "*"
     if label in VALUE_MASKED:
+        return "*"
+    if label == "Noise busy":                             # the busy-machine rule: follows the load
         return "*"
     if label.startswith("Noise"):                         # the noise census: counts and times of this machine
         return re.sub(r"\b(switch|migration)(es|s)?\b", r"\1(s)", numbers(value))

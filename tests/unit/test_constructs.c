@@ -159,9 +159,54 @@ static void region_log(void)
               "ancestor the outer thread");
 }
 
+/* The resolution rule (issue 35): which measured level is the construct's
+ * cost and which is "unresolved", with the first reason that applies. */
+static void resolution(void)
+{
+    /* 20 repetitions whose overheads are 2.0 .. 2.19 us: resolved, well above 0. */
+    double v[20], around0[20];
+    for (int i = 0; i < 20; i++) {
+        v[i] = 2.0 + 0.01 * i;
+        around0[i] = -0.1 + 0.01 * i;
+    }
+    SampleStats good = summarize_samples(v, 20, 0.95), zero = summarize_samples(around0, 20, 0.95);
+    SampleStats few = summarize_samples(v, 3, 0.95);
+    char why[320];
+    ConstructEvidence e = {CONSTRUCT_SYNC, 640, &good, 20, 0, NULL, NULL};
+    ok(!construct_unresolved(&e, why, sizeof why), "640 instances, 20 quiet repetitions, an interval above 0: resolved");
+    e.innerreps = 10;   /* the issue's ATOMIC: 10 atomics filled the whole target time */
+    ok(construct_unresolved(&e, why, sizeof why) && strstr(why, "innerreps 10, below 32") != NULL,
+       "a syncbench test that stopped at innerreps 10 is unresolved: %s", why);
+    e.kind = CONSTRUCT_LOOP;
+    e.innerreps = 1;
+    ok(!construct_unresolved(&e, why, sizeof why), "a schedbench loop (ms long) at innerreps 1 is not, by that rule");
+    e = (ConstructEvidence){CONSTRUCT_SYNC, 640, &good, 20, 11, NULL, NULL};
+    ok(construct_unresolved(&e, why, sizeof why) && strstr(why, "11 of 20 repetitions preempted") != NULL,
+       "more than half the repetitions preempted: unresolved (%s)", why);
+    e.disturbed_reps = 10;
+    ok(!construct_unresolved(&e, why, sizeof why), "half of them, the median is still a quiet one: resolved");
+    e.disturbed_reps = -1;
+    ok(!construct_unresolved(&e, why, sizeof why), "preemptions unknown: that rule says nothing");
+    e.overhead = &few;
+    e.reps = 3;
+    ok(construct_unresolved(&e, why, sizeof why) && strstr(why, "no 95% interval from 3 repetitions") != NULL,
+       "3 repetitions give no interval: unresolved (%s)", why);
+    e.overhead = &zero;
+    e.reps = 20;
+    ok(construct_unresolved(&e, why, sizeof why) && strstr(why, "contains 0") != NULL,
+       "an interval containing 0 (%.3g .. %.3g): unresolved (%s)", zero.ci_low, zero.ci_high, why);
+    e = (ConstructEvidence){CONSTRUCT_SYNC, 640, &good, 20, 0, NULL, "team 0 on CPUs 1,1"};
+    ok(construct_unresolved(&e, why, sizeof why) && strstr(why, "inner threads shared a CPU (team 0 on CPUs 1,1)") != NULL,
+       "level 2 with an inner team on one CPU: unresolved, and the row says so (%s)", why);
+    e.busy = "the noise census: a team thread lost 25% of its time or more";
+    ok(construct_unresolved(&e, why, sizeof why) && strncmp(why, "the machine was busy (the noise census", 38) == 0,
+       "a busy machine makes every row unresolved, first reason (%s)", why);
+}
+
 int main(void)
 {
     overhead_arithmetic();
+    resolution();
     options();
     region_log();
     checks_pass();

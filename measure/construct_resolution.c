@@ -1,0 +1,45 @@
+/* Whether a measured construct level is the construct's cost
+ * (construct_resolution.h). */
+#include "construct_resolution.h"
+
+#include <stdio.h>
+
+#include "construct_overhead.h"
+
+/* Which level-2 inner team had two threads on one CPU ("team 0: 1,1"), in
+ * buf; NULL when none did (or level 2 was not observed). */
+static const char *shared_inner_cpus(const ConstructTable *t, char *buf, size_t size)
+{
+    const TeamObservation *seen = &t->level2_team;
+    for (int k = 0; k < t->outer; k++) {
+        int shared = 0;
+        for (int i = 0; i < t->inner && (long)k * t->inner + i < seen->cpu_slots; i++)
+            for (int j = 0; j < i; j++)
+                shared |= seen->cpu[k * t->inner + i] >= 0 && seen->cpu[k * t->inner + i] == seen->cpu[k * t->inner + j];
+        if (!shared)
+            continue;
+        size_t used = (size_t)snprintf(buf, size, "team %d on CPUs ", k);
+        for (int i = 0; i < t->inner && (long)k * t->inner + i < seen->cpu_slots && used < size; i++)
+            used += (size_t)snprintf(buf + used, size - used, "%s%d", i > 0 ? "," : "", seen->cpu[k * t->inner + i]);
+        return buf;
+    }
+    return NULL;
+}
+
+/* A measured level whose figure is not the construct's cost becomes
+ * UNRESOLVED, with the reason (construct_unresolved: the rule). */
+void judge_resolution(const ConstructTable *t, ConstructResult *row, int l)
+{
+    ConstructLevel *L = &row->level[l];
+    if (L->status != CONSTRUCT_MEASURED)
+        return;
+    char shared[96], busy[96];
+    snprintf(busy, sizeof busy, "the noise census: a team thread lost %.0f%% of its time or more",
+             100.0 * NOISE_BUSY_LOST_SHARE);
+    ConstructEvidence e = {row->construct->kind, L->innerreps, &L->overhead, L->reps, L->disturbed_reps,
+                           t->busy ? busy : NULL,
+                           l == 2 ? shared_inner_cpus(t, shared, sizeof shared) : NULL};
+    if (construct_unresolved(&e, L->problem, sizeof L->problem))
+        L->status = CONSTRUCT_UNRESOLVED;
+}
+

@@ -1,0 +1,304 @@
+/* Figures a reviewer can sign (issue 35): a measurement whose mean and
+ * median disagree by more than CLOMP_MEAN_MEDIAN_FACTOR, or that ran faster
+ * than Bestcase OMP beyond its interval, is not a result, and every writer
+ * says so; the noise census's busy-machine rule; and a verdict that never
+ * contradicts itself. The measurements are built from chunk timings by hand
+ * and summarized by the product's own summarize_measurement; the oracles
+ * (means, medians, which rule applies) are computed here from those
+ * timings. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "kernels/schedule.h"
+#include "measure/noise.h"
+#include "measure/summarize.h"
+#include "report/csv_report.h"
+#include "report/json.h"
+#include "report/json_sections.h"
+#include "report/text_report.h"
+#include "tap.h"
+
+#define CHUNKS 20
+#define SUBCYCLES_PER_CHUNK 10
+
+static long ends[CHUNKS];
+static char *text;
+static size_t text_size;
+
+typedef struct Timed {
+    Measurement m;
+    double chunk[CHUNKS], round[1], round_median[1];
+} Timed;
+
+static RunSetup setup(void)
+{
+    RunSetup run;
+    memset(&run, 0, sizeof run);
+    run.exe = "clomp";
+    run.numThreads = 2;
+    run.numParts = 64;
+    run.zonesPerPart = 100;
+    run.subcycles = CHUNKS * SUBCYCLES_PER_CHUNK;
+    run.trials = CHUNKS;
+    run.chunk_end = ends;
+    run.rounds = 1;
+    run.cycles.source = CYCLES_GIVEN;
+    run.cycles.ghz = 2.0;
+    return run;
+}
+
+/* A measurement of CHUNKS chunks at `us` us/Loop each (spread by 0.1% per
+ * chunk, so that intervals exist), chunk `slow` (if >= 0) taking `slow_s`
+ * seconds instead; summarized against `bestcase`. */
+static void timed(Timed *t, const char *key, double us, int slow, double slow_s, const Timed *bestcase)
+{
+    memset(t, 0, sizeof *t);
+    t->m.schedule = find_schedule(key);
+    t->m.selected = 1;
+    t->m.chunks = CHUNKS;
+    t->m.chunk_end = ends;
+    t->m.rounds_done = 1;
+    t->m.team.threads = 2;
+    t->m.chunk_seconds = t->chunk;
+    t->m.round_seconds = t->round;
+    t->m.round_median_us = t->round_median;
+    for (int c = 0; c < CHUNKS; c++) {
+        t->chunk[c] = c == slow ? slow_s : us * (1.0 + 0.001 * c) * SUBCYCLES_PER_CHUNK * 1e-6;
+        t->round[0] += t->chunk[c];
+    }
+    summarize_measurement(&t->m, bestcase != NULL ? &bestcase->m : NULL);
+}
+
+/* The oracle: mean us/Loop over the chunks (Runtime over the subcycles). */
+static double mean_us(const Timed *t)
+{
+    return t->round[0] * 1e6 / (CHUNKS * SUBCYCLES_PER_CHUNK);
+}
+
+static FILE *begin(void)
+{
+    free(text);
+    text = NULL;
+    return open_memstream(&text, &text_size);
+}
+
+static int has(const char *s)
+{
+    return text != NULL && strstr(text, s) != NULL;
+}
+
+static Measurement results[3];   /* serial, bestcase, static: the record's */
+
+static RunRecord record_of(const RunSetup *run, const Timed *serial, const Timed *best, const Timed *stat)
+{
+    results[0] = serial->m;
+    results[1] = best->m;
+    results[2] = stat->m;
+    RunRecord r;
+    memset(&r, 0, sizeof r);
+    r.run = run;
+    r.results = results;
+    r.count = 3;
+    r.host = "host";
+    r.started = "now";
+    return r;
+}
+
+/* Suite run 11 of issue 35: Static OMP's Runtime 40x Serial's while its
+ * median chunk beat Bestcase's by 4.3 us/Loop. */
+static void test_collapse(void)
+{
+    RunSetup run = setup();
+    Timed serial, best, stat;
+    timed(&serial, "serial", 12.0, -1, 0.0, NULL);
+    timed(&best, "bestcase", 12.0, -1, 0.0, NULL);
+    timed(&stat, "static", 7.7, 7, 0.075, &best);
+    double ratio = mean_us(&stat) / stat.m.us;
+    ok(ratio > CLOMP_MEAN_MEDIAN_FACTOR && stat.m.invalid,
+       "a Runtime us/Loop %.1fx the median chunk (oracle: mean %.1f, median %.2f) is invalid", ratio, mean_us(&stat),
+       stat.m.us);
+    ok(strstr(stat.m.invalid_reason, "the mean over its chunks") != NULL && strstr(stat.m.invalid_reason, "factor 2") != NULL,
+       "and says why, with the factor: %s", stat.m.invalid_reason);
+    ok(!serial.m.invalid && !best.m.invalid, "steady measurements are valid");
+
+    FILE *out = begin();
+    print_block_results(out, &run, &stat.m, &serial.m, &best.m);
+    fclose(out);
+    ok(has("   Static OMP  INVALID: not a result: its Runtime us/Loop"), "its block has an INVALID line");
+    ok(has("   Static OMP  Speedup: N/A (not a result: Static OMP is invalid)") &&
+           has("   Static OMP Efficacy: N/A (not a result") && has("   Static OMP Overhead: N/A (not a result"),
+       "CLOMP 1.2's Speedup, Efficacy and Overhead lines keep their place and read N/A");
+    ok(has("   Static OMP  Runtime: ") && has("   Static OMP  us/Loop: "), "its Runtime and us/Loop (measured times) stay");
+    ok(!has("Med. Ovh: -") && !has("Ovh. CI:") && !has("Cycles:"), "no overhead, interval or cycle count of it is printed");
+
+    RunRecord r = record_of(&run, &serial, &best, &stat);
+    out = begin();
+    print_run_end(out, &r);
+    print_summary(out, &r);
+    fclose(out);
+    ok(has("INVALID: Static OMP is not a result: ") && strstr(text, "INVALID: ") < strstr(text, "----------- Comma"),
+       "right before the summary, a line names the invalid measurement");
+    ok(strstr(text, "INVALID: ") == strstr(text, "INVALID: Static OMP") && strstr(text, "\n----------- Comma") ==
+           strchr(strstr(text, "INVALID: Static OMP"), '\n'), "and only it (the valid ones are not named)");
+    out = begin();
+    print_summary(out, &r);
+    fclose(out);
+    ok(!has("INVALID"), "the summary block itself (all --quiet prints) keeps CLOMP 1.2's lines only");
+    ok(has("\nSpeedup,     1.0,     1.0,     N/A\n") && has("\nEfficacy,    N/A,   100.0%,     N/A\n") &&
+           has("\nOverhead,    N/A,    0.00,     N/A\n"),
+       "the summary's Speedup, Efficacy and Overhead of Static OMP read N/A in their columns:\n%s", text);
+    ok(has(", N/A, 1.0, N/A, N/A, N/A, N/A, N/A, N/A\n"), "so do its CORAL RFP figures (Static overhead, speedup)");
+
+    out = begin();
+    write_csv_report(out, &r);
+    fclose(out);
+    char *header_end = strchr(text, '\n');
+    ok(header_end != NULL && strncmp(header_end - strlen(",valid,invalid_reason"), ",valid,invalid_reason",
+                                     strlen(",valid,invalid_reason")) == 0,
+       "the CSV appends the columns valid and invalid_reason");
+    char *last = strstr(text, "\nstatic,");
+    ok(last != NULL && strstr(last, ",0,\"its Runtime us/Loop ") != NULL, "Static OMP's CSV row: valid 0 and the reason");
+    ok(strstr(text, "\nbestcase,") != NULL && strstr(strstr(text, "\nbestcase,"), ",1,\n") != NULL,
+       "Bestcase OMP's row: valid 1, no reason");
+
+    out = begin();
+    JsonWriter w;
+    json_start(&w, out);
+    write_json_measurement(&w, &r, &results[2]);
+    json_finish(&w);
+    fclose(out);
+    ok(has("\"valid\": false") && has("\"invalid_reason\": \"its Runtime us/Loop") && has("\"speedup\": null") &&
+           has("\"efficacy_percent\": null") && has("\"overhead_us_per_loop\": null") && has("\"overhead_ci_95\": null"),
+       "the JSON: valid false, the reason, no speedup, efficacy, overhead or interval");
+
+    out = begin();
+    print_verdict(out, &r);
+    fclose(out);
+    ok(has("Not a result: Static OMP is invalid") && !has("speeds up") && !has("speed up") && !has("Speedup:"),
+       "the verdict says the Static OMP figures are not a result and draws no speedup conclusion:\n%s", text);
+}
+
+static void test_faster_than_bestcase(void)
+{
+    Timed best, stat, slower;
+    timed(&best, "bestcase", 12.0, -1, 0.0, NULL);
+    timed(&stat, "static", 7.7, -1, 0.0, &best);
+    ok(stat.m.has_overhead_ci && stat.m.overhead_high < 0.0 && stat.m.invalid &&
+           strstr(stat.m.invalid_reason, "faster than Bestcase OMP beyond its 95% interval") != NULL,
+       "a schedule faster than Bestcase beyond its interval (%.3g .. %.3g) is invalid: %s", stat.m.overhead_low,
+       stat.m.overhead_high, stat.m.invalid_reason);
+    timed(&slower, "static", 12.5, -1, 0.0, &best);
+    ok(!slower.m.invalid && slower.m.invalid_reason[0] == '\0', "one slower than Bestcase, steady, is valid");
+    /* 1.9x: a noisy run, but its mean and median still describe it. */
+    Timed noisy;
+    timed(&noisy, "static", 13.0, 3, 0.0, &best);
+    noisy.chunk[3] = 13.0 * SUBCYCLES_PER_CHUNK * 1e-6 + (1.9 - 1.0) * 13.0 * CHUNKS * SUBCYCLES_PER_CHUNK * 1e-6;
+    noisy.round[0] = 0.0;
+    for (int c = 0; c < CHUNKS; c++)
+        noisy.round[0] += noisy.chunk[c];
+    summarize_measurement(&noisy.m, &best.m);
+    ok(!noisy.m.invalid, "a mean %.2fx the median (below the factor) is still a result", mean_us(&noisy) / noisy.m.us);
+}
+
+static NoiseCensus census;
+
+static void test_busy_rule(void)
+{
+    memset(&census, 0, sizeof census);
+    census.enabled = census.probed = 1;
+    census.threads = 2;
+    census.thread[0] = (NoiseThread){.cpu = 0, .lost_fraction = 0.05, .largest_detour_us = 300.0};
+    census.thread[1] = (NoiseThread){.cpu = 1, .lost_fraction = 0.52, .largest_detour_us = 12000.0};
+    judge_busy(&census);
+    ok(census.busy_judged && census.busy && census.busy_threshold == NOISE_BUSY_LOST_SHARE,
+       "a thread that lost 52%% of the probe makes the machine busy (threshold %.2f)", census.busy_threshold);
+    ok(strstr(census.busy_reason, "thread 1 (CPU 1) lost 52.0%") != NULL && strstr(census.busy_reason, "25%") != NULL,
+       "the reason names the thread, its CPU, its loss and the threshold: %s", census.busy_reason);
+    census.thread[1].lost_fraction = 0.2;
+    judge_busy(&census);
+    ok(census.busy_judged && !census.busy && census.busy_reason[0] == '\0', "20%% lost is below the threshold: not busy");
+    census.probed = 0;
+    judge_busy(&census);
+    ok(!census.busy_judged, "without the probe nothing is judged (JSON busy null)");
+
+    RunSetup run = setup();
+    RunRecord r;
+    memset(&r, 0, sizeof r);
+    r.run = &run;
+    r.noise = &census;
+    FILE *out = begin();
+    JsonWriter w;
+    json_start(&w, out);
+    json_object_begin(&w, NULL);
+    write_json_noise(&w, &r);
+    json_object_end(&w);
+    json_finish(&w);
+    fclose(out);
+    ok(has("\"busy\": null") && has("\"busy_threshold\": 0.25") && has("\"busy_reason\": null"),
+       "the JSON's noise_census: busy null when not probed, the threshold, no reason:\n%s", text);
+    census.probed = 1;
+    census.thread[1].lost_fraction = 0.52;
+    judge_busy(&census);
+    out = begin();
+    json_start(&w, out);
+    json_object_begin(&w, NULL);
+    write_json_noise(&w, &r);
+    json_object_end(&w);
+    json_finish(&w);
+    fclose(out);
+    ok(has("\"busy\": true") && has("\"busy_reason\": \"the noise census's probe: thread 1"),
+       "busy true with its reason when a thread lost more than the threshold");
+}
+
+/* The verdict's first line after its header, and whether it contradicts itself. */
+static void verdict_of(RunRecord *r)
+{
+    FILE *out = begin();
+    print_verdict(out, r);
+    fclose(out);
+}
+
+static void test_verdict(void)
+{
+    RunSetup run = setup();
+    Timed serial, best, stat;
+    timed(&serial, "serial", 10.0, -1, 0.0, NULL);
+    timed(&best, "bestcase", 8.0, -1, 0.0, NULL);
+    timed(&stat, "static", 14.0, -1, 0.0, &best);   /* slower than Serial Ref: no speed-up */
+    stat.m.noisy = 1;                                 /* its chunks vary by more than 10% */
+    RunRecord r = record_of(&run, &serial, &best, &stat);
+    verdict_of(&r);
+    ok(has("Too noisy to say") && !has("does NOT speed up") && !has("still speeds up"),
+       "a noisy run with a speedup below 1 says 'Too noisy to say' and never 'does NOT speed up':\n%s", text);
+    results[2].noisy = 0;
+    verdict_of(&r);
+    ok(has("does NOT speed up") && !has("Too noisy"), "a steady run with a speedup below 1 says it does not speed up");
+
+    census.busy_judged = census.busy = 1;
+    snprintf(census.busy_reason, sizeof census.busy_reason, "thread 1 lost 52%%");
+    r.noise = &census;
+    verdict_of(&r);
+    const char *first = strchr(text, '\n');
+    ok(first != NULL && strncmp(first + 1, "This machine was busy: these figures measure the contention, not the node's "
+                                           "OpenMP overhead (thread 1 lost 52%)", 96) == 0,
+       "with the census busy, the verdict leads with 'this machine was busy' and the census's reason:\n%s", text);
+    ok(!has("speeds up") && !has("speed up") && !has("Speedup:") && !has("Too noisy") && !has("LLNL targets:"),
+       "and states no speedup conclusion, no noise judgement and no LLNL verdict");
+    census.busy = 0;
+    verdict_of(&r);
+    ok(!has("busy") && has("does NOT speed up"), "a census that found the machine quiet leaves the verdict as it was");
+}
+
+int main(void)
+{
+    for (int c = 0; c < CHUNKS; c++)
+        ends[c] = (c + 1) * SUBCYCLES_PER_CHUNK;
+    test_collapse();
+    test_faster_than_bestcase();
+    test_busy_rule();
+    test_verdict();
+    free(text);
+    return done_testing();
+}
