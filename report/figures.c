@@ -1,4 +1,5 @@
 #include "figures.h"
+#include "offload_figures.h"
 
 #include <math.h>
 #include <string.h>
@@ -211,7 +212,8 @@ static const char *overhead_resolution(const Measurement *m, const MeasurementFi
     X(overhead_resolution, "overhead_resolution", text(overhead_resolution(m, f))) \
     X(overhead_percent_of_loop, "overhead_percent_of_loop", number(f->overhead / f->us * 100.0)) \
     X(overhead_percent_ci_low, NULL, number(f->overhead_low / f->us * 100.0)) \
-    X(overhead_percent_ci_high, NULL, number(f->overhead_high / f->us * 100.0))
+    X(overhead_percent_ci_high, NULL, number(f->overhead_high / f->us * 100.0)) \
+    OFFLOAD_FIGURE_COLUMNS(X)
 /* clang-format on */
 
 #define CELL_FUNCTION(column, json, expr)                                      \
