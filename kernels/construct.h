@@ -33,7 +33,8 @@ typedef struct ConstructWork {
 
 typedef enum {
     CONSTRUCT_SYNC,   /* syncbench: one delay per thread per instance (0.10 us) */
-    CONSTRUCT_LOOP    /* schedbench: a loop of iters_per_thread x threads delays per instance (15 us each) */
+    CONSTRUCT_LOOP,   /* schedbench: a loop of iters_per_thread x threads delays per instance (15 us each) */
+    CONSTRUCT_TARGET  /* offload builds: a target construct around one delay on the device (target_constructs.c) */
 } ConstructKind;
 
 typedef struct Construct {

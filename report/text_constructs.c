@@ -64,7 +64,17 @@ void print_constructs(FILE *out, const RunRecord *r)
     if (t == NULL)
         return;
     print_setup_lines(out, r, t);
-    fprintf(out, "%-14s %5s %7s %12s %23s %9s %10s %-12s %s\n", "Construct", "Level", "Team", "Overhead us",
+    /* 14 wide (syncbench's and schedbench's names), wider for a longer name
+     * (the offload build's map rows with their byte counts). */
+    int width = 14;
+    for (size_t i = 0; i < t->count; i++) {
+        char name_buf[32];
+        ConstructCellRow cells = {r, &t->rows[i], 0};
+        FigureCell n = construct_columns[1].cell(&cells, name_buf, sizeof name_buf);
+        if (n.text != NULL && (int)strlen(n.text) > width)
+            width = (int)strlen(n.text);
+    }
+    fprintf(out, "%-*s %5s %7s %12s %23s %9s %10s %-12s %s\n", width, "Construct", "Level", "Team", "Overhead us",
             "95% interval us", "Cycles", "innerreps", "Teams seen", "L2/L1");
     for (size_t i = 0; i < t->count; i++)
         for (int l = 0; l < CONSTRUCT_LEVELS; l++) {
@@ -80,7 +90,7 @@ void print_constructs(FILE *out, const RunRecord *r)
             if (L->seen.regions > 0)
                 snprintf(seen, sizeof seen, "%d..%d lvl %d", L->seen.threads_min, L->seen.threads_max,
                          L->seen.level_max);
-            fprintf(out, "%-14s %5d %7s ", name, construct_level_number(l), shape);
+            fprintf(out, "%-*s %5d %7s ", width, name, construct_level_number(l), shape);
             if (L->status != CONSTRUCT_MEASURED) {
                 fprintf(out, "%12s %-s\n", "-", L->problem);
                 continue;
