@@ -234,12 +234,12 @@ int parse_options(int argc, char **argv, Options *opts, char *error, size_t size
                     return status;
             } else if (strncmp(arg, "--offload-device=", 17) == 0) {
                 /* A device number (0..): checked against the devices present once the runtime runs. */
-                int status = parse_count("--offload-device", arg + 17, MAX_OFFLOAD_DEVICE + 1, &opts->offload_device,
-                                         error, size);
-                if (status != 0)
-                    return fail(error, size, "--offload-device: '%s' is not a device number 0..%ld", arg + 17,
-                                MAX_OFFLOAD_DEVICE);
-                opts->offload_device--;
+                const char *why = NULL;
+                char buf[96];
+                if (parse_decimal(arg + 17, &opts->offload_device, &why) != 0 || opts->offload_device < 0 ||
+                    opts->offload_device > MAX_OFFLOAD_DEVICE)
+                    return fail(error, size, "--offload-device: '%s' is not a device number 0..%ld",
+                                shown(arg + 17, buf, sizeof buf), MAX_OFFLOAD_DEVICE);
             } else if (strncmp(arg, "--ompt=", 7) == 0) {
                 int status = parse_ompt("--ompt", arg + 7, opts, error, size);
                 if (status != 0)
