@@ -121,7 +121,7 @@ UNIT_TESTS = test_mesh test_kernel test_schedules test_verify test_options test_
 UNIT_BIN = $(UNIT_TESTS:%=$(BUILD)/tests/%)
 ORACLE = $(BUILD)/tests/clomp_oracle
 
-.PHONY: all check check-all numa-vm-check run run-suite plots clean install help unit-tests program clomp-faults clomp-stats asan tsan fuzz FORCE
+.PHONY: all check check-all numa-vm-check device-check run run-suite plots clean install help unit-tests program clomp-faults clomp-stats asan tsan fuzz FORCE
 
 # The program this make builds: clomp, or clomp-faults in its own build tree.
 PROGRAM ?= clomp
@@ -268,6 +268,12 @@ run: clomp
 	@echo "make run: the target input on $(CORES) cores, threads bound: OMP_PROC_BIND=$${OMP_PROC_BIND:-close} OMP_PLACES=$${OMP_PLACES:-cores}"
 	OMP_NUM_THREADS=$(CORES) $(RUN_BIND) ./clomp -1 1 64 100 32 1 100 --verdict
 
+# The offload measurements (docs/offload.md): builds every offload binary this
+# machine can build and measures with each that has a device: Offload OMP and
+# Dev Bestcase, the target probes, the crossover sweep (bench/device_check.sh).
+device-check:
+	bench/device_check.sh
+
 # The whole suite with its defaults: every core, timeScale 100, files in out/.
 run-suite: clomp
 	./run_clomp.sh
@@ -295,6 +301,8 @@ help:
 	@echo "  make run-suite  the full CLOMP suite (run_clomp.sh, results in out/)"
 	@echo "  make plots OUT=out/CLOMP_host_N  charts (gnuplot) and HTML report of a suite (OUT=DIR: its latest)"
 	@echo "  make clomp-faults  test build with fault injection (CLOMP_FAULT=name)"
+	@echo "  make OFFLOAD=host  build ./clomp-offload-host (clang, libomptarget's host plugin; nvptx: gcc-offload-nvptx)"
+	@echo "  make device-check  build the offload binaries and measure Offload OMP, the target probes, the crossover"
 	@echo "  make MPI=1      build ./clomp_mpi (MPI + OpenMP hybrid, mpicc; build/mpi); MPI=1 clomp-faults too"
 	@echo "  make clomp-stats   the statistics helper of run_clomp.sh --replicates/--compare ($(BUILD)/clomp-stats)"
 	@echo "  make asan       every test under AddressSanitizer + UBSan (in build/asan-tree)"
