@@ -13,7 +13,6 @@
 #include <unistd.h>
 
 #include "cli/exit_status.h"
-#include "offload/device.h"
 #include "cli/options.h"
 #include "measure/constructs.h"
 #include "measure/locality.h"
@@ -243,8 +242,6 @@ int main(int argc, char **argv)
     Options opts;
     char error[256], why[512] = "";
 
-    /* Offload builds: before any OpenMP runtime reads its environment. */
-    offload_force_mandatory(argv);
     process_cost_start();
     atexit(catch_runtime_exit);
     signal(SIGABRT, catch_runtime_abort);
@@ -264,8 +261,6 @@ int main(int argc, char **argv)
     if (status != 0 || opts.want_help || opts.want_schedule_list || opts.constructs.want_list || opts.want_version)
         return answer_without_running(status, &opts, error, argv[0], reporter);
 
-    /* Offload builds: the device, or no run at all (never a host fallback). */
-    check(offload_open(opts.offload_device, why, sizeof why), why);
     RunSetup run;
     check(resolve_run(&opts, argc, argv, &run, why, sizeof why), why);
     char host[256] = "unknown", started[64];

@@ -235,7 +235,6 @@ int parse_options(int argc, char **argv, Options *opts, char *error, size_t size
             } else if (strncmp(arg, "--offload-device=", 17) == 0) {
                 /* A device number (0..): checked against the devices present once the runtime runs. */
                 const char *why = NULL;
-                char buf[96];
                 if (parse_decimal(arg + 17, &opts->offload_device, &why) != 0 || opts->offload_device < 0 ||
                     opts->offload_device > MAX_OFFLOAD_DEVICE)
                     return fail(error, size, "--offload-device: '%s' is not a device number 0..%ld",

@@ -21,14 +21,18 @@
 
 static int device_number = -1;
 static char device_text[512];
+static OffloadDeviceInfo device_info;
 
 int offload_built(void)
 {
     return 1;
 }
 
-void offload_force_mandatory(char **argv)
+/* Before main; glibc passes the program's arguments to its constructors. */
+__attribute__((constructor)) static void force_mandatory(int argc, char **argv, char **envp)
 {
+    (void)argc;
+    (void)envp;
     const char *policy = getenv(POLICY_VARIABLE);
     if (policy != NULL && strcasecmp(policy, "mandatory") == 0)
         return;
@@ -46,20 +50,12 @@ void offload_force_mandatory(char **argv)
     exit(EXIT_RESOURCE);
 }
 
-const char *offload_previous_policy(void)
+static const char *previous_policy(void)
 {
     const char *previous = getenv(PREVIOUS_VARIABLE);
     return previous != NULL ? previous : getenv(POLICY_VARIABLE);
 }
 
-int offload_host_plugin(void)
-{
-#ifdef CLOMP_OFFLOAD_HOST_PLUGIN
-    return 1;
-#else
-    return 0;
-#endif
-}
 
 #if defined(__clang__)
 #define RUNTIME_TEXT "libomptarget (LLVM, built by Clang " __clang_version__ ")"
@@ -140,6 +136,11 @@ int offload_open(long requested, char *why, size_t size)
     }
     device_number = device;
     describe_device(device, devices, device_text, sizeof device_text);
+    device_info.text = device_text;
+#ifdef CLOMP_OFFLOAD_HOST_PLUGIN
+    device_info.host_plugin = 1;
+#endif
+    device_info.policy_before = previous_policy();
     return 0;
 }
 
@@ -148,9 +149,9 @@ int offload_device(void)
     return device_number;
 }
 
-const char *offload_device_text(void)
+const OffloadDeviceInfo *offload_device_info(void)
 {
-    return device_number >= 0 ? device_text : NULL;
+    return device_number >= 0 ? &device_info : NULL;
 }
 
 #else
@@ -158,11 +159,6 @@ const char *offload_device_text(void)
 int offload_built(void)
 {
     return 0;
-}
-
-void offload_force_mandatory(char **argv)
-{
-    (void)argv;
 }
 
 int offload_open(long requested, char *why, size_t size)
@@ -178,17 +174,7 @@ int offload_device(void)
     return -1;
 }
 
-const char *offload_device_text(void)
-{
-    return NULL;
-}
-
-int offload_host_plugin(void)
-{
-    return 0;
-}
-
-const char *offload_previous_policy(void)
+const OffloadDeviceInfo *offload_device_info(void)
 {
     return NULL;
 }

@@ -7,14 +7,13 @@
 
 #include <stddef.h>
 
-/* 1 in an offload build. */
-int offload_built(void);
+#include "device_info.h"
 
-/* Offload builds: OMP_TARGET_OFFLOAD=mandatory before any OpenMP runtime
- * reads its environment (libgomp reads it while the program loads): when
- * the environment says otherwise, the program executes itself again with
- * it set, once. Returns; exits 3 with one line when that fails. */
-void offload_force_mandatory(char **argv);
+/* 1 in an offload build. Offload builds also set OMP_TARGET_OFFLOAD=mandatory
+ * before any OpenMP runtime reads its environment (libgomp reads it while
+ * the program loads): when the environment says otherwise, a constructor
+ * executes the program again with it set, once (exit 3 if it cannot). */
+int offload_built(void);
 
 /* Offload builds: opens device `requested` (-1: the runtime's default),
  * checks that a target region really runs on it (not on the host) and
@@ -25,16 +24,5 @@ int offload_open(long requested, char *why, size_t size);
 
 /* The opened device's number, for device(...) clauses and omp_target_*. */
 int offload_device(void);
-
-/* One line naming the device: vendor and model, the runtime and driver
- * versions as they report them; the host plugin says it is no accelerator.
- * NULL in a build without offload or before offload_open(). */
-const char *offload_device_text(void);
-
-/* 1: the device is libomptarget's host plugin (the CPU, not an accelerator). */
-int offload_host_plugin(void);
-
-/* What OMP_TARGET_OFFLOAD was before clomp set it ("unset" or its text). */
-const char *offload_previous_policy(void);
 
 #endif

@@ -4,7 +4,6 @@
 
 #include "build_info_generated.h"
 #include "../numa/placement.h"
-#include "../offload/device.h"
 
 #define CLOMP_VERSION "1.0.0"
 
@@ -67,8 +66,7 @@ void print_version(FILE *out, int mpi_build)
 #elif defined(CLOMP_OFFLOAD_AMDGCN)
     fprintf(out, "offload: amdgcn (gcc -foffload=amdgcn-amdhsa; needs an AMD GPU and ROCm)\n");
 #else
-    if (offload_built() == 0)
-        fprintf(out, "offload: no (make OFFLOAD=host|nvptx builds clomp-offload-KIND)\n");
+    fprintf(out, "offload: no (make OFFLOAD=host|nvptx builds clomp-offload-KIND)\n");
 #endif
 }
 

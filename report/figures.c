@@ -1,8 +1,9 @@
 #include "figures.h"
-#include "offload_figures.h"
 
 #include <math.h>
 #include <string.h>
+
+#include "../offload/device_info.h"
 
 const Measurement *record_find(const RunRecord *r, ScheduleRole role, const char *key)
 {
@@ -79,6 +80,14 @@ void measurement_figures(const RunRecord *r, const Measurement *m, MeasurementFi
         judge_llnl_target(f->target, complete ? m : NULL, &r->run->cycles, &f->judgement);
 }
 
+double offload_launch_us(const Measurement *offload, const Measurement *device_bestcase, int runtime)
+{
+    if (offload == NULL || device_bestcase == NULL || strcmp(offload->schedule->key, "offload") != 0 ||
+        offload->rounds_done == 0 || device_bestcase->rounds_done == 0)
+        return NAN;
+    return runtime ? offload->runtime_us - device_bestcase->runtime_us : offload->us - device_bestcase->us;
+}
+
 /* ---- the columns -------------------------------------------------------------------- */
 
 static FigureCell number(double value)
@@ -115,6 +124,20 @@ static const char *overhead_resolution(const Measurement *m, const MeasurementFi
 
 /* A noise census count of the measurement: empty / null when not sampled. */
 #define NOISE_COUNT(value) (m->noise.sampled ? integer(value) : text(NULL))
+
+/* Offload builds only, appended (every other build keeps its columns): the
+ * device on every row, the launch overhead on Offload OMP's. */
+#ifdef CLOMP_OFFLOAD
+#define OFFLOAD_DEVICE_TEXT (offload_device_info() != NULL ? offload_device_info()->text : NULL)
+#define OFFLOAD_FIGURE_COLUMNS(X) \
+    X(offload_device, NULL, text(OFFLOAD_DEVICE_TEXT)) \
+    X(offload_launch_us_per_subcycle, "offload_launch_us_per_subcycle", \
+      number(offload_launch_us(m, record_find_key(r, "offload_bestcase"), 1))) \
+    X(offload_launch_median_us_per_subcycle, "offload_launch_median_us_per_subcycle", \
+      number(offload_launch_us(m, record_find_key(r, "offload_bestcase"), 0)))
+#else
+#define OFFLOAD_FIGURE_COLUMNS(X)
+#endif
 
 /* The columns, in CSV order: the CSV column, the measurement's JSON member
  * (NULL: the JSON says it in its own structure), and the cell: an

@@ -1,6 +1,5 @@
 #include "progress.h"
 
-#include "offload_figures.h"
 #include "text_report.h"
 
 void progress_starting(const Progress *p, const Measurement *m)
