@@ -29,8 +29,11 @@ else
     skip "libomptarget and its host plugin come from a package in .ci/packages" "no dpkg or no LLVM 14 libomptarget here"
     skip "(the host plugin)" "no dpkg or no LLVM 14 libomptarget here"
 fi
-if command -v dpkg >/dev/null 2>&1 && nvptx=$(ls /usr/lib/gcc/x86_64-linux-gnu/*/accel/nvptx-none/mkoffload 2>/dev/null | head -1) &&
-    [ -n "$nvptx" ]; then
+nvptx=''
+for candidate in /usr/lib/gcc/x86_64-linux-gnu/*/accel/nvptx-none/mkoffload; do
+    [ -e "$candidate" ] && nvptx=$candidate && break
+done
+if command -v dpkg >/dev/null 2>&1 && [ -n "$nvptx" ]; then
     owner=$(dpkg -S "$nvptx" 2>/dev/null | sed -n '1s/:.*//p')
     meta=$(grep -x 'gcc-offload-nvptx' <<<"$want")
     is "$meta $(dpkg-query -W -f='${Depends}' gcc-offload-nvptx 2>/dev/null | grep -c "${owner:-<none>}")" "gcc-offload-nvptx 1" \
