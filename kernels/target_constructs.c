@@ -76,8 +76,10 @@ static void test_target_teams(const ConstructWork *w)
 #pragma omp target teams device(device) map(from : on_host, teams) firstprivate(length)
     {
         if (omp_get_team_num() == 0) {
-            on_host = omp_is_initial_device();
             teams = omp_get_num_teams();
+            /* Only omp_get_num_teams and omp_get_team_num may be called directly in a teams region. */
+#pragma omp parallel num_threads(1)
+            on_host = omp_is_initial_device();
         }
         device_delay(length);
     }
