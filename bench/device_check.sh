@@ -83,9 +83,9 @@ rows = {r["key"]: r for r in csv.DictReader(open(sys.argv[1]))}
 s, o = rows["static"], rows["offload"]
 f = lambda r, k: float(r[k]) if r[k] else float("nan")
 below = f(o, "us_per_loop_ci_high") < f(s, "us_per_loop_ci_low")
-print("%s zones/part: Static OMP %s [%s, %s], Offload OMP %s [%s, %s] us/Loop%s" % (
-    sys.argv[2], s["us_per_loop"], s["us_per_loop_ci_low"], s["us_per_loop_ci_high"],
-    o["us_per_loop"], o["us_per_loop_ci_low"], o["us_per_loop_ci_high"], ": offload faster" if below else ""))
+g = lambda r: "%.4g [%.4g, %.4g]" % (f(r, "us_per_loop"), f(r, "us_per_loop_ci_low"), f(r, "us_per_loop_ci_high"))
+print("%s zones/part: Static OMP %s, Offload OMP %s us/Loop (median, 95%% interval)%s" % (
+    sys.argv[2], g(s), g(o), ": offload faster" if below else ""))
 PY
 )
         echo "device-check: $kind: $line"
