@@ -26,6 +26,44 @@ CLUSTER_SRC = mpi/cluster_mpi.c
 else
 CLUSTER_SRC = mpi/cluster_single.c
 endif
+# make OFFLOAD=host|nvptx|amdgcn: clomp-offload-KIND, the OpenMP target
+# offload build (docs/offload.md), in its own build tree; the default build
+# has no offload and none of its dependencies.
+#   host:   clang, libomptarget's x86_64 host plugin (Debian libomp-14-dev):
+#           target regions run on the CPU; marked everywhere as no accelerator
+#   nvptx:  gcc -foffload=nvptx-none (Debian gcc-offload-nvptx); needs an
+#           NVIDIA GPU and its driver to run
+#   amdgcn: gcc -foffload=amdgcn-amdhsa (Debian has no gcc-offload-amdgcn
+#           for gcc 12: builds only where that toolchain exists)
+# Contraction stays off in the device code too (-ffp-contract=off reaches
+# clang's device compilation by itself; gcc gets it in -foffload-options).
+OFFLOAD ?=
+ifneq ($(OFFLOAD),)
+ifeq ($(OFFLOAD),host)
+OFFLOAD_CC = clang
+OFFLOAD_FLAGS = -fopenmp-targets=x86_64-pc-linux-gnu -DCLOMP_OFFLOAD_HOST_PLUGIN=1
+else ifeq ($(OFFLOAD),nvptx)
+OFFLOAD_CC = gcc
+# The PTX target: gcc 12's default, sm_35, is refused by the ptxas of CUDA 12
+# and later (which nvptx-as runs, when it finds one, to check its output);
+# sm_75 (Turing) and newer GPUs run sm_75 code (the driver compiles the PTX).
+NVPTX_ISA ?= sm_75
+OFFLOAD_FLAGS = -DCLOMP_OFFLOAD_NVPTX=1 -foffload=nvptx-none -foffload-options=nvptx-none=-misa=$(NVPTX_ISA) \
+                -foffload-options=nvptx-none=-ffp-contract=off -foffload-options=nvptx-none=-lm
+else ifeq ($(OFFLOAD),amdgcn)
+OFFLOAD_CC = gcc
+OFFLOAD_FLAGS = -DCLOMP_OFFLOAD_AMDGCN=1 -foffload=amdgcn-amdhsa -foffload-options=amdgcn-amdhsa=-ffp-contract=off -foffload-options=amdgcn-amdhsa=-lm
+else
+$(error OFFLOAD=$(OFFLOAD): not an offload build; use OFFLOAD=host, nvptx or amdgcn)
+endif
+# CC given on the command line or in the environment wins; make's (gcc, above) does not.
+ifeq ($(origin CC),file)
+override CC := $(OFFLOAD_CC)
+endif
+OPENMP_FLAGS = -fopenmp $(OFFLOAD_FLAGS) -DCLOMP_OFFLOAD=1
+BUILD ?= build/offload-$(OFFLOAD)
+PROGRAM ?= clomp-offload-$(OFFLOAD)
+endif
 BUILD ?= build
 # One spelling of each build directory: make matches targets, and the
 # targets in the dependency files (.d), by their text, so objects built once
@@ -98,15 +136,17 @@ MEASURE_SRC = measure/chunk_plan.c measure/sequence.c measure/record.c measure/w
               measure/noise_probe.c measure/noise_sampler.c
 MPI_SRC = mpi/rank_view.c $(CLUSTER_SRC)
 OMPT_SRC = ompt/tool.c
+# The offload device (docs/offload.md): inert in builds without OFFLOAD.
+OFFLOAD_SRC = offload/device.c offload/device_mesh.c
 LIB_SRC = $(MESH_SRC) $(KERNEL_SRC) $(REPORT_SRC) $(SETUP_SRC) $(CLI_SRC) $(NUMA_SRC) $(TIMING_SRC) $(MEASURE_SRC) \
-          $(MPI_SRC) $(OMPT_SRC)
+          $(MPI_SRC) $(OMPT_SRC) $(OFFLOAD_SRC)
 LIB_OBJ = $(LIB_SRC:%.c=$(BUILD)/%.o)
 
 UNIT_TESTS = test_mesh test_kernel test_schedules test_verify test_options test_locality test_statistics test_json test_report test_chunk_plan test_thread_placement test_arena test_comparison test_rank_view test_constructs test_setup_warnings test_validity
 UNIT_BIN = $(UNIT_TESTS:%=$(BUILD)/tests/%)
 ORACLE = $(BUILD)/tests/clomp_oracle
 
-.PHONY: all check check-all numa-vm-check run run-suite plots clean install help unit-tests program clomp-faults clomp-stats asan tsan fuzz golden FORCE
+.PHONY: all check check-all numa-vm-check device-check run run-suite plots clean install help unit-tests program clomp-faults clomp-stats asan tsan fuzz golden FORCE
 
 # The program this make builds: clomp, or clomp-faults in its own build tree.
 PROGRAM ?= clomp
@@ -131,6 +171,12 @@ endif
 ifeq ($(PROGRAM),clomp_mpi)
 clomp-faults: FORCE
 	$(MAKE) --no-print-directory PROGRAM=clomp_mpi-faults BUILD=$(BUILD)/faults FAULT_CFLAGS=-DCLOMP_FAULTS program
+endif
+ifneq ($(OFFLOAD),)
+ifeq ($(PROGRAM),clomp-offload-$(OFFLOAD))
+clomp-faults: FORCE
+	$(MAKE) --no-print-directory PROGRAM=clomp-offload-$(OFFLOAD)-faults BUILD=$(BUILD)/faults FAULT_CFLAGS=-DCLOMP_FAULTS program
+endif
 endif
 
 $(BUILD)/%.o: %.c $(FLAGS_STAMP) | $(BUILD)/build_info_generated.h
@@ -180,16 +226,20 @@ clomp-stats: $(STATS_HELPER)
 # cores, where spinning waiters starve the threads they wait for (libgomp's
 # schedule table at 4 threads on 2 cores: 24 s spinning, 0.4 s passive). A test
 # that needs another policy sets its own.
-TEST_ENV = OMP_WAIT_POLICY=$${OMP_WAIT_POLICY:-passive} CLOMP=$(CURDIR)/clomp CLOMP_FAULTS_BIN=$(CURDIR)/clomp-faults BUILD_DIR=$(CURDIR)/$(BUILD) CLOMP_STATS=$(CURDIR)/$(STATS_HELPER)
+# An offload build (OFFLOAD=...) tests its own binaries.
+CHECK_PROGRAM = $(if $(OFFLOAD),$(PROGRAM),clomp)
+TEST_ENV = OMP_WAIT_POLICY=$${OMP_WAIT_POLICY:-passive} CLOMP=$(CURDIR)/$(CHECK_PROGRAM) CLOMP_FAULTS_BIN=$(CURDIR)/$(CHECK_PROGRAM)-faults BUILD_DIR=$(CURDIR)/$(BUILD) CLOMP_STATS=$(CURDIR)/$(STATS_HELPER)
 # The quick lane runs two test files at a time (CHECK_JOBS): most of them are
 # one shell or Python process at a time, and every test already copes with
 # oversubscribed cores. The full lane stays one file at a time: its guests,
 # ranks and Slurm daemons have time-outs of their own.
 CHECK_JOBS ?= 2
-check: clomp clomp-faults unit-tests $(STATS_HELPER)
-	$(TEST_ENV) CLOMP_TEST_LANE=quick $(PROVE) -j$(CHECK_JOBS) --exec '' $(UNIT_BIN) tests/*.t
+# The quick lane's test files (a lane may name fewer: .ci/run's offload lane).
+CHECK_TESTS ?= $(sort $(wildcard tests/*.t))
+check: $(CHECK_PROGRAM) clomp-faults unit-tests $(STATS_HELPER)
+	$(TEST_ENV) CLOMP_TEST_LANE=quick $(PROVE) -j$(CHECK_JOBS) --exec '' $(UNIT_BIN) $(CHECK_TESTS)
 
-check-all: clomp clomp-faults unit-tests $(STATS_HELPER)
+check-all: $(CHECK_PROGRAM) clomp-faults unit-tests $(STATS_HELPER)
 	$(TEST_ENV) CLOMP_TEST_LANE=full $(PROVE) --timer --exec '' $(UNIT_BIN) tests/*.t
 
 # clomp inside QEMU guests with 2 and 4 emulated NUMA nodes (TCG, about a
@@ -251,6 +301,12 @@ run: clomp
 	@echo "make run: the target input on $(CORES) cores, threads bound: OMP_PROC_BIND=$${OMP_PROC_BIND:-close} OMP_PLACES=$${OMP_PLACES:-cores}"
 	OMP_NUM_THREADS=$(CORES) $(RUN_BIND) ./clomp -1 1 64 100 32 1 100 --verdict
 
+# The offload measurements (docs/offload.md): builds every offload binary this
+# machine can build and measures with each that has a device: Offload OMP and
+# Dev Bestcase, the target probes, the crossover sweep (bench/device_check.sh).
+device-check:
+	bench/device_check.sh
+
 # The whole suite with its defaults: every core, timeScale 100, files in out/.
 run-suite: clomp
 	./run_clomp.sh
@@ -268,7 +324,7 @@ install: clomp
 	install -m 755 clomp $(DESTDIR)$(PREFIX)/bin/clomp
 
 clean:
-	rm -rf $(BUILD) clomp clomp-faults clomp_mpi clomp_mpi-faults
+	rm -rf $(BUILD) clomp clomp-faults clomp_mpi clomp_mpi-faults clomp-offload-*
 
 help:
 	@echo "Targets:"
@@ -281,6 +337,8 @@ help:
 	@echo "  make plots OUT=out/CLOMP_host_N  charts (gnuplot) and HTML report of a suite (OUT=DIR: its latest)"
 	@echo "  make golden REASON='...'  rewrite tests/golden/ for an intended output change: prints the diff, records REASON"
 	@echo "  make clomp-faults  test build with fault injection (CLOMP_FAULT=name)"
+	@echo "  make OFFLOAD=host  build ./clomp-offload-host (clang, libomptarget's host plugin; nvptx: gcc-offload-nvptx)"
+	@echo "  make device-check  build the offload binaries and measure Offload OMP, the target probes, the crossover"
 	@echo "  make MPI=1      build ./clomp_mpi (MPI + OpenMP hybrid, mpicc; build/mpi); MPI=1 clomp-faults too"
 	@echo "  make clomp-stats   the statistics helper of run_clomp.sh --replicates/--compare ($(BUILD)/clomp-stats)"
 	@echo "  make asan       every test under AddressSanitizer + UBSan (in build/asan-tree)"

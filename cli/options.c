@@ -186,6 +186,7 @@ int parse_options(int argc, char **argv, Options *opts, char *error, size_t size
 
     memset(opts, 0, sizeof *opts);
     opts->rounds = 1;
+    opts->offload_device = -1;
     default_construct_options(&opts->constructs);
     error[0] = '\0';
     for (int i = 1; i < argc; i++) {
@@ -231,6 +232,13 @@ int parse_options(int argc, char **argv, Options *opts, char *error, size_t size
                 int status = parse_count("--mpi-timeout", arg + 14, MAX_MPI_TIMEOUT, &opts->mpi_timeout, error, size);
                 if (status != 0)
                     return status;
+            } else if (strncmp(arg, "--offload-device=", 17) == 0) {
+                /* A device number (0..): checked against the devices present once the runtime runs. */
+                const char *why = NULL;
+                if (parse_decimal(arg + 17, &opts->offload_device, &why) != 0 || opts->offload_device < 0 ||
+                    opts->offload_device > MAX_OFFLOAD_DEVICE)
+                    return fail(error, size, "--offload-device: '%s' is not a device number 0..%ld",
+                                shown(arg + 17, buf, sizeof buf), MAX_OFFLOAD_DEVICE);
             } else if (strncmp(arg, "--ompt=", 7) == 0) {
                 int status = parse_ompt("--ompt", arg + 7, opts, error, size);
                 if (status != 0)
@@ -333,6 +341,8 @@ void print_usage(FILE *out, const char *exe)
             "                        each well above timer resolution; 1 = CLOMP 1.2's single shot)\n"
             "  --rounds=R            repeat the whole sequence R times (default 1); overheads are\n"
             "                        medians over rounds of the difference to the same round's bestcase\n"
+            "  --offload-device=N    offload builds (make OFFLOAD=...): the target device of Offload OMP\n"
+            "                        and the target probes (default: the runtime's default device)\n"
             "  --schedules=LIST      run only these (comma-separated keys or report names, as\n"
             "                        --list-schedules prints them); serial always runs; the\n"
             "                        optional schedules run only when named here\n"

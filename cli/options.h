@@ -37,6 +37,7 @@ typedef struct Options {
     int noise_census_off;  /* --noise-census=off: no noise probe or per-chunk sampling (on by default) */
     ZoneLayout zone_layout;   /* --zone-stride=record (CLOMP 1.2's, default) | zonesize (spread) */
     long mpi_timeout;      /* --mpi-timeout=S (clomp_mpi): seconds a rank waits for the others; 0: default */
+    long offload_device;   /* --offload-device=N (offload builds): the target device; -1: the runtime's default */
     ConstructOptions constructs;   /* --constructs[=LIST] and its options, --list-constructs */
     OmptMode ompt_mode;    /* --ompt=MODE: the OMPT tool to attach (ompt/tool.h); none by default */
     double ompt_rate_hz;   /* --ompt=sampling,RATE: samples per second of CPU time; 0: the default */
@@ -46,6 +47,7 @@ typedef struct Options {
 #define MAX_ROUNDS 1000L
 #define MAX_GHZ 100.0
 #define MAX_MPI_TIMEOUT 86400L
+#define MAX_OFFLOAD_DEVICE 4095L
 
 /* The seven CLOMP parameters in command-line order. */
 #define CLOMP_PARAMETER_COUNT 7

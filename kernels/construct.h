@@ -38,7 +38,8 @@ typedef enum {
     CONSTRUCT_SYNC,   /* syncbench: one delay per thread per instance (0.10 us) */
     CONSTRUCT_LOOP,   /* schedbench: a loop of iters_per_thread x threads delays per instance (15 us each) */
     CONSTRUCT_TASK,   /* taskbench: one delay per task, innerreps delays per thread (0.10 us) */
-    CONSTRUCT_DATA    /* arraybench: a parallel region with a data clause on an array of n doubles */
+    CONSTRUCT_DATA,   /* arraybench: a parallel region with a data clause on an array of n doubles */
+    CONSTRUCT_TARGET  /* offload builds: a target construct around one delay on the device (target_constructs.c) */
 } ConstructKind;
 
 /* A row's parameter, measured once per value (a row each): none, a

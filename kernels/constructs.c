@@ -16,6 +16,10 @@ extern const Construct construct_parallel_task, construct_parallel_task_deps, co
     construct_task_barrier, construct_nested_task, construct_nested_master_task, construct_branch_task_tree,
     construct_leaf_task_tree;
 extern const Construct construct_private, construct_firstprivate, construct_copyprivate, construct_copyin;
+#ifdef CLOMP_OFFLOAD
+extern const Construct construct_target, construct_target_teams, construct_target_teams_dpf, construct_target_nowait,
+    construct_target_map_to, construct_target_map_from, construct_target_map_tofrom;
+#endif
 
 const Construct *const clomp_constructs[] = {
     &construct_parallel,         &construct_for,           &construct_parallel_for,
@@ -34,6 +38,10 @@ const Construct *const clomp_constructs[] = {
     &construct_nested_master_task, &construct_branch_task_tree, &construct_leaf_task_tree,
     &construct_private,          &construct_firstprivate,  &construct_copyprivate,
     &construct_copyin,
+#ifdef CLOMP_OFFLOAD   /* offload builds only (make OFFLOAD=...) */
+    &construct_target, &construct_target_teams, &construct_target_teams_dpf, &construct_target_nowait,
+    &construct_target_map_to, &construct_target_map_from, &construct_target_map_tofrom,
+#endif
 };
 
 const size_t clomp_construct_count = sizeof clomp_constructs / sizeof clomp_constructs[0];
@@ -51,7 +59,7 @@ const Construct *find_construct(const char *name)
 
 const char *construct_kind_name(ConstructKind kind)
 {
-    static const char *const names[] = {"sync", "loop", "task", "data"};
+    static const char *const names[] = {"sync", "loop", "task", "data", "target"};
     return names[kind];
 }
 

@@ -36,13 +36,14 @@ typedef enum {
     FAULT_EXTRA_CALC_DEPOSIT, /* calc_deposit called twice in one subcycle */
     FAULT_CONSTRUCT_OUTSIDE,  /* --constructs: a test's delays timed outside its construct (no mesh fault) */
     FAULT_REGION_DELAY,       /* a known delay before every parallel region (no mesh fault) */
-    FAULT_CONSTRUCT_WRONG     /* --constructs: a construct's body without what it promises (no mesh fault) */
+    FAULT_CONSTRUCT_WRONG,    /* --constructs: a construct's body without what it promises (no mesh fault) */
+    FAULT_DEVICE_ZONE         /* Offload OMP: one zone's value off by its last bit on the device, once */
 } FaultKind;
 
 const char *const fault_names[] = {
     "none", "lost-update", "skipped-part", "double-update", "stale-deposit",
     "reordered-zones", "missing-barrier", "extra-calc-deposit", "construct-outside", "region-delay",
-    "construct-wrong", NULL,
+    "construct-wrong", "device-zone", NULL,
 };
 
 static FaultKind armed = FAULT_NONE;
@@ -262,6 +263,14 @@ void fault_update_part(Part *part, double deposit, long flopScale, long subcycle
         update_part(part, deposit, flopScale);
         break;
     }
+}
+
+long fault_device_part(long subcycle, long *zone)
+{
+    if (armed != FAULT_DEVICE_ZONE || subcycle != target_subcycle)
+        return -1;
+    *zone = target_zone;
+    return target_part;
 }
 
 int fault_skip_barrier(long subcycle)

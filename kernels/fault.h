@@ -20,6 +20,9 @@ extern const char *const fault_names[];
 double fault_calc_deposit(Problem *pb, long subcycle);
 void fault_update_part(Part *part, double deposit, long flopScale, long subcycle);
 int fault_skip_barrier(long subcycle);
+/* CLOMP_FAULT=device-zone (Offload OMP): the part whose zone *zone the
+ * device alters in `subcycle`, or -1 (offload builds, kernels/offload_omp.c). */
+long fault_device_part(long subcycle, long *zone);
 void fault_delay_thread(long subcycle);
 
 #define CALC_DEPOSIT(pb, s) fault_calc_deposit((pb), (s))

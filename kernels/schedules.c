@@ -22,6 +22,9 @@ extern const Schedule schedule_monotonic_omp;
 extern const Schedule schedule_taskloop_omp;
 extern const Schedule schedule_taskloop1_omp;
 extern const Schedule schedule_tasks_omp;
+#ifdef CLOMP_OFFLOAD
+extern const Schedule schedule_offload_bestcase, schedule_offload_omp;
+#endif
 
 const Schedule *const clomp_schedules[] = {
     &schedule_calc_deposit,
@@ -43,6 +46,10 @@ const Schedule *const clomp_schedules[] = {
     &schedule_taskloop_omp,
     &schedule_taskloop1_omp,
     &schedule_tasks_omp,
+#ifdef CLOMP_OFFLOAD   /* offload builds only (make OFFLOAD=...) */
+    &schedule_offload_bestcase,
+    &schedule_offload_omp,
+#endif
 };
 
 const size_t clomp_schedule_count = sizeof clomp_schedules / sizeof clomp_schedules[0];

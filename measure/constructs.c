@@ -120,6 +120,11 @@ static void verify_level(const LevelRun *lr, ConstructLevel *L)
         }
         L->ancestors++;
     }
+    if (lr->construct->kind == CONSTRUCT_TARGET) {   /* the device's own team: nothing asked of it to hold */
+        L->status = CONSTRUCT_MEASURED;
+        L->problem[0] = '\0';
+        return;
+    }
     if (m->level_min != level || m->level_max != level) {
         L->status = CONSTRUCT_WRONG;
         snprintf(L->problem, sizeof L->problem, "measured outside its construct: its regions ran at level %d..%d, not %d",
@@ -240,6 +245,12 @@ static int row_chunks(const RunSetup *run, const Construct *c, long *chunks)
         memcpy(chunks, run->constructs.sizes, (size_t)run->constructs.size_count * sizeof *chunks);
         return run->constructs.size_count;
     }
+    if (c->kind == CONSTRUCT_TARGET && run->constructs.chunk_count == 0) {   /* map rows: bytes, 8 B .. 2 MiB */
+        int n = 0;
+        for (long bytes = 8; bytes <= 2L * 1024 * 1024 && n < CONSTRUCT_MAX_CHUNKS; bytes *= 8)
+            chunks[n++] = bytes;
+        return n;
+    }
     if (run->constructs.chunk_count > 0) {
         memcpy(chunks, run->constructs.chunks, (size_t)run->constructs.chunk_count * sizeof *chunks);
         return run->constructs.chunk_count;
@@ -324,7 +335,8 @@ static int measure_row(const RunSetup *run, ConstructTable *t, ConstructResult *
         FAIL(EXIT_RESOURCE, "out of memory for the construct logs");
     for (int l = 0; l < CONSTRUCT_LEVELS; l++) {
         ConstructLevel *L = &row->level[l];
-        const char *na = l == 0 ? NULL : t->outer == 0 ? t->level2_unavailable
+        const char *na = l == 0 ? NULL : c->kind == CONSTRUCT_TARGET ? "a target probe runs from the initial thread only"
+                         : t->outer == 0 ? t->level2_unavailable
                          : l == 1 && t->inner == run->numThreads ? "the same team as level 1"
                          : l == 2 ? c->nested_not_provided : NULL;
         if (na != NULL) {

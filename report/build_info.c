@@ -59,6 +59,15 @@ void print_version(FILE *out, int mpi_build)
     fprintf(out, "libnuma: %s\n", numa_support_built() ? "yes (--numa available)" : "no (built with NUMA=0 or without libnuma-dev)");
     fprintf(out, "mpi: %s\n", mpi_build ? "yes (clomp_mpi: run it under mpirun or srun)"
                                          : "no (make MPI=1 builds clomp_mpi)");
+#if defined(CLOMP_OFFLOAD_HOST_PLUGIN)
+    fprintf(out, "offload: host plugin (x86_64), not an accelerator (make OFFLOAD=host)\n");
+#elif defined(CLOMP_OFFLOAD_NVPTX)
+    fprintf(out, "offload: nvptx (gcc -foffload=nvptx-none; needs an NVIDIA GPU and its driver)\n");
+#elif defined(CLOMP_OFFLOAD_AMDGCN)
+    fprintf(out, "offload: amdgcn (gcc -foffload=amdgcn-amdhsa; needs an AMD GPU and ROCm)\n");
+#else
+    fprintf(out, "offload: no (make OFFLOAD=host|nvptx builds clomp-offload-KIND)\n");
+#endif
 }
 
 int is_openmp_variable(const char *entry)

@@ -3,6 +3,8 @@
 #include <math.h>
 #include <string.h>
 
+#include "../offload/device_info.h"
+
 const Measurement *record_find(const RunRecord *r, ScheduleRole role, const char *key)
 {
     const Measurement *m = r->results != NULL ? find_measurement(r->results, r->count, role, key) : NULL;
@@ -85,6 +87,14 @@ void measurement_figures(const RunRecord *r, const Measurement *m, MeasurementFi
         judge_llnl_target(f->target, complete ? m : NULL, &r->run->cycles, &f->judgement);
 }
 
+double offload_launch_us(const Measurement *offload, const Measurement *device_bestcase, int runtime)
+{
+    if (offload == NULL || device_bestcase == NULL || strcmp(offload->schedule->key, "offload") != 0 ||
+        offload->rounds_done == 0 || device_bestcase->rounds_done == 0)
+        return NAN;
+    return runtime ? offload->runtime_us - device_bestcase->runtime_us : offload->us - device_bestcase->us;
+}
+
 /* ---- the columns -------------------------------------------------------------------- */
 
 static FigureCell number(double value)
@@ -125,6 +135,20 @@ static const char *overhead_resolution(const Measurement *m, const MeasurementFi
 
 /* A noise census count of the measurement: empty / null when not sampled. */
 #define NOISE_COUNT(value) (m->noise.sampled ? integer(value) : text(NULL))
+
+/* Offload builds only, appended (every other build keeps its columns): the
+ * device on every row, the launch overhead on Offload OMP's. */
+#ifdef CLOMP_OFFLOAD
+#define OFFLOAD_DEVICE_TEXT (offload_device_info() != NULL ? offload_device_info()->text : NULL)
+#define OFFLOAD_FIGURE_COLUMNS(X) \
+    X(offload_device, NULL, text(OFFLOAD_DEVICE_TEXT)) \
+    X(offload_launch_us_per_subcycle, "offload_launch_us_per_subcycle", \
+      number(offload_launch_us(m, record_find_key(r, "offload_bestcase"), 1))) \
+    X(offload_launch_median_us_per_subcycle, "offload_launch_median_us_per_subcycle", \
+      number(offload_launch_us(m, record_find_key(r, "offload_bestcase"), 0)))
+#else
+#define OFFLOAD_FIGURE_COLUMNS(X)
+#endif
 
 /* The columns, in CSV order: the CSV column, the measurement's JSON member
  * (NULL: the JSON says it in its own structure), and the cell: an
@@ -224,7 +248,8 @@ static const char *overhead_resolution(const Measurement *m, const MeasurementFi
     X(overhead_percent_ci_low, NULL, number(f->overhead_low / f->us * 100.0)) \
     X(overhead_percent_ci_high, NULL, number(f->overhead_high / f->us * 100.0)) \
     X(valid, "valid", f->complete ? boolean(!m->invalid) : text(NULL)) \
-    X(invalid_reason, "invalid_reason", text(f->complete && m->invalid ? m->invalid_reason : NULL))
+    X(invalid_reason, "invalid_reason", text(f->complete && m->invalid ? m->invalid_reason : NULL)) \
+    OFFLOAD_FIGURE_COLUMNS(X)
 /* clang-format on */
 
 #define CELL_FUNCTION(column, json, expr)                                      \

@@ -74,6 +74,12 @@ typedef struct FigureColumn {
     FigureCell (*cell)(const FigureRow *row, char *buf, size_t size);
 } FigureColumn;
 
+/* Offload builds (docs/offload.md): the launch overhead per subcycle,
+ * Offload OMP's us/Loop minus Dev Bestcase's (one launch per chunk), from
+ * the Runtimes (runtime 1) or the median chunks (0); NAN unless `offload`
+ * is Offload OMP and both ran. */
+double offload_launch_us(const Measurement *offload, const Measurement *device_bestcase, int runtime);
+
 extern const FigureColumn figure_columns[];
 extern const size_t figure_column_count;
 

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "build_info.h"
+#include "../offload/device_info.h"
 
 extern char **environ;
 
@@ -88,6 +89,12 @@ static void write_build_facts(JsonWriter *w)
     json_string(w, "host", b->host);
     json_string(w, "date", b->date);
     json_bool(w, "libnuma", numa_support_built());
+    const OffloadDeviceInfo *device = offload_device_info();
+    if (device != NULL) {   /* offload builds only (docs/offload.md) */
+        json_string(w, "offload_device", device->text);
+        json_bool(w, "offload_host_plugin", device->host_plugin);
+        json_string(w, "offload_policy_before", device->policy_before);
+    }
     json_object_end(w);
 }
 

@@ -12,6 +12,7 @@ static void print_results(const Progress *p, size_t i)
 {
     print_block_results(p->out, p->run, &p->shown[i], find_measurement(p->shown, p->count, ROLE_REFERENCE, NULL),
                         find_measurement(p->shown, p->count, ROLE_BESTCASE, NULL));
+    print_offload_launch(p->out, &p->shown[i], find_measurement(p->shown, p->count, ROLE_BESTCASE, "offload_bestcase"));
 }
 
 void progress_finished(const Progress *p, size_t i)

@@ -66,13 +66,15 @@ void print_constructs(FILE *out, const RunRecord *r)
     if (t == NULL)
         return;
     print_setup_lines(out, r, t);
-    /* The name column: 14 wide, or the longest name in the table ("MASTER TASK BUSY SLAVES"). */
+    /* 14 wide (syncbench's and schedbench's names), wider for a longer name
+     * (EPCC 4.0's "MASTER TASK BUSY SLAVES", the offload build's map rows with their byte counts). */
     int width = 14;
     for (size_t i = 0; i < t->count; i++) {
-        char b[32];
+        char name_buf[32];
         ConstructCellRow cells = {r, &t->rows[i], 0};
-        int len = (int)strlen(construct_columns[1].cell(&cells, b, sizeof b).text);
-        width = len > width ? len : width;
+        FigureCell n = construct_columns[1].cell(&cells, name_buf, sizeof name_buf);
+        if (n.text != NULL && (int)strlen(n.text) > width)
+            width = (int)strlen(n.text);
     }
     fprintf(out, "%-*s %5s %7s %12s %23s %9s %10s %-12s %s\n", width, "Construct", "Level", "Team", "Overhead us",
             "95% interval us", "Cycles", "innerreps", "Teams seen", "L2/L1");

@@ -29,6 +29,10 @@ void print_block_unavailable(FILE *out, const RunSetup *run, const Measurement *
 void print_block_results(FILE *out, const RunSetup *run, const Measurement *m, const Measurement *serial,
                          const Measurement *bestcase);
 
+/* Offload builds: Offload OMP's launch overhead per subcycle against Dev
+ * Bestcase, one line after its block (text_offload.c); nothing otherwise. */
+void print_offload_launch(FILE *out, const Measurement *offload, const Measurement *device_bestcase);
+
 /* --ompt (text_ompt.c): the tool in the set-up lines (or that the runtime
  * does not provide OMPT), and in a block that a tool was attached, with its
  * census and samples. Nothing without --ompt. */

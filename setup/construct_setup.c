@@ -16,8 +16,11 @@
 
 static int select_constructs(RunSetup *run, const char *list, char *why, size_t why_size)
 {
+    /* --constructs alone: every row but an offload build's target probes,
+     * which run when named (as the optional schedules), so that the suite's
+     * construct runs are the same in every build (docs/offload.md). */
     for (size_t i = 0; i < clomp_construct_count; i++)
-        run->construct_selected[i] = list == NULL;
+        run->construct_selected[i] = list == NULL && clomp_constructs[i]->kind != CONSTRUCT_TARGET;
     for (const char *p = list; p != NULL;) {
         const char *comma = strchr(p, ',');
         size_t len = comma != NULL ? (size_t)(comma - p) : strlen(p);

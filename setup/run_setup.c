@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "../cli/exit_status.h"
+#include "../offload/device.h"
 #include "../measure/chunk_plan.h"
 #include "../measure/sequence.h"
 #include "../ompt/tool.h"
@@ -124,6 +125,10 @@ int resolve_run(const Options *opts, int argc, char **argv, RunSetup *run, char 
     /* Before the runtime's first call, when an OMPT runtime asks for a tool. */
     ompt_tool_request(opts->ompt_mode, opts->ompt_rate_hz);
     run->ompt.mode = opts->ompt_mode;   /* the rest once the runtime has started (configure_openmp) */
+    /* Offload builds: the device, or no run at all (never a host fallback); inert otherwise. */
+    int offload_status = offload_open(opts->offload_device, why, why_size);
+    if (offload_status != 0)
+        return offload_status;
     run->inputNumThreads = opts->numThreads;
     run->numThreads = opts->numThreads == -1 ? omp_get_max_threads() : opts->numThreads;
     run->inputAllocThreads = opts->allocThreads;

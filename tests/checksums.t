@@ -34,6 +34,9 @@ inputs=(
 # names them all), against the oracle's checksum.
 mapfile -t checked < <(schedule_list checked)
 every=$(schedule_list '' '' 1 | paste -sd, -)
+# An offload build verifies Offload OMP on every input, in both lanes.
+offload=''
+schedule_list '' '' 1 | grep -qx offload && offload=,offload
 
 for input in "${inputs[@]}"; do
     read -r -a args <<<"$input"
@@ -47,13 +50,13 @@ for input in "${inputs[@]}"; do
     # The quick lane selects every measurement on the first input and the
     # default ones on the others; the full lane every measurement on all.
     selection=$every
-    [ "$input" = "${inputs[0]}" ] || full_lane || selection=serial,bestcase,static,dynamic,manual
+    [ "$input" = "${inputs[0]}" ] || full_lane || selection=serial,bestcase,static,dynamic,manual$offload
     OMP_WAIT_POLICY=passive run_clomp --nested=2x2 --schedules="$selection" "${args[@]}"
     is "$rc" 0 "clomp $input runs and verifies, measurements $selection"
     got_iterations=$(printf '%s\n' "$out" | sed -n 's/^Scaled Iterations: //p')
     is "$got_iterations" "$want_iterations" "clomp $input runs the oracle's ceil(1e6*timeScale/zone flops) iterations"
     for schedule in 'Serial Ref' "${checked[@]}"; do
-        [ "$selection" = "$every" ] || [[ "|Serial Ref|Static OMP|Dynamic OMP|Manual OMP|" == *"|$schedule|"* ]] || continue
+        [ "$selection" = "$every" ] || [[ "|Serial Ref|Static OMP|Dynamic OMP|Manual OMP|Offload OMP|" == *"|$schedule|"* ]] || continue
         got=$(printf '%s\n' "$out" | sed -n "s/^ *$schedule Checksum: //p")
         is "$got" "$want_checksum" "clomp $input: $schedule checksum equals the oracle's"
     done

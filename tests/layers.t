@@ -102,9 +102,9 @@ check(unresolved, "every quoted include names a file of the product (or the gene
 
 # ------------------------------------------------------ (a) the layers
 # Bottom to top. A file may include its own layer or one below it.
-LAYER_NAMES = ["timing/ numa/ cli/ ompt/", "mesh/", "kernels/", "the record (measure/record.h, measure/llnl_targets.h)",
+LAYER_NAMES = ["timing/ numa/ cli/ ompt/", "mesh/ offload/", "kernels/", "the record (measure/record.h, measure/llnl_targets.h)",
                "measure/ mpi/", "setup/", "report/ (the writers)", "clomp.c compare/"]
-FOLDER_LAYER = {"timing": 0, "numa": 0, "cli": 0, "ompt": 0, "mesh": 1, "kernels": 2, "measure": 4, "mpi": 4,
+FOLDER_LAYER = {"timing": 0, "numa": 0, "cli": 0, "ompt": 0, "mesh": 1, "offload": 1, "kernels": 2, "measure": 4, "mpi": 4,
                 "setup": 5, "report": 6, "compare": 7}
 # The record is a layer of its own inside measure/: what every writer may read.
 # Its two .c files implement it and sit with it, so they cannot reach the sequence either.
@@ -225,6 +225,8 @@ MEASURING = {
     "ompt/tool.h": "the OMPT tool: callbacks inside the runtime, the census, the sampling timer",
     "measure/ompt_plan.h": "checks the OMPT census against each schedule's plan into the record's warnings",
     "measure/construct_resolution.h": "marks the measured construct levels that are not the construct's cost",
+    "offload/device.h": "opens the offload device: runs a target region to prove it is not the host",
+    "offload/device_mesh.h": "copies the mesh to and from the offload device around the timed chunks",
 }
 # Headers below the writers that a writer may reach: types, tables and arithmetic on recorded values.
 DATA = {
@@ -252,6 +254,7 @@ DATA = {
     "cli/ompt_mode.h": "the --ompt modes and their names",
     "ompt/census.h": "what the OMPT tool saw (census, samples, the tool's set-up), as data",
     "ompt/omp_tools.h": "the OMPT types of the OpenMP 5.x specification (omp-tools.h or our declarations)",
+    "offload/device_info.h": "the opened offload device's description, as data (filled before any measurement)",
 }
 
 def is_writer(f):

@@ -20,6 +20,11 @@ here=$(cd "$(dirname "$0")" && pwd)
 data=$here/testcases.txt
 shared=$here/../../shared/testcases.md
 mapfile -t checked < <(schedule_list checked default)   # what a run without --schedules verifies
+# An offload build (make OFFLOAD=host check) verifies Offload OMP on every input too.
+with_offload=()
+if schedule_list '' '' 1 | grep -qx offload; then
+    with_offload=(--schedules="$(schedule_list '' default 1 | paste -sd, -),offload")
+fi
 
 if [ ! -r "$data" ]; then
     echo "Bail out! cannot read $data"
@@ -76,7 +81,7 @@ while IFS='|' read -r name input; do
     what="$name ($input as ${a[*]})"
 
     start=$(now)
-    run_clomp "${a[@]}"
+    run_clomp "${a[@]}" "${with_offload[@]}"
     note "$what: $(awk -v s="$start" -v e="$(now)" 'BEGIN { printf "%.2f", e - s }') s"
 
     if [ "$rc" -eq 0 ]; then
@@ -94,6 +99,7 @@ while IFS='|' read -r name input; do
         run_checked=("${checked[@]:0:3}")
         like "$out" "Nested OMP  us/Loop: N/A \(needs at least 2x2 threads" "$name on $threads threads: Nested OMP is N/A"
     fi
+    [ "${#with_offload[@]}" -eq 0 ] || run_checked+=("Offload OMP")
     for schedule in "${run_checked[@]}"; do
         is "$(checksum "$schedule")" "$serial" "$name: $schedule Checksum is identical to Serial Ref's"
     done

@@ -54,6 +54,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             abort();
         if (opts.ghz < 0.0 || opts.ghz > MAX_GHZ || opts.ghz != opts.ghz)
             abort();
+        if (opts.offload_device < -1 || opts.offload_device > MAX_OFFLOAD_DEVICE)   /* -1: the runtime's default */
+            abort();
         if ((opts.schedules != NULL && opts.schedules[0] == '\0') || (opts.json_path != NULL && opts.json_path[0] == '\0'))
             abort();
         /* The construct options too (--constructs, issue 19). */

@@ -1,0 +1,115 @@
+#!/usr/bin/env bash
+# The offload builds (make OFFLOAD=host|nvptx, docs/offload.md). In the
+# default build: no offload row, and --offload-device is refused (exit 2,
+# one line). In an offload build (make OFFLOAD=host check): Offload OMP is an
+# optional row verified bit for bit against Serial Ref; every output names
+# the device (the host plugin as no accelerator); clomp runs with
+# OMP_TARGET_OFFLOAD=mandatory whatever the environment said; the launch
+# overhead per subcycle is Offload OMP's us/Loop minus Dev Bestcase's; a
+# device result that differs in one zone fails verification (fault build);
+# the target probes run; bad offload options exit 2 with one line. The nvptx
+# binary on a node without a GPU refuses to fall back to the host (exit 3).
+
+# shellcheck source-path=SCRIPTDIR source=lib/tap.sh
+. "$(dirname "$0")/lib/tap.sh"
+
+rc='' out='' err=''
+export OMP_WAIT_POLICY=${OMP_WAIT_POLICY:-passive}
+here=$(cd "$(dirname "$0")/.." && pwd)
+tmp=$(mktemp -d) || exit 255
+trap 'rm -rf "$tmp"' EXIT
+input=(2 1 16 400 32 1 1)   # CLOMP 1.2's target shape: 6400 zones, 1570 subcycles
+
+offload_kind=$("$CLOMP" --version | sed -n 's/^offload: \([a-z0-9]*\).*/\1/p')
+if [ "$offload_kind" = no ]; then
+    schedule_list '' '' 1 | grep -qx offload
+    ok $((!$?)) "a build without offload lists no offload schedule"
+    run_clomp --offload-device=0 "${input[@]}"
+    is "$rc $(line_count "$err")" "2 1" "--offload-device in a build without offload exits 2 with one line"
+    like "$err" "^clomp: --offload-device: this clomp has no offload; build it with make OFFLOAD=host" "naming the build"
+else
+    is "$(schedule_list '' optional 1 | grep -x 'offload\|offload_bestcase' | paste -sd' ' -)" "offload_bestcase offload" \
+        "the $offload_kind build lists Dev Bestcase and Offload OMP as optional rows"
+    is "$(schedule_list checked '' 2 | grep -c '^Offload OMP$')" 1 "Offload OMP is a checked schedule"
+
+    # A run with the environment asking for a host fallback: clomp overrides it.
+    OMP_TARGET_OFFLOAD=disabled run_clomp --schedules=bestcase,offload_bestcase,offload \
+        --csv="$tmp/run.csv" --json="$tmp/run.json" "${input[@]}"
+    is "$rc" 0 "Offload OMP runs and verifies (OMP_TARGET_OFFLOAD=disabled in the environment)"
+    serial=$(sed -n 's/^ *Serial Ref Checksum: //p' <<<"$out")
+    is "$(sed -n 's/^ *Offload OMP Checksum: //p' <<<"$out")" "${serial:-<no Serial Ref checksum>}" \
+        "Offload OMP's checksum is Serial Ref's"
+    like "$out" "Offload OMP   Verify: passed \(every zone of every part bit-identical to Serial Ref after each of" \
+        "Offload OMP is verified bit for bit after every chunk"
+    like "$out" "OpenMP env: OMP_TARGET_OFFLOAD=mandatory" "clomp ran with OMP_TARGET_OFFLOAD=mandatory"
+    like "$out" "Offload device: .*; OMP_TARGET_OFFLOAD=mandatory \(set by clomp, was disabled\)" \
+        "the header says what the environment had asked"
+    if [ "$offload_kind" = host ]; then
+        like "$out" "Offload device: host plugin \(x86_64\), not an accelerator: device 0 of [1-9]" \
+            "the header names the host plugin as no accelerator"
+        like "$out" "Offload OMP   Launch: .*\(host plugin: no accelerator\)" "the launch figure says it too"
+    fi
+    # The CSV: the device on every row; the launch overhead on Offload OMP's
+    # row only, equal to its runtime us/Loop minus Dev Bestcase's.
+    check=$(python3 - "$tmp/run.csv" <<'PY'
+import csv, sys
+rows = {r["key"]: r for r in csv.DictReader(open(sys.argv[1]))}
+devices = {r["offload_device"] for r in rows.values()}
+launch = {k: r["offload_launch_us_per_subcycle"] for k, r in rows.items() if r["offload_launch_us_per_subcycle"]}
+want = float(rows["offload"]["runtime_us_per_loop"]) - float(rows["offload_bestcase"]["runtime_us_per_loop"])
+print(len(devices), list(devices)[0] != "", sorted(launch), abs(float(launch.get("offload", "nan")) - want) < 1e-9 * max(1, abs(want)))
+PY
+)
+    is "$check" "1 True ['offload'] True" \
+        "the CSV names the device on every row and the launch overhead (Offload OMP - Dev Bestcase) on Offload OMP's"
+    like "$(cat "$tmp/run.json")" '"offload_device": "[^"]+"' "the JSON names the device"
+
+    # Bad offload options: one line, exit 2.
+    run_clomp --offload-device=4095 "${input[@]}"
+    is "$rc $(line_count "$err")" "2 1" "--offload-device beyond the node's devices exits 2 with one line"
+    like "$err" "^clomp: --offload-device=4095: this node has [0-9]+ offload devices? \(0\.\.[0-9]+\)$" "naming the range"
+    run_clomp --offload-device=gpu0 "${input[@]}"
+    is "$rc $(line_count "$err")" "2 1" "--offload-device=gpu0 exits 2 with one line"
+    like "$err" "^clomp: --offload-device: 'gpu0' is not a device number 0\.\.4095$" "naming the text"
+
+    # A device result one bit off in one zone fails verification.
+    if [ -x "${CLOMP_FAULTS_BIN:-}" ]; then
+        out=$(CLOMP_FAULT=device-zone "$CLOMP_FAULTS_BIN" --schedules=offload "${input[@]}" 2>"$tmp/fault.err")
+        rc=$?
+        is "$rc" 1 "a device result that differs in one zone fails verification (exit 1)"
+        like "$out" "Offload OMP VERIFY FAILED: part 8 zone 1\.\.400 zone values differ from Serial Ref" \
+            "the failure names the part the device altered"
+        like "$(cat "$tmp/fault.err")" "clomp-faults: device-zone armed in Offload OMP" "the fault was armed in Offload OMP"
+        out=$(CLOMP_FAULT=device-zone "$CLOMP_FAULTS_BIN" --schedules=static,offload_bestcase "${input[@]}" 2>/dev/null)
+        is "$?" 0 "the device fault changes nothing in schedules that do not offload the update"
+    else
+        skip "a device result that differs in one zone fails verification" "no fault build at ${CLOMP_FAULTS_BIN:-<unset>}"
+    fi
+
+    # The target probes: every row of kind target runs, map rows per byte count.
+    is "$("$CLOMP" --list-constructs | awk -F'\t' '$3 == "target" { print $1 }' | paste -sd' ' -)" \
+        "target target_teams target_teams_dpf target_nowait target_map_to target_map_from target_map_tofrom" \
+        "--list-constructs has the target probes, kind target"
+    run_clomp --constructs=target,target_teams,target_teams_dpf,target_nowait,target_map_to,target_map_from,target_map_tofrom \
+        --construct-chunks=8,65536 --construct-reps=3 --construct-time=200 "${input[@]}"
+    is "$rc" 0 "the target probes run (mandatory offload: a host fallback would have failed them)"
+    for row in 'TARGET ' 'TARGET TEAMS ' 'TARGET TDPF ' 'TARGET NOWAIT ' 'MAP TO 8 ' 'MAP FROM 65536 ' 'MAP TOFROM 65536 '; do
+        like "$out" $'\n'"$row +1 +1x2 +[0-9.]+ " "the table has ${row% } at level 1 with a figure"
+    done
+fi
+
+# The nvptx binary without a GPU: no host fallback.
+nvptx=${CLOMP_NVPTX:-$here/clomp-offload-nvptx}
+if [ ! -x "$nvptx" ]; then
+    skip "the nvptx binary refuses a host fallback" "no $nvptx (make OFFLOAD=nvptx; needs Debian's gcc-offload-nvptx)"
+elif nvidia-smi -L >/dev/null 2>&1; then
+    skip "the nvptx binary refuses a host fallback" "this node has an NVIDIA GPU"
+else
+    out=$("$nvptx" "${input[@]}" 2>"$tmp/nvptx.err")
+    rc=$?
+    is "$rc $(line_count "$(cat "$tmp/nvptx.err")")" "3 1" "the nvptx binary without a GPU exits 3 with one line"
+    like "$(cat "$tmp/nvptx.err")" "^clomp: no device: host fallback refused" "saying no device: host fallback refused"
+    is "$(line_count "$out")" 0 "and prints no figures"
+fi
+
+done_testing
