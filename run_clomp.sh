@@ -46,7 +46,11 @@ Options (defaults in brackets):
                           start with 6, then add target processes until every key figure's
                           95% interval is within +-PCT% of its median or +-0.1 us [10], or
                           CAP processes [30] or MINUTES [60] are reached (docs/noise.md)
-  --resume ID             finish an interrupted suite: run only what is missing
+  --resume ID             finish an interrupted suite: run only what is missing, and again
+                          any run whose files are incomplete (one driver per suite ID:
+                          a second one exits 2, naming the holder)
+  --run-timeout SECONDS   end a run that takes longer as FAILED (its reason says so); 0: none
+                          [10 x the run's dry-run estimate, at least 300]
   --dry-run               print the plan (runs, estimated time and memory); run nothing
   --plots | --no-plots    charts (gnuplot) for the HTML report when the suite completes
                           [on when gnuplot is installed]
@@ -59,8 +63,11 @@ Options (defaults in brackets):
 Exit status: 0 every run done and OK, 1 every run done but some FAILED (recorded, and
 the last line names the first failure), 2 bad usage (also: an EXE that is not there,
 even with --dry-run; root with Open MPI's mpirun not allowed to run as root;
---mpi "srun ..." outside a Slurm allocation or without Slurm),
-4 stopped by --stop-on-slowdown, 130 interrupted (resume with --resume ID).
+--mpi "srun ..." outside a Slurm allocation or without Slurm; the suite ID in use
+by another driver, or a run of a dead one still running), 3 a run or the suite's
+end could not be recorded (a write failed: "No space left on device"; every run
+before it is saved: free space, then --resume ID), 4 stopped by --stop-on-slowdown,
+130 interrupted (resume with --resume ID).
 With --validate: 0 valid, 1 invalid, 2 not a bundle.
 
 --compare A,B runs two set-ups alternately and tests every figure for a
@@ -94,6 +101,8 @@ done
 . "$here/suite/replicates.sh"
 # shellcheck source=suite/results.sh
 . "$here/suite/results.sh"
+# shellcheck source=suite/run_guard.sh
+. "$here/suite/run_guard.sh"
 # shellcheck source=results/suite_csv.sh
 . "$here/results/suite_csv.sh"
 orig_args=("$@")
@@ -101,12 +110,12 @@ quick=0 max_zone_scale=10000 zone_scale_factor=10 target_parts=64 target_zones=6
 out_dir=out env_preset='' launcher='' stop_on_slowdown=0 resume_id='' dry_run=0 numa=0 mpi_launcher=''
 mpi_given=0
 plots=auto bundle_only=0 bundle_id='' validate_path=''
-max_zone_scale_set=0 replicates=3 constructs=1
+max_zone_scale_set=0 replicates=3 constructs=1 run_timeout=''
 positional=()
 
 while [ $# -gt 0 ]; do
     case $1 in
-        --max-zone-scale | --zone-scale-factor | --target-parts | --target-zones | --out | --env | --launcher | --resume | --validate | --mpi | --replicates)
+        --max-zone-scale | --zone-scale-factor | --target-parts | --target-zones | --out | --env | --launcher | --resume | --validate | --mpi | --replicates | --run-timeout)
             [ $# -ge 2 ] || die_usage "$1: needs a value (see --help)" ;;
     esac
     case $1 in
@@ -125,6 +134,8 @@ while [ $# -gt 0 ]; do
         --resume) resume_id=${2-}; shift ;;
         --replicates) replicates=${2-}; shift ;;
         --replicates=*) replicates=${1#*=} ;;
+        --run-timeout) run_timeout=${2-}; shift ;;
+        --run-timeout=*) run_timeout=${1#*=} ;;
         --dry-run) dry_run=1 ;;
         --plots) plots=yes ;;
         --no-plots) plots=no ;;
@@ -157,6 +168,8 @@ done
 parse_replicates "$replicates"
 [ "$zone_scale_factor" -ge 2 ] || die_usage "--zone-scale-factor: '$zone_scale_factor' must be at least 2"
 [ -z "$resume_id" ] || is_count "$resume_id" || die_usage "--resume: '$resume_id' is not a suite ID"
+[ -z "$run_timeout" ] || [[ $run_timeout =~ ^[0-9]+$ ]] || die_usage "--run-timeout: '$run_timeout' is not a whole number of seconds (0: none)"
+command -v flock >/dev/null 2>&1 || [ "$dry_run" = 1 ] || die_usage "flock (util-linux) is not installed: it keeps a second driver off a suite"
 [ -n "$out_dir" ] || die_usage "--out: needs a directory"
 if [ -n "$env_preset" ]; then
     [ -f "$here/env/$env_preset.sh" ] ||
@@ -229,12 +242,14 @@ if [ -n "$resume_id" ]; then
     id=$resume_id
     base="$out_dir/CLOMP_${host}_${id}"
     if [ ! -f "$base.env" ] || [ ! -f "$base.done" ]; then die_usage "--resume: no suite $id in $out_dir"; fi
+    lock_suite
     # The plan (and binary and launcher) must be the ones the suite started with.
     saved=$(sed -n 's/^plan: //p' "$base.env" | head -n 1)
     [ "$saved" = "$(plan_signature)" ] ||
         die_usage "--resume: suite $id was started with other parameters (see $base.env); give the same ones"
 else
     claim_new_id "$out_dir" "$host"
+    lock_suite
 fi
 
 start_epoch=$(date +%s)
@@ -245,7 +260,9 @@ if [ -z "$resume_id" ]; then
     "$here/results/machine.sh" "${base}_machine" "$exe"
     (set -o noclobber; : >"$base.done") || { echo "run_clomp.sh: $base.done already exists" >&2; exit 2; }
 else
-    echo "---- resumed $(date)${SLURM_JOB_ID:+ in Slurm job $SLURM_JOB_ID}" >>"$base.env"
+    echo "---- resumed $(date)${SLURM_JOB_ID:+ in Slurm job $SLURM_JOB_ID}" >>"$base.env" ||
+        die_usage "--resume: cannot write $base.env"
+    drop_incomplete_done_runs   # suite/run_guard.sh
     drop_unfinished_runs
 fi
 
@@ -264,33 +281,47 @@ EOF
 for w in ${preflight[@]+"${preflight[@]}"}; do echo "WARNING: $w"; done
 
 # ---- running ---------------------------------------------------------------------------
-interrupted=0 child=''
+interrupted=0 child='' watchdog=''
 on_signal() {
     interrupted=1
     stop_child
 }
 # The child runs in its own process group (setsid), so a launcher's wrapper
-# processes are stopped with it; KILL follows if TERM is not enough.
+# processes are stopped with it; KILL follows if TERM is not enough. Whatever
+# way the driver exits, its run goes with it (a watchdog sees to it even
+# after a SIGKILL: suite/run_guard.sh).
 stop_child() {
     [ -n "$child" ] || return 0
-    kill -TERM -- "-$child" 2>/dev/null || kill -TERM "$child" 2>/dev/null
-    for _ in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20; do
-        kill -0 "$child" 2>/dev/null || return 0
-        sleep 0.25
-    done
-    kill -KILL -- "-$child" 2>/dev/null || kill -KILL "$child" 2>/dev/null
+    end_run_group "$child"
 }
 trap on_signal INT TERM HUP
+trap 'stop_child; stop_watchdog; release_suite' EXIT
 have_setsid=0
 command -v setsid >/dev/null 2>&1 && have_setsid=1
 
-mark_incomplete() {
+resume_command() {
     local again
     again=$(printf '%q ' "$0" ${orig_args[@]+"${orig_args[@]}"})
     [ -n "$resume_id" ] || again="$again--resume $id"
-    echo "---- interrupted $(date)${SLURM_JOB_ID:+ in Slurm job $SLURM_JOB_ID}: incomplete; resume with: $again" >>"$base.env"
+    printf '%s\n' "$again"
+}
+
+mark_incomplete() {
+    local again
+    again=$(resume_command)
+    echo "---- interrupted $(date)${SLURM_JOB_ID:+ in Slurm job $SLURM_JOB_ID}: incomplete; resume with: $again" >>"$base.env" ||
+        echo "run_clomp.sh: could not note the interruption in $base.env" >&2
     echo "run_clomp.sh: interrupted; every finished run is saved. Resume with: $again" >&2
     exit 130
+}
+
+# A write of the suite's own files failed (a full disk): what is recorded
+# stays consistent, and the last line says why the suite stopped (exit 3).
+stop_unrecorded() {  # stop_unrecorded WHAT REASON
+    echo "---- stopped $(date): $1 could not be recorded: $2" >>"$base.env" 2>/dev/null
+    rm -f "${tmp:-}" "${tmp:+$tmp.err}" "${tmp:+$tmp.why}" "${tmp:+$tmp.timeout}" "$run_csv"
+    echo "Suite FAILED: $1 could not be recorded: $2; every run before it is saved; free space, then resume with: $(resume_command)"
+    exit 3
 }
 
 key_report() {  # what the 2007 summary tells users to check after each key run
@@ -310,7 +341,9 @@ for ((i = 0; ; i++)); do
     grep -qx "$run" "$base.done" && continue
     IFS='|' read -r set_name policy args <<<"${plan[i]}"
     full="${base}_${set_name}.full" summary="${base}_${set_name}.summary"
-    [ -f "$summary" ] || summary_header >"$summary"
+    if [ ! -f "$summary" ]; then
+        werr=$(summary_header 2>&1 >"$summary") || stop_unrecorded "run $run ($set_name)" "$(write_failed "$werr")"
+    fi
     read -r -a a <<<"$args"
     cmd=()
     [ "$mpi_given" = 0 ] || read -r -a cmd <<<"$(mpi_launcher_for "$set_name")"
@@ -331,51 +364,82 @@ for ((i = 0; ; i++)); do
 
     # A signal that came after the previous record ends the suite here, before a run starts.
     [ "$interrupted" = 0 ] || mark_incomplete
-    tmp=$(mktemp)
+    tmp=$(mktemp) || stop_unrecorded "run $run ($set_name)" "mktemp failed"
+    limit=$run_timeout
+    [ -n "$limit" ] || limit=$(default_run_timeout "$(plan_run_seconds "$set_name" "${a[@]}")")
     run_start=$(date +%s.%N)
+    # stdout and stderr apart: the last line on stderr is a failed run's reason.
     if [ "$have_setsid" = 1 ]; then
-        setsid "${cmd[@]}" >"$tmp" 2>&1 </dev/null &
+        setsid "${cmd[@]}" >"$tmp" 2>"$tmp.err" </dev/null &
     else
-        "${cmd[@]}" >"$tmp" 2>&1 </dev/null &
+        "${cmd[@]}" >"$tmp" 2>"$tmp.err" </dev/null &
     fi
     child=$!
+    note_run_group "$child"
+    start_watchdog "$child" "$limit" "$tmp.timeout"
     [ "$interrupted" = 0 ] || stop_child   # it came while the run was being started
     wait "$child"
     rc=$?
+    while kill -0 "$child" 2>/dev/null; do wait "$child"; rc=$?; done   # a trapped signal interrupts wait
+    stop_watchdog
     # A run ended by the signal that stops the suite (a batch system signals
     # every process) is unfinished, not failed: it runs again on --resume.
-    if [ "$interrupted" = 1 ] || [ "$rc" -eq 129 ] || [ "$rc" -eq 130 ] || [ "$rc" -eq 143 ]; then
+    # One the watchdog ended for its --run-timeout FAILED.
+    if [ ! -s "$tmp.timeout" ] && { [ "$interrupted" = 1 ] || [ "$rc" -eq 129 ] || [ "$rc" -eq 130 ] || [ "$rc" -eq 143 ]; }; then
         stop_child
         wait "$child" 2>/dev/null
         child=''
-        rm -f "$tmp" "$run_csv"
+        rm -f "$tmp" "$tmp.err" "$tmp.timeout" "$run_csv"
         mark_incomplete
     fi
+    stop_child   # anything the run left in its process group
     child=''
+    note_run_group -
     seconds=$(awk -v a="$run_start" -v b="$(date +%s.%N)" 'BEGIN { printf "%.3f", b - a }')
-    if [ "$rc" -eq 0 ]; then status=OK; else status=FAILED; fi
+    reason=''
+    if [ "$rc" -eq 0 ] && [ ! -s "$tmp.timeout" ]; then status=OK; else status=FAILED; reason=$(failure_reason "$rc" "$tmp.err" "$tmp.timeout"); fi
 
-    # Record the run: output, summary row, then the done mark, in a subshell
-    # that ignores signals (as do the tools it runs), so a record is never cut.
-    # It runs in the background and is waited for, because bash drops a SIGINT
-    # that arrives while a foreground child ignores it; `wait` instead lets the
-    # trap note the signal, and the loop stops once the record is complete.
+    # Record the run: its failure's reason (in .env), output, summary row and
+    # CSV rows, every write checked, synced; then the done mark (mark_done).
+    # A write that fails (a full disk) takes the files back to their sizes
+    # before the run, and the suite stops, saying why. The recorder is a
+    # subshell that ignores signals (as do the tools it runs), so a record
+    # is never cut. It runs in the background and is waited for, because
+    # bash drops a SIGINT that arrives while a foreground child ignores it;
+    # `wait` instead lets the trap note the signal, and the loop stops once
+    # the record is complete.
     (
         trap '' INT TERM HUP
-        {
-            echo "=== run $run/$total_runs: ${cmd[*]}"
-            cat "$tmp"
-            echo "=== end of run $run: exit status $rc ($status)"
-        } >>"$full"
         # A construct run's CSV is its construct table: no .summary figures, rows in <base>.constructs.csv.
         if is_construct_set "$set_name"; then row_csv=/dev/null table=$base.constructs.csv; else row_csv=$run_csv table=$base.csv; fi
-        summary_row "$run" "$set_name" "$status" "$rc" "$seconds" "$args" "$row_csv" "${policy:-first-touch}" >>"$summary"
-        suite_csv_rows "$run" "$set_name" "$status" "$rc" "$seconds" "$run_csv" "$table"
-        echo "$run" >>"$base.done"
+        record_files=("$base.env" "$full" "$summary" "$table")
+        sizes=()
+        for f in "${record_files[@]}"; do sizes+=("$(stat -c %s -- "$f" 2>/dev/null || echo -)"); done
+        if ! werr=$({
+            [ "$status" = OK ] || printf -- '---- run %s FAILED (%s, exit status %s): %s\n' "$run" "$set_name" "$rc" "$reason" >>"$base.env" || exit 1
+            {
+                echo "=== run $run/$total_runs: ${cmd[*]}"
+                cat "$tmp" "$tmp.err"
+                echo "=== end of run $run: exit status $rc ($status)"
+            } >>"$full" || exit 1
+            summary_row "$run" "$set_name" "$status" "$rc" "$seconds" "$args" "$row_csv" "${policy:-first-touch}" >>"$summary" || exit 1
+            suite_csv_rows "$run" "$set_name" "$status" "$rc" "$seconds" "$run_csv" "$table" || exit 1
+            for f in "${record_files[@]}"; do [ ! -e "$f" ] || sync -- "$f" || exit 1; done
+            mark_done "$run" || exit 1
+        } 2>&1 >/dev/null); then
+            for k in "${!record_files[@]}"; do
+                if [ "${sizes[k]}" = - ]; then rm -f -- "${record_files[k]}"; else truncate -s "${sizes[k]}" -- "${record_files[k]}"; fi
+            done
+            rm -f -- "$base.done.new"
+            write_failed "$werr" >"$tmp.why"
+            exit 1
+        fi
     ) &
     recorder=$!
     wait "$recorder"
-    while kill -0 "$recorder" 2>/dev/null; do wait "$recorder"; done
+    recorded=$?
+    while kill -0 "$recorder" 2>/dev/null; do wait "$recorder"; recorded=$?; done
+    [ "$recorded" = 0 ] || stop_unrecorded "run $run ($set_name)" "$(cat "$tmp.why" 2>/dev/null || echo 'write error')"
     done_count=$((done_count + 1))
     elapsed_done=$((elapsed_done + 1))
 
@@ -398,14 +462,16 @@ EOF
             fi
         fi
     fi
-    rm -f "$tmp" "$run_csv"
+    rm -f "$tmp" "$tmp.err" "$tmp.timeout" "$run_csv"
     [ "$interrupted" = 0 ] || mark_incomplete
 done
 
 replicates_files=''
 [ ! -f "${base}_key.processes.csv" ] || replicates_files=" ${base}_key.processes.csv ${base}_key.processes.txt"
 failures=$("$here/results/first_failure.sh" "$base")
-echo "---- complete $(date)${failures:+: $failures}" >>"$base.env"
+if ! werr=$(echo "---- complete $(date)${failures:+: $failures}" 2>&1 >>"$base.env"); then
+    stop_unrecorded "the suite's end (every run is recorded)" "$(write_failed "$werr")"
+fi
 files="Files: $base.env ${base}_key.full ${base}_key.summary${replicates_files} ${base}_<Z>zones.* $base.csv"
 [ ! -f "$base.constructs.csv" ] || files="$files ${base}_constructs*.* $base.constructs.csv"
 if [ -z "$failures" ]; then echo "Suite complete: $total_runs runs. $files"; else echo "Suite ended. $files"; fi
