@@ -480,6 +480,8 @@ if made=$(write_results "$base"); then
     echo "Submission bundle: $(grep '\.tar\.gz$' <<<"$made") (check it with ./clomp_validate)"
 else
     echo "run_clomp.sh: the HTML report or the bundle could not be written (the results are complete)" >&2
+    # The last line says so too: every run is recorded, the report is not.
+    [ -n "$failures" ] || { echo "Report and bundle NOT written (every run is recorded; see above): make them with --bundle $id"; exit 3; }
 fi
 # Never "complete" with failed runs: the last line says so, and the status is 1.
 [ -z "$failures" ] || { echo "Suite FAILED: $failures"; exit 1; }
