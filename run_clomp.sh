@@ -299,13 +299,6 @@ trap 'stop_child; stop_watchdog; release_suite' EXIT
 have_setsid=0
 command -v setsid >/dev/null 2>&1 && have_setsid=1
 
-resume_command() {
-    local again
-    again=$(printf '%q ' "$0" ${orig_args[@]+"${orig_args[@]}"})
-    [ -n "$resume_id" ] || again="$again--resume $id"
-    printf '%s\n' "$again"
-}
-
 mark_incomplete() {
     local again
     again=$(resume_command)
@@ -313,15 +306,6 @@ mark_incomplete() {
         echo "run_clomp.sh: could not note the interruption in $base.env" >&2
     echo "run_clomp.sh: interrupted; every finished run is saved. Resume with: $again" >&2
     exit 130
-}
-
-# A write of the suite's own files failed (a full disk): what is recorded
-# stays consistent, and the last line says why the suite stopped (exit 3).
-stop_unrecorded() {  # stop_unrecorded WHAT REASON
-    echo "---- stopped $(date): $1 could not be recorded: $2" >>"$base.env" 2>/dev/null
-    rm -f "${tmp:-}" "${tmp:+$tmp.err}" "${tmp:+$tmp.why}" "${tmp:+$tmp.timeout}" "$run_csv"
-    echo "Suite FAILED: $1 could not be recorded: $2; every run before it is saved; free space, then resume with: $(resume_command)"
-    exit 3
 }
 
 key_report() {  # what the 2007 summary tells users to check after each key run
@@ -399,41 +383,14 @@ for ((i = 0; ; i++)); do
     reason=''
     if [ "$rc" -eq 0 ] && [ ! -s "$tmp.timeout" ]; then status=OK; else status=FAILED; reason=$(failure_reason "$rc" "$tmp.err" "$tmp.timeout"); fi
 
-    # Record the run: its failure's reason (in .env), output, summary row and
-    # CSV rows, every write checked, synced; then the done mark (mark_done).
-    # A write that fails (a full disk) takes the files back to their sizes
-    # before the run, and the suite stops, saying why. The recorder is a
-    # subshell that ignores signals (as do the tools it runs), so a record
-    # is never cut. It runs in the background and is waited for, because
-    # bash drops a SIGINT that arrives while a foreground child ignores it;
-    # `wait` instead lets the trap note the signal, and the loop stops once
-    # the record is complete.
+    # Record the run (record_run, suite/run_guard.sh) in a subshell that
+    # ignores signals (as do the tools it runs), so a record is never cut.
+    # It runs in the background and is waited for, because bash drops a SIGINT
+    # that arrives while a foreground child ignores it; `wait` instead lets the
+    # trap note the signal, and the loop stops once the record is complete.
     (
         trap '' INT TERM HUP
-        # A construct run's CSV is its construct table: no .summary figures, rows in <base>.constructs.csv.
-        if is_construct_set "$set_name"; then row_csv=/dev/null table=$base.constructs.csv; else row_csv=$run_csv table=$base.csv; fi
-        record_files=("$base.env" "$full" "$summary" "$table")
-        sizes=()
-        for f in "${record_files[@]}"; do sizes+=("$(stat -c %s -- "$f" 2>/dev/null || echo -)"); done
-        if ! werr=$({
-            [ "$status" = OK ] || printf -- '---- run %s FAILED (%s, exit status %s): %s\n' "$run" "$set_name" "$rc" "$reason" >>"$base.env" || exit 1
-            {
-                echo "=== run $run/$total_runs: ${cmd[*]}"
-                cat "$tmp" "$tmp.err"
-                echo "=== end of run $run: exit status $rc ($status)"
-            } >>"$full" || exit 1
-            summary_row "$run" "$set_name" "$status" "$rc" "$seconds" "$args" "$row_csv" "${policy:-first-touch}" >>"$summary" || exit 1
-            suite_csv_rows "$run" "$set_name" "$status" "$rc" "$seconds" "$run_csv" "$table" || exit 1
-            for f in "${record_files[@]}"; do [ ! -e "$f" ] || sync -- "$f" || exit 1; done
-            mark_done "$run" || exit 1
-        } 2>&1 >/dev/null); then
-            for k in "${!record_files[@]}"; do
-                if [ "${sizes[k]}" = - ]; then rm -f -- "${record_files[k]}"; else truncate -s "${sizes[k]}" -- "${record_files[k]}"; fi
-            done
-            rm -f -- "$base.done.new"
-            write_failed "$werr" >"$tmp.why"
-            exit 1
-        fi
+        record_run
     ) &
     recorder=$!
     wait "$recorder"

@@ -7,6 +7,7 @@
 # Sourced by run_clomp.sh.
 #   reads: base, id, out_dir, host (the suite), have_setsid
 #   sets:  lock_fd, holder_file, holding (lock_suite); watchdog (start_watchdog)
+#   uses:  is_construct_set, summary_row, suite_csv_rows
 
 # Who holds a suite: "PID HOST SINCE PGID" (PGID: the run in progress, or -),
 # beside the suite's files but hidden, so no bundle picks it up.
@@ -177,4 +178,59 @@ drop_incomplete_done_runs() {  # uses plan, total_runs
     if ! { [ ${#keep[@]} -eq 0 ] || printf '%s\n' "${keep[@]}"; } >"$base.done.new" || ! replace_with_new "$base.done"; then
         die_usage "--resume: cannot rewrite $base.done"
     fi
+}
+
+# record_run: the run that just ended, recorded: its failure's reason (in
+# .env), output (.full: stdout, then stderr), summary row and CSV rows,
+# every write checked, each file synced; then the done mark (mark_done). A
+# write that fails (a full disk) takes the files back to their sizes before
+# the run, leaves the reason in $tmp.why and returns 1. Reads the run loop's
+# variables (run, set_name, status, rc, reason, seconds, args, policy, cmd,
+# tmp, full, summary, run_csv, total_runs).
+# shellcheck disable=SC2154  # the run loop's variables, listed above
+record_run() {
+    local f k werr row_csv table record_files sizes
+    # A construct run's CSV is its construct table: no .summary figures, rows in <base>.constructs.csv.
+    if is_construct_set "$set_name"; then row_csv=/dev/null table=$base.constructs.csv; else row_csv=$run_csv table=$base.csv; fi
+    record_files=("$base.env" "$full" "$summary" "$table")
+    sizes=()
+    for f in "${record_files[@]}"; do sizes+=("$(stat -c %s -- "$f" 2>/dev/null || echo -)"); done
+    if ! werr=$({
+        [ "$status" = OK ] || printf -- '---- run %s FAILED (%s, exit status %s): %s\n' "$run" "$set_name" "$rc" "$reason" >>"$base.env" || exit 1
+        {
+            echo "=== run $run/$total_runs: ${cmd[*]}"
+            cat "$tmp" "$tmp.err"
+            echo "=== end of run $run: exit status $rc ($status)"
+        } >>"$full" || exit 1
+        summary_row "$run" "$set_name" "$status" "$rc" "$seconds" "$args" "$row_csv" "${policy:-first-touch}" >>"$summary" || exit 1
+        suite_csv_rows "$run" "$set_name" "$status" "$rc" "$seconds" "$run_csv" "$table" || exit 1
+        for f in "${record_files[@]}"; do [ ! -e "$f" ] || sync -- "$f" || exit 1; done
+        mark_done "$run" || exit 1
+    } 2>&1 >/dev/null); then
+        for k in "${!record_files[@]}"; do
+            if [ "${sizes[k]}" = - ]; then rm -f -- "${record_files[k]}"; else truncate -s "${sizes[k]}" -- "${record_files[k]}"; fi
+        done
+        rm -f -- "$base.done.new"
+        write_failed "$werr" >"$tmp.why"
+        return 1
+    fi
+}
+
+# resume_command: the command line that resumes this suite.
+# shellcheck disable=SC2154  # orig_args, resume_id: run_clomp.sh's
+resume_command() {
+    local again
+    again=$(printf '%q ' "$0" ${orig_args[@]+"${orig_args[@]}"})
+    [ -n "$resume_id" ] || again="$again--resume $id"
+    printf '%s\n' "$again"
+}
+
+# A write of the suite's own files failed (a full disk): what is recorded
+# stays consistent, and the last line says why the suite stopped (exit 3).
+# shellcheck disable=SC2154  # tmp, run_csv: the run loop's
+stop_unrecorded() {  # stop_unrecorded WHAT REASON
+    echo "---- stopped $(date): $1 could not be recorded: $2" >>"$base.env" 2>/dev/null
+    rm -f "${tmp:-}" "${tmp:+$tmp.err}" "${tmp:+$tmp.why}" "${tmp:+$tmp.timeout}" "$run_csv"
+    echo "Suite FAILED: $1 could not be recorded: $2; every run before it is saved; free space, then resume with: $(resume_command)"
+    exit 3
 }

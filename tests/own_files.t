@@ -10,7 +10,7 @@
 # shellcheck source-path=SCRIPTDIR source=lib/tap.sh
 . "$(dirname "$0")/lib/tap.sh"
 
-rc='' out='' err=''
+rc='' err=''
 export OMP_WAIT_POLICY=passive
 tmp=$(mktemp -d) || { echo "Bail out! mktemp failed"; exit 255; }
 trap 'rm -rf "$tmp"' EXIT

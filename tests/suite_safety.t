@@ -39,6 +39,9 @@ drive() {
     err=$(cat "$root/drive.err")
 }
 
+# shellcheck disable=SC2317  # called through wait_for
+gone() { ! kill -0 "$1" 2>/dev/null; }
+
 # wait_for COMMAND...: up to 30 s until COMMAND succeeds.
 wait_for() {
     local n
@@ -142,7 +145,7 @@ if skip_unless_full_lane "SIGKILL of the driver, then --resume (5 tests)"; then
     drive "${quick[@]}" --resume 1 --out "$killed" "$fake" 2
     like "$rc:$err" "^2:run_clomp.sh: suite 1: .*(still runs|in use)" "--resume while the dead driver's run still goes: exit 2"
     note "resume while the run goes: exit $rc: $err"
-    wait_for eval '! kill -0 "$run_pid" 2>/dev/null'
+    wait_for gone "$run_pid"
     ok $? "the run ends without the driver (it was sent TERM)"
     grep -qx TERM "$root/killed.pid"
     ok $? "by a TERM from the driver's watchdog"
