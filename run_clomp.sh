@@ -256,7 +256,11 @@ start_epoch=$(date +%s)
 run_csv="$out_dir/.CLOMP_${host}_${id}.run.csv"
 if [ -z "$resume_id" ]; then
     check_preflight
-    write_env
+    werr=$(write_env 2>&1 >/dev/null)   # its own tools' messages go to .env; a write error comes here
+    if grep -Eq 'write error|No space left on device' <<<"$werr"; then
+        echo "Suite FAILED: cannot write $base.env: $(write_failed "$werr"); nothing was run"
+        exit 3
+    fi
     "$here/results/machine.sh" "${base}_machine" "$exe"
     (set -o noclobber; : >"$base.done") || { echo "run_clomp.sh: $base.done already exists" >&2; exit 2; }
 else
