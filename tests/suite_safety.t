@@ -6,7 +6,8 @@
 # reruns it; a disk that fills mid-suite stops it with "No space left on
 # device" as the last line's reason (never an output line that happens to
 # contain "Error"), every run marked done complete, and --resume after
-# freeing space finishes it with the files' modes kept. Stand-in executables
+# freeing space finishes it with the files' modes kept; a run marked done
+# with incomplete files runs again on --resume. Stand-in executables
 # (below); each suite is the quick 8-run plan at MAX_THREADS 2.
 
 # shellcheck source-path=SCRIPTDIR source=lib/tap.sh
@@ -115,6 +116,19 @@ pid=$(head -n 1 "$root/hung.pid" 2>/dev/null)
 [ -n "$pid" ] && ! kill -0 "$pid" 2>/dev/null
 ok $? "the hung process is gone"
 is "$(wc -l <"$hung/CLOMP_${host}_1.done" | tr -d ' ')" "$total" "every run is recorded"
+
+# ---- a run marked done whose files are incomplete runs again on --resume -----------------
+# (a suite of an older driver on a full disk): its .full section lost its end line.
+hb=$hung/CLOMP_${host}_1
+last_set=$(awk -F, -v r="$total" '$1 == r { print $2 }' "$hb"_*.summary)
+sed -i "/^=== end of run $total: /d" "${hb}_${last_set}.full"
+chmod 0640 "${hb}_${last_set}.full"
+FAKE_HANG_FILE=$root/hung.pid drive "${quick[@]}" --run-timeout 2 --resume 1 --out "$hung" "$fake" 2
+like "$err" "run\\(s\\) $total marked done but with incomplete files: running them again" "--resume finds the run marked done with an incomplete .full"
+is "$(complete_runs "$hb"):$(grep -c "^=== run $total/" "${hb}_${last_set}.full")" "ok:1" "and runs it again: every run complete, that one once"
+is "$(stat -c %a "${hb}_${last_set}.full")" 640 "the rewritten .full keeps its mode"
+is "$(tail -n 1 <<<"$out")" "Suite FAILED: 1 of $total runs FAILED; first: run 1 (key, exit status 143): no result after 2 s: ended by --run-timeout 2" \
+    "the failed run's recorded reason survives the resume"
 
 # ---- a second driver on the same suite ID exits 2, naming the holder ---------------------
 two=$root/two
