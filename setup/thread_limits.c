@@ -136,9 +136,14 @@ int check_thread_limits(const RunSetup *run, char *why, size_t why_size)
     else
         snprintf(asked, sizeof asked, "--nested %.0fx%.0f: %.0f threads requested", outer, inner, total);
 
+    /* The OpenMP thread limit bounds the first-level team; nested teams
+     * beyond it are serialised by the runtime (and reported), not a crash. */
+    if (level1 > omp_get_thread_limit()) {
+        snprintf(why, why_size, "%.0f threads requested, above the OpenMP thread limit of %d (OMP_THREAD_LIMIT, omp_get_thread_limit())",
+                 level1, omp_get_thread_limit());
+        return EXIT_RESOURCE;
+    }
     Bound bound = {-1, ""};
-    consider(&bound, omp_get_thread_limit(), "the OpenMP thread limit of %.0f (OMP_THREAD_LIMIT, omp_get_thread_limit())",
-             omp_get_thread_limit());
     struct rlimit rl;
     if (geteuid() != 0 && getrlimit(RLIMIT_NPROC, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY)
         consider(&bound, (double)rl.rlim_cur, "the process limit of %.0f threads per user (RLIMIT_NPROC, ulimit -u)",
