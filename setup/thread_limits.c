@@ -5,6 +5,7 @@
  * A count below every bound runs, oversubscribed or not. */
 #include "setup.h"
 
+#include <fcntl.h>
 #include <limits.h>
 #include <omp.h>
 #include <pthread.h>
@@ -28,53 +29,57 @@
  * inner team's start records. */
 #define GOMP_THREAD_STACK_RESERVED_BYTES (32.0 * 1024)
 
+/* A small /proc or /sys file into `buf`, without stdio: nothing here may
+ * touch the heap before the mesh is built (its pages are counted). */
+static int read_text(const char *path, char *buf, size_t size)
+{
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return -1;
+    ssize_t n = read(fd, buf, size - 1);
+    close(fd);
+    if (n <= 0)
+        return -1;
+    buf[n] = '\0';
+    return 0;
+}
+
 /* One number from a /proc or /sys file; -1 when absent or "max". */
 static double read_number(const char *path)
 {
-    FILE *f = fopen(path, "r");
-    double value = -1;
-    if (f == NULL)
+    char buf[64], *end;
+    if (read_text(path, buf, sizeof buf) != 0)
         return -1;
-    if (fscanf(f, "%lf", &value) != 1)
-        value = -1;
-    fclose(f);
-    return value;
+    double value = strtod(buf, &end);
+    return end == buf ? -1 : value;
 }
 
 /* Threads that exist on the whole system now (the 4th field of /proc/loadavg, "running/total"). */
 static double system_threads_now(void)
 {
-    FILE *f = fopen("/proc/loadavg", "r");
-    double a, b, c, total = -1;
-    long running;
-    if (f == NULL)
+    char buf[128];
+    if (read_text("/proc/loadavg", buf, sizeof buf) != 0)
         return -1;
-    if (fscanf(f, "%lf %lf %lf %ld/%lf", &a, &b, &c, &running, &total) != 5)
-        total = -1;
-    fclose(f);
-    return total;
+    const char *slash = strchr(buf, '/');
+    return slash == NULL ? -1 : strtod(slash + 1, NULL);
 }
 
-/* This process's cgroup (v2) task limit and its tasks now; -1 when unlimited or unknown. */
+/* This process's cgroup (v2) task limit less its tasks now; -1 when unlimited or unknown. */
 static double cgroup_pids_room(void)
 {
-    FILE *f = fopen("/proc/self/cgroup", "r");
-    char line[512], path[700];
-    double room = -1;
-    if (f == NULL)
+    char buf[1024], path[1200];
+    if (read_text("/proc/self/cgroup", buf, sizeof buf) != 0)
         return -1;
-    while (fgets(line, sizeof line, f) != NULL)
-        if (strncmp(line, "0::", 3) == 0) {
-            line[strcspn(line, "\n")] = '\0';
-            snprintf(path, sizeof path, "/sys/fs/cgroup%s/pids.max", line + 3);
-            double max = read_number(path);
-            snprintf(path, sizeof path, "/sys/fs/cgroup%s/pids.current", line + 3);
-            double current = read_number(path);
-            if (max >= 0 && current >= 0)
-                room = max - current;
-        }
-    fclose(f);
-    return room;
+    char *line = strstr(buf, "0::");
+    if (line == NULL || (line != buf && line[-1] != '\n'))
+        return -1;
+    line += 3;
+    line[strcspn(line, "\n")] = '\0';
+    snprintf(path, sizeof path, "/sys/fs/cgroup%s/pids.max", line);
+    double max = read_number(path);
+    snprintf(path, sizeof path, "/sys/fs/cgroup%s/pids.current", line);
+    double current = read_number(path);
+    return max >= 0 && current >= 0 ? max - current : -1;
 }
 
 /* OMP_STACKSIZE in bytes (a number, default unit KiB, or B/K/M/G); 0 when unset or unreadable. */
