@@ -46,7 +46,11 @@ Options (defaults in brackets):
                           start with 6, then add target processes until every key figure's
                           95% interval is within +-PCT% of its median or +-0.1 us [10], or
                           CAP processes [30] or MINUTES [60] are reached (docs/noise.md)
-  --resume ID             finish an interrupted suite: run only what is missing
+  --resume ID             finish an interrupted suite: run only what is missing, and again
+                          any run whose files are incomplete (one driver per suite ID:
+                          a second one exits 2, naming the holder)
+  --run-timeout SECONDS   end a run that takes longer as FAILED (its reason says so); 0: none
+                          [10 x the run's dry-run estimate, at least 300]
   --dry-run               print the plan (runs, estimated time and memory); run nothing
                           but the cost model's calibration (two short clomp runs)
   --calibrate=auto|off    calibrate the estimate's model on this node [auto], or use the
@@ -62,8 +66,11 @@ Options (defaults in brackets):
 Exit status: 0 every run done and OK, 1 every run done but some FAILED (recorded, and
 the last line names the first failure), 2 bad usage (also: an EXE that is not there,
 even with --dry-run; root with Open MPI's mpirun not allowed to run as root;
---mpi "srun ..." outside a Slurm allocation or without Slurm),
-4 stopped by --stop-on-slowdown, 130 interrupted (resume with --resume ID).
+--mpi "srun ..." outside a Slurm allocation or without Slurm; the suite ID in use
+by another driver, or a run of a dead one still running), 3 a run or the suite's
+end could not be recorded (a write failed: "No space left on device"; every run
+before it is saved: free space, then --resume ID), 4 stopped by --stop-on-slowdown,
+130 interrupted (resume with --resume ID).
 With --validate: 0 valid and submission-grade, 3 valid but not submission-grade,
 1 invalid, 2 not a bundle.
 
@@ -98,17 +105,19 @@ done
 . "$here/suite/replicates.sh"
 # shellcheck source=suite/results.sh
 . "$here/suite/results.sh"
+# shellcheck source=suite/run_guard.sh
+. "$here/suite/run_guard.sh"
 orig_args=("$@")
 quick=0 max_zone_scale=10000 zone_scale_factor=10 target_parts=64 target_zones=6400
 out_dir=out env_preset='' launcher='' stop_on_slowdown=0 resume_id='' dry_run=0 numa=0 mpi_launcher=''
 mpi_given=0
 plots=auto bundle_only=0 bundle_id='' validate_path=''
-max_zone_scale_set=0 replicates=3 constructs=1 calibrate=auto
+max_zone_scale_set=0 replicates=3 constructs=1 calibrate=auto run_timeout=''
 positional=()
 
 while [ $# -gt 0 ]; do
     case $1 in
-        --max-zone-scale | --zone-scale-factor | --target-parts | --target-zones | --out | --env | --launcher | --resume | --validate | --mpi | --replicates)
+        --max-zone-scale | --zone-scale-factor | --target-parts | --target-zones | --out | --env | --launcher | --resume | --validate | --mpi | --replicates | --run-timeout)
             [ $# -ge 2 ] || die_usage "$1: needs a value (see --help)" ;;
     esac
     case $1 in
@@ -128,6 +137,8 @@ while [ $# -gt 0 ]; do
         --resume) resume_id=${2-}; shift ;;
         --replicates) replicates=${2-}; shift ;;
         --replicates=*) replicates=${1#*=} ;;
+        --run-timeout) run_timeout=${2-}; shift ;;
+        --run-timeout=*) run_timeout=${1#*=} ;;
         --dry-run) dry_run=1 ;;
         --plots) plots=yes ;;
         --no-plots) plots=no ;;
@@ -160,6 +171,8 @@ done
 parse_replicates "$replicates"
 [ "$zone_scale_factor" -ge 2 ] || die_usage "--zone-scale-factor: '$zone_scale_factor' must be at least 2"
 [ -z "$resume_id" ] || is_count "$resume_id" || die_usage "--resume: '$resume_id' is not a suite ID"
+[ -z "$run_timeout" ] || [[ $run_timeout =~ ^[0-9]+$ ]] || die_usage "--run-timeout: '$run_timeout' is not a whole number of seconds (0: none)"
+command -v flock >/dev/null 2>&1 || [ "$dry_run" = 1 ] || die_usage "flock (util-linux) is not installed: it keeps a second driver off a suite"
 [ -n "$out_dir" ] || die_usage "--out: needs a directory"
 if [ -n "$env_preset" ]; then
     [ -f "$here/env/$env_preset.sh" ] ||
@@ -235,23 +248,31 @@ if [ -n "$resume_id" ]; then
     id=$resume_id
     base="$out_dir/CLOMP_${host}_${id}"
     if [ ! -f "$base.env" ] || [ ! -f "$base.done" ]; then die_usage "--resume: no suite $id in $out_dir"; fi
+    lock_suite
     # The plan (and binary and launcher) must be the ones the suite started with.
     saved=$(sed -n 's/^plan: //p' "$base.env" | head -n 1)
     [ "$saved" = "$(plan_signature)" ] ||
         die_usage "--resume: suite $id was started with other parameters (see $base.env); give the same ones"
 else
     claim_new_id "$out_dir" "$host"
+    lock_suite
 fi
 
 start_epoch=$(date +%s)
 run_csv="$out_dir/.CLOMP_${host}_${id}.run.csv"
 if [ -z "$resume_id" ]; then
     check_preflight
-    write_env
+    werr=$(write_env 2>&1 >/dev/null)   # its own tools' messages go to .env; a write error comes here
+    if grep -Eq 'write error|No space left on device' <<<"$werr"; then
+        echo "Suite FAILED: cannot write $base.env: $(write_failed "$werr"); nothing was run"
+        exit 3
+    fi
     "$here/results/machine.sh" "${base}_machine" "$exe"
     (set -o noclobber; : >"$base.done") || { echo "run_clomp.sh: $base.done already exists" >&2; exit 2; }
 else
-    echo "---- resumed $(date)${SLURM_JOB_ID:+ in Slurm job $SLURM_JOB_ID}" >>"$base.env"
+    echo "---- resumed $(date)${SLURM_JOB_ID:+ in Slurm job $SLURM_JOB_ID}" >>"$base.env" ||
+        die_usage "--resume: cannot write $base.env"
+    drop_incomplete_done_runs   # suite/run_guard.sh
     drop_unfinished_runs
 fi
 
@@ -271,34 +292,23 @@ for w in ${preflight[@]+"${preflight[@]}"}; do echo "WARNING: $w"; done
 [ "$have_python" = 1 ] || no_python_notice "$base"
 
 # ---- running ---------------------------------------------------------------------------
-interrupted=0 child=''
+interrupted=0 child='' watchdog=''
 on_signal() {
     interrupted=1
     stop_child
 }
 # The child runs in its own process group (setsid), so a launcher's wrapper
-# processes are stopped with it; KILL follows if TERM is not enough.
+# processes are stopped with it; KILL follows if TERM is not enough. Whatever
+# way the driver exits, its run goes with it (a watchdog sees to it even
+# after a SIGKILL: suite/run_guard.sh).
 stop_child() {
     [ -n "$child" ] || return 0
-    kill -TERM -- "-$child" 2>/dev/null || kill -TERM "$child" 2>/dev/null
-    for _ in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20; do
-        kill -0 "$child" 2>/dev/null || return 0
-        sleep 0.25
-    done
-    kill -KILL -- "-$child" 2>/dev/null || kill -KILL "$child" 2>/dev/null
+    end_run_group "$child"
 }
 trap on_signal INT TERM HUP
+trap 'stop_child; stop_watchdog; release_suite' EXIT
 have_setsid=0
 command -v setsid >/dev/null 2>&1 && have_setsid=1
-
-mark_incomplete() {
-    local again
-    again=$(printf '%q ' "$0" ${orig_args[@]+"${orig_args[@]}"})
-    [ -n "$resume_id" ] || again="$again--resume $id"
-    echo "---- interrupted $(date)${SLURM_JOB_ID:+ in Slurm job $SLURM_JOB_ID}: incomplete; resume with: $again" >>"$base.env"
-    echo "run_clomp.sh: interrupted; every finished run is saved. Resume with: $again" >&2
-    exit 130
-}
 
 key_report() {  # what the 2007 summary tells users to check after each key run
     local f=$1
@@ -314,7 +324,7 @@ for ((i = 0; ; i++)); do
     [ "$i" -lt "$total_runs" ] || break
     grep -qx "$run" "$base.done" && continue
     IFS='|' read -r set_name policy args <<<"${plan[i]}"
-    full="${base}_${set_name}.full"
+    full="${base}_${set_name}.full" summary="${base}_${set_name}.summary"
     read -r -a a <<<"$args"
     cmd=()
     [ "$mpi_given" = 0 ] || read -r -a cmd <<<"$(mpi_launcher_for "$set_name")"
@@ -337,50 +347,55 @@ for ((i = 0; ; i++)); do
 
     # A signal that came after the previous record ends the suite here, before a run starts.
     [ "$interrupted" = 0 ] || mark_incomplete
-    tmp=$(mktemp)
+    tmp=$(mktemp) || stop_unrecorded "run $run ($set_name)" "mktemp failed"
+    run_limit=$run_timeout
+    [ -n "$run_limit" ] || run_limit=$(default_run_timeout "$(plan_run_seconds "$set_name" "${a[@]}")")
     run_start=$(date +%s.%N)
+    # stdout and stderr apart: the last line on stderr is a failed run's reason.
     if [ "$have_setsid" = 1 ]; then
-        setsid "${cmd[@]}" >"$tmp" 2>&1 </dev/null &
+        setsid "${cmd[@]}" >"$tmp" 2>"$tmp.err" </dev/null &
     else
-        "${cmd[@]}" >"$tmp" 2>&1 </dev/null &
+        "${cmd[@]}" >"$tmp" 2>"$tmp.err" </dev/null &
     fi
     child=$!
+    note_run_group "$child"
+    start_watchdog "$child" "$run_limit" "$tmp.timeout"
     [ "$interrupted" = 0 ] || stop_child   # it came while the run was being started
     wait "$child"
     rc=$?
+    while kill -0 "$child" 2>/dev/null; do wait "$child"; rc=$?; done   # a trapped signal interrupts wait
+    stop_watchdog
     # A run ended by the signal that stops the suite (a batch system signals
     # every process) is unfinished, not failed: it runs again on --resume.
-    if [ "$interrupted" = 1 ] || [ "$rc" -eq 129 ] || [ "$rc" -eq 130 ] || [ "$rc" -eq 143 ]; then
+    # One the watchdog ended for its --run-timeout FAILED.
+    if [ ! -s "$tmp.timeout" ] && { [ "$interrupted" = 1 ] || [ "$rc" -eq 129 ] || [ "$rc" -eq 130 ] || [ "$rc" -eq 143 ]; }; then
         stop_child
         wait "$child" 2>/dev/null
         child=''
-        rm -f "$tmp" "$run_csv" "$run_json"
+        rm -f "$tmp" "$tmp.err" "$tmp.timeout" "$run_csv" "$run_json"
         mark_incomplete
     fi
+    stop_child   # anything the run left in its process group
     child=''
+    note_run_group -
     seconds=$(awk -v a="$run_start" -v b="$(date +%s.%N)" 'BEGIN { printf "%.3f", b - a }')
-    if [ "$rc" -eq 0 ]; then status=OK; else status=FAILED; fi
+    reason=''
+    if [ "$rc" -eq 0 ] && [ ! -s "$tmp.timeout" ]; then status=OK; else status=FAILED; reason=$(failure_reason "$rc" "$tmp.err" "$tmp.timeout"); fi
 
-    # Record the run: output, summary row, then the done mark, in a subshell
-    # that ignores signals (as do the tools it runs), so a record is never cut.
+    # Record the run (record_run, suite/run_guard.sh) in a subshell that
+    # ignores signals (as do the tools it runs), so a record is never cut.
     # It runs in the background and is waited for, because bash drops a SIGINT
     # that arrives while a foreground child ignores it; `wait` instead lets the
     # trap note the signal, and the loop stops once the record is complete.
     (
         trap '' INT TERM HUP
-        {
-            echo "=== run $run/$total_runs: ${cmd[*]}"
-            cat "$tmp"
-            echo "=== end of run $run: exit status $rc ($status)"
-        } >>"$full"
-        # A construct run's CSV is its construct table: rows in <base>.constructs.csv (suite/results.sh).
-        if is_construct_set "$set_name"; then table=$base.constructs.csv; else table=$base.csv; fi
-        record_run "$base" "$run" "$set_name" "$policy" "$status" "$rc" "$seconds" "$run_csv" "$table"
-        echo "$run" >>"$base.done"
+        record_run
     ) &
     recorder=$!
     wait "$recorder"
-    while kill -0 "$recorder" 2>/dev/null; do wait "$recorder"; done
+    recorded=$?
+    while kill -0 "$recorder" 2>/dev/null; do wait "$recorder"; recorded=$?; done
+    [ "$recorded" = 0 ] || stop_unrecorded "run $run ($set_name)" "$(cat "$tmp.why" 2>/dev/null || echo 'write error')"
     eta_note_run "$i" "$seconds"
 
     if [ "$set_name" = key ] || [[ $set_name == packed* ]]; then
@@ -402,14 +417,16 @@ EOF
             fi
         fi
     fi
-    rm -f "$tmp" "$run_csv"
+    rm -f "$tmp" "$tmp.err" "$tmp.timeout" "$run_csv"
     [ "$interrupted" = 0 ] || mark_incomplete
 done
 
 replicates_files=''
 [ ! -f "${base}_key.processes.csv" ] || replicates_files=" ${base}_key.processes.csv ${base}_key.processes.txt"
 failures=$("$here/results/first_failure.sh" "$base")
-echo "---- complete $(date)${failures:+: $failures}" >>"$base.env"
+if ! werr=$(echo "---- complete $(date)${failures:+: $failures}" 2>&1 >>"$base.env"); then
+    stop_unrecorded "the suite's end (every run is recorded)" "$(write_failed "$werr")"
+fi
 files="Files: $base.env ${base}_key.full ${base}_key.summary${replicates_files} ${base}_<Z>zones.* $base.csv"
 [ ! -f "$base.constructs.csv" ] || files="$files ${base}_constructs*.* $base.constructs.csv"
 if [ -z "$failures" ]; then echo "Suite complete: $total_runs runs. $files"; else echo "Suite ended. $files"; fi
@@ -418,6 +435,8 @@ if made=$(write_results "$base"); then
     echo "Submission bundle: $(grep '\.tar\.gz$' <<<"$made") (check it with ./clomp_validate)"
 else
     echo "run_clomp.sh: the HTML report or the bundle could not be written (the results are complete)" >&2
+    # The last line says so too: every run is recorded, the report is not.
+    [ -n "$failures" ] || { echo "Report and bundle NOT written (every run is recorded; see above): make them with --bundle $id"; exit 3; }
 fi
 # Never "complete" with failed runs: the last line says so, and the status is 1.
 [ -z "$failures" ] || { echo "Suite FAILED: $failures"; exit 1; }

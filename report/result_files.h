@@ -1,6 +1,7 @@
 /* Where the reports go: the text report to stdout (stderr when the JSON or
  * CSV has stdout, a sink under --quiet), --json and --csv to temporary files
- * renamed over FILE only when complete. Calls the writers; writes nothing of
+ * (mkstemp, beside FILE) renamed over FILE only when complete; a device or
+ * FIFO is written in place, never replaced. Calls the writers; writes nothing of
  * its own. */
 #ifndef CLOMP_RESULT_FILES_H
 #define CLOMP_RESULT_FILES_H
@@ -17,6 +18,7 @@ typedef struct ResultFile {
     const char *path;      /* NULL: not asked for */
     int (*write)(FILE *out, const RunRecord *record);
     FILE *file;            /* NULL once written (or never opened) */
+    int in_place;          /* a device or FIFO (or our own stdout): written where it is, never replaced */
     char tmp[RESULT_PATH_MAX];
     char *pending;         /* names tmp while it exists, for a signal handler to remove */
 } ResultFile;

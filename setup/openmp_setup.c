@@ -67,12 +67,10 @@ static void choose_nested_shape(RunSetup *run, const TeamPlacement *team)
 
 int configure_openmp(RunSetup *run, TeamPlacement *placement, char *why, size_t why_size)
 {
-    long limit = omp_get_thread_limit();
-    long largest = run->numThreads > run->allocThreads ? run->numThreads : run->allocThreads;
     memset(placement, 0, sizeof *placement);
-    if (largest > limit)
-        FAIL(EXIT_RESOURCE, "%ld threads requested, above the OpenMP thread limit of %ld (OMP_THREAD_LIMIT)", largest,
-             limit);
+    int status = check_thread_limits(run, why, why_size);   /* before the first parallel region */
+    if (status != 0)
+        return status;
     omp_set_dynamic(0);
     /* Two levels for Nested OMP and the nested constructs, unless the user
      * set OMP_MAX_ACTIVE_LEVELS: then theirs stays, and is reported. */

@@ -19,6 +19,12 @@ int resolve_run(const Options *opts, int argc, char **argv, RunSetup *run, char 
  * options refused without it, a --nested shape too large for it refused. */
 int resolve_constructs(const Options *opts, RunSetup *run, char *why, size_t why_size);
 
+/* Refuses (EXIT_RESOURCE) a thread count or --nested shape the runtime or
+ * the system cannot create: the OpenMP thread limit, RLIMIT_NPROC, the
+ * system's and the cgroup's room for threads, the address space for their
+ * stacks and (libgomp) the launching thread's stack (thread_limits.c). */
+int check_thread_limits(const RunSetup *run, char *why, size_t why_size);
+
 /* Exact team sizes and room for nested teams; then the timed team's thread
  * placement, observed once (free_team_placement), and Nested OMP's default
  * shape from it (or N/A below 2x2 threads). */

@@ -66,22 +66,34 @@ stats_helper() {
 # After a crash between recording a run and marking it done, its output and
 # row may already be in the files: drop every section and row of a run that
 # is not in .done, so that the resumed run appears exactly once.
+# Each file is rewritten beside itself with its own mode, synced, then
+# renamed over it; one that cannot be rewritten stops the resume (exit 2).
 drop_unfinished_runs() {  # uses $base
-    local f tmpf
+    local f
     for f in "$base"_*.summary "$base.csv" "$base.constructs.csv" "$base.runs.csv"; do
         [ -e "$f" ] || continue
-        tmpf=$(mktemp)
-        awk -F, 'NR == FNR { done[$1] = 1; next } FNR == 1 || ($1 in done)' "$base.done" "$f" >"$tmpf" && mv "$tmpf" "$f"
+        if ! awk -F, 'NR == FNR { done[$1] = 1; next } FNR == 1 || ($1 in done)' "$base.done" "$f" >"$f.new" ||
+            ! replace_with_new "$f"; then
+            die_usage "--resume: cannot rewrite $f"
+        fi
     done
     for f in "$base"_*.full; do
         [ -e "$f" ] || continue
-        tmpf=$(mktemp)
-        awk 'NR == FNR { done[$1] = 1; next }
+        if ! awk 'NR == FNR { done[$1] = 1; next }
              /^=== run [0-9]+\// { split($3, r, "/"); keep = (r[1] in done) }
-             keep' "$base.done" "$f" >"$tmpf" && mv "$tmpf" "$f"
+             keep' "$base.done" "$f" >"$f.new" || ! replace_with_new "$f"; then
+            die_usage "--resume: cannot rewrite $f"
+        fi
     done
     for f in "$base"_*.run*.json; do   # a run's JSON record: <base>_<set>.run<N>.json
         [[ $f =~ \.run([0-9]+)\.json$ ]] || continue
         grep -qx "${BASH_REMATCH[1]}" "$base.done" || rm -f "$f"
     done
+}
+
+# replace_with_new FILE: FILE.new, given FILE's mode and synced, renamed over FILE.
+replace_with_new() {
+    chmod --reference="$1" -- "$1.new" && sync -- "$1.new" && mv -f -- "$1.new" "$1" && return 0
+    rm -f -- "$1.new"
+    return 1
 }

@@ -19,20 +19,22 @@ no_python_notice() {  # no_python_notice BASE
     echo "run_clomp.sh: notice: no python3 (3.8+) on this node: every run is recorded, but the tables, report and bundle must be made on a machine with Python: make plots OUT=$1 / ./run_clomp.sh --bundle --out $(dirname "$1")" >&2
 }
 
-# record_run BASE RUN SET POLICY STATUS RC SECONDS RUN_CSV TABLE: the driver's
-# record of the run (<base>.runs.csv, read by name), clomp's CSV rows of it
-# appended to TABLE (<base>.csv, or <base>.constructs.csv for a construct
-# run) after the run's facts, header first when TABLE is new (a run that left
-# no CSV adds no row), and, with Python, its .summary row from its JSON record.
-record_run() {
+# record_tables BASE RUN SET POLICY STATUS RC SECONDS RUN_CSV TABLE: the
+# driver's record of the run (<base>.runs.csv, read by name), clomp's CSV rows
+# of it appended to TABLE (<base>.csv, or <base>.constructs.csv for a
+# construct run) after the run's facts, header first when TABLE is new (a run
+# that left no CSV adds no row), and, with Python, its .summary row from its
+# JSON record. Returns 1 when a write fails (record_run, suite/run_guard.sh,
+# then takes every file back).
+record_tables() {
     local base=$1 prefix="$2,$3,$5,$6,$7" csv=$8 table=$9
-    [ -s "$base.runs.csv" ] || echo 'run,set,numa,status,exit_code,seconds' >>"$base.runs.csv"
-    printf '%s,%s,%s,%s,%s,%s\n' "$2" "$3" "${4:-first-touch}" "$5" "$6" "$7" >>"$base.runs.csv"
+    if [ ! -s "$base.runs.csv" ]; then echo 'run,set,numa,status,exit_code,seconds' >>"$base.runs.csv" || return 1; fi
+    printf '%s,%s,%s,%s,%s,%s\n' "$2" "$3" "${4:-first-touch}" "$5" "$6" "$7" >>"$base.runs.csv" || return 1
     if [ -s "$csv" ]; then
-        [ -s "$table" ] || printf 'run,set,run_status,run_exit_code,run_seconds,%s\n' "$(head -n 1 "$csv")" >>"$table"
-        tail -n +2 "$csv" | sed "s/^/$prefix,/" >>"$table"
+        if [ ! -s "$table" ]; then printf 'run,set,run_status,run_exit_code,run_seconds,%s\n' "$(head -n 1 "$csv")" >>"$table" || return 1; fi
+        tail -n +2 "$csv" | sed "s/^/$prefix,/" >>"$table" || return 1
     fi
-    [ "$have_python" = 0 ] || clomp_results tables --append-summary-row "$base" "$2"
+    [ "$have_python" = 0 ] || clomp_results tables --append-summary-row "$base" "$2" || return 1
 }
 
 # The key inputs that ran as several processes, summarised between processes.

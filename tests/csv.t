@@ -151,7 +151,7 @@ echo precious >"$tmp/keep.csv"
 run_clomp --csv="$tmp/keep.csv" 2 -1 16 50 40 1 0
 is "$rc:$(cat "$tmp/keep.csv")" "2:precious" "a run refused for a bad argument leaves an existing CSV file untouched"
 run_clomp --csv="$tmp/no/such/dir.csv" "${args[@]}"
-like "$rc:$err" "^2:clomp: --csv: cannot create '$tmp/no/such/dir.csv.tmp.[0-9]+': " "a CSV file that cannot be created is refused with exit 2, naming it"
+like "$rc:$err" "^2:clomp: --csv: cannot create a temporary file beside '$tmp/no/such/dir.csv': " "a CSV file that cannot be created is refused with exit 2, naming it"
 is "$(find "$tmp" -name '*.tmp.*' | wc -l | tr -d ' ')" 0 "no temporary CSV file is left behind"
 run_clomp --json="$tmp/first.json" --csv="$tmp/no/such/dir.csv" "${args[@]}"
 is "$rc" 2 "a --json file that opens and a --csv file that cannot: exit 2"

@@ -91,7 +91,7 @@ for a in "$@"; do case $a in --csv=*) csv=${a#--csv=} ;; --json=*) json=${a#--js
 echo "fake clomp $*"
 [ -z "${FAKE_FILLER-}" ] || yes 'filler output line' | head -n "$FAKE_FILLER"
 if [ "${FAKE_RC:-0}" != 0 ]; then
-    echo "fake clomp: failing on purpose"
+    echo "fake clomp: failing on purpose" >&2
     exit "$FAKE_RC"
 fi
 s=${FAKE_SPEEDUP:-1.9} na=${FAKE_NA:-N/A}

@@ -1,0 +1,248 @@
+# shellcheck shell=bash
+# What keeps a suite honest about its runs (docs/suite.md, "Locks, timeouts
+# and failures"): one driver at a time per suite ID (flock on <base>.env),
+# the runs' process groups ended when the driver dies or a run outlives its
+# --run-timeout (a watchdog), the reason a run FAILED recorded when it ends,
+# and the runs whose files are incomplete found again on --resume.
+# Sourced by run_clomp.sh.
+#   reads: base, id, out_dir, host (the suite), have_setsid
+#   sets:  lock_fd, holder_file, holding (lock_suite); watchdog (start_watchdog)
+#   uses:  is_construct_set (suite/plan.sh), record_tables (suite/results.sh),
+#          replace_with_new (suite/common.sh)
+
+# Who holds a suite: "PID HOST SINCE PGID" (PGID: the run in progress, or -),
+# beside the suite's files but hidden, so no bundle picks it up.
+holder_line() {  # holder_line PGID
+    printf '%s %s %s %s\n' "$$" "$(uname -n)" "$(date -u +%Y-%m-%dT%H:%M:%SZ)" "$1"
+}
+
+# run_group_alive PGID: whether any process of that run still exists.
+run_group_alive() {
+    kill -0 -- "-$1" 2>/dev/null || kill -0 "$1" 2>/dev/null
+}
+
+# lock_suite: holds an exclusive flock on <base>.env for as long as this
+# driver (and the runs it starts, which inherit the descriptor) lives. A
+# second driver on the same suite ID exits 2 naming the holder; so does a
+# --resume while a run of a driver that died still runs.
+lock_suite() {
+    local pid='' h='' since='' pg=''
+    # shellcheck disable=SC2154  # out_dir, host, id, base: the suite (run_clomp.sh)
+    holder_file="$out_dir/.CLOMP_${host}_${id}.driver"
+    # shellcheck disable=SC2154
+    exec {lock_fd}>>"$base.env" || die_usage "cannot open $base.env to lock suite $id"
+    [ -r "$holder_file" ] && read -r pid h since pg <"$holder_file"
+    if ! flock -n "$lock_fd"; then
+        if [ -n "$pid" ] && [ "$h" = "$(uname -n)" ] && ! kill -0 "$pid" 2>/dev/null && [ -n "$pg" ] && [ "$pg" != - ]; then
+            die_usage "suite $id: its driver (pid $pid on $h) is gone, but its run (process group $pg) still runs; wait for it to end or stop it (kill -- -$pg), then resume"
+        fi
+        [ -n "$pid" ] || die_usage "suite $id is in use by another run_clomp.sh (which did not note its pid); one driver at a time"
+        die_usage "suite $id is in use by run_clomp.sh (pid $pid on $h since $since); one driver at a time"
+    fi
+    # The lock is free, yet a run the dead driver started may have let go of it.
+    if [ -n "$pg" ] && [ "$pg" != - ] && [ "$h" = "$(uname -n)" ] && run_group_alive "$pg"; then
+        die_usage "suite $id: a run of its previous driver (pid $pid, process group $pg) still runs; wait for it to end or stop it (kill -- -$pg), then resume"
+    fi
+    holder_line - >"$holder_file" 2>/dev/null || true   # who holds it: for the message above only
+    holding=1
+    trap release_suite EXIT
+}
+
+# release_suite: on exit, the holder's note goes (the lock goes with the descriptor).
+release_suite() {
+    [ -z "${holding:-}" ] || rm -f -- "$holder_file"
+}
+
+# note_run_group PGID: the run in progress, for a later --resume to check.
+note_run_group() {
+    holder_line "$1" >"$holder_file" 2>/dev/null || true
+}
+
+# end_run_group PGID: TERM, then KILL after 10 s (a launcher's wrappers included).
+end_run_group() {
+    local n
+    kill -TERM -- "-$1" 2>/dev/null || kill -TERM "$1" 2>/dev/null
+    for ((n = 0; n < 40; n++)); do
+        run_group_alive "$1" || return 0
+        sleep 0.25
+    done
+    kill -KILL -- "-$1" 2>/dev/null || kill -KILL "$1" 2>/dev/null
+}
+
+# start_watchdog PGID LIMIT MARKER: in the background, ends the run's
+# process group when this driver is gone (even by SIGKILL) or when LIMIT
+# seconds have passed (0: never), writing LIMIT to MARKER in that case.
+start_watchdog() {
+    local pg=$1 limit=$2 marker=$3 driver=$$
+    (
+        trap - INT TERM HUP
+        # Not the lock: after the driver is gone only its run may hold the suite.
+        [ -z "${lock_fd:-}" ] || exec {lock_fd}>&-
+        deadline=$((SECONDS + limit))
+        while run_group_alive "$pg"; do
+            if ! kill -0 "$driver" 2>/dev/null; then
+                end_run_group "$pg"
+                exit 0
+            fi
+            if [ "$limit" -gt 0 ] && [ "$SECONDS" -ge "$deadline" ]; then
+                echo "$limit" >"$marker"
+                end_run_group "$pg"
+                exit 0
+            fi
+            sleep 1
+        done
+    ) </dev/null >/dev/null 2>&1 &
+    watchdog=$!
+}
+
+stop_watchdog() {
+    [ -n "${watchdog:-}" ] || return 0
+    kill "$watchdog" 2>/dev/null
+    wait "$watchdog" 2>/dev/null
+    watchdog=''
+}
+
+# default_run_timeout ESTIMATE: --run-timeout's default for a run the dry
+# run estimates at ESTIMATE seconds: 10 times that, at least 300 s (a
+# launcher's start-up, a loaded node).
+RUN_TIMEOUT_FACTOR=10 RUN_TIMEOUT_FLOOR=300
+default_run_timeout() {
+    local t=$(($1 * RUN_TIMEOUT_FACTOR))
+    [ "$t" -ge "$RUN_TIMEOUT_FLOOR" ] || t=$RUN_TIMEOUT_FLOOR
+    echo "$t"
+}
+
+# failure_reason RC STDERR MARKER: one line, why a run FAILED, from what the
+# driver saw when it ended: its timeout, else the run's last line on stderr
+# (clomp's one-line error), else its exit status or signal. Control
+# characters are dropped: the line goes to terminals and HTML.
+failure_reason() {
+    local rc=$1 line
+    if [ -s "$3" ]; then
+        echo "no result after $(cat "$3") s: ended by --run-timeout $(cat "$3")"
+        return
+    fi
+    line=$(grep -v '^[[:space:]]*$' "$2" 2>/dev/null | tail -n 1 | tr -d '\000-\037\177' | cut -c1-300)
+    if [ -n "$line" ]; then
+        printf '%s\n' "$line"
+    elif [ "$rc" -gt 128 ]; then
+        echo "killed by signal $(kill -l "$((rc - 128))" 2>/dev/null || echo $((rc - 128)))"
+    else
+        echo "exit status $rc, nothing on stderr"
+    fi
+}
+
+# write_failed ERRORS: the one-line reason a write failed, from the tools'
+# messages (ERRORS).
+write_failed() {
+    local why
+    if grep -q 'No space left on device' <<<"$1"; then
+        why='No space left on device'
+    else
+        why=$(grep -v '^[[:space:]]*$' <<<"$1" | tail -n 1 | tr -d '\000-\037\177' | cut -c1-200)
+    fi
+    printf '%s\n' "${why:-write error}"
+}
+
+# mark_done RUN: the run's number appended to <base>.done through a new
+# copy (its mode kept), synced, renamed over it (replace_with_new,
+# suite/common.sh), and the directory synced:
+# a run is done only once every file of it is on disk.
+mark_done() {
+    cat -- "$base.done" >"$base.done.new" &&
+        echo "$1" >>"$base.done.new" &&
+        replace_with_new "$base.done" &&
+        sync -- "$out_dir"
+}
+
+# drop_incomplete_done_runs: --resume: a run marked done whose section in
+# its .full has no end line, or that has no line in <base>.runs.csv (the
+# driver's record of it), was cut short (a suite from before this check, on a
+# full disk): it is no longer done, and runs again.
+drop_incomplete_done_runs() {  # uses plan, total_runs
+    local i run set_name keep=() dropped=()
+    # shellcheck disable=SC2154  # total_runs, plan: suite/plan.sh
+    for ((i = 0; i < total_runs; i++)); do
+        run=$((i + 1))
+        grep -qx "$run" "$base.done" || continue
+        # shellcheck disable=SC2154
+        IFS='|' read -r set_name _ <<<"${plan[i]}"
+        if grep -q "^=== end of run $run: exit status " "${base}_${set_name}.full" 2>/dev/null &&
+            grep -q "^$run," "$base.runs.csv" 2>/dev/null; then
+            keep+=("$run")
+        else
+            dropped+=("$run")
+        fi
+    done
+    [ ${#dropped[@]} -gt 0 ] || return 0
+    echo "run_clomp.sh: --resume: run(s) ${dropped[*]} marked done but with incomplete files: running them again" >&2
+    if ! { [ ${#keep[@]} -eq 0 ] || printf '%s\n' "${keep[@]}"; } >"$base.done.new" || ! replace_with_new "$base.done"; then
+        die_usage "--resume: cannot rewrite $base.done"
+    fi
+}
+
+# record_run: the run that just ended, recorded: its failure's reason (in
+# .env), output (.full: stdout, then stderr), then its tables (record_tables:
+# <base>.runs.csv, its CSV rows, its .summary row from its JSON record), every
+# write checked, each file synced; then the done mark (mark_done). A write
+# that fails (a full disk) takes the files back to their sizes before the
+# run, leaves the reason in $tmp.why and returns 1. Reads the run loop's
+# variables (run, set_name, status, rc, reason, seconds, policy, cmd, tmp,
+# full, summary, run_csv, total_runs).
+# shellcheck disable=SC2154  # the run loop's variables, listed above
+record_run() {
+    local f k werr table record_files sizes
+    # A construct run's CSV is its construct table: rows in <base>.constructs.csv.
+    if is_construct_set "$set_name"; then table=$base.constructs.csv; else table=$base.csv; fi
+    record_files=("$base.env" "$full" "$summary" "$table" "$base.runs.csv")
+    sizes=()
+    for f in "${record_files[@]}"; do sizes+=("$(stat -c %s -- "$f" 2>/dev/null || echo -)"); done
+    if ! werr=$({
+        [ "$status" = OK ] || printf -- '---- run %s FAILED (%s, exit status %s): %s\n' "$run" "$set_name" "$rc" "$reason" >>"$base.env" || exit 1
+        {
+            echo "=== run $run/$total_runs: ${cmd[*]}"
+            cat "$tmp" "$tmp.err"
+            echo "=== end of run $run: exit status $rc ($status)"
+        } >>"$full" || exit 1
+        record_tables "$base" "$run" "$set_name" "$policy" "$status" "$rc" "$seconds" "$run_csv" "$table" || exit 1
+        for f in "${record_files[@]}"; do [ ! -e "$f" ] || sync -- "$f" || exit 1; done
+        mark_done "$run" || exit 1
+    } 2>&1 >/dev/null); then
+        for k in "${!record_files[@]}"; do
+            if [ "${sizes[k]}" = - ]; then rm -f -- "${record_files[k]}"; else truncate -s "${sizes[k]}" -- "${record_files[k]}"; fi
+        done
+        rm -f -- "$base.done.new"
+        write_failed "$werr" >"$tmp.why"
+        return 1
+    fi
+}
+
+# resume_command: the command line that resumes this suite.
+# shellcheck disable=SC2154  # orig_args, resume_id: run_clomp.sh's
+resume_command() {
+    local again
+    again=$(printf '%q ' "$0" ${orig_args[@]+"${orig_args[@]}"})
+    [ -n "$resume_id" ] || again="$again--resume $id"
+    printf '%s\n' "$again"
+}
+
+# mark_incomplete: a signal stopped the suite: noted in .env, the resume
+# command said, exit 130.
+mark_incomplete() {
+    local again
+    again=$(resume_command)
+    echo "---- interrupted $(date)${SLURM_JOB_ID:+ in Slurm job $SLURM_JOB_ID}: incomplete; resume with: $again" >>"$base.env" ||
+        echo "run_clomp.sh: could not note the interruption in $base.env" >&2
+    echo "run_clomp.sh: interrupted; every finished run is saved. Resume with: $again" >&2
+    exit 130
+}
+
+# A write of the suite's own files failed (a full disk): what is recorded
+# stays consistent, and the last line says why the suite stopped (exit 3).
+# shellcheck disable=SC2154  # tmp, run_csv: the run loop's
+stop_unrecorded() {  # stop_unrecorded WHAT REASON
+    echo "---- stopped $(date): $1 could not be recorded: $2" >>"$base.env" 2>/dev/null
+    rm -f "${tmp:-}" "${tmp:+$tmp.err}" "${tmp:+$tmp.why}" "${tmp:+$tmp.timeout}" "$run_csv"
+    echo "Suite FAILED: $1 could not be recorded: $2; every run before it is saved; free space, then resume with: $(resume_command)"
+    exit 3
+}

@@ -1,0 +1,201 @@
+#!/usr/bin/env bash
+# The suite driver cannot lie about its runs: a hung run ends at its
+# --run-timeout as FAILED with that reason; a second driver on the same
+# suite ID exits 2 naming the holder; after a SIGKILL of the driver its run
+# is ended for it, and --resume refuses while that run still goes, then
+# reruns it; a disk that fills mid-suite stops it with "No space left on
+# device" as the last line's reason (never an output line that happens to
+# contain "Error"), every run marked done complete, and --resume after
+# freeing space finishes it with the files' modes kept; a run marked done
+# with incomplete files runs again on --resume. Stand-in executables
+# (below); each suite is the quick 8-run plan at MAX_THREADS 2.
+
+# shellcheck source-path=SCRIPTDIR source=lib/tap.sh
+. "$(dirname "$0")/lib/tap.sh"
+
+rc='' out='' err=''
+top=$(cd "$(dirname "$0")/.." && pwd)
+driver=$top/run_clomp.sh
+quick=(--quick --max-zone-scale 10 --replicates 1 --no-constructs --no-plots)
+total=8
+host=$(uname -n)
+host=${host%%.*}
+
+root=$(mktemp -d) || { echo "Bail out! mktemp failed"; exit 255; }
+bg_pids=() mounted=''
+# shellcheck disable=SC2317  # run by the EXIT trap
+cleanup() {
+    local p
+    for p in ${bg_pids[@]+"${bg_pids[@]}"}; do kill -KILL "$p" 2>/dev/null; done
+    for p in "$root"/*.pid; do [ ! -s "$p" ] || kill -KILL -- "-$(head -n 1 "$p")" "$(head -n 1 "$p")" 2>/dev/null; done
+    [ -z "$mounted" ] || umount "$mounted" 2>/dev/null || umount -l "$mounted" 2>/dev/null
+    rm -rf "$root"
+}
+trap cleanup EXIT
+
+drive() {
+    "$driver" "$@" </dev/null >"$root/drive.out" 2>"$root/drive.err"
+    rc=$?
+    out=$(cat "$root/drive.out")
+    err=$(cat "$root/drive.err")
+}
+
+# shellcheck disable=SC2317  # called through wait_for
+gone() { ! kill -0 "$1" 2>/dev/null; }
+
+# wait_for COMMAND...: up to 30 s until COMMAND succeeds.
+wait_for() {
+    local n
+    for ((n = 0; n < 300; n++)); do
+        "$@" && return 0
+        sleep 0.1
+    done
+    return 1
+}
+
+# A stand-in for clomp (the figures of tests/suite.t's). Its first run (when
+# FAKE_HANG_FILE does not exist yet: it creates it) writes its PID there and
+# sleeps FAKE_HANG seconds; with FAKE_TERM_LINGER it answers a TERM by going
+# on for that many seconds more (a run slow to stop), writing "TERM" to the
+# file. It prints FAKE_FILLER filler lines and an ordinary line containing
+# "Error"; its CSV write failing is clomp's one-line error and exit 3.
+fake=$root/fakeclomp
+cat >"$fake" <<'FAKE'
+#!/usr/bin/env bash
+case ${1-} in
+    --version) echo "fake clomp 0.0 (a test stand-in)"; exit 0 ;;
+    --help) echo "  --csv=FILE  (a test stand-in)"; exit 0 ;;
+esac
+csv=''
+for a in "$@"; do case $a in --csv=*) csv=${a#--csv=} ;; esac; done
+if [ -n "${FAKE_HANG_FILE-}" ] && (set -o noclobber; echo "$$" >"$FAKE_HANG_FILE") 2>/dev/null; then
+    [ -z "${FAKE_TERM_LINGER-}" ] || trap 'echo TERM >>"$FAKE_HANG_FILE"; sleep "$FAKE_TERM_LINGER"; exit 143' TERM
+    sleep "${FAKE_HANG:-600}" &
+    wait $!
+fi
+echo "fake clomp $*"
+[ -z "${FAKE_FILLER-}" ] || yes 'filler output line' | head -n "$FAKE_FILLER"
+echo "      Max Error bound: 3.2e-07"
+echo "----------- Comma-delimited summary ----------"
+echo "fake $*, calc_deposit, OMP Barrier, Serial Ref, Bestcase OMP, Static OMP, Dynamic OMP, Manual OMP, Nested OMP"
+[ -z "$csv" ] && exit 0
+cat >"$csv" <<CSV || { echo "clomp: could not write the csv report to '$csv': No space left on device" >&2; exit 3; }
+key,name,runtime_us_per_loop,runtime_speedup,runtime_efficacy_percent,runtime_overhead_us
+calc_deposit,calc_deposit,0.00,N/A,N/A,N/A
+barrier,OMP Barrier,6.98,N/A,N/A,N/A
+serial,Serial Ref,11.79,1.0,N/A,N/A
+bestcase,Bestcase OMP,5.92,1.9,100.0,0.00
+static,Static OMP,21.57,1.9,27.4,15.66
+dynamic,Dynamic OMP,13.55,0.4,43.7,7.63
+manual,Manual OMP,22.46,0.6,26.3,16.55
+nested,Nested OMP,24.05,0.5,24.6,18.13
+CSV
+FAKE
+chmod +x "$fake"
+
+# complete_runs BASE: "ok" when every run in BASE.done has its .full end line and .summary row, else the first that lacks one.
+complete_runs() {
+    local run set
+    while read -r run; do
+        set=$(awk -F, -v r="$run" '$1 == r { print $2 }' "$1"_*.summary | head -n 1)
+        if [ -z "$set" ] || ! grep -q "^=== end of run $run: exit status " "$1_$set.full"; then
+            echo "run $run incomplete"
+            return
+        fi
+    done <"$1.done"
+    echo ok
+}
+
+# ---- a hung run ends at --run-timeout, FAILED with that reason --------------------------
+hung=$root/hung
+FAKE_HANG_FILE=$root/hung.pid FAKE_HANG=600 drive "${quick[@]}" --run-timeout 2 --out "$hung" "$fake" 2
+is "$rc" 1 "a run that hangs: the suite goes on and ends with exit 1"
+is "$(tail -n 1 <<<"$out")" "Suite FAILED: 1 of $total runs FAILED; first: run 1 (key, exit status 143): no result after 2 s: ended by --run-timeout 2" \
+    "the last line names the hung run and its timeout"
+pid=$(head -n 1 "$root/hung.pid" 2>/dev/null)
+[ -n "$pid" ] && ! kill -0 "$pid" 2>/dev/null
+ok $? "the hung process is gone"
+is "$(wc -l <"$hung/CLOMP_${host}_1.done" | tr -d ' ')" "$total" "every run is recorded"
+
+# ---- a run marked done whose files are incomplete runs again on --resume -----------------
+# (a suite of an older driver on a full disk): its .full section lost its end line.
+hb=$hung/CLOMP_${host}_1
+last_set=$(awk -F, -v r="$total" '$1 == r { print $2 }' "$hb"_*.summary)
+sed -i "/^=== end of run $total: /d" "${hb}_${last_set}.full"
+chmod 0640 "${hb}_${last_set}.full"
+FAKE_HANG_FILE=$root/hung.pid drive "${quick[@]}" --run-timeout 2 --resume 1 --out "$hung" "$fake" 2
+like "$err" "run\\(s\\) $total marked done but with incomplete files: running them again" "--resume finds the run marked done with an incomplete .full"
+is "$(complete_runs "$hb"):$(grep -c "^=== run $total/" "${hb}_${last_set}.full")" "ok:1" "and runs it again: every run complete, that one once"
+is "$(stat -c %a "${hb}_${last_set}.full")" 640 "the rewritten .full keeps its mode"
+is "$(tail -n 1 <<<"$out")" "Suite FAILED: 1 of $total runs FAILED; first: run 1 (key, exit status 143): no result after 2 s: ended by --run-timeout 2" \
+    "the failed run's recorded reason survives the resume"
+
+# ---- a second driver on the same suite ID exits 2, naming the holder ---------------------
+two=$root/two
+FAKE_HANG_FILE=$root/two.pid FAKE_HANG=600 "$driver" "${quick[@]}" --out "$two" "$fake" 2 </dev/null >"$root/two.out" 2>&1 &
+first=$!
+bg_pids+=("$first")
+wait_for test -s "$root/two.pid"
+drive "${quick[@]}" --resume 1 --out "$two" "$fake" 2
+is "$rc" 2 "--resume of a suite another driver is running: exit 2"
+like "$err" "suite 1 is in use by run_clomp.sh \\(pid $first on $(uname -n) since [0-9T:Z-]+\\); one driver at a time" \
+    "and it names the holder's pid and host"
+is "$(wc -l <"$two/CLOMP_${host}_1.done" | tr -d ' ')" 0 "and runs nothing"
+kill -TERM "$first"
+wait "$first"
+is "$?" 130 "the first driver, interrupted, ends as before (exit 130)"
+
+# ---- SIGKILL of the driver: its run is ended for it; --resume waits for it ---------------
+if skip_unless_full_lane "SIGKILL of the driver, then --resume (5 tests)"; then
+    killed=$root/killed
+    FAKE_HANG_FILE=$root/killed.pid FAKE_HANG=600 FAKE_TERM_LINGER=4 setsid "$driver" "${quick[@]}" --out "$killed" "$fake" 2 \
+        </dev/null >"$root/killed.out" 2>&1 &
+    victim=$!
+    bg_pids+=("$victim")
+    wait_for test -s "$root/killed.pid"
+    run_pid=$(head -n 1 "$root/killed.pid")
+    kill -KILL "$victim"
+    wait "$victim" 2>/dev/null
+    drive "${quick[@]}" --resume 1 --out "$killed" "$fake" 2
+    like "$rc:$err" "^2:run_clomp.sh: suite 1: .*(still runs|in use)" "--resume while the dead driver's run still goes: exit 2"
+    note "resume while the run goes: exit $rc: $err"
+    wait_for gone "$run_pid"
+    ok $? "the run ends without the driver (it was sent TERM)"
+    grep -qx TERM "$root/killed.pid"
+    ok $? "by a TERM from the driver's watchdog"
+    drive "${quick[@]}" --resume 1 --out "$killed" "$fake" 2
+    is "$rc:$(grep -c "^Suite complete: $total runs" <<<"$out")" "0:1" "then --resume reruns the interrupted run and completes the suite"
+    is "$(awk -F, 'FNR > 1 { n[$1]++ } END { for (r in n) if (n[r] != 1) bad++; print bad + 0 }' "$killed/CLOMP_${host}_1"_*.summary)" 0 \
+        "every run has exactly one row"
+fi
+
+# ---- a disk that fills mid-suite -----------------------------------------------------------
+if skip_unless_full_lane "a disk that fills mid-suite (7 tests)"; then
+    full=$root/full
+    mkdir "$full"
+    if [ "$(id -u)" = 0 ] && mount -t tmpfs -o size=160k tmpfs "$full" 2>/dev/null; then
+        mounted=$full
+        FAKE_FILLER=1500 drive "${quick[@]}" --out "$full" "$fake" 2
+        b=$full/CLOMP_${host}_1
+        last=$(tail -n 1 <<<"$out")
+        note "disk full: exit $rc, last line: $last"
+        like "$rc:$last" "^[13]:Suite FAILED: .*No space left on device" "the suite ends FAILED, its last line saying 'No space left on device'"
+        [[ $last != *"Error bound"* ]]
+        ok $? "not an output line that happens to contain 'Error'"
+        done_before=$(wc -l <"$b.done" | tr -d ' ')
+        ok "$([ "$done_before" -lt "$total" ] && echo 0 || echo 1)" "not every run is marked done ($done_before of $total)"
+        is "$(complete_runs "$b")" ok "every run marked done has complete files"
+        chmod 0644 "$b"_key.summary
+        mount -o remount,size=4m "$full"
+        drive "${quick[@]}" --resume 1 --out "$full" "$fake" 2
+        is "$rc:$(grep -c "^Suite complete: $total runs" <<<"$out")" "0:1" "after freeing space, --resume completes the suite"
+        note "resume after freeing: exit $rc: $(tail -n 3 <<<"$out$err")"
+        is "$(complete_runs "$b"):$(wc -l <"$b.done" | tr -d ' ')" "ok:$total" "with every run complete"
+        is "$(stat -c %a "$b"_key.summary)" 644 "and the files' modes kept (not 0600)"
+        umount "$full" && mounted=''
+    else
+        skip "a disk that fills mid-suite (7 tests)" "mounting a tmpfs is not permitted here (needs root)"
+    fi
+fi
+
+done_testing

@@ -1,0 +1,56 @@
+#!/usr/bin/env bash
+# Thread counts the runtime or the system cannot create are refused before
+# the first parallel region: exit 3 and one line naming the limit, never a
+# SIGSEGV inside libgomp (100000 threads from OMP_NUM_THREADS, from
+# numThreads, a 100000x100000 --nested shape). A count under the limits
+# still runs, oversubscribed; the limits are made small here (ulimit -s,
+# OMP_STACKSIZE, OMP_THREAD_LIMIT) so that a creatable count stays cheap.
+
+# shellcheck source-path=SCRIPTDIR source=lib/tap.sh
+. "$(dirname "$0")/lib/tap.sh"
+
+rc='' out='' err=''
+export OMP_WAIT_POLICY=passive
+input=(1 64 100 32 1 1)   # allocThreads .. timeScale: the target input, one iteration scale
+
+# refused DESC LIMIT_ERE ENV... -- ARGS...: exit 3, one line on stderr naming the limit.
+refused() {
+    local desc=$1 limit=$2 envs=()
+    shift 2
+    while [ "$1" != -- ]; do envs+=("$1"); shift; done
+    shift
+    rc=0
+    err=$(env ${envs[@]+"${envs[@]}"} timeout 60 "$CLOMP" "$@" </dev/null 2>&1 >/dev/null) || rc=$?
+    is "$rc" 3 "$desc: exit 3"
+    like "$(line_count "$err"):$err" "^1:clomp: .*$limit" "$desc: one line naming the limit"
+}
+
+refused "OMP_NUM_THREADS=100000 with numThreads -1" "threads requested .*above" OMP_NUM_THREADS=100000 -- -1 "${input[@]}"
+refused "numThreads 100000" "100000 threads requested .*above" -- 100000 "${input[@]}"
+refused "--nested=100000x100000" "--nested 100000x100000: 10000000000 threads requested, .*above" -- --nested=100000x100000 4 "${input[@]}"
+refused "OMP_THREAD_LIMIT=3 with 4 threads" "above the OpenMP thread limit of 3 \\(OMP_THREAD_LIMIT" OMP_THREAD_LIMIT=3 -- 4 "${input[@]}"
+
+if [ "$(ulimit -s)" = unlimited ] || [ "$(ulimit -s)" -ge 256 ]; then
+    # libgomp starts a team from the launching thread's stack: 1500 threads need more than 256 KiB.
+    rc=0
+    err=$( (ulimit -s 256 && OMP_NUM_THREADS=1500 timeout 60 "$CLOMP" --dry-run -1 "${input[@]}" </dev/null 2>&1 >/dev/null)) || rc=$?
+    if "$CLOMP" --version | grep -q '^compiler: GCC'; then
+        like "$rc:$err" "^3:clomp: 1500 threads requested .*256 KiB stack \\(ulimit -s\\)" \
+            "1500 threads under a 256 KiB stack (libgomp): exit 3 naming ulimit -s"
+    else
+        ok 0 "1500 threads under a 256 KiB stack: not a libgomp build, no stack bound"
+    fi
+    rc=0
+    out=$( (ulimit -s 256 && OMP_NUM_THREADS=1000 timeout 60 "$CLOMP" --dry-run -1 "${input[@]}" </dev/null 2>&1)) || rc=$?
+    like "$rc:$(grep -c '^ *numThreads: 1000 ' <<<"$out")" "^0:1$" "1000 threads under the same stack (under the bound): the team is created, exit 0"
+else
+    skip "the main thread's stack bound (2 tests)" "ulimit -s is below 256 KiB"
+fi
+
+refused "--nested=2x400 with OMP_STACKSIZE=64K" "inner teams of 400 .*64 KiB stack \\(OMP_STACKSIZE\\)" OMP_STACKSIZE=64K -- \
+    --nested=2x400 --schedules=nested 4 "${input[@]}"
+rc=0
+OMP_STACKSIZE=64K timeout 120 "$CLOMP" --nested=2x100 --schedules=nested 4 "${input[@]}" </dev/null >/dev/null 2>&1 || rc=$?
+is "$rc" 0 "--nested=2x100 with OMP_STACKSIZE=64K (200 threads, oversubscribed): runs, exit 0"
+
+done_testing
