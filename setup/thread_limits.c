@@ -3,9 +3,11 @@
  * cleanly: it crashes in GOMP_parallel (SIGSEGV), so the bounds are checked
  * here, each from what the system says, and the first one exceeded is named.
  * A count below every bound runs, oversubscribed or not. */
+#define _GNU_SOURCE   /* dl_iterate_phdr (link.h) */
 #include "setup.h"
 
 #include <fcntl.h>
+#include <link.h>
 #include <limits.h>
 #include <omp.h>
 #include <pthread.h>
@@ -116,6 +118,30 @@ static double thread_stack_bytes(void)
     return size > 0 ? (double)size : 8.0 * 1024 * 1024;
 }
 
+/* glibc places a thread's static thread-local storage (every loaded
+ * object's PT_TLS segment: here mostly the construct table's COPYIN arrays,
+ * threadprivate, about 700 KiB) inside the thread's stack, and refuses to
+ * create a thread whose stack cannot hold it ("Thread creation failed:
+ * Invalid argument" from libgomp). */
+static int add_tls(struct dl_phdr_info *info, size_t size, void *sum)
+{
+    (void)size;
+    for (int i = 0; i < info->dlpi_phnum; i++)
+        if (info->dlpi_phdr[i].p_type == PT_TLS)
+            *(double *)sum += (double)info->dlpi_phdr[i].p_memsz + (double)info->dlpi_phdr[i].p_align;
+    return 0;
+}
+
+static double static_tls_bytes(void)
+{
+    double sum = 0;
+    dl_iterate_phdr(add_tls, &sum);
+    return sum;
+}
+
+/* What a thread's stack needs beside its TLS: PTHREAD_STACK_MIN and a guard page's worth. */
+#define THREAD_STACK_MIN_REST (16.0 * 1024 + 4096)
+
 typedef struct Bound {
     double threads;     /* the most threads this bound allows; < 0: no bound */
     char what[160];     /* the limit, as the message names it */
@@ -163,7 +189,14 @@ int check_thread_limits(const RunSetup *run, char *why, size_t why_size)
                  max - now);
     double room = cgroup_pids_room();
     consider(&bound, room, "this cgroup's room for %.0f more tasks (pids.max less pids.current)", room);
-    double stack = thread_stack_bytes();
+    /* An explicit OMP_STACKSIZE is the whole stack, TLS included; glibc's
+     * default (no size asked) is sized with the TLS already added. */
+    double stack = thread_stack_bytes(), tls = omp_stacksize_bytes() > 0 ? static_tls_bytes() : 0;
+    if (total > 1 && stack < tls + THREAD_STACK_MIN_REST) {
+        snprintf(why, why_size, "%s, but a thread's %.0f KiB stack (OMP_STACKSIZE) cannot hold its %.0f KiB of thread-local storage "
+                 "(the construct table's COPYIN arrays) and a minimal stack", asked, stack / 1024, tls / 1024);
+        return EXIT_RESOURCE;
+    }
     if (getrlimit(RLIMIT_AS, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY)
         consider(&bound, (double)rl.rlim_cur / stack, "the address-space limit (RLIMIT_AS, ulimit -v) for stacks of %.0f bytes",
                  stack);
@@ -182,10 +215,10 @@ int check_thread_limits(const RunSetup *run, char *why, size_t why_size)
             return EXIT_RESOURCE;
         }
     }
-    double room_thread = (stack - GOMP_THREAD_STACK_RESERVED_BYTES) / GOMP_START_BYTES_PER_THREAD;
+    double room_thread = (stack - tls - GOMP_THREAD_STACK_RESERVED_BYTES) / GOMP_START_BYTES_PER_THREAD;
     if (inner > room_thread) {
-        snprintf(why, why_size, "%s, inner teams of %.0f above the %.0f that libgomp can start from a thread's %.0f KiB stack (OMP_STACKSIZE)",
-                 asked, inner, room_thread > 0 ? room_thread : 0, stack / 1024);
+        snprintf(why, why_size, "%s, inner teams of %.0f above the %.0f that libgomp can start from a thread's %.0f KiB stack (OMP_STACKSIZE; %.0f KiB of it thread-local storage)",
+                 asked, inner, room_thread > 0 ? room_thread : 0, stack / 1024, tls / 1024);
         return EXIT_RESOURCE;
     }
 #endif
