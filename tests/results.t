@@ -103,24 +103,114 @@ else
 fi
 
 # ---- 3. the charts ------------------------------------------------------------------------------
-if [ "$have_gnuplot" = 1 ]; then
-    want_charts="constructs_loops constructs_sync efficacy overhead_6400zones overhead_64000zones speedup_6400zones speedup_64000zones"
-    got=$(cd "${base}_charts" && find . -name '*.png' | sed 's|^\./||; s|\.png$||' | LC_ALL=C sort | tr '\n' ' ')
-    is "$got" "$(tr ' ' '\n' <<<"$want_charts" | LC_ALL=C sort | tr '\n' ' ')" "charts: speedup and overhead per zone size (6400, 64000), efficacy, and the construct sweep's two, as PNG"
+# A chart is drawn exactly when one of its series has a valid point, a series exactly when it has
+# one (issue 35: an invalid measurement or an unresolved construct row is not a point). On a busy
+# machine (make check runs two test files at a time) a live suite may have fewer; the expectation
+# is read from the suite's own records by tests/python/expected_charts.py, independently of the
+# renderer, so the checks are exact either way. The committed quiet suite (tests/golden/suite,
+# section 3b) holds the full case and the omission case deterministically.
+# drawn_series CHARTS_DIR: 'stem<TAB>series|...' per SVG chart, its legend titles sorted.
+drawn_series() {
+    local f
+    for f in "$1"/*.svg; do
+        [ -e "$f" ] || continue
+        printf '%s\t%s\n' "$(basename "$f" .svg)" "$(grep -o '<title>[^<]*</title>' "$f" | sed 's/<[^>]*>//g' |
+            grep -vE '^(Gnuplot|Produced by GNUPLOT)$' | grep -vx 'gnuplot_plot_[0-9]*' | LC_ALL=C sort | paste -sd '|')"
+    done | LC_ALL=C sort
+}
+# expected_series BASE: the same, as the records say.
+expected_series() { python3 "$top/tests/python/expected_charts.py" "$1" "$CLOMP" | LC_ALL=C sort; }
+# without_circles: drawn_series less the legend entry of circled points (no interval), which marks
+# points, not a series.
+without_circles() { sed -E 's/\|?(no interval \(unresolved\)|unresolved)(\||$)/\2/; s/\t\|/\t/'; }
+if [ "$have_gnuplot" = 1 ] && [ "$have_python" = 1 ]; then
+    chart_want=$(expected_series "$base")
+    want_charts=$(cut -f1 <<<"$chart_want" | paste -sd ' ')
+    got=$(cd "${base}_charts" && find . -name '*.png' | sed 's|^\./||; s|\.png$||' | LC_ALL=C sort | paste -sd ' ')
+    is "$got" "$want_charts" "charts: one PNG for each chart the records support (a series with a valid point): ${want_charts:-none}"
     bad=''
     for c in $want_charts; do
         [ "$(head -c 8 "${base}_charts/$c.png" | od -An -tx1 | tr -d ' \n')" = 89504e470d0a1a0a ] || bad+="$c.png "
         grep -q '<svg' "${base}_charts/$c.svg" 2>/dev/null || bad+="$c.svg "
     done
     is "$bad" "" "every chart is a PNG (by its signature) and an SVG"
-    # The speedup chart draws a series for Bestcase and each checked schedule (their roles in clomp
-    # --list-schedules) that has a point: Nested OMP has none below 2x2 threads.
-    want_series=$(schedule_list '' default 1 | while read -r k; do "$CLOMP" --list-schedules | awk -F'\t' -v k="$k" '$1 == k && ($3 == "bestcase" || $3 == "checked") && $2 != "Nested OMP" { print $2 }'; done)
-    got_series=$(grep -o '<title>[^<]*</title>' "${base}_charts/speedup_6400zones.svg" | sed 's/<[^>]*>//g' | grep -vE '^(Gnuplot|Produced by GNUPLOT|Speedup vs threads.*)$' | grep -vx 'gnuplot_plot_[0-9]*')
-    is "$(LC_ALL=C sort <<<"$got_series" | paste -sd ,)" "$(printf '%s\nideal\n' "$want_series" | LC_ALL=C sort | paste -sd ,)" "the speedup chart has a series for Bestcase and each checked schedule with a point, and the ideal line"
+    is "$(drawn_series "${base}_charts" | without_circles)" "$chart_want" \
+        "every chart has a legend entry for each series with a valid point in the records, no other (and its ideal line)"
+    if grep -q '^speedup_6400zones' <<<"$chart_want"; then
+        # Speedup: Bestcase and each checked schedule (their roles in clomp --list-schedules) that has
+        # a point; Nested OMP has none below 2x2 threads.
+        roles=$(schedule_list '' default 1 | while read -r k; do "$CLOMP" --list-schedules | awk -F'\t' -v k="$k" '$1 == k && ($3 == "bestcase" || $3 == "checked") && $2 != "Nested OMP" { print $2 }'; done)
+        left=$(sed -n 's/^speedup_6400zones\t//p' <<<"$chart_want" | tr '|' '\n' | grep -vxF -f <(printf '%s\nideal\n' "$roles"))
+        is "$left" "" "(the records' speedup series are Bestcase and checked schedules only)"
+    else
+        skip "the speedup series are Bestcase and checked schedules" "no valid speedup in this run (busy machine)"
+    fi
 else
-    for d in "the charts exist" "every chart is PNG and SVG" "the speedup chart has its 5 series"; do skip "$d" "gnuplot not installed"; done
-    want_charts=''
+    for d in "the charts exist" "every chart is PNG and SVG" "every chart has its series" "the speedup series' roles"; do skip "$d" "gnuplot or python3 not installed"; done
+    want_charts='' chart_want=''
+fi
+
+# ---- 3b. the charts of the committed quiet suite, whole and with invalid figures -------------------
+# tests/golden/suite (a quiet run: every figure valid) is copied, then redrawn: every chart it
+# supports (5: one zone size), with every series. Then a copy whose Static OMP figures are marked
+# invalid in their JSON records and whose synchronisation constructs are unresolved loses
+# exactly those: the Static OMP series, the synchronisation chart; the HTML says why.
+fixture_charts="constructs_loops constructs_sync efficacy overhead_6400zones speedup_6400zones"
+if [ "$have_gnuplot" = 1 ] && [ "$have_python" = 1 ]; then
+    fx=$root/fixture
+    cp -a "$top/tests/golden/suite" "$fx"
+    rm -rf "$fx"/CLOMP_vm_1_charts "$fx/CLOMP_vm_1.html"
+    make -s -C "$top" plots OUT="$fx" >/dev/null 2>&1
+    is "$?:$(drawn_series "$fx/CLOMP_vm_1_charts" | cut -f1 | paste -sd ' ')" "0:$fixture_charts" \
+        "make plots on the committed quiet suite draws all 5 charts it supports (one zone size): speedup, overhead, efficacy, the two construct charts"
+    is "$(drawn_series "$fx/CLOMP_vm_1_charts" | without_circles)" "$(expected_series "$fx/CLOMP_vm_1")" \
+        "each of them with every series of its records"
+    is "$(sed -n 's/^speedup_6400zones\t//p' <(drawn_series "$fx/CLOMP_vm_1_charts"))" "Bestcase OMP|Dynamic OMP|Manual OMP|Static OMP|ideal" \
+        "the quiet suite's speedup chart has Bestcase, Static, Dynamic and Manual OMP and the ideal line"
+    is "$(grep -c '<svg' "$fx/CLOMP_vm_1.html")" 5 "its HTML inlines the 5 charts as SVG"
+    is "$(grep -c 'invalid, not a result' "$fx/CLOMP_vm_1.html")" 0 "and marks no figure invalid"
+
+    fi_=$root/fixture-invalid
+    cp -a "$top/tests/golden/suite" "$fi_"
+    rm -rf "$fi_"/CLOMP_vm_1_charts "$fi_/CLOMP_vm_1.html"
+    python3 - "$fi_" "$CLOMP" <<'PY'
+import glob, json, subprocess, sys
+sync = {l.split("\t")[0] for l in subprocess.run([sys.argv[2], "--list-constructs"], stdout=subprocess.PIPE,
+        universal_newlines=True).stdout.splitlines() if l.count("\t") > 2 and l.split("\t")[2] == "sync"}
+for path in glob.glob(sys.argv[1] + "/CLOMP_vm_1_*.run*.json"):
+    d = json.load(open(path))
+    for m in d.get("measurements") or []:
+        if m.get("key") == "static":
+            m["valid"], m["invalid_reason"] = False, "Runtime mean and median chunk differ 3.1x (test)"
+    for row in (d.get("constructs") or {}).get("rows", []):
+        if row["construct"] in sync:
+            row["level2_over_level1"] = None
+            for lv in row["levels"]:
+                if lv["status"] == "measured":
+                    lv.update(status="unresolved", problem="the machine was busy (test)", overhead_us=None,
+                              overhead_ci95_low_us=None, overhead_ci95_high_us=None, overhead_cycles=None)
+    with open(path, "w") as f:
+        json.dump(d, f)
+PY
+    make -s -C "$top" plots OUT="$fi_" >/dev/null 2>&1
+    is "$?" 0 "make plots on the quiet suite with Static OMP invalid and the synchronisation constructs unresolved exits 0"
+    whole=$(drawn_series "$fx/CLOMP_vm_1_charts")
+    less=$(grep -v '^constructs_sync' <<<"$whole" | sed -E 's/\|?Static OMP(\||$)/\1/; s/\t\|/\t/')
+    is "$(drawn_series "$fi_/CLOMP_vm_1_charts")" "$less" \
+        "it loses exactly the Static OMP series (speedup, overhead, efficacy) and the synchronisation chart"
+    is "$(drawn_series "$fi_/CLOMP_vm_1_charts" | without_circles)" "$(expected_series "$fi_/CLOMP_vm_1")" \
+        "(as the records say)"
+    is "$(grep -c '<svg' "$fi_/CLOMP_vm_1.html")" 4 "its HTML inlines the 4 charts left"
+    like "$(cat "$fi_/CLOMP_vm_1.html")" "\\(invalid, not a result: Runtime mean and median chunk differ 3\\.1x \\(test\\)\\)" \
+        "the HTML marks the Static OMP figures invalid, with the record's reason"
+    like "$(sed -n '/<h2 id="constructs">/,/<h2 id="environment">/p' "$fi_/CLOMP_vm_1.html")" \
+        '<td class="undecided">unresolved: the machine was busy \(test\)</td>' \
+        "and the construct table says the synchronisation rows are unresolved, and why"
+else
+    for d in "the quiet suite's charts" "their series" "its speedup series" "its HTML's charts" "no figure invalid" \
+        "make plots with invalid figures" "loses exactly them" "as the records say" "its HTML's 4 charts" "the reason" "unresolved rows"; do
+        skip "$d" "gnuplot or python3 not installed"
+    done
 fi
 
 # ---- 4. the HTML report in a real browser --------------------------------------------------------
@@ -131,7 +221,7 @@ net=$(grep -oiE '(src|href)="(https?:)?//[^"]*"|<script|<link |@import' "$html" 
 is "$net" "" "the HTML is self-contained: no script, no stylesheet link, nothing loaded from the network"
 svgs=$(grep -c '<svg' "$html")
 if [ "$have_gnuplot" = 1 ]; then
-    is "$svgs" 7 "the HTML inlines the 7 charts as SVG"
+    is "$svgs" "$(wc -w <<<"$want_charts")" "the HTML inlines each chart drawn as SVG ($(wc -w <<<"$want_charts"))"
 fi
 ids=$(grep -oE "id=['\"][^'\"]+['\"]" "$html" | sort | uniq -d | head -n 3 | paste -sd ' ')
 is "$ids" "" "no id is used twice in the page (each inline chart's ids have their own prefix)"
@@ -167,7 +257,8 @@ PY
     is "$(sed -n 1p <<<"$headings")" "Key results: the target input|Charts|OpenMP constructs|Environment|Build|Warnings|Raw files" \
         "the rendered page has the headings: key results first, then charts, OpenMP constructs, environment, build, warnings, raw files"
     if [ "$have_gnuplot" = 1 ]; then
-        is "$(sed -n 2p <<<"$headings"):$(sed -n 3p <<<"$headings")" "7:7" "the rendered page has 7 SVG images, each in a figure"
+        n=$(wc -w <<<"$want_charts")
+        is "$(sed -n 2p <<<"$headings"):$(sed -n 3p <<<"$headings")" "$n:$n" "the rendered page has an SVG image for each chart drawn ($n), each in a figure"
     fi
     grep -Eq '<td class="(met|notmet|undecided|na)">(met|not met|undecided|unavailable \(no cycle rate\))</td>' "$root/dom.html"
     ok $? "the rendered key results give a verdict against LLNL's targets"
@@ -228,12 +319,30 @@ fi
 # processes (<base>_key.processes.csv), and says so; LLNL's verdicts are judged on them.
 pcsv=${base}_key.processes.csv
 between() { awk -F, -v f="$1" -v d="$2" 'NR > 1 && $3 == f && index(" " $5 " ", " 1 ") { printf "%." d "f\n", $6 }' "$pcsv"; }
-n=$(awk -F, 'NR > 1 && $3 == "static_omp_speedup" && index(" " $5 " ", " 1 ") { print $4 }' "$pcsv")
+# (The processes the input ran as: a figure's own median may count fewer, those whose figure is valid.)
+n=$(awk -F, 'NR > 1 && $3 == "static_omp_speedup" && index(" " $5 " ", " 1 ") { print split($5, r, " ") }' "$pcsv")
 like "$(cat "$html")" "Figures: <b>the median of $n processes \(runs " "with replicates the headline says it is the median of the target input's $n processes"
+# headline_want FIGURE KEY COLUMN DECIMALS: the median over the processes whose figure is valid; with
+# none (every process's figure invalid on a busy machine), run 1's own figure, or n/a when its record
+# says it is not a result.
+headline_want() {
+    local b
+    b=$(between "$1" "$4")
+    if [ -n "$b" ]; then
+        echo "$b"
+    elif python3 -c 'import glob, json, sys
+d = json.load(open(glob.glob(sys.argv[1] + "_key.run1.json")[0]))
+sys.exit(0 if any(m.get("key") == sys.argv[2] and m.get("valid") is False for m in d["measurements"]) else 1)' "$base" "$2"; then
+        echo n/a
+    else
+        awk -F, -v k="$2" -v col="$3" -v d="$4" 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i }
+            NR > 1 && $1 == 1 && $c["key"] == k { if ($c[col] == "") print "n/a"; else printf "%." d "f\n", $c[col] }' "$base.csv"
+    fi
+}
 got=$(sed -n 's|.*<td>Static OMP speedup over Serial Ref</td><td>median over processes</td><td class="num">\([^ <]*\).*|\1|p' "$html")
-is "$got" "$(between static_omp_speedup 2)" "the headline's Static OMP speedup is the median over processes"
+is "$got" "$(headline_want static_omp_speedup static speedup 2)" "the headline's Static OMP speedup is the median over processes (whose figure is valid)"
 got=$(sed -n 's|.*<td>Static OMP overhead, us per loop</td><td>median over processes</td><td class="num">\([^ <]*\).*|\1|p' "$html")
-is "$got" "$(between static_omp_overhead_us 2)" "the headline's Static OMP overhead is the median over processes"
+is "$got" "$(headline_want static_omp_overhead_us static overhead_us 2)" "the headline's Static OMP overhead is the median over processes (whose figure is valid)"
 got=$(sed -n 's|.*<td>Barrier latency (OMP Barrier)</td><td class="num">\([^ <]*\).*|\1|p' "$html")
 want=$(between barrier_llnl_target_cycles 0)
 if [ -n "$want" ]; then
@@ -283,13 +392,20 @@ for r in rows:
     k = int(r["run"])
     if r["set"] != plan[k - 1].split("|")[0] or r["run_status"] != "OK":
         bad.append("run %d: set %s status %s" % (k, r["set"], r["run_status"]))
-    if r["status"] not in ("measured", "serialized by the runtime", "fewer threads than asked", "not run") or \
-            (r["status"] == "not run" and r["problem"] == ""):
+    if r["status"] not in ("measured", "serialized by the runtime", "fewer threads than asked", "not run", "unresolved") or \
+            (r["status"] in ("not run", "unresolved") and r["problem"] == ""):
         bad.append("run %d %s level %s: status %r problem %r" % (k, r["construct_name"], r["level"], r["status"], r["problem"]))
-    if r["status"] != "measured":
+    if r["status"] not in ("measured", "unresolved"):
         continue
     sec = re.search(r"^=== run %d/.*?^=== end of run %d:" % (k, k), full, re.S | re.M).group(0)
     team = "%sx%s" % (r["outer_threads"], r["inner_threads"])
+    if r["status"] == "unresolved":   # no overhead (a busy machine, ...): its output line says why
+        if r["overhead_us"] != "" or not re.search(r"^%s +%s +%s +.*unresolved: %s$" % (re.escape(r["construct_name"]), r["level"], team,
+                                                                                        re.escape(r["problem"])), sec, re.M):
+            bad.append("run %d %s level %s %s: unresolved, overhead %r, no line saying why" % (k, r["construct_name"], r["level"], team, r["overhead_us"]))
+        else:
+            compared += 1
+        continue
     m = re.search(r"^%s +%s +%s +(\S+) +(?:\[[^]]*\] +)?(\d+) +(\d+) (\d+)\.\.(\d+) lvl (\d+) *(\S*)$"
                   % (re.escape(r["construct_name"]), r["level"], team), sec, re.M)
     if m is None:
@@ -308,7 +424,7 @@ for b in bad:
     print(b)
 PY
 )
-    is "$(sed 1d <<<"$check")" "" "every construct row belongs to a planned construct run of its set, has a status clomp gives (not run with a reason), and a measured row is its run's own output line: overhead to the digits printed, cycles, innerreps, teams seen, L2/L1"
+    is "$(sed 1d <<<"$check")" "" "every construct row belongs to a planned construct run of its set, has a status clomp gives (not run or unresolved with a reason), and a measured row is its run's own output line: overhead to the digits printed, cycles, innerreps, teams seen, L2/L1 (an unresolved one: no overhead, its line says why)"
     like "$(head -n 1 <<<"$check")" "^compared [1-9]" "(the comparison found the runs' output lines)"
     check=$(python3 - "$base" <<'PY'
 import csv, html, re, sys
@@ -355,16 +471,20 @@ if any(r["overhead_ci95_low_us"] == "" or float(r["overhead_ci95_low_us"]) <= 0 
 print("|".join(sorted(names)))
 PY
 )
-        got=$(sed -n 's|.*<title>\([^<]*\)</title>.*|\1|p' "${base}_charts/constructs_sync.svg" | grep -v '^Gnuplot$\|^gnuplot_plot_' | LC_ALL=C sort | paste -sd '|')
+        got=$(sed -n 's|.*<title>\([^<]*\)</title>.*|\1|p' "${base}_charts/constructs_sync.svg" 2>/dev/null | grep -v '^Gnuplot$\|^gnuplot_plot_' | LC_ALL=C sort | paste -sd '|')
         is "$got" "$(tr '|' '\n' <<<"$legend" | LC_ALL=C sort | paste -sd '|')" \
             "the sweep's construct chart has a legend entry for every synchronisation construct with a level-2 point (and 'unresolved' when one has no interval above 0), no other"
     fi
 else
     skip "the construct rows against the runs' output" "python3 not installed"
 fi
-if [ "$have_gnuplot" = 1 ]; then
-    like "$(sed -n '/<h2 id="constructs">/,/<h2 id="environment">/p' "$base.html")" "<h3>Construct overhead vs inner team size</h3>" \
-        "the report's construct section holds the sweep's chart"
+if [ "$have_gnuplot" = 1 ] && [ "$have_python" = 1 ]; then
+    # The sweep's chart is there exactly when the records support it (not when every row is unresolved).
+    held=$(sed -n '/<h2 id="constructs">/,/<h2 id="environment">/p' "$base.html" | grep -c '<h3>Construct overhead vs inner team size</h3>')
+    is "$held" "$(grep -c '^constructs_sync' <<<"$chart_want")" "the report's construct section holds the sweep's chart when the records give it a point"
+    held=$(sed -n '/<h2 id="constructs">/,/<h2 id="environment">/p' "$fi_/CLOMP_vm_1.html" | grep -c '<h3>Construct overhead vs inner team size</h3>')
+    is "$held:$(sed -n '/<h2 id="constructs">/,/<h2 id="environment">/p' "$fx/CLOMP_vm_1.html" | grep -c '<h3>Construct overhead vs inner team size</h3>')" "0:1" \
+        "(the quiet suite's report holds it; with its synchronisation rows unresolved, not)"
 fi
 
 # ---- 5. the bundle ------------------------------------------------------------------------------
@@ -499,7 +619,9 @@ first_row() {
     awk -F, -v s="$1" 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next } index($0, "\"") == 0 && $c["status"] == s { print NR; exit }' \
         "$base.constructs.csv"
 }
+# A measured row, or on a busy machine (every row unresolved) an unresolved one.
 crow=$(first_row measured)
+[ -n "$crow" ] || crow=$(first_row unresolved)
 cwhat=$(awk -F, -v n="$crow" 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i } NR == n { print "run " $c["run"] " " $c["construct_name"] " level " $c["level"] }' "$base.constructs.csv")
 b=$(damaged construct-failed "$(set_cells "$crow" status=failed "problem=measured outside its construct")" remanifest)
 validate_it "$b"
@@ -556,7 +678,7 @@ rm -rf "${base}_charts" "$html"
 make -s -C "$top" plots OUT="$dir" >/dev/null 2>&1
 rc=$?
 if [ "$have_gnuplot" = 1 ]; then
-    is "$rc:$(find "${base}_charts" -name '*.svg' 2>/dev/null | wc -l | tr -d ' ')" "0:7" "make plots OUT=DIR redraws the 7 charts of the latest suite in DIR"
+    is "$rc:$(drawn_series "${base}_charts" | without_circles)" "0:$chart_want" "make plots OUT=DIR redraws the charts of the latest suite in DIR, each with its series"
 else
     is "$rc" 2 "make plots without gnuplot fails (exit 2 from clomp-results report)"
 fi

@@ -101,6 +101,8 @@ def speedup_chart(zset, runs):
     for i, (key, name) in enumerate(keys):
         if has_points(data, i + 1):
             clauses.append("'speedup.dat' using 1:%d with linespoints ls %d title %s" % (i + 2, i % SERIES_STYLES + 1, gnuplot.quote(name)))
+    if len(clauses) == 1:
+        return None   # no schedule has a valid point: the ideal line alone is no chart
     setup = thread_axis(data[-1][0]) + "\nset xlabel 'threads'; set ylabel 'speedup over Serial Ref'; set yrange [0:*]"
     return Chart("speedup_%dzones" % z, "Speedup vs threads, %s total zones" % zone_label(z), setup, clauses,
                  {"speedup.dat": data})
@@ -165,6 +167,8 @@ def efficacy_chart(runs):
     for i, (key, name) in enumerate(keys):
         if has_points(data, i + 1):
             clauses.append("'efficacy.dat' using 1:%d with linespoints ls %d title %s" % (i + 2, i % SERIES_STYLES + 1, gnuplot.quote(name)))
+    if len(clauses) == 1:
+        return None   # no schedule has a valid point: the 100% line alone is no chart
     setup = ("set logscale x 10\nset format x '10^{%L}'; set xrange [*:*]\n"
              "set xlabel 'total zones (numParts x zonesPerPart)'; set ylabel 'efficacy: bestcase time / schedule time (%)'\n"
              "set yrange [0:*]; set offsets graph 0.05, graph 0.05, graph 0.05, 0")
