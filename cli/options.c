@@ -186,6 +186,7 @@ int parse_options(int argc, char **argv, Options *opts, char *error, size_t size
 
     memset(opts, 0, sizeof *opts);
     opts->rounds = 1;
+    opts->paired_blocks = -1;
     default_construct_options(&opts->constructs);
     error[0] = '\0';
     for (int i = 1; i < argc; i++) {
@@ -221,6 +222,13 @@ int parse_options(int argc, char **argv, Options *opts, char *error, size_t size
                     return status;
             } else if (strncmp(arg, "--trials=", 9) == 0) {
                 int status = parse_count("--trials", arg + 9, MAX_TRIALS, &opts->trials, error, size);
+                if (status != 0)
+                    return status;
+            } else if (strncmp(arg, "--paired-blocks=", 16) == 0) {
+                /* 0 is allowed: no interleaved blocks, the paired overhead from the timed runs' chunks. */
+                int status = strcmp(arg + 16, "0") == 0
+                                 ? (opts->paired_blocks = 0, 0)
+                                 : parse_count("--paired-blocks", arg + 16, MAX_TRIALS, &opts->paired_blocks, error, size);
                 if (status != 0)
                     return status;
             } else if (strncmp(arg, "--rounds=", 9) == 0) {
@@ -331,6 +339,9 @@ void print_usage(FILE *out, const char *exe)
             "                        interleave, node:N, local (each part on its computing thread's node)\n"
             "  --trials=K            split each timed run into K verified chunks (default: up to 20,\n"
             "                        each well above timer resolution; 1 = CLOMP 1.2's single shot)\n"
+            "  --paired-blocks=N     blocks of the paired overhead: a checked schedule's chunk and\n"
+            "                        Bestcase's, random order (default: as many as --trials' chunks;\n"
+            "                        0: pair the timed runs' chunks instead; docs/statistics.md)\n"
             "  --rounds=R            repeat the whole sequence R times (default 1); overheads are\n"
             "                        medians over rounds of the difference to the same round's bestcase\n"
             "  --schedules=LIST      run only these (comma-separated keys or report names, as\n"

@@ -19,6 +19,7 @@
 #include "../timing/process_cost.h"
 #include "../timing/statistics.h"
 #include "noise_record.h"
+#include "paired_record.h"
 
 /* WARNING lines: found with the figures they are about, printed by the
  * text report and listed by the JSON one. */
@@ -168,6 +169,7 @@ typedef struct RunSetup {
     long requested_trials;    /* --trials as given; 0: default */
     long *chunk_end;          /* [trials]: cumulative subcycles at the end of each chunk */
     long rounds;
+    long paired_blocks;       /* --paired-blocks: blocks of the paired overhead; -1: trials; 0: none (sequential pairs) */
     int quiet;
     int verdict;              /* --verdict */
     const char *json_path;
@@ -232,6 +234,7 @@ typedef struct Measurement {
     double overhead_low, overhead_high;
     int has_round_range;       /* 2-5 rounds: no 95% interval, but the per-round differences' range */
     double round_range_low, round_range_high;
+    PairedOverhead paired;     /* the overhead from blocks of adjacent chunks (measure/paired_overhead.c) */
 
     WarningList warnings;      /* from its figures (measurement_warnings), printed in its block */
     int noisy;                 /* its chunks vary by more than CLOMP_NOISY_CV (the noisy-measurement warning) */
@@ -367,6 +370,7 @@ typedef struct WallTime {
     int measured;              /* 0: the measurements never began, or no process cost */
     double total, setup, build, warmup, reset, timed, check;
     double constructs;         /* the construct table (--constructs) */
+    double paired;             /* the interleaved blocks of the paired overheads */
     double after_runs;         /* from the end of the measurements to the record: locality again, summaries */
     double rest;               /* what no part timed (the hooks between measurements): small, >= 0 */
 } WallTime;

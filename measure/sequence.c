@@ -13,6 +13,7 @@
 #include "../ompt/tool.h"
 #include "chunk_plan.h"
 #include "noise.h"
+#include "paired_overhead.h"
 #include "summarize.h"
 #include "warnings.h"
 #include "../timing/clock.h"
@@ -330,8 +331,8 @@ static int measure_once(Problem *pb, const RunSetup *run, Measurement *m, long r
     return 0;
 }
 
-int run_measurements(Problem *pb, const RunSetup *run, Measurement *results, size_t count,
-                     const SequenceHooks *hooks, char *why, size_t why_size)
+static int run_sequence(Problem *pb, const RunSetup *run, Measurement *results, size_t count,
+                        const SequenceHooks *hooks, PairedBench *paired, char *why, size_t why_size)
 {
     for (long round = 0; round < run->rounds; round++) {
         double round_start = now_seconds();
@@ -351,6 +352,7 @@ int run_measurements(Problem *pb, const RunSetup *run, Measurement *results, siz
                 ompt_samples_take((int)i, &m->samples);
             if (status == 0 && last_round) {
                 const Measurement *bestcase = find_measurement(results, count, ROLE_BESTCASE, NULL);
+                measure_paired_overhead(paired, pb, run, m, bestcase);
                 finish_measurement(run, m, bestcase);
                 if (hooks->noise != NULL)
                     noise_measurement_warnings(hooks->noise, run, m, bestcase);
@@ -367,4 +369,13 @@ int run_measurements(Problem *pb, const RunSetup *run, Measurement *results, siz
             hooks->round_done(hooks->context, round, now_seconds() - round_start, measured);
     }
     return 0;
+}
+
+int run_measurements(Problem *pb, const RunSetup *run, Measurement *results, size_t count,
+                     const SequenceHooks *hooks, char *why, size_t why_size)
+{
+    PairedBench paired = {0};
+    int status = run_sequence(pb, run, results, count, hooks, &paired, why, why_size);
+    free_paired_bench(&paired);
+    return status;
 }

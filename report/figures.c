@@ -112,6 +112,15 @@ static const char *overhead_resolution(const Measurement *m, const MeasurementFi
     return f->overhead_low <= 0.0 && f->overhead_high >= 0.0 ? "contains 0" : "resolved";
 }
 
+/* The paired overhead (measure/paired_overhead.h): complete checked measurements that have one. */
+#define HAS_PAIRED (f->complete && m->paired.order != PAIRED_NOT_MEASURED)
+#define PAIRED(value) (HAS_PAIRED ? (value) : NAN)
+
+const char *paired_order_text(PairedOrder order)
+{
+    return order == PAIRED_INTERLEAVED ? "interleaved" : order == PAIRED_SEQUENTIAL ? "sequential" : "not measured";
+}
+
 /* A noise census count of the measurement: empty / null when not sampled. */
 #define NOISE_COUNT(value) (m->noise.sampled ? integer(value) : text(NULL))
 
@@ -211,7 +220,14 @@ static const char *overhead_resolution(const Measurement *m, const MeasurementFi
     X(overhead_resolution, "overhead_resolution", text(overhead_resolution(m, f))) \
     X(overhead_percent_of_loop, "overhead_percent_of_loop", number(f->overhead / f->us * 100.0)) \
     X(overhead_percent_ci_low, NULL, number(f->overhead_low / f->us * 100.0)) \
-    X(overhead_percent_ci_high, NULL, number(f->overhead_high / f->us * 100.0))
+    X(overhead_percent_ci_high, NULL, number(f->overhead_high / f->us * 100.0)) \
+    X(paired_overhead_us, NULL, number(PAIRED(m->paired.shift.estimate))) \
+    X(paired_overhead_ci_low, NULL, number(PAIRED(m->paired.shift.has_ci ? m->paired.shift.low : NAN))) \
+    X(paired_overhead_ci_high, NULL, number(PAIRED(m->paired.shift.has_ci ? m->paired.shift.high : NAN))) \
+    X(paired_order, NULL, text(HAS_PAIRED ? paired_order_text(m->paired.order) : NULL)) \
+    X(paired_blocks, NULL, HAS_PAIRED ? integer(m->paired.blocks) : text(NULL)) \
+    X(paired_batch_length, NULL, HAS_PAIRED ? integer(m->paired.batch_length) : text(NULL)) \
+    X(paired_lag1, NULL, number(PAIRED(m->paired.lag1)))
 /* clang-format on */
 
 #define CELL_FUNCTION(column, json, expr)                                      \

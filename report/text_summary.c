@@ -191,9 +191,10 @@ static void print_wall_time(FILE *out, const RunRecord *r)
     if (!w.measured)
         return;
     fprintf(out, "Wall time: %.3f s: set-up %.3f, mesh build %.3f, warm-ups %.3f, mesh resets %.3f, timed %.3f, "
-                 "verification %.3f, constructs %.3f, after the runs %.3f, the rest %.3f (seconds; untimed %.1f%%)\n",
+                 "verification %.3f, constructs %.3f, after the runs %.3f, the rest %.3f (seconds; untimed %.1f%%)"
+                 "; paired blocks %.3f\n",
             w.total, w.setup, w.build, w.warmup, w.reset, w.timed, w.check, w.constructs, w.after_runs, w.rest,
-            w.total > 0.0 ? 100.0 * (w.total - w.timed) / w.total : 0.0);
+            w.total > 0.0 ? 100.0 * (w.total - w.timed) / w.total : 0.0, w.paired);
 }
 
 static void print_rank_outliers(FILE *out, const RunSetup *run, const RankOutliers *o)
