@@ -140,7 +140,10 @@ static void verify_level(const LevelRun *lr, ConstructLevel *L)
 }
 
 /* EPCC's method at one level: innerreps calibrated to the target time,
- * then `reps` repetitions, each the reference then the test. */
+ * then `reps` repetitions of the reference and the test, the order
+ * alternating (reference first in even repetitions, test first in odd
+ * ones), so that warming or drift within a repetition does not always
+ * favour the same side. */
 static int measure_level(const RunSetup *run, LevelRun *lr, ConstructLevel *L)
 {
     const ConstructOptions *o = &run->constructs;
@@ -161,8 +164,13 @@ static int measure_level(const RunSetup *run, LevelRun *lr, ConstructLevel *L)
         return EXIT_RESOURCE;
     double *reference = test + o->reps, *overhead = test + 2 * o->reps;
     for (long r = 0; r < o->reps; r++) {
-        reference[r] = timed_reference(lr);
-        test[r] = timed_test(lr);
+        if (r % 2 == 0) {
+            reference[r] = timed_reference(lr);
+            test[r] = timed_test(lr);
+        } else {
+            test[r] = timed_test(lr);
+            reference[r] = timed_reference(lr);
+        }
     }
     L->innerreps = lr->work.innerreps;
     L->reps = o->reps;
