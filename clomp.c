@@ -343,6 +343,12 @@ int main(int argc, char **argv)
     if (!reporter)
         out.text = out.report;
     probe_noise(&census, &run);   /* the team, before the set-up lines that report it */
+    /* The clock the team's cores have, before the timed runs: the verdicts count core cycles with it. */
+    clomp_openmp_running = 1;
+    measure_core_clock(&run.clock_before, (int)run.numThreads);
+    clomp_openmp_running = 0;
+    if (run.clock_before.measured)
+        use_measured_core_clock(&run.cycles, run.clock_before.min_ghz, run.clock_before.max_ghz);
     print_header(out.report, &run, host, started);
     print_setup(out.report, &pending.record);
 
@@ -353,6 +359,9 @@ int main(int argc, char **argv)
                            skipped, &census};
     pending.record.measuring_from = process_cost_now().wall_seconds;
     status = run_measurements(&pb, &run, results, clomp_schedule_count, &hooks, why, sizeof why);
+    clomp_openmp_running = 1;
+    measure_core_clock(&run.clock_after, (int)run.numThreads);
+    clomp_openmp_running = 0;
     ConstructTable constructs = {0};
     if (status == 0)
         status = measure_asked_constructs(&run, &pending.record, &constructs, why, sizeof why);

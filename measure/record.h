@@ -15,6 +15,7 @@
 #include "../numa/placement.h"
 #include "../numa/team_placement.h"
 #include "../ompt/census.h"
+#include "../timing/core_clock.h"
 #include "../timing/cycle_rate.h"
 #include "../timing/process_cost.h"
 #include "../timing/statistics.h"
@@ -178,6 +179,8 @@ typedef struct RunSetup {
     int selected[32];             /* per clomp_schedules[] entry: asked for in this run */
     const char *unavailable[32];  /* per entry: why it cannot run here (NULL: it can); set with the nested shape */
     CycleRate cycles;
+    CoreClockSample clock_before;   /* the team's core clock right before the timed runs (its range: cycles.core_*) */
+    CoreClockSample clock_after;    /* ... right after them (and before the construct table) */
     int noise_census;         /* --noise-census: 1 (default) probes and samples the noise (docs/noise.md) */
     DelayCalibration delay;   /* the Parallel For probe's delay, calibrated at start (length 0: not yet) */
     MpiSetup mpi;
