@@ -6,7 +6,8 @@
 # estimate lies in its interval, the blocks are those asked for, and
 # --paired-blocks=0 pairs the timed runs' chunks and says so. The core clock
 # is recorded per thread of the team, within a plausible range of the TSC
-# rate, and is the range the verdicts count core cycles over. No timing is
+# rate (0.1..3x: a thread preempted through every repeat on a loaded machine
+# reads slow; a folded chain would read several times the TSC), and is the range the verdicts count core cycles over. No timing is
 # asserted beyond plausibility; the statistics themselves are unit-tested
 # (tests/unit/test_signed_rank.c).
 
@@ -87,8 +88,8 @@ for when in ("core_clock_before", "core_clock_after"):
     if k is None or len(k["threads_ghz"]) != team:
         bad.append("%s: not one figure per team thread (%d)" % (when, team))
         continue
-    if c["source"] == "tsc" and not all(0.3 * c["ghz"] <= g <= 3.0 * c["ghz"] for g in k["threads_ghz"]):
-        bad.append("%s %r not within 0.3..3x the TSC rate %r" % (when, k["threads_ghz"], c["ghz"]))
+    if c["source"] == "tsc" and not all(0.1 * c["ghz"] <= g <= 3.0 * c["ghz"] for g in k["threads_ghz"]):
+        bad.append("%s %r not within 0.1..3x the TSC rate %r" % (when, k["threads_ghz"], c["ghz"]))
     if not k["min_ghz"] <= k["median_ghz"] <= k["max_ghz"] or min(k["threads_ghz"]) != k["min_ghz"]:
         bad.append("%s: min <= median <= max does not hold" % when)
     if k["seconds"] > 1.0:

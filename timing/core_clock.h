@@ -23,8 +23,8 @@ typedef struct CoreClockSample {
 
 /* Additions in one timed chain, and repeats per thread (the fastest counts:
  * an interrupted repeat only looks slower). */
-#define CORE_CLOCK_ADDS 1000000L
-#define CORE_CLOCK_REPEATS 5
+#define CORE_CLOCK_ADDS 200000L
+#define CORE_CLOCK_REPEATS 15
 
 /* Measures on `threads` threads (an OpenMP region of that many). */
 void measure_core_clock(CoreClockSample *s, int threads);
