@@ -16,7 +16,7 @@
 #    measurement "k of n chunks disturbed", quiet against busy.
 # Figures only: nothing here passes or fails.
 #
-# Usage: bench/noise.sh [--runs N] [--clomp PATH] [--cost-args "ARGS"] [--busy-args "ARGS"] [--skip-cost]
+# Usage: bench/noise.sh [--runs N] [--clomp PATH] [--cost-args "ARGS"] [--busy-args "ARGS"] [--skip-cost] [--skip-busy]
 #   defaults: 6 pairs of the target input -1 1 64 100 32 1 100; the busy case 2 1 64 100 32 1 20
 set -euo pipefail
 
@@ -26,7 +26,8 @@ clomp=$top/clomp
 cost_args="-1 1 64 100 32 1 100"
 busy_args="2 1 64 100 32 1 20"
 skip_cost=
-usage="usage: $0 [--runs N] [--clomp PATH] [--cost-args \"ARGS\"] [--busy-args \"ARGS\"] [--skip-cost]"
+skip_busy=
+usage="usage: $0 [--runs N] [--clomp PATH] [--cost-args \"ARGS\"] [--busy-args \"ARGS\"] [--skip-cost] [--skip-busy]"
 while [ $# -gt 0 ]; do
     case $1 in
         --runs) runs=${2:?$usage}; shift 2 ;;
@@ -34,6 +35,7 @@ while [ $# -gt 0 ]; do
         --cost-args) cost_args=${2:?$usage}; shift 2 ;;
         --busy-args) busy_args=${2:?$usage}; shift 2 ;;
         --skip-cost) skip_cost=1; shift ;;
+        --skip-busy) skip_busy=1; shift ;;
         *) echo "$usage" >&2; exit 2 ;;
     esac
 done
@@ -112,6 +114,8 @@ print("  probe %.1f ms, sampling %.1f ms (medians)" % (
 PY
 fi
 
+# (The heredocs keep their lines unindented: the block is not indented.)
+if [ -z "$skip_busy" ]; then
 last=$(($(nproc) - 1))
 places="{0}"
 for ((c = 1; c <= last && c < 2; c++)); do places="$places,{$c}"; done
@@ -140,4 +144,5 @@ for m in runs["busy"]["measurements"]:
     print("%-14s %15d of %-4d %15d of %-4d%s" % (m["key"], a["noise_spans_disturbed"], a["noise_spans"],
           m["noise_spans_disturbed"], m["noise_spans"], warn))
 PY
+fi
 echo "load after: $(uptime | sed 's/.*load average/load average/')"
