@@ -66,7 +66,7 @@ static void print_paired_overhead(FILE *out, const Measurement *m)
 {
     const PairedOverhead *p = &m->paired;
     const ShiftEstimate *s = &p->shift;
-    char a[32], b[32], c[32], how[160];
+    char a[32], how[160];
     if (p->order == PAIRED_NOT_MEASURED)
         return;
     double u = s->has_ci ? 0.5 * (s->high - s->low) : 0.0;
@@ -80,13 +80,15 @@ static void print_paired_overhead(FILE *out, const Measurement *m)
                  p->batch_length);
     else
         snprintf(how + n, sizeof how - (size_t)n, "; lag-1 %.2f", p->lag1);
-    if (s->has_ci)
+    if (s->has_ci) {
+        char b[32], c[32];
         fprintf(out, "%13s Pair Ovh: %s us/Loop, 95%% CI %s .. %s (Hodges-Lehmann, %s), " INTERVAL_SCOPE "\n",
                 m->schedule->name, measured_text(a, sizeof a, s->estimate, u, 3), measured_text(b, sizeof b, s->low, u, 3),
                 measured_text(c, sizeof c, s->high, u, 3), how);
-    else
+    } else {
         fprintf(out, "%13s Pair Ovh: %s us/Loop, no 95%% CI from %ld (needs 6 or more) (Hodges-Lehmann, %s)\n",
                 m->schedule->name, measured_text(a, sizeof a, s->estimate, 0.0, 2), p->batches, how);
+    }
 }
 
 /* clomp's statistics of the chunks: spread, the median with its interval,
