@@ -97,7 +97,7 @@ for key, member in (("static", "overhead_us_per_loop"), ("bestcase", "us_per_loo
     b = [fig(d, key, member) for d in off if fig(d, key, member) is not None]
     if a and b:
         print("%-34s %12.3f %12.3f" % ("%s %s" % (key, member), statistics.median(a), statistics.median(b)))
-print("census on - off, per pair (Hodges-Lehmann, exact signed-rank 95%% interval; goal: |difference| < 0.01 us/Loop):")
+print("census on - off, per pair (Hodges-Lehmann, exact signed-rank 95% interval; goal: |difference| < 0.01 us/Loop):")
 for key, member in (("static", "overhead_us_per_loop"), ("static", "us_per_loop"), ("bestcase", "us_per_loop")):
     d = [fig(a, key, member) - fig(b, key, member) for a, b in pairs
          if fig(a, key, member) is not None and fig(b, key, member) is not None]
