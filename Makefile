@@ -66,7 +66,7 @@ REPORT_SRC = $(sort $(wildcard report/*.c))
 SETUP_SRC = $(sort $(wildcard setup/*.c))
 CLI_SRC = cli/options.c cli/construct_options.c
 NUMA_SRC = numa/placement.c numa/arena.c numa/thread_placement.c
-TIMING_SRC = timing/statistics.c timing/signed_rank.c timing/core_clock.c timing/cycles.c timing/comparison.c timing/process_cost.c
+TIMING_SRC = timing/statistics.c timing/signed_rank.c timing/series.c timing/core_clock.c timing/cycles.c timing/comparison.c timing/process_cost.c
 MEASURE_SRC = measure/chunk_plan.c measure/sequence.c measure/record.c measure/warnings.c measure/locality.c \
               measure/llnl_targets.c measure/summarize.c measure/paired_overhead.c measure/construct_overhead.c measure/constructs.c \
               measure/ompt_plan.c \

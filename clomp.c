@@ -290,7 +290,7 @@ int main(int argc, char **argv)
     TeamPlacement placement;
     check(configure_openmp(&run, &placement, why, sizeof why), why);
     pending.record.placement = &placement;
-    run.cycles = calibrate_cycle_rate(opts.ghz);
+    run.cycles = calibrate_cycle_rate(opts.ghz, (int)run.numThreads);   /* and the team's core clock */
     if (opts.dry_run) {
         check(open_report(&out, why, sizeof why), why);
         print_header(out.report, &run, host, started);
@@ -343,12 +343,6 @@ int main(int argc, char **argv)
     if (!reporter)
         out.text = out.report;
     probe_noise(&census, &run);   /* the team, before the set-up lines that report it */
-    /* The clock the team's cores have, before the timed runs: the verdicts count core cycles with it. */
-    clomp_openmp_running = 1;
-    measure_core_clock(&run.clock_before, (int)run.numThreads);
-    clomp_openmp_running = 0;
-    if (run.clock_before.measured)
-        use_measured_core_clock(&run.cycles, run.clock_before.min_ghz, run.clock_before.max_ghz);
     print_header(out.report, &run, host, started);
     print_setup(out.report, &pending.record);
 
@@ -356,12 +350,9 @@ int main(int argc, char **argv)
                               reporter && cluster_active() ? &table : NULL, 0, 0};
     SequenceHooks hooks = {&hooks_context, !reporter || run.quiet ? stderr : out.report, starting,
                            cluster_active() ? line_up_ranks : NULL, share_with_ranks, finished, round_done,
-                           skipped, &census};
+                           skipped, &census, &run.cycles.clock_after};
     pending.record.measuring_from = process_cost_now().wall_seconds;
     status = run_measurements(&pb, &run, results, clomp_schedule_count, &hooks, why, sizeof why);
-    clomp_openmp_running = 1;
-    measure_core_clock(&run.clock_after, (int)run.numThreads);
-    clomp_openmp_running = 0;
     ConstructTable constructs = {0};
     if (status == 0)
         status = measure_asked_constructs(&run, &pending.record, &constructs, why, sizeof why);

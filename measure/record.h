@@ -15,7 +15,6 @@
 #include "../numa/placement.h"
 #include "../numa/team_placement.h"
 #include "../ompt/census.h"
-#include "../timing/core_clock.h"
 #include "../timing/cycle_rate.h"
 #include "../timing/process_cost.h"
 #include "../timing/statistics.h"
@@ -169,8 +168,7 @@ typedef struct RunSetup {
     long trials;              /* chunks per timed run (resolved) */
     long requested_trials;    /* --trials as given; 0: default */
     long *chunk_end;          /* [trials]: cumulative subcycles at the end of each chunk */
-    long rounds;
-    long paired_blocks;       /* --paired-blocks: blocks of the paired overhead; -1: trials; 0: none (sequential pairs) */
+    long rounds, paired_blocks;   /* --paired-blocks: the paired overhead's blocks; -1: trials; 0: none */
     int quiet;
     int verdict;              /* --verdict */
     const char *json_path;
@@ -179,8 +177,6 @@ typedef struct RunSetup {
     int selected[32];             /* per clomp_schedules[] entry: asked for in this run */
     const char *unavailable[32];  /* per entry: why it cannot run here (NULL: it can); set with the nested shape */
     CycleRate cycles;
-    CoreClockSample clock_before;   /* the team's core clock right before the timed runs (its range: cycles.core_*) */
-    CoreClockSample clock_after;    /* ... right after them (and before the construct table) */
     int noise_census;         /* --noise-census: 1 (default) probes and samples the noise (docs/noise.md) */
     DelayCalibration delay;   /* the Parallel For probe's delay, calibrated at start (length 0: not yet) */
     MpiSetup mpi;
@@ -372,8 +368,7 @@ typedef struct RunRecord {
 typedef struct WallTime {
     int measured;              /* 0: the measurements never began, or no process cost */
     double total, setup, build, warmup, reset, timed, check;
-    double constructs;         /* the construct table (--constructs) */
-    double paired;             /* the interleaved blocks of the paired overheads */
+    double constructs, paired; /* the construct table (--constructs); the paired overheads' blocks */
     double after_runs;         /* from the end of the measurements to the record: locality again, summaries */
     double rest;               /* what no part timed (the hooks between measurements): small, >= 0 */
 } WallTime;
@@ -397,11 +392,9 @@ static inline int measurement_reported(const Measurement *m)
 /* The run measurement of `role` (and `key`, unless NULL), or NULL. */
 const Measurement *find_measurement(const Measurement *results, size_t count, ScheduleRole role, const char *key);
 
-/* Distinct CPUs among a nested warm-up's inner threads; *threads: how
- * many were seen. */
+/* Distinct CPUs among a nested warm-up's inner threads; *threads: how many were seen. */
 int team_distinct_cpus(const TeamObservation *t, int *threads);
 
-/* Subcycles in chunk c of a measurement. */
-long chunk_subcycles(const Measurement *m, long c);
+long chunk_subcycles(const Measurement *m, long c);   /* subcycles in chunk c of a measurement */
 
 #endif

@@ -17,6 +17,7 @@
 #include "summarize.h"
 #include "warnings.h"
 #include "../timing/clock.h"
+#include "../timing/core_clock.h"
 
 volatile sig_atomic_t clomp_openmp_running;
 
@@ -377,5 +378,7 @@ int run_measurements(Problem *pb, const RunSetup *run, Measurement *results, siz
     PairedBench paired = {0};
     int status = run_sequence(pb, run, results, count, hooks, &paired, why, why_size);
     free_paired_bench(&paired);
+    if (hooks->clock_after != NULL)
+        measure_core_clock(hooks->clock_after, (int)run->numThreads);
     return status;
 }

@@ -109,7 +109,7 @@ FOLDER_LAYER = {"timing": 0, "numa": 0, "cli": 0, "ompt": 0, "mesh": 1, "kernels
 # The record is a layer of its own inside measure/: what every writer may read.
 # Its two .c files implement it and sit with it, so they cannot reach the sequence either.
 RECORD = {"measure/record.h", "measure/record.c", "measure/llnl_targets.h", "measure/llnl_targets.c",
-          "measure/noise_record.h"}
+          "measure/noise_record.h", "measure/paired_record.h"}
 TOP_FILES = {"clomp.c": 7}
 # Single edges the layer list gets wrong, each with why it is legitimate.
 LAYER_EXCEPTIONS = {
@@ -223,6 +223,8 @@ MEASURING = {
     "setup/setup.h": "configures OpenMP, builds and first-touches the mesh, times the serial plan",
     "ompt/tool.h": "the OMPT tool: callbacks inside the runtime, the census, the sampling timer",
     "measure/ompt_plan.h": "checks the OMPT census against each schedule's plan into the record's warnings",
+    "measure/paired_overhead.h": "times the paired overhead's blocks of adjacent chunks",
+    "timing/core_clock.h": "times a chain of additions on every thread of the team",
 }
 # Headers below the writers that a writer may reach: types, tables and arithmetic on recorded values.
 DATA = {
@@ -249,6 +251,8 @@ DATA = {
     "cli/ompt_mode.h": "the --ompt modes and their names",
     "ompt/census.h": "what the OMPT tool saw (census, samples, the tool's set-up), as data",
     "ompt/omp_tools.h": "the OMPT types of the OpenMP 5.x specification (omp-tools.h or our declarations)",
+    "timing/signed_rank.h": "paired statistics of recorded samples (signed-rank, Holm, series)",
+    "measure/paired_record.h": "the paired overhead's figures, as the record holds them",
 }
 
 def is_writer(f):

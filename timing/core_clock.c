@@ -110,11 +110,11 @@ static int compare_doubles(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-void measure_core_clock(CoreClockSample *s, int threads)
+int measure_core_clock(CoreClockSample *s, int threads)
 {
     memset(s, 0, sizeof *s);
     if (threads < 1)
-        return;
+        return -1;
     if (threads > CORE_CLOCK_MAX_THREADS)
         threads = CORE_CLOCK_MAX_THREADS;
     double ratio[CORE_CLOCK_MAX_THREADS];
@@ -153,4 +153,5 @@ void measure_core_clock(CoreClockSample *s, int threads)
         s->perf_ratio_min = ratio[t] < s->perf_ratio_min ? ratio[t] : s->perf_ratio_min;
         s->perf_ratio_max = ratio[t] > s->perf_ratio_max ? ratio[t] : s->perf_ratio_max;
     }
+    return s->measured ? 0 : -1;
 }

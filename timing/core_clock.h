@@ -8,26 +8,15 @@
 #ifndef CLOMP_CORE_CLOCK_H
 #define CLOMP_CORE_CLOCK_H
 
-#define CORE_CLOCK_MAX_THREADS 256
-
-typedef struct CoreClockSample {
-    int measured;              /* 0: not taken (or no thread measured) */
-    int threads;               /* ghz[0..threads-1] */
-    double ghz[CORE_CLOCK_MAX_THREADS];   /* per thread: the fastest of its repeats (additions per ns) */
-    double min_ghz, max_ghz, median_ghz;  /* over the threads */
-    double seconds;            /* wall time the measurement took */
-    int perf;                  /* 1: perf_event_open counted cycles and ref-cycles on every thread */
-    char perf_why[96];         /* perf 0: why not */
-    double perf_ratio_min, perf_ratio_max;   /* cycles / ref-cycles over the chain, over the threads */
-} CoreClockSample;
+#include "cycle_rate.h"   /* CoreClockSample */
 
 /* Additions in one timed chain, and repeats per thread (the fastest counts:
  * an interrupted repeat only looks slower). */
 #define CORE_CLOCK_ADDS 200000L
 #define CORE_CLOCK_REPEATS 15
 
-/* Measures on `threads` threads (an OpenMP region of that many). */
-void measure_core_clock(CoreClockSample *s, int threads);
+/* Measures on `threads` threads (an OpenMP region of that many); 0, or -1 when no thread measured. */
+int measure_core_clock(CoreClockSample *s, int threads);
 
 /* The clock of the calling thread alone (one chain; for tests): GHz. */
 double core_clock_one_thread(void);

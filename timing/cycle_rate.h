@@ -22,6 +22,20 @@ typedef enum {
     CORE_RANGE_MEASURED   /* the team's clock, measured (min .. max over the threads) */
 } CoreRangeSource;
 
+/* The team's core clock as measured (timing/core_clock.h measures it). */
+#define CORE_CLOCK_MAX_THREADS 256
+
+typedef struct CoreClockSample {
+    int measured;              /* 0: not taken (or no thread measured) */
+    int threads;               /* ghz[0..threads-1] */
+    double ghz[CORE_CLOCK_MAX_THREADS];   /* per thread: the fastest of its repeats (additions per ns) */
+    double min_ghz, max_ghz, median_ghz;  /* over the threads */
+    double seconds;            /* wall time the measurement took */
+    int perf;                  /* 1: perf_event_open counted cycles and ref-cycles on every thread */
+    char perf_why[96];         /* perf 0: why not */
+    double perf_ratio_min, perf_ratio_max;   /* cycles / ref-cycles over the chain, over the threads */
+} CoreClockSample;
+
 typedef struct CycleRate {
     CycleSource source;
     double ghz;           /* cycles per nanosecond; 0 when unavailable */
@@ -29,6 +43,8 @@ typedef struct CycleRate {
     double core_min_ghz;  /* CYCLES_TSC: the range the cores' clock may take */
     double core_max_ghz;
     CoreRangeSource core_range_known;   /* where core_min_ghz .. core_max_ghz come from */
+    CoreClockSample clock_before;       /* the team's clock right before the timed runs (the range above) */
+    CoreClockSample clock_after;        /* ... right after them (and before the construct table) */
 } CycleRate;
 
 /* Microseconds to cycles at `rate` (NAN when unavailable). */

@@ -1,5 +1,7 @@
 #include "cycles.h"
 
+#include "core_clock.h"
+
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -88,7 +90,9 @@ const char *core_range_source_text(const CycleRate *rate)
            : rate->core_range_known == CORE_RANGE_CPUFREQ ? "cpufreq" : "unknown";
 }
 
-CycleRate calibrate_cycle_rate(double given_ghz)
+/* threads > 0: the team's core clock is measured too (timing/core_clock.h),
+ * before the timed runs, and the verdicts count core cycles over its range. */
+CycleRate calibrate_cycle_rate(double given_ghz, int threads)
 {
     CycleRate rate;
     memset(&rate, 0, sizeof rate);
@@ -103,6 +107,8 @@ CycleRate calibrate_cycle_rate(double given_ghz)
         rate.ghz = 0.0;
         snprintf(rate.why, sizeof rate.why, "%s", COUNTER_MISSING);
     }
+    if (threads > 0 && measure_core_clock(&rate.clock_before, threads) == 0)
+        use_measured_core_clock(&rate, rate.clock_before.min_ghz, rate.clock_before.max_ghz);
     return rate;
 }
 
