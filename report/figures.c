@@ -233,8 +233,8 @@ const char *paired_order_text(PairedOrder order)
     X(paired_batch_length, NULL, HAS_PAIRED ? integer(m->paired.batch_length) : text(NULL)) \
     X(paired_lag1, NULL, number(PAIRED(m->paired.lag1))) \
     X(core_clock_source, NULL, text(run->cycles.source == CYCLES_TSC ? core_range_source_text(&run->cycles) : NULL)) \
-    X(core_clock_after_min_ghz, NULL, number(run->clock_after.measured ? run->clock_after.min_ghz : NAN)) \
-    X(core_clock_after_max_ghz, NULL, number(run->clock_after.measured ? run->clock_after.max_ghz : NAN))
+    X(core_clock_after_min_ghz, NULL, number(run->cycles.clock_after.measured ? run->cycles.clock_after.min_ghz : NAN)) \
+    X(core_clock_after_max_ghz, NULL, number(run->cycles.clock_after.measured ? run->cycles.clock_after.max_ghz : NAN))
 /* clang-format on */
 
 #define CELL_FUNCTION(column, json, expr)                                      \

@@ -297,8 +297,8 @@ void write_json_setup(JsonWriter *w, const RunRecord *r)
     json_interval(w, "core_clock_ghz", c->source == CYCLES_TSC && c->core_range_known != CORE_RANGE_UNKNOWN, c->core_min_ghz,
                   c->core_max_ghz);
     json_string(w, "core_clock_source", c->source != CYCLES_TSC ? NULL : core_range_source_text(c));
-    write_core_clock(w, "core_clock_before", &r->run->clock_before);
-    write_core_clock(w, "core_clock_after", &r->run->clock_after);
+    write_core_clock(w, "core_clock_before", &r->run->cycles.clock_before);
+    write_core_clock(w, "core_clock_after", &r->run->cycles.clock_after);
     json_string(w, "verdict_scope", "one process");
     json_object_end(w);
 }

@@ -186,9 +186,9 @@ static void print_targets(FILE *out, const RunRecord *r)
         return;
     }
     fprintf(out, "Cycle rate: %.3f GHz (%s)\n", run->cycles.ghz, cycle_source_text(&run->cycles));
-    print_core_clock(out, "before the timed runs", &run->clock_before,
+    print_core_clock(out, "before the timed runs", &run->cycles.clock_before,
                      run->cycles.source == CYCLES_TSC ? run->cycles.ghz : 0.0);
-    print_core_clock(out, "after the timed runs", &run->clock_after,
+    print_core_clock(out, "after the timed runs", &run->cycles.clock_after,
                      run->cycles.source == CYCLES_TSC ? run->cycles.ghz : 0.0);
     fprintf(out, "Verdicts: one process's (its chunks' intervals, " INTERVAL_SCOPE "); separate processes spread "
                  "wider (docs/statistics.md)\n");
