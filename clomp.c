@@ -290,7 +290,7 @@ int main(int argc, char **argv)
     TeamPlacement placement;
     check(configure_openmp(&run, &placement, why, sizeof why), why);
     pending.record.placement = &placement;
-    run.cycles = calibrate_cycle_rate(opts.ghz);
+    run.cycles = calibrate_cycle_rate(opts.ghz, (int)run.numThreads);   /* and the team's core clock */
     if (opts.dry_run) {
         check(open_report(&out, why, sizeof why), why);
         print_header(out.report, &run, host, started);
@@ -350,7 +350,7 @@ int main(int argc, char **argv)
                               reporter && cluster_active() ? &table : NULL, 0, 0};
     SequenceHooks hooks = {&hooks_context, !reporter || run.quiet ? stderr : out.report, starting,
                            cluster_active() ? line_up_ranks : NULL, share_with_ranks, finished, round_done,
-                           skipped, &census};
+                           skipped, &census, &run.cycles.clock_after};
     pending.record.measuring_from = process_cost_now().wall_seconds;
     status = run_measurements(&pb, &run, results, clomp_schedule_count, &hooks, why, sizeof why);
     ConstructTable constructs = {0};

@@ -56,3 +56,35 @@ def ratio_interval(ours, ref, rng):
 def difference_interval(a, b, rng):
     """95% interval of median(a) - median(b)."""
     return bootstrap_interval(a, b, lambda x, y: x - y, rng)
+
+
+def signed_rank_counts(n):
+    """Counts of the signed-rank statistic W+ over the 2^n sign patterns."""
+    counts = [1] + [0] * (n * (n + 1) // 2)
+    reach = 0
+    for k in range(1, n + 1):
+        reach += k
+        for w in range(reach, k - 1, -1):
+            counts[w] += counts[w - k]
+    return counts
+
+
+def paired_shift(diffs, level=0.95):
+    """Hodges-Lehmann shift of paired differences with its exact signed-rank
+    interval (timing/signed_rank.c's method, for n up to 50): (estimate, low,
+    high, coverage); low and high None when n is too small for the level."""
+    n = len(diffs)
+    walsh = sorted((diffs[i] + diffs[j]) / 2 for i in range(n) for j in range(i, n))
+    estimate = statistics.median(walsh) if walsh else None
+    if n > 50 or n < 1:
+        return estimate, None, None, None
+    counts, total = signed_rank_counts(n), 2 ** n
+    best, coverage, tail = 0, None, 0
+    for k in range(1, len(walsh) // 2 + 1):
+        tail += counts[k - 1]
+        if tail / total > (1 - level) / 2:
+            break
+        best, coverage = k, 1 - 2 * tail / total
+    if best == 0:
+        return estimate, None, None, None
+    return estimate, walsh[best - 1], walsh[len(walsh) - best], coverage

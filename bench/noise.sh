@@ -2,9 +2,13 @@
 # The noise census measured on this machine (docs/noise.md).
 #
 # 1. Its cost: the target input with and without the census
-#    (--noise-census=off), alternating in one loop so both see the same load;
-#    per process the wall time, and the census's own time (the probe, the
-#    per-chunk sampling outside the clock) as a share of the run.
+#    (--noise-census=off), in pairs of processes, random order within each
+#    pair (seed printed; CLOMP_BENCH_SEED sets it); per process the wall
+#    time and the census's own time (the probe, the per-chunk sampling
+#    outside the clock) as a share of the run; per pair the difference on -
+#    off of Static OMP's overhead and us/Loop and Bestcase's us/Loop, its
+#    Hodges-Lehmann estimate with the exact signed-rank 95% interval (6
+#    pairs or more; goal: below 0.01 us/Loop).
 # 2. A competing process: the threads bound one per CPU (OMP_PLACES={0},{1},
 #    OMP_PROC_BIND=close), a quiet run, then the same run beside a busy loop
 #    pinned with taskset to the last team CPU (started and stopped here); per
@@ -12,17 +16,18 @@
 #    measurement "k of n chunks disturbed", quiet against busy.
 # Figures only: nothing here passes or fails.
 #
-# Usage: bench/noise.sh [--runs N] [--clomp PATH] [--cost-args "ARGS"] [--busy-args "ARGS"] [--skip-cost]
-#   defaults: 3 pairs of the target input -1 1 64 100 32 1 100; the busy case 2 1 64 100 32 1 20
+# Usage: bench/noise.sh [--runs N] [--clomp PATH] [--cost-args "ARGS"] [--busy-args "ARGS"] [--skip-cost] [--skip-busy]
+#   defaults: 6 pairs of the target input -1 1 64 100 32 1 100; the busy case 2 1 64 100 32 1 20
 set -euo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)
-runs=3
+runs=6
 clomp=$top/clomp
 cost_args="-1 1 64 100 32 1 100"
 busy_args="2 1 64 100 32 1 20"
 skip_cost=
-usage="usage: $0 [--runs N] [--clomp PATH] [--cost-args \"ARGS\"] [--busy-args \"ARGS\"] [--skip-cost]"
+skip_busy=
+usage="usage: $0 [--runs N] [--clomp PATH] [--cost-args \"ARGS\"] [--busy-args \"ARGS\"] [--skip-cost] [--skip-busy]"
 while [ $# -gt 0 ]; do
     case $1 in
         --runs) runs=${2:?$usage}; shift 2 ;;
@@ -30,6 +35,7 @@ while [ $# -gt 0 ]; do
         --cost-args) cost_args=${2:?$usage}; shift 2 ;;
         --busy-args) busy_args=${2:?$usage}; shift 2 ;;
         --skip-cost) skip_cost=1; shift ;;
+        --skip-busy) skip_busy=1; shift ;;
         *) echo "$usage" >&2; exit 2 ;;
     esac
 done
@@ -53,25 +59,32 @@ read -r -a busy_argv <<<"$busy_args"
 echo "machine: $(nproc) CPUs online; load: $(uptime | sed 's/.*load average/load average/')"
 
 if [ -z "$skip_cost" ]; then
-    echo "== 1. the census's cost: $cost_args, $runs processes each way, alternating =="
+    # Pairs of processes, census on and off, in a random order within each
+    # pair (bash's RANDOM, seeded and printed): drift between pairs cancels
+    # in each pair's difference, and the order cannot favour either side.
+    seed=${CLOMP_BENCH_SEED:-$$}
+    RANDOM=$seed
+    echo "== 1. the census's cost: $cost_args, $runs pairs of processes, random order within each pair (seed $seed) =="
     for ((i = 1; i <= runs; i++)); do
-        for mode in on off; do
+        if ((RANDOM % 2)); then order="on off"; else order="off on"; fi
+        for mode in $order; do
             "$clomp" --noise-census="$mode" --json="$work/cost.$mode.$i.json" "${cost_argv[@]}" >/dev/null 2>&1 || :
         done
-        printf '.'
+        printf '%s' "${order%% *}"
+        printf ' '
     done
-    echo
-    python3 - "$work" "$runs" <<'PY'
+    echo "(first of each pair)"
+    python3 - "$work" "$runs" "$top/bench" <<'PY'
 import json, os, statistics, sys
 work, runs = sys.argv[1], int(sys.argv[2])
-def load(mode):
-    out = []
-    for i in range(1, runs + 1):
-        p = os.path.join(work, "cost.%s.%d.json" % (mode, i))
-        if os.path.exists(p):
-            out.append(json.load(open(p)))
-    return out
-on, off = load("on"), load("off")
+sys.path.insert(0, sys.argv[3])
+from benchstats import paired_shift
+def load(mode, i):
+    p = os.path.join(work, "cost.%s.%d.json" % (mode, i))
+    return json.load(open(p)) if os.path.exists(p) else None
+pairs = [(load("on", i), load("off", i)) for i in range(1, runs + 1)]
+pairs = [(a, b) for a, b in pairs if a is not None and b is not None]
+on, off = [a for a, _ in pairs], [b for _, b in pairs]
 def wall(d): return d["process_cost"]["wall_seconds"]
 def fig(d, key, member):
     for m in d["measurements"]:
@@ -84,6 +97,15 @@ for key, member in (("static", "overhead_us_per_loop"), ("bestcase", "us_per_loo
     b = [fig(d, key, member) for d in off if fig(d, key, member) is not None]
     if a and b:
         print("%-34s %12.3f %12.3f" % ("%s %s" % (key, member), statistics.median(a), statistics.median(b)))
+print("census on - off, per pair (Hodges-Lehmann, exact signed-rank 95% interval; goal: |difference| < 0.01 us/Loop):")
+for key, member in (("static", "overhead_us_per_loop"), ("static", "us_per_loop"), ("bestcase", "us_per_loop")):
+    d = [fig(a, key, member) - fig(b, key, member) for a, b in pairs
+         if fig(a, key, member) is not None and fig(b, key, member) is not None]
+    if not d:
+        continue
+    est, lo, hi, cov = paired_shift(d)
+    ci = "95%% CI %+.4f .. %+.4f (covers %.3f)" % (lo, hi, cov) if lo is not None else "no 95%% CI from %d pairs (needs 6)" % len(d)
+    print("  %-32s %+.4f us/Loop, %s, %d pairs" % ("%s %s" % (key, member), est, ci, len(d)))
 own = [(d["noise_census"]["probe_seconds"] + d["noise_census"]["sampling_seconds"]) / wall(d) for d in on]
 print("census's own time (probe + sampling) / wall: median %.3f%%, max %.3f%%" % (100 * statistics.median(own), 100 * max(own)))
 print("  probe %.1f ms, sampling %.1f ms (medians)" % (
@@ -92,6 +114,8 @@ print("  probe %.1f ms, sampling %.1f ms (medians)" % (
 PY
 fi
 
+# (The heredocs keep their lines unindented: the block is not indented.)
+if [ -z "$skip_busy" ]; then
 last=$(($(nproc) - 1))
 places="{0}"
 for ((c = 1; c <= last && c < 2; c++)); do places="$places,{$c}"; done
@@ -120,4 +144,5 @@ for m in runs["busy"]["measurements"]:
     print("%-14s %15d of %-4d %15d of %-4d%s" % (m["key"], a["noise_spans_disturbed"], a["noise_spans"],
           m["noise_spans_disturbed"], m["noise_spans"], warn))
 PY
+fi
 echo "load after: $(uptime | sed 's/.*load average/load average/')"

@@ -27,6 +27,7 @@ typedef struct Options {
     int want_schedule_list;   /* --list-schedules */
     int dry_run;           /* --dry-run: validate and print the plan, build nothing */
     long trials;           /* --trials=K chunks per timed run; 0: chosen by clomp */
+    long paired_blocks;    /* --paired-blocks=N blocks of the paired overhead; -1: as many as the chunks */
     long rounds;           /* --rounds=R repeats of the whole sequence (1) */
     double ghz;            /* --ghz=F cycle rate; 0: calibrate the TSC */
     const char *schedules; /* --schedules=LIST as given (checked against the table later); NULL: all */

@@ -52,26 +52,43 @@ static void run(Problem *pb, long subcycles, ChunkTimer *timer, TeamObservation 
     int nthreads = pb->numThreads;
     long chunks = chunk_count(timer);
     double *finished = timer != NULL ? timer->thread_marks : NULL;
+    /* The noise census reads at Bestcase's chunk boundaries as at every
+     * other schedule's (chunk_timer.h): thread 0 reads at its own, and the
+     * time it spends reading is left out of its chunk ends. */
+    const ChunkSampler *census = timer != NULL ? timer->sampler : NULL;
 
     assert(timer == NULL || finished != NULL);   /* the caller's part of the contract, see chunk_timer.h */
+    if (census != NULL)
+        census->sample(census->context, 0);
     double start = now_seconds();
 #pragma omp parallel
     {
         long first, last;
         int tid = omp_get_thread_num();
+        double census_time = 0.0;   /* thread 0: spent reading the census so far */
         claim_thread_slice(pb->mesh.shape.numParts, seen, &first, &last);
         for (long c = 0, it = 0; c < chunks; c++) {
             for (long end = chunk_end_iteration(timer, c, subcycles); it < end; it++)
                 bestcase_cycle(pb, it, first, last, deposit);
-            if (timer != NULL && tid < nthreads)
-                finished[(long)tid * chunks + c] = now_seconds();
+            if (timer != NULL && tid < nthreads) {
+                double now = now_seconds();
+                finished[(long)tid * chunks + c] = now - census_time;
+                if (tid == 0 && census != NULL && c + 1 < chunks) {
+                    census->sample(census->context, 1);
+                    census->sample(census->context, 0);
+                    census_time += now_seconds() - now;
+                }
+            }
         }
     }
     if (timer == NULL) {
         run_fooled_calc_deposits(pb, subcycles);
         return;
     }
-    time_chunks(pb, timer, finished, nthreads, start, now_seconds());
+    double joined = now_seconds();
+    if (census != NULL)
+        census->sample(census->context, 1);
+    time_chunks(pb, timer, finished, nthreads, start, joined);
 }
 
 static const char *const pseudocode[] = {

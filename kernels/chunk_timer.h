@@ -27,7 +27,11 @@ typedef struct ChunkVerifier {
 
 /* Called with the clock stopped, right before a chunk's clock starts (at_end
  * 0) and right after it stops (at_end 1), by the thread that reads the clock:
- * the noise census's per-chunk sample (measure/noise_sampler.c). */
+ * the noise census's per-chunk sample (measure/noise_sampler.c). Every
+ * chunked schedule calls it at every chunk boundary, Bestcase OMP included
+ * (its thread 0 at its own boundaries, the reading time left out of its
+ * chunk ends), so that whatever the reads cost at a boundary, every
+ * schedule pays it alike and the overhead against Bestcase carries none. */
 typedef struct ChunkSampler {
     void (*sample)(void *context, int at_end);
     void *context;

@@ -92,7 +92,7 @@ __attribute__((constructor)) static void check_fault_environment(void)
     }
     /* Here, not when armed: a 10 ms spin just before the timed run made
      * Static OMP 0.1 us/Loop faster than without it (bench/detect.sh at 0 us). */
-    CycleRate rate = calibrate_cycle_rate(0.0);
+    CycleRate rate = calibrate_cycle_rate(0.0, 0);
     ticks_are_tsc = rate.source == CYCLES_TSC;
     ticks_per_us = ticks_are_tsc ? rate.ghz * 1e3 : 1e3;
 }

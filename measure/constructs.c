@@ -16,6 +16,7 @@
 #include "../timing/clock.h"
 #include "construct_overhead.h"
 #include "construct_resolution.h"
+#include "construct_shape.h"
 #include "sequence.h"
 
 #define FAIL(status, ...) return (snprintf(why, why_size, __VA_ARGS__), (status))
@@ -155,7 +156,10 @@ static long involuntary_switches(void)
 }
 
 /* EPCC's method at one level: innerreps calibrated to the target time,
- * then `reps` repetitions, each the reference then the test. */
+ * then `reps` repetitions of the reference and the test, the order
+ * alternating (reference first in even repetitions, test first in odd
+ * ones), so that warming or drift within a repetition does not always
+ * favour the same side. */
 static int measure_level(const RunSetup *run, LevelRun *lr, ConstructLevel *L)
 {
     const ConstructOptions *o = &run->constructs;
@@ -179,10 +183,18 @@ static int measure_level(const RunSetup *run, LevelRun *lr, ConstructLevel *L)
     double *reference = test + o->reps, *overhead = test + 2 * o->reps;
     L->disturbed_reps = 0;
     for (long r = 0; r < o->reps; r++) {
-        reference[r] = timed_reference(lr);
-        long before = involuntary_switches();
-        test[r] = timed_test(lr);
-        long after = involuntary_switches();
+        long before, after;
+        if (r % 2 == 0) {   /* the order alternates; the test alone is watched for preemption */
+            reference[r] = timed_reference(lr);
+            before = involuntary_switches();
+            test[r] = timed_test(lr);
+            after = involuntary_switches();
+        } else {
+            before = involuntary_switches();
+            test[r] = timed_test(lr);
+            after = involuntary_switches();
+            reference[r] = timed_reference(lr);
+        }
         if (before < 0 || after < 0)
             L->disturbed_reps = -1;   /* not known */
         else if (L->disturbed_reps >= 0 && after > before)
@@ -197,90 +209,6 @@ static int measure_level(const RunSetup *run, LevelRun *lr, ConstructLevel *L)
     free(test);
     verify_level(lr, L);
     return 0;
-}
-
-/* Where the inner threads of one untimed nested region run. */
-static void observe_level2_team(ConstructTable *t)
-{
-    TeamObservation *seen = &t->level2_team;
-    long slots = (long)t->outer * t->inner;
-    seen->nested = 1;
-    seen->cpu_slots = slots < TEAM_MAX_CPU_SLOTS ? (int)slots : TEAM_MAX_CPU_SLOTS;
-    for (int i = 0; i < seen->cpu_slots; i++)
-        seen->cpu[i] = -1;
-    int inner = t->inner, min = inner, max = 0, total = 0, outer_seen = 0;
-#pragma omp parallel num_threads(t->outer) reduction(min : min) reduction(max : max, outer_seen) reduction(+ : total)
-    {
-        int k = omp_get_thread_num();
-        outer_seen = omp_get_num_threads();
-#pragma omp parallel num_threads(inner)
-        {
-            long slot = (long)k * inner + omp_get_thread_num();
-            if (slot < seen->cpu_slots)
-                seen->cpu[slot] = sched_getcpu();
-            if (omp_get_thread_num() == 0) {
-                min = omp_get_num_threads();
-                max = min;
-                total = min;
-            }
-        }
-    }
-    seen->threads = outer_seen;
-    seen->inner_min = min;
-    seen->inner_max = max;
-    seen->inner_total = total;
-}
-
-/* The chunk sizes of a row: one (0) without a chunk; the list given; or
- * schedbench's powers of two up to iters_per_thread (GUIDED and TASKLOOP:
- * up to iters_per_thread / threads, as schedbench). An array row's sizes:
- * --construct-sizes, or arraybench's 1, 3, 9, ... 59049. */
-static int row_chunks(const RunSetup *run, const Construct *c, long *chunks)
-{
-    if (!c->takes_chunk) {
-        chunks[0] = 0;
-        return 1;
-    }
-    if (c->takes_chunk == CONSTRUCT_SIZE) {
-        memcpy(chunks, run->constructs.sizes, (size_t)run->constructs.size_count * sizeof *chunks);
-        return run->constructs.size_count;
-    }
-    if (c->kind == CONSTRUCT_TARGET && run->constructs.chunk_count == 0) {   /* map rows: bytes, 8 B .. 2 MiB */
-        int n = 0;
-        for (long bytes = 8; bytes <= 2L * 1024 * 1024 && n < CONSTRUCT_MAX_CHUNKS; bytes *= 8)
-            chunks[n++] = bytes;
-        return n;
-    }
-    if (run->constructs.chunk_count > 0) {
-        memcpy(chunks, run->constructs.chunks, (size_t)run->constructs.chunk_count * sizeof *chunks);
-        return run->constructs.chunk_count;
-    }
-    long largest = run->constructs.iters_per_thread;
-    if (c->chunk_share)
-        largest = run->numThreads > 1 ? largest / run->numThreads : largest;
-    int n = 0;
-    for (long k = 1; k <= largest && n < CONSTRUCT_MAX_CHUNKS; k *= 2)
-        chunks[n++] = k;
-    return n;
-}
-
-static void set_shape(const RunSetup *run, ConstructTable *t)
-{
-    t->iters_per_thread = run->constructs.iters_per_thread;
-    t->wait_policy = getenv("OMP_WAIT_POLICY");
-    t->cpus = omp_get_num_procs();
-    if (run->nested_unavailable[0] != '\0' || run->nestedOuter < 2 || run->nestedInner < 2) {
-        if (run->nested_unavailable[0] != '\0')
-            snprintf(t->level2_unavailable, sizeof t->level2_unavailable, "%s", run->nested_unavailable);
-        else
-            snprintf(t->level2_unavailable, sizeof t->level2_unavailable, "needs at least 2x2 threads, not %dx%d",
-                     run->nestedOuter, run->nestedInner);
-        return;
-    }
-    t->outer = run->nestedOuter;
-    t->inner = run->nestedInner;
-    t->oversubscribed = (long)t->outer * t->inner > t->cpus;
-    observe_level2_team(t);
 }
 
 /* The row's check (construct.h), untimed, where the test will run: 0, or
@@ -381,17 +309,17 @@ int measure_constructs(const RunSetup *run, ConstructTable *t, char *why, size_t
     t->capacity = 0;
     for (size_t i = 0; i < clomp_construct_count; i++)
         if (run->construct_selected[i])
-            t->capacity += (size_t)row_chunks(run, clomp_constructs[i], chunks);
+            t->capacity += (size_t)construct_row_params(run, clomp_constructs[i], chunks);
     t->rows = calloc(t->capacity > 0 ? t->capacity : 1, sizeof *t->rows);
     if (t->rows == NULL)
         FAIL(EXIT_RESOURCE, "out of memory for the construct table");
     t->sync_delay = calibrate_delay(run->constructs.sync_delay_us);
     t->loop_delay = calibrate_delay(run->constructs.loop_delay_us);
-    set_shape(run, t);
+    set_construct_shape(run, t);
     for (size_t i = 0; i < clomp_construct_count; i++) {
         if (!run->construct_selected[i])
             continue;
-        int n = row_chunks(run, clomp_constructs[i], chunks);
+        int n = construct_row_params(run, clomp_constructs[i], chunks);
         for (int k = 0; k < n; k++) {
             ConstructResult *row = &t->rows[t->count++];
             row->construct = clomp_constructs[i];

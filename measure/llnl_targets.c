@@ -68,6 +68,13 @@ void judge_llnl_target(const LlnlTarget *t, const Measurement *m, const CycleRat
     j->core_low = j->has_ci ? j->cycles_low : j->cycles;
     j->core_high = j->has_ci ? j->cycles_high : j->cycles;
     int stretched = rate->source == CYCLES_TSC && rate->ghz > 0.0;
+    if (stretched && rate->core_range_known == CORE_RANGE_UNKNOWN) {
+        /* Nominal cycles only: without the core clock no core count, no verdict. */
+        j->core_low = j->core_high = NAN;
+        if (t->below_cycles > 0.0)
+            j->verdict = "unavailable";
+        return;
+    }
     if (stretched) {   /* the widest core-cycle range either end can stand for (a difference may be negative) */
         double lo = j->core_low, hi = j->core_high;
         double slow = rate->core_min_ghz / rate->ghz, fast = rate->core_max_ghz / rate->ghz;

@@ -60,12 +60,13 @@ WallTime record_wall_time(const RunRecord *r)
         w.warmup += m->warmup_seconds;
         w.reset += m->reset_seconds;
         w.check += m->check_seconds;
+        w.paired += m->paired.seconds;
         for (long round = 0; round < m->rounds_done; round++)
             w.timed += m->round_seconds[round];
     }
     w.constructs = r->constructs_seconds;
     if (r->measured_until > 0.0)
         w.after_runs = w.total - r->measured_until;
-    w.rest = w.total - w.setup - w.build - w.warmup - w.reset - w.timed - w.check - w.constructs - w.after_runs;
+    w.rest = w.total - w.setup - w.build - w.warmup - w.reset - w.timed - w.check - w.paired - w.constructs - w.after_runs;
     return w;
 }

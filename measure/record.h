@@ -20,6 +20,7 @@
 #include "../timing/statistics.h"
 #include "construct_record.h"
 #include "noise_record.h"
+#include "paired_record.h"
 
 /* WARNING lines: found with the figures they are about, printed by the
  * text report and listed by the JSON one. */
@@ -168,7 +169,7 @@ typedef struct RunSetup {
     long trials;              /* chunks per timed run (resolved) */
     long requested_trials;    /* --trials as given; 0: default */
     long *chunk_end;          /* [trials]: cumulative subcycles at the end of each chunk */
-    long rounds;
+    long rounds, paired_blocks;   /* --paired-blocks: the paired overhead's blocks; -1: trials; 0: none */
     int quiet;
     int verdict;              /* --verdict */
     const char *json_path;
@@ -233,6 +234,7 @@ typedef struct Measurement {
     double overhead_low, overhead_high;
     int has_round_range;       /* 2-5 rounds: no 95% interval, but the per-round differences' range */
     double round_range_low, round_range_high;
+    PairedOverhead paired;     /* the overhead from blocks of adjacent chunks (measure/paired_overhead.c) */
 
     /* Whether its figures are a result at all (judge_validity, docs/statistics.md):
      * 0 unless it ran faster than Bestcase OMP beyond its interval, or its mean
@@ -336,7 +338,7 @@ typedef struct RunRecord {
 typedef struct WallTime {
     int measured;              /* 0: the measurements never began, or no process cost */
     double total, setup, build, warmup, reset, timed, check;
-    double constructs;         /* the construct table (--constructs) */
+    double constructs, paired; /* the construct table (--constructs); the paired overheads' blocks */
     double after_runs;         /* from the end of the measurements to the record: locality again, summaries */
     double rest;               /* what no part timed (the hooks between measurements): small, >= 0 */
 } WallTime;
@@ -360,11 +362,9 @@ static inline int measurement_reported(const Measurement *m)
 /* The run measurement of `role` (and `key`, unless NULL), or NULL. */
 const Measurement *find_measurement(const Measurement *results, size_t count, ScheduleRole role, const char *key);
 
-/* Distinct CPUs among a nested warm-up's inner threads; *threads: how
- * many were seen. */
+/* Distinct CPUs among a nested warm-up's inner threads; *threads: how many were seen. */
 int team_distinct_cpus(const TeamObservation *t, int *threads);
 
-/* Subcycles in chunk c of a measurement. */
-long chunk_subcycles(const Measurement *m, long c);
+long chunk_subcycles(const Measurement *m, long c);   /* subcycles in chunk c of a measurement */
 
 #endif

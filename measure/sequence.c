@@ -13,9 +13,11 @@
 #include "../ompt/tool.h"
 #include "chunk_plan.h"
 #include "noise.h"
+#include "paired_overhead.h"
 #include "summarize.h"
 #include "warnings.h"
 #include "../timing/clock.h"
+#include "../timing/core_clock.h"
 
 volatile sig_atomic_t clomp_openmp_running;
 
@@ -346,8 +348,8 @@ static int measure_once(Problem *pb, const RunSetup *run, Measurement *m, long r
     return 0;
 }
 
-int run_measurements(Problem *pb, const RunSetup *run, Measurement *results, size_t count,
-                     const SequenceHooks *hooks, char *why, size_t why_size)
+static int run_sequence(Problem *pb, const RunSetup *run, Measurement *results, size_t count,
+                        const SequenceHooks *hooks, PairedBench *paired, char *why, size_t why_size)
 {
     for (long round = 0; round < run->rounds; round++) {
         double round_start = now_seconds();
@@ -367,6 +369,7 @@ int run_measurements(Problem *pb, const RunSetup *run, Measurement *results, siz
                 ompt_samples_take((int)i, &m->samples);
             if (status == 0 && last_round) {
                 const Measurement *bestcase = find_measurement(results, count, ROLE_BESTCASE, NULL);
+                measure_paired_overhead(paired, pb, run, m, bestcase);
                 finish_measurement(run, m, bestcase);
                 if (hooks->noise != NULL)
                     noise_measurement_warnings(hooks->noise, run, m, bestcase);
@@ -383,4 +386,15 @@ int run_measurements(Problem *pb, const RunSetup *run, Measurement *results, siz
             hooks->round_done(hooks->context, round, now_seconds() - round_start, measured);
     }
     return 0;
+}
+
+int run_measurements(Problem *pb, const RunSetup *run, Measurement *results, size_t count,
+                     const SequenceHooks *hooks, char *why, size_t why_size)
+{
+    PairedBench paired = {0};
+    int status = run_sequence(pb, run, results, count, hooks, &paired, why, why_size);
+    free_paired_bench(&paired);
+    if (hooks->clock_after != NULL)
+        measure_core_clock(hooks->clock_after, (int)run->numThreads);
+    return status;
 }

@@ -38,6 +38,8 @@ typedef struct SequenceHooks {
     void (*skipped)(void *context, const Measurement *m);
     /* The noise census (measure/noise.h) to sample the timed runs into; NULL: none. */
     NoiseCensus *noise;
+    /* Where to measure the team's core clock right after the timed runs (timing/core_clock.h); NULL: not. */
+    CoreClockSample *clock_after;
 } SequenceHooks;
 
 /* Allocates each measurement's timing arrays for run->rounds rounds; -1 when

@@ -133,6 +133,19 @@ static const char *overhead_resolution(const Measurement *m, const MeasurementFi
     return f->overhead_low <= 0.0 && f->overhead_high >= 0.0 ? "contains 0" : "resolved";
 }
 
+/* The cores' clock range the verdicts count with (measured, or cpufreq's); empty when unknown. */
+#define CORE_RANGE(value) \
+    (run->cycles.source == CYCLES_TSC && run->cycles.core_range_known != CORE_RANGE_UNKNOWN ? (value) : NAN)
+
+/* The paired overhead (measure/paired_overhead.h): complete checked measurements that have one. */
+#define HAS_PAIRED (f->complete && m->paired.order != PAIRED_NOT_MEASURED)
+#define PAIRED(value) (HAS_PAIRED ? (value) : NAN)
+
+const char *paired_order_text(PairedOrder order)
+{
+    return order == PAIRED_INTERLEAVED ? "interleaved" : order == PAIRED_SEQUENTIAL ? "sequential" : "not measured";
+}
+
 /* A noise census count of the measurement: empty / null when not sampled. */
 #define NOISE_COUNT(value) (m->noise.sampled ? integer(value) : text(NULL))
 
@@ -214,8 +227,8 @@ static const char *overhead_resolution(const Measurement *m, const MeasurementFi
     X(llnl_target_core_cycles_low, NULL, number(JUDGED(f->judgement.core_low))) \
     X(llnl_target_core_cycles_high, NULL, number(JUDGED(f->judgement.core_high))) \
     X(llnl_target, NULL, text(IS_JUDGED ? f->target->label : NULL)) \
-    X(core_clock_min_ghz, NULL, number(run->cycles.source == CYCLES_TSC ? run->cycles.core_min_ghz : NAN)) \
-    X(core_clock_max_ghz, NULL, number(run->cycles.source == CYCLES_TSC ? run->cycles.core_max_ghz : NAN)) \
+    X(core_clock_min_ghz, NULL, number(CORE_RANGE(run->cycles.core_min_ghz))) \
+    X(core_clock_max_ghz, NULL, number(CORE_RANGE(run->cycles.core_max_ghz))) \
     X(ompt_tool, NULL, text(ompt_mode_name(run->ompt.attached ? run->ompt.mode : OMPT_MODE_NONE))) \
     X(ompt_regions_level1, NULL, CENSUS(m->census.level[0].regions)) \
     X(ompt_team_level1_min, NULL, CENSUS(m->census.level[0].team_min)) \
@@ -249,6 +262,16 @@ static const char *overhead_resolution(const Measurement *m, const MeasurementFi
     X(overhead_percent_ci_high, NULL, number(f->overhead_high / f->us * 100.0)) \
     X(valid, "valid", f->complete ? boolean(!m->invalid) : text(NULL)) \
     X(invalid_reason, "invalid_reason", text(f->complete && m->invalid ? m->invalid_reason : NULL)) \
+    X(paired_overhead_us, NULL, number(PAIRED(m->paired.shift.estimate))) \
+    X(paired_overhead_ci_low, NULL, number(PAIRED(m->paired.shift.has_ci ? m->paired.shift.low : NAN))) \
+    X(paired_overhead_ci_high, NULL, number(PAIRED(m->paired.shift.has_ci ? m->paired.shift.high : NAN))) \
+    X(paired_order, NULL, text(HAS_PAIRED ? paired_order_text(m->paired.order) : NULL)) \
+    X(paired_blocks, NULL, HAS_PAIRED ? integer(m->paired.blocks) : text(NULL)) \
+    X(paired_batch_length, NULL, HAS_PAIRED ? integer(m->paired.batch_length) : text(NULL)) \
+    X(paired_lag1, NULL, number(PAIRED(m->paired.lag1))) \
+    X(core_clock_source, NULL, text(run->cycles.source == CYCLES_TSC ? core_range_source_text(&run->cycles) : NULL)) \
+    X(core_clock_after_min_ghz, NULL, number(run->cycles.clock_after.measured ? run->cycles.clock_after.min_ghz : NAN)) \
+    X(core_clock_after_max_ghz, NULL, number(run->cycles.clock_after.measured ? run->cycles.clock_after.max_ghz : NAN)) \
     OFFLOAD_FIGURE_COLUMNS(X)
 /* clang-format on */
 

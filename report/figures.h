@@ -50,6 +50,9 @@ const Measurement *record_find_key(const RunRecord *r, const char *key);
 /* "ok", "verification failed" or "failed". */
 const char *record_status(const RunRecord *r);
 
+/* "interleaved", "sequential" or "not measured": how a paired overhead was paired. */
+const char *paired_order_text(PairedOrder order);
+
 void measurement_figures(const RunRecord *r, const Measurement *m, MeasurementFigures *f);
 
 /* One cell of a per-measurement column: a number (NAN: empty / null), an

@@ -1,6 +1,7 @@
 #include "json_sections.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "figures.h"
@@ -23,6 +24,51 @@ static void write_statistics(JsonWriter *w, const SampleStats *st)
 }
 
 /* CLOMP 1.2's "MPI Dist" line: the runtime over the ranks, and the rank whose figures are shown. */
+
+/* The paired overhead (schema 1.x, docs/json-schema.md): null when not
+ * measured (not a checked schedule, no Bestcase, incomplete). */
+static void write_paired_overhead(JsonWriter *w, const PairedOverhead *p)
+{
+    if (p == NULL || p->order == PAIRED_NOT_MEASURED) {
+        json_null(w, "paired_overhead");
+        return;
+    }
+    const ShiftEstimate *s = &p->shift;
+    json_object_begin(w, "paired_overhead");
+    json_number(w, "us_per_loop", s->estimate);
+    json_interval(w, "ci_95", s->has_ci, s->low, s->high);
+    json_number(w, "ci_coverage", s->has_ci ? s->coverage : NAN);
+    json_string(w, "ci_method", s->ci_exact ? "Hodges-Lehmann, exact signed-rank interval (Walsh averages)"
+                                            : "Hodges-Lehmann, signed-rank interval by the normal approximation");
+    json_string(w, "ci_scope", INTERVAL_SCOPE);
+    json_number(w, "p_value", s->p_value);
+    json_bool(w, "p_value_exact", s->exact);
+    json_string(w, "order", paired_order_text(p->order));
+    json_string(w, "why_sequential", p->order == PAIRED_SEQUENTIAL ? p->why_sequential : NULL);
+    json_integer(w, "blocks", p->blocks);
+    if (p->order == PAIRED_INTERLEAVED) {
+        char seed[24];
+        snprintf(seed, sizeof seed, "%016llx", (unsigned long long)p->seed);
+        json_integer(w, "subcycles_per_chunk", p->subcycles);
+        json_string(w, "order_seed", seed);
+        json_integer(w, "schedule_first", p->schedule_first);
+        json_number(w, "seconds", p->seconds);
+    } else {
+        json_null(w, "subcycles_per_chunk");
+        json_null(w, "order_seed");
+        json_null(w, "schedule_first");
+        json_null(w, "seconds");
+    }
+    json_number(w, "lag1_autocorrelation", p->lag1);
+    json_number(w, "lag1_schedule", p->lag1_schedule);
+    json_number(w, "lag1_bestcase", p->lag1_bestcase);
+    json_integer(w, "batch_length", p->batch_length);
+    json_integer(w, "batches", p->batches);
+    json_number(w, "schedule_us_per_loop", p->schedule_us);
+    json_number(w, "bestcase_us_per_loop", p->bestcase_us);
+    json_object_end(w);
+}
+
 static void write_distribution(JsonWriter *w, const RankSpread *sp)
 {
     json_object_begin(w, "mpi_distribution");
@@ -122,6 +168,7 @@ void write_json_measurement(JsonWriter *w, const RunRecord *r, const Measurement
     json_string(w, "overhead_ci_scope", has_ci ? INTERVAL_SCOPE : NULL);
     json_interval(w, "overhead_round_range", complete && m->has_overhead && m->has_round_range && !isnan(f.overhead), m->round_range_low,
              m->round_range_high);
+    write_paired_overhead(w, complete ? &m->paired : NULL);
     json_integer(w, "subnormals", m->subnormals);
     write_json_ompt_measurement(w, run, m);
     if (m->spread.ranks > 0)

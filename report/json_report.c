@@ -40,6 +40,7 @@ static void write_wall_time(JsonWriter *w, const RunRecord *r)
     json_number(w, "rest_seconds", t.rest);
     json_number(w, "constructs_seconds", t.constructs);
     json_number(w, "after_runs_seconds", t.after_runs);
+    json_number(w, "paired_blocks_seconds", t.paired);
     json_object_end(w);
 }
 

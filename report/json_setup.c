@@ -170,6 +170,34 @@ static void write_local_percent(JsonWriter *w, int measured, double percent)
         json_null(w, "local_percent");
 }
 
+
+/* The team's measured core clock (timing/core_clock.h); null when not taken. */
+static void write_core_clock(JsonWriter *w, const char *key, const CoreClockSample *s)
+{
+    if (!s->measured) {
+        json_null(w, key);
+        return;
+    }
+    json_object_begin(w, key);
+    json_string(w, "method", "dependent integer additions (1 cycle each) timed against CLOCK_MONOTONIC on each thread");
+    json_number(w, "median_ghz", s->median_ghz);
+    json_number(w, "min_ghz", s->min_ghz);
+    json_number(w, "max_ghz", s->max_ghz);
+    json_array_begin(w, "threads_ghz");
+    for (int t = 0; t < s->threads; t++)
+        json_number(w, NULL, s->ghz[t]);
+    json_array_end(w);
+    json_number(w, "seconds", s->seconds);
+    if (s->perf) {
+        json_interval(w, "perf_cycles_per_ref_cycle", 1, s->perf_ratio_min, s->perf_ratio_max);
+        json_null(w, "perf_unavailable");
+    } else {
+        json_null(w, "perf_cycles_per_ref_cycle");
+        json_string(w, "perf_unavailable", s->perf_why);
+    }
+    json_object_end(w);
+}
+
 /* The Part records' locality (numa.locality.part_records). */
 static void write_records(JsonWriter *w, const RecordLocality *r)
 {
@@ -273,8 +301,12 @@ void write_json_setup(JsonWriter *w, const RunRecord *r)
         json_number(w, "ghz", c->ghz);
     json_string(w, "note", c->source == CYCLES_UNAVAILABLE ? c->why : cycle_source_text(c));
     json_string(w, "clock", cycle_clock_text(c));
-    json_interval(w, "core_clock_ghz", c->source == CYCLES_TSC, c->core_min_ghz, c->core_max_ghz);
-    json_string(w, "core_clock_source", c->source != CYCLES_TSC ? NULL : c->core_range_known ? "cpufreq" : "assumed");
+    json_interval(w, "core_clock_ghz", c->source == CYCLES_TSC && c->core_range_known != CORE_RANGE_UNKNOWN, c->core_min_ghz,
+                  c->core_max_ghz);
+    json_string(w, "core_clock_source", c->source != CYCLES_TSC ? NULL : core_range_source_text(c));
+    write_core_clock(w, "core_clock_before", &r->run->cycles.clock_before);
+    write_core_clock(w, "core_clock_after", &r->run->cycles.clock_after);
+    json_string(w, "verdict_scope", "one process");
     json_object_end(w);
 }
 

@@ -67,6 +67,37 @@ static void print_comparisons(FILE *out, const Measurement *m, const Measurement
     }
 }
 
+/* The paired overhead (measure/paired_overhead.h), after the lines above:
+ * the Hodges-Lehmann shift of the block differences and its interval. */
+static void print_paired_overhead(FILE *out, const Measurement *m)
+{
+    const PairedOverhead *p = &m->paired;
+    const ShiftEstimate *s = &p->shift;
+    char a[32], how[160];
+    if (p->order == PAIRED_NOT_MEASURED)
+        return;
+    double u = s->has_ci ? 0.5 * (s->high - s->low) : 0.0;
+    if (p->order == PAIRED_INTERLEAVED)
+        snprintf(how, sizeof how, "%ld interleaved blocks, random order", p->blocks);
+    else
+        snprintf(how, sizeof how, "%ld sequential pairs of chunks", p->blocks);
+    int n = (int)strlen(how);
+    if (p->batch_length > 1)
+        snprintf(how + n, sizeof how - (size_t)n, "; lag-1 %.2f: medians of %ld batches of %ld", p->lag1, p->batches,
+                 p->batch_length);
+    else
+        snprintf(how + n, sizeof how - (size_t)n, "; lag-1 %.2f", p->lag1);
+    if (s->has_ci) {
+        char b[32], c[32];
+        fprintf(out, "%13s Pair Ovh: %s us/Loop, 95%% CI %s .. %s (Hodges-Lehmann, %s), " INTERVAL_SCOPE "\n",
+                m->schedule->name, measured_text(a, sizeof a, s->estimate, u, 3), measured_text(b, sizeof b, s->low, u, 3),
+                measured_text(c, sizeof c, s->high, u, 3), how);
+    } else {
+        fprintf(out, "%13s Pair Ovh: %s us/Loop, no 95%% CI from %ld (needs 6 or more) (Hodges-Lehmann, %s)\n",
+                m->schedule->name, measured_text(a, sizeof a, s->estimate, 0.0, 2), p->batches, how);
+    }
+}
+
 /* clomp's statistics of the chunks: spread, the median with its interval,
  * the overhead from the medians with its interval (robust to an outlying
  * chunk, where 1.2's lines above come from the whole Runtime); every number
@@ -113,6 +144,7 @@ static void print_statistics(FILE *out, const Measurement *m, int overhead_void)
                 name, m->rounds_done, measured_text(a, sizeof a, m->round_range_low, ou, 3),
                 measured_text(b, sizeof b, m->round_range_high, ou, 3));
     }
+    print_paired_overhead(out, m);
 }
 
 /* Cycle counts of what LLNL sets targets for (the targets table names the

@@ -119,11 +119,34 @@ static void print_clock_note(FILE *out, const CycleRate *rate, const TargetJudge
         fprintf(out, " (core cycles at --ghz=%.3f)", rate->ghz);
         return;
     }
+    if (rate->core_range_known == CORE_RANGE_UNKNOWN) {
+        fprintf(out, " (counted in nominal TSC cycles at %.3f GHz; the core clock is unknown here, so no core "
+                     "count; --ghz gives it)", rate->ghz);
+        return;
+    }
     double u = 0.5 * (j->core_high - j->core_low);
     fprintf(out, " (counted in nominal TSC cycles at %.3f GHz; the cores at %.2f-%.2f GHz%s run %s .. %s core cycles)",
             rate->ghz, rate->core_min_ghz, rate->core_max_ghz,
-            rate->core_range_known ? " (cpufreq)" : " (assumed: cpufreq does not say; --ghz gives the core clock)",
+            rate->core_range_known == CORE_RANGE_MEASURED ? " (measured on the team's threads)" : " (cpufreq)",
             measured_text(a, sizeof a, j->core_low, u, 0), measured_text(b, sizeof b, j->core_high, u, 0));
+}
+
+/* The clock the team's cores had (timing/core_clock.h), before and after the timed runs. */
+static void print_core_clock(FILE *out, const char *when, const CoreClockSample *s, double tsc_ghz)
+{
+    if (!s->measured) {
+        fprintf(out, "Core clock %s: not measured\n", when);
+        return;
+    }
+    fprintf(out, "Core clock %s: %.2f GHz median over %d thread%s (%.2f .. %.2f", when, s->median_ghz, s->threads,
+            s->threads == 1 ? "" : "s", s->min_ghz, s->max_ghz);
+    if (tsc_ghz > 0.0)
+        fprintf(out, "; %.2f .. %.2fx the TSC rate", s->min_ghz / tsc_ghz, s->max_ghz / tsc_ghz);
+    fprintf(out, "), dependent additions timed on each thread, %.1f ms", s->seconds * 1e3);
+    if (s->perf)
+        fprintf(out, "; perf cycles/ref-cycles %.3f .. %.3f\n", s->perf_ratio_min, s->perf_ratio_max);
+    else
+        fprintf(out, "; perf cycles/ref-cycles unavailable (%s)\n", s->perf_why);
 }
 
 /* LLNL's targets, judged on the interval where there is one, stretched over
@@ -167,6 +190,12 @@ static void print_targets(FILE *out, const RunRecord *r)
         return;
     }
     fprintf(out, "Cycle rate: %.3f GHz (%s)\n", run->cycles.ghz, cycle_source_text(&run->cycles));
+    print_core_clock(out, "before the timed runs", &run->cycles.clock_before,
+                     run->cycles.source == CYCLES_TSC ? run->cycles.ghz : 0.0);
+    print_core_clock(out, "after the timed runs", &run->cycles.clock_after,
+                     run->cycles.source == CYCLES_TSC ? run->cycles.ghz : 0.0);
+    fprintf(out, "Verdicts: one process's (its chunks' intervals, " INTERVAL_SCOPE "); separate processes spread "
+                 "wider (docs/statistics.md)\n");
     for (size_t t = 0; t < llnl_target_count; t++) {
         TargetJudgement j;
         judge_llnl_target(&llnl_targets[t], record_find_key(r, llnl_targets[t].schedule_key), &run->cycles, &j);
@@ -195,9 +224,10 @@ static void print_wall_time(FILE *out, const RunRecord *r)
     if (!w.measured)
         return;
     fprintf(out, "Wall time: %.3f s: set-up %.3f, mesh build %.3f, warm-ups %.3f, mesh resets %.3f, timed %.3f, "
-                 "verification %.3f, constructs %.3f, after the runs %.3f, the rest %.3f (seconds; untimed %.1f%%)\n",
+                 "verification %.3f, constructs %.3f, after the runs %.3f, the rest %.3f (seconds; untimed %.1f%%)"
+                 "; paired blocks %.3f\n",
             w.total, w.setup, w.build, w.warmup, w.reset, w.timed, w.check, w.constructs, w.after_runs, w.rest,
-            w.total > 0.0 ? 100.0 * (w.total - w.timed) / w.total : 0.0);
+            w.total > 0.0 ? 100.0 * (w.total - w.timed) / w.total : 0.0, w.paired);
 }
 
 static void print_rank_outliers(FILE *out, const RunSetup *run, const RankOutliers *o)

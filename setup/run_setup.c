@@ -170,6 +170,7 @@ int resolve_run(const Options *opts, int argc, char **argv, RunSetup *run, char 
 
     run->requested_trials = opts->trials;
     run->rounds = opts->rounds;
+    run->paired_blocks = opts->paired_blocks;
     run->quiet = opts->quiet;
     run->verdict = opts->verdict;
     run->noise_census = !opts->noise_census_off;

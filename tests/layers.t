@@ -109,7 +109,7 @@ FOLDER_LAYER = {"timing": 0, "numa": 0, "cli": 0, "ompt": 0, "mesh": 1, "offload
 # The record is a layer of its own inside measure/: what every writer may read.
 # Its two .c files implement it and sit with it, so they cannot reach the sequence either.
 RECORD = {"measure/record.h", "measure/record.c", "measure/llnl_targets.h", "measure/llnl_targets.c",
-          "measure/noise_record.h", "measure/construct_record.h"}
+          "measure/noise_record.h", "measure/construct_record.h", "measure/paired_record.h"}
 TOP_FILES = {"clomp.c": 7}
 # Single edges the layer list gets wrong, each with why it is legitimate.
 LAYER_EXCEPTIONS = {
@@ -225,8 +225,11 @@ MEASURING = {
     "ompt/tool.h": "the OMPT tool: callbacks inside the runtime, the census, the sampling timer",
     "measure/ompt_plan.h": "checks the OMPT census against each schedule's plan into the record's warnings",
     "measure/construct_resolution.h": "marks the measured construct levels that are not the construct's cost",
+    "measure/construct_shape.h": "observes level 2's inner threads in an untimed nested region",
     "offload/device.h": "opens the offload device: runs a target region to prove it is not the host",
     "offload/device_mesh.h": "copies the mesh to and from the offload device around the timed chunks",
+    "measure/paired_overhead.h": "times the paired overhead's blocks of adjacent chunks",
+    "timing/core_clock.h": "times a chain of additions on every thread of the team",
 }
 # Headers below the writers that a writer may reach: types, tables and arithmetic on recorded values.
 DATA = {
@@ -255,6 +258,8 @@ DATA = {
     "ompt/census.h": "what the OMPT tool saw (census, samples, the tool's set-up), as data",
     "ompt/omp_tools.h": "the OMPT types of the OpenMP 5.x specification (omp-tools.h or our declarations)",
     "offload/device_info.h": "the opened offload device's description, as data (filled before any measurement)",
+    "timing/signed_rank.h": "paired statistics of recorded samples (signed-rank, Holm, series)",
+    "measure/paired_record.h": "the paired overhead's figures, as the record holds them",
 }
 
 def is_writer(f):

@@ -73,6 +73,15 @@ is "$rc" 0 "a run with the census (default) exits 0"
 printf '%s\n' "$out" >"$tmp/on.txt"
 is "$(invariants "$tmp/on.json" "$tmp/on.csv" "$tmp/on.txt")" "" \
     "the census's invariants hold: a row per team thread, fractions in [0,1], k <= n, spans = chunks run, text = JSON = CSV"
+# Census without bias (issue 31, item 5): the census reads at Bestcase's chunk
+# boundaries as at Static's, so the overhead against Bestcase carries none of it.
+is "$(python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+m = {x["key"]: x for x in d["measurements"]}
+b, s = m["bestcase"], m["static"]
+print(b["noise_span"], s["noise_span"], b["noise_spans"] == s["noise_spans"] == s["statistics"]["n"])' "$tmp/on.json")" \
+    "chunk chunk True" "the census samples Bestcase OMP at every chunk boundary, as Static OMP: the same spans, one per chunk"
 is "$(printf '%s\n' "$out" | grep -c '    Noise: ')" \
     "$(python3 -c 'import json,sys; print(sum(1 for m in json.load(open(sys.argv[1]))["measurements"]
         if m["selected"] and not m["unavailable"]))' "$tmp/on.json")" \

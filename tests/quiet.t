@@ -81,6 +81,15 @@ TIMING = {
     # Whether the machine was busy and a figure is a result follow the clock too (issue 35).
     "noise_census.busy", "noise_census.busy_reason", "measurements[].valid", "measurements[].invalid_reason",
     "measurements[].overhead_ci_method", "measurements[].overhead_ci_scope",
+    "measurements[].paired_overhead.us_per_loop", "measurements[].paired_overhead.ci_95",
+    "measurements[].paired_overhead.ci_coverage", "measurements[].paired_overhead.ci_method",
+    "measurements[].paired_overhead.p_value", "measurements[].paired_overhead.p_value_exact",
+    "measurements[].paired_overhead.order_seed", "measurements[].paired_overhead.schedule_first",
+    "measurements[].paired_overhead.seconds", "measurements[].paired_overhead.lag1_autocorrelation",
+    "measurements[].paired_overhead.lag1_schedule", "measurements[].paired_overhead.lag1_bestcase",
+    "measurements[].paired_overhead.batch_length", "measurements[].paired_overhead.batches",
+    "measurements[].paired_overhead.schedule_us_per_loop", "measurements[].paired_overhead.bestcase_us_per_loop",
+    "wall_time.paired_blocks_seconds", "cycles.core_clock_before", "cycles.core_clock_after",
 }
 TIMING_RE = [re.compile(r"^llnl_targets\.[a-z_]+\.(cycles|cycles_ci_95|cycles_ci_scope|core_cycles|verdict)$")]
 # Warnings about the chunks' noise follow the clock; every other warning is compared.
@@ -147,7 +156,9 @@ TIMING = {"runtime_seconds", "us_per_loop", "us_per_loop_ci_low", "us_per_loop_c
           "llnl_target_core_cycles_high", "core_clock_min_ghz", "core_clock_max_ghz",
           "noise_spans_disturbed", "noise_involuntary_switches", "noise_migrations", "noise_steal_seconds",
           "noise_interrupts", "noise_comparable", "overhead_resolution", "overhead_percent_of_loop",
-          "overhead_percent_ci_low", "overhead_percent_ci_high", "valid", "invalid_reason"}
+          "overhead_percent_ci_low", "overhead_percent_ci_high", "valid", "invalid_reason",
+          "paired_overhead_us", "paired_overhead_ci_low", "paired_overhead_ci_high", "paired_batch_length", "paired_lag1",
+          "core_clock_after_min_ghz", "core_clock_after_max_ghz"}
 if a[0] != b[0]:
     print("header: --quiet %s, plain run %s" % (a[0], b[0]))
 if len(a) != len(b):

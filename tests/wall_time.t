@@ -71,7 +71,7 @@ build_line=$(sed -n 's/^  Mesh build time: \([0-9.]*\) s.*/\1/p' <<<"$out")
 is "$(pyget "$tmp/big.json" '"%.3f" % d["wall_time"]["mesh_build_seconds"]')" "$build_line" \
     "mesh_build_seconds is the Mesh build time line's figure"
 is "$(grep '^Wall time: ' <<<"$out")" \
-    "$(pyget "$tmp/big.json" '(lambda w: "Wall time: %.3f s: set-up %.3f, mesh build %.3f, warm-ups %.3f, mesh resets %.3f, timed %.3f, verification %.3f, constructs %.3f, after the runs %.3f, the rest %.3f (seconds; untimed %.1f%%)" % (w["total_seconds"], w["setup_seconds"], w["mesh_build_seconds"], w["warmup_seconds"], w["mesh_reset_seconds"], w["timed_seconds"], w["verification_seconds"], w["constructs_seconds"], w["after_runs_seconds"], w["rest_seconds"], 100 * (w["total_seconds"] - w["timed_seconds"]) / w["total_seconds"]))(d["wall_time"])')" \
+    "$(pyget "$tmp/big.json" '(lambda w: "Wall time: %.3f s: set-up %.3f, mesh build %.3f, warm-ups %.3f, mesh resets %.3f, timed %.3f, verification %.3f, constructs %.3f, after the runs %.3f, the rest %.3f (seconds; untimed %.1f%%); paired blocks %.3f" % (w["total_seconds"], w["setup_seconds"], w["mesh_build_seconds"], w["warmup_seconds"], w["mesh_reset_seconds"], w["timed_seconds"], w["verification_seconds"], w["constructs_seconds"], w["after_runs_seconds"], w["rest_seconds"], 100 * (w["total_seconds"] - w["timed_seconds"]) / w["total_seconds"], w["paired_blocks_seconds"]))(d["wall_time"])')" \
     "the text's Wall time line gives the JSON's wall_time"
 cost_at=$(grep -n '^Process CPU time: ' <<<"$out" | cut -d: -f1)
 wall_at=$(grep -n '^Wall time: ' <<<"$out" | cut -d: -f1)

@@ -10,11 +10,31 @@ typedef enum {
 } CycleSource;
 
 /* LLNL's targets are in core cycles. The TSC counts nominal cycles; the
- * cores run between core_min_ghz and core_max_ghz (cpufreq's limits, or an
- * assumed range when the kernel does not say), so a TSC count is a core
- * count only within that range. --ghz states the core clock itself. */
-#define CORE_CLOCK_ASSUMED_LOW 0.5    /* x the TSC rate, when cpufreq does not say */
-#define CORE_CLOCK_ASSUMED_HIGH 1.5
+ * cores run between core_min_ghz and core_max_ghz: the clock measured on
+ * every thread of the team before the timed runs (timing/core_clock.h), or
+ * cpufreq's limits until it is measured, so a TSC count is a core count
+ * only within that range. Nothing is assumed: with neither, the core
+ * cycles (and the verdicts on them) are unavailable. --ghz states the core
+ * clock itself. */
+typedef enum {
+    CORE_RANGE_UNKNOWN,   /* neither measured nor cpufreq */
+    CORE_RANGE_CPUFREQ,   /* cpufreq's cpuinfo_min_freq .. cpuinfo_max_freq */
+    CORE_RANGE_MEASURED   /* the team's clock, measured (min .. max over the threads) */
+} CoreRangeSource;
+
+/* The team's core clock as measured (timing/core_clock.h measures it). */
+#define CORE_CLOCK_MAX_THREADS 256
+
+typedef struct CoreClockSample {
+    int measured;              /* 0: not taken (or no thread measured) */
+    int threads;               /* ghz[0..threads-1] */
+    double ghz[CORE_CLOCK_MAX_THREADS];   /* per thread: the fastest of its repeats (additions per ns) */
+    double min_ghz, max_ghz, median_ghz;  /* over the threads */
+    double seconds;            /* wall time the measurement took */
+    int perf;                  /* 1: perf_event_open counted cycles and ref-cycles on every thread */
+    char perf_why[96];         /* perf 0: why not */
+    double perf_ratio_min, perf_ratio_max;   /* cycles / ref-cycles over the chain, over the threads */
+} CoreClockSample;
 
 typedef struct CycleRate {
     CycleSource source;
@@ -22,13 +42,22 @@ typedef struct CycleRate {
     char why[96];         /* for CYCLES_UNAVAILABLE: the reason */
     double core_min_ghz;  /* CYCLES_TSC: the range the cores' clock may take */
     double core_max_ghz;
-    int core_range_known; /* 1: from cpufreq; 0: CORE_CLOCK_ASSUMED_* of the TSC rate */
+    CoreRangeSource core_range_known;   /* where core_min_ghz .. core_max_ghz come from */
+    CoreClockSample clock_before;       /* the team's clock right before the timed runs (the range above) */
+    CoreClockSample clock_after;        /* ... right after them (and before the construct table) */
 } CycleRate;
 
 /* Microseconds to cycles at `rate` (NAN when unavailable). */
 double cycles_from_us(const CycleRate *rate, double us);
 
 const char *cycle_source_text(const CycleRate *rate);
+
+/* The core clock range from the team's measured clock (timing/cycles.c;
+ * TSC rates only): the verdicts count core cycles over min..max. */
+void use_measured_core_clock(CycleRate *rate, double min_ghz, double max_ghz);
+
+/* "measured", "cpufreq" or "unknown". */
+const char *core_range_source_text(const CycleRate *rate);
 
 /* What the cycle figures count: "nominal TSC cycles", "core cycles
  * (--ghz)" or "no cycles". */

@@ -1,5 +1,7 @@
 #include "cycles.h"
 
+#include "core_clock.h"
+
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -67,14 +69,30 @@ static void core_clock_range(CycleRate *rate)
 {
     rate->core_min_ghz = cpufreq_ghz("cpuinfo_min_freq");
     rate->core_max_ghz = cpufreq_ghz("cpuinfo_max_freq");
-    rate->core_range_known = rate->core_min_ghz > 0.0 && rate->core_max_ghz >= rate->core_min_ghz;
-    if (!rate->core_range_known) {
-        rate->core_min_ghz = CORE_CLOCK_ASSUMED_LOW * rate->ghz;
-        rate->core_max_ghz = CORE_CLOCK_ASSUMED_HIGH * rate->ghz;
-    }
+    rate->core_range_known = rate->core_min_ghz > 0.0 && rate->core_max_ghz >= rate->core_min_ghz
+                                 ? CORE_RANGE_CPUFREQ : CORE_RANGE_UNKNOWN;
+    if (rate->core_range_known == CORE_RANGE_UNKNOWN)
+        rate->core_min_ghz = rate->core_max_ghz = 0.0;
 }
 
-CycleRate calibrate_cycle_rate(double given_ghz)
+void use_measured_core_clock(CycleRate *rate, double min_ghz, double max_ghz)
+{
+    if (rate->source != CYCLES_TSC || !(min_ghz > 0.0) || !(max_ghz >= min_ghz))
+        return;
+    rate->core_min_ghz = min_ghz;
+    rate->core_max_ghz = max_ghz;
+    rate->core_range_known = CORE_RANGE_MEASURED;
+}
+
+const char *core_range_source_text(const CycleRate *rate)
+{
+    return rate->core_range_known == CORE_RANGE_MEASURED ? "measured"
+           : rate->core_range_known == CORE_RANGE_CPUFREQ ? "cpufreq" : "unknown";
+}
+
+/* threads > 0: the team's core clock is measured too (timing/core_clock.h),
+ * before the timed runs, and the verdicts count core cycles over its range. */
+CycleRate calibrate_cycle_rate(double given_ghz, int threads)
 {
     CycleRate rate;
     memset(&rate, 0, sizeof rate);
@@ -89,6 +107,8 @@ CycleRate calibrate_cycle_rate(double given_ghz)
         rate.ghz = 0.0;
         snprintf(rate.why, sizeof rate.why, "%s", COUNTER_MISSING);
     }
+    if (threads > 0 && measure_core_clock(&rate.clock_before, threads) == 0)
+        use_measured_core_clock(&rate, rate.clock_before.min_ghz, rate.clock_before.max_ghz);
     return rate;
 }
 

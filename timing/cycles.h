@@ -6,6 +6,6 @@
 #include "cycle_rate.h"
 
 /* given_ghz > 0 wins; otherwise calibrates the invariant TSC for ~20 ms. */
-CycleRate calibrate_cycle_rate(double given_ghz);
+CycleRate calibrate_cycle_rate(double given_ghz, int threads);
 
 #endif

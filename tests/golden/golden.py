@@ -48,12 +48,13 @@ NUM = re.compile(r"[-+]?(?:\d+\.\d*|\.\d+|\d+)(?:[eE][-+]?\d+)?")
 # Fields of a measurement block: "%13s %8s: value".
 BLOCK_FIELDS = {"Started", "#Threads", "Checksum", "Runtime", "us/Loop", "Speedup", "Efficacy", "Overhead",
                 "Verify", "WARNING", "Spread", "Median", "Med. Ovh", "Ovh. CI", "Cycles", "Teams", "CPUs", "Delay",
-                "Noise"}
+                "Noise", "Pair Ovh"}
 BLOCK_LINE = re.compile(r"^(.{13}) (.{8}): (.*)$")
 LABEL_LINE = re.compile(r"^( *)([^:|]+?): (.*)$")
 
 VALUE_MASKED = {"Hostname", "Start time", "Executable", "Started", "Compiler", "CFLAGS", "LDFLAGS", "OpenMP",
-                "Built on", "Cycle rate", "Speedup", "Thread placement", "CPUs"}
+                "Built on", "Cycle rate", "Speedup", "Thread placement", "CPUs",
+                "Core clock before the timed runs", "Core clock after the timed runs"}
 NUMBERS_MASKED = {"Runtime", "us/Loop", "Efficacy", "Overhead", "Cycles", "Spread", "Median", "Med. Ovh", "Ovh. CI",
                   "Mesh build time", "Process CPU time", "Wall time", "Delay"}
 LLNL_LINES = {"Barrier latency (OMP Barrier)", "Parallel-for overhead (Parallel For, EPCC's method)",
@@ -92,13 +93,17 @@ def mask_value(label, value):
         return numbers(OVERHEAD_NOISE.sub("", value))
     if label == "Ovh. CI":
         return numbers(value.replace(": within noise of 0", ""))
+    if label == "Pair Ovh":
+        # Interleaved or sequential follows the machine's last-level cache; batching, the chunks' correlation.
+        return numbers(re.sub(r"\(Hodges-Lehmann, .*\)", "(Hodges-Lehmann, *)", value))
     if label in NUMBERS_MASKED:
         return numbers(value)
     if label in LLNL_LINES:
         # The verdict, and the cores' clock range the machine reports (or not), follow the machine.
         value = re.sub(r": (?:not met|met|undecided)( \(the (?:interval|cores' clock range) straddles it\))?( \(counted in nominal TSC "
                        r"cycles at .* core cycles\)| \(core cycles at --ghz=[^)]*\))?$", r": VERDICT\2", value)
-        value = re.sub(r"the cores at \S+ GHz \((?:cpufreq|assumed[^)]*)\)", "the cores at * GHz (*)", value)
+        value = re.sub(r"the cores at \S+ GHz \((?:cpufreq|assumed[^)]*|measured on the team's threads)\)",
+                       "the cores at * GHz (*)", value)
         return numbers(value)
     if label == "Round":
         return re.sub(r"done in \S+ s", "done in # s", value)
