@@ -127,7 +127,7 @@ KERNEL_SRC = $(sort $(wildcard kernels/*.c))
 # Every file in report/ (the writers) and setup/.
 REPORT_SRC = $(sort $(wildcard report/*.c))
 SETUP_SRC = $(sort $(wildcard setup/*.c))
-CLI_SRC = cli/options.c cli/construct_options.c
+CLI_SRC = cli/options.c cli/usage.c cli/construct_options.c
 NUMA_SRC = numa/placement.c numa/arena.c numa/thread_placement.c
 TIMING_SRC = timing/statistics.c timing/signed_rank.c timing/series.c timing/core_clock.c timing/cycles.c timing/comparison.c timing/process_cost.c
 MEASURE_SRC = measure/chunk_plan.c measure/sequence.c measure/record.c measure/warnings.c measure/locality.c \

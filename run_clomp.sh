@@ -430,7 +430,9 @@ fi
 files="Files: $base.env ${base}_key.full ${base}_key.summary${replicates_files} ${base}_<Z>zones.* $base.csv"
 [ ! -f "$base.constructs.csv" ] || files="$files ${base}_constructs*.* $base.constructs.csv"
 if [ -z "$failures" ]; then echo "Suite complete: $total_runs runs. $files"; else echo "Suite ended. $files"; fi
-if made=$(write_results "$base"); then
+if [ "$have_python" = 0 ]; then
+    no_python_notice "$base"   # a choice of this node, not a failure: the runs are complete
+elif made=$(write_results "$base"); then
     echo "Report: $(grep '\.html$' <<<"$made")"
     echo "Submission bundle: $(grep '\.tar\.gz$' <<<"$made") (check it with ./clomp_validate)"
 else

@@ -55,6 +55,9 @@ int construct_unresolved(const ConstructEvidence *e, char *why, size_t size)
     else if (o->ci_low <= 0.0 && o->ci_high >= 0.0)
         snprintf(why, size, "its 95%% interval %.4g .. %.4g us contains 0: not told from no cost",
                  o->ci_low, o->ci_high);
+    else if (o->ci_high < 0.0)
+        snprintf(why, size, "faster than its reference beyond its 95%% interval (%.4g .. %.4g us): not a cost",
+                 o->ci_low, o->ci_high);
     else
         return 0;
     return 1;

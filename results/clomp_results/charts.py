@@ -72,7 +72,7 @@ def sweep_sets(runs):
     """The sweeps' zone sizes in the order they ran: sets '<Z>zones'."""
     seen = []
     for r in runs:
-        if r.set.endswith("zones") and r.set[:-5].isdigit() and r.set not in seen:
+        if r.set.endswith("zones") and r.set[:-5].isascii() and r.set[:-5].isdigit() and r.set not in seen:
             seen.append(r.set)
     return seen
 

@@ -9,10 +9,11 @@ none makes a bundle invalid. Thresholds, stated (docs/suite.md):
   else the preflight's "threads not bound" warning);
 - not oversubscribed: no run, construct runs' nested teams included
   (constructs.oversubscribed), had more threads than cores;
-- a quiet node: every run's noise census probed the team and did not find
-  it busy: the record's noise_census.busy (clomp's own rule and threshold)
-  where the record has it, else no thread lost more than BUSY_LOST_FRACTION
-  of its time (the same share clomp's busy rule uses by contract); a census
+- a quiet node: every run's noise census probed the team, did not find it
+  busy (the record's noise_census.busy: clomp's rule, a thread losing 25% or
+  more), and no thread lost more than QUIET_LOST_FRACTION of its time (10%:
+  stricter than busy, since a submission's figures should be the node's, not
+  merely not the contention's); a census
   that did not run is "not measured", which is not quiet; every measurement
   the record marks invalid (valid: false) and every construct row marked
   unresolved is a reason too.
@@ -24,7 +25,7 @@ from typing import List
 from .records import Suite
 
 SUBMISSION_TIME_SCALE = 100
-BUSY_LOST_FRACTION = 0.10
+QUIET_LOST_FRACTION = 0.10
 
 
 def busy_reason(record) -> str:
@@ -35,8 +36,6 @@ def busy_reason(record) -> str:
     if census.get("busy") is True:
         why = census.get("busy_reason") or "busy"
         return "the noise census found the node busy: %s" % why
-    if census.get("busy") is False:
-        return ""
     if not census.get("probed"):
         return "the noise census did not probe the team (not measured%s)" % (
             ": " + str(census["note"]) if census.get("note") else "")
@@ -45,9 +44,9 @@ def busy_reason(record) -> str:
     if not lost:
         return "the noise census has no per-thread figures (not measured)"
     worst = max(lost)
-    if worst > BUSY_LOST_FRACTION:
-        return "the noise census found the node busy: a team thread lost %.0f%% of its time (above %.0f%%)" % (
-            100 * worst, 100 * BUSY_LOST_FRACTION)
+    if worst > QUIET_LOST_FRACTION:
+        return "the noise census found the node not quiet: a team thread lost %.0f%% of its time (above %.0f%%)" % (
+            100 * worst, 100 * QUIET_LOST_FRACTION)
     return ""
 
 

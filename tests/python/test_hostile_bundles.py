@@ -32,7 +32,8 @@ class HostileBundles(unittest.TestCase):
     def refused(self, target, pattern, status=1):
         rc, out, seconds = self.stage.validate(target)
         self.assertEqual(rc, status, out)
-        self.assertLess(seconds, 10, "took %.1f s" % seconds)
+        # No timed assertion here (a busy machine would fail it): the run's own
+        # timeout ends a hang; the seconds are the bench's to quote.
         self.assertRegex(out, pattern)
         self.assertNotIn(ESC, out)
         return out

@@ -164,12 +164,14 @@ static void region_log(void)
 static void resolution(void)
 {
     /* 20 repetitions whose overheads are 2.0 .. 2.19 us: resolved, well above 0. */
-    double v[20], around0[20];
+    double v[20], around0[20], below0[20];
     for (int i = 0; i < 20; i++) {
         v[i] = 2.0 + 0.01 * i;
         around0[i] = -0.1 + 0.01 * i;
+        below0[i] = -25.0 + 0.01 * i;   /* DYNAMIC 64 at -25 us (issue 35 item 7) */
     }
     SampleStats good = summarize_samples(v, 20, 0.95), zero = summarize_samples(around0, 20, 0.95);
+    SampleStats negative = summarize_samples(below0, 20, 0.95);
     SampleStats few = summarize_samples(v, 3, 0.95);
     char why[320];
     ConstructEvidence e = {CONSTRUCT_SYNC, 640, &good, 20, 0, NULL, NULL};
@@ -195,6 +197,10 @@ static void resolution(void)
     e.reps = 20;
     ok(construct_unresolved(&e, why, sizeof why) && strstr(why, "contains 0") != NULL,
        "an interval containing 0 (%.3g .. %.3g): unresolved (%s)", zero.ci_low, zero.ci_high, why);
+    e.overhead = &negative;
+    ok(construct_unresolved(&e, why, sizeof why) && strstr(why, "faster than its reference") != NULL,
+       "an interval wholly below 0 (%.3g .. %.3g): unresolved, never a negative cost (%s)", negative.ci_low,
+       negative.ci_high, why);
     e = (ConstructEvidence){CONSTRUCT_SYNC, 640, &good, 20, 0, NULL, "team 0 on CPUs 1,1"};
     ok(construct_unresolved(&e, why, sizeof why) && strstr(why, "inner threads shared a CPU (team 0 on CPUs 1,1)") != NULL,
        "level 2 with an inner team on one CPU: unresolved, and the row says so (%s)", why);
