@@ -94,7 +94,8 @@ PY
         --construct-chunks=8,65536 --construct-reps=3 --construct-time=200 "${input[@]}"
     is "$rc" 0 "the target probes run (mandatory offload: a host fallback would have failed them)"
     for row in 'TARGET ' 'TARGET TEAMS ' 'TARGET TDPF ' 'TARGET NOWAIT ' 'MAP TO 8 ' 'MAP FROM 65536 ' 'MAP TOFROM 65536 '; do
-        like "$out" $'\n'"$row +1 +1x2 +[0-9.]+ " "the table has ${row% } at level 1 with a figure"
+        # A figure, or (a busy machine, issue 35) unresolved with why: never a bare dash.
+        like "$out" $'\n'"$row +1 +1x2 +([0-9.]+ | +- unresolved: [a-z])" "the table has ${row% } at level 1 with a figure, or unresolved with its reason"
     done
 fi
 
