@@ -255,7 +255,8 @@ asan:
 	rm -rf $(BUILD)/asan-tree && mkdir -p $(BUILD)/asan-tree
 	tar --exclude=./build --exclude=./.git --exclude=./out --exclude=./clomp --exclude=./clomp-faults --exclude=./clomp_mpi --exclude=./clomp_mpi-faults -cf - . | \
 	    tar -C $(BUILD)/asan-tree -xf -
-	CLOMP_SANITIZED=1 ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
+	CLOMP_SANITIZED=1 ASAN_OPTIONS=detect_leaks=1 LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp:print_suppressions=0 \
+	UBSAN_OPTIONS=print_stacktrace=1 \
 	    $(MAKE) -C $(BUILD)/asan-tree CC='$(CC)' CFLAGS='-O1 -g -fno-omit-frame-pointer -Wall -Wextra $(SANITIZE)' \
 	    LDFLAGS='$(SANITIZE)' check
 
