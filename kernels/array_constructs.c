@@ -206,8 +206,8 @@ static int check_copyprivate(const ConstructWork *w, char *why, size_t n) { retu
 static int check_copyin(const ConstructWork *w, char *why, size_t n) { return check_array(w, 3, why, n); }
 
 #define DATA_ROW(var, key_, name_, clause, what_)                                                    \
-    const Construct var = {.key = key_, .name = name_, .kind = CONSTRUCT_DATA, .takes_chunk = CONSTRUCT_SIZE, \
-                           .test = test_##clause, .reference = array_delays, .check = check_##clause, .what = what_}
+    const Construct var = {.key = (key_), .name = (name_), .kind = CONSTRUCT_DATA, .takes_chunk = CONSTRUCT_SIZE, \
+                           .test = test_##clause, .reference = array_delays, .check = check_##clause, .what = (what_)}
 DATA_ROW(construct_private, "private", "PRIVATE n", private,
          "a parallel region with private(an array of n doubles), each thread one delay into its copy");
 DATA_ROW(construct_firstprivate, "firstprivate", "FIRSTPRIVATE n", firstprivate,

@@ -254,8 +254,8 @@ CHECK(check_task_wait, test_task_wait, 4, 1)
 CHECK(check_task_barrier, test_task_barrier, 4, 1)
 
 #define TASK_ROW(var, key_, name_, test_, check_, step, what_)                                       \
-    const Construct var = {.key = key_, .name = name_, .kind = CONSTRUCT_TASK, .test = test_,       \
-                           .reference = delays, .what = what_, .check = check_, .innerreps_step = step}
+    const Construct var = {.key = (key_), .name = (name_), .kind = CONSTRUCT_TASK, .test = (test_), \
+                           .reference = delays, .what = (what_), .check = (check_), .innerreps_step = (step)}
 TASK_ROW(construct_parallel_task, "parallel_task", "PARALLEL TASK", test_parallel_task, check_parallel_task, 1,
          "a task of one delay; every thread generates innerreps");
 TASK_ROW(construct_parallel_task_deps, "parallel_task_deps", "PARALLEL TASK DEPS", test_parallel_task_deps,

@@ -105,7 +105,7 @@ static double serial_iteration_estimate(Problem *pb)
         sweep_parts_serially(pb);
         sweeps++;
         elapsed = now_seconds() - start;
-    } while (elapsed < CALIBRATION_SECONDS && sweeps < 2 * SUBCYCLES_PER_ITERATION);
+    } while (elapsed < CALIBRATION_SECONDS && sweeps < 2L * SUBCYCLES_PER_ITERATION);
     return elapsed / (double)sweeps * SUBCYCLES_PER_ITERATION;
 }
 

@@ -31,7 +31,7 @@ else
     skip "mpi/cluster_mpi.c compiles with -Wall -Wextra -Werror" "no mpicc (apt-get install libopenmpi-dev)"
 fi
 
-product=(clomp.c cli/*.c compare/*.c kernels/*.c measure/*.c mesh/*.c mpi/rank_view.c mpi/cluster_single.c numa/*.c ompt/*.c
+product=(clomp.c cli/*.c compare/*.c kernels/*.c measure/*.c mesh/*.c mpi/rank_view.c mpi/cluster_single.c numa/*.c ompt/*.c offload/*.c setup/*.c
     report/*.c timing/*.c)
 defines=(-D_OPENMP=201511 -DCLOMP_HAVE_LIBNUMA=1)
 if command -v cppcheck >/dev/null 2>&1; then
@@ -59,12 +59,12 @@ elif command -v clang-tidy >/dev/null 2>&1 && [ -f "$build/build_info_generated.
     msg=$(clang-tidy -quiet "${product[@]}" -- -std=c11 -D_POSIX_C_SOURCE=200809L -fopenmp -DCLOMP_HAVE_LIBNUMA=1 \
         -I. -I"$build" 2>&1)
     ok $? "clang-tidy (the check set in .clang-tidy) finds nothing in the product code"
-    [ -z "$msg" ] || diag "$(printf '%s\n' "$msg" | grep -E 'warning|error' | head -20)"
+    [ -z "$msg" ] || diag "$(printf '%s\n' "$msg" | grep -E ': (warning|error):' | head -20)"
     if [ ${#mpi_includes[@]} -gt 0 ]; then
         msg=$(clang-tidy -quiet mpi/cluster_mpi.c -- -std=c11 -D_POSIX_C_SOURCE=200809L -fopenmp -DCLOMP_HAVE_LIBNUMA=1 \
             -I. -I"$build" "${mpi_includes[@]}" 2>&1)
         ok $? "clang-tidy finds nothing in the MPI code either"
-        [ -z "$msg" ] || diag "$(printf '%s\n' "$msg" | grep -E 'warning|error' | head -20)"
+        [ -z "$msg" ] || diag "$(printf '%s\n' "$msg" | grep -E ': (warning|error):' | head -20)"
     fi
 else
     skip "clang-tidy finds nothing in the product code" "clang-tidy not installed"
