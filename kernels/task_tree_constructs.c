@@ -31,7 +31,9 @@ static inline void outer_task(const ConstructWork *w, int inner, int untied, int
     if (wrong && w->probe != NULL)
         count = calloc(1, sizeof *count);
     for (int i = 0; i < inner; i++) {
-        if (untied) {
+        /* The branches differ only in their OpenMP directives, which clang-tidy's
+           clone check does not compare. */
+        if (untied) { // NOLINT(bugprone-branch-clone)
 #pragma omp task untied
             {
                 probed_task_delay(w);
@@ -151,8 +153,8 @@ CHECK(check_branch_task_tree, test_branch_task_tree, 1L << TREE_DEPTH)
 CHECK(check_leaf_task_tree, test_leaf_task_tree, 1L << TREE_DEPTH)
 
 #define TASK_ROW(var, key_, name_, test_, check_, step, what_)                                       \
-    const Construct var = {.key = key_, .name = name_, .kind = CONSTRUCT_TASK, .test = test_,       \
-                           .reference = delays, .what = what_, .check = check_, .innerreps_step = step}
+    const Construct var = {.key = (key_), .name = (name_), .kind = CONSTRUCT_TASK, .test = (test_), \
+                           .reference = delays, .what = (what_), .check = (check_), .innerreps_step = (step)}
 TASK_ROW(construct_nested_task, "nested_task", "NESTED TASK", test_nested_task, check_nested_task, 1,
          "an untied task of one delay inside a task of threads of them and a taskwait; all threads generate");
 TASK_ROW(construct_nested_master_task, "nested_master_task", "NESTED MASTER TASK", test_nested_master_task,

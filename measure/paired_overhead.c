@@ -185,13 +185,16 @@ static void interleaved_blocks(PairedBench *bench, Problem *pb, const RunSetup *
     for (long k = 0; k < blocks; k++) {
         int schedule_first = (int)(rng_next(&rng) >> 63);
         p->schedule_first += schedule_first;
-        for (int side = 0; side < 2; side++) {
-            if ((side == 0) == schedule_first)
-                a[k] = time_chunk(m->schedule, pb, subcycles, NULL) * 1e6 / (double)subcycles;
-            else
-                b[k] = time_chunk(bestcase->schedule, bench->bestcase_pb, subcycles, bench->thread_marks) * 1e6 /
-                       (double)subcycles;
+        double schedule_s, bestcase_s;
+        if (schedule_first) {
+            schedule_s = time_chunk(m->schedule, pb, subcycles, NULL);
+            bestcase_s = time_chunk(bestcase->schedule, bench->bestcase_pb, subcycles, bench->thread_marks);
+        } else {
+            bestcase_s = time_chunk(bestcase->schedule, bench->bestcase_pb, subcycles, bench->thread_marks);
+            schedule_s = time_chunk(m->schedule, pb, subcycles, NULL);
         }
+        a[k] = schedule_s * 1e6 / (double)subcycles;
+        b[k] = bestcase_s * 1e6 / (double)subcycles;
     }
     p->order = PAIRED_INTERLEAVED;
     estimate(p, a, b, blocks);

@@ -157,15 +157,13 @@ static void print_cycles(FILE *out, const RunSetup *run, const Measurement *m, i
     const char *what;
     double us, low, high;
     int has_ci;
-    if (m->invalid) {
-        return;   /* not a result: no figure to count */
-    } else if (target != NULL && target->figure == JUDGED_ON_US_PER_LOOP) {
+    if (!m->invalid && target != NULL && target->figure == JUDGED_ON_US_PER_LOOP) {
         what = target->block_text;
         us = m->us;
         has_ci = m->stats.has_ci;
         low = m->stats.ci_low;
         high = m->stats.ci_high;
-    } else if (m->has_overhead && !overhead_void) {
+    } else if (!m->invalid && m->has_overhead && !overhead_void) {
         /* Against Bestcase: CLOMP's overhead, not the quantity of LLNL's target. */
         what = target != NULL ? target->block_text : "of CLOMP overhead per subcycle (versus bestcase)";
         us = m->overhead_us;
@@ -173,7 +171,7 @@ static void print_cycles(FILE *out, const RunSetup *run, const Measurement *m, i
         low = m->overhead_low;
         high = m->overhead_high;
     } else {
-        return;
+        return;   /* not a result (invalid), or no figure to count */
     }
     if (run->cycles.source == CYCLES_UNAVAILABLE) {
         fprintf(out, "%13s   Cycles: unavailable (%s)\n", s->name, run->cycles.why);

@@ -158,11 +158,11 @@ ShiftEstimate signed_rank_shift(const double *d, long n, double level)
         }
         s.ci_exact = 1;
     } else {
-        double mean = (double)walsh_count / 2.0, sd = sqrt((double)n * (n + 1) * (2 * n + 1) / 24.0);
+        double mean = (double)walsh_count / 2.0, sd = sqrt((double)n * (double)(n + 1) * (double)(2 * n + 1) / 24.0);
         long kk = (long)floor(mean - normal_quantile(1.0 - alpha_half) * sd + 0.5);
         if (kk >= 1 && 2 * kk <= walsh_count) {
             best = kk;
-            best_coverage = 1.0 - 2.0 * (1.0 - normal_upper_tail((kk - 0.5 - mean) / sd));
+            best_coverage = 1.0 - 2.0 * (1.0 - normal_upper_tail(((double)kk - 0.5 - mean) / sd));
         }
     }
     if (best > 0) {
@@ -267,7 +267,7 @@ static void free_power_work(PowerWork *w)
 
 static double *normal_draws(long n, long trials, uint64_t seed)
 {
-    double *z = malloc((size_t)(n * trials) * sizeof *z);
+    double *z = calloc((size_t)(n * trials), sizeof *z);
     ClompRng rng = {seed};
     if (z != NULL)
         for (long i = 0; i < n * trials; i++)
@@ -282,7 +282,7 @@ static int power_work(PowerWork *w, long n, long trials, uint64_t seed)
     w->sample = malloc((size_t)n * sizeof *w->sample);
     w->mag = malloc((size_t)n * sizeof *w->mag);
     if (n <= SIGNED_RANK_EXACT_MAX) {
-        w->counts = malloc((size_t)(n * (n + 1) / 2 + 1) * sizeof *w->counts);
+        w->counts = calloc((size_t)(n * (n + 1) / 2 + 1), sizeof *w->counts);
         if (w->counts != NULL)
             signed_rank_counts((int)n, w->counts);
     }
