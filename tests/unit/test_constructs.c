@@ -11,6 +11,7 @@
 #include "cli/construct_options.h"
 #include "kernels/construct.h"
 #include "measure/construct_overhead.h"
+#include "offload/device.h"
 #include "tap.h"
 
 static void overhead_arithmetic(void)
@@ -211,6 +212,11 @@ static void resolution(void)
 
 int main(void)
 {
+    char why[256];
+    if (offload_open(-1, why, sizeof why) != 0) {   /* offload builds: the target rows' checks need the device */
+        printf("Bail out! %s\n", why);
+        return 255;
+    }
     overhead_arithmetic();
     resolution();
     options();
