@@ -46,20 +46,20 @@ static void *grown_buffer(void **buffer, long *size, long bytes)
  * that arrived, whether iteration 0 ran on the host, its team's size. */
 static void test_target_atomic(const ConstructWork *w)
 {
-    int device = offload_device(), n = w->threads, length = w->delay_length;
+    int n = w->threads, length = w->delay_length;
     long first_on_host = 1, threads = 0;
     for (long j = 0; j < w->innerreps; j++) {
         long seen[3] = {0, 1, 0};
         if (CONSTRUCT_WRONG_BODY("target_atomic")) {
             /* The counter mapped to the device only: the adds never come back. */
-#pragma omp target teams distribute parallel for device(device) map(to : seen[0:3]) firstprivate(length)
+#pragma omp target teams distribute parallel for device(offload_device()) map(to : seen[0:3]) firstprivate(length)
             for (int i = 0; i < n; i++) {
                 device_delay(length);
 #pragma omp atomic update
                 seen[0] += 1;
             }
         } else {
-#pragma omp target teams distribute parallel for device(device) map(tofrom : seen[0:3]) firstprivate(length)
+#pragma omp target teams distribute parallel for device(offload_device()) map(tofrom : seen[0:3]) firstprivate(length)
             for (int i = 0; i < n; i++) {
                 if (i == 0) {
                     seen[1] = omp_is_initial_device();
@@ -87,7 +87,7 @@ static void test_target_reduction(const ConstructWork *w)
 {
     static void *buffer;
     static long size;
-    int device = offload_device(), n = w->threads, length = w->delay_length;
+    int n = w->threads, length = w->delay_length;
     long len = w->chunk;
     double *a = grown_buffer(&buffer, &size, len * (long)sizeof(double));
     long first_on_host = 1;
@@ -97,13 +97,13 @@ static void test_target_reduction(const ConstructWork *w)
             memset(a, 0, (size_t)len * sizeof *a);
         if (CONSTRUCT_WRONG_BODY("target_reduction")) {
             /* The reduced section mapped to the device only: never combined into the host's. */
-#pragma omp target teams distribute parallel for device(device) map(to : a[0:len]) reduction(+ : a[0:len]) firstprivate(length, len)
+#pragma omp target teams distribute parallel for device(offload_device()) map(to : a[0:len]) reduction(+ : a[0:len]) firstprivate(length, len)
             for (int i = 0; i < n; i++) {
                 device_delay(length);
                 a[i % len] += 1.0;
             }
         } else {
-#pragma omp target teams distribute parallel for device(device) map(tofrom : a[0:len], on_host) reduction(+ : a[0:len]) firstprivate(length, len)
+#pragma omp target teams distribute parallel for device(offload_device()) map(tofrom : a[0:len], on_host) reduction(+ : a[0:len]) firstprivate(length, len)
             for (int i = 0; i < n; i++) {
                 if (i == 0)
                     on_host = omp_is_initial_device();

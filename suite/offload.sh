@@ -9,7 +9,8 @@
 #   offload_zpp<Z>   the crossover sweep: Static OMP and Offload OMP at Z
 #                    zones per part, Z from 1/16 to 64 times the target
 #                    input's (x4), compared by clomp-stats in the report,
-#                    at a tenth of the suite's timeScale (at least 1): clomp
+#                    at a tenth of the suite's timeScale (at least 1, and
+#                    enough for 20 iterations: offload_sweep_scale): clomp
 #                    sizes the work to the timeScale, so the smallest mesh
 #                    launches 1e7 x timeScale / 384 subcycles, each a target
 #                    region (26 M at timeScale 100: over 10 minutes at the
@@ -81,13 +82,24 @@ offload_sweep_zones() {
     done
 }
 
+# A sweep run's timeScale: a tenth of the suite's (at least 1), raised so
+# that the mesh runs at least 20 iterations (clomp's 20 chunks: an
+# interval for each median; 1e6 x timeScale zone updates per subcycle's
+# worth of iterations, 64 x 6400 zones needs 9).
+offload_sweep_scale() {  # offload_sweep_scale ZONES_PER_PART
+    awk -v ts="$time_scale" -v p="$target_parts" -v z="$1" 'BEGIN {
+        base = int(ts / 10); if (base < 1) base = 1
+        need = int((20 * p * z + 999999) / 1e6)
+        print (need > base ? need : base) }'
+}
+
 add_offload_runs() {
     local zpp z sweep_scale
     [ "$offload_state" = device ] || return 0
     zpp=$(((target_zones + target_parts / 2) / target_parts))
     plan+=("offload||$max_threads -1 $target_parts $zpp 32 1 $time_scale")
-    sweep_scale=$((time_scale / 10 > 1 ? time_scale / 10 : 1))
     for z in $(offload_sweep_zones "$zpp"); do
+        sweep_scale=$(offload_sweep_scale "$z")
         plan+=("offload_zpp$z||$max_threads -1 $target_parts $z 32 1 $sweep_scale")
     done
     plan+=("offload_probes||$max_threads -1 $target_parts $zpp 32 1 $time_scale")

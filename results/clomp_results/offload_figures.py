@@ -42,6 +42,26 @@ def interval(v):
     return None
 
 
+def median_interval(m: Dict[str, Any]):
+    """The median chunk's 95% interval as clomp wrote it (statistics.median_ci_95), or None."""
+    return interval((m.get("statistics") or {}).get("median_ci_95")) or interval(m.get("us_per_loop_ci_95"))
+
+
+def overhead_text(m: Dict[str, Any]) -> str:
+    """The overhead against Bestcase OMP with its interval: clomp's own, else its paired one, else none."""
+    ov = number(m.get("overhead_us_per_loop"))
+    if ov is None:
+        return ""
+    ci = interval(m.get("overhead_ci_95"))
+    if ci:
+        return "overhead %.4g us [%.4g, %.4g]" % (ov, ci[0], ci[1])
+    paired = m.get("paired_overhead") or {}
+    pci, pov = interval(paired.get("ci_95")), number(paired.get("us_per_loop"))
+    if pci and pov is not None:
+        return "overhead %.4g us (no interval of its own; paired: %.4g [%.4g, %.4g])" % (ov, pov, pci[0], pci[1])
+    return "overhead %.4g us (no interval)" % ov
+
+
 def chunk_us(m: Dict[str, Any]) -> List[float]:
     """Every chunk's us/Loop of every round, in the order they ran."""
     out = []
@@ -114,7 +134,7 @@ def figure_text(m: Optional[Dict[str, Any]]) -> str:
     why = unusable(m)
     if why:
         return "no figure (%s)" % why
-    ci = interval(m.get("us_per_loop_ci_95"))
+    ci = median_interval(m)
     med = number(m.get("us_per_loop"))
     return "%.4g [%.4g, %.4g]" % (med, ci[0], ci[1]) if ci else "%.4g (no interval)" % med
 
@@ -179,9 +199,8 @@ def main_run_lines(doc: Dict[str, Any]) -> List[str]:
                 parts.append("speedup %.3g" % m["speedup"])
             if number(m.get("efficacy_percent")) is not None:
                 parts.append("efficacy %.3g%%" % m["efficacy_percent"])
-            oci = interval(m.get("overhead_ci_95"))
-            if number(m.get("overhead_us_per_loop")) is not None and key != "bestcase":
-                parts.append("overhead %.4g us" % m["overhead_us_per_loop"] + (" [%.4g, %.4g]" % oci if oci else ""))
+            if m.get("role") != "bestcase" and overhead_text(m):
+                parts.append(overhead_text(m))
             if number(m.get("offload_launch_median_us_per_subcycle")) is not None:
                 parts.append("launch %.4g us per subcycle (medians)" % m["offload_launch_median_us_per_subcycle"])
             extra = ("; " + ", ".join(parts)) if parts else ""

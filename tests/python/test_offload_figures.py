@@ -26,7 +26,7 @@ def measurement(key, role, chunks, verification="passed"):
     half = len(chunks) // 2
     return {"key": key, "name": key, "role": role, "selected": True, "valid": True,
             "verification": {"result": verification}, "us_per_loop": xs[len(xs) // 2],
-            "us_per_loop_ci_95": [xs[1], xs[-2]],
+            "statistics": {"n": len(xs), "median_ci_95": [xs[1], xs[-2]]},
             "rounds": [{"round": 1, "chunks": [{"us_per_loop": v} for v in chunks[:half]]},
                        {"round": 2, "chunks": [{"us_per_loop": v} for v in chunks[half:]]}]}
 
