@@ -48,11 +48,22 @@ OFFLOAD_CC = gcc
 # and later (which nvptx-as runs, when it finds one, to check its output);
 # sm_75 (Turing) and newer GPUs run sm_75 code (the driver compiles the PTX).
 NVPTX_ISA ?= sm_75
+# libatomic: gcc 12 combines an array-section reduction (TARGET REDUCTION n)
+# on the device with __atomic_compare_exchange_16, which nvptx's libgcc lacks.
 OFFLOAD_FLAGS = -DCLOMP_OFFLOAD_NVPTX=1 -foffload=nvptx-none -foffload-options=nvptx-none=-misa=$(NVPTX_ISA) \
-                -foffload-options=nvptx-none=-ffp-contract=off -foffload-options=nvptx-none=-lm
+                -foffload-options=nvptx-none=-ffp-contract=off -foffload-options=nvptx-none=-lm \
+                -foffload-options=nvptx-none=-latomic
+# A position-dependent executable: gcc 12's crtoffloadtable.o (libgcc, which
+# every gcc offload link adds) keeps __OFFLOAD_TABLE__, four absolute
+# pointers, in .rodata, compiled without -fPIC, so a PIE link needs text
+# relocations ("creating DT_TEXTREL in a PIE"); with -no-pie the linker
+# resolves them. Our own objects are fine (their .gnu.offload_funcs/_vars
+# are writable). docs/offload.md, "The nvptx link".
+OFFLOAD_LDFLAGS = -no-pie
 else ifeq ($(OFFLOAD),amdgcn)
 OFFLOAD_CC = gcc
 OFFLOAD_FLAGS = -DCLOMP_OFFLOAD_AMDGCN=1 -foffload=amdgcn-amdhsa -foffload-options=amdgcn-amdhsa=-ffp-contract=off -foffload-options=amdgcn-amdhsa=-lm
+OFFLOAD_LDFLAGS = -no-pie   # the same crtoffloadtable.o as nvptx's (above)
 else
 $(error OFFLOAD=$(OFFLOAD): not an offload build; use OFFLOAD=host, nvptx or amdgcn)
 endif
@@ -118,7 +129,7 @@ ALL_CFLAGS = $(strip $(CFLAGS) $(REQUIRED_CFLAGS))
 # The program's ompt_start_tool (ompt/tool.c) must be visible to an OMPT
 # runtime loaded in libgomp's place (the gcc build on libomp): exported.
 OMPT_LDFLAGS = -Wl,--export-dynamic-symbol=ompt_start_tool
-ALL_LDFLAGS = $(strip $(OPENMP_FLAGS) $(OMPT_LDFLAGS) $(LDFLAGS))
+ALL_LDFLAGS = $(strip $(OPENMP_FLAGS) $(OMPT_LDFLAGS) $(OFFLOAD_LDFLAGS) $(LDFLAGS))
 LDLIBS = $(NUMA_LIBS) -lm
 
 MESH_SRC = mesh/build_mesh.c mesh/verify.c

@@ -295,6 +295,7 @@ int main(int argc, char **argv)
         check(open_report(&out, why, sizeof why), why);
         print_header(out.report, &run, host, started);
         print_plan(out.report, &run);
+        print_offload_device(out.report);   /* offload builds: the device the dry run opened (suite/offload.sh reads it) */
         int files_status = close_outputs(&out, &pending.record);
         free_team_placement(&placement);
         free(run.chunk_end);

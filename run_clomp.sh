@@ -39,6 +39,8 @@ Options (defaults in brackets):
                           (interleave, local, node:0; needs a clomp built with libnuma)
   --no-constructs         leave out the construct runs (clomp --constructs at MAX_THREADS,
                           and inner teams of 2, 4, ... under 2 outer threads; none with --mpi)
+  --no-offload            leave out the offload runs that an offload build with a device adds
+                          (Offload OMP, the crossover sweep, the target probes: docs/offload.md)
   --stop-on-slowdown      stop if the target input's Static OMP speedup is below 1
   --replicates N          run the target input N times as separate processes, interleaved
                           with the other key runs, and summarise them between processes [3]
@@ -97,6 +99,8 @@ done
 . "$here/suite/plan.sh"
 # shellcheck source=suite/constructs.sh
 . "$here/suite/constructs.sh"
+# shellcheck source=suite/offload.sh
+. "$here/suite/offload.sh"
 # shellcheck source=suite/calibrate.sh
 . "$here/suite/calibrate.sh"
 # shellcheck source=suite/env_file.sh
@@ -112,7 +116,7 @@ quick=0 max_zone_scale=10000 zone_scale_factor=10 target_parts=64 target_zones=6
 out_dir=out env_preset='' launcher='' stop_on_slowdown=0 resume_id='' dry_run=0 numa=0 mpi_launcher=''
 mpi_given=0
 plots=auto bundle_only=0 bundle_id='' validate_path=''
-max_zone_scale_set=0 replicates=3 constructs=1 calibrate=auto run_timeout=''
+max_zone_scale_set=0 replicates=3 constructs=1 offload=1 calibrate=auto run_timeout=''
 positional=()
 
 while [ $# -gt 0 ]; do
@@ -133,6 +137,7 @@ while [ $# -gt 0 ]; do
         --stop-on-slowdown) stop_on_slowdown=1 ;;
         --numa) numa=1 ;;
         --no-constructs) constructs=0 ;;
+        --no-offload) offload=0 ;;
         --calibrate=auto | --calibrate=off) calibrate=${1#*=} ;;
         --resume) resume_id=${2-}; shift ;;
         --replicates) replicates=${2-}; shift ;;
@@ -231,11 +236,13 @@ if [ "$numa" = 1 ] && [ "$dry_run" = 0 ] && ! "$exe" --version 2>/dev/null | gre
 fi
 
 # ---- the plan: every run, in order (suite/plan.sh) ------------------------------------
+probe_offload   # suite/offload.sh: the offload runs need a binary whose device opens
 build_plan
 calibrate_model   # suite/calibrate.sh: the estimate's constants, from this node
 estimate_plan
 if [ "$dry_run" = 1 ]; then
     echo "Model: $calibration_note"
+    offload_plan_line
     print_plan
     [ -z "$auto_pct" ] || echo "--replicates auto: $replicates target processes first, then more until +-$auto_pct% (or +-0.1 us), $auto_cap processes or $auto_minutes min"
     exit 0
@@ -288,6 +295,7 @@ CLOMP suite $base
  Max zone scaling: $max_zone_scale (factor $zone_scale_factor)
              Runs: $total_runs${resume_id:+ (resuming: $(wc -l <"$base.done") already done)}
 EOF
+offload_plan_line   # suite/offload.sh
 for w in ${preflight[@]+"${preflight[@]}"}; do echo "WARNING: $w"; done
 [ "$have_python" = 1 ] || no_python_notice "$base"
 
@@ -429,6 +437,7 @@ if ! werr=$(echo "---- complete $(date)${failures:+: $failures}" 2>&1 >>"$base.e
 fi
 files="Files: $base.env ${base}_key.full ${base}_key.summary${replicates_files} ${base}_<Z>zones.* $base.csv"
 [ ! -f "$base.constructs.csv" ] || files="$files ${base}_constructs*.* $base.constructs.csv"
+[ ! -f "$base.target_constructs.csv" ] || files="$files ${base}_offload*.* $base.target_constructs.csv"
 if [ -z "$failures" ]; then echo "Suite complete: $total_runs runs. $files"; else echo "Suite ended. $files"; fi
 if [ "$have_python" = 0 ]; then
     no_python_notice "$base"   # a choice of this node, not a failure: the runs are complete

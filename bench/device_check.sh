@@ -1,99 +1,128 @@
 #!/usr/bin/env bash
-# make device-check (docs/offload.md): builds every offload binary this
-# machine can build (host plugin: clang + libomptarget; nvptx: gcc-offload-
-# nvptx; amdgcn: gcc's amdgcn offload compiler, where it exists), then runs
-# with each binary that has a device: Offload OMP against Serial Ref,
-# Bestcase OMP, Static OMP and Dev Bestcase on the target input with clomp's
-# statistics (chunks, medians, 95% intervals; ROUNDS rounds), the target
-# probes (construct table, EPCC's method), and the crossover sweep: the
-# smallest zones per part at which Offload OMP's median us/Loop interval lies
-# wholly below Static OMP's. A binary without a device says so and exits 3:
-# it is listed as not measured, never run on the host in its place. The
-# host plugin runs on the CPU: its figures are the runtime's cost with no
-# accelerator, and this script says no GPU was measured unless one was.
+# make device-check (docs/offload.md): ONE prepared script for a node with a
+# device. It builds every offload binary this machine can build (host
+# plugin: clang + libomptarget; nvptx: gcc-offload-nvptx; amdgcn: gcc's
+# amdgcn offload compiler, where it exists) and, with each binary whose
+# device opens, prints every device figure with its 95% interval:
+#   1. the target input (64 x 100 zones): Bestcase OMP, Static OMP, Dev
+#      Bestcase and Offload OMP (us/Loop, speedup, efficacy, overhead, the
+#      launch per subcycle), ROUNDS rounds;
+#   2. the target probes: the 12 target rows of the construct table (EPCC's
+#      target-offload methods), level 1;
+#   3. the crossover sweep: Static OMP and Offload OMP at 64 parts x ZONES
+#      zones per part, compared by clomp-stats (ratio and its interval), and
+#      the crossover's bracket, or "no crossover in the range".
+# The figures are printed by the results package from the runs' JSON
+# records (clomp-results offload): the same text as the suite's report.
+# A binary without a device says so and is listed as built, not measured,
+# never run on the host in its place. The host plugin runs on the CPU: its
+# figures are the runtime's cost with no accelerator, marked as such, and
+# the last line says when no GPU was measured.
 #
-# Environment: THREADS (default: every CPU), ROUNDS (default 3), ZONES (the
-# crossover sweep's zones per part, default "10 40 100 400 1000 4000"),
-# TIME_SCALE (default 10), OUT (default out/device-check).
+# Budget: BUDGET seconds in all (default 450: under 8 minutes with the
+# builds), each step under `timeout` with what is left; a step cut short
+# says so. Environment: THREADS (default: every CPU), ROUNDS (default 3),
+# ZONES (the sweep's zones per part, default "6 25 100 400 1600 6400"),
+# TIME_SCALE (default 10; the sweep's SWEEP_TIME_SCALE, default 1: its smallest
+# mesh is a target region per 384 zone updates), KINDS (default: every buildable kind), OUT
+# (default out/device-check), BUDGET.
 set -uo pipefail
 cd "$(dirname "$0")/.." || exit 1
 
 threads=${THREADS:-$(nproc)}
 rounds=${ROUNDS:-3}
-zones=${ZONES:-"10 40 100 400 1000 4000"}
+zones=${ZONES:-"6 25 100 400 1600 6400"}
 time_scale=${TIME_SCALE:-10}
+sweep_scale=${SWEEP_TIME_SCALE:-1}
 out=${OUT:-out/device-check}
+budget=${BUDGET:-450}
+start=$(date +%s)
 mkdir -p "$out" || exit 1
-echo "device-check: $(date -u '+%Y-%m-%d %H:%M UTC') on $(uname -n), load: $(uptime | sed 's/.*load average/load average/')"
+say() { echo "device-check: $*"; }
+left() { echo $((budget - ($(date +%s) - start))); }
+load() { uptime | sed 's/.*load average/load average/'; }
+say "$(date -u '+%Y-%m-%d %H:%M UTC') on $(uname -n), $(nproc) CPUs, $(load)"
+command -v nvidia-smi >/dev/null 2>&1 && say "nvidia-smi: $(nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader 2>&1 | head -n 4 | paste -sd';' -)"
 
+# The GPU kinds first: their figures are the ones the budget is for.
 buildable=()
-clang_ok=0
-[ -e /usr/lib/llvm-14/lib/libomptarget.rtl.x86_64.so ] && command -v clang >/dev/null && clang_ok=1
-[ "$clang_ok" = 1 ] && buildable+=(host) || echo "device-check: host plugin: not built (needs clang and libomp-14-dev)"
 if ls /usr/lib/gcc/x86_64-linux-gnu/*/accel/nvptx-none/mkoffload >/dev/null 2>&1; then
     buildable+=(nvptx)
 else
-    echo "device-check: nvptx: not built (needs gcc-offload-nvptx)"
+    say "nvptx: not built (needs gcc-offload-nvptx)"
 fi
 if ls /usr/lib/gcc/x86_64-linux-gnu/*/accel/amdgcn-amdhsa/mkoffload >/dev/null 2>&1; then
     buildable+=(amdgcn)
 else
-    echo "device-check: amdgcn: not built (no gcc amdgcn offload compiler here: Debian 12 has none for gcc 12)"
+    say "amdgcn: not built (no gcc amdgcn offload compiler here: Debian 12 has none for gcc 12)"
 fi
+if [ -e /usr/lib/llvm-14/lib/libomptarget.rtl.x86_64.so ] && command -v clang >/dev/null; then
+    buildable+=(host)
+else
+    say "host plugin: not built (needs clang and libomp-14-dev)"
+fi
+kinds=${KINDS:-${buildable[*]}}
+
+# The statistics helper and the results package (the figures' text).
+make --no-print-directory -s clomp-stats >"$out/build-stats.log" 2>&1 || { say "clomp-stats: build failed ($out/build-stats.log)"; exit 1; }
+figures() { python3 results/clomp-results offload "$@"; }
+
+# step SECONDS_WANTED LOG CMD...: runs CMD under what is left of the budget.
+step() {
+    local want=$1 log=$2 rest
+    shift 2
+    rest=$(left)
+    if [ "$rest" -lt 10 ]; then say "skipped (budget of ${budget}s spent): $*"; return 124; fi
+    [ "$want" -le "$rest" ] || want=$rest
+    timeout "$want" "$@" >"$log" 2>&1
+}
 
 gpu_measured=0
-for kind in "${buildable[@]}"; do
+for kind in $kinds; do
     binary=./clomp-offload-$kind
-    if ! make --no-print-directory -j2 OFFLOAD="$kind" "clomp-offload-$kind" >"$out/build-$kind.log" 2>&1; then
-        echo "device-check: $kind: build failed (see $out/build-$kind.log)"
+    if ! make --no-print-directory -j"$(nproc)" OFFLOAD="$kind" "clomp-offload-$kind" >"$out/build-$kind.log" 2>&1; then
+        say "$kind: build failed (see $out/build-$kind.log)"
         continue
     fi
-    "$binary" 1 1 1 2 32 1 1 --dry-run >"$out/probe-$kind.txt" 2>&1
-    status=$?
-    if [ "$status" -ne 0 ]; then
-        echo "device-check: $kind: built, not measured: $(tail -1 "$out/probe-$kind.txt")"
+    say "$kind: built in $(($(date +%s) - start)) s from the start"
+    if ! "$binary" 1 1 1 2 32 1 1 --dry-run >"$out/probe-$kind.txt" 2>&1; then
+        say "$kind: built, not measured: $(tail -n 1 "$out/probe-$kind.txt")"
         continue
     fi
-    device=$(sed -n 's/^ *Offload device: //p' "$out/probe-$kind.txt")
-    echo "device-check: $kind: $device"
-    [ "$kind" = host ] || gpu_measured=1
+    say "$kind: $(sed -n 's/^ *Offload device: //p' "$out/probe-$kind.txt")"
+    grep -q 'host plugin' "$out/probe-$kind.txt" || gpu_measured=1
+    records=()
 
     run=$out/$kind-target
-    "$binary" "$threads" 1 64 100 32 1 "$time_scale" --rounds="$rounds" \
-        --schedules=bestcase,static,offload_bestcase,offload --csv="$run.csv" >"$run.txt" 2>&1
-    echo "device-check: $kind: target input (64 x 100 zones, $threads threads, $rounds rounds): exit $? ($run.txt)"
-    grep -E '^ *(Static OMP|Offload OMP|Dev Bestcase|Bestcase OMP) +(Median|Verify|Launch):' "$run.txt"
+    step 150 "$run.txt" "$binary" "$threads" 1 64 100 32 1 "$time_scale" --rounds="$rounds" \
+        --schedules=bestcase,static,offload_bestcase,offload --json="$run.json"
+    rc=$?
+    say "$kind: target input (64 x 100 zones, $threads threads, $rounds rounds): exit $rc ($run.txt), $(load)"
+    [ "$rc" -ne 0 ] || records+=("$run.json")
 
-    "$binary" "$threads" 1 64 100 32 1 1 --constructs=parallel,target,target_teams,target_teams_dpf,target_nowait,target_map_to,target_map_from,target_map_tofrom \
-        >"$out/$kind-constructs.txt" 2>&1
-    echo "device-check: $kind: target probes (EPCC's method): exit $? ($out/$kind-constructs.txt)"
-    sed -n '/^Construct /,/^------/p' "$out/$kind-constructs.txt"
+    probes=$out/$kind-probes
+    step 120 "$probes.txt" "$binary" "$threads" 1 64 100 32 1 1 \
+        --constructs=target,target_teams,target_teams_dpf,target_nowait,target_map_to,target_map_from,target_map_tofrom,target_map_alloc,target_atomic,target_reduction,target_teams_parallel,target_teams_parallels \
+        --construct-chunks=8,4096,524288 --construct-sizes=1,243,59049 --json="$probes.json"
+    rc=$?
+    say "$kind: target probes (EPCC's method): exit $rc ($probes.txt), $(load)"
+    [ "$rc" -ne 0 ] || records+=("$probes.json")
 
-    # The crossover: Offload OMP's interval wholly below Static OMP's.
-    crossover=''
     for z in $zones; do
-        csv=$out/$kind-zones-$z.csv
-        "$binary" "$threads" 1 64 "$z" 32 1 "$time_scale" --schedules=static,offload --csv="$csv" >/dev/null 2>&1 || {
-            echo "device-check: $kind: $z zones per part: run failed"
-            continue
-        }
-        line=$(python3 - "$csv" "$z" <<'PY'
-import csv, sys
-rows = {r["key"]: r for r in csv.DictReader(open(sys.argv[1]))}
-s, o = rows["static"], rows["offload"]
-f = lambda r, k: float(r[k]) if r[k] else float("nan")
-below = f(o, "us_per_loop_ci_high") < f(s, "us_per_loop_ci_low")
-g = lambda r: "%.4g [%.4g, %.4g]" % (f(r, "us_per_loop"), f(r, "us_per_loop_ci_low"), f(r, "us_per_loop_ci_high"))
-print("%s zones/part: Static OMP %s, Offload OMP %s us/Loop (median, 95%% interval)%s" % (
-    sys.argv[2], g(s), g(o), ": offload faster" if below else ""))
-PY
-)
-        echo "device-check: $kind: $line"
-        [ -z "$crossover" ] && [[ $line == *"offload faster"* ]] && crossover=$z
+        sweep=$out/$kind-zones-$z
+        # At least 20 iterations (clomp's 20 chunks, an interval for each median).
+        scale=$(awk -v s="$sweep_scale" -v z="$z" 'BEGIN { n = int((20 * 64 * z + 999999) / 1e6); print (n > s ? n : s) }')
+        step 40 "$sweep.txt" "$binary" "$threads" 1 64 "$z" 32 1 "$scale" --schedules=static,offload --json="$sweep.json"
+        rc=$?
+        if [ "$rc" -eq 0 ]; then records+=("$sweep.json"); else say "$kind: $z zones per part: exit $rc ($sweep.txt)"; fi
     done
-    echo "device-check: $kind: crossover: ${crossover:-none in the sweep ($zones zones per part)}"
+    say "$kind: sweep done, $(load)"
+    if [ ${#records[@]} -gt 0 ]; then
+        figures "${records[@]}" | sed "s/^/device-check: $kind: /"
+    fi
 done
 
+say "finished in $(($(date +%s) - start)) s, $(load)"
 if [ "$gpu_measured" = 0 ]; then
-    echo "device-check: no GPU was measured: every figure above is the host plugin's (the CPU, not an accelerator) or none"
+    say "no GPU was measured: every figure above is the host plugin's (the CPU, not an accelerator) or none"
 fi

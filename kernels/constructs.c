@@ -18,7 +18,9 @@ extern const Construct construct_parallel_task, construct_parallel_task_deps, co
 extern const Construct construct_private, construct_firstprivate, construct_copyprivate, construct_copyin;
 #ifdef CLOMP_OFFLOAD
 extern const Construct construct_target, construct_target_teams, construct_target_teams_dpf, construct_target_nowait,
-    construct_target_map_to, construct_target_map_from, construct_target_map_tofrom;
+    construct_target_map_to, construct_target_map_from, construct_target_map_tofrom, construct_target_atomic,
+    construct_target_reduction, construct_target_map_alloc, construct_target_teams_parallel,
+    construct_target_teams_parallels;
 #endif
 
 const Construct *const clomp_constructs[] = {
@@ -41,6 +43,8 @@ const Construct *const clomp_constructs[] = {
 #ifdef CLOMP_OFFLOAD   /* offload builds only (make OFFLOAD=...) */
     &construct_target, &construct_target_teams, &construct_target_teams_dpf, &construct_target_nowait,
     &construct_target_map_to, &construct_target_map_from, &construct_target_map_tofrom,
+    &construct_target_map_alloc, &construct_target_atomic, &construct_target_reduction,
+    &construct_target_teams_parallel, &construct_target_teams_parallels,
 #endif
 };
 

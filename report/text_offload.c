@@ -1,10 +1,18 @@
-/* The text writer's offload line (docs/offload.md). */
+/* The text writer's offload lines (docs/offload.md). */
 #include "text_report.h"
 
 #include <math.h>
 
 #include "../offload/device_info.h"
 #include "figures.h"
+
+void print_offload_device(FILE *out)
+{
+    const OffloadDeviceInfo *device = offload_device_info();
+    if (device != NULL)
+        fprintf(out, "   Offload device: %s; OMP_TARGET_OFFLOAD=mandatory (set by clomp, was %s)\n", device->text,
+                device->policy_before);
+}
 
 void print_offload_launch(FILE *out, const Measurement *offload, const Measurement *device_bestcase)
 {

@@ -32,6 +32,8 @@ void print_block_results(FILE *out, const RunSetup *run, const Measurement *m, c
 /* Offload builds: Offload OMP's launch overhead per subcycle against Dev
  * Bestcase, one line after its block (text_offload.c); nothing otherwise. */
 void print_offload_launch(FILE *out, const Measurement *offload, const Measurement *device_bestcase);
+/* Offload builds: the header's device line (the dry run's too); nothing in other builds. */
+void print_offload_device(FILE *out);
 
 /* --ompt (text_ompt.c): the tool in the set-up lines (or that the runtime
  * does not provide OMPT), and in a block that a tool was attached, with its

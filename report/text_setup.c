@@ -213,9 +213,7 @@ void print_setup(FILE *out, const RunRecord *r)
     fprintf(out, "          LDFLAGS: %s\n", b->ldflags);
     fprintf(out, "           OpenMP: %ld (OpenMP %s)\n", b->openmp, b->openmp_spec);
     fprintf(out, "         Built on: %s at %s (clomp %s)\n", b->host, b->date, b->version);
-    if (offload_device_info() != NULL)
-        fprintf(out, "   Offload device: %s; OMP_TARGET_OFFLOAD=mandatory (set by clomp, was %s)\n",
-                offload_device_info()->text, offload_device_info()->policy_before);
+    print_offload_device(out);
     print_openmp_environment(out);
     print_ompt_setup(out, run);
     char policy[32];

@@ -55,6 +55,7 @@ SUITE_CONSTRUCTS=parallel,for,parallel_for,barrier,single,critical,lock,atomic,r
 # The clomp options of a run of SET with THREADS threads (nothing for a mesh run).
 construct_options() {  # construct_options SET THREADS
     local reps time delay
+    ! is_offload_set "$1" || { offload_options "$1"; return 0; }   # suite/offload.sh
     is_construct_set "$1" || return 0
     read -r reps time delay <<<"$(construct_settings)"
     printf '%s ' "--constructs=$SUITE_CONSTRUCTS" --schedules=serial "--construct-reps=$reps" "--construct-time=$time" \
@@ -94,5 +95,7 @@ construct_run_seconds() {  # construct_run_seconds SET THREADS: seconds, whole, 
 plan_run_seconds() {
     local set_name=$1
     shift
-    if is_construct_set "$set_name"; then construct_run_seconds "$set_name" "$1"; else run_seconds "$@"; fi
+    if is_construct_set "$set_name"; then construct_run_seconds "$set_name" "$1"
+    elif is_offload_set "$set_name"; then offload_run_seconds "$set_name" "$@"
+    else run_seconds "$@"; fi
 }

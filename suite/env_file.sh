@@ -27,6 +27,7 @@ write_env() {
             echo "mpi cpu binding: $(srun_cpu_binding "$mpi_launcher")"
         slurm_env_lines
         echo "plan: $(plan_signature)"
+        offload_env_lines   # suite/offload.sh
         echo "---- build facts ($exe --version)"
         "$exe" --version 2>&1 || echo "not available"
         echo "---- CPU (lscpu)"

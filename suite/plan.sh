@@ -189,6 +189,7 @@ build_plan() {
             plan+=("${z}zones||$t -1 $(sweep_shape "$t" "$z") 32 1 $time_scale")
         done
     done
+    add_offload_runs     # suite/offload.sh: offload builds with a device only
     add_construct_runs   # suite/constructs.sh: after every mesh run
     total_runs=${#plan[@]}
 }

@@ -88,8 +88,8 @@ PY
 
     # The target probes: every row of kind target runs, map rows per byte count.
     is "$("$CLOMP" --list-constructs | awk -F'\t' '$3 == "target" { print $1 }' | paste -sd' ' -)" \
-        "target target_teams target_teams_dpf target_nowait target_map_to target_map_from target_map_tofrom" \
-        "--list-constructs has the target probes, kind target"
+        "target target_teams target_teams_dpf target_nowait target_map_to target_map_from target_map_tofrom target_map_alloc target_atomic target_reduction target_teams_parallel target_teams_parallels" \
+        "--list-constructs has the twelve target probes (EPCC's target-offload methods), kind target"
     run_clomp --constructs=target,target_teams,target_teams_dpf,target_nowait,target_map_to,target_map_from,target_map_tofrom \
         --construct-chunks=8,65536 --construct-reps=3 --construct-time=200 "${input[@]}"
     is "$rc" 0 "the target probes run (mandatory offload: a host fallback would have failed them)"
@@ -97,10 +97,93 @@ PY
         # A figure, or (a busy machine, issue 35) unresolved with why: never a bare dash.
         like "$out" $'\n'"$row +1 +1x2 +([0-9.]+ | +- unresolved: [a-z])" "the table has ${row% } at level 1 with a figure, or unresolved with its reason"
     done
+    run_clomp --constructs=target_map_alloc,target_atomic,target_reduction,target_teams_parallel,target_teams_parallels \
+        --construct-chunks=8,65536 --construct-sizes=1,243 --construct-reps=3 --construct-time=200 "${input[@]}"
+    is "$rc" 0 "the probes of atomics, array-section reduction, map(alloc) and teams with inner parallel regions run, their checks passed"
+    for row in 'MAP ALLOC 8 ' 'MAP ALLOC 65536 ' 'TARGET ATOMIC ' 'TARGET REDUCTION 1 ' 'TARGET REDUCTION 243 ' \
+        'TEAMS 1 PARALLEL ' 'TEAMS N PARALLEL '; do
+        like "$out" $'\n'"$row +1 +1x2 +([0-9.]+ | +- unresolved: [a-z])" "the table has ${row% } at level 1 with a figure, or unresolved with its reason"
+    done
+    # Each of those bodies without what its construct promises (fault build:
+    # an atomic counter or a reduced section never mapped back, an alloc that
+    # copies back, teams without their inner parallel region): its untimed
+    # check must end the run.
+    if [ -x "${CLOMP_FAULTS_BIN:-}" ]; then
+        missed=()
+        for key in target_atomic target_reduction target_map_alloc target_teams_parallel target_teams_parallels; do
+            err=$(CLOMP_FAULT=construct-wrong CLOMP_FAULT_CONSTRUCT=$key "$CLOMP_FAULTS_BIN" --constructs=$key \
+                --construct-chunks=64 --construct-sizes=9 --construct-reps=3 --construct-time=100 "${input[@]}" 2>&1 >/dev/null)
+            rc=$?
+            [ "$rc" -eq 1 ] && [[ $err == *"its body does the wrong thing"* ]] || missed+=("$key (exit $rc: $err)")
+        done
+        is "${missed[*]}" "" "each of the five new target bodies without its construct's effect ends the run: exit 1, 'its body does the wrong thing'"
+    else
+        skip "the new target probes' checks catch a wrong body" "no fault build at ${CLOMP_FAULTS_BIN:-<unset>}"
+    fi
+
+    # The suite adds the offload runs for a binary with a device, and says so.
+    plan=$("$here/run_clomp.sh" --dry-run --quick --max-zone-scale 1 --no-constructs --calibrate=off --out "$tmp/suite" "$CLOMP" 2 2>&1)
+    like "$plan" $'\n''Offload: 8 runs added \(Offload OMP, the crossover sweep, the target probes\) on ' \
+        "the suite's dry run says it adds the offload runs, naming the device"
+    [ "$offload_kind" != host ] || like "$plan" 'runs added .* on host plugin \(x86_64\), not an accelerator' "a host plugin named as such"
+    is "$(grep -oE '^\[[0-9]+/[0-9]+\] offload[a-z_0-9]*' <<<"$plan" | awk '{ print $2 }' | paste -sd' ' -)" \
+        "offload offload_zpp6 offload_zpp25 offload_zpp100 offload_zpp400 offload_zpp1600 offload_zpp6400 offload_probes" \
+        "the plan: the target input, the crossover sweep from 1/16 to 64 times its zones per part, the probes"
+    like "$plan" '\] offload_probes +[^ ]+ --constructs=target,[a-z_,]*target_teams_parallels --schedules=serial' \
+        "the probe run names every target row"
+    plan=$("$here/run_clomp.sh" --dry-run --quick --max-zone-scale 1 --no-constructs --no-offload --calibrate=off --out "$tmp/suite" "$CLOMP" 2 2>&1)
+    like "$plan" $'\n''Offload: no offload runs: --no-offload' "--no-offload leaves them out, and says so"
+    ! grep -q '\] offload' <<<"$plan"
+    ok $? "with none in the plan"
+
+    # A quick suite with this binary: the offload runs recorded from their
+    # JSON records into the report's Offload section; the device in .env.
+    "$here/run_clomp.sh" --quick --max-zone-scale 1 --replicates 1 --no-constructs --calibrate=off --no-plots \
+        --out "$tmp/suite" "$CLOMP" 2 </dev/null >"$tmp/suite.out" 2>"$tmp/suite.err"
+    is "$?" 0 "a quick suite with the $offload_kind binary completes"
+    base=''
+    for f in "$tmp"/suite/CLOMP_*.env; do base=${f%.env}; done
+    like "$(cat "$tmp/suite.out")" '^Offload: 8 runs added' "its header says the offload runs were added"
+    if [ "$offload_kind" = host ]; then
+        like "$(cat "$base.env" 2>/dev/null)" '^offload device: host plugin \(x86_64\), not an accelerator: device 0 of' \
+            "its .env records the device as the runtime reported it, a host plugin marked"
+    else
+        like "$(cat "$base.env" 2>/dev/null)" '^offload device: ' "its .env records the device"
+    fi
+    html=$(cat "$base.html" 2>/dev/null)
+    like "$html" '<h2 id="offload">Offload \(OpenMP target\)</h2>' "the report has an Offload section"
+    like "$html" '<b>(crossover between [0-9]+ and [0-9]+ zones per part|crossover at or below [0-9]+ zones per part|no crossover in the range \(6\.\.6400 zones per part, 64 parts\))' \
+        "stating the crossover with its bracket, or that there is none in the range"
+    is "$(grep -c '^<tr><td class="num zpp">[0-9]*</td>' <<<"$html")" 6 "with one row per swept size"
+    like "$html" 'Offload OMP: ([0-9.e+-]+ (\[[0-9.e+-]+, [0-9.e+-]+\]|\(no interval\)) us/Loop|no figure \([a-z])' \
+        "and Offload OMP's median with its interval (none at --quick's few chunks, said so), or why it has no figure"
+    # The probe rows: in the driver's table of the probe run, and in the report.
+    want="MAP ALLOC 4096|MAP ALLOC 524288|MAP ALLOC 8|MAP FROM 4096|MAP FROM 524288|MAP FROM 8|MAP TO 4096|MAP TO 524288|MAP TO 8|MAP TOFROM 4096|MAP TOFROM 524288|MAP TOFROM 8|TARGET|TARGET ATOMIC|TARGET NOWAIT|TARGET REDUCTION 1|TARGET REDUCTION 243|TARGET REDUCTION 59049|TARGET TDPF|TARGET TEAMS|TEAMS 1 PARALLEL|TEAMS N PARALLEL"
+    got=$(python3 - "$base.target_constructs.csv" <<'PY'
+import csv, sys
+rows = [r for r in csv.DictReader(open(sys.argv[1])) if r["level"] == "1"]
+print("|".join(sorted(r["construct_name"] for r in rows)))
+PY
+)
+    is "$got" "$want" "the probe run's table (<base>.target_constructs.csv) has the 22 target rows at level 1"
+    for row in 'TARGET ATOMIC' 'TEAMS N PARALLEL' 'MAP ALLOC 4096' 'TARGET REDUCTION 243'; do
+        like "$html" "<tr><td>$row</td><td class=\"(num|undecided)\">" "the report's probe table has $row"
+    done
+fi
+
+# A binary without offload, or whose device is missing, adds no offload run, and the dry run says why.
+if [ "$offload_kind" = no ]; then
+    plan=$("$here/run_clomp.sh" --dry-run --quick --max-zone-scale 1 --no-constructs --calibrate=off --out "$tmp/suite" "$CLOMP" 2 2>&1)
+    like "$plan" $'\n''Offload: no offload runs: this binary has no offload \(make OFFLOAD=host.nvptx.amdgcn builds one\)' \
+        "the suite's dry run with a binary without offload says so"
 fi
 
 # The nvptx binary without a GPU: no host fallback.
 nvptx=${CLOMP_NVPTX:-$here/clomp-offload-nvptx}
+if [ -x "$nvptx" ] && command -v readelf >/dev/null 2>&1; then
+    ! readelf -d "$nvptx" | grep -q TEXTREL
+    ok $? "the nvptx binary has no text relocations (linked -no-pie: gcc 12's crtoffloadtable.o is not PIC; docs/offload.md)"
+fi
 if [ ! -x "$nvptx" ]; then
     skip "the nvptx binary refuses a host fallback" "no $nvptx (make OFFLOAD=nvptx; needs Debian's gcc-offload-nvptx)"
 elif nvidia-smi -L >/dev/null 2>&1; then
@@ -111,6 +194,9 @@ else
     is "$rc $(line_count "$(cat "$tmp/nvptx.err")")" "3 1" "the nvptx binary without a GPU exits 3 with one line"
     like "$(cat "$tmp/nvptx.err")" "^clomp: no device: host fallback refused" "saying no device: host fallback refused"
     is "$(line_count "$out")" 0 "and prints no figures"
+    plan=$("$here/run_clomp.sh" --dry-run --quick --max-zone-scale 1 --no-constructs --calibrate=off --out "$tmp/suite" "$nvptx" 2 2>&1)
+    like "$plan" $'\n''Offload: no offload runs: the nvptx build.s device is missing: clomp: no device: host fallback refused' \
+        "a suite with the nvptx binary and no GPU adds no offload run, and says why"
 fi
 
 done_testing

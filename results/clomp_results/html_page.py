@@ -7,7 +7,8 @@ import re
 import time
 from html import escape
 
-from . import html_constructs, html_key
+from . import html_constructs, html_key, html_offload
+from .between import stats_helper
 
 HEAD = """<!DOCTYPE html>
 <html lang="en">
@@ -229,6 +230,7 @@ def page(suite, views, drawn, charts_dir_name, no_charts="", first_failure=""):
     parts += html_key.key_results(suite, views, record1)
     parts += charts_section(views, charts, no_charts)
     parts += constructs_section(suite, charts)
+    parts += html_offload.offload_section(suite, stats_helper)
     parts += environment_section(suite)
     parts += warnings_section(suite)
     parts += files_section(suite)

@@ -1,0 +1,151 @@
+# shellcheck shell=bash
+# The suite's offload measurements (docs/offload.md, "In the suite"). When
+# the binary is an offload build (make OFFLOAD=host|nvptx|amdgcn) whose
+# device opens, the suite adds, after its mesh runs and before its construct
+# runs, at the target input's parts and its timeScale:
+#   offload          Offload OMP and Dev Bestcase beside Bestcase and Static
+#                    OMP on the target input: CLOMP's question for the
+#                    offloaded loop (speedup, efficacy, overhead, launch);
+#   offload_zpp<Z>   the crossover sweep: Static OMP and Offload OMP at Z
+#                    zones per part, Z from 1/16 to 64 times the target
+#                    input's (x4), compared by clomp-stats in the report,
+#                    at a tenth of the suite's timeScale (at least 1, and
+#                    enough for 20 iterations: offload_sweep_scale): clomp
+#                    sizes the work to the timeScale, so the smallest mesh
+#                    launches 1e7 x timeScale / 384 subcycles, each a target
+#                    region (26 M at timeScale 100: over 10 minutes at the
+#                    host plugin's 35 us a launch);
+#   offload_probes   the target probe rows of the construct table (EPCC's
+#                    target-offload methods), its CSV in <base>.target_constructs.csv.
+# A binary without offload, or whose device is missing ("no device: host
+# fallback refused"), adds none: the dry run and the suite's header say
+# which, and why. Sourced by run_clomp.sh; reads exe, max_threads,
+# target_parts, target_zones, time_scale, mpi_given and offload (0: --no-offload);
+# sets offload_state (device, none, missing), offload_device_text and offload_why.
+# shellcheck disable=SC2154  # the settings above: assigned by run_clomp.sh
+
+offload_state=none offload_device_text='' offload_why=''
+
+# The target rows the suite runs, and their parameters: map sizes in bytes
+# (8 B, 4 KiB, 512 KiB: --construct-chunks takes at most 1e6), the reduction's array sizes in doubles (arraybench's
+# 1, 243, 59049).
+OFFLOAD_PROBES=target,target_teams,target_teams_dpf,target_nowait,target_map_to,target_map_from,target_map_tofrom,target_map_alloc,target_atomic,target_reduction,target_teams_parallel,target_teams_parallels
+OFFLOAD_PROBE_BYTES=8,4096,524288
+OFFLOAD_PROBE_SIZES=1,243,59049
+# The crossover sweep: zones per part as the target input's times 4^k, k = -2..3.
+OFFLOAD_SWEEP_FACTORS="1/16 1/4 1 4 16 64"
+
+is_offload_set() { [[ $1 == offload || $1 == offload_zpp* || $1 == offload_probes ]]; }
+
+# Asks the binary about its device: an offload build opens it in a dry run
+# of one part (clomp exits 3, one line, when the device is missing).
+probe_offload() {
+    local kind out
+    offload_state=none offload_device_text='' offload_why=''
+    if [ "${offload:-1}" = 0 ]; then offload_why="--no-offload"; return 0; fi
+    if [ "$mpi_given" = 1 ]; then offload_why="not with --mpi (an offload run is one process)"; return 0; fi
+    if [ ! -x "$exe" ]; then offload_why="$exe is not built yet (the default build has no offload)"; return 0; fi
+    kind=$("$exe" --version 2>/dev/null | sed -n 's/^offload: \([a-z0-9]*\).*/\1/p')
+    if [ -z "$kind" ] || [ "$kind" = no ]; then
+        offload_why="this binary has no offload (make OFFLOAD=host|nvptx|amdgcn builds one)"
+        return 0
+    fi
+    if ! out=$("$exe" 1 1 1 2 32 1 1 --dry-run 2>&1); then
+        offload_state=missing
+        offload_why="the $kind build's device is missing: $(tail -n 1 <<<"$out")"
+        return 0
+    fi
+    offload_device_text=$(sed -n 's/^ *Offload device: //p' <<<"$out" | head -n 1)
+    offload_state=device
+}
+
+# The dry run's and the header's line.
+offload_plan_line() {
+    local n=0 i
+    for ((i = 0; i < ${#plan[@]}; i++)); do
+        is_offload_set "${plan[i]%%|*}" && n=$((n + 1))
+    done
+    if [ "$offload_state" = device ]; then
+        echo "Offload: $n runs added (Offload OMP, the crossover sweep, the target probes) on $offload_device_text"
+    else
+        echo "Offload: no offload runs: $offload_why"
+    fi
+}
+
+# The zones per part of the crossover sweep, rounded, at least 1, each once.
+offload_sweep_zones() {
+    local zpp=$1 f last=0 z
+    for f in $OFFLOAD_SWEEP_FACTORS; do
+        z=$(awk -v z="$zpp" -v f="$f" 'BEGIN { split(f, p, "/"); v = z * p[1] / (p[2] ? p[2] : 1); r = int(v + 0.5); print (r < 1 ? 1 : r) }')
+        [ "$z" = "$last" ] || echo "$z"
+        last=$z
+    done
+}
+
+# A sweep run's timeScale: a tenth of the suite's (at least 1), raised so
+# that the mesh runs at least 20 iterations (clomp's 20 chunks: an
+# interval for each median; 1e6 x timeScale zone updates per subcycle's
+# worth of iterations, 64 x 6400 zones needs 9).
+offload_sweep_scale() {  # offload_sweep_scale ZONES_PER_PART
+    awk -v ts="$time_scale" -v p="$target_parts" -v z="$1" 'BEGIN {
+        base = int(ts / 10); if (base < 1) base = 1
+        need = int((20 * p * z + 999999) / 1e6)
+        print (need > base ? need : base) }'
+}
+
+add_offload_runs() {
+    local zpp z sweep_scale
+    [ "$offload_state" = device ] || return 0
+    zpp=$(((target_zones + target_parts / 2) / target_parts))
+    plan+=("offload||$max_threads -1 $target_parts $zpp 32 1 $time_scale")
+    for z in $(offload_sweep_zones "$zpp"); do
+        sweep_scale=$(offload_sweep_scale "$z")
+        plan+=("offload_zpp$z||$max_threads -1 $target_parts $z 32 1 $sweep_scale")
+    done
+    plan+=("offload_probes||$max_threads -1 $target_parts $zpp 32 1 $time_scale")
+}
+
+# The clomp options of an offload run of SET (EPCC's settings as the construct runs').
+offload_options() {  # offload_options SET
+    local reps time
+    case $1 in
+        offload) echo "--schedules=bestcase,static,offload_bestcase,offload" ;;
+        offload_zpp*) echo "--schedules=static,offload" ;;
+        offload_probes)
+            read -r reps time _ <<<"$(construct_settings)"
+            echo "--constructs=$OFFLOAD_PROBES --schedules=serial --construct-reps=$reps --construct-time=$time" \
+                "--construct-chunks=$OFFLOAD_PROBE_BYTES --construct-sizes=$OFFLOAD_PROBE_SIZES"
+            ;;
+    esac
+}
+
+# What an offload run costs: a mesh run's estimate (suite/plan.sh's model,
+# which counts more schedules than these run) plus, for Offload OMP, a
+# launch of OFFLOAD_LAUNCH_US per subcycle (the host plugin's, measured on
+# the 2-core VM; a GPU's is of the same order); for the probes the mesh run
+# plus, per row and parameter, (reps + 2) x (reference + test) of the
+# construct time or 10 instances of CONSTRUCT_INSTANCE_US, whichever is longer.
+OFFLOAD_LAUNCH_US=35
+offload_run_seconds() {  # offload_run_seconds SET T ALLOC P Z ZONESIZE FLOPSCALE TIMESCALE
+    local set_name=$1 mesh rows
+    shift
+    mesh=$(run_seconds "$@")
+    if [ "$set_name" != offload_probes ]; then
+        awk -v mesh="$mesh" -v p="$3" -v z="$4" -v f="$6" -v ts="$7" -v launch="$OFFLOAD_LAUNCH_US" 'BEGIN {
+            r = int(mesh + 1e7 * ts / (p * z * f) * launch * 1e-6 + 0.5); print (r < 1 ? 1 : r) }'
+        return 0
+    fi
+    rows=$((7 + 4 * $(tr ',' '\n' <<<"$OFFLOAD_PROBE_BYTES" | grep -c .) + $(tr ',' '\n' <<<"$OFFLOAD_PROBE_SIZES" | grep -c .)))
+    awk -v mesh="$mesh" -v rows="$rows" -v s="$(construct_settings)" -v inst="$CONSTRUCT_INSTANCE_US" 'BEGIN {
+        split(s, v, " "); t = 2 * v[2] > 10 * inst ? 2 * v[2] : 10 * inst
+        r = int(mesh + rows * (v[1] + 2) * t * 1e-6 + 0.5); print (r < 1 ? 1 : r) }'
+}
+
+# The .env's record of the device (the bundle carries it): what the runtime
+# reported when the suite started, the host plugin marked as no accelerator.
+offload_env_lines() {
+    case $offload_state in
+        device) echo "offload device: $offload_device_text" ;;
+        *) echo "offload device: none ($offload_why)" ;;
+    esac
+}
