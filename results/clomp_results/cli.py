@@ -20,6 +20,7 @@ COMMANDS = {
     "report": ("clomp_results.report", "draw a suite's charts (gnuplot) and write its HTML report <base>.html, in its directory only"),
     "compare-report": ("clomp_results.compare_report", "the report of run_clomp.sh --compare from its processes' JSON records (.txt, .csv, .json)"),
     "ompt-tax-report": ("clomp_results.ompt_tax_report", "the report of run_clomp.sh --ompt-tax from its two comparisons' JSON"),
+    "compare": ("clomp_results.buyers_cli", "the buyer's table: submissions (bundles, suites, --compare results, CLOMP 1.2 text) side by side (./clomp_compare)"),
     "bundle": ("clomp_results.bundle", "write the submission bundle <base>.tar.gz of a suite (MANIFEST, runtime library)"),
 }
 
