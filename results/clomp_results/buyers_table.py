@@ -69,18 +69,19 @@ def target_cell(summaries, sub, key) -> Dict[str, object]:
         why = "no clock in CLOMP 1.2 output" if sub["kind"] == "CLOMP 1.2 text" else "not measured"
         return {"verdict": "unavailable", "text": "unavailable (%s)" % why, "n": 0}
     cell = summaries.cell(t["cycles"])
+    unit = " " + (t.get("clock") or "cycles")      # which cycles the record counts (nominal TSC, or core)
     bound = t["bound"]
     if t["not_judged"] or bound is None:
         cell["verdict"] = "informational"
-        cell["text"] += " cycles (no LLNL target)"
+        cell["text"] += unit + " (no LLNL target)"
         return cell
     clock = sub["clock"]
     core = clock.get("core_ghz")
     if cell["n"] == 1 and t.get("verdict"):
         cell["verdict"] = t["verdict"]
         cc = t.get("core_cycles")
-        cell["text"] += " cycles%s: %s (one process: its own interval within the process)" % (
-            " (core %.0f .. %.0f)" % (cc[0], cc[1]) if cc and None not in cc else "", t["verdict"])
+        cell["text"] += "%s%s: %s (one process: its own interval within the process)" % (
+            unit, ", %.0f .. %.0f core cycles" % (cc[0], cc[1]) if cc and None not in cc else "", t["verdict"])
         return cell
     if cell["n"] == 0:
         cell["verdict"] = "unavailable"
@@ -88,11 +89,12 @@ def target_cell(summaries, sub, key) -> Dict[str, object]:
         return cell
     if core is None:
         cell["verdict"] = "unavailable"
-        cell["text"] += " cycles: unavailable (no core clock: no core-cycle verdict)"
+        cell["text"] += unit + ": unavailable (no core clock: no core-cycle verdict)"
         return cell
     verdict = judge(cell["low"], cell["high"], bound, clock.get("ghz"), core[0], core[1])
     cell["verdict"] = verdict or "unavailable"
-    cell["text"] += " cycles: %s" % cell["verdict"]
+    cell["text"] += "%s: %s (judged in core cycles over the %s core clock, %.2f .. %.2f GHz)" % (
+        unit, cell["verdict"], clock.get("source", ""), core[0], core[1])
     return cell
 
 

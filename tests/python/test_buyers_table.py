@@ -172,6 +172,23 @@ class Records(unittest.TestCase):
         self.assertNotIn("log scale", svg)
         self.assertEqual(svg_chart.chart("t", "x", "y", [("a", [])]), "")
 
+    def test_a_compare_result_gives_one_submission_per_side_from_its_processes_records(self):
+        stem = os.path.join(self.stage.root, "CLOMP_vm_4_compare")
+        runs = {"A": (1, 2), "B": (2, 1, 1)}
+        for side, which in runs.items():
+            for r, run in enumerate(which, start=1):
+                shutil.copy(self.stage.path("%s_key.run%d.json" % (NAME, run)), "%s_%s%d.json" % (stem, side, r))
+        open(stem + ".json", "w").write("{}")
+        a, b = submissions.load(stem + ".json", "cmp")
+        self.assertEqual((a["label"], b["label"]), ("cmp A", "cmp B"))
+        want = {}
+        for run in (1, 2):
+            doc = json.load(open(self.stage.path("%s_key.run%d.json" % (NAME, run))))
+            want[run] = [m["runtime_us_per_loop"] for m in doc["measurements"] if m["key"] == "barrier"][0]
+        self.assertEqual(a["key"]["omp_barrier_us_per_loop"], [want[1], want[2]])
+        self.assertEqual(b["key"]["omp_barrier_us_per_loop"], [want[2], want[1], want[1]])
+        self.assertIn("not validated", a["validation"]["status"])
+
     def test_clomp_12_text_is_one_process_without_intervals_and_says_so(self):
         us = [0.01, 0.30, 20.0, 19.0, 25.0, 60.0, 40.0]
         r = submissions.from_text12("t.txt", "old", text12_output("oldhost", us).encode())
