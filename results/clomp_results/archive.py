@@ -97,17 +97,15 @@ def add(db: sqlite3.Connection, r) -> Tuple[str, int]:
                        [(new,) + f for f in _figure_rows(r)])
         said = "added"
         if r["suite_id"]:
-            others = db.execute("SELECT id, label FROM submissions WHERE host = ? AND suite_id = ? AND id != ?",
-                                (r["host"], r["suite_id"], new)).fetchall()
-            for other, label in others:
-                db.execute("UPDATE submissions SET conflict = ? WHERE id = ?",
-                           ("same host and suite id as archived submission %d (%s), other contents" % (new, r["label"]), other))
-            if others:
-                db.execute("UPDATE submissions SET conflict = ? WHERE id = ?",
-                           ("same host and suite id as archived submission %s, other contents"
-                            % ", ".join("%d (%s)" % o for o in others), new))
-                said = "added, flagged: same host and suite id as %s with other contents" % (
-                    ", ".join("archived submission %d (%s)" % o for o in others))
+            group = db.execute("SELECT id, label FROM submissions WHERE host = ? AND suite_id = ? ORDER BY id",
+                               (r["host"], r["suite_id"])).fetchall()
+            if len(group) > 1:   # every row of the group names all the others
+                for rid, _ in group:
+                    others = ", ".join("%d (%s)" % g for g in group if g[0] != rid)
+                    db.execute("UPDATE submissions SET conflict = ? WHERE id = ?",
+                               ("same host and suite id as archived submission %s, other contents" % others, rid))
+                said = "added, flagged: same host and suite id as archived submission %s with other contents" % (
+                    ", ".join("%d (%s)" % g for g in group if g[0] != new))
         return said, new
 
 

@@ -16,6 +16,7 @@ import csv
 import io
 import json
 import os
+import sqlite3
 import sys
 from typing import Dict, List
 
@@ -203,7 +204,7 @@ def main(argv: List[str]) -> int:
         table = buyers_table.build(subs, find_stats_helper(), opts["baseline"])
         for path in write(opts["out"], subs, table):
             print("%s: wrote %s" % (ME, for_terminal(path)))
-    except archive.ArchiveError as e:
+    except (archive.ArchiveError, sqlite3.Error) as e:
         err.write("%s: %s\n" % (ME, for_terminal(str(e))))
         return 3
     except (stats_helper.StatsError, safe_write.UnsafeTarget, OSError) as e:

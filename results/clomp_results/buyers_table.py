@@ -63,6 +63,17 @@ class Summaries(object):
         return dict(self.cache[key])
 
 
+def key_cell(summaries, sub, fid) -> Dict[str, object]:
+    """A key figure's cell; it says how many processes were left out because their run marked the figure invalid."""
+    values = sub["key"].get(fid, [])
+    cell = summaries.cell(values)
+    out = len(sub["dropped"].get(fid, []))
+    if out:
+        cell["text"] += " (%d of %d processes: %d marked invalid by their run)" % (len(values), len(values) + out, out)
+        cell["dropped"] = out
+    return cell
+
+
 def target_cell(summaries, sub, key) -> Dict[str, object]:
     t = sub["targets"].get(key)
     if t is None:
@@ -131,8 +142,10 @@ def differences(helper, summaries, base, other) -> Dict[str, Dict[str, object]]:
             continue
         a, b = base["key"].get(fid, []), other["key"].get(fid, [])
         if not a or not b:
-            out[fid] = {"test": False, "verdict": "not measured", "text": "not measured by %s" % (
-                "either" if not a and not b else "the baseline" if not a else "this submission")}
+            why = "no valid value (their runs marked it invalid)" if (base["dropped"].get(fid) and not a) or (
+                other["dropped"].get(fid) and not b) else "not measured"
+            out[fid] = {"test": False, "verdict": "not measured", "text": "%s in %s" % (
+                why, "either" if not a and not b else "the baseline" if not a else "this submission")}
             continue
         ma, mb = summaries.cell(a)["median"], summaries.cell(b)["median"]
         ratio = "ratio of medians %.3g" % (mb / ma) if ma and ma > 0 and mb > 0 else "no ratio (a median is not positive)"
@@ -165,7 +178,7 @@ def build(subs: List[Dict[str, object]], helper: str, baseline: Optional[str] = 
     table: Dict[str, object] = {"schema": "clomp-buyers-table", "schema_version": 1, "baseline": labels[base_i] if labels else "",
                                 "level": LEVEL, "primary": LABELS[PRIMARY],
                                 "submissions": [{"label": s["label"], "valid": s["valid"]} for s in subs]}
-    table["key"] = [{"figure": fid, "label": label, "cells": [summaries.cell(s["key"].get(fid, [])) for s in subs]}
+    table["key"] = [{"figure": fid, "label": label, "cells": [key_cell(summaries, s, fid) for s in subs]}
                     for fid, label, _, _ in KEY_FIGURES]
     target_keys: List[str] = []
     for s in subs:

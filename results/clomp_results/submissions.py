@@ -218,10 +218,10 @@ def _process_records(r, records, runs):
                                                     "clock": t.clock or ""})
             if num(t.cycles) is not None and t.verdict != "invalid":
                 entry["cycles"].append(num(t.cycles))
-            if len(records) == 1:
-                entry["ci"] = list(t.cycles_ci_95) if t.cycles_ci_95 else None
-                entry["core_cycles"] = list(t.core_cycles) if t.core_cycles else None
-                entry["verdict"] = t.verdict
+                if len(entry["cycles"]) == 1:    # the first valid process's own verdict, for a cell of one value
+                    entry["ci"] = list(t.cycles_ci_95) if t.cycles_ci_95 else None
+                    entry["core_cycles"] = list(t.core_cycles) if t.core_cycles else None
+                    entry["verdict"] = t.verdict
     r["clock"] = _clock(records)
     r["runs"] = runs
     labels = dict((fid, label) for fid, label, _, _ in KEY_FIGURES)

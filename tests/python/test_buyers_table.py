@@ -226,6 +226,7 @@ class Records(unittest.TestCase):
         self.assertEqual(d["static_omp_overhead_us"]["verdict"], "no test possible")
         self.assertIn("ratio of medians 2.73", d["static_omp_overhead_us"]["text"])
         self.assertEqual(d["serial_ref_us_per_loop"]["verdict"], "not measured")
+        self.assertEqual(d["serial_ref_us_per_loop"]["text"], "not measured in either")
 
     def test_the_rest_are_judged_under_holm_at_their_step_levels(self):
         a = [1.0, 1.1, 0.9, 1.05, 0.95, 1.02, 0.97, 1.03]
