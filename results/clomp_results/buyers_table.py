@@ -82,6 +82,10 @@ def target_cell(summaries, sub, key) -> Dict[str, object]:
     cell = summaries.cell(t["cycles"])
     unit = " " + (t.get("clock") or "cycles")      # which cycles the record counts (nominal TSC, or core)
     bound = t["bound"]
+    if cell["n"] == 0:
+        cell["verdict"] = "unavailable"
+        cell["text"] = "unavailable (no valid process)"
+        return cell
     if t["not_judged"] or bound is None:
         cell["verdict"] = "informational"
         cell["text"] += unit + " (no LLNL target)"
@@ -93,10 +97,6 @@ def target_cell(summaries, sub, key) -> Dict[str, object]:
         cc = t.get("core_cycles")
         cell["text"] += "%s%s: %s (one process: its own interval within the process)" % (
             unit, ", %.0f .. %.0f core cycles" % (cc[0], cc[1]) if cc and None not in cc else "", t["verdict"])
-        return cell
-    if cell["n"] == 0:
-        cell["verdict"] = "unavailable"
-        cell["text"] = "unavailable (no valid process)"
         return cell
     if core is None:
         cell["verdict"] = "unavailable"
