@@ -244,7 +244,7 @@ static int holm(int argc, char **argv)
     for (long i = 0; i < m; i++) {   /* rank: 1 + the p-values below it, ties broken by position */
         long rank = 1;
         for (long j = 0; j < m; j++)
-            rank += p[j] < p[i] || (p[j] == p[i] && j < i);
+            rank += p[j] < p[i] || (j < i && p[j] == p[i]);
         step[i] = 1.0 - alpha / (double)(m - rank + 1);
     }
     printf("{\"m\": %ld, \"alpha\": %.15g, \"rejections\": %ld, \"rejected\": [", m, alpha, rejections);
