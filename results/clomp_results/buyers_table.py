@@ -131,12 +131,15 @@ def differences(helper, summaries, base, other) -> Dict[str, Dict[str, object]]:
             c = stats_helper.compare(helper, base["key"][fid], other["key"][fid], "%.6f" % level)
             rejected = holm["rejected"][i] and c["detected"]
             rule = "Holm, step level %.2f%% of %d figures" % (level * 100, len(family))
-        verdict = "beyond noise" if rejected else "within noise"
+        verdict = "beyond noise" if rejected else "within noise" if c["ci_low"] is not None else "too few processes"
         scale = "B/A" if c["scale"] == "ratio" else "B - A"
         interval = "no interval" if c["ci_low"] is None else "%s .. %s" % (c["ci_low_text"], c["ci_high_text"])
+        said = verdict if verdict != "too few processes" else (
+            "no difference detectable with %d and %d processes: too few for an interval at %.2f%% (use more --replicates)"
+            % (len(base["key"][fid]), len(other["key"][fid]), level * 100))
         out[fid] = {"test": True, "scale": c["scale"], "estimate": c["estimate"], "low": c["ci_low"], "high": c["ci_high"],
                     "p": c["p"], "level": level, "rule": rule, "verdict": verdict,
-                    "text": "%s %s (%s), p %.2g: %s" % (scale, c["estimate_text"], interval, c["p"], verdict)}
+                    "text": "%s %s (%s), p %.2g: %s" % (scale, c["estimate_text"], interval, c["p"], said)}
     for fid, _, _, _ in KEY_FIGURES:
         if fid in out:
             continue

@@ -211,7 +211,7 @@ def _process_records(r, records, runs):
             m = rec.measurement(key)
             if figs[fid] is not None:
                 r["key"].setdefault(fid, []).append(figs[fid])
-            elif m is not None and m.valid is False and num(m.get(member)) is not None:
+            elif m is not None and m.valid is False:
                 r["dropped"].setdefault(fid, []).append(rec.run)
         for t in rec.llnl_targets:
             entry = r["targets"].setdefault(t.key, {"label": t.label, "measurement": t.measurement, "bound": num(t.target_below),

@@ -228,6 +228,12 @@ class Records(unittest.TestCase):
         self.assertEqual(d["serial_ref_us_per_loop"]["verdict"], "not measured")
         self.assertEqual(d["serial_ref_us_per_loop"]["text"], "not measured in either")
 
+    def test_two_processes_a_side_say_too_few_rather_than_within_noise(self):
+        summ = buyers_table.Summaries(HELPER)
+        d = buyers_table.differences(HELPER, summ, synthetic("A", [1.0, 1.1]), synthetic("B", [7.0, 7.2]))
+        self.assertEqual(d["static_omp_overhead_us"]["verdict"], "too few processes")
+        self.assertIn("no difference detectable with 2 and 2 processes", d["static_omp_overhead_us"]["text"])
+
     def test_the_rest_are_judged_under_holm_at_their_step_levels(self):
         a = [1.0, 1.1, 0.9, 1.05, 0.95, 1.02, 0.97, 1.03]
         summ = buyers_table.Summaries(HELPER)
