@@ -31,7 +31,7 @@ import os
 import re
 from typing import Dict, List, Optional
 
-from . import compare_figures, grade, loader, safe_io, tables, text12, validate
+from . import compare_figures, grade, loader, machine_facts, safe_io, tables, text12, validate
 from .safe_io import NotABundle, Refused, for_terminal
 from .view import num
 
@@ -111,80 +111,6 @@ def check_directory(suite):
     return validate.EXIT_VALID, "VALID (no MANIFEST: a directory)", []
 
 
-def _lscpu(suite) -> Dict[str, str]:
-    facts: Dict[str, str] = {}
-    lines = suite.machine.get("lscpu.txt", "").splitlines() or suite.env.section("CPU")
-    for line in lines:
-        k, sep, v = line.partition(":")
-        if sep:
-            facts.setdefault(k.strip(), v.strip())
-    return facts
-
-
-def _first_line(text: str, prefix: str = "") -> str:
-    for line in text.splitlines():
-        if line.startswith(prefix):
-            return line[len(prefix):].strip()
-    return ""
-
-
-def _heading(suite, prefix: str) -> str:
-    """The rest of the .env's one-line section heading PREFIX... (the driver writes some facts that way)."""
-    for heading in suite.env.sections:
-        if heading.startswith(prefix):
-            return heading[len(prefix):].strip()
-    return ""
-
-
-def _memory(text: str) -> str:
-    kb = _first_line(text, "MemTotal:").split(" ")[0]
-    return "%.1f GiB" % (int(kb) / 1048576.0) if kb.isdigit() else ""
-
-
-def _placement(rec) -> str:
-    numa = (rec.doc.get("numa") or {}) if rec is not None else {}
-    placement = numa.get("thread_placement") or {}
-    threads = [t for t in placement.get("threads") or [] if isinstance(t, dict)]
-    policy = str(numa.get("placement") or "")
-    if threads:
-        cpus = ",".join(str(t.get("cpu")) for t in threads)
-        unbound = placement.get("unbound_threads")
-        bound = "threads not bound" if unbound else "bound"
-        return "%s; %s; thread CPUs %s" % (policy, bound, cpus)
-    locality = numa.get("locality") or {}
-    if isinstance(locality.get("threads_bound"), bool):
-        return "%s; %s" % (policy, "bound" if locality["threads_bound"] else "threads not bound")
-    return policy or "not recorded"
-
-
-def _runtime(suite, rec) -> str:
-    text = suite.machine.get("openmp_runtime.txt", "") if suite is not None else ""
-    found = [l.strip() for l in text.splitlines() if l.strip() and not l.startswith("#")]
-    ompt = (rec.doc.get("ompt") or {}) if rec is not None else {}
-    if found:
-        return "; ".join(found)[:300]
-    parts = [str(ompt.get(k)) for k in ("runtime", "runtime_file", "runtime_version") if ompt.get(k)]
-    return " ".join(parts) or "not recorded"
-
-
-def _clock(records) -> Dict[str, object]:
-    """The cycle rate and the core clock range over the processes (the widest)."""
-    ghz, lows, highs, sources = None, [], [], []
-    for rec in records:
-        c = rec.doc.get("cycles") or {}
-        if ghz is None and num(c.get("ghz")) is not None:
-            ghz = num(c.get("ghz"))
-        rng = c.get("core_clock_ghz")
-        if isinstance(rng, list) and len(rng) == 2 and num(rng[0]) is not None and num(rng[1]) is not None:
-            lows.append(num(rng[0]))
-            highs.append(num(rng[1]))
-        if c.get("core_clock_source") and str(c["core_clock_source"]) not in sources:
-            sources.append(str(c["core_clock_source"]))
-    return {"ghz": ghz, "core_ghz": [min(lows), max(highs)] if lows else None,
-            "source": "/".join(sources) or "unknown", "clock": str(((records[0].doc.get("cycles") or {}).get("clock")) or "")
-            if records else ""}
-
-
 def record_figures(rec) -> Dict[str, Optional[float]]:
     """KEY_FIGURES of one process's record: None where it did not measure the figure or marks it invalid."""
     out = {}
@@ -224,7 +150,7 @@ def _process_records(r, records, runs):
                     entry["ci"] = list(t.cycles_ci_95) if t.cycles_ci_95 else None
                     entry["core_cycles"] = list(t.core_cycles) if t.core_cycles else None
                     entry["verdict"] = t.verdict
-    r["clock"] = _clock(records)
+    r["clock"] = machine_facts.clock(records)
     r["runs"] = runs
     labels = dict((fid, label) for fid, label, _, _ in KEY_FIGURES)
     for fid, runs_out in r["dropped"].items():
@@ -285,8 +211,8 @@ def from_suite(path: str, label: str, bundle_sha: Optional[str] = None) -> Dict[
                                         row.get("outer_threads", ""), row.get("inner_threads", ""))
             r["constructs"].setdefault(key_text, []).append(value)
     rec1 = records[0] if records else suite.record(first.index)
-    cpu = _lscpu(suite)
-    kernel = _first_line(suite.machine.get("kernel.txt", ""), "uname -a:") or suite.env.facts.get("uname", "")
+    cpu = machine_facts.lscpu(suite)
+    kernel = machine_facts.first_line(suite.machine.get("kernel.txt", ""), "uname -a:") or suite.env.facts.get("uname", "")
     r["host"] = suite.env.facts.get("host", "")
     build = (rec1.doc.get("build") or {}) if rec1 is not None else {}
     omp_env = suite.env.openmp_environment
@@ -296,21 +222,21 @@ def from_suite(path: str, label: str, bundle_sha: Optional[str] = None) -> Dict[
         ["sockets x cores x threads", "%s x %s x %s" % (cpu.get("Socket(s)", "?"), cpu.get("Core(s) per socket", "?"),
                                                        cpu.get("Thread(s) per core", "?"))],
         ["NUMA nodes", cpu.get("NUMA node(s)", "")],
-        ["memory", _memory(suite.machine.get("meminfo.txt", "")) or _memory("\n".join(suite.env.section("memory")))],
+        ["memory", machine_facts.memory(suite.machine.get("meminfo.txt", "")) or machine_facts.memory("\n".join(suite.env.section("memory")))],
         ["kernel", " ".join(kernel.split(" ")[2:3]) if kernel.startswith("Linux ") else kernel],
         ["compiler", "%s %s" % (build.get("compiler", ""), build.get("cflags", ""))],
-        ["OpenMP runtime", _runtime(suite, rec1)],
+        ["OpenMP runtime", machine_facts.runtime(suite, rec1)],
         ["clomp", str(rec1.doc.get("clomp_version", "")) if rec1 is not None else ""],
         ["OpenMP variables", " ".join("%s=%s" % kv for kv in sorted(omp_env.items())) or "none set"],
-        ["placement", _placement(rec1)],
-        ["governor", _first_line(suite.machine.get("governor.txt", "")) or _heading(suite, "cpu frequency governor: ")],
-        ["load at start", _heading(suite, "load average: ")],
+        ["placement", machine_facts.placement(rec1)],
+        ["governor", machine_facts.first_line(suite.machine.get("governor.txt", "")) or machine_facts.heading(suite, "cpu frequency governor: ")],
+        ["load at start", machine_facts.heading(suite, "load average: ")],
         ["Slurm", suite.env.facts.get("slurm job", "")],
         ["date", suite.env.facts.get("date", "")],
         ["target input", "%s (%d processes)" % (r["target_input"], len(target))],
         ["validation", status],
     ]
-    r["runtime"] = _runtime(suite, rec1)
+    r["runtime"] = machine_facts.runtime(suite, rec1)
     r["compiler"] = str(build.get("compiler", ""))
     return r
 
@@ -354,12 +280,12 @@ def from_compare(stem: str, label: str) -> List[Dict[str, object]]:
         env = doc.get("openmp_environment") or {}
         r["host"] = str(doc.get("host", ""))
         r["suite"] = os.path.basename(stem)
-        r["runtime"] = _runtime(None, rec1)
+        r["runtime"] = machine_facts.runtime(None, rec1)
         r["compiler"] = str(build.get("compiler", ""))
         r["header"] = [["host", r["host"]], ["compiler", "%s %s" % (build.get("compiler", ""), build.get("cflags", ""))],
                        ["OpenMP runtime", r["runtime"]], ["clomp", str(doc.get("clomp_version", ""))],
                        ["OpenMP variables", " ".join("%s=%s" % kv for kv in sorted(env.items())) if isinstance(env, dict) else ""],
-                       ["placement", _placement(rec1)], ["date", str(doc.get("start_time", ""))],
+                       ["placement", machine_facts.placement(rec1)], ["date", str(doc.get("start_time", ""))],
                        ["target input", "%s (%d processes)" % (inputs, len(records))], ["validation", r["validation"]["status"]]]
         r["notes"].append("a --compare side: its processes' records only (no machine description, no thread sweep)")
         out.append(r)
