@@ -27,6 +27,14 @@
  *         setting A|B VAR VALUE |
  *         figure NAME A1,A2,... B1,B2,... VERDICT
  *
+ *   clomp-stats holm --json ALPHA P1 P2 ...
+ *       Holm's step-down procedure (timing/series.c) on the p-values of a
+ *       family at family-wise level ALPHA: m, alpha, rejections, then per
+ *       p-value in the order given: rejected (0/1), adjusted (the Holm-adjusted
+ *       p-value) and step_level (1 - ALPHA / (m - rank + 1), the confidence
+ *       level its step tests at; rank 1 is the smallest p). The buyer's table
+ *       (results/clomp_results/buyers_stats.py) reads it.
+ *
  * summary and compare print one tab-separated line, or with --json right
  * after the subcommand one JSON object naming each field as above (n, median,
  * min, max, ci_low, ci_high, ci_coverage, range_coverage, median_text, ...;
@@ -41,6 +49,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../timing/signed_rank.h"
 #include "../timing/statistics.h"
 #include "figure_comparison.h"
 
@@ -209,6 +218,48 @@ static int compare(const char *list_a, const char *list_b, double level)
     return 0;
 }
 
+/* clomp-stats holm --json ALPHA P...: Holm's procedure, one JSON object. */
+static int holm(int argc, char **argv)
+{
+    static double p[MAX_VALUES], adjusted[MAX_VALUES], step[MAX_VALUES];
+    static int reject[MAX_VALUES];
+    double alpha;
+    if (argc < 2 || parse_value(argv[0], &alpha) != 0 || !(alpha > 0.0 && alpha < 1.0)) {
+        fprintf(stderr, "clomp-stats: holm: ALPHA between 0 and 1, then one p-value or more\n");
+        return 2;
+    }
+    long m = 0;
+    for (int i = 1; i < argc; i++) {
+        if (m >= MAX_VALUES || parse_value(argv[i], &p[m]) != 0 || !(p[m] >= 0.0 && p[m] <= 1.0)) {
+            fprintf(stderr, "clomp-stats: holm: '%s' is not a p-value\n", argv[i]);
+            return 2;
+        }
+        m++;
+    }
+    long rejections = holm_rejections(p, (size_t)m, alpha, reject, adjusted);
+    if (rejections < 0) {
+        fprintf(stderr, "clomp-stats: holm: out of memory\n");
+        return 3;
+    }
+    for (long i = 0; i < m; i++) {   /* rank: 1 + the p-values below it, ties broken by position */
+        long rank = 1;
+        for (long j = 0; j < m; j++)
+            rank += p[j] < p[i] || (j < i && p[j] == p[i]);
+        step[i] = 1.0 - alpha / (double)(m - rank + 1);
+    }
+    printf("{\"m\": %ld, \"alpha\": %.15g, \"rejections\": %ld, \"rejected\": [", m, alpha, rejections);
+    for (long i = 0; i < m; i++)
+        printf("%s%d", i ? ", " : "", reject[i]);
+    printf("], \"adjusted\": [");
+    for (long i = 0; i < m; i++)
+        printf("%s%.15g", i ? ", " : "", adjusted[i]);
+    printf("], \"step_level\": [");
+    for (long i = 0; i < m; i++)
+        printf("%s%.15g", i ? ", " : "", step[i]);
+    printf("]}\n");
+    return 0;
+}
+
 /* The level of --level TEXT; exits 2 unless it is a number between 0 and 1. */
 static double parse_level(const char *text)
 {
@@ -236,9 +287,11 @@ int main(int argc, char **argv)
         return compare(argv[2], argv[3], CLOMP_CI_LEVEL);
     if (argc == 6 && strcmp(argv[1], "compare") == 0 && strcmp(argv[2], "--level") == 0)
         return compare(argv[4], argv[5], parse_level(argv[3]));
+    if (argc >= 3 && strcmp(argv[1], "holm") == 0 && strcmp(argv[2], "--json") == 0)
+        return holm(argc - 3, argv + 3);
     if (argc == 4 && strcmp(argv[1], "comparison-json") == 0 && strcmp(argv[2], "--level") == 0)
         return comparison_json(parse_level(argv[3]));
     fprintf(stderr, "usage: clomp-stats summary V1 V2 ... | clomp-stats compare [--level L] A1,A2,... B1,B2,...\n"
-                    "     | clomp-stats comparison-json --level L < RECORDS\n");
+                    "     | clomp-stats comparison-json --level L < RECORDS | clomp-stats holm --json ALPHA P1 P2 ...\n");
     return 2;
 }

@@ -73,6 +73,7 @@ fi
 scripts=(.ci/run tests/*.t tests/tsan/*.t tests/lib/*.sh tests/numa-vm/*.sh tests/numa-vm/guest-init env/*.sh results/*.sh compare/*.sh suite/*.sh)
 [ -f run_clomp.sh ] && scripts+=(run_clomp.sh)
 [ -f clomp_validate ] && scripts+=(clomp_validate)
+[ -f clomp_compare ] && scripts+=(clomp_compare)
 if command -v shellcheck >/dev/null 2>&1; then
     for script in "${scripts[@]}"; do
         msg=$(shellcheck -x "$script" 2>&1)

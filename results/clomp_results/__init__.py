@@ -10,4 +10,7 @@ Python 3.8+, standard library only. Modules, one concern each:
   bundle           the submission bundle; runtime_library: which OpenMP runtime ran
   inspect          `load`: what the loader reads
   cli              results/clomp-results SUBCOMMAND ...: one line per subcommand
+  submissions      the buyer's table's inputs made into records (bundles, suites, --compare, CLOMP 1.2 text:
+                   text12; machine_facts: the header); buyers_table the table from them (clomp-stats),
+                   buyers_html/svg_chart the page, buyers_cli ./clomp_compare, archive the SQLite archive
 """

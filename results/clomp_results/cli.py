@@ -21,6 +21,7 @@ COMMANDS = {
     "compare-report": ("clomp_results.compare_report", "the report of run_clomp.sh --compare from its processes' JSON records (.txt, .csv, .json)"),
     "ompt-tax-report": ("clomp_results.ompt_tax_report", "the report of run_clomp.sh --ompt-tax from its two comparisons' JSON"),
     "offload": ("clomp_results.offload_figures", "the offload measurements of clomp --json records: device, Offload OMP, crossover, target probes"),
+    "compare": ("clomp_results.buyers_cli", "the buyer's table: submissions (bundles, suites, --compare results, CLOMP 1.2 text) side by side (./clomp_compare)"),
     "bundle": ("clomp_results.bundle", "write the submission bundle <base>.tar.gz of a suite (MANIFEST, runtime library)"),
 }
 

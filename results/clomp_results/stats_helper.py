@@ -46,3 +46,29 @@ def compare(helper, a, b, level):
 def comparison_json(helper, level, records):
     """The comparison's JSON document, written by clomp-stats comparison-json from RECORDS (text)."""
     return run(helper, ["comparison-json", "--level", level], records.encode("utf-8"))
+
+
+def holm(helper, alpha, p_values):
+    """Holm's step-down procedure on P_VALUES at family-wise ALPHA (clomp-stats holm --json, timing/series.c):
+    {"rejected": [bool], "adjusted": [float], "step_level": [float]}, in the order given. The one place the
+    package asks for Holm (issue 31's --compare and issue 33's buyer's table share it)."""
+    if not p_values:
+        return {"m": 0, "rejections": 0, "rejected": [], "adjusted": [], "step_level": []}
+    answer = run(helper, ["holm", "--json", repr(alpha)] + [repr(float(p)) for p in p_values])
+    try:
+        doc = json.loads(answer.decode("utf-8", "replace"))
+    except ValueError as e:
+        raise StatsError("clomp-stats holm --json: not JSON (%s)" % e)
+    if not isinstance(doc, dict) or any(len(doc.get(k) or []) != len(p_values) for k in ("rejected", "adjusted", "step_level")):
+        raise StatsError("clomp-stats holm --json: members missing")
+    doc["rejected"] = [bool(r) for r in doc["rejected"]]
+    return doc
+
+
+def summary(helper, values):
+    """clomp-stats summary --json of VALUES (numbers), every member as its text (null: None)."""
+    answer = run(helper, ["summary", "--json"] + [repr(float(v)) for v in values])
+    try:
+        return json.loads(answer.decode("utf-8", "replace"), parse_float=str, parse_int=str)
+    except ValueError as e:
+        raise StatsError("clomp-stats summary --json: not JSON (%s)" % e)

@@ -1,0 +1,226 @@
+"""The buyer's table (issue 33): the submissions' records in, one table
+document out (a JSON-able dict) that the HTML, CSV and JSON writers read.
+
+Every statistic is clomp-stats' (stats_helper: the tested C of timing/):
+- a cell: the median over the target input's processes; with 6 or more, the
+  95% order-statistic interval of that median; with 2 to 5, min .. max and
+  how often that range holds the median; with one, the value alone;
+- LLNL's targets: the interval (or range) of the target's cycles over the
+  processes judged against the bound over the core clock's range
+  (html_key.judge, the suite report's rule); one process: its own verdict;
+- differences, each submission against the baseline (--baseline, else the
+  first): where both have two processes or more, clomp-stats compare (the
+  Mann-Whitney test and the distribution-free interval of the ratio). The
+  primary figure (Static OMP overhead, as --compare's) is judged alone at
+  95%; the others are one family under Holm (clomp-stats holm) at 5%
+  family-wise, each judged at its Holm step's level; a difference is beyond
+  noise when its test rejects and its interval at that level excludes 1.
+  Without two processes a side: "no test possible", with the plain ratio
+  of the two medians.
+"""
+from __future__ import annotations
+
+from typing import Dict, List, Optional
+
+from . import stats_helper
+from .html_key import judge
+from .submissions import KEY_FIGURES, SWEEP_FIGURES
+
+LEVEL = 0.95
+ALPHA = 0.05      # 1 - LEVEL: Holm's family-wise level
+PRIMARY = "static_omp_overhead_us"
+LABELS = dict((fid, label) for fid, label, _, _ in KEY_FIGURES)
+
+
+class Summaries(object):
+    """clomp-stats summary per list of values, asked once per distinct list."""
+
+    def __init__(self, helper):
+        self.helper, self.cache = helper, {}
+
+    def cell(self, values: List[float]) -> Dict[str, object]:
+        if not values:
+            return {"n": 0, "text": "not measured", "median": None, "low": None, "high": None, "interval": ""}
+        key = tuple(values)
+        if key not in self.cache:
+            if len(values) == 1:
+                self.cache[key] = {"n": 1, "median": values[0], "low": None, "high": None, "interval": "one process",
+                                   "text": "%.4g" % values[0]}
+            else:
+                s = stats_helper.summary(self.helper, values)
+                n = int(s["n"])
+                if s.get("ci_low") is not None:
+                    cell = {"low": float(s["ci_low"]), "high": float(s["ci_high"]),
+                            "interval": "95% interval of the median, %d processes" % n,
+                            "text": "%s (%s .. %s)" % (s["median_text"], s["ci_low_text"], s["ci_high_text"])}
+                else:
+                    cov = float(s["range_coverage"]) * 100
+                    cell = {"low": float(s["min"]), "high": float(s["max"]),
+                            "interval": "min .. max of %d processes (holds the median %.0f%% of the time)" % (n, cov),
+                            "text": "%s [%s .. %s]" % (s["median_text"], s["min_text"], s["max_text"])}
+                cell.update(n=n, median=float(s["median"]))
+                self.cache[key] = cell
+        return dict(self.cache[key])
+
+
+def key_cell(summaries, sub, fid) -> Dict[str, object]:
+    """A key figure's cell; it says how many processes were left out because their run marked the figure invalid."""
+    values = sub["key"].get(fid, [])
+    cell = summaries.cell(values)
+    out = len(sub["dropped"].get(fid, []))
+    if out:
+        cell["text"] += " (%d of %d processes: %d marked invalid by their run)" % (len(values), len(values) + out, out)
+        cell["dropped"] = out
+    return cell
+
+
+def target_cell(summaries, sub, key) -> Dict[str, object]:
+    t = sub["targets"].get(key)
+    if t is None:
+        why = "no clock in CLOMP 1.2 output" if sub["kind"] == "CLOMP 1.2 text" else "not measured"
+        return {"verdict": "unavailable", "text": "unavailable (%s)" % why, "n": 0}
+    cell = summaries.cell(t["cycles"])
+    unit = " " + (t.get("clock") or "cycles")      # which cycles the record counts (nominal TSC, or core)
+    bound = t["bound"]
+    if cell["n"] == 0:
+        cell["verdict"] = "unavailable"
+        cell["text"] = "unavailable (no valid process)"
+        return cell
+    if t["not_judged"] or bound is None:
+        cell["verdict"] = "informational"
+        cell["text"] += unit + " (no LLNL target)"
+        return cell
+    clock = sub["clock"]
+    core = clock.get("core_ghz")
+    if cell["n"] == 1 and t.get("verdict"):
+        cell["verdict"] = t["verdict"]
+        cc = t.get("core_cycles")
+        cell["text"] += "%s%s: %s (one process: its own interval within the process)" % (
+            unit, ", %.0f .. %.0f core cycles" % (cc[0], cc[1]) if cc and None not in cc else "", t["verdict"])
+        return cell
+    if core is None:
+        cell["verdict"] = "unavailable"
+        cell["text"] += unit + ": unavailable (no core clock: no core-cycle verdict)"
+        return cell
+    verdict = judge(cell["low"], cell["high"], bound, clock.get("ghz"), core[0], core[1])
+    cell["verdict"] = verdict or "unavailable"
+    cell["text"] += "%s: %s (judged in core cycles over the %s core clock, %.2f .. %.2f GHz)" % (
+        unit, cell["verdict"], clock.get("source", ""), core[0], core[1])
+    return cell
+
+
+def _testable(a: List[float], b: List[float]) -> bool:
+    return len(a) >= 2 and len(b) >= 2
+
+
+def differences(helper, summaries, base, other) -> Dict[str, Dict[str, object]]:
+    """figure id -> the comparison of OTHER with BASE (see the module's docstring)."""
+    out: Dict[str, Dict[str, object]] = {}
+    testable = [fid for fid, _, _, _ in KEY_FIGURES if _testable(base["key"].get(fid, []), other["key"].get(fid, []))]
+    family = [fid for fid in testable if fid != PRIMARY]
+    first = {}
+    for fid in testable:
+        first[fid] = stats_helper.compare(helper, base["key"][fid], other["key"][fid], repr(LEVEL))
+    holm = stats_helper.holm(helper, ALPHA, [first[fid]["p"] for fid in family])
+    for fid in testable:
+        if fid == PRIMARY:
+            c, level, rejected, rule = first[fid], LEVEL, first[fid]["detected"], "primary figure, 95%"
+        else:
+            i = family.index(fid)
+            level = holm["step_level"][i]
+            c = stats_helper.compare(helper, base["key"][fid], other["key"][fid], "%.6f" % level)
+            rejected = holm["rejected"][i] and c["detected"]
+            rule = "Holm, step level %.2f%% of %d figures" % (level * 100, len(family))
+        verdict = "beyond noise" if rejected else "within noise" if c["ci_low"] is not None else "too few processes"
+        scale = "B/A" if c["scale"] == "ratio" else "B - A"
+        interval = "no interval" if c["ci_low"] is None else "%s .. %s" % (c["ci_low_text"], c["ci_high_text"])
+        said = verdict if verdict != "too few processes" else (
+            "no difference detectable with %d and %d processes: too few for an interval at %.2f%% (use more --replicates)"
+            % (len(base["key"][fid]), len(other["key"][fid]), level * 100))
+        out[fid] = {"test": True, "scale": c["scale"], "estimate": c["estimate"], "low": c["ci_low"], "high": c["ci_high"],
+                    "p": c["p"], "level": level, "rule": rule, "verdict": verdict,
+                    "text": "%s %s (%s), p %.2g: %s" % (scale, c["estimate_text"], interval, c["p"], said)}
+    for fid, _, _, _ in KEY_FIGURES:
+        if fid in out:
+            continue
+        a, b = base["key"].get(fid, []), other["key"].get(fid, [])
+        if not a or not b:
+            why = "no valid value (their runs marked it invalid)" if (base["dropped"].get(fid) and not a) or (
+                other["dropped"].get(fid) and not b) else "not measured"
+            out[fid] = {"test": False, "verdict": "not measured", "text": "%s in %s" % (
+                why, "either" if not a and not b else "the baseline" if not a else "this submission")}
+            continue
+        ma, mb = summaries.cell(a)["median"], summaries.cell(b)["median"]
+        ratio = "ratio of medians %.3g" % (mb / ma) if ma and ma > 0 and mb > 0 else "no ratio (a median is not positive)"
+        out[fid] = {"test": False, "verdict": "no test possible",
+                    "text": "%s; no test possible (%d and %d processes: a test needs two or more a side)" % (ratio, len(a), len(b))}
+    return out
+
+
+def cycles_text(median: Optional[float], clock: Dict[str, object]) -> str:
+    """A us/Loop median in the machine's own core cycles (its core clock range, GHz x 1000 per us)."""
+    core = clock.get("core_ghz")
+    if median is None:
+        return "not measured"
+    if not core:
+        return "no core clock"
+    lo, hi = sorted((median * core[0] * 1000, median * core[1] * 1000))
+    if abs(hi - lo) <= 0.005 * max(abs(hi), 1e-9):
+        return "%.0f cycles (%s core clock %.2f GHz)" % (lo, clock.get("source", ""), core[0])
+    return "%.0f .. %.0f cycles (%s core clock %.2f .. %.2f GHz)" % (lo, hi, clock.get("source", ""), core[0], core[1])
+
+
+def _thread_key(t: str):
+    return (0, int(t)) if t.isdigit() else (1, t)
+
+
+def build(subs: List[Dict[str, object]], helper: str, baseline: Optional[str] = None) -> Dict[str, object]:
+    summaries = Summaries(helper)
+    labels = [s["label"] for s in subs]
+    base_i = labels.index(baseline) if baseline in labels else 0
+    table: Dict[str, object] = {"schema": "clomp-buyers-table", "schema_version": 1, "baseline": labels[base_i] if labels else "",
+                                "level": LEVEL, "primary": LABELS[PRIMARY],
+                                "submissions": [{"label": s["label"], "valid": s["valid"]} for s in subs]}
+    table["key"] = [{"figure": fid, "label": label, "cells": [key_cell(summaries, s, fid) for s in subs]}
+                    for fid, label, _, _ in KEY_FIGURES]
+    target_keys: List[str] = []
+    for s in subs:
+        for k in s["targets"]:
+            if k not in target_keys:
+                target_keys.append(k)
+    rows = []
+    for k in target_keys:
+        info = next(s["targets"][k] for s in subs if k in s["targets"])
+        rows.append({"target": k, "label": info["label"], "bound": info["bound"], "citation": info["citation"],
+                     "cells": [target_cell(summaries, s, k) for s in subs]})
+    table["targets"] = rows
+    sweep = []
+    for fid in SWEEP_FIGURES:
+        threads = sorted({t for s in subs for t in s["sweep"].get(fid, {})}, key=_thread_key)
+        sweep.append({"figure": fid, "label": LABELS[fid], "rows": [
+            {"threads": t, "cells": [summaries.cell(s["sweep"].get(fid, {}).get(t, [])) for s in subs]} for t in threads]})
+    table["sweep"] = sweep
+    names = []
+    for s in subs:
+        for k in s["constructs"]:
+            if k not in names:
+                names.append(k)
+
+    def construct_order(k):
+        name, level, outer, inner = (k.split("|") + ["", "", ""])[:4]
+        return (_thread_key(level), _thread_key(inner), _thread_key(outer), name)
+    table["constructs"] = [{"row": k, "construct": k.split("|")[0], "level": k.split("|")[1], "outer": k.split("|")[2],
+                            "inner": k.split("|")[3], "cells": [summaries.cell(s["constructs"].get(k, [])) for s in subs]}
+                           for k in sorted(names, key=construct_order)]
+    table["normalised"] = [{"figure": fid, "label": LABELS[fid], "cells": [
+        {"us": cell["text"], "cycles": cycles_text(cell["median"], s["clock"])} for cell, s in zip(row["cells"], subs)]}
+        for fid, row in ((r["figure"], r) for r in table["key"]) if fid.endswith(("_us", "_us_per_loop"))]
+    table["differences"] = []
+    for i, s in enumerate(subs):
+        if i == base_i:
+            continue
+        d = differences(helper, summaries, subs[base_i], s)
+        table["differences"].append({"label": s["label"], "figures": [dict(d[fid], figure=fid, label=LABELS[fid])
+                                                                      for fid, _, _, _ in KEY_FIGURES]})
+    return table
+

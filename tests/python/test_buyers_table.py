@@ -1,0 +1,391 @@
+"""Issue 33: the buyer's table (./clomp_compare). Submissions (suite
+directories, bundles, CLOMP 1.2 text) become records whose figures are the
+runs' own JSON members (read here with json, the oracle); cells, verdicts
+and differences come from clomp-stats, checked against plain
+re-implementations (median, Holm); invalid bundles are refused unless
+--include-invalid, then marked on every line; the archive keeps one row per
+submission and gives the same page as the files."""
+from __future__ import annotations
+
+import csv
+import json
+import os
+import random
+import re
+import shutil
+import sqlite3
+import sys
+import unittest
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from bundle_lib import NAME, TOP, Stage, manifest_of  # noqa: E402
+from clomp_results import between, buyers_table, stats_helper, submissions  # noqa: E402
+
+COMPARE = os.path.join(TOP, "clomp_compare")
+HELPER = between.stats_helper()
+
+
+def text12_output(host, values, inputs="2 -1 64 100 32 1 100"):
+    """CLOMP 1.2's text output (its printf formats) for us/Loop VALUES of the seven columns."""
+    us = values
+    serial = us[2]
+    speed = ["%7.1f" % (serial / v) for v in us[2:]]
+    over = ["%7.2f" % (v - us[3]) for v in us[3:]]
+    return "\n".join([
+        "CORAL Benchmark Version 1.2", "       Invocation: ./clomp %s" % inputs, "         Hostname: %s" % host,
+        "       Start time: Thu Nov 26 01:00:00 2026", "      numThreads: 2", "---------------------",
+        "----------- Comma-delimited summary ----------",
+        "./clomp %s, calc_deposit, OMP Barrier, Serial Ref, Bestcase OMP, Static OMP, Dynamic OMP, Manual OMP" % inputs,
+        "Runtime, " + ", ".join("%7.3f" % (v / 100) for v in us),
+        "us/Loop, " + ", ".join("%7.2f" % v for v in us),
+        "Speedup,     N/A,     N/A, " + ", ".join(speed),
+        "Efficacy,    N/A,     N/A,     N/A, " + ", ".join(" %6.1f%%" % (100 * us[3] / v) for v in us[3:]),
+        "Overhead,    N/A,     N/A,     N/A, " + ", ".join(over),
+        "CORAL RFP, 2 -1 64 100 32 1 100, 1.00, 2.00, 3.0, 4.00, 5.0, 6.00, 7.0, 8.00, 9.0", ""])
+
+
+def clone_suite(stage, new_name, host=None, edit=None):
+    """A copy of the staged suite renamed NEW_NAME (files and .env), HOST in its .env, EDIT(record) applied
+    to run 1's record; MANIFEST rewritten."""
+    dest = os.path.join(stage.root, "clones", new_name)
+    shutil.copytree(stage.suite, dest)
+    for here, _, names in os.walk(dest):
+        for n in names:
+            if n.startswith(NAME):
+                os.rename(os.path.join(here, n), os.path.join(here, new_name + n[len(NAME):]))
+    for here, dirs, _ in os.walk(dest):
+        for d in dirs:
+            if d.startswith(NAME):
+                os.rename(os.path.join(here, d), os.path.join(here, new_name + d[len(NAME):]))
+    env = os.path.join(dest, new_name + ".env")
+    text = open(env).read()
+    if host is not None:
+        text = re.sub(r"(?m)^host: .*$", lambda m: "host: " + host, text, count=1)
+    open(env, "w").write(text)
+    if edit is not None:
+        rec = os.path.join(dest, new_name + "_key.run1.json")
+        doc = json.load(open(rec))
+        edit(doc)
+        json.dump(doc, open(rec, "w"))
+    os.unlink(os.path.join(dest, "MANIFEST"))
+    open(os.path.join(dest, "MANIFEST"), "wb").write(manifest_of(dest))
+    return dest
+
+
+def plain_median(values):
+    s = sorted(values)
+    n = len(s)
+    return s[n // 2] if n % 2 else (s[n // 2 - 1] + s[n // 2]) / 2
+
+
+def plain_holm(p, alpha):
+    order = sorted(range(len(p)), key=lambda i: (p[i], i))
+    reject = [False] * len(p)
+    for j, i in enumerate(order):
+        if p[i] > alpha / (len(p) - j):
+            break
+        reject[i] = True
+    return reject
+
+
+def synthetic(label, static, barrier=None):
+    r = submissions._empty(label, "synthetic", label)
+    r["key"] = {"static_omp_overhead_us": list(static)}
+    if barrier is not None:
+        r["key"]["omp_barrier_us_per_loop"] = list(barrier)
+    return r
+
+
+class Records(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.stage = Stage()
+        cls.suite = submissions.load(cls.stage.suite, "vm")[0]
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.stage.close()
+
+    def test_a_suite_directory_gives_the_runs_own_figures_for_the_target_input(self):
+        for fid, _, key, member in submissions.KEY_FIGURES:
+            want = []
+            for run in (1, 2):    # the target input's two processes (runs 1 and 2: 2 -1 64 100 32 1 1)
+                doc = json.load(open(self.stage.path("%s_key.run%d.json" % (NAME, run))))
+                m = [x for x in doc["measurements"] if x["key"] == key]
+                if m and m[0].get(member) is not None:
+                    want.append(m[0][member])
+            self.assertEqual(self.suite["key"].get(fid, []), want, fid)
+        self.assertEqual(self.suite["target_input"], "2 -1 64 100 32 1 1")
+
+    def test_the_header_says_the_machine_from_its_description(self):
+        h = dict(self.suite["header"])
+        self.assertEqual(h["host"], "vm")
+        self.assertEqual(h["CPU model"], "Intel(R) Xeon(R) Processor")
+        self.assertEqual(h["sockets x cores x threads"], "1 x 2 x 1")
+        self.assertEqual(h["NUMA nodes"], "1")
+        self.assertEqual(h["memory"], "23.5 GiB")
+        self.assertIn("GCC 12.2.0", h["compiler"])
+        self.assertEqual(h["validation"], "VALID, NOT SUBMISSION-GRADE")
+
+    def test_the_thread_sweep_holds_every_thread_count_of_the_target_inputs_other_inputs(self):
+        # runs 4 (1 thread) and 5, 1, 2 (2 threads) have the target's zones; run 3 (allocThreads 1) does not.
+        self.assertEqual(sorted(self.suite["sweep"]["omp_parallel_us_per_loop"]), ["1", "2"])
+        self.assertEqual(len(self.suite["sweep"]["omp_parallel_us_per_loop"]["2"]), 3)
+
+    def test_a_key_cell_is_the_median_with_the_processes_range(self):
+        values = self.suite["key"]["static_omp_overhead_us"]
+        cell = buyers_table.Summaries(HELPER).cell(values)
+        self.assertAlmostEqual(cell["median"], plain_median(values), places=9)
+        # clomp-stats writes numbers to 15 significant digits
+        self.assertAlmostEqual(cell["low"], min(values), delta=1e-13 * abs(min(values)))
+        self.assertAlmostEqual(cell["high"], max(values), delta=1e-13 * abs(max(values)))
+        self.assertIn("min .. max of 2 processes", cell["interval"])
+
+    def test_the_table_agrees_with_the_suites_own_between_process_report(self):
+        # <base>_key.processes.csv was written by the old shell code (suite/between_processes.sh): an
+        # independent account of the same processes.
+        table = buyers_table.build([self.suite], HELPER)
+        cells = dict((r["figure"], r["cells"][0]) for r in table["key"])
+        targets = dict((t["measurement"] + "_llnl_target_cycles", k) for k, t in self.suite["targets"].items())
+        checked = 0
+        for row in csv.DictReader(open(self.stage.path(NAME + "_key.processes.csv"))):
+            fid = row["figure"]
+            if fid in targets:
+                cell = next(r["cells"][0] for r in table["targets"] if r["target"] == targets[fid])
+            elif fid in cells and fid in buyers_table.LABELS:
+                cell = cells[fid]
+            else:
+                continue
+            for mine, theirs in ((cell["median"], row["median"]), (cell["low"], row["min"]), (cell["high"], row["max"])):
+                self.assertAlmostEqual(mine, float(theirs), delta=1e-12 * abs(float(theirs)) + 1e-12, msg=fid)
+            checked += 1
+        self.assertEqual(checked, 9)    # 7 key figures and 2 LLNL targets the old report summarised
+
+    def test_a_chart_escapes_its_labels_and_takes_log_axes_for_wide_ranges(self):
+        from clomp_results import svg_chart
+        svg = svg_chart.chart("t", "threads", "us", [("<b>&x", [(1, 0.1, None, None), (64, 100.0, 90.0, 110.0)])])
+        self.assertNotIn("<b>", svg)
+        self.assertIn("&lt;b&gt;&amp;x", svg)
+        self.assertIn("threads (log scale)", svg)
+        self.assertIn("us (log scale)", svg)
+        svg = svg_chart.chart("t", "threads", "us", [("a", [(1, 1.0, None, None), (2, 1.5, None, None)])])
+        self.assertNotIn("log scale", svg)
+        self.assertEqual(svg_chart.chart("t", "x", "y", [("a", [])]), "")
+
+    def test_a_compare_result_gives_one_submission_per_side_from_its_processes_records(self):
+        stem = os.path.join(self.stage.root, "CLOMP_vm_4_compare")
+        runs = {"A": (1, 2), "B": (2, 1, 1)}
+        for side, which in runs.items():
+            for r, run in enumerate(which, start=1):
+                shutil.copy(self.stage.path("%s_key.run%d.json" % (NAME, run)), "%s_%s%d.json" % (stem, side, r))
+        open(stem + ".json", "w").write("{}")
+        a, b = submissions.load(stem + ".json", "cmp")
+        self.assertEqual((a["label"], b["label"]), ("cmp A", "cmp B"))
+        want = {}
+        for run in (1, 2):
+            doc = json.load(open(self.stage.path("%s_key.run%d.json" % (NAME, run))))
+            want[run] = [m["runtime_us_per_loop"] for m in doc["measurements"] if m["key"] == "barrier"][0]
+        self.assertEqual(a["key"]["omp_barrier_us_per_loop"], [want[1], want[2]])
+        self.assertEqual(b["key"]["omp_barrier_us_per_loop"], [want[2], want[1], want[1]])
+        self.assertIn("not validated", a["validation"]["status"])
+
+    def test_clomp_12_text_is_one_process_without_intervals_and_says_so(self):
+        us = [0.01, 0.30, 20.0, 19.0, 25.0, 60.0, 40.0]
+        r = submissions.from_text12("t.txt", "old", text12_output("oldhost", us).encode())
+        self.assertEqual(r["key"]["omp_barrier_us_per_loop"], [0.30])
+        self.assertEqual(r["key"]["static_omp_overhead_us"], [round(25.0 - 19.0, 2)])
+        self.assertEqual(r["key"]["static_omp_speedup"], [round(20.0 / 25.0, 1)])
+        self.assertNotIn("omp_parallel_us_per_loop", r["key"])
+        self.assertIn("1 process, no interval", r["notes"][0])
+        cell = buyers_table.target_cell(buyers_table.Summaries(HELPER), r, "barrier_latency")
+        self.assertEqual(cell["verdict"], "unavailable")
+
+    def test_text_without_a_summary_block_is_not_a_submission(self):
+        with self.assertRaises(submissions.SubmissionError):
+            submissions.from_text12("x", "x", b"hello\n")
+
+    def test_holm_from_clomp_stats_agrees_with_a_plain_holm(self):
+        rng = random.Random(33)
+        for _ in range(40):
+            p = [rng.choice([rng.random(), rng.random() * 0.02, 0.01]) for _ in range(rng.randint(1, 9))]
+            got = stats_helper.holm(HELPER, 0.05, p)
+            self.assertEqual(got["rejected"], plain_holm(p, 0.05), p)
+
+    def test_a_doubled_primary_figure_is_beyond_noise_and_a_copy_is_not(self):
+        a = [1.0, 1.1, 0.9, 1.05, 0.95, 1.02]
+        summ = buyers_table.Summaries(HELPER)
+        d = buyers_table.differences(HELPER, summ, synthetic("A", a), synthetic("B", [2 * v for v in a]))
+        self.assertEqual(d["static_omp_overhead_us"]["verdict"], "beyond noise")
+        self.assertAlmostEqual(d["static_omp_overhead_us"]["estimate"], 2.0, places=6)
+        d = buyers_table.differences(HELPER, summ, synthetic("A", a), synthetic("B", list(a)))
+        self.assertEqual(d["static_omp_overhead_us"]["verdict"], "within noise")
+
+    def test_one_process_a_side_is_no_test_possible(self):
+        summ = buyers_table.Summaries(HELPER)
+        d = buyers_table.differences(HELPER, summ, synthetic("A", [1.0, 1.2, 1.1]), synthetic("B", [3.0]))
+        self.assertEqual(d["static_omp_overhead_us"]["verdict"], "no test possible")
+        self.assertIn("ratio of medians 2.73", d["static_omp_overhead_us"]["text"])
+        self.assertEqual(d["serial_ref_us_per_loop"]["verdict"], "not measured")
+        self.assertEqual(d["serial_ref_us_per_loop"]["text"], "not measured in either")
+
+    def test_two_processes_a_side_say_too_few_rather_than_within_noise(self):
+        summ = buyers_table.Summaries(HELPER)
+        d = buyers_table.differences(HELPER, summ, synthetic("A", [1.0, 1.1]), synthetic("B", [7.0, 7.2]))
+        self.assertEqual(d["static_omp_overhead_us"]["verdict"], "too few processes")
+        self.assertIn("no difference detectable with 2 and 2 processes", d["static_omp_overhead_us"]["text"])
+
+    def test_the_rest_are_judged_under_holm_at_their_step_levels(self):
+        a = [1.0, 1.1, 0.9, 1.05, 0.95, 1.02, 0.97, 1.03]
+        summ = buyers_table.Summaries(HELPER)
+        d = buyers_table.differences(HELPER, summ, synthetic("A", a, a), synthetic("B", a, [3 * v for v in a]))
+        self.assertEqual(d["omp_barrier_us_per_loop"]["verdict"], "beyond noise")
+        self.assertIn("Holm", d["omp_barrier_us_per_loop"]["rule"])
+        self.assertEqual(d["static_omp_overhead_us"]["rule"], "primary figure, 95%")
+
+
+class Command(unittest.TestCase):
+    def setUp(self):
+        self.stage = Stage()
+        self.out = os.path.join(self.stage.root, "page")
+
+    def tearDown(self):
+        self.assertTrue(self.stage.canary_intact(), "the canary directory was touched")
+        self.assertEqual(self.stage.leftovers(), [], "a temporary directory was left behind")
+        self.stage.close()
+
+    def compare(self, *args):
+        return self.stage.run([COMPARE, "--out", self.out] + list(args), timeout=120)
+
+    def text(self, name, host, us):
+        path = os.path.join(self.stage.root, name)
+        open(path, "w").write(text12_output(host, us))
+        return path
+
+    def test_a_suite_and_clomp_12_text_make_the_page_csv_and_json(self):
+        old = self.text("old.txt", "oldhost", [0.01, 0.30, 20.0, 19.0, 25.0, 60.0, 40.0])
+        rc, out, _ = self.compare("--name", "vm=" + self.stage.suite, old)
+        self.assertEqual(rc, 0, out)
+        page = open(os.path.join(self.out, "buyers_table.html")).read()
+        self.assertIn("<th>vm</th>", page)
+        self.assertIn("<th>old</th>", page)
+        rows = list(csv.DictReader(open(os.path.join(self.out, "buyers_table.csv"))))
+        cell = [r for r in rows if r["section"] == "key" and r["row"] == "omp_barrier_us_per_loop" and r["submission"] == "old"]
+        self.assertEqual(float(cell[0]["median"]), 0.30)
+        doc = json.load(open(os.path.join(self.out, "buyers_table.json")))
+        self.assertEqual([s["label"] for s in doc["submissions"]], ["vm", "old"])
+        diff = [r for r in rows if r["section"].startswith("difference_from_vm") and r["row"] == "static_omp_overhead_us"]
+        self.assertEqual(diff[0]["verdict"], "no test possible")
+
+    def test_baseline_names_the_submission_the_others_are_compared_with(self):
+        old = self.text("old.txt", "oldhost", [0.01, 0.30, 20.0, 19.0, 25.0, 60.0, 40.0])
+        rc, out, _ = self.compare("--baseline", "old", "--name", "vm=" + self.stage.suite, old)
+        self.assertEqual(rc, 0, out)
+        doc = json.load(open(os.path.join(self.out, "buyers_table.json")))
+        self.assertEqual(doc["table"]["baseline"], "old")
+        self.assertEqual([d["label"] for d in doc["table"]["differences"]], ["vm"])
+        rc, out, _ = self.compare("--baseline", "nobody", old)
+        self.assertEqual(rc, 2, out)
+
+    def test_an_invalid_bundle_is_refused_with_its_reasons_and_nothing_is_written(self):
+        os.unlink(self.stage.path(NAME + "_key.run2.json"))
+        bundle = self.stage.pack()
+        rc, out, _ = self.compare(bundle)
+        self.assertEqual(rc, 1, out)
+        self.assertRegex(out, r"INVALID \(\d+ reasons\)")
+        self.assertIn("listed but missing", out)
+        self.assertFalse(os.path.exists(self.out))
+
+    def test_an_included_invalid_bundle_is_marked_on_every_line_where_it_appears(self):
+        os.unlink(self.stage.path(NAME + "_key.run2.json"))
+        bundle = self.stage.pack()
+        rc, out, _ = self.compare("--include-invalid", "--name", "bad=" + bundle)
+        self.assertEqual(rc, 0, out)
+        page = open(os.path.join(self.out, "buyers_table.html")).read()
+        cells = re.findall(r"<td[^>]*>.*?</td>", page, re.S)
+        self.assertTrue(cells)
+        self.assertEqual([c for c in cells if "[INVALID submission]" not in c], [])
+        rows = list(csv.DictReader(open(os.path.join(self.out, "buyers_table.csv"))))
+        self.assertEqual({r["submission_valid"] for r in rows}, {"0"})
+
+    def test_hostile_labels_and_host_names_are_escaped_in_the_page(self):
+        evil = '<script>alert("x")</script>\'&'
+        old = self.text("old.txt", evil, [0.01, 0.30, 20.0, 19.0, 25.0, 60.0, 40.0])
+        rc, out, _ = self.compare("--name", evil + "=" + old)
+        self.assertEqual(rc, 0, out)
+        page = open(os.path.join(self.out, "buyers_table.html")).read()
+        self.assertNotIn("<script>", page)
+        self.assertIn("&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt;&#x27;&amp;", page)
+
+
+class Archive(unittest.TestCase):
+    def setUp(self):
+        self.stage = Stage()
+        self.db = os.path.join(self.stage.root, "results.sqlite")
+        root = self.stage.root
+        self.five = [self.stage.suite, clone_suite(self.stage, "CLOMP_vm_2"), clone_suite(self.stage, "CLOMP_vm2_1", host="vm2")]
+        for i, us in enumerate(([0.01, 0.30, 20.0, 19.0, 25.0, 60.0, 40.0], [0.01, 0.50, 21.0, 20.0, 29.0, 65.0, 44.0])):
+            path = os.path.join(root, "old%d.txt" % i)
+            open(path, "w").write(text12_output("old%d" % i, us))
+            self.five.append(path)
+
+    def tearDown(self):
+        self.assertTrue(self.stage.canary_intact())
+        self.stage.close()
+
+    def compare(self, out, *args):
+        return self.stage.run([COMPARE, "--out", os.path.join(self.stage.root, out)] + list(args), timeout=180)
+
+    def rows(self):
+        with sqlite3.connect(self.db) as db:
+            return db.execute("SELECT label, host, suite_id, conflict FROM submissions ORDER BY id").fetchall()
+
+    def test_adding_five_submissions_twice_leaves_five_and_the_archive_page_equals_the_files_page(self):
+        rc, out, _ = self.compare("files", "--archive", self.db, *self.five)
+        self.assertEqual(rc, 0, out)
+        rc, out, _ = self.compare("files2", "--archive", self.db, *self.five)
+        self.assertEqual(rc, 0, out)
+        self.assertEqual(out.count("already archived"), 5, out)
+        self.assertEqual(len(self.rows()), 5)
+        rc, out, _ = self.compare("archived", "--archive", self.db, "--select", "all")
+        self.assertEqual(rc, 0, out)
+        for name in ("buyers_table.html", "buyers_table.csv", "buyers_table.json"):
+            with open(os.path.join(self.stage.root, "files", name)) as a, open(os.path.join(self.stage.root, "archived", name)) as b:
+                self.assertEqual(a.read(), b.read(), name)
+        with sqlite3.connect(self.db) as db:
+            n = db.execute("SELECT count(*) FROM figures f JOIN submissions s ON s.id = f.submission_id"
+                           " WHERE s.host = 'old1' AND f.section = 'key'").fetchone()[0]
+        self.assertEqual(n, 7)   # the seven figures 1.2's text gives, one process
+
+    def test_select_picks_by_host(self):
+        rc, out, _ = self.compare("x", "--archive", self.db, *self.five)
+        self.assertEqual(rc, 0, out)
+        rc, out, _ = self.compare("vm2", "--archive", self.db, "--select", "host=vm2")
+        self.assertEqual(rc, 0, out)
+        doc = json.load(open(os.path.join(self.stage.root, "vm2", "buyers_table.json")))
+        self.assertEqual([s["host"] for s in doc["submissions"]], ["vm2"])
+        rc, out, _ = self.compare("bad", "--archive", self.db, "--select", "colour=red")
+        self.assertEqual(rc, 3, out)
+
+    def test_the_same_host_and_id_with_other_contents_are_both_kept_and_flagged(self):
+        def edit(doc):
+            for m in doc["measurements"]:
+                if m["key"] == "static":
+                    m["runtime_overhead_us_per_loop"] += 1.0
+        # an edited copy under the original name: same host (vm) and id (1), other contents
+        other = os.path.join(self.stage.root, "other", NAME)
+        shutil.copytree(self.stage.suite, other)
+        rec = os.path.join(other, NAME + "_key.run1.json")
+        doc = json.load(open(rec))
+        edit(doc)
+        json.dump(doc, open(rec, "w"))
+        open(os.path.join(other, "MANIFEST"), "wb").write(manifest_of(other))
+        rc, out, _ = self.compare("x", "--archive", self.db, self.stage.suite, other)
+        self.assertEqual(rc, 0, out)
+        self.assertIn("flagged", out)
+        rows = self.rows()
+        self.assertEqual(len(rows), 2)
+        self.assertTrue(all(r[3] for r in rows), rows)
+
+
+if __name__ == "__main__":
+    unittest.main()
