@@ -770,7 +770,8 @@ for f in ("omp_barrier_us_per_loop", "static_omp_overhead_us", "user_cpu_seconds
         given = any(r[f] != "" for r in target)
     else:
         key, col = f.split("_llnl_")
-        given = any(t["key"] == key and t["llnl_" + col] != "" for t in table)
+        given = any(t["key"] == key and t["run"] in {r["run"] for r in target} and t["llnl_" + col] != ""
+                    for t in table)
     if f not in figs and given:
         bad.append("no figure " + f)
 # The CPU columns are each run's own "Process CPU time:" line.
