@@ -15,6 +15,7 @@ usage() {
 Usage: ./run_clomp.sh [options] [EXE [MAX_THREADS [TIME_SCALE]]]
        ./run_clomp.sh --compare A,B [--replicates N] [--quick] [--out DIR] [clomp arguments]
        ./run_clomp.sh --ompt-tax [--side BASE] [--replicates N] [--quick] [--out DIR] [clomp arguments]
+       ./run_clomp.sh --sweep VAR=V1,V2,...|wait|barrier [...] [--side BASE] [--replicates N] [clomp arguments]
 
   EXE           clomp binary to run (default ./clomp, built with make if missing)
   MAX_THREADS   largest thread count (default: the number of cores)
@@ -91,6 +92,7 @@ for word in "$@"; do
     case $word in
         --compare | --compare=*) exec "$here/compare/compare.sh" "$@" ;;
         --ompt-tax) exec "$here/compare/ompt_tax.sh" "$@" ;;
+        --sweep | --sweep=*) exec "$here/compare/sweep.sh" "$@" ;;
     esac
 done
 # shellcheck source=suite/plan.sh

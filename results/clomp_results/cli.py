@@ -20,6 +20,8 @@ COMMANDS = {
     "report": ("clomp_results.report", "draw a suite's charts (gnuplot) and write its HTML report <base>.html, in its directory only"),
     "compare-report": ("clomp_results.compare_report", "the report of run_clomp.sh --compare from its processes' JSON records (.txt, .csv, .json)"),
     "ompt-tax-report": ("clomp_results.ompt_tax_report", "the report of run_clomp.sh --ompt-tax from its two comparisons' JSON"),
+    "sweep-plan": ("clomp_results.sweep_plan", "run_clomp.sh --sweep's specifications checked and expanded into combinations"),
+    "sweep-report": ("clomp_results.sweep_report", "the report of run_clomp.sh --sweep from its processes' JSON records (.txt, .csv, .json, .html)"),
     "bundle": ("clomp_results.bundle", "write the submission bundle <base>.tar.gz of a suite (MANIFEST, runtime library)"),
 }
 
