@@ -40,6 +40,7 @@ Options (defaults in brackets):
                           (interleave, local, node:0; needs a clomp built with libnuma)
   --no-constructs         leave out the construct runs (clomp --constructs at MAX_THREADS,
                           and inner teams of 2, 4, ... under 2 outer threads; none with --mpi)
+  --constructs=epcc4      add EPCC 4.0's rows (task, data, late arriver, ...) to the construct runs
   --stop-on-slowdown      stop if the target input's Static OMP speedup is below 1
   --replicates N          run the target input N times as separate processes, interleaved
                           with the other key runs, and summarise them between processes [3]
@@ -135,6 +136,7 @@ while [ $# -gt 0 ]; do
         --stop-on-slowdown) stop_on_slowdown=1 ;;
         --numa) numa=1 ;;
         --no-constructs) constructs=0 ;;
+        --constructs=epcc4) constructs=epcc4 ;;
         --calibrate=auto | --calibrate=off) calibrate=${1#*=} ;;
         --resume) resume_id=${2-}; shift ;;
         --replicates) replicates=${2-}; shift ;;
