@@ -143,6 +143,9 @@ for c in range(1, 5):
     if row is None or abs(float(row["median"]) - median(cpu)) > 1e-9 * median(cpu):
         bad.append("%d CPU/wall %s, want %r" % (c, row and row["median"], median(cpu)))
     entry = doc["combinations"][c - 1]
+    marked = sum(1 for rec in recs for m in rec["measurements"] if m["key"] == "static" and m.get("valid") is False)
+    if entry["not_valid"]["static_overhead_us"] != marked:
+        bad.append("%d: %s processes counted not valid, the records mark %d" % (c, entry["not_valid"]["static_overhead_us"], marked))
     if sorted(entry["figures"]["cpu_per_wall"]["values"]) != sorted(cpu):
         bad.append("%d JSON CPU/wall values %s against %s" % (c, entry["figures"]["cpu_per_wall"]["values"], cpu))
 want_settings = [{"FAKE_A": a, "FAKE_B": b} for a in ("1", "2") for b in ("x", "y z")]

@@ -61,13 +61,16 @@ def table(facts):
         cells = []
         for fig, _, _, _ in FIGURES:
             s = facts["stats"][c][fig]
+            bad = facts["invalid"][c][fig]
+            said = ' <span class="notmet">(%d processes not valid: left out)</span>' % bad if bad else ""
             if s is None:
-                cells.append('<td class="na">not measured</td>')
+                cells.append('<td class="na">%s</td>' % ("not valid in any process (%d)" % bad if bad else "no figure in any record"))
             elif s.get("ci_low") is not None:
-                cells.append('<td class="num">%s [%s .. %s]</td>' % (e(s["median_text"]), e(s["ci_low_text"]), e(s["ci_high_text"])))
+                cells.append('<td class="num">%s [%s .. %s]%s</td>' % (e(s["median_text"]), e(s["ci_low_text"]), e(s["ci_high_text"]),
+                                                                      said))
             else:
-                cells.append('<td class="num">%s <span class="undecided">(no interval: %s .. %s, %s processes)</span></td>'
-                             % (e(s["median_text"]), e(s["min_text"]), e(s["max_text"]), e(s["n"])))
+                cells.append('<td class="num">%s <span class="undecided">(no interval: %s .. %s, %s processes)</span>%s</td>'
+                             % (e(s["median_text"]), e(s["min_text"]), e(s["max_text"]), e(s["n"]), said))
         out.append('<tr><td class="num">%d</td><td><code>%s</code></td>%s</tr>' % (c, e(label), "".join(cells)))
     out.append("</table>")
     return out
@@ -93,7 +96,9 @@ def page(name, facts, drawn, why):
     out += ["<h2>Figures</h2>",
             "<p>Each cell: the median over processes and the 95% interval of that median between processes (order "
             "statistics, clomp-stats); fewer than 6 processes give no interval, and min .. max is shown. CPU/wall is the "
-            "process's user + system CPU seconds over its wall seconds: the cores it kept busy.</p>"]
+            "process's user + system CPU seconds over its wall seconds: the cores it kept busy. A process whose record marks "
+            "a figure not a result (valid: false: a busy machine, chunks that disagree; docs/statistics.md) is left out of "
+            "that figure, and counted.</p>"]
     out += table(facts)
     out.append('<h2>Charts</h2>')
     figures = html_page.Charts(drawn, name + "_charts")

@@ -19,7 +19,7 @@ import json
 import os
 import sys
 from collections import OrderedDict
-from typing import Dict, List, Optional
+from typing import Dict, List
 
 from . import compare_figures, gnuplot, safe_write, stats_helper
 from .between import summarise
@@ -71,12 +71,16 @@ def measurement(doc, key: str):
     return None
 
 
-def figures_of(doc) -> Dict[str, Optional[float]]:
-    """One process's figures: a measurement the record marks not valid (valid: false) gives none."""
-    out: Dict[str, Optional[float]] = {}
+INVALID = "not valid"   # a figure its record marks not a result (valid: false)
+
+
+def figures_of(doc) -> Dict[str, object]:
+    """One process's figures: a number, None (not measured), or INVALID where the record marks the
+    measurement not valid (valid: false; docs/statistics.md, "Not a result")."""
+    out: Dict[str, object] = {}
     for fig, key, member in MEASURED:
         m = measurement(doc, key)
-        out[fig] = None if m is None or m.get("valid") is False else num(m.get(member))
+        out[fig] = None if m is None else INVALID if m.get("valid") is False else num(m.get(member))
     cost = doc.get("process_cost") or {}
     user, system, wall = (num(cost.get(k)) for k in ("user_cpu_seconds", "system_cpu_seconds", "wall_seconds"))
     out["cpu_per_wall"] = (user + system) / wall if None not in (user, system, wall) and wall > 0 else None
@@ -84,11 +88,14 @@ def figures_of(doc) -> Dict[str, Optional[float]]:
 
 
 def collect(stem: str, combos, n: int, failed=()):
-    """{combination: {figure: [values]}} and {combination: [problems]} over the processes' records; a
-    process that FAILED (FAILED: {(combination, process) as text: exit status}) gives nothing."""
+    """{combination: {figure: [values]}}, {combination: [problems]} and {combination: {figure: processes
+    whose record marks it not valid}} over the processes' records; a process that FAILED (FAILED:
+    {(combination, process) as text: exit status}) gives nothing."""
     values, problems = OrderedDict(), OrderedDict()
+    invalid = OrderedDict()
     for c, _ in combos:
         values[c] = OrderedDict((f[0], []) for f in FIGURES)
+        invalid[c] = OrderedDict((f[0], 0) for f in FIGURES)
         problems[c] = []
         for r in range(1, n + 1):
             if (str(c), str(r)) in failed:
@@ -100,9 +107,11 @@ def collect(stem: str, combos, n: int, failed=()):
                 problems[c].append("process %d: %s" % (r, e))
                 continue
             for fig, v in figures_of(doc).items():
-                if v is not None:
+                if v is INVALID:
+                    invalid[c][fig] += 1
+                elif v is not None:
                     values[c][fig].append(v)
-    return values, problems
+    return values, problems, invalid
 
 
 def settings_text(pairs: List[str]) -> str:
@@ -121,12 +130,15 @@ def summaries(helper: str, values):
     return out
 
 
-def cell_text(s) -> str:
+def cell_text(s, invalid=0) -> str:
+    """A figure's cell; INVALID processes (their records mark it not a result) are counted in it."""
     if s is None:
-        return "not measured"
+        return "not valid in %d" % invalid if invalid else "no figure"
     if s.get("ci_low") is not None:
-        return "%s [%s..%s]" % (s["median_text"], s["ci_low_text"], s["ci_high_text"])
-    return "%s (%s..%s)" % (s["median_text"], s["min_text"], s["max_text"])
+        text = "%s [%s..%s]" % (s["median_text"], s["ci_low_text"], s["ci_high_text"])
+    else:
+        text = "%s (%s..%s)" % (s["median_text"], s["min_text"], s["max_text"])
+    return text + ("; %d not valid" % invalid if invalid else "")
 
 
 def csv_cell(text: str) -> str:
@@ -138,7 +150,7 @@ def report(stem: str, header: str, helper: str):
     """(text, csv, json text, the report's facts for the HTML page)."""
     single, side, side_settings, notes, combos, failed = read_header(header)
     n = int(single.get("replicates", "0") or 0)
-    values, problems = collect(stem, combos, n, failed)
+    values, problems, invalid = collect(stem, combos, n, failed)
     stats = summaries(helper, values)
     labels = OrderedDict((c, settings_text(pairs)) for c, pairs in combos)
     width = max([len("settings")] + [len(t) for t in labels.values()])
@@ -157,16 +169,22 @@ def report(stem: str, header: str, helper: str):
     out += ["       Note: %s" % t for t in notes]
     out += ["", "Each figure: the median over processes and, in [ ], the 95% interval of that median between processes",
             "(order statistics, clomp-stats); fewer than 6 processes give none, and ( ) holds min..max instead.",
+            "'N not valid': N processes whose record marks the figure not a result (a busy machine, a run whose",
+            "chunks disagree: docs/statistics.md) are left out of it.",
             "CPU/wall: the process's user + system CPU seconds over its wall seconds (getrusage): the cores it kept",
             "busy; a runtime whose idle threads spin burns up to its team's cores between loops.", ""]
-    out.append("%3s  %-*s  %s" % ("#", width, "settings", "  ".join("%-24s" % ("%s %s" % (f[1], f[2])) for f in FIGURES)))
+    cells = OrderedDict((c, [cell_text(stats[c][f[0]], invalid[c][f[0]]) for f in FIGURES]) for c in labels)
+    heads = ["%s %s" % (f[1], f[2]) for f in FIGURES]
+    widths = [max([len(heads[i])] + [len(row[i]) for row in cells.values()]) for i in range(len(FIGURES))]
+    out.append("%3s  %-*s  %s" % ("#", width, "settings", "  ".join("%-*s" % (w, h) for w, h in zip(widths, heads))))
     csv_lines = [CSV_HEADER]
     doc_combos = []
     for c, label in labels.items():
-        out.append("%3d  %-*s  %s" % (c, width, label, "  ".join("%-24s" % cell_text(stats[c][f[0]]) for f in FIGURES)))
+        out.append(("%3d  %-*s  %s" % (c, width, label, "  ".join("%-*s" % (w, t) for w, t in zip(widths, cells[c])))).rstrip())
         entry = OrderedDict([("combination", c), ("settings", OrderedDict(p.split("=", 1) for p in dict(combos)[c])),
                              ("processes", n), ("failed", sorted(int(r) for (fc, r) in failed if fc == str(c))),
-                             ("problems", problems[c]), ("figures", OrderedDict())])
+                             ("problems", problems[c]), ("figures", OrderedDict()),
+                             ("not_valid", OrderedDict((f[0], invalid[c][f[0]]) for f in FIGURES))])
         for fig, name, unit, _ in FIGURES:
             s = stats[c][fig]
             vs = values[c][fig]
@@ -196,7 +214,8 @@ def report(stem: str, header: str, helper: str):
         ("notes", notes), ("interval", "95% order-statistic interval of the median between processes (clomp-stats summary)"),
         ("figures", [OrderedDict([("key", f[0]), ("name", f[1]), ("unit", f[2]), ("definition", f[3])]) for f in FIGURES]),
         ("combinations", doc_combos)])
-    facts = {"single": single, "side": side, "notes": notes, "labels": labels, "stats": stats, "n": n, "failed": failed}
+    facts = {"single": single, "side": side, "notes": notes, "labels": labels, "stats": stats, "n": n, "failed": failed,
+             "invalid": invalid}
     return "\n".join(out) + "\n", "\n".join(csv_lines) + "\n", json.dumps(doc, indent=1) + "\n", facts
 
 
