@@ -52,7 +52,7 @@ construct_settings() {  # -> "REPS TIME_US LOOP_DELAY_US"
 # ATOMIC_SEQCST (sync), the monotonic schedules and TASKLOOP (loop), taskbench's
 # twelve (task) and arraybench's four clauses at three array sizes (data), each
 # kind with its own table and chart in the report. Opt-in: they multiply the
-# construct runs' time about threefold (docs/suite.md, "The dry run's estimate").
+# construct runs' time two to three times (docs/constructs.md, "In the suite").
 SUITE_CONSTRUCTS=parallel,for,parallel_for,barrier,single,critical,lock,atomic,reduction,static,static_n,dynamic_n,guided_n
 EPCC4_SYNC=barrier_var,lock_contended_hint,lock_uncontended,lock_uncontended_hint,ordered,atomic_seqcst
 EPCC4_LOOP=static_monotonic,static_n_monotonic,dynamic_n_monotonic,guided_n_monotonic,taskloop_n
