@@ -44,7 +44,14 @@ def sweep_charts(facts):
             clauses.append("'%s.dat' using 1:($5 == 1 ? $2 : NaN) %s title 'no interval (fewer than 6 processes): min..max'"
                            % (stem, charts.CIRCLE))
         setup = ("set xrange [0.5:%d.5]; set xtics 1; set xlabel 'combination (the table names its settings)'\n"
-                 "set ylabel %s; set bars small; set xzeroaxis lt -1" % (k, charts.gnuplot.quote("%s, %s" % (name, unit))))
+                 "set ylabel %s; set bars small; set key inside top right" % (k, charts.gnuplot.quote("%s, %s" % (name, unit))))
+        # Settings that differ by orders of magnitude (a runtime that sleeps at once): a log axis, where every
+        # drawn value is above 0; else a linear one with its zero line.
+        drawn = [v for r in rows for v in r[1:4] if v is not None]
+        if drawn and min(drawn) > 0 and max(drawn) / min(drawn) > 50:
+            setup += "\nset logscale y 10; set format y '10^{%L}'"
+        else:
+            setup += "\nset xzeroaxis lt -1"
         out.append(charts.Chart(stem, "%s per combination of settings" % name, setup, clauses, {stem + ".dat": rows}))
     return out
 
@@ -105,7 +112,7 @@ def page(name, facts, drawn, why):
     for fig, fname, unit, definition in FIGURES:
         out += figures.figure("sweep_" + fig, "%s (%s)" % (fname, unit),
                               "%s. Median per combination with its 95%% interval between processes; a circled point "
-                              "has none (min .. max drawn)." % definition)
+                              "has none (min .. max drawn); a log axis where the values span more than 50x." % definition)
     if figures.count == 0:
         out.append('<p class="na">No charts: %s.</p>' % e(why or "no combination gave figures to draw"))
     out.append("<h2>Files</h2><ul>" + "".join('<li><a href="%s%s">%s%s</a></li>' % (e(name), x, e(name), x)
