@@ -10,77 +10,9 @@ if [ -z "${BASH_VERSINFO:-}" ] || [ "${BASH_VERSINFO[0]}" -lt 4 ] ||
     exit 2
 fi
 
+# The help text is its own file (suite/usage.txt): this driver stays readable top to bottom.
 usage() {
-    cat <<'EOF'
-Usage: ./run_clomp.sh [options] [EXE [MAX_THREADS [TIME_SCALE]]]
-       ./run_clomp.sh --compare A,B [--replicates N] [--quick] [--out DIR] [clomp arguments]
-       ./run_clomp.sh --ompt-tax [--side BASE] [--replicates N] [--quick] [--out DIR] [clomp arguments]
-
-  EXE           clomp binary to run (default ./clomp, built with make if missing)
-  MAX_THREADS   largest thread count (default: the number of cores)
-  TIME_SCALE    clomp's timeScale for every run (default 100)
-
-Options (defaults in brackets):
-  --quick                 fast smoke run: TIME_SCALE 1 and max zone scale 100
-  --max-zone-scale N      largest total zone count, as a multiple of the target zones [10000]
-  --zone-scale-factor F   factor between successive total zone counts [10]
-  --target-parts P        parts per run, rounded to a multiple of the thread count [64]
-  --target-zones Z        total zones of the target input [6400]
-  --out DIR               where the result files go [out]
-  --env PRESET            source env/PRESET.sh first (gnu, llvm, intel, ibm-xl) [none]
-  --launcher "CMD"        prefix every run, e.g. "numactl --interleave=all" [none]
-  --mpi "CMD"             hybrid MPI + OpenMP: run every run with the MPI launcher CMD, e.g.
-                          "mpirun -np 4 --map-by node" or, in a Slurm job, "srun -n 4 --mpi=pmix"
-                          (docs/slurm.md; sbatch slurm/clomp-suite.sbatch) (EXE default ./clomp_mpi,
-                          built with make MPI=1); adds 1.2's packed layouts (cores/4 ranks x 4
-                          threads, cores/16 x 16) where a node has at least twice those cores;
-                          MAX_THREADS defaults to the cores per rank on a node
-  --numa                  also run the two largest zone sizes under each --numa policy
-                          (interleave, local, node:0; needs a clomp built with libnuma)
-  --no-constructs         leave out the construct runs (clomp --constructs at MAX_THREADS,
-                          and inner teams of 2, 4, ... under 2 outer threads; none with --mpi)
-  --no-offload            leave out the offload runs that an offload build with a device adds
-                          (Offload OMP, the crossover sweep, the target probes: docs/offload.md)
-  --stop-on-slowdown      stop if the target input's Static OMP speedup is below 1
-  --replicates N          run the target input N times as separate processes, interleaved
-                          with the other key runs, and summarise them between processes [3]
-  --replicates auto[,PCT[,CAP[,MINUTES]]]
-                          start with 6, then add target processes until every key figure's
-                          95% interval is within +-PCT% of its median or +-0.1 us [10], or
-                          CAP processes [30] or MINUTES [60] are reached (docs/noise.md)
-  --resume ID             finish an interrupted suite: run only what is missing, and again
-                          any run whose files are incomplete (one driver per suite ID:
-                          a second one exits 2, naming the holder)
-  --run-timeout SECONDS   end a run that takes longer as FAILED (its reason says so); 0: none
-                          [10 x the run's dry-run estimate, at least 300]
-  --dry-run               print the plan (runs, estimated time and memory); run nothing
-                          but the cost model's calibration (two short clomp runs)
-  --calibrate=auto|off    calibrate the estimate's model on this node [auto], or use the
-                          constants it was fit on (docs/suite.md)
-  --plots | --no-plots    charts (gnuplot) for the HTML report when the suite completes
-                          [on when gnuplot is installed]
-  --bundle [ID]           only (re)write the HTML report and the submission bundle
-                          <base>.tar.gz of suite ID in --out [the latest]; a completed
-                          suite always writes both
-  --validate BUNDLE       only check a submission bundle (same as ./clomp_validate)
-  -h, --help              this text
-
-Exit status: 0 every run done and OK, 1 every run done but some FAILED (recorded, and
-the last line names the first failure), 2 bad usage (also: an EXE that is not there,
-even with --dry-run; root with Open MPI's mpirun not allowed to run as root;
---mpi "srun ..." outside a Slurm allocation or without Slurm; the suite ID in use
-by another driver, or a run of a dead one still running), 3 a run or the suite's
-end could not be recorded (a write failed: "No space left on device"; every run
-before it is saved: free space, then --resume ID), 4 stopped by --stop-on-slowdown,
-130 interrupted (resume with --resume ID).
-With --validate: 0 valid and submission-grade, 3 valid but not submission-grade,
-1 invalid, 2 not a bundle.
-
---compare A,B runs two set-ups alternately and tests every figure for a
-difference; ./run_clomp.sh --compare --help explains the side specifications.
---ompt-tax compares a side without an OMPT tool against it with clomp's trivial
-and sampling tools (./run_clomp.sh --ompt-tax --help; docs/ompt.md).
-EOF
+    cat "$(cd "$(dirname "$0")" && pwd)/suite/usage.txt"
 }
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -93,6 +25,7 @@ for word in "$@"; do
     case $word in
         --compare | --compare=*) exec "$here/compare/compare.sh" "$@" ;;
         --ompt-tax) exec "$here/compare/ompt_tax.sh" "$@" ;;
+        --sweep | --sweep=*) exec "$here/compare/sweep.sh" "$@" ;;
     esac
 done
 # shellcheck source=suite/plan.sh
@@ -138,6 +71,7 @@ while [ $# -gt 0 ]; do
         --numa) numa=1 ;;
         --no-constructs) constructs=0 ;;
         --no-offload) offload=0 ;;
+        --constructs=epcc4) constructs=epcc4 ;;
         --calibrate=auto | --calibrate=off) calibrate=${1#*=} ;;
         --resume) resume_id=${2-}; shift ;;
         --replicates) replicates=${2-}; shift ;;

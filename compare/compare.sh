@@ -270,4 +270,5 @@ compare_main() {
     return 0
 }
 
-compare_main "$@"
+# Sourced (compare/sweep.sh uses its sides), it only defines its functions.
+[ "${BASH_SOURCE[0]}" != "$0" ] || compare_main "$@"

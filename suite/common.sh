@@ -70,7 +70,7 @@ stats_helper() {
 # renamed over it; one that cannot be rewritten stops the resume (exit 2).
 drop_unfinished_runs() {  # uses $base
     local f
-    for f in "$base"_*.summary "$base.csv" "$base.constructs.csv" "$base.runs.csv"; do
+    for f in "$base"_*.summary "$base.csv" "$base.constructs.csv" "$base.oversubscribed.csv" "$base.runs.csv"; do
         [ -e "$f" ] || continue
         if ! awk -F, 'NR == FNR { done[$1] = 1; next } FNR == 1 || ($1 in done)' "$base.done" "$f" >"$f.new" ||
             ! replace_with_new "$f"; then

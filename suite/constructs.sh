@@ -30,7 +30,7 @@ construct_inner_sizes() {
 # runs: --schedules=serial); none with --no-constructs or --mpi.
 add_construct_runs() {
     local zpp i
-    [ "$constructs" = 1 ] && [ "$mpi_given" = 0 ] || return 0
+    [ "$constructs" != 0 ] && [ "$mpi_given" = 0 ] || return 0
     zpp=$(((target_zones + target_parts / 2) / target_parts))
     plan+=("constructs||$max_threads -1 $target_parts $zpp 32 1 1")
     for i in $(construct_inner_sizes); do
@@ -47,30 +47,54 @@ construct_settings() {  # -> "REPS TIME_US LOOP_DELAY_US"
 }
 
 # The rows the suite runs, its tables and charts show and its estimate counts:
-# EPCC 3.1's syncbench and schedbench. EPCC 4.0's rows (tasks, arrays, the
-# late arriver, the lock hints, the monotonic schedules) are clomp --constructs'
-# alone until the suite's report has tables for their kinds (issue 32, item 5).
+# EPCC 3.1's syncbench and schedbench by default; with --constructs=epcc4 also
+# EPCC 4.0's (issue 32, item 5): the late arriver, the lock hints, ORDERED,
+# ATOMIC_SEQCST (sync), the monotonic schedules and TASKLOOP (loop), taskbench's
+# twelve (task) and arraybench's four clauses at three array sizes (data), each
+# kind with its own table and chart in the report. Opt-in: they multiply the
+# construct runs' time two to three times (docs/constructs.md, "In the suite").
 SUITE_CONSTRUCTS=parallel,for,parallel_for,barrier,single,critical,lock,atomic,reduction,static,static_n,dynamic_n,guided_n
+EPCC4_SYNC=barrier_var,lock_contended_hint,lock_uncontended,lock_uncontended_hint,ordered,atomic_seqcst
+EPCC4_LOOP=static_monotonic,static_n_monotonic,dynamic_n_monotonic,guided_n_monotonic,taskloop_n
+EPCC4_TASK=parallel_task,parallel_task_deps,master_task,master_task_deps,master_task_busy_workers,conditional_task
+EPCC4_TASK+=,task_wait,task_barrier,nested_task,nested_master_task,branch_task_tree,leaf_task_tree
+EPCC4_DATA=private,firstprivate,copyprivate,copyin
+# Three of arraybench's eleven sizes: the smallest, the middle and the largest.
+CONSTRUCT_SIZES=1,243,59049
+
+# The --constructs list of the suite's construct runs.
+suite_construct_list() {
+    if [ "${constructs-1}" = epcc4 ]; then
+        echo "$SUITE_CONSTRUCTS,$EPCC4_SYNC,$EPCC4_LOOP,$EPCC4_TASK,$EPCC4_DATA"
+    else
+        echo "$SUITE_CONSTRUCTS"
+    fi
+}
 
 # The clomp options of a run of SET with THREADS threads (nothing for a mesh run).
 construct_options() {  # construct_options SET THREADS
     local reps time delay
     ! is_offload_set "$1" || { offload_options "$1"; return 0; }   # suite/offload.sh
+    # The team-size cliff's oversubscribed run measures the probes only (suite/cliff.sh).
+    [ "$1" != "$OVERSUBSCRIBED_SET" ] || { echo --schedules=serial; return 0; }
     is_construct_set "$1" || return 0
     read -r reps time delay <<<"$(construct_settings)"
-    printf '%s ' "--constructs=$SUITE_CONSTRUCTS" --schedules=serial "--construct-reps=$reps" "--construct-time=$time" \
+    printf '%s ' "--constructs=$(suite_construct_list)" --schedules=serial "--construct-reps=$reps" "--construct-time=$time" \
         "--construct-loop-delay=$delay" "--construct-chunks=$CONSTRUCT_CHUNKS"
+    [ "${constructs-1}" != epcc4 ] || printf '%s ' "--construct-sizes=$CONSTRUCT_SIZES"
     [[ $1 != constructs_outer* ]] || printf '%s' "--nested=${1#constructs_outer}x$2"
     echo
 }
 
 # What a construct run costs (docs/suite.md, "The dry run's estimate"): per
-# level, 9 synchronisation rows of (reps + 2 calibration) x (reference + test)
-# of TIME each, at least 10 instances of CONSTRUCT_INSTANCE_US (tenfold when the
-# level's threads outnumber the cores: a descheduled thread stalls the team), and
-# 1 + 3 x chunks loop rows of (reps + 1) x (a reference of 128 x threads delays
-# and a test of 128 delays per thread); level 2 as many rows on OUTER teams, and
-# the process (PROCESS_SECONDS).
+# level, 9 synchronisation rows (39 with --constructs=epcc4: 4.0's 6 sync, 12 task
+# and 4 data rows at 3 sizes, each timed like one) of (reps + 2 calibration) x
+# (reference + test) of TIME each, at least 10 instances of CONSTRUCT_INSTANCE_US
+# (tenfold when the level's threads outnumber the cores: a descheduled thread
+# stalls the team), and 1 + 3 x chunks loop rows (2 + 7 x chunks with epcc4: the
+# monotonic variants and TASKLOOP) of (reps + 1) x (a reference of 128 x threads
+# delays and a test of 128 delays per thread); level 2 as many rows on OUTER
+# teams, and the process (PROCESS_SECONDS).
 CONSTRUCT_INSTANCE_US=35
 construct_run_seconds() {  # construct_run_seconds SET THREADS: seconds, whole, at least 1
     local outer=0 inner=0
@@ -79,13 +103,15 @@ construct_run_seconds() {  # construct_run_seconds SET THREADS: seconds, whole, 
         *) [ "$2" -lt 4 ] || { outer=2 inner=$(($2 / 2)); } ;;   # Nested OMP's default shape: two halves
     esac
     awk -v t="$2" -v o="$outer" -v i="$inner" -v cores="${max_threads:-1}" -v s="$(construct_settings)" \
-        -v chunks="$CONSTRUCT_CHUNKS" -v inst="$CONSTRUCT_INSTANCE_US" -v process="$PROCESS_SECONDS" '
+        -v chunks="$CONSTRUCT_CHUNKS" -v inst="$CONSTRUCT_INSTANCE_US" -v process="$PROCESS_SECONDS" \
+        -v epcc4="$([ "${constructs-1}" = epcc4 ] && echo 1 || echo 0)" '
         function level(n, team,   over, sync, loop) {
             over = (n > cores) ? 10 : 1
-            sync = 9 * (reps + 2) * (2 * time > 10 * inst * over ? 2 * time : 10 * inst * over)
+            sync = (epcc4 ? 39 : 9) * (reps + 2) * (2 * time > 10 * inst * over ? 2 * time : 10 * inst * over)
             loop = rows * (reps + 1) * (128 * team * delay + 128 * delay * over)
             return (sync + loop) * 1e-6 }
-        BEGIN { split(s, v, " "); reps = v[1]; time = v[2]; delay = v[3]; rows = 1 + 3 * split(chunks, c, ",")
+        BEGIN { split(s, v, " "); reps = v[1]; time = v[2]; delay = v[3]; nc = split(chunks, c, ",")
+            rows = epcc4 ? 2 + 7 * nc : 1 + 3 * nc
             secs = process + level(t, t)
             if (o >= 2 && i >= 2) secs += level(o * i, i)
             r = int(secs + 0.5); print (r < 1 ? 1 : r) }'
@@ -97,5 +123,6 @@ plan_run_seconds() {
     shift
     if is_construct_set "$set_name"; then construct_run_seconds "$set_name" "$1"
     elif is_offload_set "$set_name"; then offload_run_seconds "$set_name" "$@"
+    elif [ "$set_name" = "$OVERSUBSCRIBED_SET" ]; then cliff_run_seconds "$@"
     else run_seconds "$@"; fi
 }

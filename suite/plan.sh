@@ -6,6 +6,8 @@
 # launcher, mpi_given, mpi_launcher) and sets mpi_ranks, plan, last_key_run
 # and total_runs. The construct runs come last (suite/constructs.sh).
 # shellcheck disable=SC2154  # the settings above: assigned by run_clomp.sh
+# shellcheck source=suite/cliff.sh
+. "$here/suite/cliff.sh"
 
 # ---- MPI: the launcher's rank count, and the same launcher with another --------------
 # The rank count given (-np N, -n N, --np N, --ntasks N, --ntasks=N, -nN), or "".
@@ -185,11 +187,12 @@ build_plan() {
     last_key_run=${#plan[@]}
     add_packed_layouts
     for z in "${zone_sizes[@]}"; do
-        for t in "${thread_counts[@]}"; do
+        for t in $(cliff_thread_counts "$z" "${thread_counts[@]}"); do   # suite/cliff.sh
             plan+=("${z}zones||$t -1 $(sweep_shape "$t" "$z") 32 1 $time_scale")
         done
     done
     add_offload_runs     # suite/offload.sh: offload builds with a device only
+    add_cliff_run        # suite/cliff.sh: cores + 1, oversubscribed, never submitted
     add_construct_runs   # suite/constructs.sh: after every mesh run
     total_runs=${#plan[@]}
 }
@@ -264,5 +267,7 @@ print_plan() {
 }
 
 plan_signature() {
-    printf '%s;' "exe=$exe" "launcher=$launcher" ${mpi_launcher:+"mpi=$mpi_launcher"} "${plan[@]}"
+    local rows=()   # --constructs=epcc4 changes what the construct runs measure, not the plan's runs
+    [ "${constructs-1}" != epcc4 ] || rows=(constructs=epcc4)
+    printf '%s;' "exe=$exe" "launcher=$launcher" ${mpi_launcher:+"mpi=$mpi_launcher"} ${rows[@]+"${rows[@]}"} "${plan[@]}"
 }

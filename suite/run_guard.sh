@@ -193,8 +193,10 @@ drop_incomplete_done_runs() {  # uses plan, total_runs
 record_run() {
     local f k werr table record_files sizes
     # A construct run's CSV is its construct table: rows in <base>.constructs.csv.
+    # The oversubscribed run's are apart: its files never go into the bundle (suite/cliff.sh).
     if is_construct_set "$set_name"; then table=$base.constructs.csv
     elif [ "$set_name" = offload_probes ]; then table=$base.target_constructs.csv   # suite/offload.sh
+    elif [ "$set_name" = "$OVERSUBSCRIBED_SET" ]; then table=$base.oversubscribed.csv
     else table=$base.csv; fi
     record_files=("$base.env" "$full" "$summary" "$table" "$base.runs.csv")
     sizes=()

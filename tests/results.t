@@ -432,7 +432,8 @@ base = sys.argv[1]
 rows = list(csv.DictReader(open(base + ".constructs.csv", newline="")))
 page = open(base + ".html").read()
 sec = page[page.index('<h2 id="constructs">'):]
-table = sec[:sec.index("</table>")]
+# The section's tables, one per construct kind (sync, then loop), up to the next section.
+table = sec[:sec.index("<h2 id=", 1)]
 bad = []
 names = list(dict.fromkeys(r["construct_name"] for r in rows))
 got = [html.unescape(n) for n in re.findall(r"<tr><td>([^<]*)</td>", table)]

@@ -24,7 +24,7 @@ import tempfile
 import time
 from typing import Dict, List
 
-from . import loader, runtime_library, safe_io
+from . import cliff, loader, runtime_library, safe_io
 from .safe_io import for_terminal
 
 HERE = os.path.dirname(os.path.dirname(os.path.realpath(__file__)))   # results/
@@ -53,7 +53,9 @@ def machine_now() -> Dict[str, bytes]:
 
 def bundle_members(inp: safe_io.Input, name: str) -> Dict[str, bytes]:
     """Every file of the bundle, by its path inside the suite's directory."""
-    members = {rel: safe_io.read_in_top(inp, rel) for rel in sorted(safe_io.files_under(inp)) if _included(rel)}
+    # The team-size cliff's oversubscribed run is never submission data (cliff.py): left out.
+    members = {rel: safe_io.read_in_top(inp, rel) for rel in sorted(safe_io.files_under(inp))
+               if _included(rel) and not cliff.never_submitted(rel, name)}
     suite = loader.load_from_input(inp, name)
     if not any(rel.startswith(name + "_machine/") for rel in members):
         for file, data in machine_now().items():

@@ -5,8 +5,9 @@
   overhead_<Z>zones  overhead of each checked measurement vs threads, us per loop
                      (left) and CPU cycles (right), 95% intervals as error bars
   efficacy           efficacy vs total zones, key runs (every thread, first touch)
-  constructs_sync    each construct of kind sync (loops) at level 2 vs the inner
-  constructs_loops   team size, under the sweep's outer threads, 95% intervals
+  constructs_sync    each construct of kind sync (loops; task, data: constructs_task,
+  constructs_loops   constructs_data) at level 2 vs the inner team size, under the
+                     sweep's outer threads, 95% intervals (html_construct_kinds.CHARTS)
 
 Which measurements a chart holds comes from each record's roles, never from a
 list of names here; a construct's kind from its row (`--list-constructs`).
@@ -223,8 +224,9 @@ def suite_charts(runs, levels):
     for zset in sweep_sets(runs):
         charts += [speedup_chart(zset, runs), overhead_chart(zset, runs)]
     charts.append(efficacy_chart(runs))
-    charts.append(construct_chart("constructs_sync", "sync", "Construct overhead vs inner team size", levels))
-    charts.append(construct_chart("constructs_loops", "loop", "Loop schedule overhead vs inner team size", levels))
+    from .html_construct_kinds import CHARTS   # one per construct kind: sync, loop, task, data
+    for stem, kind, title in CHARTS:
+        charts.append(construct_chart(stem, kind, title, levels))
     return [c for c in charts if c is not None]
 
 

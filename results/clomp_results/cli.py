@@ -22,6 +22,8 @@ COMMANDS = {
     "ompt-tax-report": ("clomp_results.ompt_tax_report", "the report of run_clomp.sh --ompt-tax from its two comparisons' JSON"),
     "offload": ("clomp_results.offload_figures", "the offload measurements of clomp --json records: device, Offload OMP, crossover, target probes"),
     "compare": ("clomp_results.buyers_cli", "the buyer's table: submissions (bundles, suites, --compare results, CLOMP 1.2 text) side by side (./clomp_compare)"),
+    "sweep-plan": ("clomp_results.sweep_plan", "run_clomp.sh --sweep's specifications checked and expanded into combinations"),
+    "sweep-report": ("clomp_results.sweep_report", "the report of run_clomp.sh --sweep from its processes' JSON records (.txt, .csv, .json, .html)"),
     "bundle": ("clomp_results.bundle", "write the submission bundle <base>.tar.gz of a suite (MANIFEST, runtime library)"),
 }
 

@@ -8,7 +8,9 @@ none makes a bundle invalid. Thresholds, stated (docs/suite.md):
   numa.thread_placement.unbound_threads, else numa.locality.threads_bound,
   else the preflight's "threads not bound" warning);
 - not oversubscribed: no run, construct runs' nested teams included
-  (constructs.oversubscribed), had more threads than cores;
+  (constructs.oversubscribed), had more threads than cores; the team-size
+  cliff's cores + 1 run (set oversubscribed, cliff.py) is never submission
+  data: bundles leave it out, and one that carries it is refused here;
 - a quiet node: every run's noise census probed the team, did not find it
   busy (the record's noise_census.busy: clomp's rule, a thread losing 25% or
   more), and no thread lost more than QUIET_LOST_FRACTION of its time (10%:
@@ -22,6 +24,7 @@ from __future__ import annotations
 
 from typing import List
 
+from . import cliff
 from .records import Suite
 
 SUBMISSION_TIME_SCALE = 100
@@ -53,8 +56,8 @@ def busy_reason(record) -> str:
 def submission_reasons(suite: Suite, cores: int) -> List[str]:
     reasons: List[str] = []
     # The offload crossover sweep runs at a tenth of the suite's timeScale by design (suite/offload.sh).
-    low = [p for p in suite.plan if not p.is_construct and not p.set_name.startswith("offload_zpp")
-           and p.args[6] != str(SUBMISSION_TIME_SCALE)]
+    low = [p for p in suite.plan if not p.is_construct and not p.is_oversubscribed
+           and not p.set_name.startswith("offload_zpp") and p.args[6] != str(SUBMISSION_TIME_SCALE)]
     if low:
         reasons.append("timeScale %s, not the submitted %d (runs %s)" % (
             ", ".join(sorted({p.args[6] for p in low})), SUBMISSION_TIME_SCALE, _runs(p.index for p in low)))
@@ -79,7 +82,12 @@ def submission_reasons(suite: Suite, cores: int) -> List[str]:
         reasons.append("threads not bound (OMP_PROC_BIND unset or false) in runs %s" % _runs(unbound))
     elif unknown_binding and any(w.startswith("threads not bound") for w in suite.env.preflight_warnings):
         reasons.append("threads not bound (the preflight warning in %s.env)" % suite.name)
-    over = [p.index for p in suite.plan if cores and p.threads > cores]
+    over = [p.index for p in suite.plan if cores and p.threads > cores and not p.is_oversubscribed]
+    carried = [p.index for p in suite.plan if p.is_oversubscribed and (
+        p.index in suite.records or any(cliff.never_submitted(rel, suite.name) for rel in suite.files))]
+    if carried:
+        reasons.append("the team-size cliff's oversubscribed run (cores + 1) is not submission data, and the bundle "
+                       "carries it: runs %s (a bundle made by run_clomp.sh leaves it out)" % _runs(carried))
     for p in suite.plan:
         rec = suite.record(p.index)
         c = rec.constructs if rec is not None else None

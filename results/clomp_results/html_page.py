@@ -7,7 +7,7 @@ import re
 import time
 from html import escape
 
-from . import html_constructs, html_key, html_offload
+from . import cliff, html_construct_kinds, html_constructs, html_key, html_offload
 from .between import stats_helper
 
 HEAD = """<!DOCTYPE html>
@@ -50,14 +50,6 @@ FIXED_CHARTS = {
     "efficacy": ("Efficacy vs total zones",
                  "Bestcase time / schedule time for the key runs (every thread, first touch; median chunks): how much of "
                  "the ideal each schedule reaches as loops grow."),
-    "constructs_sync": ("Construct overhead vs inner team size",
-                        "Each synchronisation construct's level-2 overhead (median over repetitions) under the sweep's outer "
-                        "threads against the inner team size, 95% intervals as error bars (log axis); a circled point has "
-                        "no interval or one reaching 0, its bar drawn upwards only; an overhead at or below 0, or a row "
-                        "not measured or unresolved, is not drawn."),
-    "constructs_loops": ("Loop schedule overhead vs inner team size",
-                         "The same for the loop schedules (STATIC, and STATIC, DYNAMIC, GUIDED with chunks 1, 8, 64), per "
-                         "loop of 128 iterations per thread."),
 }
 ENV_LABELS = ("cpu frequency governor", "numa_balancing", "transparent hugepages", "load average")
 CPU_FIELDS = ("Model name", "CPU(s)", "Thread(s) per core", "Core(s) per socket", "Socket(s)", "NUMA node(s)")
@@ -162,12 +154,12 @@ def constructs_section(suite, charts):
            "thread count; level 2: every outer thread runs the construct at once with its own inner team, and L2/L1 is that",
            "overhead over level 1 at the inner team size. A row not measured (or unresolved) says why. The suite runs fewer",
            "repetitions and chunk sizes than EPCC's defaults; <code>clomp --constructs</code> alone runs those.</p>"]
-    out += table
     shapes = html_constructs.level2_shapes(suite.records)
     if shapes:
         out.append("<pre>%s</pre>" % e("\n".join(shapes)))
-    out += charts.figure("constructs_sync", *FIXED_CHARTS["constructs_sync"])
-    out += charts.figure("constructs_loops", *FIXED_CHARTS["constructs_loops"])
+    from .report import construct_kinds   # this tree's --list-constructs, for rows without a kind column
+    kinds = {} if rows and all(r.get("kind") for r in rows) else construct_kinds()
+    out += html_construct_kinds.sections(rows, kinds, charts)   # a table and a chart per construct kind
     return out
 
 
@@ -222,15 +214,26 @@ def files_section(suite):
     return out
 
 
-def page(suite, views, drawn, charts_dir_name, no_charts="", first_failure=""):
-    """The whole page as text."""
+def sweeps_section(sweeps):
+    """Links to the runtime settings sweeps (run_clomp.sh --sweep) beside the suite, newest last."""
+    if not sweeps:
+        return []
+    return ['<h2 id="sweeps">Runtime settings sweeps</h2>',
+            "<p>Pages of <code>run_clomp.sh --sweep</code> in this directory (docs/settings.md):</p><ul>"] + [
+        '<li><a href="%s">%s</a></li>' % (e(s), e(s)) for s in sweeps] + ["</ul>"]
+
+
+def page(suite, views, drawn, charts_dir_name, no_charts="", first_failure="", sweeps=()):
+    """The whole page as text; SWEEPS: the --sweep pages beside the suite (file names)."""
     charts = Charts(drawn, charts_dir_name)
     record1 = suite.records.get(1)
     parts = head(suite, views, first_failure)
     parts += html_key.key_results(suite, views, record1)
     parts += charts_section(views, charts, no_charts)
+    parts += cliff.html_section(suite)
     parts += constructs_section(suite, charts)
     parts += html_offload.offload_section(suite, stats_helper)
+    parts += sweeps_section(sweeps)
     parts += environment_section(suite)
     parts += warnings_section(suite)
     parts += files_section(suite)

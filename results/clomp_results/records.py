@@ -42,6 +42,11 @@ class PlannedRun:
         return self.set_name == "constructs" or self.set_name.startswith("constructs_outer")
 
     @property
+    def is_oversubscribed(self) -> bool:
+        """The team-size cliff's cores + 1 run (suite/cliff.sh): never submission data."""
+        return self.set_name == "oversubscribed"
+
+    @property
     def is_key(self) -> bool:
         return self.set_name == "key" or self.set_name.startswith("packed")
 

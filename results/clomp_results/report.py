@@ -7,6 +7,7 @@ exit 0; 1 when a chart or the page could not be written; 2 when there is no
 suite, gnuplot is asked for but missing, or the suite refuses (a link,
 device or FIFO among its files)."""
 import os
+import re
 import subprocess
 import sys
 
@@ -17,6 +18,7 @@ from .safe_io import NotABundle, Refused, for_terminal
 NO_GNUPLOT = "gnuplot was not installed when this report was made (install gnuplot-nox, then <code>make plots OUT=...</code>)"
 NOT_ASKED = "charts were not asked for (--no-plots); <code>make plots OUT=...</code> draws them"
 NO_FIGURES = "no run gave figures to draw"
+SWEEP_PAGE = re.compile(r"^CLOMP_[A-Za-z0-9._-]+_([0-9]+)_sweep\.html$")
 
 
 def measurement_rows(suite):
@@ -71,6 +73,16 @@ def first_failure(suite):
         len(failed), len(suite.env.plan), run, row.get("set", ""), row.get("exit_code", ""), reason)
 
 
+def sweep_pages(directory):
+    """The run_clomp.sh --sweep pages in DIRECTORY (CLOMP_<host>_<id>_sweep.html), by ID."""
+    try:
+        names = os.listdir(directory)
+    except OSError:
+        return []
+    found = [(int(m.group(1)), n) for n in names for m in [SWEEP_PAGE.match(n)] if m]
+    return [n for _, n in sorted(found)]
+
+
 def suite_base(target):
     """The suite's base path (directory/CLOMP_<host>_<id>) for a base, .env or an output directory."""
     if os.path.isdir(target):
@@ -123,7 +135,7 @@ def render(target, want_charts="auto", err=sys.stderr):
         for stem, exts in drawn.items():
             for ext, content in exts.items():
                 suite.files["%s_charts/%s.%s" % (name, stem, ext)] = len(content)
-        text = html_page.page(suite, views, drawn, name + "_charts", why, first_failure(suite))
+        text = html_page.page(suite, views, drawn, name + "_charts", why, first_failure(suite), sweep_pages(directory))
         safe_write.write_text(directory, name + ".html", text)
     except safe_write.UnsafeTarget as e:
         err.write("report: %s\n" % for_terminal(str(e)))

@@ -1,0 +1,45 @@
+# shellcheck shell=bash
+# The team-size cliff (issue 32, item 4; docs/suite.md, "The team-size cliff"):
+# a runtime can pay far more for a region or a barrier when the team fills
+# every core than one thread below (libgomp: 12.4 ms per region at a team the
+# size of the CPU count against 30 us one below, in its tracker). The suite's
+# thread sweep at the target input's zones holds cores - 1 and cores, and one
+# more run at cores + 1 (set oversubscribed: only Serial Ref and the probes,
+# --schedules=serial), which the report shows beside them and the bundle never
+# carries (results/clomp_results/cliff.py: the step is flagged above a stated
+# factor; the grade refuses such a run as submission data). Sourced by
+# suite/plan.sh; reads run_clomp.sh's settings (max_threads, mpi_given, quick,
+# time_scale, target_zones).
+# shellcheck disable=SC2154  # the settings above: assigned by run_clomp.sh
+
+OVERSUBSCRIBED_SET=oversubscribed
+
+# The thread counts of the sweep at Z total zones: THREADS..., and at the target
+# input's zones cores - 1 too (a node above 16 cores sweeps 1..16, 32, 64, ...).
+cliff_thread_counts() {  # cliff_thread_counts Z THREADS...
+    local z=$1 below=$((max_threads - 1))
+    shift
+    { printf '%s\n' "$@"; [ "$z" != "$target_zones" ] || [ "$below" -lt 1 ] || echo "$below"; } | sort -n -u
+}
+
+# The oversubscribed run, after the sweeps: only when the sweep reaches the node's
+# cores (MAX_THREADS = cores, the default), never in a hybrid (--mpi) suite, and
+# not in a --quick smoke run (at timeScale 1 its step would say nothing).
+add_cliff_run() {
+    local t=$((max_threads + 1))
+    [ "$mpi_given" = 0 ] && [ "$quick" = 0 ] && [ "$max_threads" -eq "$(count_cores)" ] || return 0
+    plan+=("$OVERSUBSCRIBED_SET||$t -1 $(sweep_shape "$t" "$target_zones") 32 1 $time_scale")
+}
+
+# What the oversubscribed run costs (suite/plan.sh's model): Serial Ref, and the
+# three probes of at least 1000 subcycles each at PROBE_US tenfold (oversubscribed),
+# their warm-ups and the process.
+cliff_run_seconds() {  # cliff_run_seconds T ALLOC P Z ZONESIZE FLOPSCALE TIMESCALE
+    awk -v p="$3" -v z="$4" -v f="$6" -v ts="$7" -v cached="$ZONE_NS_CACHED" -v probe="$PROBE_US" \
+        -v process="$PROCESS_SECONDS" 'BEGIN {
+        zones = p * z; it = 1e6 * ts / (zones * f); iterations = (it == int(it)) ? it : int(it) + 1
+        updates = iterations * 10 * zones * f
+        probe_subcycles = (iterations < 100 ? 100 : iterations) * 10
+        secs = 2 * updates * cached * 1e-9 + 2 * probe_subcycles * 3 * probe * 10 * 1e-6 + process
+        r = int(secs + 0.5); print (r < 1 ? 1 : r) }'
+}

@@ -1,0 +1,186 @@
+"""Issue 32, items 3 and 4: --sweep's presets pick the runtime's own knobs
+(GOMP_SPINCOUNT on libgomp, KMP_BLOCKTIME and the barrier patterns on
+libomp) and refuse a runtime without them; combinations run the first axis
+slowest; the team-size cliff is flagged on synthetic records exactly when
+the step from cores - 1 to cores exceeds the stated factor, and is not
+judged for a team of one or a figure marked not valid; the oversubscribed
+run is never submitted: the bundle leaves its files out and the grade
+refuses a suite that carries it."""
+from __future__ import annotations
+
+import copy
+import os
+import sys
+import unittest
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from bundle_lib import GOLDEN  # noqa: E402
+from clomp_results import cliff, grade, loader, sweep_plan  # noqa: E402
+from clomp_results.records import PlannedRun, RunRecord  # noqa: E402
+
+
+class Presets(unittest.TestCase):
+    def combos(self, specs, runtime="", patterns=False):
+        axes, notes = sweep_plan.parse(specs, runtime, patterns)
+        return sweep_plan.combinations(axes), notes
+
+    def test_wait_on_libgomp_is_the_policy_times_gomp_spincount(self):
+        combos, notes = self.combos(["wait"], "libgomp.so.1.0.0")
+        want = [[("OMP_WAIT_POLICY", p), ("GOMP_SPINCOUNT", s)] for p in ("active", "passive")
+                for s in ("0", "10000", "300000", "infinite")]
+        self.assertEqual(combos, want)
+        self.assertIn("libgomp", notes[0])
+
+    def test_wait_on_libomp_is_the_policy_times_kmp_blocktime(self):
+        combos, _ = self.combos(["wait"], "libomp.so.5")
+        self.assertEqual(combos, [[("OMP_WAIT_POLICY", p), ("KMP_BLOCKTIME", b)] for p in ("active", "passive")
+                                  for b in ("0", "200", "infinite")])
+
+    def test_wait_on_an_unknown_runtime_is_refused(self):
+        with self.assertRaisesRegex(sweep_plan.SpecError, "neither libgomp nor libomp"):
+            self.combos(["wait"], "libxlsmp.so.1")
+
+    def test_barrier_on_libomp_sets_every_barrier_to_one_pattern(self):
+        combos, _ = self.combos(["barrier"], "libomp.so.5", True)
+        self.assertEqual(len(combos), 4)
+        for combo, p in zip(combos, ("linear", "tree", "hyper", "hierarchical")):
+            self.assertEqual(combo, [(v, "%s,%s" % (p, p)) for v in sweep_plan.BARRIER_VARIABLES])
+
+    def test_barrier_is_refused_on_libgomp_and_on_a_libomp_without_patterns(self):
+        with self.assertRaisesRegex(sweep_plan.SpecError, "has no barrier-pattern settings"):
+            self.combos(["barrier"], "libgomp.so.1.0.0", True)
+        with self.assertRaisesRegex(sweep_plan.SpecError, "does not read KMP_PLAIN_BARRIER_PATTERN"):
+            self.combos(["barrier"], "libomp.so.5", False)
+
+    def test_a_preset_and_variables_combine_the_first_axis_slowest(self):
+        combos, _ = self.combos(["A=1,2", "wait"], "libomp.so.5")
+        self.assertEqual(len(combos), 12)
+        self.assertEqual([c[0] for c in combos[:6]], [("A", "1")] * 6)
+        self.assertEqual(combos[6][:2], [("A", "2"), ("OMP_WAIT_POLICY", "active")])
+
+    def test_a_preset_and_its_own_variable_are_swept_twice(self):
+        with self.assertRaisesRegex(sweep_plan.SpecError, "OMP_WAIT_POLICY is swept twice"):
+            self.combos(["wait", "OMP_WAIT_POLICY=active"], "libomp.so.5")
+
+    def test_a_control_character_in_a_value_is_refused(self):
+        with self.assertRaisesRegex(sweep_plan.SpecError, "control character"):
+            self.combos(["A=x\ty"])
+
+
+def doc(fork_join, barrier, valid=True):
+    return {"measurements": [{"key": "parallel", "us_per_loop": fork_join},
+                             {"key": "barrier", "us_per_loop": barrier, "valid": valid}]}
+
+
+class Cliff(unittest.TestCase):
+    def judge(self, runs, cores):
+        return {r["figure"]: r for r in cliff.judge(cliff.points(runs, "6400zones"), cores)}
+
+    def test_a_step_above_the_factor_is_flagged_and_one_below_is_not(self):
+        f = cliff.CLIFF_FACTOR
+        runs = [("6400zones", 3, doc(1.0, 1.0)), ("6400zones", 4, doc(1.0 * f * 0.99, 1.0 * f * 1.01)),
+                (cliff.OVERSUBSCRIBED_SET, 5, doc(50.0, 80.0)), ("64000zones", 4, doc(100.0, 100.0))]
+        got = self.judge(runs, 4)
+        self.assertFalse(got["parallel"]["cliff"])
+        self.assertTrue(got["barrier"]["cliff"])
+        self.assertAlmostEqual(got["barrier"]["step"], f * 1.01)
+        self.assertEqual(got["barrier"]["over"], 80.0)
+        self.assertTrue(got["barrier"]["why"].startswith("CLIFF: "))
+        self.assertEqual(got["parallel"]["below"], 1.0)   # the target zones' run, not the 64000 zones' one
+
+    def test_a_team_of_one_below_is_not_judged(self):
+        got = self.judge([("6400zones", 1, doc(0.01, 0.01)), ("6400zones", 2, doc(5.0, 5.0))], 2)
+        self.assertFalse(got["barrier"]["cliff"])
+        self.assertIsNone(got["barrier"]["step"])
+        self.assertIn("a team of one", got["barrier"]["why"])
+
+    def test_a_figure_marked_not_valid_is_not_judged(self):
+        got = self.judge([("6400zones", 3, doc(1.0, 1.0)), ("6400zones", 4, doc(1.0, 9.0, valid=False))], 4)
+        self.assertIsNone(got["barrier"]["step"])
+        self.assertIn("no valid figure at 4 threads", got["barrier"]["why"])
+
+
+class NeverSubmitted(unittest.TestCase):
+    def test_the_oversubscribed_runs_files_are_left_out_of_the_bundle(self):
+        name = "CLOMP_h_3"
+        for rel in ("CLOMP_h_3_oversubscribed.run9.json", "CLOMP_h_3_oversubscribed.summary",
+                    "CLOMP_h_3_oversubscribed.full", "CLOMP_h_3.oversubscribed.csv"):
+            self.assertTrue(cliff.never_submitted(rel, name), rel)
+        for rel in ("CLOMP_h_3.csv", "CLOMP_h_3_6400zones.summary", "CLOMP_h_3_key.run1.json", "CLOMP_h_33_oversubscribed.full"):
+            self.assertFalse(cliff.never_submitted(rel, name), rel)
+
+    def test_the_grade_refuses_a_suite_that_carries_it_and_not_one_that_left_it_out(self):
+        base = loader.load_suite(GOLDEN)
+        s = copy.deepcopy(base)
+        n = len(s.env.plan) + 1
+        s.env.plan = s.env.plan + [PlannedRun(n, "oversubscribed", "", ("3", "-1", "63", "102", "32", "1", "1"))]
+        left_out = grade.submission_reasons(s, 2)
+        self.assertEqual([r for r in left_out if "cliff" in r or (" %d" % n) in r], [])
+        s.records[n] = RunRecord(n, "oversubscribed", "%s_oversubscribed.run%d.json" % (s.name, n), copy.deepcopy(s.records[1].doc))
+        carried = [r for r in grade.submission_reasons(s, 2) if "cliff" in r]
+        self.assertEqual(len(carried), 1)
+        self.assertRegex(carried[0], r"cliff's oversubscribed run \(cores \+ 1\) is not submission data.*runs %d " % n)
+
+
+class NoCharts(object):
+    def figure(self, stem, heading, caption):
+        return ["<figure id=%s>" % stem]
+
+
+def construct_row(key, name, kind=None, run="7", level="1"):
+    row = {"run": run, "set": "constructs", "construct": key, "construct_name": name, "level": level,
+           "outer_threads": "", "inner_threads": "2", "status": "measured", "problem": "", "overhead_us": "1.5",
+           "overhead_ci95_low_us": "1.0", "overhead_ci95_high_us": "2.0", "overhead_cycles": "3000"}
+    if kind is not None:
+        row["kind"] = kind
+    return row
+
+
+class ConstructKinds(unittest.TestCase):
+    def test_each_kind_gets_its_own_table_and_chart_in_the_kinds_order(self):
+        from clomp_results import html_construct_kinds
+        rows = [construct_row("parallel_task", "PARALLEL TASK"), construct_row("barrier", "BARRIER"),
+                construct_row("private", "PRIVATE 243"), construct_row("static_monotonic", "STATIC_MONOTONIC"),
+                construct_row("x", "<X & Y>", kind="weird")]
+        kinds = {"parallel_task": "task", "barrier": "sync", "private": "data", "static_monotonic": "loop"}
+        html = "\n".join(html_construct_kinds.sections(rows, kinds, NoCharts()))
+        heads = [line for line in html.splitlines() if line.startswith("<h3>")]
+        self.assertEqual(heads, ["<h3>Synchronisation</h3>", "<h3>Loop schedules</h3>", "<h3>Tasks (EPCC 4.0 taskbench)</h3>",
+                                 "<h3>Data clauses (EPCC 4.0 arraybench)</h3>", "<h3>Other constructs (kind weird)</h3>"])
+        self.assertEqual(html.count("<table>"), 5)
+        for stem in ("constructs_sync", "constructs_loops", "constructs_task", "constructs_data"):
+            self.assertIn("<figure id=%s>" % stem, html)
+        task = html.split("<h3>Tasks")[1].split("<h3>")[0]
+        self.assertIn("PARALLEL TASK", task)
+        self.assertNotIn("BARRIER", task)
+        self.assertIn("&lt;X &amp; Y&gt;", html)
+        self.assertNotIn("<X & Y>", html)
+
+    def test_a_rows_own_kind_column_wins_over_the_listing(self):
+        from clomp_results import html_construct_kinds
+        html = "\n".join(html_construct_kinds.sections([construct_row("barrier", "BARRIER", kind="task")],
+                                                       {"barrier": "sync"}, NoCharts()))
+        self.assertIn("<h3>Tasks (EPCC 4.0 taskbench)</h3>", html)
+
+
+class SweepLinks(unittest.TestCase):
+    def test_the_report_links_the_sweep_pages_beside_it_by_id_and_nothing_else(self):
+        import tempfile
+        import shutil
+        from clomp_results import html_page, report
+        d = tempfile.mkdtemp(prefix="clomp-sweep-links.")
+        try:
+            for name in ("CLOMP_h_10_sweep.html", "CLOMP_h_2_sweep.html", "CLOMP_h_3_compare.txt",
+                         'CLOMP_h_4_sweep.html"><script>', "x_1_sweep.html"):
+                open(os.path.join(d, name), "w").close()
+            found = report.sweep_pages(d)
+            self.assertEqual(found, ["CLOMP_h_2_sweep.html", "CLOMP_h_10_sweep.html"])
+            html = "\n".join(html_page.sweeps_section(found))
+            self.assertIn('<a href="CLOMP_h_2_sweep.html">', html)
+            self.assertEqual(html_page.sweeps_section([]), [])
+        finally:
+            shutil.rmtree(d)
+
+
+if __name__ == "__main__":
+    unittest.main()
