@@ -353,6 +353,7 @@ int main(int argc, char **argv)
                            skipped, &census, &run.cycles.clock_after};
     pending.record.measuring_from = process_cost_now().wall_seconds;
     status = run_measurements(&pb, &run, results, clomp_schedule_count, &hooks, why, sizeof why);
+    widen_core_clock_range(&run.cycles);   /* the verdicts' range holds the clock after the runs too */
     ConstructTable constructs = {0};
     if (status == 0)
         status = measure_asked_constructs(&run, &pending.record, &constructs, why, sizeof why);
