@@ -75,12 +75,28 @@ def figures(doc):
     return out
 
 
-def construct_figures(rows):
+def possible_keys(doc):
+    """The KEYs one process's record could give, whether or not this process gave a value (a measurement
+    selected but not a result on a busy machine still names its figures): a check of --primary."""
+    constructs = doc.get("constructs")
+    if isinstance(constructs, dict) and constructs.get("rows"):
+        return set(f.key for f in construct_figures(constructs["rows"], every=True))
+    keys = {"user_cpu_seconds", "system_cpu_seconds"}
+    for m in doc.get("measurements") or []:
+        if isinstance(m, dict) and m.get("selected"):
+            key = key_part(m.get("key") or plain(m.get("name", "")))
+            keys.add(key + "_us_per_loop")
+            if m.get("role") in ("checked", "bestcase") or num(m.get("overhead_us_per_loop")) is not None:
+                keys.add(key + "_overhead")
+    return keys
+
+
+def construct_figures(rows, every=False):
     out = []
     for row in rows:
         for level in row.get("levels") or []:
             value = num(level.get("overhead_us"))
-            if value is None or level.get("status") != "measured":
+            if not every and (value is None or level.get("status") != "measured"):
                 continue
             chunk = row.get("chunk")
             key = "%s%s_level%s_overhead" % (key_part(row.get("construct") or row.get("construct_name", "")),

@@ -193,7 +193,8 @@ def report(stem, header_text, helper, primary=PRIMARY):
     p_fig = figures.get(primary)
     out.append("")
     if p_fig is None or primary not in compared:
-        overall = "Overall: the primary figure, %s, was not measured here (name another with --primary)." % primary
+        overall = ("Overall: the primary figure, %s, was not measured here, or was not a result in any pair (an invalid "
+                   "measurement: the processes' output is in .full; name another with --primary)." % primary)
     elif primary in constant:
         overall = "Overall: the primary figure, %s, is %s: name another with --primary." % (
             primary, constant_reason(p_fig))
@@ -276,13 +277,21 @@ def report(stem, header_text, helper, primary=PRIMARY):
 
 def look(stem, pairs, helper, primary, looks_text):
     """--look: 0 decided, 1 not yet, 2 PRIMARY is no (counted) figure of these processes."""
-    figures, _ = process_pairs(stem, pairs)
+    figures, docs = process_pairs(stem, pairs)
+    possible = set()
+    for doc in docs["A"] + docs["B"]:
+        possible |= compare_figures.possible_keys(doc)
+    if primary not in possible:
+        sys.stderr.write("run_clomp.sh: --primary: '%s' is not a figure of these processes (have: %s)\n"
+                         % (for_terminal(primary), for_terminal(" ".join(sorted(possible)))))
+        return 2
     fig = figures.get(primary)
     if fig is None or not fig["a"]:
-        have = " ".join(k for k, f in figures.items() if not constant_reason(f))
-        sys.stderr.write("run_clomp.sh: --primary: '%s' is not a figure of these processes (have: %s)\n"
-                         % (for_terminal(primary), for_terminal(have)))
-        return 2
+        if parse_looks(looks_text):
+            sys.stderr.write("run_clomp.sh: --until: look after %d pairs: %s was not a result in any pair yet: not yet\n"
+                             % (pairs, primary))
+            return 1
+        return 0
     if fig["constant"]:
         sys.stderr.write("run_clomp.sh: --primary: '%s' is constant by definition (never counted): name another\n"
                          % for_terminal(primary))
