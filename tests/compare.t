@@ -268,6 +268,18 @@ else
 fi
 ok "$([ -f "$fake_dir/CLOMP_${host}_2_compare.txt" ]; echo $?)" "a second comparison takes the next free ID (2)"
 
+# --list-figures: side A once, its KEYs; a construct KEY no process gives: exit 2 after the first pair.
+rm -f "$FAKE_COUNTER" "$FAKE_LOG"
+drive --compare "$fake","$fake" --list-figures 2 1 16 100 32 1 1
+[ "$rc" -eq 0 ] && [ "$(grep -c . "$FAKE_LOG")" -eq 1 ] &&
+    [ "$(awk '{ print $1 }' <<<"$out" | tr '\n' ' ')" = "barrier_us_per_loop static_1_us_per_loop static_1_overhead user_cpu_seconds system_cpu_seconds " ]
+ok $? "--list-figures runs side A once and prints the KEYs of its record, in report order"
+rm -f "$FAKE_COUNTER" "$FAKE_LOG"
+drive --compare "$fake","$fake" --replicates 4 --primary nosuch_level1_overhead --out "$root/noconstruct" 2 1 16 100 32 1 1
+[ "$rc" -eq 2 ] && [ "$(line_count "$err" | tr -d ' ')" -ge 1 ] && [ "$(grep -c . "$FAKE_LOG")" -eq 2 ] &&
+    [ "$(grep -c "^run_clomp.sh: --primary: 'nosuch_level1_overhead' is not a figure of these processes (have: " <<<"$err")" -eq 1 ]
+ok $? "a construct KEY the processes do not give: exit 2 after the first pair, one line naming the KEYs they give"
+
 # --until decided,20: looks after 6, 10, 13, 17 and 20 pairs at Pocock's level for five looks
 # (0.0202). B doubled: all differences positive, p = 2/64 = 0.031 at 6 pairs (not yet) and
 # 2/1024 at 10 (decided): it stops after 10 pairs, 20 processes.
