@@ -13,9 +13,11 @@
 static double beta_fraction(double a, double b, double x)
 {
     const double tiny = 1e-300;
-    double c = 1.0, d = 1.0 - (a + b) * x / (a + 1.0);
+    double d = 1.0 - (a + b) * x / (a + 1.0);
     d = fabs(d) < tiny ? 1.0 / tiny : 1.0 / d;
-    double h = d;
+    /* c carries from one step to the next (Lentz's recurrence) */
+    // cppcheck-suppress variableScope
+    double c = 1.0, h = d;
     for (int m = 1; m <= 10000; m++) {
         double m2 = 2.0 * m;
         double aa = m * (b - m) * x / ((a + m2 - 1.0) * (a + m2));
