@@ -351,7 +351,7 @@ int main(int argc, char **argv)
                               reporter && cluster_active() ? &table : NULL, 0, 0};
     SequenceHooks hooks = {&hooks_context, !reporter || run.quiet ? stderr : out.report, starting,
                            cluster_active() ? line_up_ranks : NULL, share_with_ranks, finished, round_done,
-                           skipped, &census, &run.cycles.clock_after};
+                           skipped, &census, &run.cycles};
     pending.record.measuring_from = process_cost_now().wall_seconds;
     status = run_measurements(&pb, &run, results, clomp_schedule_count, &hooks, why, sizeof why);
     ConstructTable constructs = {0};

@@ -14,6 +14,17 @@
  *       default 0.95, excludes "no change" and p < 1 - L), then estimate, low, high as text (ratios
  *       to three significant digits, up to five when a ratio other than 1 would read 1.00 or the
  *       interval's ends would read alike; differences to their uncertainty).
+ *       Then the prediction interval for one more value (prediction_low, prediction_high,
+ *       prediction_coverage: order statistics j and n+1-j cover a new value with probability
+ *       (n+1-2j)/(n+1); below 39 values [min, max] and its coverage (n-1)/(n+1)) and
+ *       processes_for_prediction (values a 95% prediction interval needs: 39).
+ *   clomp-stats paired [--alpha A] [--looks N1,N2,...] [--tests M] A1,... B1,...
+ *       the paired comparison of B with A (pair i: A_i, B_i; compare/paired_answer.c says
+ *       every field): Hodges-Lehmann shift of B - A, its signed-rank interval and exact
+ *       p-value, the group-sequential level with --looks, the difference detected with 80%
+ *       power and the pairs 5% of A's median needs, Brunner-Munzel's P(B > A).
+ *   clomp-stats holm ALPHA P1,P2,...
+ *       Holm's procedure: m, rejected, reject (0/1 per p), adjusted (Holm-adjusted p).
  *   clomp-stats comparison-json --level L < RECORDS
  *       the document run_clomp.sh --compare writes (docs/compare.md), with
  *       report/json.c's writer, to stdout: each figure is compared here as
@@ -49,8 +60,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../timing/signed_rank.h"
+#include "../timing/decision.h"
 #include "../timing/statistics.h"
+#include "answer_fields.h"
 #include "figure_comparison.h"
 
 /* One answer, field by field: tab-separated in the fields' order (the
@@ -58,10 +70,10 @@
  * are the fields' names (what the results package reads: by name). NaN
  * (no such figure) is NA in the tab form, null in JSON. Numbers are the
  * same text in both. */
-static int json_output;
-static int fields_written;
+int json_output;
+int fields_written;
 
-static void field_begin(const char *name)
+void field_begin(const char *name)
 {
     if (json_output)
         printf("%s\"%s\": ", fields_written == 0 ? "{" : ", ", name);
@@ -70,13 +82,13 @@ static void field_begin(const char *name)
     fields_written++;
 }
 
-static void answer_end(void)
+void answer_end(void)
 {
     printf(json_output ? "}\n" : "\n");
     fields_written = 0;
 }
 
-static void field_raw(const char *name, const char *text, int is_string)
+void field_raw(const char *name, const char *text, int is_string)
 {
     field_begin(name);
     if (json_output && strcmp(text, "NA") == 0)
@@ -87,7 +99,7 @@ static void field_raw(const char *name, const char *text, int is_string)
         fputs(text, stdout);
 }
 
-static void field_number(const char *name, double v)
+void field_number(const char *name, double v)
 {
     char text[64];
     if (isnan(v))
@@ -97,7 +109,7 @@ static void field_number(const char *name, double v)
     field_raw(name, text, 0);
 }
 
-static void field_long(const char *name, long v)
+void field_long(const char *name, long v)
 {
     char text[32];
     snprintf(text, sizeof text, "%ld", v);
@@ -105,7 +117,7 @@ static void field_long(const char *name, long v)
 }
 
 /* V as text to the precision its uncertainty supports. */
-static void field_text(const char *name, double v, double uncertainty)
+void field_text(const char *name, double v, double uncertainty)
 {
     char text[64];
     if (isnan(v))
@@ -180,6 +192,13 @@ static int summary(int argc, char **argv)
     field_text("max_text", s.max, u);
     field_text("ci_low_text", low, u);
     field_text("ci_high_text", high, u);
+    PredictionInterval next = prediction_interval(values, n, CLOMP_CI_LEVEL);
+    field_number("prediction_low", next.low);
+    field_number("prediction_high", next.high);
+    field_number("prediction_coverage", next.coverage);
+    field_long("processes_for_prediction", next.values_needed);
+    field_text("prediction_low_text", next.low, u);
+    field_text("prediction_high_text", next.high, u);
     answer_end();
     return 0;
 }
@@ -218,48 +237,6 @@ static int compare(const char *list_a, const char *list_b, double level)
     return 0;
 }
 
-/* clomp-stats holm --json ALPHA P...: Holm's procedure, one JSON object. */
-static int holm(int argc, char **argv)
-{
-    static double p[MAX_VALUES], adjusted[MAX_VALUES], step[MAX_VALUES];
-    static int reject[MAX_VALUES];
-    double alpha;
-    if (argc < 2 || parse_value(argv[0], &alpha) != 0 || !(alpha > 0.0 && alpha < 1.0)) {
-        fprintf(stderr, "clomp-stats: holm: ALPHA between 0 and 1, then one p-value or more\n");
-        return 2;
-    }
-    long m = 0;
-    for (int i = 1; i < argc; i++) {
-        if (m >= MAX_VALUES || parse_value(argv[i], &p[m]) != 0 || !(p[m] >= 0.0 && p[m] <= 1.0)) {
-            fprintf(stderr, "clomp-stats: holm: '%s' is not a p-value\n", argv[i]);
-            return 2;
-        }
-        m++;
-    }
-    long rejections = holm_rejections(p, (size_t)m, alpha, reject, adjusted);
-    if (rejections < 0) {
-        fprintf(stderr, "clomp-stats: holm: out of memory\n");
-        return 3;
-    }
-    for (long i = 0; i < m; i++) {   /* rank: 1 + the p-values below it, ties broken by position */
-        long rank = 1;
-        for (long j = 0; j < m; j++)
-            rank += p[j] < p[i] || (j < i && p[j] == p[i]);
-        step[i] = 1.0 - alpha / (double)(m - rank + 1);
-    }
-    printf("{\"m\": %ld, \"alpha\": %.15g, \"rejections\": %ld, \"rejected\": [", m, alpha, rejections);
-    for (long i = 0; i < m; i++)
-        printf("%s%d", i ? ", " : "", reject[i]);
-    printf("], \"adjusted\": [");
-    for (long i = 0; i < m; i++)
-        printf("%s%.15g", i ? ", " : "", adjusted[i]);
-    printf("], \"step_level\": [");
-    for (long i = 0; i < m; i++)
-        printf("%s%.15g", i ? ", " : "", step[i]);
-    printf("]}\n");
-    return 0;
-}
-
 /* The level of --level TEXT; exits 2 unless it is a number between 0 and 1. */
 static double parse_level(const char *text)
 {
@@ -274,7 +251,8 @@ static double parse_level(const char *text)
 int main(int argc, char **argv)
 {
     /* clomp-stats summary|compare --json ...: the answer as one JSON object. */
-    if (argc >= 3 && (strcmp(argv[1], "summary") == 0 || strcmp(argv[1], "compare") == 0) &&
+    if (argc >= 3 && (strcmp(argv[1], "summary") == 0 || strcmp(argv[1], "compare") == 0 ||
+                      strcmp(argv[1], "paired") == 0 || strcmp(argv[1], "holm") == 0) &&
         strcmp(argv[2], "--json") == 0) {
         json_output = 1;
         for (int i = 2; i < argc - 1; i++)
@@ -287,11 +265,14 @@ int main(int argc, char **argv)
         return compare(argv[2], argv[3], CLOMP_CI_LEVEL);
     if (argc == 6 && strcmp(argv[1], "compare") == 0 && strcmp(argv[2], "--level") == 0)
         return compare(argv[4], argv[5], parse_level(argv[3]));
-    if (argc >= 3 && strcmp(argv[1], "holm") == 0 && strcmp(argv[2], "--json") == 0)
-        return holm(argc - 3, argv + 3);
+    if (argc >= 2 && strcmp(argv[1], "paired") == 0)
+        return paired_answer(argc - 2, argv + 2);
+    if (argc >= 2 && strcmp(argv[1], "holm") == 0)
+        return holm_answer(argc - 2, argv + 2);
     if (argc == 4 && strcmp(argv[1], "comparison-json") == 0 && strcmp(argv[2], "--level") == 0)
         return comparison_json(parse_level(argv[3]));
     fprintf(stderr, "usage: clomp-stats summary V1 V2 ... | clomp-stats compare [--level L] A1,A2,... B1,B2,...\n"
-                    "     | clomp-stats comparison-json --level L < RECORDS | clomp-stats holm --json ALPHA P1 P2 ...\n");
+                    "     | clomp-stats paired [--alpha A] [--looks N1,N2,...] [--tests M] A1,A2,... B1,B2,...\n"
+                    "     | clomp-stats holm ALPHA P1,P2,... | clomp-stats comparison-json --level L < RECORDS\n");
     return 2;
 }

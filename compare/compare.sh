@@ -3,9 +3,12 @@
 # OpenMP runtimes, environment settings) in one command. run_clomp.sh hands
 # every --compare command line to this script. See docs/compare.md.
 #
-# A and B run in the order A B B A A B B A ... (ABBA) as N separate processes
-# each, on the same clomp arguments; every figure is compared with the Mann-Whitney U test and
-# the matching distribution-free interval for B/A (compare/clomp_stats.c).
+# A and B run as N adjacent pairs of separate processes (A then B or B then A,
+# at random within each pair), on the same clomp arguments; the primary figure
+# is decided by the exact signed-rank test on the pair differences, the others
+# under Holm's procedure (results/clomp_results/compare_report.py asks
+# clomp-stats; docs/compare.md). --until adds pairs until the primary figure
+# is decided, at a group-sequential level that keeps alpha.
 set -u
 here=$(cd "$(dirname "$0")/.." && pwd)
 # shellcheck source=suite/common.sh
@@ -13,12 +16,17 @@ here=$(cd "$(dirname "$0")/.." && pwd)
 
 compare_usage() {
     cat <<'EOF'
-Usage: ./run_clomp.sh --compare A,B [--replicates N] [--quick] [--out DIR] [clomp arguments]
+Usage: ./run_clomp.sh --compare A,B [--replicates N | --until decided[,MAX]] [--primary KEY]
+                        [--quick] [--out DIR] [clomp arguments]
+       ./run_clomp.sh --compare A,B --list-figures [clomp arguments]
 
-Runs set-ups A and B in the order A B B A A B B A ..., N processes each, and for
-every figure reports both medians, the ratio B/A with its 95% interval, the
-Mann-Whitney U p-value and a verdict. Files: <out>/CLOMP_<host>_<ID>_compare.txt,
-.csv, .json (and .full: every process's output; .env: the machine).
+Runs set-ups A and B as N adjacent pairs of processes (random order within each
+pair) and answers ONE primary question: does the primary figure differ? (the
+exact Wilcoxon signed-rank test on the N differences B - A at alpha 0.05, the
+Hodges-Lehmann shift with its interval, and the shift 80% power reaches). The
+other figures are tested alike under Holm's procedure. Files:
+<out>/CLOMP_<host>_<ID>_compare.txt, .csv, .json (and .full: every process's
+output; .env: the machine).
 
 A side is BASE[+VAR=VALUE...]:
   PATH          a clomp binary (any path with a '/', e.g. ./clomp), environment as it is
@@ -31,12 +39,17 @@ A side is BASE[+VAR=VALUE...]:
 Values cannot contain ',' or '+'.
 
 Options:
-  --replicates N   processes per side [10]; with the ~16 figures compared, anything can
-                   be detected only from 6 per side
+  --replicates N   pairs [10]; the exact test can say "differs" at 0.05 from 6 pairs
+  --until decided[,MAX]  add pairs until the primary figure is decided, looking after
+                   6 pairs and at up to 5 planned looks to MAX [20] pairs, each look at
+                   Pocock's group-sequential level (the looks together keep alpha 0.05)
+  --primary KEY    the figure of the one overall answer: a measurement key and a figure
+                   joined by '_' (static_overhead, barrier_us_per_loop, static_us_per_loop,
+                   user_cpu_seconds; constructs: <construct>_level1_overhead)
+                   [static_overhead: the target input's primary figure]
+  --list-figures   run side A once with these arguments and print the KEYs it gives
   --quick          timeScale 1 for the default input (a smoke test, not a measurement)
   --out DIR        where the files go [out]
-  --primary FIGURE the figure of the comparison's one overall answer, as the table names it
-                   [Static OMP overhead us/Loop: the target input's primary figure]
 clomp arguments: the seven numbers (default: the target input, CORES 1 64 100 32 1 100)
 and clomp options (--trials, --schedules, ...), given to every process of both sides.
 With --constructs[=LIST] (and --nested=OUTERxINNER) the figures compared are the construct
@@ -46,6 +59,7 @@ Examples:
   ./run_clomp.sh --compare gnu,llvm
   ./run_clomp.sh --compare ./clomp+OMP_WAIT_POLICY=active,./clomp+OMP_WAIT_POLICY=passive
   ./run_clomp.sh --compare gnu,libomp --replicates 8 2 1 64 100 32 1 10
+  ./run_clomp.sh --compare gnu,libomp --until decided,30 --primary barrier_us_per_loop
   ./run_clomp.sh --compare gnu,libomp --constructs --nested=2x2 --schedules=serial 4 1 4 10 32 1 1
 Exit status: 0 compared, 1 a process failed, 2 bad usage, 3 a side could not be built.
 EOF
@@ -163,26 +177,67 @@ runtime_library() {  # runtime_library K
     printf '%s\t%s\n' "$real" "$version"
 }
 
+# ---- the primary figure and the looks -------------------------------------------------------
+# --primary KEY, checked before anything runs as far as the names allow: its form, its figure, and
+# (a measurement's figure) that side A's clomp has that measurement. A construct's KEY is checked
+# against the first pair's records.
+check_primary() {  # check_primary KEY
+    local key=$1 base
+    [[ $key =~ ^[a-z0-9]+(_[a-z0-9]+)*$ ]] ||
+        die_usage "--primary: '$key' is not a figure KEY (a measurement key and a figure joined by '_', e.g. static_overhead; --compare --list-figures prints them)"
+    case $key in
+        user_cpu_seconds | system_cpu_seconds) return 0 ;;
+        *_level[0-9]*_overhead) return 0 ;;
+        *_us_per_loop) base=${key%_us_per_loop} ;;
+        *_overhead) base=${key%_overhead} ;;
+        *) die_usage "--primary: '$key' names no figure (KEY ends in _us_per_loop or _overhead, or is user_cpu_seconds/system_cpu_seconds; --compare --list-figures prints them)" ;;
+    esac
+    side_command 0
+    "${cmd[@]}" --list-schedules 2>/dev/null | awk -F'\t' '!/^#/ { print tolower($1) }' | tr -c 'a-z0-9\n' '_' |
+        grep -qx -- "$base" || die_usage "--primary: '$key': side A's clomp has no measurement '$base' (clomp --list-schedules prints the keys)"
+    [ "$key" != bestcase_overhead ] || die_usage "--primary: 'bestcase_overhead' is 0 by definition (never counted): name another"
+}
+
+# --until decided[,MAX] -> the planned looks (numbers of pairs): from 6 to MAX, at most 5, evenly spaced.
+plan_looks() {  # plan_looks SPEC -> sets looks
+    local spec=$1 max=20 k j at last=0
+    [[ $spec =~ ^decided(,([0-9]+))?$ ]] ||
+        die_usage "--until: '$spec' is not decided[,MAX] (MAX: the most pairs, 6 to 1000)"
+    [ -z "${BASH_REMATCH[2]}" ] || max=$((10#${BASH_REMATCH[2]}))
+    if [ "$max" -lt 6 ] || [ "$max" -gt 1000 ]; then die_usage "--until: MAX '$max' must be 6 to 1000 pairs (the exact test needs 6)"; fi
+    k=$((max - 5 < 5 ? max - 5 : 5))
+    looks=''
+    if [ "$k" -eq 1 ]; then looks=$max; return; fi
+    for ((j = 0; j < k; j++)); do
+        at=$((6 + (2 * (max - 6) * j + k - 1) / (2 * (k - 1))))
+        [ "$at" -le "$last" ] || { looks+=${looks:+,}$at; last=$at; }
+    done
+}
+
 # ---- the comparison ---------------------------------------------------------------------
 compare_main() {
-    local spec='' n=10 quick=0 out=out clomp_args=() numbers=0 arg primary=
+    local spec='' n=10 n_given=0 quick=0 out=out clomp_args=() numbers=0 arg primary=static_overhead primary_given=0
+    local until_spec="" looks="" list_figures=0
     for arg in "$@"; do
         case $arg in -h | --help) compare_usage; return 0 ;; --) break ;; esac
     done
     while [ $# -gt 0 ]; do
         case $1 in
-            --compare | --replicates | --out | --primary) [ $# -ge 2 ] || die_usage "$1: needs a value (see --compare --help)" ;;
+            --compare | --replicates | --out | --primary | --until) [ $# -ge 2 ] || die_usage "$1: needs a value (see --compare --help)" ;;
         esac
         case $1 in
             --compare) spec=$2; shift ;;
             --compare=*) spec=${1#*=} ;;
-            --replicates) n=$2; shift ;;
-            --replicates=*) n=${1#*=} ;;
+            --replicates) n=$2 n_given=1; shift ;;
+            --replicates=*) n=${1#*=} n_given=1 ;;
+            --until) until_spec=$2; shift ;;
+            --until=*) until_spec=${1#*=} ;;
+            --list-figures) list_figures=1 ;;
             --quick) quick=1 ;;
             --out) out=$2; shift ;;
             --out=*) out=${1#*=} ;;
-            --primary) primary=$2; shift ;;
-            --primary=*) primary=${1#*=} ;;
+            --primary) primary=$2 primary_given=1; shift ;;
+            --primary=*) primary=${1#*=} primary_given=1 ;;
             -h | --help) compare_usage; return 0 ;;
             --json | --json=*) die_usage "--compare: clomp's --json is the driver's own (the results go to --out)" ;;
             --csv | --csv=*) die_usage "--compare: clomp's --csv is the driver's own (the results go to --out)" ;;
@@ -193,6 +248,11 @@ compare_main() {
         shift
     done
     if ! is_count "$n" || [ "$n" -lt 2 ]; then die_usage "--replicates: '$n' must be a whole number of at least 2"; fi
+    if [ -n "$until_spec" ]; then
+        [ "$n_given" = 0 ] || die_usage "--until and --replicates: give one (--until decided,MAX: MAX is the most pairs)"
+        plan_looks "$until_spec"
+        n=${looks##*,}
+    fi
     [ "$numbers" -eq 0 ] || [ "$numbers" -eq 7 ] ||
         die_usage "--compare: give all seven clomp numbers or none (got $numbers)"
     [ "$numbers" -eq 7 ] || clomp_args+=("$(count_cores)" 1 64 100 32 1 "$([ "$quick" = 1 ] && echo 1 || echo 100)")
@@ -208,6 +268,16 @@ compare_main() {
     side_command 0
     check=$("${cmd[@]}" --dry-run "${clomp_args[@]}" 2>&1 >/dev/null) ||
         die_usage "--compare: clomp refuses the arguments: ${check#clomp: }"
+    [ "$primary_given" = 0 ] || check_primary "$primary"
+    if [ "$list_figures" = 1 ]; then
+        side_command 0
+        "${cmd[@]}" "${clomp_args[@]}" --json="$compare_tmp/list.json" >"$compare_tmp/out" 2>&1 </dev/null ||
+            { echo "run_clomp.sh: --list-figures: side A's process failed: $(tail -n 1 "$compare_tmp/out")" >&2; exit 1; }
+        "$here/results/clomp-results" compare-report --list-figures "$compare_tmp/list.json" || exit 3
+        return 0
+    fi
+    local helper
+    helper=$(stats_helper) || { echo "run_clomp.sh: --compare: clomp-stats could not be built" >&2; exit 3; }
 
     mkdir -p "$out" || { echo "run_clomp.sh: cannot create $out" >&2; exit 2; }
     claim_new_id "$out" "$(file_host_name)"
@@ -215,7 +285,7 @@ compare_main() {
     {
         echo "date: $(date)"
         echo "uname: $(uname -a)"
-        echo "comparison: $stem (.txt .csv .json .full; each process's record ${stem}_<side><replicate>.json)"
+        echo "comparison: $stem (.txt .csv .json .full; each process's record ${stem}_<side><pair>.json)"
         echo "---- CPU (lscpu)"
         lscpu 2>/dev/null || echo "not available"
         echo "---- load average: $(cat /proc/loadavg 2>/dev/null || echo 'not available')"
@@ -224,12 +294,13 @@ compare_main() {
     local lib=() ver=() k
     for k in 0 1; do IFS=$'\t' read -r "lib[k]" "ver[k]" < <(runtime_library "$k"); done
 
-    # A B B A A B B A ...: a drift of the machine that is linear over any four
-    # processes (a neighbour job ramping up, the clock) hits both sides alike,
-    # and neither side always runs first after the other.
-    local r rc label total=$((2 * n)) done_runs=0 sequence=''
+    # Adjacent pairs, A and B in random order within each (CLOMP_COMPARE_SEED makes the order
+    # reproducible): a drift of the machine slower than a pair hits both of its processes alike,
+    # and neither side always runs first.
+    [ -z "${CLOMP_COMPARE_SEED-}" ] || RANDOM=$CLOMP_COMPARE_SEED
+    local r rc label total=$((2 * n)) done_runs=0 sequence='' pairs=0 answer
     for ((r = 1; r <= n; r++)); do
-        for k in $([ $((r % 2)) = 1 ] && echo 0 1 || echo 1 0); do
+        for k in $([ $((RANDOM % 2)) = 0 ] && echo 0 1 || echo 1 0); do
             label=$([ "$k" = 0 ] && echo A || echo B)
             side_command "$k"
             done_runs=$((done_runs + 1)) sequence+=$label
@@ -237,25 +308,37 @@ compare_main() {
             "${cmd[@]}" "${clomp_args[@]}" --json="${stem}_$label$r.json" >"$compare_tmp/out" 2>&1 </dev/null
             rc=$?
             {
-                echo "=== process $done_runs/$total: side $label, replicate $r: ${cmd[*]} ${clomp_args[*]}"
+                echo "=== process $done_runs/$total: side $label, pair $r: ${cmd[*]} ${clomp_args[*]}"
                 cat "$compare_tmp/out"
                 echo "=== end of process $done_runs: exit status $rc"
             } >>"$stem.full"
             if [ "$rc" -ne 0 ]; then
-                echo "run_clomp.sh: --compare: side $label (process $r) failed with exit status $rc; its output is in $stem.full" >&2
+                echo "run_clomp.sh: --compare: side $label (pair $r) failed with exit status $rc; its output is in $stem.full" >&2
                 return 1
             fi
         done
+        pairs=$r
+        # A named primary figure must be one of these processes' figures (a construct's KEY is first
+        # checkable here); with --until, each planned look asks whether the question is decided.
+        if { [ "$r" = 1 ] && [ "$primary_given" = 1 ]; } || [[ ,$looks, == *,$r,* ]]; then
+            "$here/results/clomp-results" compare-report --look "$stem" "$r" "$helper" "$primary" \
+                "$([[ ,$looks, == *,$r,* ]] && echo "$looks" || echo -)"
+            answer=$?
+            case $answer in
+                0) [[ ,$looks, != *,$r,* ]] || break ;;
+                1) ;;
+                2) exit 2 ;;
+                *) exit 3 ;;
+            esac
+        fi
     done
 
-    local helper
-    helper=$(stats_helper) || { echo "run_clomp.sh: --compare: clomp-stats could not be built" >&2; exit 3; }
     # The header records (clomp-stats comparison-json's format); the results package reads every
-    # process's JSON record, compares each figure with clomp-stats and writes .txt, .csv and .json.
+    # process's JSON record, compares the figures with clomp-stats and writes .txt, .csv and .json.
     local records="$compare_tmp/records" line
     {
-        printf 'date\t%s\nhost\t%s\narguments\t%s\nreplicates\t%s\norder\tABBA\nsequence\t%s\n' \
-            "$(date)" "$(uname -n)" "${clomp_args[*]}" "$n" "$sequence"
+        printf 'date\t%s\nhost\t%s\narguments\t%s\nreplicates\t%s\norder\tpairs, random order within each\nsequence\t%s\nlooks\t%s\n' \
+            "$(date)" "$(uname -n)" "${clomp_args[*]}" "$pairs" "$sequence" "${looks:-NA}"
         for k in 0 1; do
             label=$([ "$k" = 0 ] && echo A || echo B)
             printf 'side\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$label" "${side_spec[k]}" "${side_what[k]}" "${side_bin[k]}" \

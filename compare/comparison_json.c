@@ -8,11 +8,13 @@
 #include <string.h>
 
 #include "../report/json.h"
+#include "../timing/decision.h"
+#include "../timing/signed_rank.h"
 #include "../timing/statistics.h"
 
 /* ---- comparison-json ------------------------------------------------------------------ */
 
-#define MAX_FIELDS 9
+#define MAX_FIELDS 10
 
 typedef struct Records {
     char **line;
@@ -116,16 +118,58 @@ static void write_side(JsonWriter *w, const Records *r, char **side)
     json_object_end(w);
 }
 
+/* The paired statistics of one figure (pair i: a[i], b[i]) at interval level `ci_level`. */
+static void write_paired(JsonWriter *w, const double *a, const double *b, long n, double ci_level, const char *role,
+                         const char *adjusted)
+{
+    static double d[MAX_VALUES];
+    for (long i = 0; i < n; i++)
+        d[i] = b[i] - a[i];
+    ShiftEstimate s = signed_rank_shift(d, n, ci_level > 0.0 && ci_level < 1.0 ? ci_level : 0.95);
+    BrunnerMunzel bm;
+    int have_bm = brunner_munzel(a, n, b, n, &bm) == 0;
+    char *end;
+    double holm = strtod(adjusted, &end);
+    json_object_begin(w, "paired");
+    json_integer(w, "pairs", n);
+    json_string(w, "role", role);
+    json_number(w, "shift", s.estimate);
+    if (s.has_ci && ci_level > 0.0 && ci_level < 1.0) {
+        json_array_begin(w, "shift_ci");
+        json_number(w, NULL, s.low);
+        json_number(w, NULL, s.high);
+        json_array_end(w);
+        json_number(w, "ci_level_asked", ci_level);
+        json_number(w, "ci_coverage", s.coverage);
+    } else {
+        json_null(w, "shift_ci");
+        json_null(w, "ci_level_asked");
+        json_null(w, "ci_coverage");
+    }
+    json_number(w, "w_plus", s.w_plus);
+    json_number(w, "p", s.p_value);
+    json_string(w, "test", s.exact ? "exact signed-rank" : "normal signed-rank (ties, zeros or > 50 pairs)");
+    json_number(w, "holm_adjusted_p", end != adjusted && *end == '\0' ? holm : NAN);
+    json_number(w, "p_b_greater", have_bm ? bm.p_b_greater : NAN);
+    json_number(w, "brunner_munzel_p", have_bm ? bm.p_value : NAN);
+    json_object_end(w);
+}
+
+/* figure KEY ROLE DECIDED HOLM_ADJUSTED_P CI_LEVEL NAME A1,... B1,... VERDICT */
 static int write_figure(JsonWriter *w, char **figure, double level)
 {
     static double a[MAX_VALUES], b[MAX_VALUES];
-    long m = parse_list(figure[2], a, "A"), n = parse_list(figure[3], b, "B");
+    long m = parse_list(figure[7], a, "A"), n = parse_list(figure[8], b, "B");
     FigureComparison c;
     int status = compare_samples(a, m, b, n, level, &c);
     if (status != 0)
         return status;
+    double ci_level;
+    if (parse_value(figure[5], &ci_level) != 0)
+        ci_level = NAN;
     json_object_begin(w, NULL);
-    json_string(w, "figure", figure[1]);
+    json_string(w, "figure", figure[6]);
+    json_string(w, "key", figure[1]);
     json_string(w, "scale", c.shift.ratio ? "ratio" : "difference");
     json_array_begin(w, "a");
     for (long i = 0; i < m; i++)
@@ -151,8 +195,13 @@ static int write_figure(JsonWriter *w, char **figure, double level)
     json_number(w, "u", c.test.u);
     json_number(w, "p", c.test.p_two_sided);
     json_string(w, "test", c.test.exact ? "exact" : "normal");
-    json_bool(w, "detected", c.detected);
-    json_string(w, "verdict", figure[4]);
+    json_bool(w, "unpaired_detected", c.detected);
+    if (m == n && strcmp(figure[2], "constant") != 0)
+        write_paired(w, a, b, n, ci_level, figure[2], figure[4]);
+    else
+        json_null(w, "paired");
+    json_bool(w, "detected", strcmp(figure[3], "1") == 0);
+    json_string(w, "verdict", figure[9]);
     json_object_end(w);
     return 0;
 }
@@ -166,14 +215,19 @@ int comparison_json(double level)
     json_start(&w, stdout);
     json_object_begin(&w, NULL);
     json_string(&w, "schema", "clomp-comparison");
-    json_integer(&w, "schema_version", 1);
+    json_integer(&w, "schema_version", 2);
     json_string(&w, "date", record_value(&r, "date"));
     json_string(&w, "host", record_value(&r, "host"));
     json_string(&w, "arguments", record_value(&r, "arguments"));
     json_integer(&w, "replicates", record_count(&r, "replicates"));
     json_string(&w, "order", record_value(&r, "order"));
     json_string(&w, "sequence", record_value(&r, "sequence"));
-    json_string(&w, "interval", "distribution-free (Moses) over the A x B process pairs: between processes");
+    json_string(&w, "primary", record_value(&r, "primary"));
+    json_number(&w, "alpha", 0.05);
+    const char *looks = record_value(&r, "looks");
+    json_string(&w, "looks", looks != NULL && strcmp(looks, "NA") != 0 ? looks : NULL);
+    json_string(&w, "interval", "paired: the Hodges-Lehmann shift of B - A over the pairs with its signed-rank "
+                                "interval; unpaired (u, p, ci_95): distribution-free (Moses) over the A x B process pairs");
     json_integer(&w, "figures_compared", record_count(&r, "figures_compared"));
     json_number(&w, "familywise_level", CLOMP_CI_LEVEL);
     json_number(&w, "interval_coverage_each", level);
@@ -194,7 +248,7 @@ int comparison_json(double level)
     for (long i = 0; i < r.count && status == 0; i++) {
         if (strncmp(r.line[i], "figure\t", 7) != 0)
             continue;
-        if (split_fields(r.line[i], field, 5) != 5) {
+        if (split_fields(r.line[i], field, 10) != 10) {
             fprintf(stderr, "clomp-stats: comparison-json: bad figure record\n");
             exit(2);
         }

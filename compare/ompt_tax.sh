@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # run_clomp.sh --ompt-tax: what attaching an OMPT tool costs each figure. The
 # tool is chosen when the runtime starts, so it cannot change within one
-# process: two A/B comparisons between processes (compare/compare.sh, ABBA,
+# process: two A/B comparisons between processes (compare/compare.sh, adjacent pairs,
 # Mann-Whitney and the distribution-free interval of B/A), the same side
 # without a tool against it with clomp's trivial tool (CLOMP_OMPT=trivial),
 # then against its sampling tool (CLOMP_OMPT=sampling, 200 Hz of CPU time),
@@ -17,7 +17,7 @@ Usage: ./run_clomp.sh --ompt-tax [--side BASE] [--replicates N] [--quick] [--out
 
 Runs BASE without a tool against BASE with clomp's trivial OMPT tool, then
 against its sampling tool (200 Hz of CPU time; every sample checked), each as
-an ABBA comparison of N processes per side (./run_clomp.sh --compare), and
+a comparison of N adjacent pairs of processes (./run_clomp.sh --compare), and
 prints per figure: the median without a tool, with each tool, and each
 ratio tool/none with its 95% interval between processes; then the sampling
 tool's samples per measurement (consistent, unavailable, inconsistent, idle).

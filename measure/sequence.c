@@ -394,7 +394,7 @@ int run_measurements(Problem *pb, const RunSetup *run, Measurement *results, siz
     PairedBench paired = {0};
     int status = run_sequence(pb, run, results, count, hooks, &paired, why, why_size);
     free_paired_bench(&paired);
-    if (hooks->clock_after != NULL)
-        measure_core_clock(hooks->clock_after, (int)run->numThreads);
+    if (hooks->cycles != NULL && measure_core_clock(&hooks->cycles->clock_after, (int)run->numThreads) == 0)
+        widen_core_clock_range(hooks->cycles);   /* the verdicts' range holds the clock after the runs too */
     return status;
 }

@@ -38,8 +38,9 @@ typedef struct SequenceHooks {
     void (*skipped)(void *context, const Measurement *m);
     /* The noise census (measure/noise.h) to sample the timed runs into; NULL: none. */
     NoiseCensus *noise;
-    /* Where to measure the team's core clock right after the timed runs (timing/core_clock.h); NULL: not. */
-    CoreClockSample *clock_after;
+    /* The cycle rate whose team core clock to measure right after the timed runs (its clock_after,
+     * timing/core_clock.h) and whose core clock range to widen by it (timing/cycles.c); NULL: not. */
+    CycleRate *cycles;
 } SequenceHooks;
 
 /* Allocates each measurement's timing arrays for run->rounds rounds; -1 when

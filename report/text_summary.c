@@ -127,7 +127,7 @@ static void print_clock_note(FILE *out, const CycleRate *rate, const TargetJudge
     double u = 0.5 * (j->core_high - j->core_low);
     fprintf(out, " (counted in nominal TSC cycles at %.3f GHz; the cores at %.2f-%.2f GHz%s run %s .. %s core cycles)",
             rate->ghz, rate->core_min_ghz, rate->core_max_ghz,
-            rate->core_range_known == CORE_RANGE_MEASURED ? " (measured on the team's threads)" : " (cpufreq)",
+            rate->core_range_known == CORE_RANGE_MEASURED ? " (measured on the team's threads before and after the timed runs)" : " (cpufreq)",
             measured_text(a, sizeof a, j->core_low, u, 0), measured_text(b, sizeof b, j->core_high, u, 0));
 }
 

@@ -259,6 +259,7 @@ DATA = {
     "ompt/omp_tools.h": "the OMPT types of the OpenMP 5.x specification (omp-tools.h or our declarations)",
     "offload/device_info.h": "the opened offload device's description, as data (filled before any measurement)",
     "timing/signed_rank.h": "paired statistics of recorded samples (signed-rank, Holm, series)",
+    "timing/decision.h": "decisions on recorded samples (Brunner-Munzel, group-sequential level, prediction interval)",
     "measure/paired_record.h": "the paired overhead's figures, as the record holds them",
 }
 

@@ -11,7 +11,8 @@ typedef enum {
 
 /* LLNL's targets are in core cycles. The TSC counts nominal cycles; the
  * cores run between core_min_ghz and core_max_ghz: the clock measured on
- * every thread of the team before the timed runs (timing/core_clock.h), or
+ * every thread of the team before and after the timed runs (the lowest and
+ * highest of both samples: timing/core_clock.h), or
  * cpufreq's limits until it is measured, so a TSC count is a core count
  * only within that range. Nothing is assumed: with neither, the core
  * cycles (and the verdicts on them) are unavailable. --ghz states the core
@@ -43,7 +44,8 @@ typedef struct CycleRate {
     double core_min_ghz;  /* CYCLES_TSC: the range the cores' clock may take */
     double core_max_ghz;
     CoreRangeSource core_range_known;   /* where core_min_ghz .. core_max_ghz come from */
-    CoreClockSample clock_before;       /* the team's clock right before the timed runs (the range above) */
+    CoreClockSample clock_before;       /* the team's clock right before the timed runs (the range above, */
+                                        /* widened by clock_after once the runs are done) */
     CoreClockSample clock_after;        /* ... right after them (and before the construct table) */
 } CycleRate;
 
@@ -55,6 +57,11 @@ const char *cycle_source_text(const CycleRate *rate);
 /* The core clock range from the team's measured clock (timing/cycles.c;
  * TSC rates only): the verdicts count core cycles over min..max. */
 void use_measured_core_clock(CycleRate *rate, double min_ghz, double max_ghz);
+
+/* After the timed runs: the range widened to hold the clock measured after
+ * them too (rate->clock_after), so the verdicts cover both samples; taken
+ * alone when the one before was not measured. TSC rates only. */
+void widen_core_clock_range(CycleRate *rate);
 
 /* "measured", "cpufreq" or "unknown". */
 const char *core_range_source_text(const CycleRate *rate);

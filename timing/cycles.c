@@ -84,6 +84,20 @@ void use_measured_core_clock(CycleRate *rate, double min_ghz, double max_ghz)
     rate->core_range_known = CORE_RANGE_MEASURED;
 }
 
+void widen_core_clock_range(CycleRate *rate)
+{
+    const CoreClockSample *after = &rate->clock_after;
+    if (rate->source != CYCLES_TSC || !after->measured || !(after->min_ghz > 0.0) || !(after->max_ghz >= after->min_ghz))
+        return;
+    if (rate->core_range_known != CORE_RANGE_MEASURED) {
+        use_measured_core_clock(rate, after->min_ghz, after->max_ghz);
+        return;
+    }
+    /* The runs lie between the two samples: the cores may have had any clock either saw. */
+    rate->core_min_ghz = fmin(rate->core_min_ghz, after->min_ghz);
+    rate->core_max_ghz = fmax(rate->core_max_ghz, after->max_ghz);
+}
+
 const char *core_range_source_text(const CycleRate *rate)
 {
     return rate->core_range_known == CORE_RANGE_MEASURED ? "measured"

@@ -323,3 +323,8 @@ double signed_rank_detectable_shift(long n, double alpha, double power, long tri
     free_power_work(&w);
     return result;
 }
+
+double signed_rank_normal_quantile(double p)
+{
+    return normal_quantile(p);
+}

@@ -65,6 +65,9 @@ long batch_medians(const double *x, long n, long length, double *out);
  * `min_batches` batches remain; 1 when r <= 0. */
 long decorrelating_batch_length(double r, long n, long min_batches);
 
+/* The standard normal's quantile at p (Acklam's approximation refined: about 1e-15). */
+double signed_rank_normal_quantile(double p);
+
 /* A small, seeded, reproducible generator (splitmix64). */
 typedef struct ClompRng {
     uint64_t state;

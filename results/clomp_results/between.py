@@ -28,12 +28,15 @@ FIGURES = [("omp_barrier_us_per_loop", "OMP Barrier us/Loop"), ("bestcase_omp_sp
            ("manual_omp_overhead_us", "Manual OMP overhead us/Loop"), ("nested_omp_overhead_us", "Nested OMP overhead us/Loop"),
            ("omp_parallel_us_per_loop", "OMP Parallel us/Loop"), ("user_cpu_seconds", "user CPU seconds"),
            ("system_cpu_seconds", "system CPU seconds")]
-CSV_HEADER = "input,numa,figure,processes,runs,median,min,max,ci95_low,ci95_high,ci_coverage,range_coverage"
+CSV_HEADER = ("input,numa,figure,processes,runs,median,min,max,ci95_low,ci95_high,ci_coverage,range_coverage,"
+              "prediction_low,prediction_high,prediction_coverage")
 INTRO = """Between processes: the key runs that ran as several processes (--replicates).
-Each figure: the median over processes, min .. max, and the 95% interval of that median
-(order statistics over processes; below 6 processes none exists, and [min, max] with how often
-it holds the median is given). These, not the within-process intervals of each run, say what
-the next run on this node will give."""
+Each figure: the median over processes, min .. max, the 95% interval of that median (order
+statistics over processes; below 6 processes none exists, and [min, max] with how often it holds
+the median is given), and where the NEXT process will land: a prediction interval (order
+statistics j and n+1-j hold a new process with probability (n+1-2j)/(n+1): 95% needs 39
+processes; with fewer, [min, max] and how often it holds the next one). The interval of the
+median says where the typical process lies, not what the next run will give."""
 
 
 def stats_helper() -> str:
@@ -105,21 +108,29 @@ def report(suite: Suite, helper: str) -> Tuple[List[str], List[str]]:
         inputs, numa = key.split("|", 1)
         runs = " ".join(r["run"] for _, _, r, _ in rows)
         txt += ["", "  %s (numa %s): %d processes, runs %s" % (inputs, numa, len(rows), runs),
-                "    %-30s %10s  %-17s  %s" % ("figure", "median", "min .. max", "95% interval of the median")]
+                "    %-30s %10s  %-17s  %-26s  %s" % ("figure", "median", "min .. max", "95% interval of the median",
+                                                    "next process (prediction)")]
         for col, label, values in figures_of(rows):
             if not values:
                 continue
             s = summarise(helper, values)
             if s is None:
                 continue
-            cells = [s.get(k) or "" for k in ("median", "min", "max", "ci_low", "ci_high", "ci_coverage", "range_coverage")]
+            cells = [s.get(k) or "" for k in ("median", "min", "max", "ci_low", "ci_high", "ci_coverage", "range_coverage",
+                                               "prediction_low", "prediction_high", "prediction_coverage")]
             csv_lines.append(",".join([inputs, numa, col, s["n"], runs] + cells))
             span = "%s .. %s" % (s["min_text"], s["max_text"])
             if s.get("ci_low") is not None:
-                txt.append("    %-30s %10s  %-17s  %s .. %s" % (label, s["median_text"], span, s["ci_low_text"], s["ci_high_text"]))
+                median_ci = "%s .. %s" % (s["ci_low_text"], s["ci_high_text"])
             else:
-                txt.append("    %-30s %10s  %-17s  none from %d processes (min .. max holds it %.0f%% of the time)" % (
-                    label, s["median_text"], span, int(s["n"]), float(s["range_coverage"] or "nan") * 100))
+                median_ci = "none from %d (min .. max: %.0f%%)" % (int(s["n"]), float(s["range_coverage"] or "nan") * 100)
+            if s.get("prediction_low") is None:
+                nxt = "none from 1 process"
+            else:
+                nxt = "%s .. %s holds it %.0f%%%s" % (
+                    s["prediction_low_text"], s["prediction_high_text"], float(s["prediction_coverage"]) * 100,
+                    "" if float(s["prediction_coverage"]) >= 0.95 else " (95%% needs %s processes)" % s["processes_for_prediction"])
+            txt.append("    %-30s %10s  %-17s  %-26s  %s" % (label, s["median_text"], span, median_ci, nxt))
     return csv_lines, txt
 
 

@@ -121,7 +121,7 @@ def differences(helper, summaries, base, other) -> Dict[str, Dict[str, object]]:
     first = {}
     for fid in testable:
         first[fid] = stats_helper.compare(helper, base["key"][fid], other["key"][fid], repr(LEVEL))
-    holm = stats_helper.holm(helper, ALPHA, [first[fid]["p"] for fid in family])
+    holm = stats_helper.holm_steps(helper, ALPHA, [first[fid]["p"] for fid in family])
     for fid in testable:
         if fid == PRIMARY:
             c, level, rejected, rule = first[fid], LEVEL, first[fid]["detected"], "primary figure, 95%"

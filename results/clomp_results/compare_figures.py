@@ -2,8 +2,14 @@
 record (docs/json-schema.md) by member name: per selected measurement its
 us/Loop and its overhead against Bestcase, the process's CPU seconds; with
 --constructs, one overhead per construct, chunk and level. A figure a
-process did not measure (null) is left out of that process."""
+process did not measure (null) is left out of that process.
+
+Each figure has a KEY (what --primary names): the measurement's key and the
+figure joined by '_' (static_overhead, barrier_us_per_loop), user_cpu_seconds
+and system_cpu_seconds, and per construct row <construct>[_chunk<C>]_level<L>_overhead.
+Bestcase's overhead is 0 by definition: it is marked constant (never counted)."""
 import json
+import re
 
 from . import safe_io
 from .view import num
@@ -32,8 +38,22 @@ def plain(text):
     return "".join(c if c >= " " and c != "\x7f" else " " for c in str(text))
 
 
+def key_part(text):
+    """A record's key or name as a KEY part: lower case, runs of anything but [a-z0-9] as one '_'."""
+    return re.sub(r"[^a-z0-9]+", "_", str(text).lower()).strip("_") or "unnamed"
+
+
+class Figure:
+    """One figure of one process: its KEY, its name (the report's row), its value, and whether it is
+    constant by definition (never counted among the figures compared)."""
+    __slots__ = ("key", "name", "value", "constant")
+
+    def __init__(self, key, name, value, constant=False):
+        self.key, self.name, self.value, self.constant = key, name, value, constant
+
+
 def figures(doc):
-    """[(figure name, value)] of one process, in report order."""
+    """[Figure] of one process, in report order."""
     constructs = doc.get("constructs")
     if isinstance(constructs, dict) and constructs.get("rows"):
         return construct_figures(constructs["rows"])
@@ -42,25 +62,47 @@ def figures(doc):
         if not isinstance(m, dict) or not m.get("selected"):
             continue
         name = plain(m.get("name", ""))
+        key = key_part(m.get("key") or name)
         if num(m.get("us_per_loop")) is not None:
-            out.append(("%s us/Loop" % name, num(m.get("us_per_loop"))))
+            out.append(Figure(key + "_us_per_loop", "%s us/Loop" % name, num(m.get("us_per_loop"))))
         if num(m.get("overhead_us_per_loop")) is not None:
-            out.append(("%s overhead us/Loop" % name, num(m.get("overhead_us_per_loop"))))
+            out.append(Figure(key + "_overhead", "%s overhead us/Loop" % name, num(m.get("overhead_us_per_loop")),
+                              m.get("role") == "bestcase"))
     cost = doc.get("process_cost") or {}
     for member, name in (("user_cpu_seconds", "user CPU seconds"), ("system_cpu_seconds", "system CPU seconds")):
         if num(cost.get(member)) is not None:
-            out.append((name, num(cost.get(member))))
+            out.append(Figure(member, name, num(cost.get(member))))
     return out
 
 
-def construct_figures(rows):
+def possible_keys(doc):
+    """The KEYs one process's record could give, whether or not this process gave a value (a measurement
+    selected but not a result on a busy machine still names its figures): a check of --primary."""
+    constructs = doc.get("constructs")
+    if isinstance(constructs, dict) and constructs.get("rows"):
+        return set(f.key for f in construct_figures(constructs["rows"], every=True))
+    keys = {"user_cpu_seconds", "system_cpu_seconds"}
+    for m in doc.get("measurements") or []:
+        if isinstance(m, dict) and m.get("selected"):
+            key = key_part(m.get("key") or plain(m.get("name", "")))
+            keys.add(key + "_us_per_loop")
+            if m.get("role") in ("checked", "bestcase") or num(m.get("overhead_us_per_loop")) is not None:
+                keys.add(key + "_overhead")
+    return keys
+
+
+def construct_figures(rows, every=False):
     out = []
     for row in rows:
         for level in row.get("levels") or []:
             value = num(level.get("overhead_us"))
-            if value is None or level.get("status") != "measured":
+            if not every and (value is None or level.get("status") != "measured"):
                 continue
-            out.append(("%s level %s (%sx%s) overhead us" % (
+            chunk = row.get("chunk")
+            key = "%s%s_level%s_overhead" % (key_part(row.get("construct") or row.get("construct_name", "")),
+                                             "" if chunk is None else "_chunk%s" % key_part(chunk),
+                                             key_part(level.get("level", "")))
+            out.append(Figure(key, "%s level %s (%sx%s) overhead us" % (
                 plain(row.get("construct_name", "")), level.get("level", ""),
                 "" if level.get("outer_threads") is None else level.get("outer_threads"),
                 "" if level.get("inner_threads") is None else level.get("inner_threads")), value))

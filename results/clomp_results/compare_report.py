@@ -1,16 +1,26 @@
 """The report of `run_clomp.sh --compare A,B` (compare/compare.sh launches the
 processes; this reads them): every process's JSON record by member name,
-each figure compared by clomp-stats (Mann-Whitney U, the distribution-free
-interval of B/A, Bonferroni over the table), the .txt, .csv and, through
-clomp-stats comparison-json, the .json (docs/compare.md).
+and the statistics from clomp-stats (the package computes none): the ONE
+primary figure by the exact signed-rank test on the pair differences at
+alpha 0.05 (with --until, at Pocock's group-sequential level), the other
+figures by the same test under Holm's procedure, figures constant by
+definition not counted; each with its Hodges-Lehmann shift and interval,
+the difference 80% power reaches, and Brunner-Munzel's P(B > A) to name a
+side that differs in spread but not in centre (docs/compare.md). Writes the
+.txt, .csv and, through clomp-stats comparison-json, the .json.
 
     compare-report STEM RECORDS HELPER [PRIMARY]
+    compare-report --look STEM PAIRS HELPER PRIMARY LOOKS
+    compare-report --list-figures RECORD
 STEM: the comparison's files' stem (<out>/CLOMP_<host>_<ID>_compare); its
-processes' records are STEM_<A|B><r>.json. RECORDS: the header records
-compare.sh wrote (date, host, arguments, replicates, order, sequence, side,
-setting; the format clomp-stats comparison-json reads). PRIMARY: the figure
-the overall answer is about [Static OMP overhead us/Loop]."""
-import math
+processes' records are STEM_<A|B><r>.json, pair r. RECORDS: the header records
+compare.sh wrote (date, host, arguments, replicates (the pairs), order,
+sequence, looks, side, setting; the format clomp-stats comparison-json reads).
+PRIMARY: the KEY of the figure the overall answer is about [static_overhead].
+--look: after PAIRS pairs, is the primary question decided at the planned
+LOOKS (N1,N2,...)? Exit 0 decided, 1 not yet, 2 PRIMARY is not a figure of
+these processes (one line), 3 an error. Without LOOKS ("-") it only checks
+PRIMARY. --list-figures: the KEYs a process's record gives, one a line."""
 import os
 import sys
 from collections import OrderedDict
@@ -18,8 +28,11 @@ from collections import OrderedDict
 from . import compare_figures, safe_write, stats_helper
 from .safe_io import for_terminal
 
-PRIMARY = "Static OMP overhead us/Loop"
-CSV_HEADER = "figure,scale,n_a,n_b,median_a,median_b,estimate,ci95_low,ci95_high,ci_coverage,u,p,test,detected,verdict"
+PRIMARY = "static_overhead"
+ALPHA = "0.05"
+CSV_HEADER = ("figure,scale,n_a,n_b,median_a,median_b,estimate,ci95_low,ci95_high,ci_coverage,u,p,test,detected,verdict,"
+              "key,role,pairs,shift,shift_ci_low,shift_ci_high,shift_ci_coverage,paired_p,paired_test,holm_adjusted_p,"
+              "decided,detectable_80,sd_difference,pairs_needed_5pct,p_b_greater,brunner_munzel_p")
 
 
 def read_header(text):
@@ -43,51 +56,78 @@ def csv_cell(text, always=False):
     return text
 
 
-def process_values(stem, n):
-    """OrderedDict figure -> ([A values], [B values]) over the 2n processes, and side -> [records]."""
-    values, docs = OrderedDict(), {"A": [], "B": []}
+def process_pairs(stem, n):
+    """OrderedDict KEY -> {"name", "constant", "a": [...], "b": [...]} over the pairs 1..n in which both
+    processes gave the figure, and side -> [records]."""
+    figures, docs = OrderedDict(), {"A": [], "B": []}
     for r in range(1, n + 1):
+        pair = OrderedDict()
         for k, label in enumerate("AB"):
             doc = compare_figures.read_record("%s_%s%d.json" % (stem, label, r))
             docs[label].append(doc)
-            for name, value in compare_figures.figures(doc):
-                values.setdefault(name, ([], []))[k].append(value)
-    return values, docs
+            for f in compare_figures.figures(doc):
+                entry = pair.setdefault(f.key, [f, None, None])
+                entry[1 + k] = f.value
+                entry[0].constant = entry[0].constant or f.constant
+        for key, (f, a, b) in pair.items():
+            e = figures.setdefault(key, {"name": f.name, "constant": False, "a": [], "b": []})
+            e["constant"] = e["constant"] or f.constant
+            if a is not None and b is not None:
+                e["a"].append(a)
+                e["b"].append(b)
+    return figures, docs
 
 
-def unit_of(figure, scale):
-    return "" if scale == "ratio" else " " + figure.split(" ")[-1]
+def unit_of(figure):
+    return figure.split(" ")[-1]
 
 
-def up(x):
-    return int(math.ceil(x))
+def constant_reason(fig):
+    if fig["constant"]:
+        return "constant by definition"
+    if len(set(fig["a"] + fig["b"])) <= 1:
+        return "the same value in every process"
+    return None
 
 
-def sentence(figure, c, n, level_text):
-    unit = unit_of(figure, c["scale"])
-    if c["detected"]:
-        if c["scale"] == "ratio":
-            return "B's %s is %sx A's (%s..%s)" % (figure, c["estimate_text"], c["ci_low_text"], c["ci_high_text"])
-        return "B's %s is %s%s %s A's (difference %s..%s)" % (
-            figure, c["estimate_text"].lstrip("-"), unit, "below" if c["estimate"] < 0 else "above", c["ci_low_text"], c["ci_high_text"])
-    if c["ci_coverage"] is None:
-        return "no difference detectable with %d runs (too few for an interval at %s: use more --replicates)" % (n, level_text)
-    return "no difference detectable with %d runs; smallest detectable: %s" % (n, smallest(c, n, unit))
+def spread_differs(c, alpha):
+    """A different spread without a different centre: the paired test flags the figure, but P(B > A) is
+    not shown to differ from 1/2 (Brunner-Munzel) and one side's spread is at least twice the other's."""
+    if c["bm_p"] is None or c["bm_p"] <= alpha or c["mad_a"] is None or c["mad_b"] is None:
+        return False
+    lo, hi = sorted((c["mad_a"], c["mad_b"]))
+    return hi > 0 and (lo == 0 or hi / lo >= 2.0)
 
 
-def smallest(c, n, unit):
-    """What these runs could have seen: the interval's half-width (log scale for ratios), and the runs a side a
-    5% difference needs if the interval narrows as 1/sqrt(runs)."""
-    if c["scale"] == "ratio":
-        h = (math.log(c["ci_high"]) - math.log(c["ci_low"])) / 2
-        return "%.3gx (+-%.2g%%), about %d runs a side for 5%%" % (math.exp(h), (math.exp(h) - 1) * 100,
-                                                                 up(n * (h / math.log(1.05)) ** 2))
-    h = (c["ci_high"] - c["ci_low"]) / 2
-    text = "+-%.3g%s" % (h, unit)
-    a = c["median_a"]
-    if a:
-        return text + ", about %d runs a side for 5%% of A's median" % up(n * (h / (0.05 * abs(a))) ** 2)
-    return text + " (A's median is 0: no 5% figure)"
+def sentence(fig, c, decided, alpha):
+    """The verdict of one figure from its paired answer and whether it was decided (primary: p at its level;
+    others: Holm)."""
+    name, unit, n = fig["name"], unit_of(fig["name"]), c["n"]
+    if decided and spread_differs(c, alpha):
+        return ("B's %s differs from A's in spread (median absolute deviation %.3g against %.3g), not shown in "
+                "centre (P(B>A) = %.2f, Brunner-Munzel p = %.2g)" % (name, c["mad_b"], c["mad_a"], c["p_b_greater"],
+                                                                     c["bm_p"]))
+    if decided:
+        return "B's %s is %s %s %s A's (shift %s..%s, p = %.2g)" % (
+            name, c["estimate_text"].lstrip("-"), unit, "below" if c["estimate"] < 0 else "above",
+            c["ci_low_text"], c["ci_high_text"], c["p"])
+    return "no difference detectable with %d pairs; %s" % (n, power_text(c, unit))
+
+
+def power_text(c, unit):
+    """What these pairs could detect: the shift found with 80% power at their level, and the pairs 5% of
+    A's median needs."""
+    if c["sd_difference"] == 0:
+        return "every pair differs by the same amount (no spread to judge power by)"
+    if c["detectable_80"] is None:
+        text = "too few pairs for any shift to reach p <= %.2g" % c["nominal_alpha"]
+    else:
+        text = "80%% power at a shift of %s %s" % (c["detectable_text"], unit)
+    if c["pairs_needed_5pct"] is not None:
+        text += ", 5%% of A's median needs about %d pairs" % int(c["pairs_needed_5pct"])
+    elif c["median_a"] == 0:
+        text += " (A's median is 0: no 5% figure)"
+    return text
 
 
 def mixing_note(docs, sides):
@@ -107,28 +147,41 @@ def mixing_note(docs, sides):
             "        For the runtime alone compare one build on both runtimes: --compare gnu,libomp."]
 
 
-def overall(primary, rows, n):
-    """The comparison's one answer, for the primary figure."""
-    row = next((r for r in rows if r[0] == primary), None)
-    if row is None:
-        return "Overall: the primary figure, %s, was not measured here (name another with --primary)." % primary
-    return "Overall (%s, the primary figure): %s." % (primary, row[2])
+def parse_looks(text):
+    return [int(x) for x in text.split(",")] if text and text not in ("-", "NA") else None
+
+
+def primary_answer(helper, fig, looks):
+    return stats_helper.paired(helper, fig["a"], fig["b"], ALPHA, 1, looks)
+
+
+def sequential_lines(c, looks, n):
+    if not looks:
+        return []
+    done = "decided at look %d" % c["look"] if c["decided"] else (
+        "not decided by the last look" if n >= looks[-1] else "stopped before the last look, not decided")
+    return ["  Group-sequential (--until): looks after %s pairs, each at Pocock's level p <= %.4g (simulated overall"
+            % (",".join(str(x) for x in looks), c["nominal_alpha"]),
+            "  rate of a false 'differs' %.4f against alpha %s); %s after %d pairs." % (
+                c["overall_alpha"] if c["overall_alpha"] is not None else float("nan"), ALPHA, done, n)]
 
 
 def report(stem, header_text, helper, primary=PRIMARY):
     """(text, csv, json bytes) of the comparison."""
     single, sides, settings = read_header(header_text)
     n = int(single.get("replicates", "0"))
-    values, docs = process_values(stem, n)
-    compared = [f for f, (a, b) in values.items() if a and b]
-    m = len(compared)
-    level = "%.6f" % (1 - 0.05 / (m if m > 0 else 1))     # Bonferroni over the m figures
-    level_text = "%.2f%%" % (float(level) * 100)
+    looks = parse_looks(single.get("looks"))
+    figures, docs = process_pairs(stem, n)
+    compared = [k for k, f in figures.items() if len(f["a"]) >= 1]
+    constant = [k for k in compared if constant_reason(figures[k])]
+    others = [k for k in compared if k not in constant and k != primary]
+    m = len(others)
     sequence = single.get("sequence", "")
+    pairs_text = " ".join(sequence[i:i + 2] for i in range(0, len(sequence), 2))
     out = ["clomp A/B comparison %s" % stem,
            "       Date: %s" % single.get("date", ""), "       Host: %s" % single.get("host", ""),
            "  Arguments: %s" % single.get("arguments", ""),
-           "  Processes: %d per side, in the order %s (ABBA)" % (n, " ".join(sequence))]
+           "  Processes: %d pairs, A and B next to each other in random order within each pair: %s" % (n, pairs_text)]
     for cells in sides:
         label = cells[0]
         out += ["     Side %s: %s: %s" % (label, cells[1], cells[2]),
@@ -136,46 +189,138 @@ def report(stem, header_text, helper, primary=PRIMARY):
                 "             settings: %s" % (" ".join(settings.get(label, [])) or "none"),
                 "             placement: %s" % cells[7]]
     out += mixing_note(docs, sides)
-    out += ["", "Medians over processes. B/A: the median of all A x B process ratios (B - A where a value is",
-            "not positive), to 3 significant digits, with its distribution-free interval between processes.",
-            "p: Mann-Whitney U test (exact up to 25 processes per side, ties at their mid-ranks; else normal).",
-            "95%% for the whole table: each of the %d figures is judged at p < 0.05/%d and its interval covers" % (m, m),
-            "%s (Bonferroni), so comparing a set-up with itself flags no figure 95%% of the time." % level_text,
-            "%-32s %10s %10s  %-24s %7s  %s" % ("figure", "A median", "B median", "B/A (interval)", "p", "verdict")]
-    csv_lines, records, rows = [CSV_HEADER], [header_text.rstrip("\n"), "figures_compared\t%d" % m], []
-    exact = normal = detected = 0
-    for figure in compared:
-        a, b = values[figure]
-        c = stats_helper.compare(helper, a, b, level)
-        exact, normal = exact + (c["test"] == "exact"), normal + (c["test"] != "exact")
-        detected += c["detected"]
-        said = sentence(figure, c, n, level_text)
-        shown = c["estimate_text"] if c["scale"] == "ratio" else "%s%s diff" % (c["estimate_text"], unit_of(figure, c["scale"]))
-        shown += " (no interval)" if c["ci_low"] is None else " (%s..%s)" % (c["ci_low_text"], c["ci_high_text"])
-        out.append("%-32s %10s %10s  %-24s %7s  %s" % (figure, "%.4g" % c["median_a"], "%.4g" % c["median_b"], shown,
-                                                       "%.2g" % c["p"], said))
-        raw = c["raw"].get
-        csv_lines.append(",".join([csv_cell(figure), c["scale"], str(c["n_a"]), str(c["n_b"]), raw("median_a"),
-                                   raw("median_b"), raw("estimate"), raw("ci_low"), raw("ci_high"), raw("ci_coverage"), raw("u"),
-                                   raw("p"), c["test"], "1" if c["detected"] else "0", csv_cell(said, always=True)]))
-        records.append("figure\t%s\t%s\t%s\t%s" % (figure, ",".join(repr(v) for v in a), ",".join(repr(v) for v in b), said))
-        rows.append((figure, c, said))
+    answers, decided = {}, {}
+    p_fig = figures.get(primary)
     out.append("")
-    if normal == 0:
-        out.append("p-values: exact (the permutation distribution of U) for all %d figures." % exact)
+    if p_fig is None or primary not in compared:
+        overall = ("Overall: the primary figure, %s, was not measured here, or was not a result in any pair (an invalid "
+                   "measurement: the processes' output is in .full; name another with --primary)." % primary)
+    elif primary in constant:
+        overall = "Overall: the primary figure, %s, is %s: name another with --primary." % (
+            primary, constant_reason(p_fig))
     else:
-        out.append("p-values: exact for %d figures, normal approximation (tie-corrected) for %d." % (exact, normal))
-    if detected == 0:
-        out.append("Verdict: no difference detectable with %d runs in any figure." % n)
+        c = answers[primary] = primary_answer(helper, p_fig, looks)
+        decided[primary] = bool(c["decided"])
+        said = sentence(p_fig, c, decided[primary], c["nominal_alpha"])
+        out += ["Primary figure: %s (%s), %d pairs. The exact Wilcoxon signed-rank test on the pair differences B - A"
+                % (primary, p_fig["name"], c["n"]),
+                "(%s) at alpha %s; shift: Hodges-Lehmann, with its signed-rank interval (coverage %s)." % (
+                    c["test"], ALPHA, "n/a" if c["ci_coverage"] is None else "%.4f" % c["ci_coverage"]),
+                "  A median %.4g, B median %.4g; shift B - A %s%s; p = %.3g" % (
+                    c["median_a"], c["median_b"], c["estimate_text"],
+                    "" if c["ci_low"] is None else " (%s..%s)" % (c["ci_low_text"], c["ci_high_text"]), c["p"]),
+                "  P(B > A) = %.2f (Brunner-Munzel p = %s); spread (median absolute deviation) A %.3g, B %.3g" % (
+                    c["p_b_greater"] if c["p_b_greater"] is not None else float("nan"),
+                    "n/a" if c["bm_p"] is None else "%.2g" % c["bm_p"], c["mad_a"], c["mad_b"]),
+                "  Power: %s." % power_text(c, unit_of(p_fig["name"]))]
+        out += sequential_lines(c, looks, n)
+        out.append("  Verdict: %s." % said)
+        overall = "Overall (%s: %s, the primary figure): %s." % (primary, p_fig["name"], said)
+    for k in others:
+        answers[k] = stats_helper.paired(helper, figures[k]["a"], figures[k]["b"], ALPHA, m)
+    reject, adjusted = stats_helper.holm(helper, ALPHA, [answers[k]["p"] for k in others])
+    holm_p = dict(zip(others, adjusted))
+    for k, r in zip(others, reject):
+        decided[k] = bool(r)
+    out += ["", "Other figures: the same paired test, judged together by Holm's procedure (family-wise %s over the %d"
+            % (ALPHA, m),
+            "figures); shifts with their interval at %s each (Bonferroni); power at %s." % (
+                "%.4g%%" % (100 * (1 - 0.05 / m)) if m else "-", "0.05/%d" % m if m else "-")]
+    if constant:
+        out.append("Not counted (constant): %s." % ", ".join("%s (%s)" % (k, constant_reason(figures[k])) for k in constant))
+    out.append("%-28s %10s %10s  %-26s %8s %8s  %s" % ("figure", "A median", "B median", "shift B-A (interval)", "p",
+                                                        "Holm p", "verdict"))
+    csv_lines, rows = [CSV_HEADER], []
+    records = [header_text.rstrip("\n"), "figures_compared\t%d" % (m + (1 if primary in answers else 0)),
+               "primary\t%s" % primary]
+    level = "%.6f" % (1 - 0.05 / max(1, len(compared)))     # the unpaired columns: Bonferroni, as before
+    flagged = 0
+    for key in compared:
+        fig = figures[key]
+        role = "primary" if key == primary and key in answers else "constant" if key in constant else "holm"
+        c = answers.get(key)
+        if c is not None:
+            said = sentence(fig, c, decided[key], c["nominal_alpha"] if role == "primary" else 0.05 / max(1, m))
+            flagged += decided[key]
+        else:
+            said = "not counted: %s" % constant_reason(fig)
+        if role == "holm":
+            shown = "%s%s" % (c["estimate_text"], "" if c["ci_low"] is None else " (%s..%s)" % (c["ci_low_text"],
+                                                                                              c["ci_high_text"]))
+            out.append("%-28s %10s %10s  %-26s %8.2g %8.2g  %s" % (key, "%.4g" % c["median_a"], "%.4g" % c["median_b"],
+                                                                   shown, c["p"], holm_p[key], said))
+        u = stats_helper.compare(helper, fig["a"], fig["b"], level)
+        raw, praw = u["raw"].get, (c["raw"].get if c is not None else (lambda k: ""))
+        csv_lines.append(",".join([csv_cell(fig["name"]), u["scale"], str(u["n_a"]), str(u["n_b"]), raw("median_a"),
+                                   raw("median_b"), raw("estimate"), raw("ci_low"), raw("ci_high"), raw("ci_coverage"),
+                                   raw("u"), raw("p"), u["test"], "1" if u["detected"] else "0", csv_cell(said, always=True),
+                                   key, role, str(len(fig["a"])), praw("estimate"), praw("ci_low"), praw("ci_high"),
+                                   praw("ci_coverage"), praw("p"), praw("test"),
+                                   repr(holm_p[key]) if key in holm_p else "", "1" if decided.get(key) else "0",
+                                   praw("detectable_80"), praw("sd_difference"), praw("pairs_needed_5pct"), praw("p_b_greater"), praw("bm_p")]))
+        ci_level = "" if c is None or c["ci_coverage"] is None else (
+            repr(1 - c["nominal_alpha"]) if role == "primary" else repr(1 - 0.05 / max(1, m)))
+        records.append("figure\t%s\t%s\t%d\t%s\t%s\t%s\t%s\t%s\t%s" % (
+            key, role, 1 if decided.get(key) else 0, repr(holm_p[key]) if key in holm_p else "NA", ci_level or "NA",
+            fig["name"], ",".join(repr(v) for v in fig["a"]), ",".join(repr(v) for v in fig["b"]), said))
+        rows.append((key, c, said))
+    out.append("")
+    if flagged == 0:
+        out.append("Verdict: no difference detectable with %d pairs in any figure." % n)
     else:
-        out.append("Verdict: %d of %d figures differ (95%% for the table, between processes); no difference is "
-                   "detectable in the rest." % (detected, m))
-    out.append(overall(primary, rows, n))
+        out.append("Verdict: %d of %d figures differ (the primary at alpha %s, the others under Holm); no difference is "
+                   "detectable in the rest." % (flagged, m + (1 if primary in answers else 0), ALPHA))
+    out.append(overall)
     js = stats_helper.comparison_json(helper, level, "\n".join(records) + "\n")
     return "\n".join(out) + "\n", "\n".join(csv_lines) + "\n", js
 
 
+def look(stem, pairs, helper, primary, looks_text):
+    """--look: 0 decided, 1 not yet, 2 PRIMARY is no (counted) figure of these processes."""
+    figures, docs = process_pairs(stem, pairs)
+    possible = set()
+    for doc in docs["A"] + docs["B"]:
+        possible |= compare_figures.possible_keys(doc)
+    if primary not in possible:
+        sys.stderr.write("run_clomp.sh: --primary: '%s' is not a figure of these processes (have: %s)\n"
+                         % (for_terminal(primary), for_terminal(" ".join(sorted(possible)))))
+        return 2
+    fig = figures.get(primary)
+    if fig is None or not fig["a"]:
+        if parse_looks(looks_text):
+            sys.stderr.write("run_clomp.sh: --until: look after %d pairs: %s was not a result in any pair yet: not yet\n"
+                             % (pairs, primary))
+            return 1
+        return 0
+    if fig["constant"]:
+        sys.stderr.write("run_clomp.sh: --primary: '%s' is constant by definition (never counted): name another\n"
+                         % for_terminal(primary))
+        return 2
+    looks = parse_looks(looks_text)
+    if not looks:
+        return 0
+    c = primary_answer(helper, fig, looks)
+    sys.stderr.write("run_clomp.sh: --until: look %d after %d pairs: %s p = %.3g against %.4g: %s\n" % (
+        c["look"], pairs, primary, c["p"], c["nominal_alpha"], "decided" if c["decided"] else "not yet"))
+    return 0 if c["decided"] else 1
+
+
+def list_figures(path):
+    doc = compare_figures.read_record(path)
+    for f in compare_figures.figures(doc):
+        sys.stdout.write("%-36s %s%s\n" % (f.key, f.name, "  (constant by definition: not counted)" if f.constant else ""))
+    return 0
+
+
 def main(argv):
+    try:
+        if argv[:1] == ["--list-figures"] and len(argv) == 2:
+            return list_figures(argv[1])
+        if argv[:1] == ["--look"] and len(argv) == 6:
+            return look(argv[1], int(argv[2]), argv[3], argv[4], argv[5])
+    except (ValueError, stats_helper.StatsError) as e:
+        sys.stderr.write("run_clomp.sh: --compare: %s\n" % for_terminal(str(e)))
+        return 3
     if len(argv) not in (3, 4):
         sys.stderr.write("usage: compare-report STEM RECORDS HELPER [PRIMARY]\n")
         return 2

@@ -74,7 +74,7 @@ def report(base, side, n, work, arguments):
             "       Date: %s" % time.strftime("%a %b %d %H:%M:%S %Z %Y"),
             "       Host: %s   load average: %s" % (os.uname()[1], load),
             "       Side: %s; no tool (A) against clomp's trivial tool, then against its sampling tool (200 Hz), B" % side,
-            "  Processes: %d per side in each comparison, ABBA; arguments: %s" % (n, arguments or "the target input"),
+            "  Processes: %d pairs in each comparison (random order within a pair); arguments: %s" % (n, arguments or "the target input"),
             "", "Medians over processes; ratio: tool/none, the median of all process ratios, with its 95% interval",
             "between processes (Bonferroni over each comparison's figures); 'diff' where a value is not positive.",
             "Each ratio is against the no-tool processes interleaved with it (the 'none' column is the first's).",

@@ -48,21 +48,62 @@ def comparison_json(helper, level, records):
     return run(helper, ["comparison-json", "--level", level], records.encode("utf-8"))
 
 
-def holm(helper, alpha, p_values):
-    """Holm's step-down procedure on P_VALUES at family-wise ALPHA (clomp-stats holm --json, timing/series.c):
-    {"rejected": [bool], "adjusted": [float], "step_level": [float]}, in the order given. The one place the
-    package asks for Holm (issue 31's --compare and issue 33's buyer's table share it)."""
-    if not p_values:
-        return {"m": 0, "rejections": 0, "rejected": [], "adjusted": [], "step_level": []}
-    answer = run(helper, ["holm", "--json", repr(alpha)] + [repr(float(p)) for p in p_values])
+PAIRED_NUMBERS = ("median_a", "median_b", "estimate", "ci_low", "ci_high", "ci_coverage", "w_plus", "p", "alpha",
+                  "nominal_alpha", "overall_alpha", "sd_difference", "detectable_80", "pairs_needed_5pct", "p_b_greater",
+                  "bm_statistic", "bm_df", "bm_p", "mad_a", "mad_b")
+
+
+def answer(helper, args, numbers):
+    """One `clomp-stats ... --json` answer by member name: the members in NUMBERS as floats (None for null),
+    every member's text in ["raw"]."""
+    text = run(helper, args)
     try:
-        doc = json.loads(answer.decode("utf-8", "replace"))
+        doc = json.loads(text.decode("utf-8", "replace"), parse_float=str, parse_int=str)
     except ValueError as e:
-        raise StatsError("clomp-stats holm --json: not JSON (%s)" % e)
-    if not isinstance(doc, dict) or any(len(doc.get(k) or []) != len(p_values) for k in ("rejected", "adjusted", "step_level")):
+        raise StatsError("clomp-stats %s --json: not JSON (%s)" % (args[0], e))
+    if not isinstance(doc, dict) or any(k not in doc for k in numbers):
+        raise StatsError("clomp-stats %s --json: members missing" % args[0])
+    out = dict(doc)
+    out["raw"] = dict((k, "" if v is None else str(v)) for k, v in doc.items())
+    for k in numbers:
+        out[k] = None if doc[k] is None else float(doc[k])
+    return out
+
+
+def paired(helper, a, b, alpha="0.05", tests=1, looks=None):
+    """The paired comparison of B with A (pair i: a[i], b[i]): clomp-stats paired (compare/paired_answer.c)."""
+    args = ["paired", "--json", "--alpha", alpha, "--tests", str(tests)]
+    if looks:
+        args += ["--looks", ",".join(str(n) for n in looks)]
+    out = answer(helper, args + [",".join(repr(v) for v in a), ",".join(repr(v) for v in b)], PAIRED_NUMBERS)
+    for k in ("n", "tests", "look", "decided", "bm_degenerate"):
+        out[k] = int(out[k])
+    return out
+
+
+def holm(helper, alpha, p_values):
+    """Holm's procedure (clomp-stats holm): ([rejected 0/1], [adjusted p]) in the p-values' order."""
+    if not p_values:
+        return [], []
+    out = answer(helper, ["holm", "--json", alpha, ",".join(repr(p) for p in p_values)], ())
+    try:
+        return [int(x) for x in out["reject"]], [float(x) for x in out["adjusted"]]
+    except (KeyError, TypeError, ValueError):
         raise StatsError("clomp-stats holm --json: members missing")
-    doc["rejected"] = [bool(r) for r in doc["rejected"]]
-    return doc
+
+
+def holm_steps(helper, alpha, p_values):
+    """Holm's procedure with each figure's step (clomp-stats holm, the one Holm of the package):
+    {"rejected": [bool], "adjusted": [float], "step_level": [confidence level of its step]}, in the order
+    given; the buyer's table draws each figure's interval at its step level."""
+    if not p_values:
+        return {"rejected": [], "adjusted": [], "step_level": []}
+    out = answer(helper, ["holm", "--json", repr(float(alpha)), ",".join(repr(float(p)) for p in p_values)], ())
+    try:
+        return {"rejected": [bool(int(x)) for x in out["reject"]], "adjusted": [float(x) for x in out["adjusted"]],
+                "step_level": [float(x) for x in out["step_level"]]}
+    except (KeyError, TypeError, ValueError):
+        raise StatsError("clomp-stats holm --json: members missing")
 
 
 def summary(helper, values):

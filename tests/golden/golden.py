@@ -102,7 +102,7 @@ def mask_value(label, value):
         # The verdict, and the cores' clock range the machine reports (or not), follow the machine.
         value = re.sub(r": (?:not met|met|undecided)( \(the (?:interval|cores' clock range) straddles it\))?( \(counted in nominal TSC "
                        r"cycles at .* core cycles\)| \(core cycles at --ghz=[^)]*\))?$", r": VERDICT\2", value)
-        value = re.sub(r"the cores at \S+ GHz \((?:cpufreq|assumed[^)]*|measured on the team's threads)\)",
+        value = re.sub(r"the cores at \S+ GHz \((?:cpufreq|assumed[^)]*|measured on the team's threads[^)]*)\)",
                        "the cores at * GHz (*)", value)
         return numbers(value)
     if label == "Round":

@@ -17,7 +17,9 @@ from clomp_results import between, loader  # noqa: E402
 
 HELPER = os.environ.get("CLOMP_STATS") or os.path.join(TOP, "build", "clomp-stats")
 SUMMARY_FIELDS = ["n", "median", "min", "max", "ci_low", "ci_high", "ci_coverage", "range_coverage",
-                  "median_text", "min_text", "max_text", "ci_low_text", "ci_high_text"]
+                  "median_text", "min_text", "max_text", "ci_low_text", "ci_high_text",
+                  "prediction_low", "prediction_high", "prediction_coverage", "processes_for_prediction",
+                  "prediction_low_text", "prediction_high_text"]
 COMPARE_FIELDS = ["n_a", "n_b", "median_a", "median_b", "scale", "estimate", "ci_low", "ci_high", "ci_coverage",
                   "u", "p", "test", "detected", "estimate_text", "ci_low_text", "ci_high_text"]
 
@@ -41,7 +43,7 @@ class Between(unittest.TestCase):
 
     def test_summary_json_names_the_tab_fields(self):
         rng = random.Random(29)
-        for n in (1, 2, 5, 6, 7, 30):
+        for n in (1, 2, 5, 6, 7, 30, 39, 80):
             values = ["%.6g" % rng.uniform(-5, 50) for _ in range(n)]
             doc = json.loads(ask("summary", "--json", *values))
             tab = ask("summary", *values).split("\t")
@@ -55,6 +57,12 @@ class Between(unittest.TestCase):
             if n >= 2:
                 self.assertAlmostEqual(doc["range_coverage"], 1 - 2.0 ** (1 - n))
             self.assertEqual(doc["ci_low"] is None, n < 6)
+            # The next process: order statistics j and n+1-j hold it with probability (n+1-2j)/(n+1).
+            if n >= 2:
+                j = max([1] + [k for k in range(1, n // 2 + 1) if (n + 1 - 2 * k) / (n + 1) >= 0.95])
+                self.assertEqual((doc["prediction_low"], doc["prediction_high"]), (xs[j - 1], xs[n - j]))
+                self.assertAlmostEqual(doc["prediction_coverage"], (n + 1 - 2 * j) / (n + 1))
+            self.assertEqual(doc["processes_for_prediction"], 39)
 
     def test_compare_json_names_the_tab_fields(self):
         a, b = "1,2,3,4,5,6,7", "2,3,4,5,6,7,9"

@@ -208,7 +208,7 @@ class Records(unittest.TestCase):
         rng = random.Random(33)
         for _ in range(40):
             p = [rng.choice([rng.random(), rng.random() * 0.02, 0.01]) for _ in range(rng.randint(1, 9))]
-            got = stats_helper.holm(HELPER, 0.05, p)
+            got = stats_helper.holm_steps(HELPER, 0.05, p)
             self.assertEqual(got["rejected"], plain_holm(p, 0.05), p)
 
     def test_a_doubled_primary_figure_is_beyond_noise_and_a_copy_is_not(self):

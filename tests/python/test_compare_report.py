@@ -1,11 +1,14 @@
 """The --compare report (compare_report.py) from process records it is given:
 a comparison that changes compiler and OpenMP runtime at once says so in its
 header and suggests gnu,libomp; one that changes one of them does not; every
-comparison ends with one overall answer for the primary figure, or says it
-was not measured. clomp-stats does the statistics (build/clomp-stats)."""
+comparison ends with one overall answer for the primary figure (named by its
+KEY), or says it was not measured; figures with one value everywhere are not
+counted. clomp-stats does the statistics (build/clomp-stats)."""
 import json
 import os
+import random
 import shutil
+import subprocess
 import tempfile
 import unittest
 
@@ -21,7 +24,7 @@ HOSTILE = 'a,b "q" <x> & \ttab\nnext'
 
 def record(value, compiler, runtime):
     return {"schema": "clomp-result", "build": {"compiler": compiler}, "ompt": {"runtime": runtime},
-            "measurements": [{"name": "Static OMP", "selected": True, "us_per_loop": value * 3,
+            "measurements": [{"name": "Static OMP", "key": "static", "selected": True, "us_per_loop": value * 3,
                               "overhead_us_per_loop": value},
                              {"name": HOSTILE, "selected": True, "us_per_loop": value},
                              {"name": "calc_deposit", "selected": True, "us_per_loop": 1.0 + value / 1000}],
@@ -61,30 +64,121 @@ class CompareReport(unittest.TestCase):
     def test_every_comparison_ends_with_one_answer_for_the_primary_figure(self):
         text, csv_text, js = self.make((("GCC 12.2.0", "libgomp"), ("GCC 12.2.0", "libgomp")))
         last = text.rstrip("\n").split("\n")[-1]
-        self.assertTrue(last.startswith("Overall (Static OMP overhead us/Loop, the primary figure): B's Static OMP "
-                                        "overhead us/Loop is 2.00x A's ("), last)
-        self.assertEqual(json.loads(js.decode())["figures_compared"], 6)
+        self.assertTrue(last.startswith("Overall (static_overhead: Static OMP overhead us/Loop, the primary figure): B's "
+                                        "Static OMP overhead us/Loop is 1.0"), last)
+        self.assertIn(" us/Loop above A's (shift ", last)
+        # static us/Loop, static overhead, the hostile name's us/Loop and calc_deposit's; the CPU seconds are the
+        # same in every process: not counted.
+        self.assertEqual(json.loads(js.decode())["figures_compared"], 4)
+        self.assertIn("Not counted (constant): user_cpu_seconds (the same value in every process), system_cpu_seconds", text)
 
     def test_a_name_with_commas_quotes_tabs_and_newlines_keeps_every_output_whole(self):
         import csv
         import io
         text, csv_text, js = self.make((("GCC", "libgomp"), ("GCC", "libgomp")))
         rows = list(csv.reader(io.StringIO(csv_text)))
-        self.assertEqual({len(r) for r in rows}, {15})
+        self.assertEqual({len(r) for r in rows}, {31})
         self.assertIn('a,b "q" <x> &  tab next us/Loop', [r[0] for r in rows])
-        self.assertEqual(len([l for l in text.splitlines() if l.startswith('a,b "q"')]), 1)
+        # the table names the figure by its KEY (letters, digits, '_'); the name stays whole in the CSV and JSON
+        self.assertEqual(len([l for l in text.splitlines() if l.startswith("a_b_q_x_tab_next_us_per_loop ")]), 1)
+        self.assertFalse([l for l in text.splitlines() if l.lstrip().startswith("next")])
+        self.assertIn("a_b_q_x_tab_next_us_per_loop", [r[15] for r in rows])
         figures = [f["figure"] for f in json.loads(js.decode())["figures"]]
         self.assertIn('a,b "q" <x> &  tab next us/Loop', figures)
 
     def test_an_unchanged_primary_figure_answers_no_difference(self):
         text = self.make((("GCC", "libgomp"), ("GCC", "libgomp")), b_factor=1.0)[0]
-        self.assertIn("Overall (Static OMP overhead us/Loop, the primary figure): no difference detectable with 6 runs",
-                      text.rstrip("\n").split("\n")[-1])
+        self.assertIn("Overall (static_overhead: Static OMP overhead us/Loop, the primary figure): no difference "
+                      "detectable with 6 pairs; every pair differs by the same amount", text.rstrip("\n").split("\n")[-1])
 
     def test_a_primary_figure_not_measured_is_said(self):
         self.make((("GCC", "libgomp"), ("GCC", "libgomp")))
-        text = compare_report.report(self.stem, "replicates\t6\nsequence\tABBAAB\n", HELPER, "BARRIER level 1 (x2) overhead us")[0]
-        self.assertIn("Overall: the primary figure, BARRIER level 1 (x2) overhead us, was not measured here", text)
+        text = compare_report.report(self.stem, "replicates\t6\nsequence\tABBAAB\n", HELPER, "barrier_level1_overhead")[0]
+        self.assertIn("Overall: the primary figure, barrier_level1_overhead, was not measured here", text)
+
+
+def ask(*args):
+    return subprocess.run([HELPER] + list(args), stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+
+
+def plain_signed_rank(d):
+    """(Hodges-Lehmann, exact two-sided p) of untied, non-zero d: every one of the 2^n sign patterns."""
+    n = len(d)
+    walsh = sorted((d[i] + d[j]) / 2 for i in range(n) for j in range(i, n))
+    m = len(walsh)
+    hl = walsh[m // 2] if m % 2 else (walsh[m // 2 - 1] + walsh[m // 2]) / 2
+    ranks = {i: 1 + sum(abs(d[j]) < abs(d[i]) for j in range(n)) for i in range(n)}
+    w = sum(ranks[i] for i in range(n) if d[i] > 0)
+    ws = [sum(k + 1 for k in range(n) if mask >> k & 1) for mask in range(2 ** n)]
+    low, high = sum(x <= w for x in ws), sum(x >= w for x in ws)
+    return hl, min(1.0, 2 * min(low, high) / 2 ** n)
+
+
+def plain_holm(p, alpha):
+    order = sorted(range(len(p)), key=lambda i: (p[i], i))
+    reject, adjusted, running, stopped = [0] * len(p), [0.0] * len(p), 0.0, False
+    for j, i in enumerate(order):
+        if not stopped and p[i] <= alpha / (len(p) - j):
+            reject[i] = 1
+        else:
+            stopped = True
+        running = max(running, min(1.0, (len(p) - j) * p[i]))
+        adjusted[i] = running
+    return reject, adjusted
+
+
+@unittest.skipUnless(os.access(HELPER, os.X_OK), "clomp-stats is not built (make clomp-stats)")
+class PairedAnswers(unittest.TestCase):
+    def test_paired_gives_the_hodges_lehmann_shift_and_exact_p_of_every_sign_pattern(self):
+        rng = random.Random(31)
+        for n in (6, 7, 9, 12):
+            a = [rng.uniform(1, 2) for _ in range(n)]
+            b = [x + rng.gauss(0.3, 0.5) for x in a]
+            doc = json.loads(ask("paired", "--json", ",".join(map(repr, a)), ",".join(map(repr, b))).stdout)
+            hl, p = plain_signed_rank([y - x for x, y in zip(a, b)])
+            self.assertAlmostEqual(doc["estimate"], hl, places=12)
+            self.assertAlmostEqual(doc["p"], p, places=12)
+            self.assertEqual(doc["test"], "exact")
+            self.assertEqual(doc["decided"], 1 if p <= 0.05 else 0)
+            self.assertEqual(doc["nominal_alpha"], 0.05)
+
+    def test_paired_names_p_b_greater_as_the_share_of_pairs_with_b_larger(self):
+        a, b = [1, 2, 3, 4, 5, 6], [2, 2, 7, 1, 9, 5.5]
+        doc = json.loads(ask("paired", "--json", ",".join(map(str, a)), ",".join(map(str, b))).stdout)
+        share = sum(1.0 if y > x else 0.5 if y == x else 0.0 for x in a for y in b) / 36
+        self.assertAlmostEqual(doc["p_b_greater"], share, places=14)
+
+    def test_looks_lower_the_level_and_tests_share_it(self):
+        a, b = "1,2,3,4,5,6,7,8,9,10", "2,3,4,5,6,7,8,9,10,11.5"
+        fixed = json.loads(ask("paired", "--json", "--tests", "4", a, b).stdout)
+        self.assertEqual(fixed["nominal_alpha"], 0.0125)
+        looks = json.loads(ask("paired", "--json", "--looks", "6,10,13,17,20", a, b).stdout)
+        self.assertEqual(looks["look"], 2)
+        self.assertLess(looks["nominal_alpha"], 0.05)
+        self.assertLessEqual(looks["overall_alpha"], 0.05)
+
+    def test_holm_agrees_with_a_plain_step_down(self):
+        rng = random.Random(7)
+        for m in (1, 2, 5, 16):
+            p = [rng.uniform(0, 0.08) ** 1.5 for _ in range(m)]
+            doc = json.loads(ask("holm", "--json", "0.05", ",".join(map(repr, p))).stdout)
+            reject, adjusted = plain_holm(p, 0.05)
+            self.assertEqual(doc["reject"], reject)
+            for x, y in zip(doc["adjusted"], adjusted):
+                self.assertAlmostEqual(x, y, places=14)
+        doc = json.loads(ask("holm", "--json", "0.05", "0.01,0.04,0.03,0.005").stdout)
+        self.assertEqual((doc["reject"], doc["adjusted"]), ([1, 0, 0, 1], [0.03, 0.06, 0.06, 0.02]))
+
+    def test_bad_input_is_refused_with_one_line_and_exit_2(self):
+        for args, said in ((["paired", "1,2,3", "1,2"], "3 values of A but 2 of B"),
+                           (["paired", "--looks", "6,6", "1,2", "1,2"], "--looks: '6,6'"),
+                           (["paired", "--alpha", "2", "1,2", "1,2"], "--alpha: '2'"),
+                           (["holm", "0.05", "0.1,1.5"], "'1.5' is not between 0 and 1"),
+                           (["paired", "1,x", "1,2"], "'x' is not a number")):
+            done = ask(*args)
+            err = done.stderr.decode()
+            self.assertEqual((done.returncode, err.count("\n")), (2, 1), args)
+            self.assertIn(said, err)
 
 
 if __name__ == "__main__":

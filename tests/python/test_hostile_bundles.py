@@ -72,7 +72,8 @@ class HostileBundles(unittest.TestCase):
         head = io.BytesIO()
         with tarfile.open(fileobj=head, mode="w") as tar:
             tar.add(self.stage.suite, arcname=NAME)
-        raw = head.getvalue()[:-1024]     # drop the end-of-archive blocks
+            end = tar.offset              # the end of the last member: what follows is end-of-archive blocks
+        raw = head.getvalue()[:end]       # and padding to a whole record, whose length depends on the suite's size
         info, _ = member(NAME + "/big.full", size=2 << 30)
         with gzip.open(out, "wb") as f:
             f.write(raw + info.tobuf(format=tarfile.GNU_FORMAT))

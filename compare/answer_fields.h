@@ -1,0 +1,21 @@
+/* How clomp-stats writes one answer (compare/clomp_stats.c): field by
+ * field, tab-separated in the fields' order, or with --json one JSON
+ * object whose members are the fields' names. NaN is NA / null. */
+#ifndef CLOMP_ANSWER_FIELDS_H
+#define CLOMP_ANSWER_FIELDS_H
+
+extern int json_output;
+extern int fields_written;
+
+void field_begin(const char *name);
+void answer_end(void);
+void field_raw(const char *name, const char *text, int is_string);
+void field_number(const char *name, double v);
+void field_long(const char *name, long v);
+void field_text(const char *name, double v, double uncertainty);
+
+/* clomp-stats paired ... and holm ... (compare/paired_answer.c): exit status. */
+int paired_answer(int argc, char **argv);
+int holm_answer(int argc, char **argv);
+
+#endif

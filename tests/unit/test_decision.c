@@ -1,0 +1,254 @@
+/* The statistics that decide between two set-ups (timing/decision.h)
+ * against closed forms, a published worked example, plain
+ * re-implementations, brute-force enumeration and simulation. Nothing here
+ * is read back from the implementation's own output. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tap.h"
+#include "timing/decision.h"
+#include "timing/signed_rank.h"
+
+static int close_to(double got, double want, double tol)
+{
+    return fabs(got - want) <= tol;
+}
+
+static void test_student_t(void)
+{
+    /* df = 1 is Cauchy: F(t) = 1/2 + atan(t)/pi; df = 2: F(t) = 1/2 + t / (2 sqrt(2 + t^2)). */
+    int cauchy = 1, two = 1;
+    for (double t = -6.0; t <= 6.0; t += 0.37) {
+        cauchy &= close_to(student_t_cdf(t, 1.0), 0.5 + atan(t) / 3.14159265358979323846, 1e-12);
+        two &= close_to(student_t_cdf(t, 2.0), 0.5 + t / (2.0 * sqrt(2.0 + t * t)), 1e-12);
+    }
+    ok(cauchy, "Student's t with 1 degree of freedom is the Cauchy distribution, 1/2 + atan(t)/pi");
+    ok(two, "with 2 degrees of freedom it is 1/2 + t / (2 sqrt(2 + t^2))");
+    ok(close_to(student_t_cdf(2.228138851986, 10.0), 0.975, 1e-9), "t(10)'s 97.5%% quantile is 2.228139 (tables)");
+    ok(close_to(student_t_cdf(1.959963984540, 1e4), 0.975, 1e-4), "with many degrees of freedom t is the normal");
+    ok(student_t_cdf(0.0, 7.3) == 0.5 && close_to(student_t_cdf(-1.3, 4.5) + student_t_cdf(1.3, 4.5), 1.0, 1e-14),
+       "t is symmetric about 0, also at fractional degrees of freedom");
+}
+
+/* P(B > A) + P(B = A)/2 by counting every A x B pair. */
+static double pair_share(const double *a, long m, const double *b, long n)
+{
+    double s = 0.0;
+    for (long i = 0; i < m; i++)
+        for (long j = 0; j < n; j++)
+            s += b[j] > a[i] ? 1.0 : b[j] == a[i] ? 0.5 : 0.0;
+    return s / (double)(m * n);
+}
+
+/* Brunner and Munzel's statistic and degrees of freedom from their definition, plainly: the
+ * placements P_i = #{other side below} + #{equal}/2, their variances, W and Satterthwaite's df. */
+static void plain_bm(const double *a, long m, const double *b, long n, double *w, double *df)
+{
+    double pa[64], pb[64], ma = 0.0, mb = 0.0, va = 0.0, vb = 0.0;
+    for (long i = 0; i < m; i++) {
+        pa[i] = 0.0;
+        for (long j = 0; j < n; j++)
+            pa[i] += b[j] < a[i] ? 1.0 : b[j] == a[i] ? 0.5 : 0.0;
+        ma += pa[i] / (double)m;
+    }
+    for (long j = 0; j < n; j++) {
+        pb[j] = 0.0;
+        for (long i = 0; i < m; i++)
+            pb[j] += a[i] < b[j] ? 1.0 : a[i] == b[j] ? 0.5 : 0.0;
+        mb += pb[j] / (double)n;
+    }
+    for (long i = 0; i < m; i++)
+        va += (pa[i] - ma) * (pa[i] - ma) / (double)(m - 1);
+    for (long j = 0; j < n; j++)
+        vb += (pb[j] - mb) * (pb[j] - mb) / (double)(n - 1);
+    /* mean pooled rank of B minus A's = (mb + (n+1)/2) - (ma + (m+1)/2) */
+    double diff = (mb + 0.5 * (double)(n + 1)) - (ma + 0.5 * (double)(m + 1));
+    double s = (double)m * va + (double)n * vb;
+    *w = (double)m * (double)n * diff / ((double)(m + n) * sqrt(s));
+    *df = s * s / ((double)m * va * (double)m * va / (double)(m - 1) + (double)n * vb * (double)n * vb / (double)(n - 1));
+}
+
+static void test_brunner_munzel(void)
+{
+    /* The worked example of SciPy's brunnermunzel documentation (Brunner and Munzel 2000's pain
+     * scores): statistic 3.1374674823029505, p-value 0.0057862086661515377. */
+    const double x1[] = {1, 2, 1, 1, 1, 1, 1, 1, 1, 1, 2, 4, 1, 1};
+    const double x2[] = {3, 3, 4, 3, 1, 2, 3, 1, 1, 5, 4};
+    BrunnerMunzel bm;
+    int status = brunner_munzel(x1, 14, x2, 11, &bm);
+    ok(status == 0 && close_to(bm.statistic, 3.1374674823029505, 1e-12) &&
+           close_to(bm.p_value, 0.0057862086661515377, 1e-9),
+       "the published pain-score example: W = 3.13747, p = 0.0057862 (got %.10g, %.10g)", bm.statistic, bm.p_value);
+    ok(close_to(bm.p_b_greater, pair_share(x1, 14, x2, 11), 1e-14),
+       "P(B > A) + P(B = A)/2 is the share of the 154 pairs in which B is larger, ties half (%.6f)", bm.p_b_greater);
+
+    ClompRng rng = {99};
+    int agrees = 1, share = 1;
+    for (int trial = 0; trial < 200; trial++) {
+        long m = 3 + trial % 9, n = 2 + trial % 13;
+        double a[16], b[16], w, df;
+        for (long i = 0; i < m; i++)
+            a[i] = floor(rng_normal(&rng) * 3.0);   /* ties on purpose */
+        for (long j = 0; j < n; j++)
+            b[j] = floor(rng_normal(&rng) * 5.0 + 1.0);
+        if (brunner_munzel(a, m, b, n, &bm) != 0) {
+            agrees = 0;
+            continue;
+        }
+        share &= close_to(bm.p_b_greater, pair_share(a, m, b, n), 1e-12);
+        if (bm.degenerate)
+            continue;
+        plain_bm(a, m, b, n, &w, &df);
+        double lower = student_t_cdf(w, df);
+        agrees &= close_to(bm.statistic, w, 1e-9 * fmax(1.0, fabs(w))) && close_to(bm.df, df, 1e-9 * df) &&
+                  close_to(bm.p_value, fmin(1.0, 2.0 * fmin(lower, 1.0 - lower)), 1e-12);
+    }
+    ok(agrees, "W, its degrees of freedom and p equal the placements' definition, re-implemented plainly (200 tied samples)");
+    ok(share, "and P(B > A) equals the pair count in every one");
+
+    const double low[] = {1, 2, 3, 4}, high[] = {10, 11, 12};
+    ok(brunner_munzel(low, 4, high, 3, &bm) == 0 && bm.degenerate && bm.p_value == 0.0 && bm.p_b_greater == 1.0,
+       "completely separated sides: no variance in the placements, P(B > A) = 1, p = 0, said to be degenerate");
+    ok(brunner_munzel(low, 1, high, 3, &bm) == -1, "a side of one value is refused");
+
+    /* A spread that differs with a centre that does not: B = A's values stretched 4x about the same
+     * median. The share of pairs with B larger stays 1/2 and the test does not reject. */
+    const double a[] = {-3, -2, -1, -0.5, 0, 0.5, 1, 2, 3}, b[] = {-12, -8, -4, -2, 0, 2, 4, 8, 12};
+    status = brunner_munzel(a, 9, b, 9, &bm);
+    ok(status == 0 && close_to(bm.p_b_greater, 0.5, 1e-15) && bm.p_value > 0.9,
+       "B spread 4x wider about A's centre: P(B > A) = 1/2 and Brunner-Munzel does not reject (p = %.3f)", bm.p_value);
+}
+
+/* The smallest p over looks (4, 7) of one configuration: perm the magnitude order, signs the signs. */
+static double two_look_min_p(const int *perm, unsigned signs, const double *counts4, const double *counts7)
+{
+    const long looks[2] = {4, 7};
+    double best = 1.0;
+    for (int k = 0; k < 2; k++) {
+        long n = looks[k];
+        double w = 0.0;
+        for (long x = 0; x < n; x++) {
+            long rank = 1;
+            for (long y = 0; y < n; y++)
+                rank += perm[y] < perm[x];
+            if (signs & (1u << x))
+                w += (double)rank;
+        }
+        best = fmin(best, signed_rank_p(n, w, k == 0 ? counts4 : counts7));
+    }
+    return best;
+}
+
+/* The overall rejection rate of stopping at the first of looks (4, 7) with p <= nominal, over every
+ * equally likely null configuration: each of the 7! orders of the magnitudes (Heap's algorithm) and
+ * 2^7 sign patterns. */
+static double brute_two_looks(double nominal)
+{
+    int perm[7] = {0, 1, 2, 3, 4, 5, 6}, c[7] = {0};
+    long rejected = 0, total = 0;
+    double counts4[11], counts7[29];
+    signed_rank_counts(4, counts4);
+    signed_rank_counts(7, counts7);
+    for (unsigned signs = 0; signs < 128; signs++, total++)
+        rejected += two_look_min_p(perm, signs, counts4, counts7) <= nominal;
+    for (int i = 1; i < 7;) {
+        if (c[i] < i) {
+            int j = i % 2 == 0 ? 0 : c[i], t = perm[j];
+            perm[j] = perm[i];
+            perm[i] = t;
+            for (unsigned signs = 0; signs < 128; signs++, total++)
+                rejected += two_look_min_p(perm, signs, counts4, counts7) <= nominal;
+            c[i]++;
+            i = 1;
+        } else {
+            c[i] = 0;
+            i++;
+        }
+    }
+    return total == 5040L * 128L ? (double)rejected / (double)total : NAN;
+}
+
+static void test_sequential(void)
+{
+    const long two[2] = {4, 7};
+    double level = sequential_nominal_level(two, 2, 0.05, 100000, 5);
+    double exact = brute_two_looks(level);
+    ok(exact <= 0.05, "looks after 4 and 7 pairs at the nominal level chosen (%.5f): the overall rate, over all "
+                      "5040 x 128 null configurations, is %.5f <= 0.05", level, exact);
+    /* At 7 pairs P(W <= 0, 1, 2, 3) = 1, 2, 3, 5 of 128: the two-sided p-values 2, 4, 6, 10 of 128. */
+    ok(close_to(level, 6.0 / 128.0, 1e-12) && brute_two_looks(10.0 / 128.0) > 0.05,
+       "that level is 6/128 (4 pairs cannot reach p <= 0.05): the next attainable, 10/128, would exceed alpha");
+    ok(close_to(sequential_overall_rate(two, 2, level, 100000, 6), exact, 0.003),
+       "the simulated overall rate agrees with the enumeration");
+
+    /* Pocock's constant for 2 equally spaced looks at two-sided 0.05 is 2.178 (normal theory):
+     * nominal 2 (1 - Phi(2.178)) = 0.0294. At 20 and 40 pairs the signed-rank test is near normal. */
+    const long pocock[2] = {20, 40};
+    level = sequential_nominal_level(pocock, 2, 0.05, 100000, 7);
+    ok(close_to(level, 0.0294, 0.004), "looks at 20 and 40 pairs: the nominal level is Pocock's 0.0294 (got %.4f)", level);
+    ok(sequential_overall_rate(pocock, 2, level, 100000, 8) <= 0.05,
+       "and a fresh simulation of the rule stays within alpha");
+    const long five[5] = {6, 10, 13, 17, 20};
+    double l5 = sequential_nominal_level(five, 5, 0.05, 100000, 9);
+    ok(l5 > 0.0 && l5 < level && sequential_overall_rate(five, 5, l5, 100000, 10) <= 0.05,
+       "five looks (6..20 pairs) need a lower level still (%.4f) and keep alpha", l5);
+    const long bad[2] = {7, 7};
+    ok(isnan(sequential_nominal_level(bad, 2, 0.05, 1000, 1)), "looks that do not increase are refused");
+}
+
+static void test_prediction(void)
+{
+    double v[80];
+    for (int i = 0; i < 80; i++)
+        v[i] = (double)((i * 37) % 80);   /* 0..79 in a scrambled order */
+    PredictionInterval p = prediction_interval(v, 6, 0.95);
+    ok(close_to(p.coverage, 5.0 / 7.0, 1e-15) && p.values_needed == 39,
+       "6 values: [min, max] holds the next one with probability 5/7; 95%% needs 39 values");
+    p = prediction_interval(v, 39, 0.95);
+    ok(close_to(p.coverage, 0.95, 1e-15) && p.low == 0.0, "39 values: [min, max] at exactly 38/40 = 95%%");
+    p = prediction_interval(v, 79, 0.95);
+    /* the first 79 of the scrambled 0..79 lack 79 x 37 mod 80 = 43: the 2nd smallest is 1, the 2nd largest 78 */
+    ok(close_to(p.coverage, 76.0 / 80.0, 1e-15) && p.low == 1.0 && p.high == 78.0,
+       "79 values: the 2nd smallest and 2nd largest, (80 - 4)/80 = 95%%");
+    /* Simulated: a 7th uniform value lands within [min, max] of 6 in 5/7 of the trials. */
+    ClompRng rng = {4};
+    long inside = 0, trials = 40000;
+    for (long t = 0; t < trials; t++) {
+        double x[6];
+        for (int i = 0; i < 6; i++)
+            x[i] = rng_uniform(&rng);
+        p = prediction_interval(x, 6, 0.95);
+        double next = rng_uniform(&rng);
+        inside += next >= p.low && next <= p.high;
+    }
+    ok(close_to((double)inside / (double)trials, 5.0 / 7.0, 0.01), "simulated: a new value lands inside in %.3f of "
+       "40000 trials (5/7 = 0.714)", (double)inside / (double)trials);
+}
+
+static void test_pairs_needed(void)
+{
+    /* The least n whose power reaches 80%: checked on fresh simulations of the exact test (another
+     * seed, 20000 samples): n reaches it, n - 1 does not (each within simulation error), and n is
+     * near the asymptotic (pi/3) (2.8016 / 0.641)^2 = 20.0, which small samples exceed (the exact
+     * test's discreteness: 20 pairs reach 80% only at about 0.68 sd). */
+    long n = signed_rank_pairs_needed(0.641, 0.05, 0.8, 4000, 3);
+    double at = signed_rank_power(n, 0.641, 0.05, 20000, 77), below = signed_rank_power(n - 1, 0.641, 0.05, 20000, 77);
+    ok(n >= 20 && n <= 25 && at >= 0.79 && below < 0.81,
+       "a shift of 0.641 sd needs %ld pairs for 80%% power (%.3f there, %.3f at one fewer)", n, at, below);
+    /* Beyond 50: (pi/3) (2.8016 / 0.3)^2 = 91.3 -> 92. */
+    ok(signed_rank_pairs_needed(0.3, 0.05, 0.8, 500, 3) == 92, "0.3 sd needs 92 pairs (the asymptotic formula)");
+    ok(signed_rank_pairs_needed(0.0, 0.05, 0.8, 500, 3) == -1, "no shift: no number of pairs");
+    ok(signed_rank_pairs_needed(5.0, 0.05, 0.8, 2000, 3) == 6, "a huge shift still needs 6 pairs (2/64 <= 0.05)");
+}
+
+int main(void)
+{
+    test_student_t();
+    test_brunner_munzel();
+    test_sequential();
+    test_prediction();
+    test_pairs_needed();
+    return done_testing();
+}
