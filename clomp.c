@@ -1,9 +1,8 @@
-/* clomp: what OpenMP threading really costs on an unstructured mesh.
- *
- * The story of a run: parse the CLOMP 1.2 command line, set the run up
- * (setup/), measure everything into the run record (measure/), and write it
- * out (report/): the text report as it goes, then the JSON and CSV. This
- * file keeps main, the signal handlers and the hooks that tie them together. */
+/* clomp: what OpenMP threading really costs on an unstructured mesh. The story
+ * of a run: parse the CLOMP 1.2 command line, set the run up (setup/), measure
+ * everything into the run record (measure/), and write it out (report/): the
+ * text report as it goes, then the JSON and CSV. This file keeps main, the
+ * signal handlers and the hooks that tie them together. */
 #include <omp.h>
 #include <signal.h>
 #include <stdarg.h>

@@ -220,6 +220,7 @@ MEASURING = {
     "mpi/cluster.h": "MPI communication between the ranks",
     "kernels/construct_region.h": "records what the runtime gave inside every construct region",
     "kernels/construct_probe.h": "records what a construct body did when its check runs it (untimed)",
+    "kernels/target_probe.h": "the target probes' shared delay and reference (offload builds): what they time",
     "measure/constructs.h": "measures the construct table",
     "setup/setup.h": "configures OpenMP, builds and first-touches the mesh, times the serial plan",
     "ompt/tool.h": "the OMPT tool: callbacks inside the runtime, the census, the sampling timer",

@@ -70,9 +70,10 @@ class HostileSubmissions(unittest.TestCase):
         head = io.BytesIO()
         with tarfile.open(fileobj=head, mode="w") as tar:
             tar.add(self.stage.suite, arcname=NAME)
+            end = tar.offset              # the end of the last member: end-of-archive blocks and padding follow
         info, _ = member(NAME + "/big.full", size=2 << 30)
         with gzip.open(path, "wb") as f:
-            f.write(head.getvalue()[:-1024] + info.tobuf(format=tarfile.GNU_FORMAT))
+            f.write(head.getvalue()[:end] + info.tobuf(format=tarfile.GNU_FORMAT))
         self.refused(path, r"CLOMP_vm_1/big.full: 2147483648 bytes, over the bound of")
 
     def test_names_with_newlines_quotes_and_html_are_refused_and_shown_escaped(self):
