@@ -13,7 +13,7 @@ the overall answer is about [Static OMP overhead us/Loop]."""
 import math
 import os
 import sys
-from collections import OrderedDict
+from collections import Counter, OrderedDict
 
 from . import compare_figures, safe_write, stats_helper
 from .safe_io import for_terminal
@@ -107,9 +107,34 @@ def mixing_note(docs, sides):
             "        For the runtime alone compare one build on both runtimes: --compare gnu,libomp."]
 
 
+def table_verdict(detected, m, n):
+    if detected == 0:
+        return "Verdict: no difference detectable with %d runs in any figure." % n
+    return ("Verdict: %d of %d figures differ (95%% for the table, between processes); no difference is "
+            "detectable in the rest." % (detected, m))
+
+
+def nothing_compared(docs, n):
+    """The verdict when no figure was measured by both sides: why, never "no difference" (0 figures compared
+    cannot say that). Construct runs: how many levels each status took, over every process."""
+    levels = [lv for side in "AB" for doc in docs[side] for lv in compare_figures.construct_levels_not_compared(doc)]
+    statuses = Counter(status for _, status, _ in levels)
+    if levels and set(statuses) == {"unresolved"}:
+        why = next((problem for _, _, problem in levels if problem), "no reason given")
+        return ["Verdict: nothing could be compared: every construct level of all %d processes was unresolved "
+                "(%d levels; the first's reason: %s), so neither a difference nor its absence can be said." % (2 * n, len(levels), why)]
+    text = "Verdict: nothing could be compared: no figure was measured by both sides"
+    if levels:
+        text += " (construct levels not measured, over all %d processes: %s)" % (
+            2 * n, ", ".join("%d %s" % (k, s) for s, k in sorted(statuses.items())))
+    return [text + ", so neither a difference nor its absence can be said."]
+
+
 def overall(primary, rows, n):
     """The comparison's one answer, for the primary figure."""
     row = next((r for r in rows if r[0] == primary), None)
+    if not rows:
+        return "Overall: no answer: nothing could be compared (above)."
     if row is None:
         return "Overall: the primary figure, %s, was not measured here (name another with --primary)." % primary
     return "Overall (%s, the primary figure): %s." % (primary, row[2])
@@ -161,15 +186,14 @@ def report(stem, header_text, helper, primary=PRIMARY):
         records.append("figure\t%s\t%s\t%s\t%s" % (figure, ",".join(repr(v) for v in a), ",".join(repr(v) for v in b), said))
         rows.append((figure, c, said))
     out.append("")
-    if normal == 0:
-        out.append("p-values: exact (the permutation distribution of U) for all %d figures." % exact)
+    if m == 0:
+        out += nothing_compared(docs, n)
     else:
-        out.append("p-values: exact for %d figures, normal approximation (tie-corrected) for %d." % (exact, normal))
-    if detected == 0:
-        out.append("Verdict: no difference detectable with %d runs in any figure." % n)
-    else:
-        out.append("Verdict: %d of %d figures differ (95%% for the table, between processes); no difference is "
-                   "detectable in the rest." % (detected, m))
+        if normal == 0:
+            out.append("p-values: exact (the permutation distribution of U) for all %d figures." % exact)
+        else:
+            out.append("p-values: exact for %d figures, normal approximation (tie-corrected) for %d." % (exact, normal))
+        out.append(table_verdict(detected, m, n))
     out.append(overall(primary, rows, n))
     js = stats_helper.comparison_json(helper, level, "\n".join(records) + "\n")
     return "\n".join(out) + "\n", "\n".join(csv_lines) + "\n", js
