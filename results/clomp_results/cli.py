@@ -21,6 +21,7 @@ COMMANDS = {
     "compare-report": ("clomp_results.compare_report", "the report of run_clomp.sh --compare from its processes' JSON records (.txt, .csv, .json)"),
     "ompt-tax-report": ("clomp_results.ompt_tax_report", "the report of run_clomp.sh --ompt-tax from its two comparisons' JSON"),
     "bundle": ("clomp_results.bundle", "write the submission bundle <base>.tar.gz of a suite (MANIFEST, runtime library)"),
+    "finish": ("clomp_results.finish", "a suite's end in one process: tables --write, between, report, bundle"),
 }
 
 
