@@ -232,7 +232,8 @@ CHECK_PROGRAM = $(if $(OFFLOAD),$(PROGRAM),clomp)
 # first on their PATH, so that each start is the interpreter that python3
 # names here, not a launcher shim (pyenv's re-resolves it at every start, more
 # than doubling each start's cost). Empty without python3: PATH unchanged.
-PYTHON_BIN_DIR := $(shell python3 -c 'import os, sys; print(os.path.dirname(sys.executable))' 2>/dev/null)
+# (Recursive: asked only when a test recipe runs, not on every make.)
+PYTHON_BIN_DIR = $(shell python3 -c 'import os, sys; print(os.path.dirname(sys.executable))' 2>/dev/null)
 TEST_ENV = $(if $(PYTHON_BIN_DIR),PATH='$(PYTHON_BIN_DIR)':"$$PATH") OMP_WAIT_POLICY=$${OMP_WAIT_POLICY:-passive} CLOMP=$(CURDIR)/$(CHECK_PROGRAM) CLOMP_FAULTS_BIN=$(CURDIR)/$(CHECK_PROGRAM)-faults BUILD_DIR=$(CURDIR)/$(BUILD) CLOMP_STATS=$(CURDIR)/$(STATS_HELPER)
 # The quick lane runs two test files at a time (CHECK_JOBS): most of them are
 # one shell or Python process at a time, and every test already copes with
