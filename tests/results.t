@@ -330,7 +330,7 @@ statistic_want() {
     k=$(awk -F, -v f="$1" 'NR > 1 && $3 == f && index(" " $5 " ", " 1 ") { print $4 }' "$pcsv")
     if [ -z "$k" ]; then echo "run 1, median chunk (no process gave a figure between processes)"
     elif [ "$k" = "$n" ]; then echo "median over $n processes"
-    else echo "median over $k of $n processes (the others' figures are not results)"; fi
+    else echo "median over $k of $n processes (not a result in the others)"; fi
 }
 # headline_want FIGURE KEY COLUMN DECIMALS: the median over the processes whose figure is valid; with
 # none (every process's figure invalid on a busy machine), run 1's own figure, or n/a when its record

@@ -70,7 +70,7 @@ def statistic_text(suite, figure, runs_text):
     k, total = used
     if k == total:
         return "median over %d processes" % k
-    return "median over %d of %d processes (the others' figures are not results)" % (k, total)
+    return "median over %d of %d processes (not a result in the others)" % (k, total)
 
 
 def headline(suite, figure, value, low, high, decimals):
@@ -181,7 +181,7 @@ def llnl_section(suite, run1, record1, runs_text):
             text = "" if lo is None else " (%s %s .. %s%s)" % (label, fmt(lo, 0), fmt(hi, 0), more)
             used = processes_used(suite, "%s_llnl_target_cycles" % t.measurement)
             if used is not None and used[0] != used[1]:
-                text += " (median over %d of %d processes: the others' figures are not results)" % used
+                text += " (median over %d of %d processes: not a result in the others)" % used
             if lo is not None and t.target_below is not None:
                 verdict = judge(lo, hi, num(t.target_below), clock_ghz, core_min, core_max)
         bound = num(t.target_below)

@@ -77,9 +77,9 @@ class FromRecords(unittest.TestCase):
         self.assertEqual(rc, 0, err)
         headline = {r[0]: r[1] for r in next(t for t in Tables(page).tables if t[0][0] == "figure")}
         self.assertEqual(headline["Static OMP speedup over Serial Ref"],
-                         "median over 1 of 2 processes (the others' figures are not results)")
+                         "median over 1 of 2 processes (not a result in the others)")
         self.assertEqual(headline["Static OMP overhead, us per loop"],
-                         "median over 1 of 2 processes (the others' figures are not results)")
+                         "median over 1 of 2 processes (not a result in the others)")
         self.assertEqual(headline["OMP Barrier, us per barrier"], "median over 2 processes")
         self.assertNotIn("median of 2 processes", page)
 
