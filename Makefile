@@ -239,7 +239,13 @@ clomp-stats: $(STATS_HELPER)
 # that needs another policy sets its own.
 # An offload build (OFFLOAD=...) tests its own binaries.
 CHECK_PROGRAM = $(if $(OFFLOAD),$(PROGRAM),clomp)
-TEST_ENV = OMP_WAIT_POLICY=$${OMP_WAIT_POLICY:-passive} CLOMP=$(CURDIR)/$(CHECK_PROGRAM) CLOMP_FAULTS_BIN=$(CURDIR)/$(CHECK_PROGRAM)-faults BUILD_DIR=$(CURDIR)/$(BUILD) CLOMP_STATS=$(CURDIR)/$(STATS_HELPER)
+# The tests start python3 a few hundred times: the interpreter's own directory
+# first on their PATH, so that each start is the interpreter that python3
+# names here, not a launcher shim (pyenv's re-resolves it at every start, more
+# than doubling each start's cost). Empty without python3: PATH unchanged.
+# (Recursive: asked only when a test recipe runs, not on every make.)
+PYTHON_BIN_DIR = $(shell python3 -c 'import os, sys; print(os.path.dirname(sys.executable))' 2>/dev/null)
+TEST_ENV = $(if $(PYTHON_BIN_DIR),PATH='$(PYTHON_BIN_DIR)':"$$PATH") OMP_WAIT_POLICY=$${OMP_WAIT_POLICY:-passive} CLOMP=$(CURDIR)/$(CHECK_PROGRAM) CLOMP_FAULTS_BIN=$(CURDIR)/$(CHECK_PROGRAM)-faults BUILD_DIR=$(CURDIR)/$(BUILD) CLOMP_STATS=$(CURDIR)/$(STATS_HELPER)
 # The quick lane runs two test files at a time (CHECK_JOBS): most of them are
 # one shell or Python process at a time, and every test already copes with
 # oversubscribed cores. The full lane stays one file at a time: its guests,
@@ -261,12 +267,14 @@ numa-vm-check: clomp
 
 # The whole test suite under AddressSanitizer and UndefinedBehaviorSanitizer,
 # in a copy of the tree so that no sanitized binary ever replaces ./clomp.
+# Full stacks for each allocation (fast_unwind_on_malloc=0): libgomp has no
+# frame pointers, and tests/lsan.supp names the clomp frame under it.
 SANITIZE = -fsanitize=address,undefined -fno-sanitize-recover=all
 asan:
 	rm -rf $(BUILD)/asan-tree && mkdir -p $(BUILD)/asan-tree
 	tar --exclude=./build --exclude=./.git --exclude=./out --exclude=./clomp --exclude=./clomp-faults --exclude=./clomp_mpi --exclude=./clomp_mpi-faults -cf - . | \
 	    tar -C $(BUILD)/asan-tree -xf -
-	CLOMP_SANITIZED=1 ASAN_OPTIONS=detect_leaks=1 LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp:print_suppressions=0 \
+	CLOMP_SANITIZED=1 ASAN_OPTIONS=detect_leaks=1:fast_unwind_on_malloc=0 LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp:print_suppressions=0 \
 	UBSAN_OPTIONS=print_stacktrace=1 \
 	    $(MAKE) -C $(BUILD)/asan-tree CC='$(CC)' CFLAGS='-O1 -g -fno-omit-frame-pointer -Wall -Wextra $(SANITIZE)' \
 	    LDFLAGS='$(SANITIZE)' check

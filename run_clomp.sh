@@ -249,6 +249,7 @@ stop_child() {
 }
 trap on_signal INT TERM HUP
 trap 'stop_child; stop_watchdog; release_suite' EXIT
+start_row_writer "$base"   # the runs' .summary rows: one Python process (suite/results.sh)
 have_setsid=0
 command -v setsid >/dev/null 2>&1 && have_setsid=1
 

@@ -6,6 +6,7 @@
 #define _GNU_SOURCE   /* dl_iterate_phdr (link.h) */
 #include "setup.h"
 
+#include <dlfcn.h>
 #include <fcntl.h>
 #include <link.h>
 #include <limits.h>
@@ -118,6 +119,23 @@ static double thread_stack_bytes(void)
     return size > 0 ? (double)size : 8.0 * 1024 * 1024;
 }
 
+/* LLVM's libomp gives each thread it creates an explicit stack of its
+ * stack size (KMP_STACKSIZE or OMP_STACKSIZE, else the main thread's:
+ * ulimit -s), so glibc does not add the static TLS to it (below), and a
+ * stack that cannot hold the TLS makes libomp end the process ("OMP: Error
+ * #29: Unable to set OMP thread stack size", seen under ulimit -s 256 with
+ * 2 threads). libomp says that size (kmp_get_stacksize_s, which libgomp
+ * does not have, looked up so that no build links it); 0 on other runtimes. */
+static double libomp_thread_stack_bytes(void)
+{
+    void *symbol = dlsym(RTLD_DEFAULT, "kmp_get_stacksize_s");
+    size_t (*stacksize)(void);
+    if (symbol == NULL)
+        return 0;
+    memcpy(&stacksize, &symbol, sizeof stacksize);   /* an object pointer as a function's, as dlsym gives it */
+    return (double)stacksize();
+}
+
 /* glibc places a thread's static thread-local storage (every loaded
  * object's PT_TLS segment: here mostly the construct table's COPYIN arrays,
  * threadprivate, about 700 KiB) inside the thread's stack, and refuses to
@@ -190,11 +208,16 @@ int check_thread_limits(const RunSetup *run, char *why, size_t why_size)
     double room = cgroup_pids_room();
     consider(&bound, room, "this cgroup's room for %.0f more tasks (pids.max less pids.current)", room);
     /* An explicit OMP_STACKSIZE is the whole stack, TLS included; glibc's
-     * default (no size asked) is sized with the TLS already added. */
-    double stack = thread_stack_bytes(), tls = omp_stacksize_bytes() > 0 ? static_tls_bytes() : 0;
+     * default (no size asked) is sized with the TLS already added. libomp
+     * always asks its own size. */
+    double libomp_stack = libomp_thread_stack_bytes();
+    int explicit_stack = omp_stacksize_bytes() > 0 || libomp_stack > 0;
+    double stack = libomp_stack > 0 ? libomp_stack : thread_stack_bytes(), tls = explicit_stack ? static_tls_bytes() : 0;
     if (total > 1 && stack < tls + THREAD_STACK_MIN_REST) {
-        snprintf(why, why_size, "%s, but a thread's %.0f KiB stack (OMP_STACKSIZE) cannot hold its %.0f KiB of thread-local storage "
-                 "(the construct table's COPYIN arrays) and a minimal stack", asked, stack / 1024, tls / 1024);
+        snprintf(why, why_size, "%s, but a thread's %.0f KiB stack (%s) cannot hold its %.0f KiB of thread-local storage "
+                 "(the construct table's COPYIN arrays) and a minimal stack", asked, stack / 1024,
+                 omp_stacksize_bytes() > 0 ? "OMP_STACKSIZE" : "libomp's, from the main thread's ulimit -s; set OMP_STACKSIZE",
+                 tls / 1024);
         return EXIT_RESOURCE;
     }
     if (getrlimit(RLIMIT_AS, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY)

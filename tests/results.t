@@ -321,7 +321,17 @@ pcsv=${base}_key.processes.csv
 between() { awk -F, -v f="$1" -v d="$2" 'NR > 1 && $3 == f && index(" " $5 " ", " 1 ") { printf "%." d "f\n", $6 }' "$pcsv"; }
 # (The processes the input ran as: a figure's own median may count fewer, those whose figure is valid.)
 n=$(awk -F, 'NR > 1 && $3 == "static_omp_speedup" && index(" " $5 " ", " 1 ") { print split($5, r, " ") }' "$pcsv")
-like "$(cat "$html")" "Figures: <b>the median of $n processes \(runs " "with replicates the headline says it is the median of the target input's $n processes"
+like "$(cat "$html")" "Figures: <b>the median over the processes of runs [0-9 ]+ \(--replicates\) that gave the figure" \
+    "with replicates the headline says it is the median over the target input's processes that gave each figure"
+# statistic_want FIGURE: what the headline's statistic cell must say: the count of processes the figure's
+# median used (the processes column of <base>_key.processes.csv), of the $n the input ran as.
+statistic_want() {
+    local k
+    k=$(awk -F, -v f="$1" 'NR > 1 && $3 == f && index(" " $5 " ", " 1 ") { print $4 }' "$pcsv")
+    if [ -z "$k" ]; then echo "run 1, median chunk (no process gave a figure between processes)"
+    elif [ "$k" = "$n" ]; then echo "median over $n processes"
+    else echo "median over $k of $n processes (not a result in the others)"; fi
+}
 # headline_want FIGURE KEY COLUMN DECIMALS: the median over the processes whose figure is valid; with
 # none (every process's figure invalid on a busy machine), run 1's own figure, or n/a when its record
 # says it is not a result.
@@ -339,10 +349,12 @@ sys.exit(0 if any(m.get("key") == sys.argv[2] and m.get("valid") is False for m 
             NR > 1 && $1 == 1 && $c["key"] == k { if ($c[col] == "") print "n/a"; else printf "%." d "f\n", $c[col] }' "$base.csv"
     fi
 }
-got=$(sed -n 's|.*<td>Static OMP speedup over Serial Ref</td><td>median over processes</td><td class="num">\([^ <]*\).*|\1|p' "$html")
-is "$got" "$(headline_want static_omp_speedup static speedup 2)" "the headline's Static OMP speedup is the median over processes (whose figure is valid)"
-got=$(sed -n 's|.*<td>Static OMP overhead, us per loop</td><td>median over processes</td><td class="num">\([^ <]*\).*|\1|p' "$html")
-is "$got" "$(headline_want static_omp_overhead_us static overhead_us 2)" "the headline's Static OMP overhead is the median over processes (whose figure is valid)"
+got=$(sed -n 's|.*<td>Static OMP speedup over Serial Ref</td><td>\([^<]*\)</td><td class="num">\([^ <]*\).*|\1:\2|p' "$html")
+is "$got" "$(statistic_want static_omp_speedup):$(headline_want static_omp_speedup static speedup 2)" \
+    "the headline's Static OMP speedup is the median over processes (whose figure is valid), saying how many"
+got=$(sed -n 's|.*<td>Static OMP overhead, us per loop</td><td>\([^<]*\)</td><td class="num">\([^ <]*\).*|\1:\2|p' "$html")
+is "$got" "$(statistic_want static_omp_overhead_us):$(headline_want static_omp_overhead_us static overhead_us 2)" \
+    "the headline's Static OMP overhead is the median over processes (whose figure is valid), saying how many"
 got=$(sed -n 's|.*<td>Barrier latency (OMP Barrier)</td><td class="num">\([^ <]*\).*|\1|p' "$html")
 want=$(between barrier_llnl_target_cycles 0)
 if [ -n "$want" ]; then

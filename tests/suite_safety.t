@@ -7,7 +7,8 @@
 # device" as the last line's reason (never an output line that happens to
 # contain "Error"), every run marked done complete, and --resume after
 # freeing space finishes it with the files' modes kept; a run marked done
-# with incomplete files runs again on --resume. Stand-in executables
+# with incomplete files runs again on --resume; the runs' .summary rows come
+# from one Python process a suite and, should it die, from one a run. Stand-in executables
 # (below); each suite is the quick 8-run plan at MAX_THREADS 2.
 
 # shellcheck source-path=SCRIPTDIR source=lib/tap.sh
@@ -144,6 +145,28 @@ is "$(wc -l <"$two/CLOMP_${host}_1.done" | tr -d ' ')" 0 "and runs nothing"
 kill -TERM "$first"
 wait "$first"
 is "$?" 130 "the first driver, interrupted, ends as before (exit 130)"
+
+# ---- the .summary rows' writer (one Python process a suite) gone mid-suite -----------------
+# Each run's row then comes from a Python process of its own: every row is still there, once.
+if command -v python3 >/dev/null 2>&1 && command -v pgrep >/dev/null 2>&1; then
+    gone_writer=$root/gone-writer
+    FAKE_HANG_FILE=$root/gone-writer.pid FAKE_HANG=3 "$driver" "${quick[@]}" --out "$gone_writer" "$fake" 2 \
+        </dev/null >"$root/gone-writer.out" 2>&1 &
+    suite_pid=$!
+    bg_pids+=("$suite_pid")
+    wait_for test -s "$root/gone-writer.pid"   # run 1 under way: the writer started before it
+    writer=$(pgrep -f -- "tables --summary-rows $gone_writer/CLOMP_${host}_1\$" | head -n 1)
+    ok "$([ -n "$writer" ]; echo $?)" "a suite writes its runs' .summary rows through one Python process (pid ${writer:-none})"
+    [ -z "$writer" ] || kill -KILL "$writer"
+    wait "$suite_pid"
+    rc=$?
+    gb=$gone_writer/CLOMP_${host}_1
+    rows=$(awk -F, 'FNR > 1 { n[$1]++ } END { for (r in n) if (n[r] == 1) ok++; print ok + 0 }' "$gb"_*.summary 2>/dev/null)
+    is "$rc:$(complete_runs "$gb"):$rows" "0:ok:$total" "with that writer killed after the first run began, the suite completes and every run has its row, once"
+else
+    skip "a suite writes its runs' .summary rows through one Python process" "no python3 or pgrep"
+    skip "with that writer killed, every run still has its row, once" "no python3 or pgrep"
+fi
 
 # ---- SIGKILL of the driver: its run is ended for it; --resume waits for it ---------------
 if skip_unless_full_lane "SIGKILL of the driver, then --resume (5 tests)"; then

@@ -230,9 +230,17 @@ def suite_charts(runs, levels):
     return [c for c in charts if c is not None]
 
 
+def batch_script(jobs):
+    """One gnuplot script drawing every (chart, extension, terminal) of JOBS: each chart's own script, its
+    output closed after it and every setting reset before the next (the terminal and output are set anew)."""
+    return "".join(chart.script(ext, terminal) + "unset output\nreset\n" for chart, ext, terminal in jobs)
+
+
 def draw(charts, charts_dir, executable=None):
     """Draw CHARTS into CHARTS_DIR (created; never through a link): {stem: {ext: bytes}} of what was drawn, and
-    the errors. gnuplot works in a private directory beside CHARTS_DIR; nothing is written elsewhere."""
+    the errors. gnuplot works in a private directory beside CHARTS_DIR; nothing is written elsewhere.
+    Every chart is drawn by one gnuplot process (a start, with the cairo terminal's fonts, costs more than
+    a chart); should that one fail, each chart is drawn by its own, so that the failure names its chart."""
     drawn, errors = {}, []
     dir_fd = safe_write.open_dir(charts_dir, create=True)
     # gnuplot's own directory: new (mkdtemp: an exclusive, private name) beside the charts, removed after.
@@ -240,21 +248,27 @@ def draw(charts, charts_dir, executable=None):
                             dir=os.path.dirname(os.path.abspath(charts_dir)))
     try:
         try:
+            jobs = [(chart, ext, terminal) for chart in charts for ext, terminal in TERMINALS]
             for chart in charts:
                 for name, rows in chart.data.items():
                     with open(os.path.join(work, name), "w") as f:
                         f.write(gnuplot.data_file(rows))
-                for ext, terminal in TERMINALS:
+            batch_ok = bool(jobs) and gnuplot.run(batch_script(jobs), work, executable, len(jobs))[0]
+            for chart, ext, terminal in jobs:
+                out = os.path.join(work, "%s.%s" % (chart.stem, ext))
+                ok, log = True, ""
+                if not batch_ok:
+                    if os.path.lexists(out):
+                        os.unlink(out)
                     ok, log = gnuplot.run(chart.script(ext, terminal), work, executable)
-                    out = os.path.join(work, "%s.%s" % (chart.stem, ext))
-                    if not ok or not os.path.isfile(out):
-                        errors.append("gnuplot failed on %s.%s: %s" % (chart.stem, ext, log.strip()))
-                        continue
-                    with open(out, "rb") as f:
-                        content = f.read()
-                    safe_write.replace_file(dir_fd, "%s.%s" % (chart.stem, ext), content,
-                                            os.path.join(charts_dir, "%s.%s" % (chart.stem, ext)))
-                    drawn.setdefault(chart.stem, {})[ext] = content
+                if not ok or not os.path.isfile(out):
+                    errors.append("gnuplot failed on %s.%s: %s" % (chart.stem, ext, log.strip()))
+                    continue
+                with open(out, "rb") as f:
+                    content = f.read()
+                safe_write.replace_file(dir_fd, "%s.%s" % (chart.stem, ext), content,
+                                        os.path.join(charts_dir, "%s.%s" % (chart.stem, ext)))
+                drawn.setdefault(chart.stem, {})[ext] = content
         finally:
             shutil.rmtree(work, ignore_errors=True)
     finally:

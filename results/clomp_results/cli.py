@@ -25,6 +25,7 @@ COMMANDS = {
     "sweep-plan": ("clomp_results.sweep_plan", "run_clomp.sh --sweep's specifications checked and expanded into combinations"),
     "sweep-report": ("clomp_results.sweep_report", "the report of run_clomp.sh --sweep from its processes' JSON records (.txt, .csv, .json, .html)"),
     "bundle": ("clomp_results.bundle", "write the submission bundle <base>.tar.gz of a suite (MANIFEST, runtime library)"),
+    "finish": ("clomp_results.finish", "a suite's end in one process: tables --write, between, report, bundle"),
 }
 
 

@@ -109,6 +109,22 @@ def construct_figures(rows, every=False):
     return out
 
 
+def construct_levels_not_compared(doc):
+    """[(construct level name, status, problem)] of the construct levels of one process that give no figure
+    (unresolved, failed, serialized...: construct_figures leaves them out); [] for a mesh record."""
+    constructs = doc.get("constructs")
+    if not (isinstance(constructs, dict) and constructs.get("rows")):
+        return []
+    out = []
+    for row in constructs["rows"]:
+        for level in row.get("levels") or []:
+            if level.get("status") == "measured" and num(level.get("overhead_us")) is not None:
+                continue
+            out.append(("%s level %s" % (plain(row.get("construct_name", "")), level.get("level", "")),
+                        plain(level.get("status") or "no status"), plain(level.get("problem") or "")))
+    return out
+
+
 def sampling_counts(doc):
     """[(measurement name, consistent, unavailable, inconsistent, idle)] of the sampling tool's samples."""
     out = []

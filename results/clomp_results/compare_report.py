@@ -23,7 +23,7 @@ these processes (one line), 3 an error. Without LOOKS ("-") it only checks
 PRIMARY. --list-figures: the KEYs a process's record gives, one a line."""
 import os
 import sys
-from collections import OrderedDict
+from collections import Counter, OrderedDict
 
 from . import compare_figures, safe_write, stats_helper
 from .safe_io import for_terminal
@@ -166,6 +166,22 @@ def sequential_lines(c, looks, n):
                 c["overall_alpha"] if c["overall_alpha"] is not None else float("nan"), ALPHA, done, n)]
 
 
+def nothing_compared(docs, n):
+    """The verdict when no figure was measured by both sides: why, never "no difference" (0 figures compared
+    cannot say that). Construct runs: how many levels each status took, over every process."""
+    levels = [lv for side in "AB" for doc in docs[side] for lv in compare_figures.construct_levels_not_compared(doc)]
+    statuses = Counter(status for _, status, _ in levels)
+    if levels and set(statuses) == {"unresolved"}:
+        why = next((problem for _, _, problem in levels if problem), "no reason given")
+        return ["Verdict: nothing could be compared: every construct level of all %d processes was unresolved "
+                "(%d levels; the first's reason: %s), so neither a difference nor its absence can be said." % (2 * n, len(levels), why)]
+    text = "Verdict: nothing could be compared: no figure was measured by both sides"
+    if levels:
+        text += " (construct levels not measured, over all %d processes: %s)" % (
+            2 * n, ", ".join("%d %s" % (k, s) for s, k in sorted(statuses.items())))
+    return [text + ", so neither a difference nor its absence can be said."]
+
+
 def report(stem, header_text, helper, primary=PRIMARY):
     """(text, csv, json bytes) of the comparison."""
     single, sides, settings = read_header(header_text)
@@ -265,7 +281,11 @@ def report(stem, header_text, helper, primary=PRIMARY):
             fig["name"], ",".join(repr(v) for v in fig["a"]), ",".join(repr(v) for v in fig["b"]), said))
         rows.append((key, c, said))
     out.append("")
-    if flagged == 0:
+    if not compared:
+        # No figure measured by both sides (every construct level unresolved, say): why, never "no difference".
+        out += nothing_compared(docs, n)
+        overall = "Overall: no answer: nothing could be compared (above)."
+    elif flagged == 0:
         out.append("Verdict: no difference detectable with %d pairs in any figure." % n)
     else:
         out.append("Verdict: %d of %d figures differ (the primary at alpha %s, the others under Holm); no difference is "

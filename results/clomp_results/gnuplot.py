@@ -44,17 +44,18 @@ def available():
     return shutil.which("gnuplot")
 
 
-def run(script, workdir, executable=None):
-    """Run gnuplot on SCRIPT (text) in WORKDIR; (ok, its output) — never raises for gnuplot's own failure."""
+def run(script, workdir, executable=None, charts=1):
+    """Run gnuplot on SCRIPT (text, CHARTS charts) in WORKDIR; (ok, its output) — never raises for gnuplot's
+    own failure. It may take GNUPLOT_SECONDS per chart."""
     exe = executable or available()
     if exe is None:
         return False, "gnuplot is not installed (apt-get install gnuplot-nox)"
     env = {"PATH": "/usr/bin:/bin", "LC_ALL": "C", "HOME": workdir}
     try:
         done = subprocess.run([exe], input=script.encode("utf-8"), cwd=workdir, env=env,
-                              stdout=subprocess.PIPE, stderr=subprocess.STDOUT, timeout=GNUPLOT_SECONDS)
+                              stdout=subprocess.PIPE, stderr=subprocess.STDOUT, timeout=GNUPLOT_SECONDS * charts)
     except subprocess.TimeoutExpired:
-        return False, "gnuplot ran past %d s" % GNUPLOT_SECONDS
+        return False, "gnuplot ran past %d s" % (GNUPLOT_SECONDS * charts)
     except OSError as e:
         return False, "gnuplot could not run: %s" % e
     return done.returncode == 0, done.stdout.decode("utf-8", "replace")

@@ -51,6 +51,28 @@ def judge(lo, hi, bound, clock_ghz, core_min, core_max):
     return "met" if hi < bound else "not met" if lo >= bound else "undecided"
 
 
+def processes_used(suite, figure):
+    """(processes the figure's median used, processes of the target input) from <base>_key.processes.csv, or None:
+    a process whose figure was not a result (issue 35) gives none, so the two can differ."""
+    for row in processes_rows(suite):
+        if row.get("figure") == figure and "1" in row.get("runs", "").split():
+            used = num(row.get("processes"))
+            return (int(used) if used is not None else 0), len(row.get("runs", "").split())
+    return None
+
+
+def statistic_text(suite, figure, runs_text):
+    """What the headline's figure is: the median over the processes that gave it (k of N when not all did)."""
+    used = processes_used(suite, figure)
+    if used is None:
+        return ("run 1, median chunk (no process gave a figure between processes)" if runs_text
+                else "run 1, median chunk")
+    k, total = used
+    if k == total:
+        return "median over %d processes" % k
+    return "median over %d of %d processes (not a result in the others)" % (k, total)
+
+
 def headline(suite, figure, value, low, high, decimals):
     """(value, interval text) from the between-process figure when there is one, else run 1's."""
     b = between(suite, figure)
@@ -87,28 +109,27 @@ def headline_section(suite, run1, record1, runs_text):
     static, bestcase, barrier, parallel = fig("static"), fig("bestcase"), fig("barrier"), fig("parallel")
     at = lambda f, name: getattr(f, name, None) if f is not None else None
     if runs_text:
-        basis = ("the median of %d processes (runs %s, --replicates), each figure with the interval between "
-                 "those processes" % (len(runs_text.split()), runs_text))
-        statistic = "median over processes"
+        basis = ("the median over the processes of runs %s (--replicates) that gave the figure (each row says how "
+                 "many), with the interval between those processes" % runs_text)
     else:
         basis = "one process (run 1): each figure from its median chunk, with intervals within that process"
-        statistic = "run 1, median chunk"
     ov_ci = at(static, "overhead_ci") or (None, None)
     bar_ci = at(barrier, "us_ci") or (None, None)
-    rows = [("Static OMP speedup over Serial Ref", headline(suite, "static_omp_speedup", at(static, "speedup"), None, None, 2), 2, "", static),
-            ("Bestcase OMP speedup (the most these threads can give)", headline(suite, "bestcase_omp_speedup", at(bestcase, "speedup"), None, None, 2), 2, "", bestcase),
-            ("Static OMP efficacy (bestcase time / Static time)", headline(suite, "static_omp_efficacy_percent", at(static, "efficacy"), None, None, 1), 1, "%", static),
-            ("Static OMP overhead, us per loop", headline(suite, "static_omp_overhead_us", at(static, "overhead"), ov_ci[0], ov_ci[1], 2), 2, "", static),
-            ("OMP Barrier, us per barrier", headline(suite, "omp_barrier_us_per_loop", at(barrier, "us_per_loop"), bar_ci[0], bar_ci[1], 3), 3, "", barrier),
-            ("OMP Parallel (fork/join), us", headline(suite, "omp_parallel_us_per_loop", at(parallel, "us_per_loop"), None, None, 3), 3, "", parallel)]
+    rows = [("Static OMP speedup over Serial Ref", "static_omp_speedup", at(static, "speedup"), None, None, 2, "", static),
+            ("Bestcase OMP speedup (the most these threads can give)", "bestcase_omp_speedup", at(bestcase, "speedup"), None, None, 2, "", bestcase),
+            ("Static OMP efficacy (bestcase time / Static time)", "static_omp_efficacy_percent", at(static, "efficacy"), None, None, 1, "%", static),
+            ("Static OMP overhead, us per loop", "static_omp_overhead_us", at(static, "overhead"), ov_ci[0], ov_ci[1], 2, "", static),
+            ("OMP Barrier, us per barrier", "omp_barrier_us_per_loop", at(barrier, "us_per_loop"), bar_ci[0], bar_ci[1], 3, "", barrier),
+            ("OMP Parallel (fork/join), us", "omp_parallel_us_per_loop", at(parallel, "us_per_loop"), None, None, 3, "", parallel)]
     args = " ".join(run1.args) if run1 is not None else ""
     out = ['<p>The target input, <code>clomp %s</code>: about 6400 zones on every core, a typical small' % e(args),
            'loop of a multiphysics code. If Static OMP does not speed it up, threading costs more than it saves.',
            'Figures: <b>%s</b>.</p>' % e(basis),
            '<table>', '<tr><th>figure</th><th>statistic</th><th>value</th></tr>']
-    for label, (value, ci), decimals, unit, f in rows:
+    for label, figure, value, low, high, decimals, unit, f in rows:
+        value, ci = headline(suite, figure, value, low, high, decimals)
         out.append('<tr><td>%s</td><td>%s</td><td class="num">%s%s%s%s</td></tr>'
-                   % (e(label), e(statistic), fmt(value, decimals), unit, e(ci), invalid_note(f)))
+                   % (e(label), e(statistic_text(suite, figure, runs_text)), fmt(value, decimals), unit, e(ci), invalid_note(f)))
     out.append('</table>')
     out += llnl_section(suite, run1, record1, runs_text)
     return out
@@ -158,6 +179,9 @@ def llnl_section(suite, run1, record1, runs_text):
         if b is not None:
             cycles, lo, hi, label, more = b
             text = "" if lo is None else " (%s %s .. %s%s)" % (label, fmt(lo, 0), fmt(hi, 0), more)
+            used = processes_used(suite, "%s_llnl_target_cycles" % t.measurement)
+            if used is not None and used[0] != used[1]:
+                text += " (median over %d of %d processes: not a result in the others)" % used
             if lo is not None and t.target_below is not None:
                 verdict = judge(lo, hi, num(t.target_below), clock_ghz, core_min, core_max)
         bound = num(t.target_below)

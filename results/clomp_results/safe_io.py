@@ -23,12 +23,9 @@ from __future__ import annotations
 
 import errno
 import os
-import shutil
 import signal
 import stat
 import sys
-import tarfile
-import tempfile
 from dataclasses import dataclass
 from typing import Dict, List, Optional
 
@@ -88,6 +85,7 @@ _handlers_installed = False
 
 
 def _remove_live_dirs() -> None:
+    import shutil
     while _live_dirs:
         shutil.rmtree(_live_dirs.pop(), ignore_errors=True)
 
@@ -202,6 +200,7 @@ class Input:
 
     def close(self) -> None:
         if self._tempdir is not None:
+            import shutil
             shutil.rmtree(self._tempdir, ignore_errors=True)
             if self._tempdir in _live_dirs:
                 _live_dirs.remove(self._tempdir)
@@ -248,6 +247,7 @@ def _scan_directory(root: str, limits: Limits, only=None):
 
 
 def _extract(bundle: str, dest: str, limits: Limits):
+    import tarfile   # here, not at the top: the run loop's per-run step never opens a bundle (its start is cheaper)
     """Extract a gzip tar member by member into dest, checking each header
     before any byte is written; data copied with a size bound."""
     files: Dict[str, int] = {}
@@ -356,6 +356,8 @@ def open_input(path: str, limits: Limits = DEFAULT_LIMITS, only=None) -> Input:
         root = os.path.realpath(path)
         files, dirs = _scan_directory(root, limits, only)
         return Input(root, root, files, limits, None, dirs)
+    import shutil
+    import tempfile
     _cleanup_on_signals()
     tmp = tempfile.mkdtemp(prefix="clomp-input.")
     _live_dirs.append(tmp)

@@ -193,6 +193,27 @@ def append_summary_row(base: str, run: int) -> str:
     return summary
 
 
+def serve_summary_rows(base: str, requests, replies) -> int:
+    """The run loop's row writer (suite/results.sh, start_row_writer): for each run number read from
+    REQUESTS (one a line), that run's .summary row appended as append_summary_row does, then "ok" (the
+    file closed), or "error: WHY" (nothing more written), one line to REPLIES each; ends at the end of
+    REQUESTS (the driver gone). One Python start per suite, not one per run."""
+    while True:
+        line = requests.readline()
+        if not line:
+            return 0
+        text = line.strip()
+        try:
+            if not text.isdigit():
+                raise ValueError("not a run number: %r" % text[:40])
+            append_summary_row(base, int(text))
+            reply = "ok"
+        except (OSError, ValueError, safe_io.Refused) as e:
+            reply = "error: %s" % for_terminal(str(e)).replace("\n", " ")
+        replies.write(reply + "\n")
+        replies.flush()
+
+
 def render(suite: Suite) -> Dict[str, List[str]]:
     """file name -> its lines (header first): every .summary and the construct table."""
     facts = driver_facts(suite)
@@ -238,9 +259,13 @@ def main(argv: List[str]) -> int:
             print("clomp-results tables: %s" % for_terminal(str(e)), file=sys.stderr)
             return 1
         return 0
+    if len(argv) == 2 and argv[0] == "--summary-rows":
+        return serve_summary_rows(argv[1], sys.stdin, sys.stdout)
     if len(argv) != 2 or argv[1] not in ("--check", "--print", "--write"):
         print("usage: clomp-results tables SUITE|BUNDLE|DIR --check|--print|--write\n"
-              "       clomp-results tables --append-summary-row BASE RUN", file=sys.stderr)
+              "       clomp-results tables --append-summary-row BASE RUN\n"
+              "       clomp-results tables --summary-rows BASE   (run numbers on stdin, ok or error: WHY on stdout)",
+              file=sys.stderr)
         return 2
     try:
         inp, name = loader.open_suite(argv[0])

@@ -96,6 +96,37 @@ class CompareReport(unittest.TestCase):
         text = compare_report.report(self.stem, "replicates\t6\nsequence\tABBAAB\n", HELPER, "barrier_level1_overhead")[0]
         self.assertIn("Overall: the primary figure, barrier_level1_overhead, was not measured here", text)
 
+    def construct_records(self, statuses, n=6):
+        """--compare --constructs records: two construct levels per process, with these statuses."""
+        for r in range(1, n + 1):
+            for label in "AB":
+                levels = [{"level": 1, "outer_threads": None, "inner_threads": 2, "status": s, "overhead_us": 0.5 + r / 100.0,
+                           "problem": "the noise census: a team thread lost 25% of its time or more" if s == "unresolved" else None}
+                          for s in statuses]
+                doc = {"schema": "clomp-result", "constructs": {"rows": [{"construct_name": "BARRIER", "levels": levels}]}}
+                with open("%s_%s%d.json" % (self.stem, label, r), "w") as f:
+                    json.dump(doc, f)
+        return compare_report.report(self.stem, "replicates\t%d\nsequence\t%s\n" % (n, "ABBA" * (n // 2)), HELPER,
+                                     "barrier_level1_overhead")[0]
+
+    def test_constructs_all_unresolved_say_nothing_could_be_compared_not_no_difference(self):
+        text = self.construct_records(["unresolved", "unresolved"])
+        self.assertNotIn("no difference detectable", text)
+        self.assertIn("Verdict: nothing could be compared: every construct level of all 12 processes was unresolved "
+                      "(24 levels; the first's reason: the noise census: a team thread lost 25% of its time or more)", text)
+        self.assertEqual(text.rstrip("\n").split("\n")[-1], "Overall: no answer: nothing could be compared (above).")
+
+    def test_constructs_unresolved_or_failed_give_the_count_of_each(self):
+        text = self.construct_records(["unresolved", "failed"])
+        self.assertNotIn("no difference detectable", text)
+        self.assertIn("nothing could be compared: no figure was measured by both sides (construct levels not measured, "
+                      "over all 12 processes: 12 failed, 12 unresolved)", text)
+
+    def test_one_measured_construct_level_is_compared_as_before(self):
+        text = self.construct_records(["measured", "unresolved"])
+        self.assertNotIn("nothing could be compared", text)
+        self.assertIn("Verdict: no difference detectable with 6 pairs in any figure.", text)
+
 
 def ask(*args):
     return subprocess.run([HELPER] + list(args), stdout=subprocess.PIPE, stderr=subprocess.PIPE)

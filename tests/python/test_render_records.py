@@ -7,10 +7,12 @@ import json
 import os
 import unittest
 
-from render_fixture import Scratch, Tables
+from render_fixture import TOP, Scratch, Tables
 
-from clomp_results import charts, report, view
+from clomp_results import between, charts, report, view
 from clomp_results.loader import load_suite
+
+STATS = os.environ.get("CLOMP_STATS") or os.path.join(TOP, "build", "clomp-stats")
 
 
 class FromRecords(unittest.TestCase):
@@ -57,6 +59,29 @@ class FromRecords(unittest.TestCase):
         self.assertIn("invalid, not a result: faster than Bestcase beyond its interval", run2[6])
         run1 = next(r for r in key_runs if r[0] == "1")
         self.assertNotEqual(run1[4], "n/a")
+
+    @unittest.skipUnless(os.access(STATS, os.X_OK), "clomp-stats is not built (make clomp-stats)")
+    def test_the_headline_says_how_many_processes_each_median_used(self):
+        def flag(doc):   # run 2's Static OMP not a result: null figures, as clomp writes them
+            for m in doc["measurements"]:
+                if m["key"] == "static":
+                    m.update(valid=False, invalid_reason="faster than Bestcase beyond its interval", runtime_speedup=None,
+                             runtime_efficacy_percent=None, runtime_overhead_us_per_loop=None, overhead_us_per_loop=None)
+        self.edit_record("_key.run2.json", flag)
+        csv_lines, _ = between.report(load_suite(self.s.dir), STATS)
+        with open(self.s.path("_key.processes.csv"), "w") as f:
+            f.write("\n".join(csv_lines) + "\n")
+        used = {line.split(",")[2]: line.split(",")[3] for line in csv_lines[1:]}
+        self.assertEqual((used["static_omp_speedup"], used["omp_barrier_us_per_loop"]), ("1", "2"))
+        rc, err, page = self.s.render("no")
+        self.assertEqual(rc, 0, err)
+        headline = {r[0]: r[1] for r in next(t for t in Tables(page).tables if t[0][0] == "figure")}
+        self.assertEqual(headline["Static OMP speedup over Serial Ref"],
+                         "median over 1 of 2 processes (not a result in the others)")
+        self.assertEqual(headline["Static OMP overhead, us per loop"],
+                         "median over 1 of 2 processes (not a result in the others)")
+        self.assertEqual(headline["OMP Barrier, us per barrier"], "median over 2 processes")
+        self.assertNotIn("median of 2 processes", page)
 
     def test_an_unresolved_construct_row_is_not_a_result(self):
         def mark(r):

@@ -34,6 +34,38 @@ class GoldenReRender(unittest.TestCase):
         for name, lines in rendered.items():
             self.assertEqual(lines, golden_lines(name), name)
 
+    def test_the_run_loops_row_writer_answers_each_run_and_writes_the_summaries_line_for_line(self):
+        import shutil
+        import tempfile
+        work = tempfile.mkdtemp(prefix="clomp-rows-test.")
+        try:
+            suite = os.path.join(work, "suite")
+            shutil.copytree(GOLDEN, suite)
+            for f in os.listdir(suite):
+                if f.endswith(".summary"):
+                    os.unlink(os.path.join(suite, f))
+            # The driver's record of each run, as today's driver writes it (the golden suite predates it).
+            facts = tables.driver_facts(self.suite)
+            with open(os.path.join(suite, NAME + ".runs.csv"), "w") as f:
+                f.write("run,set,numa,status,exit_code,seconds\n")
+                for p in self.suite.plan:
+                    f.write("%d,%s,%s,%s\n" % (p.index, p.set_name, p.policy or "first-touch", ",".join(facts[p.index])))
+            runs = [line.strip() for line in golden_lines(NAME + ".done")]
+            replies = io.StringIO()
+            status = tables.serve_summary_rows(os.path.join(suite, NAME), io.StringIO("\n".join(runs + ["x", "99"]) + "\n"),
+                                               replies)
+            said = replies.getvalue().splitlines()
+            self.assertEqual(status, 0)
+            self.assertEqual(said[:len(runs)], ["ok"] * len(runs))
+            self.assertEqual(len(said), len(runs) + 2)
+            self.assertTrue(said[-2].startswith("error: not a run number"), said[-2])
+            self.assertTrue(said[-1].startswith("error: run 99 is not in the plan"), said[-1])
+            for f in sorted(f for f in os.listdir(GOLDEN) if f.endswith(".summary")):
+                with open(os.path.join(suite, f), newline="") as got:
+                    self.assertEqual(got.read().splitlines(), golden_lines(f), f)
+        finally:
+            shutil.rmtree(work, ignore_errors=True)
+
     def test_summary_figures_are_the_records_runtime_figures_read_independently(self):
         # An independent oracle: the JSON read with json and the .summary with csv, by name.
         with open(os.path.join(GOLDEN, NAME + "_key.summary"), newline="") as f:
