@@ -20,6 +20,8 @@ COMMANDS = {
     "report": ("clomp_results.report", "draw a suite's charts (gnuplot) and write its HTML report <base>.html, in its directory only"),
     "compare-report": ("clomp_results.compare_report", "the report of run_clomp.sh --compare from its processes' JSON records (.txt, .csv, .json)"),
     "ompt-tax-report": ("clomp_results.ompt_tax_report", "the report of run_clomp.sh --ompt-tax from its two comparisons' JSON"),
+    "calibration": ("clomp_results.calibration", "the dry run's cost model constants from the two calibration runs' JSON (suite/calibrate.sh)"),
+    "find-suite": ("clomp_results.find_suite", "which suite of a directory run_clomp.sh --bundle [ID] rewrites (its base name)"),
     "bundle": ("clomp_results.bundle", "write the submission bundle <base>.tar.gz of a suite (MANIFEST, runtime library)"),
 }
 

@@ -102,7 +102,8 @@ def render(target, want_charts="auto", err=sys.stderr):
         return 2
     if want_charts == "auto":
         if not have:
-            err.write("report: notice: gnuplot is not installed: the report has no charts (apt-get install gnuplot-nox)\n")
+            err.write("report: notice: gnuplot is not installed: the report has no charts (install gnuplot-nox, then: "
+                      "make plots OUT=%s)\n" % for_terminal(base))
         want_charts = "yes" if have else "no"
     directory, name = os.path.split(base)
     directory = directory or "."
