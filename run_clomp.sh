@@ -232,6 +232,7 @@ fi
 
 # ---- the plan: every run, in order (suite/plan.sh) ------------------------------------
 build_plan
+read_listings     # suite/plan.sh: the measurements and constructs the estimate counts, from EXE's tables
 calibrate_model   # suite/calibrate.sh: the estimate's constants, from this node
 estimate_plan
 if [ "$dry_run" = 1 ]; then
