@@ -90,7 +90,7 @@ kinds = {line.split("\t")[0]: line.split("\t")[2] for line in sys.argv[6].splitl
 header = list(rows[0].keys()) if rows else []
 if header[-1:] != ["kind"] or doc["constructs"].get("csv_columns") != header or doc["schema_minor"] < 9:
     bad.append(f"CSV columns end {header[-2:]}; JSON csv_columns {doc['constructs'].get('csv_columns')}, minor {doc['schema_minor']}")
-bad += [f"{r['construct']}: CSV kind '{r['kind']}'" for r in rows if r["kind"] != kinds.get(r["construct"])]
+bad += [f"{r['construct']}: CSV kind '{r.get('kind')}'" for r in rows if r.get("kind") != kinds.get(r["construct"])]
 bad += [f"{r['construct']}: JSON kind '{r.get('kind')}'" for r in doc["constructs"]["rows"] if r.get("kind") != kinds.get(r["construct"])]
 for key in keys:
     for level, outer in (("1", "1"), ("2", "2")):
