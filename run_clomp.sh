@@ -172,6 +172,7 @@ fi
 # ---- the plan: every run, in order (suite/plan.sh) ------------------------------------
 probe_offload   # suite/offload.sh: the offload runs need a binary whose device opens
 build_plan
+read_listings     # suite/plan.sh: the measurements and constructs the estimate counts, from EXE's tables
 calibrate_model   # suite/calibrate.sh: the estimate's constants, from this node
 estimate_plan
 if [ "$dry_run" = 1 ]; then
@@ -211,10 +212,11 @@ if [ -z "$resume_id" ]; then
     "$here/results/machine.sh" "${base}_machine" "$exe"
     (set -o noclobber; : >"$base.done") || { echo "run_clomp.sh: $base.done already exists" >&2; exit 2; }
 else
+    undo_record                 # suite/run_guard.sh: a record cut short, taken back first
     echo "---- resumed $(date)${SLURM_JOB_ID:+ in Slurm job $SLURM_JOB_ID}" >>"$base.env" ||
         die_usage "--resume: cannot write $base.env"
     drop_incomplete_done_runs   # suite/run_guard.sh
-    drop_unfinished_runs
+    drop_unfinished_runs        # suite/common.sh
 fi
 
 cat <<EOF
@@ -366,7 +368,7 @@ done
 
 replicates_files=''
 [ ! -f "${base}_key.processes.csv" ] || replicates_files=" ${base}_key.processes.csv ${base}_key.processes.txt"
-failures=$("$here/results/first_failure.sh" "$base")
+failures=$(first_failure)   # suite/run_guard.sh
 if ! werr=$(echo "---- complete $(date)${failures:+: $failures}" 2>&1 >>"$base.env"); then
     stop_unrecorded "the suite's end (every run is recorded)" "$(write_failed "$werr")"
 fi

@@ -61,7 +61,9 @@ const Schedule *find_schedule(const char *name);
 const char *schedule_role_text(ScheduleRole role);
 
 /* clomp --list-schedules: one tab-separated line per table entry (key,
- * report name, role, parameter, default or optional) after a '#' header. */
+ * report name, role, parameter, default or optional, and the threads it
+ * runs on: one, team or nested teams) after a '#' header; columns are
+ * appended, never inserted (the suite's estimate reads them by name). */
 void print_schedule_list(FILE *out);
 
 /* The keys, space-separated, of the default (optional 0) or the optional

@@ -78,7 +78,7 @@ const char *schedule_role_text(ScheduleRole role)
 
 void print_schedule_list(FILE *out)
 {
-    fprintf(out, "# key\treport name\trole\tparameter\truns\n");
+    fprintf(out, "# key\treport name\trole\tparameter\truns\tthreads\n");
     for (size_t i = 0; i < clomp_schedule_count; i++) {
         const Schedule *s = clomp_schedules[i];
         fprintf(out, "%s\t%s\t%s\t", s->key, s->name, schedule_role_text(s->role));
@@ -86,7 +86,8 @@ void print_schedule_list(FILE *out)
             fprintf(out, "%s %ld", s->parameter_kind, s->parameter);
         else
             fputc('-', out);
-        fprintf(out, "\t%s\n", s->optional ? "optional" : "default");
+        fprintf(out, "\t%s\t%s\n", s->optional ? "optional" : "default",
+                s->nests ? "nested" : s->uses_threads ? "team" : "one");
     }
 }
 

@@ -165,6 +165,12 @@ static FigureCell regions(const ConstructCellRow *row, char *b, size_t n)
     (void)b, (void)n;
     return RAN ? INTEGER(LEVEL->seen.regions) : TEXT(NULL);
 }
+/* sync, loop, task, data or target: what the charts and tables group by. */
+static FigureCell kind(const ConstructCellRow *row, char *b, size_t n)
+{
+    (void)b, (void)n;
+    return TEXT(construct_kind_name(row->result->construct->kind));
+}
 static FigureCell ratio(const ConstructCellRow *row, char *b, size_t n)
 {
     (void)b, (void)n;
@@ -197,6 +203,7 @@ const ConstructColumn construct_columns[] = {
     {"active_level_seen", "active_level_seen", active_level},
     {"outer_threads_seen", "outer_threads_seen", ancestors},
     {"level2_over_level1", NULL, ratio},
+    {"kind", NULL, kind},
 };
 
 const size_t construct_column_count = sizeof construct_columns / sizeof construct_columns[0];

@@ -73,6 +73,12 @@ void write_json_constructs(JsonWriter *w, const RunRecord *r)
     json_bool(w, "oversubscribed", t->oversubscribed);
     json_string(w, "wait_policy", t->wait_policy);
     write_level2_team(w, t);
+    /* The CSV's columns in its order (construct_columns): a reader remakes
+     * the CSV from the rows below without knowing which member goes where. */
+    json_array_begin(w, "csv_columns");
+    for (size_t c = 0; c < construct_column_count; c++)
+        json_string(w, NULL, construct_columns[c].csv);
+    json_array_end(w);
     json_array_begin(w, "rows");
     for (size_t i = 0; i < t->count; i++) {
         json_object_begin(w, NULL);

@@ -21,36 +21,10 @@ CALIBRATION_CACHED=(--trials=1 --schedules=serial,bestcase,static,dynamic,manual
 CALIBRATION_MEMORY=(--trials=1 --schedules=serial,bestcase)
 
 # calibration_figures CACHED_JSON MEMORY_JSON THREADS CORES: the model's constants
-# from the two runs' JSON, as NAME=VALUE words; nothing (status 1) when a figure is
+# from the two runs' JSON, as NAME=VALUE words (the results package's
+# calibration, by the measurements' roles); nothing (status 1) when a figure is
 # missing or not positive.
-calibration_figures() {
-    python3 - "$@" <<'EOF'
-import json, sys
-try:
-    cached, memory = (json.load(open(p)) for p in sys.argv[1:3])
-    threads, cores = int(sys.argv[3]), int(sys.argv[4])
-    us = lambda d, key: [m for m in d["measurements"] if m["key"] == key][0]["us_per_loop"]
-    zones = lambda d: d["inputs"]["numParts"] * d["inputs"]["zonesPerPart"]
-    bestcase = us(cached, "bestcase")
-    # The model's regions: its parallel measurements' time beyond Bestcase, on
-    # average over Bestcase (none), Static, Dynamic and Manual OMP.
-    region = sum(us(cached, k) - bestcase for k in ("static", "dynamic", "manual")) / 4
-    team = min(threads, cores)
-    figures = {
-        "ZONE_NS_CACHED": us(cached, "serial") * 1000 / zones(cached),
-        "ZONE_NS_MEMORY": us(memory, "serial") * 1000 / zones(memory),
-        "MEMORY_SPEEDUP": us(memory, "serial") / us(memory, "bestcase") / team if team > 1 else 1.0,
-        "REGION_US": max(region, 0.01),
-        "PROBE_US": sum(us(cached, k) for k in ("barrier", "parallel", "parallel_for")) / 3,
-        "BUILD_NS_PER_BYTE": memory["wall_time"]["mesh_build_seconds"] * 1e9 / memory["resolved"]["memory_bytes"],
-    }
-    if not all(v == v and 0 < v < 1e9 for v in figures.values()):
-        sys.exit(1)
-    print(" ".join(f"{k}={v:.4g}" for k, v in figures.items()))
-except (OSError, ValueError, KeyError, IndexError, TypeError, ZeroDivisionError):
-    sys.exit(1)
-EOF
-}
+calibration_figures() { python3 "$here/results/clomp-results" calibration "$@"; }
 
 # calibrate_model: sets the model's constants from this node, and
 # calibration_note (what they are and where they came from, for the dry run

@@ -63,25 +63,27 @@ stats_helper() {
     printf '%s\n' "$helper"
 }
 
-# After a crash between recording a run and marking it done, its output and
-# row may already be in the files: drop every section and row of a run that
-# is not in .done, so that the resumed run appears exactly once.
-# Each file is rewritten beside itself with its own mode, synced, then
+# table_rows CSV PROGRAM: the awk PROGRAM over the rows of CSV (a table whose
+# first row names its columns), cells by name: col("NAME") (RFC 4180 quotes:
+# results/csv_columns.awk). Nothing when CSV is missing.
+table_rows() { [ ! -e "$1" ] || awk -F, -f "$here/results/csv_columns.awk" -f <(printf '%s\n' "$2") "$1"; }
+
+# table_column CSV NAME: the cells of column NAME, one a line.
+table_column() { table_rows "$1" "{ print col(\"$2\") }"; }
+
+# --resume: rows of runs that are not in .done (a run a driver from before
+# the record journal, suite/run_guard.sh, left half recorded, or one
+# drop_incomplete_done_runs took back) leave the tables, by their run column,
+# so that the resumed run has its rows once; so does its JSON record.
+# Each table is rewritten beside itself with its own mode, synced, then
 # renamed over it; one that cannot be rewritten stops the resume (exit 2).
 drop_unfinished_runs() {  # uses $base
     local f
-    for f in "$base"_*.summary "$base.csv" "$base.constructs.csv" "$base.oversubscribed.csv" "$base.runs.csv"; do
+    for f in "$base"_*.summary "$base.csv" "$base.constructs.csv" "$base.target_constructs.csv" "$base.oversubscribed.csv" "$base.runs.csv"; do
         [ -e "$f" ] || continue
-        if ! awk -F, 'NR == FNR { done[$1] = 1; next } FNR == 1 || ($1 in done)' "$base.done" "$f" >"$f.new" ||
-            ! replace_with_new "$f"; then
-            die_usage "--resume: cannot rewrite $f"
-        fi
-    done
-    for f in "$base"_*.full; do
-        [ -e "$f" ] || continue
-        if ! awk 'NR == FNR { done[$1] = 1; next }
-             /^=== run [0-9]+\// { split($3, r, "/"); keep = (r[1] in done) }
-             keep' "$base.done" "$f" >"$f.new" || ! replace_with_new "$f"; then
+        # shellcheck disable=SC2016  # awk's own $0
+        if ! awk -F, -f <(echo 'FILENAME == ARGV[1] { done[$0] = 1; next } FNR == 1 { print }') -f "$here/results/csv_columns.awk" \
+            -f <(echo 'col("run") in done') "$base.done" "$f" >"$f.new" || ! replace_with_new "$f"; then
             die_usage "--resume: cannot rewrite $f"
         fi
     done

@@ -104,45 +104,28 @@ static_speedup() {
     awk -F, -f "$here/results/csv_columns.awk" -f <(echo 'col("key") == "static" { print col("runtime_speedup") }') "$1" 2>/dev/null
 }
 
-# Charts need gnuplot: on by default when it is installed, a notice when not.
+# Charts need gnuplot: --plots (yes) draws them, --no-plots not, and by
+# default (auto) the report draws them where gnuplot is installed and says
+# so where it is not (report.py).
 # shellcheck disable=SC2154  # plots: run_clomp.sh's (see the top)
 write_results() {  # write_results BASE: tables, charts, <base>.html, <base>.tar.gz
-    local chart_opt=--charts
+    local -a chart_opt=()
     if [ "$have_python" = 0 ]; then
         no_python_notice "$1"
         return 1
     fi
-    case $plots in
-        no) chart_opt=--no-charts ;;
-        auto)
-            if ! command -v gnuplot >/dev/null 2>&1; then
-                echo "run_clomp.sh: notice: gnuplot is not installed: no charts (install gnuplot-nox, then: make plots OUT=$1)" >&2
-                chart_opt=--no-charts
-            fi ;;
-    esac
+    case $plots in yes) chart_opt=(--charts) ;; no) chart_opt=(--no-charts) ;; esac
     # tables --write, between, report, bundle: in one process (results/clomp_results/finish.py).
-    clomp_results finish "$chart_opt" "$1"
+    clomp_results finish ${chart_opt[@]+"${chart_opt[@]}"} "$1"
 }
 
 # --bundle [ID]: rewrites the results of the suite of that ID in DIR and
 # exits: this host's, or the only one of that ID (results copied from a
-# compute node); without an ID, the highest.
+# compute node); without an ID, the highest (the results package's find-suite).
 rewrite_results() {  # rewrite_results DIR ID HOST
-    local out_dir=$1 bundle_id=$2 host=$3 envs base f
-    envs=$(for f in "$out_dir"/CLOMP_*.env; do
-        [[ $f =~ _([0-9]+)\.env$ ]] && [ "${bundle_id:-${BASH_REMATCH[1]}}" = "${BASH_REMATCH[1]}" ] && echo "${f%.env}"
-    done |
-        awk '{ id = $0; sub(/.*_/, "", id); print id "\t" $0 }' | sort -n | cut -f2)
-    [ -n "$envs" ] || die_usage "--bundle: no suite${bundle_id:+ $bundle_id} in $out_dir"
-    if [ -n "$bundle_id" ] && [ -f "$out_dir/CLOMP_${host}_${bundle_id}.env" ]; then
-        base="$out_dir/CLOMP_${host}_${bundle_id}"
-    elif [ -n "$bundle_id" ] && [ "$(grep -c . <<<"$envs")" -gt 1 ]; then
-        die_usage "--bundle: several suites $bundle_id in $out_dir: $(tr '\n' ' ' <<<"$envs")"
-    else
-        base=$(tail -n 1 <<<"$envs")
-    fi
-    grep -q '^---- complete ' "$base.env" ||
-        echo "run_clomp.sh: warning: $base is not complete; its bundle will not validate" >&2
+    local base
+    [ "$have_python" = 1 ] || { no_python_notice "$1/CLOMP_$3_${2:-ID}"; exit 1; }
+    base=$(clomp_results find-suite "$@") || exit 2
     write_results "$base" || exit 1
     exit 0
 }

@@ -8,6 +8,7 @@
 #   reads: base, id, out_dir, host (the suite), have_setsid
 #   sets:  lock_fd, holder_file, holding (lock_suite); watchdog (start_watchdog)
 #   uses:  is_construct_set (suite/plan.sh), record_tables (suite/results.sh),
+#          table_rows, table_column (suite/common.sh),
 #          replace_with_new (suite/common.sh)
 
 # Who holds a suite: "PID HOST SINCE PGID" (PGID: the run in progress, or -),
@@ -155,25 +156,58 @@ mark_done() {
         sync -- "$out_dir"
 }
 
-# drop_incomplete_done_runs: --resume: a run marked done whose section in
-# its .full has no end line, or that has no line in <base>.runs.csv (the
-# driver's record of it), was cut short (a suite from before this check, on a
-# full disk): it is no longer done, and runs again.
-drop_incomplete_done_runs() {  # uses plan, total_runs
-    local i run set_name keep=() dropped=()
-    # shellcheck disable=SC2154  # total_runs, plan: suite/plan.sh
-    for ((i = 0; i < total_runs; i++)); do
-        run=$((i + 1))
-        grep -qx "$run" "$base.done" || continue
-        # shellcheck disable=SC2154
-        IFS='|' read -r set_name _ <<<"${plan[i]}"
-        if grep -q "^=== end of run $run: exit status " "${base}_${set_name}.full" 2>/dev/null &&
-            grep -q "^$run," "$base.runs.csv" 2>/dev/null; then
-            keep+=("$run")
-        else
-            dropped+=("$run")
-        fi
-    done
+# The record's undo journal (hidden beside the files, never bundled): before
+# record_run appends a run's record it writes, synced and renamed into place,
+# the run's number and the size of each file it appends to ("-": none yet),
+# as "SIZE SUFFIX" lines (SUFFIX: the file's name after <base>); the journal
+# goes once the run is marked done. A write that fails, or a driver killed
+# (or a node that lost power) in between, leaves the files as the journal
+# says they were: undo_record puts them back. No file is read for its text.
+journal_path() { printf '%s/.%s.recording\n' "$out_dir" "${base##*/}"; }
+
+write_journal() {  # write_journal RUN SUFFIX...
+    local j f
+    j=$(journal_path)
+    {
+        echo "run $1"
+        shift
+        for f; do echo "$(stat -c %s -- "$base$f" 2>/dev/null || echo -) $f"; done
+    } >"$j.new" && sync -- "$j.new" && mv -f -- "$j.new" "$j" && sync -- "$out_dir"
+}
+
+# undo_record: the files of a run whose record was cut (not marked done)
+# back to their sizes before it; then the journal goes. Exits 2 when a file
+# cannot be put back (--resume stops: nothing is run on a half record).
+undo_record() {
+    local j word run size suffix
+    j=$(journal_path)
+    rm -f -- "$j.new"
+    [ -e "$j" ] || return 0
+    { read -r word run && [ "$word" = run ]; } <"$j" || die_usage "--resume: $j is not a record journal; remove it if no run is being recorded"
+    if ! grep -qx "$run" "$base.done"; then
+        while read -r size suffix; do
+            [[ $suffix =~ ^[A-Za-z0-9_.]+$ ]] || continue
+            if [ "$size" = - ]; then rm -f -- "$base$suffix"
+            else truncate -s "$size" -- "$base$suffix" || die_usage "--resume: cannot put $base$suffix back as it was before run $run"
+            fi
+        done < <(tail -n +2 "$j")
+    fi
+    rm -f -- "$j"
+}
+
+# drop_incomplete_done_runs: --resume: a run marked done that has no line in
+# <base>.runs.csv (the driver's record of it, read by its run column) was cut
+# short by a driver from before the journal (on a full disk): it is no
+# longer done, and runs again. Its rows in the tables go with it
+# (drop_unfinished_runs, suite/common.sh); a .full section such a driver left
+# stays, before the new one (.full is never read back).
+drop_incomplete_done_runs() {
+    local run keep=() dropped=() recorded
+    recorded=$(table_column "$base.runs.csv" run)
+    while read -r run; do
+        [ -n "$run" ] || continue
+        if grep -qx "$run" <<<"$recorded"; then keep+=("$run"); else dropped+=("$run"); fi
+    done <"$base.done"
     [ ${#dropped[@]} -gt 0 ] || return 0
     echo "run_clomp.sh: --resume: run(s) ${dropped[*]} marked done but with incomplete files: running them again" >&2
     if ! { [ ${#keep[@]} -eq 0 ] || printf '%s\n' "${keep[@]}"; } >"$base.done.new" || ! replace_with_new "$base.done"; then
@@ -181,44 +215,59 @@ drop_incomplete_done_runs() {  # uses plan, total_runs
     fi
 }
 
-# record_run: the run that just ended, recorded: its failure's reason (in
-# .env), output (.full: stdout, then stderr), then its tables (record_tables:
-# <base>.runs.csv, its CSV rows, its .summary row from its JSON record), every
-# write checked, each file synced; then the done mark (mark_done). A write
-# that fails (a full disk) takes the files back to their sizes before the
-# run, leaves the reason in $tmp.why and returns 1. Reads the run loop's
-# variables (run, set_name, status, rc, reason, seconds, policy, cmd, tmp,
-# full, summary, run_csv, total_runs).
+# record_run: the run that just ended, recorded: its undo journal
+# (write_journal), its failure's reason (in .env), output (.full: stdout, then
+# stderr), then its tables (record_tables: <base>.runs.csv, its CSV rows, its
+# .summary row from its JSON record), every write checked, each file synced;
+# then the done mark (mark_done), and the journal goes. A write that fails (a
+# full disk) takes the files back to their sizes before the run
+# (undo_record), leaves the reason in $tmp.why and returns 1. Reads the run
+# loop's variables (run, set_name, status, rc, reason, seconds, policy, cmd,
+# tmp, full, summary, run_csv, total_runs).
 # shellcheck disable=SC2154  # the run loop's variables, listed above
 record_run() {
-    local f k werr table record_files sizes
+    local f werr table suffixes
     # A construct run's CSV is its construct table: rows in <base>.constructs.csv.
     # The oversubscribed run's are apart: its files never go into the bundle (suite/cliff.sh).
-    if is_construct_set "$set_name"; then table=$base.constructs.csv
-    elif [ "$set_name" = offload_probes ]; then table=$base.target_constructs.csv   # suite/offload.sh
-    elif [ "$set_name" = "$OVERSUBSCRIBED_SET" ]; then table=$base.oversubscribed.csv
-    else table=$base.csv; fi
-    record_files=("$base.env" "$full" "$summary" "$table" "$base.runs.csv")
-    sizes=()
-    for f in "${record_files[@]}"; do sizes+=("$(stat -c %s -- "$f" 2>/dev/null || echo -)"); done
+    if is_construct_set "$set_name"; then table=.constructs.csv
+    elif [ "$set_name" = offload_probes ]; then table=.target_constructs.csv   # suite/offload.sh
+    elif [ "$set_name" = "$OVERSUBSCRIBED_SET" ]; then table=.oversubscribed.csv
+    else table=.csv; fi
+    suffixes=(.env "${full#"$base"}" "${summary#"$base"}" "$table" .runs.csv)
     if ! werr=$({
+        write_journal "$run" "${suffixes[@]}" || exit 1
         [ "$status" = OK ] || printf -- '---- run %s FAILED (%s, exit status %s): %s\n' "$run" "$set_name" "$rc" "$reason" >>"$base.env" || exit 1
         {
             echo "=== run $run/$total_runs: ${cmd[*]}"
             cat "$tmp" "$tmp.err"
             echo "=== end of run $run: exit status $rc ($status)"
         } >>"$full" || exit 1
-        record_tables "$base" "$run" "$set_name" "$policy" "$status" "$rc" "$seconds" "$run_csv" "$table" || exit 1
-        for f in "${record_files[@]}"; do [ ! -e "$f" ] || sync -- "$f" || exit 1; done
+        record_tables "$base" "$run" "$set_name" "$policy" "$status" "$rc" "$seconds" "$run_csv" "$base$table" || exit 1
+        for f in "${suffixes[@]}"; do [ ! -e "$base$f" ] || sync -- "$base$f" || exit 1; done
         mark_done "$run" || exit 1
+        rm -f -- "$(journal_path)"
     } 2>&1 >/dev/null); then
-        for k in "${!record_files[@]}"; do
-            if [ "${sizes[k]}" = - ]; then rm -f -- "${record_files[k]}"; else truncate -s "${sizes[k]}" -- "${record_files[k]}"; fi
-        done
         rm -f -- "$base.done.new"
+        (undo_record) 2>/dev/null
         write_failed "$werr" >"$tmp.why"
         return 1
     fi
+}
+
+# first_failure: how many runs FAILED, and why the first did, from the
+# driver's records: <base>.runs.csv (by column name) and the reasons in
+# .env ("---- run K FAILED (SET, exit status RC): REASON"; a run that ran
+# again on --resume has its latest). Nothing when no run failed, else one line:
+#   F of N runs FAILED; first: run K (SET, exit status RC): REASON
+first_failure() {
+    local failed run set_name rc reason
+    failed=$(table_rows "$base.runs.csv" 'col("status") == "FAILED" { print col("run") "\t" col("set") "\t" col("exit_code") }' | sort -n)
+    [ -n "$failed" ] || return 0
+    IFS=$'\t' read -r run set_name rc <<<"$(head -n 1 <<<"$failed")"
+    reason=$(grep -- "^---- run $run FAILED (" "$base.env" | tail -n 1)
+    reason=${reason#*): }
+    printf '%s of %s runs FAILED; first: run %s (%s, exit status %s): %s\n' "$(grep -c . <<<"$failed")" "$total_runs" \
+        "$run" "$set_name" "$rc" "${reason:-no reason recorded (a suite from a driver that did not record reasons)}"
 }
 
 # resume_command: the command line that resumes this suite.

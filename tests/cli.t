@@ -255,9 +255,28 @@ fi
 run_clomp --list-schedules
 is "$rc" 0 "--list-schedules exits 0"
 mapfile -t list_lines <<<"$out"
-is "${list_lines[0]-}" $'# key\treport name\trole\tparameter\truns' "--list-schedules opens with its tab-separated header"
-bad_rows=$(printf '%s\n' "${list_lines[@]:1}" | awk -F'\t' 'NF != 5 || $3 !~ /^(probe|reference|bestcase|checked)$/ || $5 !~ /^(default|optional)$/ || ($4 != "-" && $4 !~ /^(chunk size|grainsize) [1-9][0-9]*$/)' | grep -c .)
-is "$bad_rows" 0 "every --list-schedules row has a key, a name, a known role, '-' or a parameter, and default or optional"
+is "${list_lines[0]-}" $'# key\treport name\trole\tparameter\truns\tthreads' "--list-schedules opens with its tab-separated header"
+bad_rows=$(printf '%s\n' "${list_lines[@]:1}" | awk -F'\t' 'NF != 6 || $3 !~ /^(probe|reference|bestcase|checked)$/ || $5 !~ /^(default|optional)$/ || ($4 != "-" && $4 !~ /^(chunk size|grainsize) [1-9][0-9]*$/) || $6 !~ /^(one|team|nested)$/' | grep -c .)
+is "$bad_rows" 0 "every --list-schedules row has a key, a name, a known role, '-' or a parameter, default or optional, and one, team or nested"
+# The threads column against what a 2-thread run records of each default measurement (its JSON):
+# no team for 'one', the team for 'team', 'needs at least 2x2' for 'nested' (the suite's estimate counts by it).
+if command -v python3 >/dev/null 2>&1 && threads_json=$(mktemp); then
+    "$CLOMP" --trials=1 --json="$threads_json" 2 1 16 10 32 1 1 >/dev/null 2>&1
+    wrong=$(printf '%s\n' "${list_lines[@]:1}" | python3 -c '
+import json, sys
+seen = {m["key"]: m for m in json.load(open(sys.argv[1]))["measurements"]}
+for key, *_, runs, threads in (line.rstrip("\n").split("\t") for line in sys.stdin):
+    m = seen.get(key)
+    if runs != "default":
+        continue
+    got = ("nested" if "2x2" in (m.get("unavailable") or "") else "team" if m.get("threads") else "one") if m else "absent"
+    if got != threads:
+        print("%s: listed %s, ran as %s" % (key, threads, got))' "$threads_json")
+    rm -f "$threads_json"
+    is "$wrong" "" "the threads column says how each default measurement ran: on one thread, the team, or nested teams"
+else
+    skip "the threads column against a run's JSON" "needs python3"
+fi
 mapfile -t keys < <(schedule_list '' '' 1)
 mapfile -t defaults < <(schedule_list '' default)
 mapfile -t optionals < <(schedule_list '' optional)

@@ -78,12 +78,20 @@ command -v python3 >/dev/null 2>&1 || { skip "the construct table's CSV and JSON
 # ---------------------------------------------------------------- level 1 and 2
 run_clomp --constructs="$every" "${quick[@]}" --nested=2x2 --csv="$tmp/all.csv" --json="$tmp/all.json" "${input[@]}"
 is "$rc" 0 "--constructs --nested=2x2 at 2 threads runs and exits 0"
-check=$(python3 - "$tmp/all.csv" "$tmp/all.json" "${keys[*]}" "${chunked[*]}" "${absent[*]}" <<'PY'
+check=$(python3 - "$tmp/all.csv" "$tmp/all.json" "${keys[*]}" "${chunked[*]}" "${absent[*]}" "$list" <<'PY'
 import csv, json, sys
 rows = list(csv.DictReader(open(sys.argv[1])))
 doc = json.load(open(sys.argv[2]))
 keys, chunked, absent = sys.argv[3].split(), set(sys.argv[4].split()), set(sys.argv[5].split())
 bad = []
+# Each row's kind is its row's in --list-constructs; the CSV appends the column last, and the
+# JSON names the CSV's columns in its order (constructs.csv_columns) and gives each row its kind.
+kinds = {line.split("\t")[0]: line.split("\t")[2] for line in sys.argv[6].splitlines() if not line.startswith("#")}
+header = list(rows[0].keys()) if rows else []
+if header[-1:] != ["kind"] or doc["constructs"].get("csv_columns") != header or doc["schema_minor"] < 9:
+    bad.append(f"CSV columns end {header[-2:]}; JSON csv_columns {doc['constructs'].get('csv_columns')}, minor {doc['schema_minor']}")
+bad += [f"{r['construct']}: CSV kind '{r.get('kind')}'" for r in rows if r.get("kind") != kinds.get(r["construct"])]
+bad += [f"{r['construct']}: JSON kind '{r.get('kind')}'" for r in doc["constructs"]["rows"] if r.get("kind") != kinds.get(r["construct"])]
 for key in keys:
     for level, outer in (("1", "1"), ("2", "2")):
         mine = [r for r in rows if r["construct"] == key and r["level"] == level]
@@ -128,7 +136,7 @@ if c["oversubscribed"] != (4 > c["cpus"]):
 print("\n".join(bad) if bad else "ok")
 PY
 )
-is "$check" ok "every construct has one level-1 row (1x2) and one level-2 row (2x2), measured (or unresolved, with why and no overhead) in teams of 2 at its level (a row this runtime lacks: not run, 'not provided'), ratios level 2 / level 1 only between measured rows (none over a level 1 at or near 0), the JSON's rows the CSV's"
+is "$check" ok "every construct has one level-1 row (1x2) and one level-2 row (2x2), measured (or unresolved, with why and no overhead) in teams of 2 at its level (a row this runtime lacks: not run, 'not provided'), ratios level 2 / level 1 only between measured rows (none over a level 1 at or near 0), the JSON's rows the CSV's, each row's kind (its --list-constructs kind) in the CSV's last column and the JSON, and the JSON naming the CSV's columns in order"
 like "$out" "Level 2: 2x2 \\(OUTER x INNER\\)" "the text names the level-2 shape"
 is "$(printf '%s\n' "$out" | grep -cE '^[A-Z].* +1 +1x2 ')" "${#present[@]}" "the text table has a level-1 line (1x2) per construct this runtime provides"
 is "$(printf '%s\n' "$out" | grep -cE '^[A-Z].* +2 +(2x2 |0x0 +- not provided)')" "${#keys[@]}" "the text table has a level-2 line (2x2) per construct"

@@ -2,7 +2,9 @@
 # The runs never need Python (issue 29): on a node whose python3 does not run
 # the results package, a quick suite still records every run (its JSON record,
 # .full section, .done mark, .runs.csv line and .csv rows), says at its start
-# and end where the tables and report must be made, and exits 0; afterwards,
+# and end where the tables and report must be made, and exits 0 (a suite whose
+# runs FAILED ends with exit 1 and its last line names the first failure and
+# why, from the driver's records); afterwards,
 # on a machine with Python, `make plots`'s first step and --bundle make the
 # .summary tables from those records (the same rows the re-render gives) and
 # a bundle that validates (valid; a quick suite is not submission-grade).
@@ -34,6 +36,20 @@ is "$(grep -c '^=== end of run ' "$base"_*.full | awk -F: '{ n += $2 } END { pri
 is "$(find "$out" -maxdepth 1 -name '*.summary' | wc -l | tr -d ' ')" 0 "no .summary is made without Python"
 like "$(cat "$root/suite.err")" "no python3 \(3\.8\+\) on this node: every run is recorded, but the tables, report and bundle must be made on a machine with Python: make plots OUT=" \
     "the suite says where the report must be made"
+
+# A run that FAILED is said without Python too: the last line comes from the
+# driver's own records (.runs.csv by column name, the reason in .env), no .summary.
+fail=$root/failing
+# shellcheck disable=SC2016  # the stand-in's own $1
+printf '#!/bin/sh\ncase "$1" in --list-*) exec "%s" "$1" ;; --version) echo "failing stand-in"; exit 0 ;; --help) echo "  --csv=FILE"; exit 0 ;; esac\necho "failing on purpose" >&2\nexit 7\n' "$CLOMP" >"$fail"
+chmod +x "$fail"
+PATH=$root/bin:$PATH "$top/run_clomp.sh" --quick --max-zone-scale 1 --replicates 1 --no-constructs --no-plots \
+    --calibrate=off --out "$root/failed" "$fail" 1 </dev/null >"$root/failed.out" 2>&1
+failed_rc=$?
+failed_runs=$(sed -n 's/^plan: //p' "$root"/failed/CLOMP_*.env | tr ';' '\n' | grep -c '|')
+is "$failed_rc:$(tail -n 1 "$root/failed.out")" \
+    "1:Suite FAILED: $failed_runs of $failed_runs runs FAILED; first: run 1 (key, exit status 7): failing on purpose" \
+    "a suite whose runs FAILED, on a node without Python, ends with exit 1 naming the first failure and its reason"
 
 # Afterwards, with Python: the tables and the bundle from the records.
 python3 "$top/results/clomp-results" tables "$out" --write

@@ -706,8 +706,12 @@ is "$rc" 3 "the bundle it rewrites validates (a quick suite: not submission-grad
 is "$?" 2 "run_clomp.sh --bundle of a suite that does not exist: exit 2"
 
 # ---- 8. resuming a suite whose last construct run did not finish ------------------------------------
-# A copy of the suite without the last run's done mark, as a suite interrupted
-# after it wrote that run's rows and output: --resume drops them and runs it again.
+# A copy of the suite without the last run's done mark and no record journal, as
+# a driver from before the journal left a suite interrupted after it wrote that
+# run's rows and output (a cut record of this driver is taken back whole by its
+# journal: tests/suite_safety.t): --resume drops its rows by their run column
+# and runs it again; the old .full section stays before the new one (.full is
+# never parsed).
 last_c=${construct_runs##* }
 cp -a "$dir" "$root/resume"
 rbase=$root/resume/CLOMP_${host}_1
@@ -717,8 +721,8 @@ before=$(rows_of "$last_c" "$base.constructs.csv")
 "$driver" --quick --max-zone-scale 10 --out "$root/resume" --resume 1 "$CLOMP" "$threads" </dev/null >"$root/resume.out" 2>&1
 is "$?" 0 "--resume of a suite whose last construct run is not marked done completes (exit 0)"
 is "$(grep -c "^\[$last_c/$runs\] " "$root/resume.out")" 1 "it runs that construct run again, and only it"
-is "$(rows_of "$last_c" "$rbase.constructs.csv"):$(cat "$rbase"_constructs*.full | grep -c "^=== run $last_c/")" "$before:1" \
-    "the run's rows are in <base>.constructs.csv once (as many as before: $before) and its output in .full once"
+is "$(rows_of "$last_c" "$rbase.constructs.csv"):$(rows_of "$last_c" "$rbase.runs.csv"):$(cat "$rbase"_constructs*.full | grep -c "^=== end of run $last_c: exit status 0 (OK)")" "$before:1:2" \
+    "the run's rows are in <base>.constructs.csv once (as many as before: $before), its line in .runs.csv once, and .full gains its new section"
 validate_it "$rbase.tar.gz"
 is "$rc" 3 "and the resumed suite's bundle validates (a quick suite: not submission-grade)"
 

@@ -132,6 +132,8 @@ if [ -n "$json" ]; then
     } >"$json"
 fi
 FAKE
+# The suite's estimate counts the measurements and constructs in the executable's own tables: the stand-in lists the real clomp's.
+sed -i "1a [[ \${1-} != --list-* ]] || exec \"$CLOMP\" \"\$1\"" "$fake"
 chmod +x "$fake"
 
 # The real clomp, but every run starts a second late (slow enough to interrupt;
@@ -142,7 +144,7 @@ clomp_q=$(printf '%q' "$CLOMP")
 pids_q=$(printf '%q' "$root/slow.pids")
 cat >"$slow" <<SLOW
 #!/usr/bin/env bash
-case \${1-} in --version | --help) exec $clomp_q "\$1" ;; esac
+case \${1-} in --version | --help | --list-schedules | --list-constructs) exec $clomp_q "\$1" ;; esac
 echo "\$\$" >>$pids_q
 sleep "\${SLOW_SECONDS:-1}"
 exec $clomp_q "\$@"
@@ -578,12 +580,33 @@ like "$out" '^Estimated total: ~[0-9]{2}:[0-9]{2} ' "--dry-run gives an estimate
 sum=$(sed -n 's/^\[[0-9]*\/[0-9]*\] .*  ~\([0-9]*\)s  [0-9]* bytes$/\1/p' <<<"$out" | awk '{ t += $1 } END { printf "%02d:%02d", t / 60, t % 60 }')
 like "$out" "^Estimated total: ~$sum " "the estimated total is the sum of the runs' estimates ($sum)"
 FAKE_LOG=$log drive --dry-run --calibrate=off --max-zone-scale 100 --out "$dryroot/out" "$fake" 2 100
+base_plan=$out
 one=$(sed -n 's/^\[[0-9]*\/[0-9]*\] 640000zones .* 1 -1 64 10000 32 1 100  ~\([0-9]*\)s .*/\1/p' <<<"$out")
 two=$(sed -n 's/^\[[0-9]*\/[0-9]*\] 640000zones .* 2 -1 64 10000 32 1 100  ~\([0-9]*\)s .*/\1/p' <<<"$out")
 [ -n "$one" ] && [ -n "$two" ] && [ "$one" -gt "$two" ]
 ok $? "a 640000-zone run is estimated longer on 1 thread (${one:-?} s) than on 2 (${two:-?} s)"
 is "$(cat "$log" 2>/dev/null)" "" "--dry-run never runs the executable"
 is "$(cd "$dryroot" && find . -mindepth 1)" "" "--dry-run creates nothing, not even the --out directory"
+# The estimate counts the executable's own tables (--list-schedules, --list-constructs), not a
+# number in the suite: a stand-in that lists one more default checked measurement and 300 more
+# sync rows among the suite's constructs gets the same plan estimated longer, mesh and construct runs.
+more=$root/fakemore
+cat >"$more" <<'MORE'
+#!/usr/bin/env bash
+case ${1-} in
+    --list-schedules) "$REAL_CLOMP" --list-schedules; printf 'extra\tExtra OMP\tchecked\t-\tdefault\tteam\n' ;;
+    --list-constructs) "$REAL_CLOMP" --list-constructs | awk -F'\t' '{ print } $1 == "barrier" { for (i = 0; i < 300; i++) print }' ;;
+    *) exec "$INNER_FAKE" "$@" ;;
+esac
+MORE
+chmod +x "$more"
+REAL_CLOMP=$CLOMP INNER_FAKE=$fake drive --dry-run --calibrate=off --max-zone-scale 100 --out "$dryroot/out" "$more" 2 100
+# estimated SETS PLAN: the sum of the estimates of the runs of those sets (a sed pattern) in a dry run's PLAN.
+estimated() { sed -n "s/^\[[0-9]*\/[0-9]*\] \($1\) .*  ~\([0-9]*\)s .*/\2/p" <<<"$2" | awk '{ t += $1 } END { print t + 0 }'; }
+mesh='key\|[0-9]*zones' cons='constructs[a-z0-9_]*'
+[ "$(estimated "$mesh" "$out")" -gt "$(estimated "$mesh" "$base_plan")" ] &&
+    [ "$(estimated "$cons" "$out")" -gt "$(estimated "$cons" "$base_plan")" ]
+ok $? "the estimate counts the measurements and construct rows the executable lists (mesh runs $(estimated "$mesh" "$base_plan") -> $(estimated "$mesh" "$out") s, construct runs $(estimated "$cons" "$base_plan") -> $(estimated "$cons" "$out") s)"
 
 # ---- 8. bad usage -----------------------------------------------------------------------------
 usage=$(newdir usage)

@@ -80,6 +80,7 @@ echo "      Max Error bound: 3.2e-07"
 echo "----------- Comma-delimited summary ----------"
 echo "fake $*, calc_deposit, OMP Barrier, Serial Ref, Bestcase OMP, Static OMP, Dynamic OMP, Manual OMP, Nested OMP"
 [ -z "$csv" ] && exit 0
+[ -z "${FAKE_CSV_FILLER-}" ] || trap 'yes "filler,filler row,,,," | head -n "$FAKE_CSV_FILLER" >>"$csv"' EXIT
 cat >"$csv" <<CSV || { echo "clomp: could not write the csv report to '$csv': No space left on device" >&2; exit 3; }
 key,name,runtime_us_per_loop,runtime_speedup,runtime_efficacy_percent,runtime_overhead_us
 calc_deposit,calc_deposit,0.00,N/A,N/A,N/A
@@ -92,6 +93,8 @@ manual,Manual OMP,22.46,0.6,26.3,16.55
 nested,Nested OMP,24.05,0.5,24.6,18.13
 CSV
 FAKE
+# The suite's estimate counts the measurements and constructs in the executable's own tables: the stand-in lists the real clomp's.
+sed -i "1a [[ \${1-} != --list-* ]] || exec \"$CLOMP\" \"\$1\"" "$fake"
 chmod +x "$fake"
 
 # complete_runs BASE: "ok" when every run in BASE.done has its .full end line and .summary row, else the first that lacks one.
@@ -107,6 +110,9 @@ complete_runs() {
     echo ok
 }
 
+# rows_of_run CSV RUN: how many rows of CSV are run RUN's (its first column, the driver's).
+rows_of_run() { awk -F, -v r="$2" 'FNR > 1 && $1 == r' "$1" | grep -c .; }
+
 # ---- a hung run ends at --run-timeout, FAILED with that reason --------------------------
 hung=$root/hung
 FAKE_HANG_FILE=$root/hung.pid FAKE_HANG=600 drive "${quick[@]}" --run-timeout 2 --out "$hung" "$fake" 2
@@ -119,17 +125,43 @@ ok $? "the hung process is gone"
 is "$(wc -l <"$hung/CLOMP_${host}_1.done" | tr -d ' ')" "$total" "every run is recorded"
 
 # ---- a run marked done whose files are incomplete runs again on --resume -----------------
-# (a suite of an older driver on a full disk): its .full section lost its end line.
+# (a suite of a driver from before the record journal, on a full disk): the
+# driver's record of the run (its <base>.runs.csv line) is missing.
 hb=$hung/CLOMP_${host}_1
 last_set=$(awk -F, -v r="$total" '$1 == r { print $2 }' "$hb"_*.summary)
-sed -i "/^=== end of run $total: /d" "${hb}_${last_set}.full"
-chmod 0640 "${hb}_${last_set}.full"
+sed -i "/^$total,/d" "$hb.runs.csv"
+chmod 0640 "$hb.runs.csv" "${hb}_${last_set}.summary"
 FAKE_HANG_FILE=$root/hung.pid drive "${quick[@]}" --run-timeout 2 --resume 1 --out "$hung" "$fake" 2
-like "$err" "run\\(s\\) $total marked done but with incomplete files: running them again" "--resume finds the run marked done with an incomplete .full"
-is "$(complete_runs "$hb"):$(grep -c "^=== run $total/" "${hb}_${last_set}.full")" "ok:1" "and runs it again: every run complete, that one once"
-is "$(stat -c %a "${hb}_${last_set}.full")" 640 "the rewritten .full keeps its mode"
+like "$err" "run\\(s\\) $total marked done but with incomplete files: running them again" "--resume finds the run marked done without its line in .runs.csv"
+is "$(complete_runs "$hb"):$(rows_of_run "$hb.runs.csv" "$total"):$(rows_of_run "${hb}_${last_set}.summary" "$total")" "ok:1:1" \
+    "and runs it again: every run complete, that one with one line in .runs.csv and one .summary row"
+is "$(stat -c %a "$hb.runs.csv"):$(stat -c %a "${hb}_${last_set}.summary")" 640:640 "the rewritten tables keep their modes"
 is "$(tail -n 1 <<<"$out")" "Suite FAILED: 1 of $total runs FAILED; first: run 1 (key, exit status 143): no result after 2 s: ended by --run-timeout 2" \
     "the failed run's recorded reason survives the resume"
+
+# ---- a driver killed while it records a run: --resume takes the half record back --------
+# SIGKILL of the driver's whole process group (the recorder with it, as a
+# power loss would) once the run's .full section is written, while its
+# 300,000 extra CSV rows are being copied into <base>.csv: no done mark, a
+# half record. --resume puts every file back as it was before the run (the
+# record journal), then runs it again: one .full section, one line and row.
+cut=$root/cut
+cb=$cut/CLOMP_${host}_1
+FAKE_CSV_FILLER=300000 setsid "$driver" "${quick[@]}" --out "$cut" "$fake" 2 </dev/null >"$root/cut.out" 2>&1 &
+victim=$!
+bg_pids+=("$victim")
+wait_for grep -q '^=== end of run 1:' "${cb}_key.full"
+kill -KILL -- "-$victim"
+wait "$victim" 2>/dev/null
+bg_pids=()
+if grep -qx 1 "$cb.done"; then cut_state="after the record (run 1 done)"; else cut_state="inside the record (run 1 not done)"; fi
+note "the driver was killed $cut_state; record journal there: $(find "$cut" -maxdepth 1 -name '*.recording' | grep -c .)"
+drive "${quick[@]}" --resume 1 --out "$cut" "$fake" 2
+is "$rc:$(grep -c "^Suite complete: $total runs" <<<"$out")" "0:1" "--resume after a driver killed inside a record completes the suite"
+is "$(grep -c '^=== run 1/' "${cb}_key.full"):$(rows_of_run "$cb.runs.csv" 1):$(rows_of_run "${cb}_key.summary" 1):$(awk -F, '$1 == 1' "$cb.csv" | grep -vc filler)" \
+    "1:1:1:8" "the run cut in its record appears once: one .full section, one .runs.csv line, one .summary row, its 8 CSV rows"
+is "$(complete_runs "$cb")" ok "every run complete"
+is "$(find "$cut" -maxdepth 1 -name '*.recording*' | grep -c .)" 0 "no record journal is left"
 
 # ---- a second driver on the same suite ID exits 2, naming the holder ---------------------
 two=$root/two

@@ -10,7 +10,7 @@
                      sweep's outer threads, 95% intervals (html_construct_kinds.CHARTS)
 
 Which measurements a chart holds comes from each record's roles, never from a
-list of names here; a construct's kind from its row (`--list-constructs`).
+list of names here; a construct's kind from its row's ``kind`` column (clomp's).
 Every value goes into a data file (gnuplot.number); every title through
 gnuplot.quote (docs/security.md).  A point without an interval, or whose
 interval reaches 0 on the log axis, is circled.

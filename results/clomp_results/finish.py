@@ -1,4 +1,4 @@
-"""``clomp-results finish --charts|--no-charts BASE``: a suite's results at its
+"""``clomp-results finish [--charts|--no-charts] BASE``: a suite's results at its
 end (run_clomp.sh's write_results, suite/results.sh), in one process: the
 tables re-rendered from the records (``tables BASE --write``), the
 between-process summary (``between BASE``, its text not printed), the charts
@@ -16,13 +16,15 @@ from typing import List
 
 
 def main(argv: List[str]) -> int:
-    if len(argv) != 2 or argv[0] not in ("--charts", "--no-charts"):
-        print("usage: clomp-results finish --charts|--no-charts BASE", file=sys.stderr)
+    chart_opt = argv[:1] if argv and argv[0] in ("--charts", "--no-charts") else []
+    if len(argv) != len(chart_opt) + 1:
+        print("usage: clomp-results finish [--charts|--no-charts] BASE", file=sys.stderr)
         return 2
     from . import between, bundle, report, tables
-    chart_opt, base = argv
+    base = argv[-1]
+    # Without a chart option the report draws charts where gnuplot is installed and says so where not.
     steps = [(tables.main, [base, "--write"], True), (between.main, [base], False),
-             (report.main, [chart_opt, base], True), (bundle.main, [base], True)]
+             (report.main, chart_opt + [base], True), (bundle.main, [base], True)]
     for step, args, show in steps:
         if show:
             status = step(args)

@@ -38,8 +38,9 @@ def measurement_rows(suite):
 
 
 def construct_kinds():
-    """construct key -> kind from this tree's clomp --list-constructs, for construct tables written before the
-    `kind` column (never the suite's own executable: a suite may come from someone else)."""
+    """construct key -> kind for construct tables written before their ``kind`` column (schema minor 9):
+    this tree's clomp --list-constructs (never the suite's own executable: a suite may come from someone
+    else). A table with the column charts from it alone."""
     exe = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))), "clomp")
     if not os.access(exe, os.X_OK):
         return {}
@@ -48,11 +49,15 @@ def construct_kinds():
                               timeout=30).stdout.decode("utf-8", "replace")
     except (OSError, subprocess.TimeoutExpired):
         return {}
+    lines = text.splitlines()
+    names = lines[0].lstrip("# ").split("\t") if lines else []
+    if "key" not in names or "kind" not in names:
+        return {}
     kinds = {}
-    for line in text.splitlines():
+    for line in lines[1:]:
         cells = line.split("\t")
-        if len(cells) >= 3 and not line.startswith("#"):
-            kinds[cells[0]] = cells[2]
+        if len(cells) == len(names):
+            kinds[cells[names.index("key")]] = cells[names.index("kind")]
     return kinds
 
 
@@ -114,12 +119,15 @@ def render(target, want_charts="auto", err=sys.stderr):
         return 2
     if want_charts == "auto":
         if not have:
-            err.write("report: notice: gnuplot is not installed: the report has no charts (apt-get install gnuplot-nox)\n")
+            err.write("report: notice: gnuplot is not installed: the report has no charts (install gnuplot-nox, then: "
+                      "make plots OUT=%s)\n" % for_terminal(base))
         want_charts = "yes" if have else "no"
     directory, name = os.path.split(base)
     directory = directory or "."
     views = view.mesh_runs(measurement_rows(suite))
-    levels = view.construct_levels(suite.constructs.rows if suite.constructs is not None else [], construct_kinds())
+    rows = suite.constructs.rows if suite.constructs is not None else []
+    legacy = rows and any(not r.get("kind") for r in rows)   # a table from before its kind column
+    levels = view.construct_levels(rows, construct_kinds() if legacy else {})
     status, drawn, why = 0, {}, ""
     charts_dir = os.path.join(directory, name + "_charts")
     try:

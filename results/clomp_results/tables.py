@@ -125,10 +125,15 @@ def summary_row(planned: PlannedRun, record: Optional[RunRecord], status: str, e
 
 
 def construct_columns(record: RunRecord) -> List[str]:
-    """The construct table's columns, in the record's own names and order."""
+    """The construct table's columns, in the record's own names and order: its
+    ``constructs.csv_columns`` (schema minor 9), else (an older record) the
+    row's members, its first level's, then the ratio, as clomp wrote them."""
     rows = (record.constructs or {}).get("rows") or []
     if not rows:
         return []
+    named = (record.constructs or {}).get("csv_columns")
+    if isinstance(named, list) and named and all(isinstance(c, str) for c in named):
+        return list(named)
     first = rows[0]
     head = [k for k in first if k not in ("levels", "level2_over_level1")]
     levels = first.get("levels") or [{}]

@@ -2,17 +2,25 @@
 row in a record is a new row of the page, a new checked measurement a new
 series of the charts; a measurement flagged invalid (valid false) shows its
 reason and no figure, a construct row 'unresolved' shows as such, and the
-noise census's busy verdict leads the page."""
+noise census's busy verdict leads the page. A default schedule and a sync
+construct that no code of the package names (as a new row of clomp's C
+tables makes them) reach the .summary, the construct table, the charts and
+the page, the construct charted by its row's kind column alone."""
+import csv
+import glob
 import json
 import os
+import shutil
 import unittest
 
 from render_fixture import TOP, Scratch, Tables
 
-from clomp_results import between, charts, report, view
+from clomp_results import between, charts, report, tables, view
 from clomp_results.loader import load_suite
 
 STATS = os.environ.get("CLOMP_STATS") or os.path.join(TOP, "build", "clomp-stats")
+# The fixture's constructs by kind: an oracle written out here, not the package's or clomp's table.
+LOOPS = {"static", "static_n", "dynamic_n", "guided_n"}
 
 
 class FromRecords(unittest.TestCase):
@@ -150,6 +158,58 @@ class FromRecords(unittest.TestCase):
              "overhead_us": "1.5", "overhead_ci95_low_us": "1.0", "overhead_ci95_high_us": "2.0"}])
         stems = [c.stem for c in charts.suite_charts([], levels)]
         self.assertEqual(stems, ["constructs_sync"])
+
+    def test_a_schedule_and_a_construct_no_code_here_names_reach_every_output(self):
+        def add_measurement(doc):
+            static = [m for m in doc["measurements"] if m["key"] == "static"][0]
+            doc["measurements"].append(dict(static, key="zz_fresh", name="ZZ Fresh OMP"))
+        for path in sorted(glob.glob(self.s.path("_*.run*.json"))):   # every mesh run's record
+            if "_constructs" not in path:
+                self.edit_record(path[len(self.s.path("")):], add_measurement)
+
+        def add_construct(doc):   # as a clomp with a kind column (schema minor 9) writes the table
+            c = doc["constructs"]
+            for row in c["rows"]:
+                row["kind"] = "loop" if row["construct"] in LOOPS else "sync"
+            first = c["rows"][0]
+            c["csv_columns"] = ([k for k in first if k not in ("levels", "level2_over_level1", "kind")]
+                                + list(first["levels"][0].keys()) + ["level2_over_level1", "kind"])
+            barrier = [r for r in c["rows"] if r["construct"] == "barrier"][0]
+            c["rows"].append(dict(barrier, construct="zz_fresh_sync", construct_name="ZZ FRESH SYNC"))
+        for path in sorted(glob.glob(self.s.path("_constructs*.run*.json"))):
+            self.edit_record(path[len(self.s.path("")):], add_construct)
+        with open(self.s.path(".csv"), newline="") as f:   # clomp's own CSV row of the new measurement
+            rows = list(csv.DictReader(f))
+        columns = list(rows[0].keys())
+        rows += [dict(r, key="zz_fresh", name="ZZ Fresh OMP") for r in rows if r["key"] == "static"]
+        with open(self.s.path(".csv"), "w", newline="") as f:
+            w = csv.DictWriter(f, columns, lineterminator="\n")
+            w.writeheader()
+            w.writerows(rows)
+
+        tables.write_files(self.s.dir, tables.render(load_suite(self.s.path(""))))
+        suite = load_suite(self.s.path(""))
+        with open(self.s.path("_key.summary"), newline="") as f:
+            run1 = [r for r in csv.DictReader(f) if r["run"] == "1"][0]
+        static_us = [m for m in suite.record(1).measurements if m.key == "static"][0].doc["runtime_us_per_loop"]
+        self.assertEqual(float(run1["zz_fresh_omp_us_per_loop"]), static_us)
+        with open(self.s.path(".constructs.csv"), newline="") as f:
+            table = list(csv.DictReader(f))
+        self.assertEqual(list(table[0].keys())[-2:], ["level2_over_level1", "kind"])   # the record's column order
+        fresh = [r for r in table if r["construct"] == "zz_fresh_sync"]
+        self.assertEqual(sorted({r["run"] for r in fresh}), ["6", "7", "8"])
+        self.assertEqual({r["kind"] for r in fresh}, {"sync"})
+
+        levels = view.construct_levels(suite.constructs.rows)          # no kinds map: the column alone
+        drawn = {c.stem: " ".join(c.clauses) for c in charts.suite_charts(view.mesh_runs(report.measurement_rows(suite)), levels)}
+        self.assertIn("title 'ZZ FRESH SYNC'", drawn["constructs_sync"])
+        self.assertNotIn("ZZ FRESH SYNC", drawn.get("constructs_loops", ""))
+        self.assertIn("title 'ZZ Fresh OMP'", drawn["speedup_6400zones"])
+        rc, err, page = self.s.render("yes" if shutil.which("gnuplot") else "no")
+        self.assertEqual(rc, 0, err)
+        self.assertIn("ZZ FRESH SYNC", page)            # the construct table holds every row
+        if shutil.which("gnuplot"):                     # the schedule reaches the page in its charts
+            self.assertIn("ZZ Fresh OMP", page)
 
 
 if __name__ == "__main__":
