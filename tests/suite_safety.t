@@ -150,7 +150,7 @@ cb=$cut/CLOMP_${host}_1
 FAKE_CSV_FILLER=300000 setsid "$driver" "${quick[@]}" --out "$cut" "$fake" 2 </dev/null >"$root/cut.out" 2>&1 &
 victim=$!
 bg_pids+=("$victim")
-wait_for grep -q '^=== end of run 1:' "${cb}_key.full"
+wait_for grep -qs '^=== end of run 1:' "${cb}_key.full"
 kill -KILL -- "-$victim"
 wait "$victim" 2>/dev/null
 bg_pids=()
