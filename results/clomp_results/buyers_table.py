@@ -51,7 +51,7 @@ class Summaries(object):
                 n = int(s["n"])
                 if s.get("ci_low") is not None:
                     cell = {"low": float(s["ci_low"]), "high": float(s["ci_high"]),
-                            "interval": "95% interval of the median, %d processes" % n,
+                            "interval": "95%% interval of the median, %d processes" % n,
                             "text": "%s (%s .. %s)" % (s["median_text"], s["ci_low_text"], s["ci_high_text"])}
                 else:
                     cov = float(s["range_coverage"]) * 100

@@ -11,6 +11,7 @@ import csv
 import json
 import os
 import random
+import statistics
 import re
 import shutil
 import sqlite3
@@ -227,6 +228,14 @@ class Records(unittest.TestCase):
         self.assertIn("ratio of medians 2.73", d["static_omp_overhead_us"]["text"])
         self.assertEqual(d["serial_ref_us_per_loop"]["verdict"], "not measured")
         self.assertEqual(d["serial_ref_us_per_loop"]["text"], "not measured in either")
+
+    def test_six_processes_give_the_median_with_its_interval_and_say_so(self):
+        # Six values: the 95% interval of the median is [min, max] (order statistics 1 and 6); a plain oracle.
+        values = [1.0, 1.3, 0.9, 1.2, 1.1, 1.05]
+        cell = buyers_table.Summaries(HELPER).cell(values)
+        self.assertAlmostEqual(cell["median"], statistics.median(values), places=12)
+        self.assertEqual((cell["low"], cell["high"]), (min(values), max(values)))
+        self.assertEqual(cell["interval"], "95% interval of the median, 6 processes")
 
     def test_two_processes_a_side_say_too_few_rather_than_within_noise(self):
         summ = buyers_table.Summaries(HELPER)
