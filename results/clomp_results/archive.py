@@ -109,6 +109,13 @@ def add(db: sqlite3.Connection, r) -> Tuple[str, int]:
         return said, new
 
 
+def conflict_of(db: sqlite3.Connection, rid: int):
+    """Archive row RID's conflict flag (None when it has none): a page made from files while they are
+    archived says what the archive says of them, so that it equals the page --select builds."""
+    row = db.execute("SELECT conflict FROM submissions WHERE id = ?", (rid,)).fetchone()
+    return row[0] if row else None
+
+
 def parse_select(spec: str) -> List[Tuple[str, str]]:
     """'host=vm,runtime=libgomp' -> [(key, value)]; '' or 'all': everything."""
     if spec.strip() in ("", "all"):

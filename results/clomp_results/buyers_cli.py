@@ -185,9 +185,15 @@ def main(argv: List[str]) -> int:
         if opts["archive"]:
             db = archive.open_archive(opts["archive"])
             try:
+                rows = []
                 for r in subs:
                     said, rid = archive.add(db, r)
+                    rows.append(rid)
                     print("%s: %s: %s (archive row %d)" % (ME, for_terminal(r["label"]), said, rid))
+                for r, rid in zip(subs, rows):   # flags set by a later addition reach the earlier ones too
+                    conflict = archive.conflict_of(db, rid)
+                    if conflict:
+                        r["conflict"] = conflict
                 if opts["select"] is not None:
                     subs = archive.select(db, opts["select"])
                     if not subs:

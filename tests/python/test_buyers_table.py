@@ -394,6 +394,15 @@ class Archive(unittest.TestCase):
         rows = self.rows()
         self.assertEqual(len(rows), 2)
         self.assertTrue(all(r[3] for r in rows), rows)
+        # The page made while archiving says what the archive says: the first submission's flag, set
+        # when the second was added, included; it equals the page --select builds.
+        rc, out, _ = self.compare("y", "--archive", self.db, "--select", "all")
+        self.assertEqual(rc, 0, out)
+        for name in ("buyers_table.html", "buyers_table.json"):
+            with open(os.path.join(self.stage.root, "x", name)) as a, open(os.path.join(self.stage.root, "y", name)) as b:
+                self.assertEqual(a.read(), b.read(), name)
+        doc = json.load(open(os.path.join(self.stage.root, "x", "buyers_table.json")))
+        self.assertTrue(all(s.get("conflict") for s in doc["submissions"]), doc["submissions"])
 
 
 if __name__ == "__main__":
