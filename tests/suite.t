@@ -750,10 +750,18 @@ ok "$([ -f "${rb}_key.processes.csv" ] && [ -f "${rb}_key.processes.txt" ]; echo
     "the between-process summary is kept in <base>_key.processes.csv and .txt"
 if [ "$have_python" = 1 ]; then
     check=$(python3 - "${rb}_key.summary" "${rb}_key.processes.csv" "$rb" <<'PY'
-import csv, glob, re, statistics, sys
+import csv, glob, json, re, statistics, sys
 rows = list(csv.DictReader(open(sys.argv[1], newline="")))
 procs = list(csv.DictReader(open(sys.argv[2], newline="")))
 bad = []
+# A process whose run marked a measurement not a result (issue 35) gives none of its figures: the
+# measurements' keys and name prefixes ("OMP Barrier" -> omp_barrier_) from each run's own JSON record.
+def marked(run, figure):
+    for path in glob.glob("%s_key.run%s.json" % (sys.argv[3], run)):
+        for m in json.load(open(path))["measurements"]:
+            if m.get("valid") is False and (figure == m["key"] or figure.startswith(m["name"].lower().replace(" ", "_") + "_")):
+                return True
+    return False
 header = open(sys.argv[1]).readline().strip().split(",")
 if header[-2:] != ["user_cpu_seconds", "system_cpu_seconds"]:
     bad.append("header ends with %s" % header[-2:])
@@ -766,10 +774,11 @@ if {p["input"] for p in procs} != {"2 -1 64 100 32 1 1"}:
 table = list(csv.DictReader(open(sys.argv[3] + ".csv", newline="")))
 for p in procs:
     if p["figure"] in rows[0]:
-        vals = [float(r[p["figure"]]) for r in target if r[p["figure"]] != ""]
+        vals = [float(r[p["figure"]]) for r in target if r[p["figure"]] != "" and not marked(r["run"], p["figure"])]
     else:
         key, col = p["figure"].split("_llnl_")
-        vals = [float(t["llnl_" + col]) for t in table if t["key"] == key and t["run"] in p["runs"].split() and t["llnl_" + col] != ""]
+        vals = [float(t["llnl_" + col]) for t in table if t["key"] == key and t["run"] in p["runs"].split()
+                and t["llnl_" + col] != "" and not marked(t["run"], key)]
     if not vals:   # no process gave the figure (issue 35: not a result in any): nothing to summarise
         if p["median"] != "":
             bad.append("%s: median %s from no value" % (p["figure"], p["median"]))
@@ -792,11 +801,12 @@ for f in ("omp_barrier_us_per_loop", "static_omp_overhead_us", "user_cpu_seconds
     # A figure no target process gave (not a result in every one, issue 35) has nothing to summarise
     # (a run of another input that gave it does not count: on a busy machine that happens).
     if f in rows[0]:
-        given = any(r[f] != "" for r in target)
+        given = any(r[f] != "" and not marked(r["run"], f) for r in target)
     else:
         key, col = f.split("_llnl_")
         target_runs = {r["run"] for r in target}
-        given = any(t["key"] == key and t["run"] in target_runs and t["llnl_" + col] != "" for t in table)
+        given = any(t["key"] == key and t["run"] in target_runs and t["llnl_" + col] != "" and not marked(t["run"], key)
+                    for t in table)
     if f not in figs and given:
         bad.append("no figure " + f)
 # The CPU columns are each run's own "Process CPU time:" line.

@@ -70,11 +70,28 @@ def key_rows(suite: Suite) -> List[Tuple[str, List[str], Dict[str, str], object]
     return out
 
 
+def _marked_invalid(rec, key: Optional[str]) -> bool:
+    """Whether the run marked measurement KEY not a result (issue 35: its figures are left out)."""
+    m = rec.measurement(key) if (rec is not None and key) else None
+    return m is not None and m.doc.get("valid") is False
+
+
+def _measurement_of_column(rec) -> Dict[str, str]:
+    """.summary figure column -> the measurement key it comes from."""
+    out = {"omp_parallel_us_per_loop": tables.FORK_JOIN}
+    for key, prefix in tables.summary_measurements(rec) + tables.appended_measurements(rec):
+        for figure, _ in tables.RUNTIME_FIGURES:
+            out["%s_%s" % (prefix, figure)] = key
+    return out
+
+
 def figures_of(rows) -> List[Tuple[str, str, List[str]]]:
-    """(figure column, label, values) of one input's processes."""
+    """(figure column, label, values) of one input's processes; a process whose run marked the
+    measurement not a result gives no value (issue 35), as in the buyer's table."""
     out = []
     for col, label in FIGURES:
-        out.append((col, label, [r[col] for _, _, r, _ in rows if r.get(col, "")]))
+        out.append((col, label, [r[col] for _, _, r, rec in rows if r.get(col, "")
+                                 and not _marked_invalid(rec, _measurement_of_column(rec).get(col))]))
     targets = []
     for _, _, _, rec in rows:
         for t in (rec.llnl_targets if rec is not None else []):
@@ -85,7 +102,8 @@ def figures_of(rows) -> List[Tuple[str, str, List[str]]]:
         values = []
         for _, _, _, rec in rows:
             for t in (rec.llnl_targets if rec is not None else []):
-                if t.measurement == key and t.not_judged is None and t.cycles is not None:
+                if t.measurement == key and t.not_judged is None and t.cycles is not None \
+                        and not _marked_invalid(rec, key):
                     values.append(tables.number_text(t.cycles))
         out.append((key + "_llnl_target_cycles", label, values))
     return out
