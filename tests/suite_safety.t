@@ -212,6 +212,7 @@ fi
 if command -v python3 >/dev/null 2>&1 && command -v pgrep >/dev/null 2>&1; then
     lingering=$root/lingering
     FAKE_DAEMON_FILE=$root/lingering.pid drive "${quick[@]}" --out "$lingering" "$fake" 2
+    # shellcheck disable=SC2317  # called through wait_for
     writer_gone() { ! pgrep -f -- "tables --summary-rows $lingering/CLOMP_${host}_1\$" >/dev/null; }
     wait_for writer_gone
     ok $? "a suite whose run left a daemon behind (still there: $(kill -0 "$(cat "$root/lingering.pid")" 2>/dev/null && echo yes || echo no)) leaves no row writer after it ends (exit $rc)"
