@@ -91,7 +91,8 @@ construct_options() {  # construct_options SET THREADS
 # executable's table (--list-constructs, read_listings in suite/plan.sh):
 # sync rows, and loop rows without a chunk and with one (one row per chunk).
 constructs_from_listing() {
-    local ours="index(\",$(suite_construct_list),\", \",\" col(\"key\") \",\")" data sizes
+    local ours data sizes
+    ours="index(\",$(suite_construct_list),\", \",\" col(\"key\") \",\")"
     # Task rows are timed like sync rows; a data row once per array size (--constructs=epcc4).
     construct_sync=$(listing_count "$construct_listing" "$ours && (col(\"kind\") == \"sync\" || col(\"kind\") == \"task\")")
     data=$(listing_count "$construct_listing" "$ours && col(\"kind\") == \"data\"")
