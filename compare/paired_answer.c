@@ -241,7 +241,7 @@ int holm_answer(int argc, char **argv)
     for (long i = 0; i < m; i++) {
         long rank = 0;
         for (long j = 0; j < m; j++)
-            rank += p[j] < p[i] || (p[j] == p[i] && j < i);
+            rank += p[j] < p[i] || (j < i && p[j] == p[i]);
         step[i] = 1.0 - alpha / (double)(m - rank);
     }
     size_t room = (size_t)m * 32 + 3;
