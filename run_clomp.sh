@@ -298,9 +298,9 @@ for ((i = 0; ; i++)); do
     run_start=$(date +%s.%N)
     # stdout and stderr apart: the last line on stderr is a failed run's reason.
     if [ "$have_setsid" = 1 ]; then
-        setsid "${cmd[@]}" >"$tmp" 2>"$tmp.err" </dev/null &
+        without_row_writer setsid "${cmd[@]}" >"$tmp" 2>"$tmp.err" </dev/null &   # suite/results.sh
     else
-        "${cmd[@]}" >"$tmp" 2>"$tmp.err" </dev/null &
+        without_row_writer "${cmd[@]}" >"$tmp" 2>"$tmp.err" </dev/null &
     fi
     child=$!
     note_run_group "$child"

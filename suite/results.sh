@@ -51,6 +51,21 @@ start_row_writer() {  # start_row_writer BASE
     rm -rf -- "$fifos"
 }
 
+# close_row_writer: the writer's pipes closed in this (sub)shell. A run and its
+# watchdog close them: a process a run leaves outside its process group (a
+# launcher's daemon) would otherwise keep the writer, and the driver's stderr
+# it holds, alive after the driver ends.
+close_row_writer() {
+    [ -z "$row_writer_in" ] || exec {row_writer_in}>&- {row_writer_out}<&-
+}
+
+# without_row_writer COMMAND...: execs COMMAND without the writer's pipes (the
+# run; in the background its PID stays $!).
+without_row_writer() {
+    close_row_writer
+    exec "$@"
+}
+
 # summary_row_from_writer RUN SUMMARY: 0 when the writer appended RUN's row;
 # 1 when it could not be asked (SUMMARY is then as it was before, for the
 # one-process way); 2 when it answered an error (said on stderr).

@@ -7,7 +7,7 @@
 # Sourced by run_clomp.sh.
 #   reads: base, id, out_dir, host (the suite), have_setsid
 #   sets:  lock_fd, holder_file, holding (lock_suite); watchdog (start_watchdog)
-#   uses:  is_construct_set (suite/plan.sh), record_tables (suite/results.sh),
+#   uses:  is_construct_set (suite/plan.sh), record_tables, close_row_writer (suite/results.sh),
 #          table_rows, table_column (suite/common.sh),
 #          replace_with_new (suite/common.sh)
 
@@ -79,6 +79,7 @@ start_watchdog() {
         trap - INT TERM HUP
         # Not the lock: after the driver is gone only its run may hold the suite.
         [ -z "${lock_fd:-}" ] || exec {lock_fd}>&-
+        close_row_writer   # suite/results.sh
         deadline=$((SECONDS + limit))
         while run_group_alive "$pg"; do
             if ! kill -0 "$driver" 2>/dev/null; then

@@ -74,6 +74,12 @@ if [ -n "${FAKE_HANG_FILE-}" ] && (set -o noclobber; echo "$$" >"$FAKE_HANG_FILE
     sleep "${FAKE_HANG:-600}" &
     wait $!
 fi
+# With FAKE_DAEMON_FILE, the first run leaves a process outside its process group
+# (as a launcher's daemon may), holding what the run inherited; its PID in that file.
+if [ -n "${FAKE_DAEMON_FILE-}" ] && [ ! -e "$FAKE_DAEMON_FILE" ]; then
+    setsid sleep 120 </dev/null >/dev/null 2>&1 &
+    echo "$!" >"$FAKE_DAEMON_FILE"
+fi
 echo "fake clomp $*"
 [ -z "${FAKE_FILLER-}" ] || yes 'filler output line' | head -n "$FAKE_FILLER"
 echo "      Max Error bound: 3.2e-07"
@@ -198,6 +204,20 @@ if command -v python3 >/dev/null 2>&1 && command -v pgrep >/dev/null 2>&1; then
 else
     skip "a suite writes its runs' .summary rows through one Python process" "no python3 or pgrep"
     skip "with that writer killed, every run still has its row, once" "no python3 or pgrep"
+fi
+
+# ---- a process a run leaves behind keeps no row writer alive ----------------------------
+# The writer ends with the driver even when a run left a daemon outside its
+# process group: no Python process stays, holding the driver's stderr.
+if command -v python3 >/dev/null 2>&1 && command -v pgrep >/dev/null 2>&1; then
+    lingering=$root/lingering
+    FAKE_DAEMON_FILE=$root/lingering.pid drive "${quick[@]}" --out "$lingering" "$fake" 2
+    # shellcheck disable=SC2317  # called through wait_for
+    writer_gone() { ! pgrep -f -- "tables --summary-rows $lingering/CLOMP_${host}_1\$" >/dev/null; }
+    wait_for writer_gone
+    ok $? "a suite whose run left a daemon behind (still there: $(kill -0 "$(cat "$root/lingering.pid")" 2>/dev/null && echo yes || echo no)) leaves no row writer after it ends (exit $rc)"
+else
+    skip "a suite whose run left a daemon behind leaves no row writer after it ends" "no python3 or pgrep"
 fi
 
 # ---- SIGKILL of the driver: its run is ended for it; --resume waits for it ---------------

@@ -236,11 +236,20 @@ def report(stem, header_text, helper, primary=PRIMARY):
         answers[k] = stats_helper.paired(helper, figures[k]["a"], figures[k]["b"], ALPHA, m)
     reject, adjusted = stats_helper.holm(helper, ALPHA, [answers[k]["p"] for k in others])
     holm_p = dict(zip(others, adjusted))
+    step_alpha = {}
     for k, r in zip(others, reject):
         decided[k] = bool(r)
+        # A figure Holm finds different: its interval at the level of the step that rejected it,
+        # 1 - 0.05/(m - j), j the figures with a smaller p (tied figures share the first tie's step),
+        # which excludes no change as its test does; at 1 - 0.05/m it could hold 0 beside "differs".
+        left = m - sum(1 for o in others if answers[o]["p"] < answers[k]["p"])
+        step_alpha[k] = 0.05 / left if r else 0.05 / max(1, m)
+        if r and left != m:
+            answers[k] = stats_helper.paired(helper, figures[k]["a"], figures[k]["b"], ALPHA, left)
     out += ["", "Other figures: the same paired test, judged together by Holm's procedure (family-wise %s over the %d"
             % (ALPHA, m),
-            "figures); shifts with their interval at %s each (Bonferroni); power at %s." % (
+            "figures); shifts with their interval at %s each (Bonferroni), one that differs at the level of the Holm "
+            "step that rejected it; power at %s." % (
                 "%.4g%%" % (100 * (1 - 0.05 / m)) if m else "-", "0.05/%d" % m if m else "-")]
     if constant:
         out.append("Not counted (constant): %s." % ", ".join("%s (%s)" % (k, constant_reason(figures[k])) for k in constant))
@@ -256,7 +265,7 @@ def report(stem, header_text, helper, primary=PRIMARY):
         role = "primary" if key == primary and key in answers else "constant" if key in constant else "holm"
         c = answers.get(key)
         if c is not None:
-            said = sentence(fig, c, decided[key], c["nominal_alpha"] if role == "primary" else 0.05 / max(1, m))
+            said = sentence(fig, c, decided[key], c["nominal_alpha"] if role == "primary" else step_alpha[key])
             flagged += decided[key]
         else:
             said = "not counted: %s" % constant_reason(fig)
@@ -275,7 +284,7 @@ def report(stem, header_text, helper, primary=PRIMARY):
                                    repr(holm_p[key]) if key in holm_p else "", "1" if decided.get(key) else "0",
                                    praw("detectable_80"), praw("sd_difference"), praw("pairs_needed_5pct"), praw("p_b_greater"), praw("bm_p")]))
         ci_level = "" if c is None or c["ci_coverage"] is None else (
-            repr(1 - c["nominal_alpha"]) if role == "primary" else repr(1 - 0.05 / max(1, m)))
+            repr(1 - c["nominal_alpha"]) if role == "primary" else repr(1 - step_alpha[key]))
         records.append("figure\t%s\t%s\t%d\t%s\t%s\t%s\t%s\t%s\t%s" % (
             key, role, 1 if decided.get(key) else 0, repr(holm_p[key]) if key in holm_p else "NA", ci_level or "NA",
             fig["name"], ",".join(repr(v) for v in fig["a"]), ",".join(repr(v) for v in fig["b"]), said))

@@ -89,6 +89,19 @@ def plain_holm(p, alpha):
     return reject
 
 
+def plain_holm_steps(p, alpha):
+    """Each p-value's step level (1 - alpha / (m - rank), rank its 0-based place, ties in the order given)
+    and its Holm-adjusted p-value (the running maximum of min(1, (m - rank) p) in that order)."""
+    m = len(p)
+    order = sorted(range(m), key=lambda i: (p[i], i))
+    level, adjusted, running = [0.0] * m, [0.0] * m, 0.0
+    for rank, i in enumerate(order):
+        level[i] = 1 - alpha / (m - rank)
+        running = max(running, min(1.0, (m - rank) * p[i]))
+        adjusted[i] = running
+    return level, adjusted
+
+
 def synthetic(label, static, barrier=None):
     r = submissions._empty(label, "synthetic", label)
     r["key"] = {"static_omp_overhead_us": list(static)}
@@ -211,6 +224,11 @@ class Records(unittest.TestCase):
             p = [rng.choice([rng.random(), rng.random() * 0.02, 0.01]) for _ in range(rng.randint(1, 9))]
             got = stats_helper.holm_steps(HELPER, 0.05, p)
             self.assertEqual(got["rejected"], plain_holm(p, 0.05), p)
+            level, adjusted = plain_holm_steps(p, 0.05)
+            for name, want in (("step_level", level), ("adjusted", adjusted)):
+                self.assertEqual(len(got[name]), len(p))
+                for g, w in zip(got[name], want):
+                    self.assertAlmostEqual(g, w, places=12, msg="%s of %r" % (name, p))
 
     def test_a_doubled_primary_figure_is_beyond_noise_and_a_copy_is_not(self):
         a = [1.0, 1.1, 0.9, 1.05, 0.95, 1.02]

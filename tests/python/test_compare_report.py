@@ -96,6 +96,27 @@ class CompareReport(unittest.TestCase):
         text = compare_report.report(self.stem, "replicates\t6\nsequence\tABBAAB\n", HELPER, "barrier_level1_overhead")[0]
         self.assertIn("Overall: the primary figure, barrier_level1_overhead, was not measured here", text)
 
+    def test_a_figure_holm_finds_different_at_its_second_step_has_an_interval_that_excludes_no_change(self):
+        # Two Holm figures over 10 pairs: Static OMP us/Loop doubled (p = 2/1024, Holm's first step, at
+        # 0.05/2) and X, whose differences have the ranks 1, 3, 4 negative (W- = 8: p = 50/1024 = 0.0488,
+        # above 0.05/2, at or below 0.05/1, Holm's second step). Its interval is at that step's level, 95%.
+        n, ranks = 10, [-1, 2, -3, -4, 5, 6, 7, 8, 9, 10]
+        for r in range(1, n + 1):
+            for label in "AB":
+                doc = record((1 + r / 100.0) * (2 if label == "B" else 1), "GCC", "libgomp")
+                doc["measurements"] = doc["measurements"][:1] + [
+                    {"name": "X", "key": "x", "selected": True,
+                     "us_per_loop": 5.0 + r / 7.0 + (ranks[r - 1] * 0.01 if label == "B" else 0.0)}]
+                with open("%s_%s%d.json" % (self.stem, label, r), "w") as f:
+                    json.dump(doc, f)
+        js = compare_report.report(self.stem, "replicates\t%d\nsequence\t%s\n" % (n, "AB" * n), HELPER)[2]
+        x = [f for f in json.loads(js.decode())["figures"] if f["key"] == "x_us_per_loop"][0]
+        self.assertAlmostEqual(x["paired"]["p"], 50 / 1024.0, places=12)
+        self.assertEqual(x["detected"], 1, "Holm's second step rejects at 0.05/1")
+        self.assertAlmostEqual(x["paired"]["ci_level_asked"], 1 - 0.05 / 1, places=12)
+        low, high = x["paired"]["shift_ci"]
+        self.assertTrue(low > 0 and high > 0, "a figure said to differ has an interval holding no change: %r" % ([low, high],))
+
     def construct_records(self, statuses, n=6):
         """--compare --constructs records: two construct levels per process, with these statuses."""
         for r in range(1, n + 1):
