@@ -141,6 +141,10 @@ rewrite_results() {  # rewrite_results DIR ID HOST
     local base
     [ "$have_python" = 1 ] || { no_python_notice "$1/CLOMP_$3_${2:-ID}"; exit 1; }
     base=$(clomp_results find-suite "$@") || exit 2
+    # A run cut while it was recorded: --resume takes its files back to their sizes before it, and a
+    # report re-rendered first would be cut with them (its journal: suite/run_guard.sh).
+    [ ! -e "$(dirname -- "$base")/.${base##*/}.recording" ] ||
+        die_usage "--bundle: a run of ${base##*/} was cut while it was recorded: finish the suite with --resume first"
     write_results "$base" || exit 1
     exit 0
 }

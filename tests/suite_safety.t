@@ -168,6 +168,12 @@ is "$(grep -c '^=== run 1/' "${cb}_key.full"):$(rows_of_run "$cb.runs.csv" 1):$(
     "1:1:1:8" "the run cut in its record appears once: one .full section, one .runs.csv line, one .summary row, its 8 CSV rows"
 is "$(complete_runs "$cb")" ok "every run complete"
 is "$(find "$cut" -maxdepth 1 -name '*.recording*' | grep -c .)" 0 "no record journal is left"
+# --bundle re-renders the tables that a pending record's undo would cut back: refused while a journal is there.
+touch "$cut/.CLOMP_${host}_1.recording"
+drive --bundle 1 --out "$cut"
+is "$rc:$(grep -c 'was cut while it was recorded: finish the suite with --resume first' <<<"$err")" "2:1" \
+    "--bundle refuses a suite with a run cut while it was recorded (exit 2, one line)"
+rm -f "$cut/.CLOMP_${host}_1.recording"
 
 # ---- a second driver on the same suite ID exits 2, naming the holder ---------------------
 two=$root/two

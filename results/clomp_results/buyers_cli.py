@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import csv
 import io
+import re
 import json
 import os
 import sqlite3
@@ -82,9 +83,25 @@ def unique(label: str, taken: List[str]) -> str:
     return out
 
 
+NUMBER = re.compile(r"^[-+]?[0-9]*\.?[0-9]+([eE][-+]?[0-9]+)?$")
+
+
+class SpreadsheetSafeWriter:
+    """csv.writer whose text cells cannot run as spreadsheet formulas: a submission's host, compiler or
+    label that starts with = + - @ (or a tab or carriage return) is written with a leading apostrophe,
+    which spreadsheets show as text; numbers are written as they are."""
+
+    def __init__(self, buf):
+        self.w = csv.writer(buf, lineterminator="\n")
+
+    def writerow(self, row):
+        self.w.writerow([("'" + c) if isinstance(c, str) and c[:1] in ("=", "+", "-", "@", "\t", "\r")
+                         and not NUMBER.match(c) else c for c in row])
+
+
 def csv_text(subs, table) -> str:
     buf = io.StringIO()
-    w = csv.writer(buf, lineterminator="\n")
+    w = SpreadsheetSafeWriter(buf)
     w.writerow(CSV_HEADER)
 
     def cells(section, row, threads, row_cells):

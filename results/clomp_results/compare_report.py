@@ -294,6 +294,11 @@ def report(stem, header_text, helper, primary=PRIMARY):
         # No figure measured by both sides (every construct level unresolved, say): why, never "no difference".
         out += nothing_compared(docs, n)
         overall = "Overall: no answer: nothing could be compared (above)."
+    elif not answers:
+        # Every figure both sides gave is constant by definition: none was tested, so none can be said equal.
+        out.append("Verdict: nothing was tested: every figure both sides gave is constant by definition (%s)."
+                   % ", ".join(constant))
+        overall = "Overall: no answer: nothing was tested (above)."
     elif flagged == 0:
         out.append("Verdict: no difference detectable with %d pairs in any figure." % n)
     else:

@@ -255,6 +255,14 @@ class Records(unittest.TestCase):
         self.assertEqual((cell["low"], cell["high"]), (min(values), max(values)))
         self.assertEqual(cell["interval"], "95% interval of the median, 6 processes")
 
+    def test_csv_text_from_a_submission_cannot_run_as_a_spreadsheet_formula(self):
+        from clomp_results import buyers_cli
+        import io as _io
+        buf = _io.StringIO()
+        buyers_cli.SpreadsheetSafeWriter(buf).writerow(['=HYPERLINK("http://x")', "+1+1", "@SUM(A1)", "-x", "-1.5", 2.0, "vm"])
+        row = next(csv.reader(_io.StringIO(buf.getvalue())))
+        self.assertEqual(row, ["'=HYPERLINK(\"http://x\")", "'+1+1", "'@SUM(A1)", "'-x", "-1.5", "2.0", "vm"])
+
     def test_two_processes_a_side_say_too_few_rather_than_within_noise(self):
         summ = buyers_table.Summaries(HELPER)
         d = buyers_table.differences(HELPER, summ, synthetic("A", [1.0, 1.1]), synthetic("B", [7.0, 7.2]))

@@ -130,6 +130,21 @@ class CompareReport(unittest.TestCase):
         return compare_report.report(self.stem, "replicates\t%d\nsequence\t%s\n" % (n, "ABBA" * (n // 2)), HELPER,
                                      "barrier_level1_overhead")[0]
 
+    def test_figures_the_same_in_every_process_are_not_called_equal(self):
+        # Both sides give the figure, with one value everywhere: constant, never tested, so never "no difference".
+        for r in range(1, 7):
+            for label in "AB":
+                levels = [{"level": 1, "outer_threads": None, "inner_threads": 2, "status": "measured",
+                           "overhead_us": 0.5, "problem": None}]
+                doc = {"schema": "clomp-result", "constructs": {"rows": [{"construct_name": "BARRIER", "levels": levels}]}}
+                with open("%s_%s%d.json" % (self.stem, label, r), "w") as f:
+                    json.dump(doc, f)
+        text = compare_report.report(self.stem, "replicates\t6\nsequence\tABBAABBAABBA\n", HELPER,
+                                     "barrier_level1_overhead")[0]
+        self.assertNotIn("no difference detectable", text)
+        self.assertIn("Verdict: nothing was tested: every figure both sides gave is constant by definition", text)
+        self.assertEqual(text.rstrip("\n").split("\n")[-1], "Overall: no answer: nothing was tested (above).")
+
     def test_constructs_all_unresolved_say_nothing_could_be_compared_not_no_difference(self):
         text = self.construct_records(["unresolved", "unresolved"])
         self.assertNotIn("no difference detectable", text)
