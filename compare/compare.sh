@@ -152,6 +152,19 @@ resolve_side() {  # resolve_side INDEX SPEC
     side_spec[k]=$spec side_settings[k]=$settings side_placement[k]=$chosen
 }
 
+# One process of a comparison (and of --sweep, compare/sweep.sh): the side's
+# command with the clomp arguments and its JSON record, its output appended to
+# $stem.full between the markers; rc its exit status.
+run_process() {  # run_process WHAT JSON
+    "${cmd[@]}" "${clomp_args[@]}" --json="$2" >"$compare_tmp/out" 2>&1 </dev/null
+    rc=$?
+    {
+        echo "=== process $done_runs/$total: $1: ${cmd[*]} ${clomp_args[*]}"
+        cat "$compare_tmp/out"
+        echo "=== end of process $done_runs: exit status $rc"
+    } >>"$stem.full"
+}
+
 # The command of side K, as an array: env VAR=VALUE... BINARY.
 side_command() {  # side_command K -> sets cmd
     local k=$1 line
@@ -305,13 +318,7 @@ compare_main() {
             side_command "$k"
             done_runs=$((done_runs + 1)) sequence+=$label
             printf '[%d/%d] %s: %s\n' "$done_runs" "$total" "$label" "${cmd[*]} ${clomp_args[*]}" >&2
-            "${cmd[@]}" "${clomp_args[@]}" --json="${stem}_$label$r.json" >"$compare_tmp/out" 2>&1 </dev/null
-            rc=$?
-            {
-                echo "=== process $done_runs/$total: side $label, pair $r: ${cmd[*]} ${clomp_args[*]}"
-                cat "$compare_tmp/out"
-                echo "=== end of process $done_runs: exit status $rc"
-            } >>"$stem.full"
+            run_process "side $label, pair $r" "${stem}_$label$r.json"
             if [ "$rc" -ne 0 ]; then
                 echo "run_clomp.sh: --compare: side $label (pair $r) failed with exit status $rc; its output is in $stem.full" >&2
                 return 1

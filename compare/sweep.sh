@@ -150,13 +150,7 @@ sweep_main() {
             cmd=("${cmd[@]:0:${#cmd[@]}-1}" "${settings[@]}" "${cmd[${#cmd[@]}-1]}")
             done_runs=$((done_runs + 1)) sequence+="${sequence:+ }$c"
             printf '[%d/%d] combination %d: %s\n' "$done_runs" "$total" "$c" "${cmd[*]} ${clomp_args[*]}" >&2
-            "${cmd[@]}" "${clomp_args[@]}" --json="${stem}_c${c}r$r.json" >"$compare_tmp/out" 2>&1 </dev/null
-            rc=$?
-            {
-                echo "=== process $done_runs/$total: combination $c, replicate $r: ${cmd[*]} ${clomp_args[*]}"
-                cat "$compare_tmp/out"
-                echo "=== end of process $done_runs: exit status $rc"
-            } >>"$stem.full"
+            run_process "combination $c, replicate $r" "${stem}_c${c}r$r.json"   # compare/compare.sh
             if [ "$rc" -ne 0 ]; then
                 echo "run_clomp.sh: --sweep: combination $c (process $r) failed with exit status $rc; its output is in $stem.full" >&2
                 failed+="failed"$'\t'"$c"$'\t'"$r"$'\t'"$rc"$'\n'
