@@ -43,6 +43,19 @@ parse_replicates() {
     replicates=$((auto_cap < AUTO_START ? auto_cap : AUTO_START))
 }
 
+# The target processes run so far, whatever their figures (a process whose run marked a
+# figure not a result still ran: issue 35): the distinct OK runs of INPUT up to LIMIT in <base>.csv.
+# shellcheck disable=SC2154  # here, base: run_clomp.sh's (see the top)
+auto_processes() {  # auto_processes INPUT LIMIT
+    awk -F, -v want="$1" -v limit="$2" -f "$here/results/csv_columns.awk" -f <(cat <<'AWK'
+col("run_status") == "OK" && col("run") + 0 <= limit && !(col("run") in seen) &&
+    col("numThreads") " " col("allocThreads") " " col("numParts") " " col("zonesPerPart") " " col("zoneSize") " " \
+    col("flopScale") " " col("timeScale") " " col("numa") == want { seen[col("run")]; n++ }
+END { print n + 0 }
+AWK
+) "$base.csv" 2>/dev/null
+}
+
 # auto_widths INPUT LIMIT: per key figure "label<TAB>n<TAB>median<TAB>half<TAB>allowed" from the
 # OK target runs numbered <= LIMIT in <base>.csv (clomp's own rows, read by column name,
 # quote-aware: results/csv_columns.awk); half is NA without an interval. clomp-stats answers
@@ -99,7 +112,7 @@ auto_replicates_step() {
     fi
     input="${plan[0]##*|} first-touch"
     widths=$(auto_widths "$input" "$i") || { echo "run_clomp.sh: warning: clomp-stats could not be built: --replicates auto stops" >&2; widths=''; }
-    processes=$(awk -F'\t' 'NR == 1 || $2 > n { n = $2 } END { print n + 0 }' <<<"$widths")
+    processes=$(auto_processes "$input" "$i")
     wide=$(awk -F'\t' '$4 == "NA" || $4 > $5 { printf "%s%s", s, $1; s = ", " }' <<<"$widths")
     if [ -z "$widths" ]; then why="no key figure to judge"
     elif [ -z "$wide" ]; then why="every key figure's 95% interval is within +-${auto_pct}% (or +-0.1 us)"

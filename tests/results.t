@@ -254,8 +254,10 @@ p = P(); p.feed(open(sys.argv[1]).read())
 print("|".join(p.h2)); print(p.svg); print(p.figures)
 PY
 )
-    is "$(sed -n 1p <<<"$headings")" "Key results: the target input|Charts|OpenMP constructs|Environment|Build|Warnings|Raw files" \
-        "the rendered page has the headings: key results first, then charts, OpenMP constructs, environment, build, warnings, raw files"
+    # A full suite at MAX_THREADS = cores has the team-size cliff's run (issue 32, item 4); a build
+    # without offload says in its Offload section why it has no offload runs (issue 34, item 5).
+    is "$(sed -n 1p <<<"$headings")" "Key results: the target input|Charts|Team-size cliff|OpenMP constructs|Offload (OpenMP target)|Environment|Build|Warnings|Raw files" \
+        "the rendered page has the headings: key results first, then charts, the team-size cliff, OpenMP constructs, offload, environment, build, warnings, raw files"
     if [ "$have_gnuplot" = 1 ]; then
         n=$(wc -w <<<"$want_charts")
         is "$(sed -n 2p <<<"$headings"):$(sed -n 3p <<<"$headings")" "$n:$n" "the rendered page has an SVG image for each chart drawn ($n), each in a figure"

@@ -220,6 +220,15 @@ def parse_plan(line: str) -> List[PlannedRun]:
     return runs
 
 
+def with_auto_replicates(plan: List[PlannedRun], added: int) -> List[PlannedRun]:
+    """--replicates auto (suite/replicates.sh, auto_insert): each "replicates auto: one more target
+    process" line of .env is one more run of the plan's first (the target input) right after the
+    last key run; the runs after them are numbered on."""
+    last_key = max((i for i, p in enumerate(plan) if p.set_name == "key"), default=-1)
+    runs = plan[:last_key + 1] + [plan[0]] * added + plan[last_key + 1:]
+    return [PlannedRun(i + 1, p.set_name, p.policy, p.args) for i, p in enumerate(runs)]
+
+
 def parse_env(text: str) -> EnvFacts:
     env = EnvFacts()
     heading = None
@@ -246,6 +255,9 @@ def parse_env(text: str) -> EnvFacts:
             if heading.startswith("OpenMP and launcher environment") and "=" in line:
                 k, _, v = line.partition("=")
                 env.openmp_environment[k] = unquote_bash(v)
+    added = sum(1 for line in text.splitlines() if line.startswith("replicates auto: one more target process"))
+    if added and env.plan:
+        env.plan = with_auto_replicates(env.plan, added)
     if "host" in env.facts:
         env.facts["host"] = unquote_bash(env.facts["host"])
     return env

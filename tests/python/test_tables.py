@@ -23,6 +23,20 @@ def golden_lines(name):
         return f.read().splitlines()
 
 
+class AutoReplicatesPlan(unittest.TestCase):
+    def test_each_added_target_process_is_a_run_after_the_last_key_run(self):
+        # suite/replicates.sh inserts one more run of the target input after the key runs per line
+        # "replicates auto: one more target process"; the later runs are numbered on (a plain oracle).
+        plan = "exe=./clomp;launcher=;key||2 -1 64 100 32 1 1;key||2 1 64 100 32 1 1;6400zones||1 -1 64 100 32 1 1;"
+        text = "plan: %s\nreplicates auto: one more target process (7): wide: x\n" \
+               "replicates auto: one more target process (8): wide: x\nreplicates auto: stopped after 8\n" % plan
+        got = [(p.index, p.set_name, p.args_text) for p in loader.parse_env(text).plan]
+        want = [(1, "key", "2 -1 64 100 32 1 1"), (2, "key", "2 1 64 100 32 1 1"), (3, "key", "2 -1 64 100 32 1 1"),
+                (4, "key", "2 -1 64 100 32 1 1"), (5, "6400zones", "1 -1 64 100 32 1 1")]
+        self.assertEqual(got, want)
+        self.assertEqual(len(loader.parse_env("plan: %s\n" % plan).plan), 3)
+
+
 class GoldenReRender(unittest.TestCase):
     def setUp(self):
         self.suite = loader.load_suite(GOLDEN)
