@@ -89,9 +89,10 @@ def figures_of(rows) -> List[Tuple[str, str, List[str]]]:
     """(figure column, label, values) of one input's processes; a process whose run marked the
     measurement not a result gives no value (issue 35), as in the buyer's table."""
     out = []
+    of_column = [_measurement_of_column(rec) for _, _, _, rec in rows]   # once per process, not per figure
     for col, label in FIGURES:
-        out.append((col, label, [r[col] for _, _, r, rec in rows if r.get(col, "")
-                                 and not _marked_invalid(rec, _measurement_of_column(rec).get(col))]))
+        out.append((col, label, [r[col] for (_, _, r, rec), columns in zip(rows, of_column) if r.get(col, "")
+                                 and not _marked_invalid(rec, columns.get(col))]))
     targets = []
     for _, _, _, rec in rows:
         for t in (rec.llnl_targets if rec is not None else []):
