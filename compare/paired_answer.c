@@ -25,7 +25,10 @@
  *                    as unpaired samples: P(B > A) + P(B = A)/2 and the test of it being 1/2
  *   mad_a, mad_b     each side's median absolute deviation (the spread, for naming a
  *                    different-spread-not-different-centre case)
- *   estimate_text, ci_low_text, ci_high_text, detectable_text: to the precision the interval supports
+ *   estimate_text, ci_low_text, ci_high_text: to the precision the interval supports
+ *   detectable_text  to 1% of itself: a design figure (a spread times a simulated factor), not an
+ *                    estimate of the shift, so the shift's interval does not bound its digits (a
+ *                    wide interval printed "80% power at a shift of 0")
  *
  *   clomp-stats holm [--json] ALPHA P1,P2,...
  *   m, rejected, reject (a list of 0/1, the p-values' order), adjusted (Holm-adjusted p-values). */
@@ -208,7 +211,7 @@ int paired_answer(int argc, char **argv)
     field_text("estimate_text", s.estimate, u);
     field_text("ci_low_text", has_ci ? s.low : NAN, u);
     field_text("ci_high_text", has_ci ? s.high : NAN, u);
-    field_text("detectable_text", detectable, u > 0.0 ? u : detectable * 0.01);
+    field_text("detectable_text", detectable, detectable * 0.01);
     answer_end();
     return 0;
 }

@@ -31,6 +31,15 @@ void judge_validity(Measurement *m)
                  "faster than Bestcase OMP beyond its 95%% interval (overhead %.4g .. %.4g us/Loop): Bestcase is the "
                  "least this loop costs, so one of the two timings is not the loop's",
                  m->overhead_low, m->overhead_high);
+    } else if (m->schedule->delays && m->stats.has_ci && m->stats.ci_high < 0.0) {
+        /* A delay probe's chunk is its construct's time minus the same delays run serially (EPCC's
+         * method): a cost below 0 beyond its interval means the reference was disturbed, not that
+         * the construct saves time. */
+        m->invalid = 1;
+        snprintf(m->invalid_reason, sizeof m->invalid_reason,
+                 "faster than its serial reference beyond its 95%% interval (%.4g .. %.4g us/Loop): a cost "
+                 "cannot be negative, so the reference's timing was disturbed",
+                 m->stats.ci_low, m->stats.ci_high);
     } else if (m->has_overhead && m->has_round_range && m->round_range_high < 0.0) {
         m->invalid = 1;
         snprintf(m->invalid_reason, sizeof m->invalid_reason,

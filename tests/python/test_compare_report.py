@@ -215,6 +215,18 @@ class PairedAnswers(unittest.TestCase):
         share = sum(1.0 if y > x else 0.5 if y == x else 0.0 for x in a for y in b) / 36
         self.assertAlmostEqual(doc["p_b_greater"], share, places=14)
 
+    def test_the_detectable_shift_keeps_its_digits_when_the_shift_interval_is_wide(self):
+        # detection 5's pairs at +0.2 us (two outlying processes): the shift's interval is -0.6..2.9,
+        # and the 80%-power shift (about 0.3) once printed as "0" at that interval's precision.
+        a = [2.81, 0.717, 0.847, 0.768, 1.61, 0.785, 0.997, 0.917, 0.834, 1.01]
+        b = [1.02, 7.10, 1.10, 0.923, 1.03, 1.85, 1.09, 1.03, 1.05, 1.15]
+        doc = json.loads(ask("paired", "--json", ",".join(map(str, a)), ",".join(map(str, b))).stdout)
+        self.assertGreater(doc["ci_high"] - doc["ci_low"], 1.0)
+        shown = float(doc["detectable_text"])
+        self.assertGreater(doc["detectable_80"], 0.0)
+        self.assertLessEqual(abs(shown - doc["detectable_80"]), 0.01 * doc["detectable_80"],
+                             "detectable_text %r for detectable_80 %r" % (doc["detectable_text"], doc["detectable_80"]))
+
     def test_looks_lower_the_level_and_tests_share_it(self):
         a, b = "1,2,3,4,5,6,7,8,9,10", "2,3,4,5,6,7,8,9,10,11.5"
         fixed = json.loads(ask("paired", "--json", "--tests", "4", a, b).stdout)

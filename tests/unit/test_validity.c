@@ -228,6 +228,35 @@ static void test_faster_than_bestcase(void)
     ok(!noisy.m.invalid, "a mean %.2fx the median (below the factor) is still a result", mean_us(&noisy) / noisy.m.us);
 }
 
+/* Parallel For's chunk is its parallel for's time minus the same delays run
+ * serially: below 0 beyond its interval it is no cost at all; a median below
+ * 0 whose interval reaches 0 is a cost not told from 0, still a result. The
+ * oracle for the second: 11 chunks below 0 and 9 above, so the median is
+ * below 0 and its interval (order statistics of 20 values) reaches 0. */
+static void test_delay_probe_below_zero(void)
+{
+    Timed below, straddling;
+    timed(&below, "parallel_for", -0.4, -1, 0.0, NULL);
+    ok(below.m.stats.has_ci && below.m.stats.ci_high < 0.0 && below.m.invalid &&
+           strstr(below.m.invalid_reason, "faster than its serial reference") != NULL,
+       "a Parallel For whose chunks lie below 0 beyond their interval (%.3g .. %.3g) is invalid: %s",
+       below.m.stats.ci_low, below.m.stats.ci_high, below.m.invalid_reason);
+    timed(&straddling, "parallel_for", 0.1, -1, 0.0, NULL);
+    straddling.round[0] = 0.0;
+    for (int c = 0; c < CHUNKS; c++) {
+        straddling.chunk[c] = (c < 11 ? -0.01 * (c + 1) : 0.01 * (c - 10)) * SUBCYCLES_PER_CHUNK * 1e-6;
+        straddling.round[0] += straddling.chunk[c];
+    }
+    summarize_measurement(&straddling.m, NULL);
+    ok(straddling.m.us < 0.0 && straddling.m.stats.ci_high >= 0.0 && !straddling.m.invalid,
+       "one with a median below 0 (%.3g) whose interval reaches 0 (%.3g .. %.3g) is still a result",
+       straddling.m.us, straddling.m.stats.ci_low, straddling.m.stats.ci_high);
+    Timed serial;
+    timed(&serial, "serial", -0.4, -1, 0.0, NULL);
+    ok(!serial.m.invalid || strstr(serial.m.invalid_reason, "serial reference") == NULL,
+       "the rule is the delay probes': a schedule that runs no delays is not judged by it");
+}
+
 static NoiseCensus census;
 
 static void test_busy_rule(void)
@@ -323,6 +352,7 @@ int main(void)
         ends[c] = (c + 1) * SUBCYCLES_PER_CHUNK;
     test_collapse();
     test_faster_than_bestcase();
+    test_delay_probe_below_zero();
     test_busy_rule();
     test_verdict();
     free(text);
