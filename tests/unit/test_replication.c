@@ -198,7 +198,7 @@ static int interval(double *x, long n, double *lo, double *hi, double *mid, doub
 }
 
 typedef struct Coverage {
-    long reps, covered, at_six, covered_at_six;
+    long reps, covered, at_six, covered_at_six, reached;   /* reached: the interval within the width wanted */
     double nominal, processes;
 } Coverage;
 
@@ -217,8 +217,10 @@ static Coverage one_at_a_time(const Population *pop, double pct, double floor_wi
             memcpy(s, x, (size_t)n * sizeof x[0]);
             interval(s, n, &lo, &hi, &mid, &cov);
             double half = fmax(mid - lo, hi - mid), want = fmax(fabs(mid) * pct / 100.0, floor_width);
-            if (half <= want || n >= cap)
+            if (half <= want || n >= cap) {
+                c.reached += half <= want;
                 break;
+            }
             x[n++] = draw(pop);
         }
         int in = lo <= pop->median && pop->median <= hi;
@@ -253,6 +255,7 @@ static Coverage two_stage(const Population *pop, double pct, double floor_width,
             continue;
         c.reps++;
         c.covered += lo <= pop->median && pop->median <= hi;
+        c.reached += fmax(mid - lo, hi - mid) <= fmin(fabs(mid) * pct / 100.0, floor_width);
         c.nominal += cov;
         c.processes += (double)n;
     }
@@ -274,11 +277,13 @@ static void test_coverage(long reps, int print_only)
         Coverage after = two_stage(&pops[k], 10.0, 0.1, 30, reps);
         double b = (double)before.covered / (double)before.reps, a = (double)after.covered / (double)after.reps;
         double b6 = before.at_six ? (double)before.covered_at_six / (double)before.at_six : NAN;
-        printf("# coverage %-42s one-at-a-time %.3f (nominal %.3f; %.0f%% stop at 6, covering %.3f; %.1f processes)"
-               "  two-stage %.3f (nominal %.3f; %.1f fresh processes + 6 pilot)\n",
+        printf("# coverage %-42s one-at-a-time %.3f (nominal %.3f; %.0f%% stop at 6, covering %.3f; %.1f processes;"
+               " %.0f%% within the larger width)  two-stage %.3f (nominal %.3f; %.1f fresh processes + 6 pilot;"
+               " %.0f%% within the smaller width)\n",
                pops[k].name, b, before.nominal / (double)before.reps, 100.0 * (double)before.at_six / (double)before.reps,
-               b6, before.processes / (double)before.reps, a, after.nominal / (double)after.reps,
-               after.processes / (double)after.reps);
+               b6, before.processes / (double)before.reps, 100.0 * (double)before.reached / (double)before.reps, a,
+               after.nominal / (double)after.reps, after.processes / (double)after.reps,
+               100.0 * (double)after.reached / (double)after.reps);
         if (print_only)
             continue;
         /* N is fixed before the fresh values are drawn, so the coverage is the exact one at N,
