@@ -192,7 +192,7 @@ auto_finish() {
     fi
     {
         echo "replicates auto: stopped after $processes processes (stage 2: runs ${runs:-none}; the pilot's left out): $why"
-        awk -F'\t' '{ printf "  %-22s median %s, 95%% interval +-%s (wanted +-%s) from %d processes\n", $1, $3, $4 == "NA" ? "none" : $4, $5, $2 }' <<<"$widths"
+        awk -F'\t' '{ printf "  %-22s median %s, 95%% interval %s (wanted +-%s) from %d processes\n", $1, $3, $4 == "NA" ? "none" : "+-" $4, $5, $2 }' <<<"$widths"
     } | tee -a "$base.env"
 }
 
