@@ -179,7 +179,7 @@ if [ "$dry_run" = 1 ]; then
     echo "Model: $calibration_note"
     offload_plan_line
     print_plan
-    [ -z "$auto_pct" ] || echo "--replicates auto: $replicates target processes first, then more until +-$auto_pct% (or +-0.1 us), $auto_cap processes or $auto_minutes min"
+    auto_plan_line   # suite/replicates.sh
     exit 0
 fi
 
@@ -264,8 +264,8 @@ key_report() {  # what the 2007 summary tells users to check after each key run
 
 for ((i = 0; ; i++)); do
     run=$((i + 1))
-    # After the key runs: --replicates auto may add a target process here (suite/replicates.sh).
-    [ "$i" -ne "$last_key_run" ] || auto_replicates_step "$i" || key_between_processes "$base"
+    # From the end of the key runs on: --replicates auto's stage 2 adds target processes (suite/replicates.sh).
+    [ "$i" -lt "$last_key_run" ] || auto_replicates_step "$i" || key_between_processes "$base"
     [ "$i" -lt "$total_runs" ] || break
     grep -qx "$run" "$base.done" && continue
     IFS='|' read -r set_name policy args <<<"${plan[i]}"

@@ -23,6 +23,13 @@
  *       every field): Hodges-Lehmann shift of B - A, its signed-rank interval and exact
  *       p-value, the group-sequential level with --looks, the difference detected with 80%
  *       power and the pairs 5% of A's median needs, Brunner-Munzel's P(B > A).
+ *   clomp-stats pilot-n PCT FLOOR CAP V1 V2 ...
+ *       stage 1 of run_clomp.sh --replicates auto (timing/replication.c): from the
+ *       pilot's values V, the fresh processes whose 95% interval of the median is
+ *       expected to reach the smaller of PCT% of |median| and FLOOR (a number in
+ *       the figure's unit, or none): n, median, scale (1.4826 x MAD), wanted,
+ *       fewest (with an interval: 6), needed (NA: never), processes (needed within
+ *       [min(fewest, CAP), CAP]), expected_half_width (at processes), reachable (0/1).
  *   clomp-stats holm ALPHA P1,P2,...
  *       Holm's procedure: m, rejected, reject (0/1 per p), adjusted (Holm-adjusted p).
  *   clomp-stats comparison-json --level L < RECORDS
@@ -61,6 +68,7 @@
 #include <string.h>
 
 #include "../timing/decision.h"
+#include "../timing/replication.h"
 #include "../timing/statistics.h"
 #include "answer_fields.h"
 #include "figure_comparison.h"
@@ -237,6 +245,56 @@ static int compare(const char *list_a, const char *list_b, double level)
     return 0;
 }
 
+/* clomp-stats pilot-n PCT FLOOR CAP V1 V2 ...: how many fresh processes stage 2 runs. */
+static int pilot_n(int argc, char **argv)
+{
+    static double values[MAX_VALUES];
+    double pct, floor_width = NAN, cap;
+    if (argc < 4) {
+        fprintf(stderr, "clomp-stats: pilot-n: usage: pilot-n PCT FLOOR|none CAP V1 V2 ...\n");
+        return 2;
+    }
+    if (parse_value(argv[0], &pct) != 0 || !(pct > 0.0)) {
+        fprintf(stderr, "clomp-stats: pilot-n: the width '%s' is not a percentage above 0\n", argv[0]);
+        return 2;
+    }
+    if (strcmp(argv[1], "none") != 0 && (parse_value(argv[1], &floor_width) != 0 || !(floor_width > 0.0))) {
+        fprintf(stderr, "clomp-stats: pilot-n: the floor '%s' is not a width above 0 or none\n", argv[1]);
+        return 2;
+    }
+    if (parse_value(argv[2], &cap) != 0 || !(cap >= 1.0 && cap <= 1e9) || cap != floor(cap)) {
+        fprintf(stderr, "clomp-stats: pilot-n: the cap '%s' is not a whole number of processes >= 1\n", argv[2]);
+        return 2;
+    }
+    long n = 0;
+    for (int i = 3; i < argc; i++) {
+        if (n >= MAX_VALUES || parse_value(argv[i], &values[n]) != 0) {
+            fprintf(stderr, "clomp-stats: pilot-n: '%s' is not a number\n", argv[i]);
+            return 2;
+        }
+        n++;
+    }
+    PilotPlan p;
+    if (plan_from_pilot(values, n, pct, floor_width, (long)cap, CLOMP_CI_LEVEL, &p) != 0) {
+        fprintf(stderr, "clomp-stats: pilot-n: no plan from these values\n");
+        return 2;
+    }
+    field_long("n", p.pilot_n);
+    field_number("median", p.median);
+    field_number("scale", p.scale);
+    field_number("wanted", p.wanted);
+    field_long("fewest", p.fewest);
+    if (p.needed < 0)
+        field_raw("needed", "NA", 0);
+    else
+        field_long("needed", p.needed);
+    field_long("processes", p.processes);
+    field_number("expected_half_width", p.expected_half_width);
+    field_long("reachable", p.reachable);
+    answer_end();
+    return 0;
+}
+
 /* The level of --level TEXT; exits 2 unless it is a number between 0 and 1. */
 static double parse_level(const char *text)
 {
@@ -252,7 +310,8 @@ int main(int argc, char **argv)
 {
     /* clomp-stats summary|compare --json ...: the answer as one JSON object. */
     if (argc >= 3 && (strcmp(argv[1], "summary") == 0 || strcmp(argv[1], "compare") == 0 ||
-                      strcmp(argv[1], "paired") == 0 || strcmp(argv[1], "holm") == 0) &&
+                      strcmp(argv[1], "paired") == 0 || strcmp(argv[1], "holm") == 0 ||
+                      strcmp(argv[1], "pilot-n") == 0) &&
         strcmp(argv[2], "--json") == 0) {
         json_output = 1;
         for (int i = 2; i < argc - 1; i++)
@@ -269,10 +328,13 @@ int main(int argc, char **argv)
         return paired_answer(argc - 2, argv + 2);
     if (argc >= 2 && strcmp(argv[1], "holm") == 0)
         return holm_answer(argc - 2, argv + 2);
+    if (argc >= 2 && strcmp(argv[1], "pilot-n") == 0)
+        return pilot_n(argc - 2, argv + 2);
     if (argc == 4 && strcmp(argv[1], "comparison-json") == 0 && strcmp(argv[2], "--level") == 0)
         return comparison_json(parse_level(argv[3]));
     fprintf(stderr, "usage: clomp-stats summary V1 V2 ... | clomp-stats compare [--level L] A1,A2,... B1,B2,...\n"
                     "     | clomp-stats paired [--alpha A] [--looks N1,N2,...] [--tests M] A1,A2,... B1,B2,...\n"
-                    "     | clomp-stats holm ALPHA P1,P2,... | clomp-stats comparison-json --level L < RECORDS\n");
+                    "     | clomp-stats holm ALPHA P1,P2,... | clomp-stats pilot-n PCT FLOOR|none CAP V1 V2 ...\n"
+                    "     | clomp-stats comparison-json --level L < RECORDS\n");
     return 2;
 }

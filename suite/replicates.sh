@@ -1,25 +1,32 @@
 # shellcheck shell=bash
-# --replicates auto[,PCT[,CAP[,MINUTES]]]: replication until the answer is
-# tight (docs/noise.md). The target input starts with AUTO_START processes,
-# interleaved with the other key runs as a fixed count is; then, after the
-# key runs, one more target process at a time until the 95% interval of
-# every key figure's median (order statistics over processes, clomp-stats)
-# lies within +-PCT% of that median or +-0.1 us for figures in us (whichever
-# is larger), or CAP processes ran, or MINUTES passed since the suite (or its
-# resume) started. The stop and the width reached are said, and recorded in
-# <base>.env so that --resume replays the same plan. Sourced by run_clomp.sh.
-#   reads: base, here, plan, start_epoch (run_clomp.sh); stats_helper (suite/common.sh)
-#   sets:  replicates, auto_pct, auto_cap, auto_minutes (parse_replicates); plan,
-#          last_key_run, total_runs, auto_inserted (auto_insert)
+# --replicates auto[,PCT[,CAP[,MINUTES]]]: two-stage replication (issue 31,
+# docs/noise.md). Stage 1, the pilot: the target input's first AUTO_START
+# processes, interleaved with the other key runs as a fixed count is. From
+# them clomp-stats (pilot-n) plans, per key figure, the fresh processes whose
+# 95% interval of the median is expected within the SMALLER of +-PCT% of the
+# median and +-0.1 us (figures in us); stage 2 runs the most any figure needs,
+# at most CAP, spread through the runs after the key runs. The interval
+# reported (the stop record, the between-process table) comes from the stage-2
+# processes alone: their number is fixed before they run, so it covers as an
+# interval of that many processes does, which a rule that stops on the interval
+# it reports does not. MINUTES since the suite (or its resume) started stops
+# stage 2 early, and says so. The decision, each stage-2 process (with its run
+# number) and the stop go to <base>.env, so that --resume replays the same
+# plan (and the results package's loader rebuilds it: with_auto_replicates).
+# Sourced by run_clomp.sh.
+#   reads: base, here, plan, total_runs, last_key_run, start_epoch (run_clomp.sh); stats_helper (suite/common.sh)
+#   sets:  replicates, auto_pct, auto_cap, auto_minutes (parse_replicates); plan, total_runs,
+#          auto_n, auto_at, auto_inserted, auto_finished (auto_replicates_step)
 
-AUTO_START=6            # fewest processes with a 95% interval of the median
-auto_pct='' auto_cap='' auto_minutes='' auto_inserted=0
+AUTO_START=6            # the pilot: the fewest processes with a 95% interval of the median
+AUTO_FLOOR=0.1          # us: the widest interval wanted for a figure in us
+auto_pct='' auto_cap='' auto_minutes='' auto_inserted=0 auto_n=0 auto_finished=0 auto_at=()
 # The figures that must be tight, as "measurement key|clomp CSV column|label|unit" (unit us: the
 # 0.1 us floor applies): CLOMP 1.2's Runtime figures, as the key summary shows them.
 auto_figures=('barrier|runtime_us_per_loop|OMP Barrier us/Loop|us' 'static|runtime_overhead_us|Static OMP overhead|us'
     'dynamic|runtime_overhead_us|Dynamic OMP overhead|us' 'static|runtime_speedup|Static OMP speedup|')
 
-# parse_replicates VALUE: sets replicates (the processes planned first) and,
+# parse_replicates VALUE: sets replicates (the processes planned first: the pilot) and,
 # for auto, auto_pct, auto_cap, auto_minutes; exits 2 with one line on bad input.
 parse_replicates() {
     local value=$1 rest extra
@@ -43,42 +50,48 @@ parse_replicates() {
     replicates=$((auto_cap < AUTO_START ? auto_cap : AUTO_START))
 }
 
-# The target processes run so far, whatever their figures (a process whose run marked a
-# figure not a result still ran: issue 35): the distinct OK runs of INPUT up to LIMIT in <base>.csv.
+# auto_plan_line: what a dry run says of --replicates auto.
+auto_plan_line() {
+    [ -n "$auto_pct" ] || return 0
+    echo "--replicates auto: a pilot of $replicates target processes, then N fresh ones, N planned from the pilot" \
+        "(each key figure's 95% interval within +-$auto_pct% and +-$AUTO_FLOOR us; at most $auto_cap processes," \
+        "$auto_minutes min), spread through the runs after the key runs; the interval reported is from the N alone"
+}
+
+# auto_values INPUT KEY COLUMN RUNS: the figure's values of the OK runs of INPUT numbered
+# in RUNS (space-separated) in <base>.csv (clomp's own rows, read by column name,
+# quote-aware: results/csv_columns.awk), one a line.
 # shellcheck disable=SC2154  # here, base: run_clomp.sh's (see the top)
-auto_processes() {  # auto_processes INPUT LIMIT
-    awk -F, -v want="$1" -v limit="$2" -f "$here/results/csv_columns.awk" -f <(cat <<'AWK'
-col("run_status") == "OK" && col("run") + 0 <= limit && !(col("run") in seen) &&
+auto_values() {
+    awk -F, -v want="$1" -v key="$2" -v c="$3" -v runs="$4" -f "$here/results/csv_columns.awk" -f <(cat <<'AWK'
+BEGIN { k = split(runs, r, " "); for (i = 1; i <= k; i++) wanted[r[i]] }
+col("key") == key && col("run_status") == "OK" && (col("run") in wanted) && col(c) != "" &&
     col("numThreads") " " col("allocThreads") " " col("numParts") " " col("zonesPerPart") " " col("zoneSize") " " \
-    col("flopScale") " " col("timeScale") " " col("numa") == want { seen[col("run")]; n++ }
-END { print n + 0 }
+    col("flopScale") " " col("timeScale") " " col("numa") == want { print col(c) }
 AWK
 ) "$base.csv" 2>/dev/null
 }
 
-# auto_widths INPUT LIMIT: per key figure "label<TAB>n<TAB>median<TAB>half<TAB>allowed" from the
-# OK target runs numbered <= LIMIT in <base>.csv (clomp's own rows, read by column name,
-# quote-aware: results/csv_columns.awk); half is NA without an interval. clomp-stats answers
-# in JSON, read by member name (stats_field).
-# shellcheck disable=SC2154  # here, base: run_clomp.sh's (see the top)
+# auto_input: the target input as <base>.csv's columns give it, with its NUMA policy.
+auto_input() { echo "${plan[0]##*|} first-touch"; }
+
+# auto_widths RUNS: per key figure "label<TAB>n<TAB>median<TAB>half<TAB>allowed" from the OK target
+# runs numbered in RUNS; half (the larger side of the 95% interval of the median) is NA without an
+# interval; allowed is the smaller of PCT% of |median| and 0.1 us (figures in us). clomp-stats
+# answers in JSON, read by member name (stats_field).
 auto_widths() {
-    local input=$1 limit=$2 helper figure key col label unit values json n median ci_lo ci_hi
+    local helper figure key col label unit values json n median ci_lo ci_hi
     helper=$(stats_helper) || return 1
     for figure in "${auto_figures[@]}"; do
         IFS='|' read -r key col label unit <<<"$figure"
-        values=$(awk -F, -v want="$input" -v key="$key" -v c="$col" -v limit="$limit" -f "$here/results/csv_columns.awk" -f <(cat <<'AWK'
-col("key") == key && col("run_status") == "OK" && col("run") + 0 <= limit && col(c) != "" &&
-    col("numThreads") " " col("allocThreads") " " col("numParts") " " col("zonesPerPart") " " col("zoneSize") " " \
-    col("flopScale") " " col("timeScale") " " col("numa") == want { print col(c) }
-AWK
-) "$base.csv" 2>/dev/null)
+        values=$(auto_values "$(auto_input)" "$key" "$col" "$1")
         [ -n "$values" ] || continue
         # shellcheck disable=SC2086  # one value per word
         json=$("$helper" summary --json $values) || continue
         n=$(stats_field "$json" n) median=$(stats_field "$json" median)
         ci_lo=$(stats_field "$json" ci_low) ci_hi=$(stats_field "$json" ci_high)
-        awk -v l="$label" -v n="$n" -v m="$median" -v lo="$ci_lo" -v hi="$ci_hi" -v p="$auto_pct" -v us="$unit" 'BEGIN {
-            a = (m < 0 ? -m : m) * p / 100; if (us == "us" && a < 0.1) a = 0.1
+        awk -v l="$label" -v n="$n" -v m="$median" -v lo="$ci_lo" -v hi="$ci_hi" -v p="$auto_pct" -v us="$unit" -v f="$AUTO_FLOOR" 'BEGIN {
+            a = (m < 0 ? -m : m) * p / 100; if (us == "us" && a > f) a = f
             h = "NA"; if (lo != "null") h = (m - lo > hi - m) ? m - lo : hi - m
             printf "%s\t%d\t%.4g\t%s\t%.4g\n", l, n, m, h == "NA" ? h : sprintf("%.4g", h), a }'
     done
@@ -89,43 +102,136 @@ stats_field() {
     [[ $1 =~ \"$2\":\ ([^,}]*) ]] && printf '%s\n' "${BASH_REMATCH[1]}"
 }
 
-auto_insert() {  # auto_insert I: one more target process at plan index I
-    plan=("${plan[@]:0:$1}" "${plan[0]}" "${plan[@]:$1}")
-    last_key_run=$((last_key_run + 1)) total_runs=$((total_runs + 1)) auto_inserted=$((auto_inserted + 1))
-}
+# auto_runs FROM TO: the run numbers FROM..TO, space-separated.
+auto_runs() { local r out=''; for ((r = $1; r <= $2; r++)); do out+="$r "; done; echo "${out% }"; }
 
-# auto_replicates_step I: at the end of the key runs (I = last_key_run). Inserts one
-# more target process at I (returns 0) while the key figures are not tight and
-# no cap is reached; else says why it stopped, records it, and returns 1.
-# shellcheck disable=SC2154  # start_epoch: run_clomp.sh's (see the top)
-auto_replicates_step() {
-    local i=$1 input widths wide processes why
-    [ -n "$auto_pct" ] || return 1
-    # --resume: the processes the interrupted suite added come first, as they were numbered.
-    if [ "$auto_inserted" -lt "$(grep -c '^replicates auto: one more' "$base.env")" ]; then
-        auto_insert "$i"
+# auto_stage2_runs: the run numbers of the stage-2 processes inserted so far.
+auto_stage2_runs() { echo "${auto_at[*]:0:auto_inserted}"; }
+
+# auto_decide I: at the end of the key runs (I = last_key_run): stage 2's size from the pilot
+# (the target runs numbered <= I), and where its processes go: spread through the runs after
+# the key runs, the first right after them. Said, and recorded in <base>.env; a resumed
+# suite reads the recorded decision instead.
+auto_decide() {
+    local i=$1 recorded helper figure key col label unit floor values json n pilot rest k how lines=''
+    recorded=$(grep -m 1 '^replicates auto: stage 2: ' "$base.env")
+    if [ -n "$recorded" ]; then
+        auto_n=${recorded#replicates auto: stage 2: }
+        auto_n=${auto_n%% *}
+        recorded=${recorded#* at runs }
+        read -r -a auto_at <<<"${recorded%%;*}"
         return 0
     fi
-    if grep -q '^replicates auto: stopped' "$base.env"; then
-        sed -n '/^replicates auto: stopped/,/^[^ ]/p' "$base.env" | grep -v '^---- '
-        return 1
-    fi
-    input="${plan[0]##*|} first-touch"
-    widths=$(auto_widths "$input" "$i") || { echo "run_clomp.sh: warning: clomp-stats could not be built: --replicates auto stops" >&2; widths=''; }
-    processes=$(auto_processes "$input" "$i")
-    wide=$(awk -F'\t' '$4 == "NA" || $4 > $5 { printf "%s%s", s, $1; s = ", " }' <<<"$widths")
-    if [ -z "$widths" ]; then why="no key figure to judge"
-    elif [ -z "$wide" ]; then why="every key figure's 95% interval is within +-${auto_pct}% (or +-0.1 us)"
-    elif [ "$processes" -ge "$auto_cap" ]; then why="cap of $auto_cap processes reached; still wide: $wide"
-    elif [ $(($(date +%s) - start_epoch)) -ge $((auto_minutes * 60)) ]; then why="time cap of $auto_minutes min reached; still wide: $wide"
+    pilot=$(auto_processes "$(auto_runs 1 "$i")")
+    auto_n=0
+    if helper=$(stats_helper); then
+        for figure in "${auto_figures[@]}"; do
+            IFS='|' read -r key col label unit <<<"$figure"
+            values=$(auto_values "$(auto_input)" "$key" "$col" "$(auto_runs 1 "$i")")
+            [ -n "$values" ] || continue
+            floor=none
+            [ "$unit" != us ] || floor=$AUTO_FLOOR
+            # shellcheck disable=SC2086  # one value per word
+            json=$("$helper" pilot-n --json "$auto_pct" "$floor" "$auto_cap" $values) || continue
+            n=$(stats_field "$json" processes)
+            [ "$n" -le "$auto_n" ] || auto_n=$n
+            lines+=$(awk -v l="$label" -v k="$(stats_field "$json" n)" -v m="$(stats_field "$json" median)" \
+                -v s="$(stats_field "$json" scale)" -v w="$(stats_field "$json" wanted)" -v n="$n" \
+                -v need="$(stats_field "$json" needed)" -v e="$(stats_field "$json" expected_half_width)" 'BEGIN {
+                printf "  %-22s pilot median %.4g, spread %.3g (1.4826 x MAD) from %d: %d processes for +-%.3g", l, m, s, k, n, w
+                if (e != "null") printf " (expected +-%.3g)", e
+                if (need == "null" || need + 0 > n + 0) printf "; it would need %s", need == "null" ? "a spread of 0" : need " processes"
+                printf "\n" }')$'\n'
+        done
     else
-        auto_insert "$i"
-        echo "replicates auto: one more target process ($((processes + 1))): wide: $wide" >>"$base.env"
-        return 0
+        echo "run_clomp.sh: warning: clomp-stats could not be built: --replicates auto's stage 2 runs the fewest processes" >&2
+    fi
+    [ "$auto_n" -gt 0 ] || auto_n=$((auto_cap < AUTO_START ? auto_cap : AUTO_START))
+    rest=$((total_runs - i))
+    auto_at=()
+    for ((k = 0; k < auto_n; k++)); do auto_at+=($((i + k * rest / auto_n + k + 1))); done
+    if [ "$rest" = 0 ]; then how="back to back: no runs follow the key runs"
+    elif [ "$rest" -lt "$auto_n" ]; then how="spread through the $rest runs after the key runs, some back to back"
+    else how="interleaved with the $rest runs after the key runs"
     fi
     {
-        echo "replicates auto: stopped after $processes processes: $why"
-        awk -F'\t' '{ printf "  %-22s median %s, 95%% interval +-%s (wanted +-%s) from %d processes\n", $1, $3, $4 == "NA" ? "none" : $4, $5, $2 }' <<<"$widths"
+        echo "replicates auto: stage 2: $auto_n fresh target processes at runs ${auto_at[*]}; $how; planned from the pilot's $pilot processes (runs 1-$i), which the interval reported leaves out"
+        printf '%s' "$lines"
     } | tee -a "$base.env"
+}
+
+# The target processes among RUNS, whatever their figures (a process whose run marked a
+# figure not a result still ran: issue 35): the distinct OK target runs in <base>.csv.
+auto_processes() {  # auto_processes RUNS
+    awk -F, -v want="$(auto_input)" -v runs="$1" -f "$here/results/csv_columns.awk" -f <(cat <<'AWK'
+BEGIN { k = split(runs, r, " "); for (i = 1; i <= k; i++) wanted[r[i]] }
+col("run_status") == "OK" && (col("run") in wanted) && !(col("run") in seen) &&
+    col("numThreads") " " col("allocThreads") " " col("numParts") " " col("zonesPerPart") " " col("zoneSize") " " \
+    col("flopScale") " " col("timeScale") " " col("numa") == want { seen[col("run")]; n++ }
+END { print n + 0 }
+AWK
+) "$base.csv" 2>/dev/null
+}
+
+auto_insert() {  # auto_insert I: a stage-2 target process at plan index I
+    plan=("${plan[@]:0:$1}" "${plan[0]}" "${plan[@]:$1}")
+    total_runs=$((total_runs + 1)) auto_inserted=$((auto_inserted + 1))
+}
+
+# auto_finish WHY: the interval reported, from the stage-2 processes alone; said and recorded.
+auto_finish() {
+    local why=$1 runs widths wide processes
+    auto_finished=1
+    runs=$(auto_stage2_runs)
+    widths=$(auto_widths "$runs") || { echo "run_clomp.sh: warning: clomp-stats could not be built: no interval to report" >&2; widths=''; }
+    processes=$(auto_processes "$runs")
+    wide=$(awk -F'\t' '$4 == "NA" || $4 > $5 { printf "%s%s", s, $1; s = ", " }' <<<"$widths")
+    if [ -z "$widths" ]; then why="${why:+$why; }no key figure to judge"
+    elif [ -z "$wide" ]; then why="${why:+$why; }every key figure's 95% interval is within +-${auto_pct}% and +-$AUTO_FLOOR us"
+    else why="${why:+$why; }still wide: $wide"
+    fi
+    {
+        echo "replicates auto: stopped after $processes processes (stage 2: runs ${runs:-none}; the pilot's left out): $why"
+        awk -F'\t' '{ printf "  %-22s median %s, 95%% interval %s (wanted +-%s) from %d processes\n", $1, $3, $4 == "NA" ? "none" : "+-" $4, $5, $2 }' <<<"$widths"
+    } | tee -a "$base.env"
+}
+
+# auto_replicates_step I: called at every plan index I from the end of the key runs on
+# (I = last_key_run) up to the end; returns 1 when the between-process table is due now
+# (without auto: at I = last_key_run). With auto: the decision at I = last_key_run; a
+# stage-2 process inserted at I where one is planned (returns 0); the stop after the
+# last one ran, or when the time cap is reached (returns 1). --resume replays what
+# <base>.env recorded: the decision, the processes inserted, the stop.
+# shellcheck disable=SC2154  # start_epoch: run_clomp.sh's (see the top)
+auto_replicates_step() {
+    local i=$1
+    if [ -z "$auto_pct" ]; then
+        [ "$i" -ne "$last_key_run" ]
+        return
+    fi
+    [ "$auto_finished" = 0 ] || return 0
+    [ "$i" -ne "$last_key_run" ] || auto_decide "$i"
+    if [ "$auto_inserted" -lt "$auto_n" ] && [ $((i + 1)) -eq "${auto_at[auto_inserted]}" ]; then
+        if [ "$auto_inserted" -lt "$(grep -c '^replicates auto: stage-2 process ' "$base.env")" ]; then
+            auto_insert "$i"
+        elif grep -q '^replicates auto: stopped' "$base.env"; then
+            auto_replay_stop
+            return 1
+        elif [ $(($(date +%s) - start_epoch)) -ge $((auto_minutes * 60)) ]; then
+            auto_finish "time cap of $auto_minutes min reached after $auto_inserted of $auto_n stage-2 processes"
+            return 1
+        else
+            auto_insert "$i"
+            echo "replicates auto: stage-2 process $auto_inserted of $auto_n: run $((i + 1))" >>"$base.env"
+        fi
+        return 0
+    fi
+    [ "$auto_inserted" -eq "$auto_n" ] && [ "$i" -eq "${auto_at[auto_n - 1]}" ] || return 0
+    if grep -q '^replicates auto: stopped' "$base.env"; then auto_replay_stop; else auto_finish ''; fi
     return 1
+}
+
+auto_replay_stop() {  # the stop a resumed suite recorded before, said again
+    auto_finished=1
+    sed -n '/^replicates auto: stopped/,/^[^ ]/p' "$base.env" | grep -v '^---- '
 }

@@ -261,6 +261,7 @@ DATA = {
     "offload/device_info.h": "the opened offload device's description, as data (filled before any measurement)",
     "timing/signed_rank.h": "paired statistics of recorded samples (signed-rank, Holm, series)",
     "timing/decision.h": "decisions on recorded samples (Brunner-Munzel, group-sequential level, prediction interval)",
+    "timing/replication.h": "how many processes a pilot's recorded figures ask for (--replicates auto)",
     "measure/paired_record.h": "the paired overhead's figures, as the record holds them",
 }
 

@@ -58,9 +58,10 @@ def summarise(helper: str, values: List[str]) -> Optional[Dict[str, Optional[str
 def key_rows(suite: Suite) -> List[Tuple[str, List[str], Dict[str, str], object]]:
     """(input key, summary columns, summary row by name, record) of every OK key run, in plan order."""
     facts = tables.driver_facts(suite)
+    pilot = set(suite.auto_pilot_runs)   # --replicates auto: the interval is stage 2's alone
     out = []
     for p in suite.plan:
-        if p.set_name != "key" or facts.get(p.index, [""])[0] != "OK":
+        if p.set_name != "key" or facts.get(p.index, [""])[0] != "OK" or p.index in pilot:
             continue
         rec = suite.record(p.index)
         status, rc, seconds = facts[p.index]
@@ -126,9 +127,12 @@ def report(suite: Suite, helper: str) -> Tuple[List[str], List[str]]:
         rows = groups[key]
         inputs, numa = key.split("|", 1)
         runs = " ".join(r["run"] for _, _, r, _ in rows)
-        txt += ["", "  %s (numa %s): %d processes, runs %s" % (inputs, numa, len(rows), runs),
-                "    %-30s %10s  %-17s  %-26s  %s" % ("figure", "median", "min .. max", "95% interval of the median",
-                                                    "next process (prediction)")]
+        txt += ["", "  %s (numa %s): %d processes, runs %s" % (inputs, numa, len(rows), runs)]
+        if suite.auto_pilot_runs and set(r["run"] for _, _, r, _ in rows) <= set(map(str, suite.env.auto_stage2_runs)):
+            txt.append("    (--replicates auto: stage 2's fresh processes alone; the pilot's %d, runs %s, planned how many "
+                       "and are left out)" % (len(suite.auto_pilot_runs), " ".join(map(str, suite.auto_pilot_runs))))
+        txt.append("    %-30s %10s  %-17s  %-26s  %s" % ("figure", "median", "min .. max", "95% interval of the median",
+                                                        "next process (prediction)"))
         for col, label, values in figures_of(rows):
             if not values:
                 continue

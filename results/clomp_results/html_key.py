@@ -29,10 +29,18 @@ def processes_rows(suite):
     return suite.processes.rows if suite.processes is not None else []
 
 
+def is_target_row(suite, row):
+    """Whether a <base>_key.processes.csv row is the target input's: its runs include run 1, or, with
+    --replicates auto's two stages, are stage 2's (the pilot, run 1 among it, is left out)."""
+    runs = row.get("runs", "").split()
+    stage2 = set(map(str, suite.env.auto_stage2_runs))
+    return "1" in runs or bool(stage2 and runs and set(runs) <= stage2)
+
+
 def between(suite, figure):
-    """(median, low, high, label, more) of FIGURE over the processes of the target input (runs including 1), or None."""
+    """(median, low, high, label, more) of FIGURE over the processes of the target input, or None."""
     for row in processes_rows(suite):
-        if row.get("figure") == figure and "1" in row.get("runs", "").split():
+        if row.get("figure") == figure and is_target_row(suite, row):
             if num(row.get("ci95_low")) is not None:
                 return (num(row.get("median")), num(row.get("ci95_low")), num(row.get("ci95_high")),
                         "95% interval of the median between processes", "")
@@ -55,7 +63,7 @@ def processes_used(suite, figure):
     """(processes the figure's median used, processes of the target input) from <base>_key.processes.csv, or None:
     a process whose figure was not a result (issue 35) gives none, so the two can differ."""
     for row in processes_rows(suite):
-        if row.get("figure") == figure and "1" in row.get("runs", "").split():
+        if row.get("figure") == figure and is_target_row(suite, row):
             used = num(row.get("processes"))
             return (int(used) if used is not None else 0), len(row.get("runs", "").split())
     return None
@@ -68,9 +76,10 @@ def statistic_text(suite, figure, runs_text):
         return ("run 1, median chunk (no process gave a figure between processes)" if runs_text
                 else "run 1, median chunk")
     k, total = used
+    stage2 = " (stage 2 of --replicates auto: the pilot's left out)" if suite.auto_pilot_runs else ""
     if k == total:
-        return "median over %d processes" % k
-    return "median over %d of %d processes (not a result in the others)" % (k, total)
+        return "median over %d processes%s" % (k, stage2)
+    return "median over %d of %d processes (not a result in the others)%s" % (k, total, stage2)
 
 
 def headline(suite, figure, value, low, high, decimals):
@@ -94,7 +103,7 @@ def key_results(suite, views, record1):
     """The section's HTML lines."""
     out = ['<h2 id="key-results">Key results: the target input</h2>']
     run1 = next((r for r in views if r.number == 1), None)
-    runs_text = next((r.get("runs", "") for r in processes_rows(suite) if "1" in r.get("runs", "").split()), "")
+    runs_text = next((r.get("runs", "") for r in processes_rows(suite) if is_target_row(suite, r)), "")
     if not runs_text and (run1 is None or not run1.ok):
         out.append('<p class="notmet">The target input (run 1) has no results: it did not run, or it failed (see its .full file).</p>')
     else:
@@ -111,6 +120,9 @@ def headline_section(suite, run1, record1, runs_text):
     if runs_text:
         basis = ("the median over the processes of runs %s (--replicates) that gave the figure (each row says how "
                  "many), with the interval between those processes" % runs_text)
+        if suite.auto_pilot_runs:
+            basis += (" (--replicates auto: stage 2's fresh processes; the pilot's %d, runs %s, planned how many and are "
+                      "left out)" % (len(suite.auto_pilot_runs), " ".join(map(str, suite.auto_pilot_runs))))
     else:
         basis = "one process (run 1): each figure from its median chunk, with intervals within that process"
     ov_ci = at(static, "overhead_ci") or (None, None)

@@ -31,7 +31,7 @@ import io
 import json
 import os
 import re
-from typing import Dict, List, Optional, Tuple
+from typing import Dict, List, Optional, Sequence, Tuple
 
 from . import safe_io
 from .records import INPUT_NAMES, EnvFacts, PlannedRun, RunRecord, Suite, Table
@@ -220,12 +220,27 @@ def parse_plan(line: str) -> List[PlannedRun]:
     return runs
 
 
-def with_auto_replicates(plan: List[PlannedRun], added: int) -> List[PlannedRun]:
-    """--replicates auto (suite/replicates.sh, auto_insert): each "replicates auto: one more target
-    process" line of .env is one more run of the plan's first (the target input) right after the
-    last key run; the runs after them are numbered on."""
+STAGE2_LINE = re.compile(r"^replicates auto: stage-2 process \d+ of \d+: run (\d+)$")
+
+
+def with_auto_replicates(plan: List[PlannedRun], added: int, stage2: Sequence[int] = ()) -> List[PlannedRun]:
+    """--replicates auto (suite/replicates.sh, auto_insert). Two-stage (issue 31): each
+    "replicates auto: stage-2 process K of N: run R" line of .env is a run of the plan's first (the
+    target input) at run number R, the lines in the order the driver inserted them (ascending: R is
+    already the run's final number); the runs from there on are numbered on. A suite from before
+    (one at a time): each "one more target process" line is one more such run right after the last
+    key run (ADDED of them)."""
     last_key = max((i for i, p in enumerate(plan) if p.set_name == "key"), default=-1)
     runs = plan[:last_key + 1] + [plan[0]] * added + plan[last_key + 1:]
+    if stage2:
+        # One pass, not an insert per line: a hostile .env's lines cost linear time (issue 30).
+        rest, out, j = runs, [], 0
+        for run in sorted(set(r for r in stage2 if r >= 1)):
+            while len(out) < run - 1 and j < len(rest):
+                out.append(rest[j])
+                j += 1
+            out.append(plan[0])
+        runs = out + rest[j:]
     return [PlannedRun(i + 1, p.set_name, p.policy, p.args) for i, p in enumerate(runs)]
 
 
@@ -256,8 +271,9 @@ def parse_env(text: str) -> EnvFacts:
                 k, _, v = line.partition("=")
                 env.openmp_environment[k] = unquote_bash(v)
     added = sum(1 for line in text.splitlines() if line.startswith("replicates auto: one more target process"))
-    if added and env.plan:
-        env.plan = with_auto_replicates(env.plan, added)
+    env.auto_stage2_runs = [int(m.group(1)) for m in (STAGE2_LINE.match(line) for line in text.splitlines()) if m]
+    if (added or env.auto_stage2_runs) and env.plan:
+        env.plan = with_auto_replicates(env.plan, added, env.auto_stage2_runs)
     if "host" in env.facts:
         env.facts["host"] = unquote_bash(env.facts["host"])
     return env

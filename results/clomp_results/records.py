@@ -65,6 +65,9 @@ class EnvFacts:
     status_lines: List[str] = field(default_factory=list)    # "complete ...", "interrupted ...", ...
     preflight_warnings: List[str] = field(default_factory=list)
     openmp_environment: Dict[str, str] = field(default_factory=dict)
+    # --replicates auto, two-stage (issue 31): the run numbers of the stage-2 target processes,
+    # the only ones its reported interval comes from (the pilot's are left out); empty otherwise.
+    auto_stage2_runs: List[int] = field(default_factory=list)
 
     @property
     def complete(self) -> bool:
@@ -241,3 +244,14 @@ class Suite:
     @property
     def key_runs(self) -> List[PlannedRun]:
         return [p for p in self.env.plan if p.set_name == "key"]
+
+    @property
+    def auto_pilot_runs(self) -> List[int]:
+        """--replicates auto, two-stage (issue 31): the pilot's runs (the target input's key runs
+        that are not stage 2's), which every interval reported leaves out; empty otherwise."""
+        stage2 = set(self.env.auto_stage2_runs)
+        if not stage2 or not self.env.plan:
+            return []
+        first = self.env.plan[0]
+        return [p.index for p in self.env.plan if p.set_name == "key" and p.args == first.args
+                and p.policy == first.policy and p.index not in stage2]

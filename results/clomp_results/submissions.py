@@ -182,12 +182,16 @@ def from_suite(path: str, label: str, bundle_sha: Optional[str] = None) -> Dict[
     if not key:
         raise SubmissionError("%s: its plan has no key run (no target input)" % for_terminal(path))
     first = key[0]
-    target = [p for p in key if p.args == first.args and p.policy == first.policy
+    pilot = set(suite.auto_pilot_runs)   # --replicates auto: the interval is stage 2's alone (issue 31)
+    target = [p for p in key if p.args == first.args and p.policy == first.policy and p.index not in pilot
               and facts.get(p.index, [""])[0] == "OK" and suite.record(p.index) is not None]
     records = [suite.record(p.index) for p in target]
     r["target_input"] = first.args_text + (" --numa=" + first.policy if first.policy else "")
     _process_records(r, records, [{"run": p.index, "set": p.set_name, "args": p.args_text, "numa": p.policy or "first-touch",
                                    "status": facts.get(p.index, [""])[0]} for p in suite.plan])
+    if pilot:
+        r["notes"].append("--replicates auto: the target input's figures are stage 2's %d fresh processes; the pilot's %d "
+                          "(which planned how many) are left out" % (len(target), len(pilot)))
     if len(target) < 2:
         r["notes"].append("one process of the target input (no --replicates): no interval between processes")
     # The thread sweep: every OK mesh run of the target input's other inputs, by the threads the runtime gave.

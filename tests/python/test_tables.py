@@ -36,6 +36,26 @@ class AutoReplicatesPlan(unittest.TestCase):
         self.assertEqual(got, want)
         self.assertEqual(len(loader.parse_env("plan: %s\n" % plan).plan), 3)
 
+    def test_two_stage_processes_are_runs_at_the_numbers_the_env_records(self):
+        # Two-stage auto (issue 31): "replicates auto: stage-2 process K of N: run R" puts a run of the
+        # target input at run number R, in the order recorded; the pilot (the key runs) is as planned.
+        plan = "exe=./clomp;launcher=;key||2 -1 64 100 32 1 1;key||2 1 64 100 32 1 1;" \
+               "6400zones||1 -1 64 100 32 1 1;6400zones||2 -1 64 100 32 1 1;"
+        text = ("plan: %s\nreplicates auto: stage 2: 2 fresh target processes at runs 3 5; interleaved\n"
+                "replicates auto: stage-2 process 1 of 2: run 3\nreplicates auto: stage-2 process 2 of 2: run 5\n"
+                "replicates auto: stopped after 2 processes (stage 2: runs 3 5; the pilot's left out): x\n") % plan
+        env = loader.parse_env(text)
+        got = [(p.index, p.set_name, p.args_text) for p in env.plan]
+        want = [(1, "key", "2 -1 64 100 32 1 1"), (2, "key", "2 1 64 100 32 1 1"), (3, "key", "2 -1 64 100 32 1 1"),
+                (4, "6400zones", "1 -1 64 100 32 1 1"), (5, "key", "2 -1 64 100 32 1 1"),
+                (6, "6400zones", "2 -1 64 100 32 1 1")]
+        self.assertEqual(got, want)
+        self.assertEqual(env.auto_stage2_runs, [3, 5])
+        from clomp_results.records import Suite
+        suite = Suite(name="s", source="s", env=env, done=[], records={}, summaries={}, csv=None, constructs=None,
+                      processes=None, machine={}, files={})
+        self.assertEqual(suite.auto_pilot_runs, [1], "the pilot: the target input's key runs that are not stage 2's")
+
 
 class GoldenReRender(unittest.TestCase):
     def setUp(self):
