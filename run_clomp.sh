@@ -172,9 +172,8 @@ fi
 # ---- the plan: every run, in order (suite/plan.sh) ------------------------------------
 probe_offload   # suite/offload.sh: the offload runs need a binary whose device opens
 build_plan
-read_listings     # suite/plan.sh: the measurements and constructs the estimate counts, from EXE's tables
 calibrate_model   # suite/calibrate.sh: the estimate's constants, from this node
-estimate_plan
+estimate_plan     # suite/calibrate.sh: every run's, counting EXE's own tables
 if [ "$dry_run" = 1 ]; then
     echo "Model: $calibration_note"
     offload_plan_line
@@ -294,7 +293,7 @@ for ((i = 0; ; i++)); do
     [ "$interrupted" = 0 ] || mark_incomplete
     tmp=$(mktemp) || stop_unrecorded "run $run ($set_name)" "mktemp failed"
     run_limit=$run_timeout
-    [ -n "$run_limit" ] || run_limit=$(default_run_timeout "$(plan_run_seconds "$set_name" "${a[@]}")")
+    [ -n "$run_limit" ] || run_limit=$(default_run_timeout "${estimate_of[${plan[i]}]-?}")
     run_start=$(date +%s.%N)
     # stdout and stderr apart: the last line on stderr is a failed run's reason.
     if [ "$have_setsid" = 1 ]; then

@@ -106,9 +106,10 @@ stop_watchdog() {
 
 # default_run_timeout ESTIMATE: --run-timeout's default for a run the dry
 # run estimates at ESTIMATE seconds: 10 times that, at least 300 s (a
-# launcher's start-up, a loaded node).
+# launcher's start-up, a loaded node); none (0) without an estimate (?: no python3).
 RUN_TIMEOUT_FACTOR=10 RUN_TIMEOUT_FLOOR=300
 default_run_timeout() {
+    [[ $1 =~ ^[0-9]+$ ]] || { echo 0; return 0; }
     local t=$(($1 * RUN_TIMEOUT_FACTOR))
     [ "$t" -ge "$RUN_TIMEOUT_FLOOR" ] || t=$RUN_TIMEOUT_FLOOR
     echo "$t"

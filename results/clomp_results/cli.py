@@ -24,6 +24,7 @@ COMMANDS = {
     "compare": ("clomp_results.buyers_cli", "the buyer's table: submissions (bundles, suites, --compare results, CLOMP 1.2 text) side by side (./clomp_compare)"),
     "sweep-plan": ("clomp_results.sweep_plan", "run_clomp.sh --sweep's specifications checked and expanded into combinations"),
     "sweep-report": ("clomp_results.sweep_report", "the report of run_clomp.sh --sweep from its processes' JSON records (.txt, .csv, .json, .html)"),
+    "estimate": ("clomp_results.estimate", "every run's estimate of a suite's plan (the cost model: dry run, ETA, --run-timeout) and the dry run's listing (suite/calibrate.sh)"),
     "calibration": ("clomp_results.calibration", "the dry run's cost model constants from the two calibration runs' JSON (suite/calibrate.sh)"),
     "find-suite": ("clomp_results.find_suite", "which suite of a directory run_clomp.sh --bundle [ID] rewrites (its base name)"),
     "bundle": ("clomp_results.bundle", "write the submission bundle <base>.tar.gz of a suite (MANIFEST, runtime library)"),
