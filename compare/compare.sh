@@ -175,56 +175,10 @@ side_command() {  # side_command K -> sets cmd
 }
 
 # The OpenMP runtime side K's binary loads (ldd, in that side's environment):
-# "path<TAB>version" (version: the package's, else the file's soname version).
+# "path<TAB>version" (results/clomp_results/runtime_library.py).
 runtime_library() {  # runtime_library K
-    local lib real pkg version=''
     side_command "$1"
-    lib=$("${cmd[@]:0:${#cmd[@]}-1}" ldd "${side_bin[$1]}" 2>/dev/null |
-        awk '/lib(gomp|omp|iomp5|xlsmp)[^ ]* => /{ print $3; exit }')
-    [ -n "$lib" ] || { printf 'unknown\tunknown\n'; return; }
-    real=$(readlink -f "$lib" 2>/dev/null || printf '%s' "$lib")
-    if command -v dpkg-query >/dev/null 2>&1 && pkg=$(dpkg -S "$real" 2>/dev/null | head -n 1 | cut -d: -f1) && [ -n "$pkg" ]; then
-        version="$pkg $(dpkg-query -W -f='${Version}' "$pkg" 2>/dev/null)"
-    fi
-    [ -n "$version" ] || version=$(basename "$real")
-    printf '%s\t%s\n' "$real" "$version"
-}
-
-# ---- the primary figure and the looks -------------------------------------------------------
-# --primary KEY, checked before anything runs as far as the names allow: its form, its figure, and
-# (a measurement's figure) that side A's clomp has that measurement. A construct's KEY is checked
-# against the first pair's records.
-check_primary() {  # check_primary KEY
-    local key=$1 base
-    [[ $key =~ ^[a-z0-9]+(_[a-z0-9]+)*$ ]] ||
-        die_usage "--primary: '$key' is not a figure KEY (a measurement key and a figure joined by '_', e.g. static_overhead; --compare --list-figures prints them)"
-    case $key in
-        user_cpu_seconds | system_cpu_seconds) return 0 ;;
-        *_level[0-9]*_overhead) return 0 ;;
-        *_us_per_loop) base=${key%_us_per_loop} ;;
-        *_overhead) base=${key%_overhead} ;;
-        *) die_usage "--primary: '$key' names no figure (KEY ends in _us_per_loop or _overhead, or is user_cpu_seconds/system_cpu_seconds; --compare --list-figures prints them)" ;;
-    esac
-    side_command 0
-    "${cmd[@]}" --list-schedules 2>/dev/null | awk -F'\t' '!/^#/ { print tolower($1) }' | tr -c 'a-z0-9\n' '_' |
-        grep -qx -- "$base" || die_usage "--primary: '$key': side A's clomp has no measurement '$base' (clomp --list-schedules prints the keys)"
-    [ "$key" != bestcase_overhead ] || die_usage "--primary: 'bestcase_overhead' is 0 by definition (never counted): name another"
-}
-
-# --until decided[,MAX] -> the planned looks (numbers of pairs): from 6 to MAX, at most 5, evenly spaced.
-plan_looks() {  # plan_looks SPEC -> sets looks
-    local spec=$1 max=20 k j at last=0
-    [[ $spec =~ ^decided(,([0-9]+))?$ ]] ||
-        die_usage "--until: '$spec' is not decided[,MAX] (MAX: the most pairs, 6 to 1000)"
-    [ -z "${BASH_REMATCH[2]}" ] || max=$((10#${BASH_REMATCH[2]}))
-    if [ "$max" -lt 6 ] || [ "$max" -gt 1000 ]; then die_usage "--until: MAX '$max' must be 6 to 1000 pairs (the exact test needs 6)"; fi
-    k=$((max - 5 < 5 ? max - 5 : 5))
-    looks=''
-    if [ "$k" -eq 1 ]; then looks=$max; return; fi
-    for ((j = 0; j < k; j++)); do
-        at=$((6 + (2 * (max - 6) * j + k - 1) / (2 * (k - 1))))
-        [ "$at" -le "$last" ] || { looks+=${looks:+,}$at; last=$at; }
-    done
+    "${cmd[@]:0:${#cmd[@]}-1}" "$here/results/clomp-results" runtime-library "${side_bin[$1]}"
 }
 
 # ---- the comparison ---------------------------------------------------------------------
@@ -251,7 +205,6 @@ compare_main() {
             --out=*) out=${1#*=} ;;
             --primary) primary=$2 primary_given=1; shift ;;
             --primary=*) primary=${1#*=} primary_given=1 ;;
-            -h | --help) compare_usage; return 0 ;;
             --json | --json=*) die_usage "--compare: clomp's --json is the driver's own (the results go to --out)" ;;
             --csv | --csv=*) die_usage "--compare: clomp's --csv is the driver's own (the results go to --out)" ;;
             --) shift; clomp_args+=("$@"); break ;;
@@ -263,7 +216,8 @@ compare_main() {
     if ! is_count "$n" || [ "$n" -lt 2 ]; then die_usage "--replicates: '$n' must be a whole number of at least 2"; fi
     if [ -n "$until_spec" ]; then
         [ "$n_given" = 0 ] || die_usage "--until and --replicates: give one (--until decided,MAX: MAX is the most pairs)"
-        plan_looks "$until_spec"
+        # The planned looks (numbers of pairs): from 6 to MAX, at most 5, evenly spaced.
+        looks=$("$here/results/clomp-results" compare-options --until "$until_spec") || exit 2
         n=${looks##*,}
     fi
     [ "$numbers" -eq 0 ] || [ "$numbers" -eq 7 ] ||
@@ -281,7 +235,11 @@ compare_main() {
     side_command 0
     check=$("${cmd[@]}" --dry-run "${clomp_args[@]}" 2>&1 >/dev/null) ||
         die_usage "--compare: clomp refuses the arguments: ${check#clomp: }"
-    [ "$primary_given" = 0 ] || check_primary "$primary"
+    # --primary KEY, checked as far as the names allow: its form, its figure, and (a measurement's
+    # figure) that side A's clomp has it; a construct's KEY is checked against the first pair's records.
+    if [ "$primary_given" = 1 ]; then
+        "${cmd[@]}" --list-schedules 2>/dev/null | "$here/results/clomp-results" compare-options --primary "$primary" || exit 2
+    fi
     if [ "$list_figures" = 1 ]; then
         side_command 0
         "${cmd[@]}" "${clomp_args[@]}" --json="$compare_tmp/list.json" >"$compare_tmp/out" 2>&1 </dev/null ||
@@ -304,9 +262,7 @@ compare_main() {
         echo "---- load average: $(cat /proc/loadavg 2>/dev/null || echo 'not available')"
     } >>"$base.env"
 
-    local lib=() ver=() k
-    for k in 0 1; do IFS=$'\t' read -r "lib[k]" "ver[k]" < <(runtime_library "$k"); done
-
+    local k
     # Adjacent pairs, A and B in random order within each (CLOMP_COMPARE_SEED makes the order
     # reproducible): a drift of the machine slower than a pair hits both of its processes alike,
     # and neither side always runs first.
@@ -348,8 +304,9 @@ compare_main() {
             "$(date)" "$(uname -n)" "${clomp_args[*]}" "$pairs" "$sequence" "${looks:-NA}"
         for k in 0 1; do
             label=$([ "$k" = 0 ] && echo A || echo B)
-            printf 'side\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$label" "${side_spec[k]}" "${side_what[k]}" "${side_bin[k]}" \
-                "${side_libpath[k]-}" "${lib[k]}" "${ver[k]}" "${side_placement[k]}"
+            # runtime_library: "path<TAB>version", two of the record's cells
+            printf 'side\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$label" "${side_spec[k]}" "${side_what[k]}" "${side_bin[k]}" \
+                "${side_libpath[k]-}" "$(runtime_library "$k")" "${side_placement[k]}"
             while IFS= read -r line; do
                 [ -z "$line" ] || printf 'setting\t%s\t%s\t%s\n' "$label" "${line%%=*}" "${line#*=}"
             done <<<"${side_settings[k]}"

@@ -19,6 +19,8 @@ COMMANDS = {
     "validate": ("clomp_results.validate", "check a submission bundle: exit 0 valid, 3 valid but not submission-grade, 1 invalid, 2 not a bundle"),
     "report": ("clomp_results.report", "draw a suite's charts (gnuplot) and write its HTML report <base>.html, in its directory only"),
     "compare-report": ("clomp_results.compare_report", "the report of run_clomp.sh --compare from its processes' JSON records (.txt, .csv, .json)"),
+    "compare-options": ("clomp_results.compare_options", "run_clomp.sh --compare's --until and --primary checked before anything runs (the planned looks)"),
+    "runtime-library": ("clomp_results.runtime_library", "the OpenMP runtime a binary loads here (ldd): path and package version (--compare, --sweep)"),
     "ompt-tax-report": ("clomp_results.ompt_tax_report", "the report of run_clomp.sh --ompt-tax from its two comparisons' JSON"),
     "offload": ("clomp_results.offload_figures", "the offload measurements of clomp --json records: device, Offload OMP, crossover, target probes"),
     "compare": ("clomp_results.buyers_cli", "the buyer's table: submissions (bundles, suites, --compare results, CLOMP 1.2 text) side by side (./clomp_compare)"),
