@@ -14,56 +14,8 @@ here=$(cd "$(dirname "$0")/.." && pwd)
 # shellcheck source=suite/common.sh
 . "$here/suite/common.sh"
 
-compare_usage() {
-    cat <<'EOF'
-Usage: ./run_clomp.sh --compare A,B [--replicates N | --until decided[,MAX]] [--primary KEY]
-                        [--quick] [--out DIR] [clomp arguments]
-       ./run_clomp.sh --compare A,B --list-figures [clomp arguments]
-
-Runs set-ups A and B as N adjacent pairs of processes (random order within each
-pair) and answers ONE primary question: does the primary figure differ? (the
-exact Wilcoxon signed-rank test on the N differences B - A at alpha 0.05, the
-Hodges-Lehmann shift with its interval, and the shift 80% power reaches). The
-other figures are tested alike under Holm's procedure. Files:
-<out>/CLOMP_<host>_<ID>_compare.txt, .csv, .json (and .full: every process's
-output; .env: the machine).
-
-A side is BASE[+VAR=VALUE...]:
-  PATH          a clomp binary (any path with a '/', e.g. ./clomp), environment as it is
-  gnu           ./clomp (gcc, libgomp; built with make if missing) with env/gnu.sh's settings
-  llvm          clomp built with clang and LLVM libomp in build-clang/ with env/llvm.sh's settings
-  libomp        the gcc-built ./clomp run on LLVM libomp (a private libgomp.so.1 -> libomp.so.5
-                first in LD_LIBRARY_PATH) with env/llvm.sh's settings
-  +VAR=VALUE    set VAR in that side's processes only (after the preset), e.g.
-                +OMP_WAIT_POLICY=passive  +GOMP_SPINCOUNT=10000  +KMP_BLOCKTIME=0
-Values cannot contain ',' or '+'.
-
-Options:
-  --replicates N   pairs [10]; the exact test can say "differs" at 0.05 from 6 pairs
-  --until decided[,MAX]  add pairs until the primary figure is decided, looking after
-                   6 pairs and at up to 5 planned looks to MAX [20] pairs, each look at
-                   Pocock's group-sequential level (the looks together keep alpha 0.05)
-  --primary KEY    the figure of the one overall answer: a measurement key and a figure
-                   joined by '_' (static_overhead, barrier_us_per_loop, static_us_per_loop,
-                   user_cpu_seconds; constructs: <construct>_level1_overhead)
-                   [static_overhead: the target input's primary figure]
-  --list-figures   run side A once with these arguments and print the KEYs it gives
-  --quick          timeScale 1 for the default input (a smoke test, not a measurement)
-  --out DIR        where the files go [out]
-clomp arguments: the seven numbers (default: the target input, CORES 1 64 100 32 1 100)
-and clomp options (--trials, --schedules, ...), given to every process of both sides.
-With --constructs[=LIST] (and --nested=OUTERxINNER) the figures compared are the construct
-overheads, one per construct and level (docs/constructs.md).
-
-Examples:
-  ./run_clomp.sh --compare gnu,llvm
-  ./run_clomp.sh --compare ./clomp+OMP_WAIT_POLICY=active,./clomp+OMP_WAIT_POLICY=passive
-  ./run_clomp.sh --compare gnu,libomp --replicates 8 2 1 64 100 32 1 10
-  ./run_clomp.sh --compare gnu,libomp --until decided,30 --primary barrier_us_per_loop
-  ./run_clomp.sh --compare gnu,libomp --constructs --nested=2x2 --schedules=serial 4 1 4 10 32 1 1
-Exit status: 0 compared, 1 a process failed, 2 bad usage, 3 a side could not be built.
-EOF
-}
+# The help text is its own file: this script stays readable top to bottom.
+compare_usage() { cat "$here/compare/compare_usage.txt"; }
 
 # ---- sides ------------------------------------------------------------------------------
 # Per side (index 0 = A, 1 = B): the spec, binary, a short description, the
