@@ -8,9 +8,9 @@
 # --schedules=serial), which the report shows beside them and the bundle never
 # carries (results/clomp_results/cliff.py: the step is flagged above a stated
 # factor; the grade refuses such a run as submission data). Sourced by
-# suite/plan.sh; reads run_clomp.sh's settings (max_threads, mpi_given, quick,
-# time_scale, target_zones).
-# shellcheck disable=SC2154  # the settings above: assigned by run_clomp.sh
+# suite/plan.sh; appends to plan. Reads run_clomp.sh's settings, declared here
+# and assigned there before any function below runs:
+declare -g max_threads mpi_given quick time_scale target_zones
 
 OVERSUBSCRIBED_SET=oversubscribed
 

@@ -3,10 +3,9 @@
 # mesh run, clomp --constructs once at the key thread count (level 1, and
 # level 2 at clomp's default nested shape), then once per inner team size at a
 # fixed outer team (the paper's figure 5: overhead against the inner team
-# size). Sourced by run_clomp.sh; reads its settings (constructs, mpi_given,
-# max_threads, target_parts, target_zones, time_scale, quick) and appends to plan;
-# constructs_from_listing sets the construct_* counts from construct_listing.
-# shellcheck disable=SC2154  # the settings above: assigned by run_clomp.sh
+# size). Sourced by run_clomp.sh; appends to plan. Reads run_clomp.sh's
+# settings, declared here and assigned there before any function below runs:
+declare -g constructs mpi_given max_threads target_parts target_zones time_scale
 
 # The sweep's outer team, and the smallest largest inner team: on a node of
 # fewer than 2 x 4 cores the sweep still has two points (2x2 and 2x4),

@@ -19,10 +19,11 @@
 #                    target-offload methods), its CSV in <base>.target_constructs.csv.
 # A binary without offload, or whose device is missing ("no device: host
 # fallback refused"), adds none: the dry run and the suite's header say
-# which, and why. Sourced by run_clomp.sh; reads exe, max_threads,
-# target_parts, target_zones, time_scale, mpi_given and offload (0: --no-offload);
-# sets offload_state (device, none, missing), offload_device_text and offload_why.
-# shellcheck disable=SC2154  # the settings above: assigned by run_clomp.sh
+# which, and why. Sourced by run_clomp.sh; appends to plan; sets offload_state
+# (device, none, missing), offload_device_text and offload_why. Reads run_clomp.sh's
+# settings (offload 0: --no-offload), declared here and assigned there before any
+# function below runs:
+declare -g exe max_threads target_parts target_zones time_scale mpi_given offload
 
 offload_state=none offload_device_text='' offload_why=''
 

@@ -3,8 +3,10 @@
 # the between-process summary, charts, the HTML report and the submission
 # bundle, made by the Python results package (results/clomp_results/).
 # Sourced by run_clomp.sh.
-#   reads: here (the source tree), plots (yes, no, auto: run_clomp.sh's setting)
+#   reads: here (the source tree), plots (yes, no, auto: run_clomp.sh's setting),
+#          lock_fd (suite/run_guard.sh's: only the driver and its runs hold the suite)
 #   sets:  have_python (1 when python3 runs the results package here), python_exe (its interpreter)
+declare -g here plots lock_fd   # assigned before any function below runs
 # The runs never need Python: without it every run is still recorded (its
 # .full section, JSON record, .done mark, <base>.runs.csv line and its rows in
 # <base>.csv), and the tables and report are made elsewhere (make plots OUT=...).
@@ -17,7 +19,6 @@ if command -v python3 >/dev/null 2>&1 &&
     have_python=1
     [ ! -x "$found" ] || python_exe=$found
 fi
-# shellcheck disable=SC2154  # here: run_clomp.sh's (see the top)
 clomp_results() { "$python_exe" "$here/results/clomp-results" "$@"; }
 no_python_notice() {  # no_python_notice BASE
     echo "run_clomp.sh: notice: no python3 (3.8+) on this node: every run is recorded, but the tables, report and bundle must be made on a machine with Python: make plots OUT=$1 / ./run_clomp.sh --bundle --out $(dirname "$1")" >&2
@@ -41,7 +42,6 @@ start_row_writer() {  # start_row_writer BASE
         # and a writer that lives as long as the driver would never change.
         ( (
             trap '' INT TERM HUP
-            # shellcheck disable=SC2154  # lock_fd: suite/run_guard.sh's; only the driver and its runs hold the suite
             [ -z "${lock_fd:-}" ] || exec {lock_fd}>&-
             exec "$python_exe" "$here/results/clomp-results" tables --summary-rows "$1" <"$fifos/in" >"$fifos/out"
         ) & )
