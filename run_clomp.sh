@@ -346,7 +346,8 @@ for ((i = 0; ; i++)); do
         echo "=== $run/$total_runs: ${cmd[*]} -> $status"
         key_report "$tmp"
         if [ "$run" = 1 ] && [ "$stop_on_slowdown" = 1 ]; then
-            speedup=$(static_speedup "$run_csv")
+            # Static OMP's speedup (CLOMP 1.2's: the run's Speedup line) from clomp's CSV, by column name.
+            speedup=$(table_rows "$run_csv" 'col("key") == "static" { print col("runtime_speedup") }' 2>/dev/null)   # suite/common.sh
             if [ -z "$speedup" ] || awk -v s="$speedup" 'BEGIN { exit !(s < 1) }'; then
                 rm -f "$tmp" "$run_csv"
                 echo "---- stopped: target input Static OMP speedup '${speedup:-none}' < 1" >>"$base.env"

@@ -1,50 +1,39 @@
 # shellcheck shell=bash
 # The suite's plan: every run in order, the MPI layouts of a hybrid suite,
 # the dry run's listing and the signature --resume checks. Sourced by
-# run_clomp.sh; reads its settings (max_threads, time_scale, target_parts,
-# target_zones, zone_scale_factor, max_zone_scale, replicates, numa, exe,
-# launcher, mpi_given, mpi_launcher, dry_run) and sets mpi_ranks, plan,
-# last_key_run and total_runs; read_listings sets schedule_listing,
-# construct_listing and the model_* counts. The construct runs come last
-# (suite/constructs.sh).
-# shellcheck disable=SC2154  # the settings above: assigned by run_clomp.sh
+# run_clomp.sh; sets mpi_ranks, plan, last_key_run and total_runs. The construct
+# runs come last (suite/constructs.sh); each run's estimate is suite/calibrate.sh's. Reads,
+# declared here and assigned before any function below runs: run_clomp.sh's
+# settings, the estimate's reason (suite/calibrate.sh) and have_python (suite/results.sh):
+declare -g here max_threads time_scale target_parts target_zones zone_scale_factor max_zone_scale
+declare -g replicates numa exe launcher mpi_given mpi_launcher constructs estimate_why have_python
+declare -ga positional
 # shellcheck source=suite/cliff.sh
 . "$here/suite/cliff.sh"
 
 # ---- MPI: the launcher's rank count, and the same launcher with another --------------
-# The rank count given (-np N, -n N, --np N, --ntasks N, --ntasks=N, -nN), or "".
-mpi_rank_count() {  # mpi_rank_count CMD
+# launcher_ranks CMD [N]: the rank count CMD gives (the first of -np N, -n N, --np N,
+# --ntasks N, --ntasks=N, -nN), or ""; with N, CMD with every such count replaced by N.
+launcher_ranks() {
     local -a w
-    local k
+    local k out='' count='' found=0
     read -r -a w <<<"$1"
     for ((k = 0; k < ${#w[@]}; k++)); do
         case ${w[k]} in
-            -np | -n | --np | --ntasks) echo "${w[k + 1]-}"; return ;;
-            --ntasks=*) echo "${w[k]#--ntasks=}"; return ;;
-            -n[0-9]*) echo "${w[k]#-n}"; return ;;
+            -np | -n | --np | --ntasks) [ "$found" = 1 ] || count=${w[k + 1]-}; out+="${w[k]} ${2-} "; k=$((k + 1)) ;;
+            --ntasks=*) [ "$found" = 1 ] || count=${w[k]#--ntasks=}; out+="--ntasks=${2-} " ;;
+            -n[0-9]*) [ "$found" = 1 ] || count=${w[k]#-n}; out+="-n${2-} " ;;
+            *) out+="${w[k]} "; continue ;;
         esac
+        found=1
     done
-}
-# CMD with its rank count replaced by N.
-mpi_with_ranks() {  # mpi_with_ranks CMD N
-    local -a w
-    local k out=''
-    read -r -a w <<<"$1"
-    for ((k = 0; k < ${#w[@]}; k++)); do
-        case ${w[k]} in
-            -np | -n | --np | --ntasks) out+="${w[k]} $2 "; k=$((k + 1)); continue ;;
-            --ntasks=*) out+="--ntasks=$2 "; continue ;;
-            -n[0-9]*) out+="-n$2 "; continue ;;
-        esac
-        out+="${w[k]} "
-    done
-    echo "${out% }"
+    if [ $# -ge 2 ]; then echo "${out% }"; else echo "$count"; fi
 }
 # mpi_ranks: the rank count the --mpi launcher gives, or "" when it gives none.
 read_mpi_ranks() {
     mpi_ranks=''
     [ "$mpi_given" = 1 ] || return 0
-    mpi_ranks=$(mpi_rank_count "$mpi_launcher")
+    mpi_ranks=$(launcher_ranks "$mpi_launcher")
     [ -z "$mpi_ranks" ] || is_count "$mpi_ranks" ||
         die_usage "--mpi: '$mpi_ranks' is not a rank count in \"$mpi_launcher\""
     # Without MAX_THREADS, the ranks on a node share its cores.
@@ -60,7 +49,7 @@ mpi_ranks_per_node() {  # mpi_ranks_per_node CMD
     local -a w
     local k ranks nodes=${SLURM_JOB_NUM_NODES:-1} srun=0
     read -r -a w <<<"$1"
-    ranks=$(mpi_rank_count "$1")
+    ranks=$(launcher_ranks "$1")
     [ "${w[0]##*/}" != srun ] || srun=1
     for ((k = 0; k < ${#w[@]}; k++)); do
         case ${w[k]} in
@@ -83,7 +72,7 @@ mpi_ranks_per_node() {  # mpi_ranks_per_node CMD
 mpi_launcher_for() {  # mpi_launcher_for SET
     local threads
     case $1 in
-        packed*) threads=${1#packed}; mpi_with_ranks "$mpi_launcher" $((mpi_ranks * max_threads / threads)) ;;
+        packed*) threads=${1#packed}; launcher_ranks "$mpi_launcher" $((mpi_ranks * max_threads / threads)) ;;
         *) echo "$mpi_launcher" ;;
     esac
 }
@@ -110,7 +99,7 @@ mpi_layout() {
     for ((i = 0; i < total_runs; i++)); do
         IFS='|' read -r set_name policy args <<<"${plan[i]}"
         read -r -a a <<<"$args"
-        ranks=$(mpi_rank_count "$(mpi_launcher_for "$set_name")")
+        ranks=$(launcher_ranks "$(mpi_launcher_for "$set_name")")
         echo "run $((i + 1)) ($set_name): ${ranks:-launcher-chosen} rank(s) x ${a[0]} threads: $(mpi_launcher_for "$set_name")"
     done
 }

@@ -113,16 +113,9 @@ key_between_processes() {  # key_between_processes BASE
     clomp_results between "$1"
 }
 
-# static_speedup RUN_CSV: Static OMP's speedup (CLOMP 1.2's, from Runtime: the
-# run's Speedup line) from clomp's CSV, read by column name (quote-aware), or empty.
-static_speedup() {
-    awk -F, -f "$here/results/csv_columns.awk" -f <(echo 'col("key") == "static" { print col("runtime_speedup") }') "$1" 2>/dev/null
-}
-
 # Charts need gnuplot: --plots (yes) draws them, --no-plots not, and by
 # default (auto) the report draws them where gnuplot is installed and says
 # so where it is not (report.py).
-# shellcheck disable=SC2154  # plots: run_clomp.sh's (see the top)
 write_results() {  # write_results BASE: tables, charts, <base>.html, <base>.tar.gz
     local -a chart_opt=()
     if [ "$have_python" = 0 ]; then
@@ -140,11 +133,7 @@ write_results() {  # write_results BASE: tables, charts, <base>.html, <base>.tar
 rewrite_results() {  # rewrite_results DIR ID HOST
     local base
     [ "$have_python" = 1 ] || { no_python_notice "$1/CLOMP_$3_${2:-ID}"; exit 1; }
-    base=$(clomp_results find-suite "$@") || exit 2
-    # A run cut while it was recorded: --resume takes its files back to their sizes before it, and a
-    # report re-rendered first would be cut with them (its journal: suite/run_guard.sh).
-    [ ! -e "$(dirname -- "$base")/.${base##*/}.recording" ] ||
-        die_usage "--bundle: a run of ${base##*/} was cut while it was recorded: finish the suite with --resume first"
+    base=$(clomp_results find-suite "$@") || exit 2   # refused too when a run was cut while it was recorded
     write_results "$base" || exit 1
     exit 0
 }
