@@ -172,9 +172,8 @@ fi
 # ---- the plan: every run, in order (suite/plan.sh) ------------------------------------
 probe_offload   # suite/offload.sh: the offload runs need a binary whose device opens
 build_plan
-read_listings     # suite/plan.sh: the measurements and constructs the estimate counts, from EXE's tables
 calibrate_model   # suite/calibrate.sh: the estimate's constants, from this node
-estimate_plan
+estimate_plan     # suite/calibrate.sh: every run's, counting EXE's own tables
 if [ "$dry_run" = 1 ]; then
     echo "Model: $calibration_note"
     offload_plan_line
@@ -294,7 +293,7 @@ for ((i = 0; ; i++)); do
     [ "$interrupted" = 0 ] || mark_incomplete
     tmp=$(mktemp) || stop_unrecorded "run $run ($set_name)" "mktemp failed"
     run_limit=$run_timeout
-    [ -n "$run_limit" ] || run_limit=$(default_run_timeout "$(plan_run_seconds "$set_name" "${a[@]}")")
+    [ -n "$run_limit" ] || run_limit=$(default_run_timeout "${estimate_of[${plan[i]}]-?}")
     run_start=$(date +%s.%N)
     # stdout and stderr apart: the last line on stderr is a failed run's reason.
     if [ "$have_setsid" = 1 ]; then
@@ -347,7 +346,8 @@ for ((i = 0; ; i++)); do
         echo "=== $run/$total_runs: ${cmd[*]} -> $status"
         key_report "$tmp"
         if [ "$run" = 1 ] && [ "$stop_on_slowdown" = 1 ]; then
-            speedup=$(static_speedup "$run_csv")
+            # Static OMP's speedup (CLOMP 1.2's: the run's Speedup line) from clomp's CSV, by column name.
+            speedup=$(table_rows "$run_csv" 'col("key") == "static" { print col("runtime_speedup") }' 2>/dev/null)   # suite/common.sh
             if [ -z "$speedup" ] || awk -v s="$speedup" 'BEGIN { exit !(s < 1) }'; then
                 rm -f "$tmp" "$run_csv"
                 echo "---- stopped: target input Static OMP speedup '${speedup:-none}' < 1" >>"$base.env"

@@ -14,56 +14,8 @@ here=$(cd "$(dirname "$0")/.." && pwd)
 # shellcheck source=suite/common.sh
 . "$here/suite/common.sh"
 
-compare_usage() {
-    cat <<'EOF'
-Usage: ./run_clomp.sh --compare A,B [--replicates N | --until decided[,MAX]] [--primary KEY]
-                        [--quick] [--out DIR] [clomp arguments]
-       ./run_clomp.sh --compare A,B --list-figures [clomp arguments]
-
-Runs set-ups A and B as N adjacent pairs of processes (random order within each
-pair) and answers ONE primary question: does the primary figure differ? (the
-exact Wilcoxon signed-rank test on the N differences B - A at alpha 0.05, the
-Hodges-Lehmann shift with its interval, and the shift 80% power reaches). The
-other figures are tested alike under Holm's procedure. Files:
-<out>/CLOMP_<host>_<ID>_compare.txt, .csv, .json (and .full: every process's
-output; .env: the machine).
-
-A side is BASE[+VAR=VALUE...]:
-  PATH          a clomp binary (any path with a '/', e.g. ./clomp), environment as it is
-  gnu           ./clomp (gcc, libgomp; built with make if missing) with env/gnu.sh's settings
-  llvm          clomp built with clang and LLVM libomp in build-clang/ with env/llvm.sh's settings
-  libomp        the gcc-built ./clomp run on LLVM libomp (a private libgomp.so.1 -> libomp.so.5
-                first in LD_LIBRARY_PATH) with env/llvm.sh's settings
-  +VAR=VALUE    set VAR in that side's processes only (after the preset), e.g.
-                +OMP_WAIT_POLICY=passive  +GOMP_SPINCOUNT=10000  +KMP_BLOCKTIME=0
-Values cannot contain ',' or '+'.
-
-Options:
-  --replicates N   pairs [10]; the exact test can say "differs" at 0.05 from 6 pairs
-  --until decided[,MAX]  add pairs until the primary figure is decided, looking after
-                   6 pairs and at up to 5 planned looks to MAX [20] pairs, each look at
-                   Pocock's group-sequential level (the looks together keep alpha 0.05)
-  --primary KEY    the figure of the one overall answer: a measurement key and a figure
-                   joined by '_' (static_overhead, barrier_us_per_loop, static_us_per_loop,
-                   user_cpu_seconds; constructs: <construct>_level1_overhead)
-                   [static_overhead: the target input's primary figure]
-  --list-figures   run side A once with these arguments and print the KEYs it gives
-  --quick          timeScale 1 for the default input (a smoke test, not a measurement)
-  --out DIR        where the files go [out]
-clomp arguments: the seven numbers (default: the target input, CORES 1 64 100 32 1 100)
-and clomp options (--trials, --schedules, ...), given to every process of both sides.
-With --constructs[=LIST] (and --nested=OUTERxINNER) the figures compared are the construct
-overheads, one per construct and level (docs/constructs.md).
-
-Examples:
-  ./run_clomp.sh --compare gnu,llvm
-  ./run_clomp.sh --compare ./clomp+OMP_WAIT_POLICY=active,./clomp+OMP_WAIT_POLICY=passive
-  ./run_clomp.sh --compare gnu,libomp --replicates 8 2 1 64 100 32 1 10
-  ./run_clomp.sh --compare gnu,libomp --until decided,30 --primary barrier_us_per_loop
-  ./run_clomp.sh --compare gnu,libomp --constructs --nested=2x2 --schedules=serial 4 1 4 10 32 1 1
-Exit status: 0 compared, 1 a process failed, 2 bad usage, 3 a side could not be built.
-EOF
-}
+# The help text is its own file: this script stays readable top to bottom.
+compare_usage() { cat "$here/compare/compare_usage.txt"; }
 
 # ---- sides ------------------------------------------------------------------------------
 # Per side (index 0 = A, 1 = B): the spec, binary, a short description, the
@@ -175,56 +127,10 @@ side_command() {  # side_command K -> sets cmd
 }
 
 # The OpenMP runtime side K's binary loads (ldd, in that side's environment):
-# "path<TAB>version" (version: the package's, else the file's soname version).
+# "path<TAB>version" (results/clomp_results/runtime_library.py).
 runtime_library() {  # runtime_library K
-    local lib real pkg version=''
     side_command "$1"
-    lib=$("${cmd[@]:0:${#cmd[@]}-1}" ldd "${side_bin[$1]}" 2>/dev/null |
-        awk '/lib(gomp|omp|iomp5|xlsmp)[^ ]* => /{ print $3; exit }')
-    [ -n "$lib" ] || { printf 'unknown\tunknown\n'; return; }
-    real=$(readlink -f "$lib" 2>/dev/null || printf '%s' "$lib")
-    if command -v dpkg-query >/dev/null 2>&1 && pkg=$(dpkg -S "$real" 2>/dev/null | head -n 1 | cut -d: -f1) && [ -n "$pkg" ]; then
-        version="$pkg $(dpkg-query -W -f='${Version}' "$pkg" 2>/dev/null)"
-    fi
-    [ -n "$version" ] || version=$(basename "$real")
-    printf '%s\t%s\n' "$real" "$version"
-}
-
-# ---- the primary figure and the looks -------------------------------------------------------
-# --primary KEY, checked before anything runs as far as the names allow: its form, its figure, and
-# (a measurement's figure) that side A's clomp has that measurement. A construct's KEY is checked
-# against the first pair's records.
-check_primary() {  # check_primary KEY
-    local key=$1 base
-    [[ $key =~ ^[a-z0-9]+(_[a-z0-9]+)*$ ]] ||
-        die_usage "--primary: '$key' is not a figure KEY (a measurement key and a figure joined by '_', e.g. static_overhead; --compare --list-figures prints them)"
-    case $key in
-        user_cpu_seconds | system_cpu_seconds) return 0 ;;
-        *_level[0-9]*_overhead) return 0 ;;
-        *_us_per_loop) base=${key%_us_per_loop} ;;
-        *_overhead) base=${key%_overhead} ;;
-        *) die_usage "--primary: '$key' names no figure (KEY ends in _us_per_loop or _overhead, or is user_cpu_seconds/system_cpu_seconds; --compare --list-figures prints them)" ;;
-    esac
-    side_command 0
-    "${cmd[@]}" --list-schedules 2>/dev/null | awk -F'\t' '!/^#/ { print tolower($1) }' | tr -c 'a-z0-9\n' '_' |
-        grep -qx -- "$base" || die_usage "--primary: '$key': side A's clomp has no measurement '$base' (clomp --list-schedules prints the keys)"
-    [ "$key" != bestcase_overhead ] || die_usage "--primary: 'bestcase_overhead' is 0 by definition (never counted): name another"
-}
-
-# --until decided[,MAX] -> the planned looks (numbers of pairs): from 6 to MAX, at most 5, evenly spaced.
-plan_looks() {  # plan_looks SPEC -> sets looks
-    local spec=$1 max=20 k j at last=0
-    [[ $spec =~ ^decided(,([0-9]+))?$ ]] ||
-        die_usage "--until: '$spec' is not decided[,MAX] (MAX: the most pairs, 6 to 1000)"
-    [ -z "${BASH_REMATCH[2]}" ] || max=$((10#${BASH_REMATCH[2]}))
-    if [ "$max" -lt 6 ] || [ "$max" -gt 1000 ]; then die_usage "--until: MAX '$max' must be 6 to 1000 pairs (the exact test needs 6)"; fi
-    k=$((max - 5 < 5 ? max - 5 : 5))
-    looks=''
-    if [ "$k" -eq 1 ]; then looks=$max; return; fi
-    for ((j = 0; j < k; j++)); do
-        at=$((6 + (2 * (max - 6) * j + k - 1) / (2 * (k - 1))))
-        [ "$at" -le "$last" ] || { looks+=${looks:+,}$at; last=$at; }
-    done
+    "${cmd[@]:0:${#cmd[@]}-1}" "$here/results/clomp-results" runtime-library "${side_bin[$1]}"
 }
 
 # ---- the comparison ---------------------------------------------------------------------
@@ -251,7 +157,6 @@ compare_main() {
             --out=*) out=${1#*=} ;;
             --primary) primary=$2 primary_given=1; shift ;;
             --primary=*) primary=${1#*=} primary_given=1 ;;
-            -h | --help) compare_usage; return 0 ;;
             --json | --json=*) die_usage "--compare: clomp's --json is the driver's own (the results go to --out)" ;;
             --csv | --csv=*) die_usage "--compare: clomp's --csv is the driver's own (the results go to --out)" ;;
             --) shift; clomp_args+=("$@"); break ;;
@@ -263,7 +168,8 @@ compare_main() {
     if ! is_count "$n" || [ "$n" -lt 2 ]; then die_usage "--replicates: '$n' must be a whole number of at least 2"; fi
     if [ -n "$until_spec" ]; then
         [ "$n_given" = 0 ] || die_usage "--until and --replicates: give one (--until decided,MAX: MAX is the most pairs)"
-        plan_looks "$until_spec"
+        # The planned looks (numbers of pairs): from 6 to MAX, at most 5, evenly spaced.
+        looks=$("$here/results/clomp-results" compare-options --until "$until_spec") || exit 2
         n=${looks##*,}
     fi
     [ "$numbers" -eq 0 ] || [ "$numbers" -eq 7 ] ||
@@ -281,7 +187,11 @@ compare_main() {
     side_command 0
     check=$("${cmd[@]}" --dry-run "${clomp_args[@]}" 2>&1 >/dev/null) ||
         die_usage "--compare: clomp refuses the arguments: ${check#clomp: }"
-    [ "$primary_given" = 0 ] || check_primary "$primary"
+    # --primary KEY, checked as far as the names allow: its form, its figure, and (a measurement's
+    # figure) that side A's clomp has it; a construct's KEY is checked against the first pair's records.
+    if [ "$primary_given" = 1 ]; then
+        "${cmd[@]}" --list-schedules 2>/dev/null | "$here/results/clomp-results" compare-options --primary "$primary" || exit 2
+    fi
     if [ "$list_figures" = 1 ]; then
         side_command 0
         "${cmd[@]}" "${clomp_args[@]}" --json="$compare_tmp/list.json" >"$compare_tmp/out" 2>&1 </dev/null ||
@@ -304,9 +214,7 @@ compare_main() {
         echo "---- load average: $(cat /proc/loadavg 2>/dev/null || echo 'not available')"
     } >>"$base.env"
 
-    local lib=() ver=() k
-    for k in 0 1; do IFS=$'\t' read -r "lib[k]" "ver[k]" < <(runtime_library "$k"); done
-
+    local k
     # Adjacent pairs, A and B in random order within each (CLOMP_COMPARE_SEED makes the order
     # reproducible): a drift of the machine slower than a pair hits both of its processes alike,
     # and neither side always runs first.
@@ -348,8 +256,9 @@ compare_main() {
             "$(date)" "$(uname -n)" "${clomp_args[*]}" "$pairs" "$sequence" "${looks:-NA}"
         for k in 0 1; do
             label=$([ "$k" = 0 ] && echo A || echo B)
-            printf 'side\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$label" "${side_spec[k]}" "${side_what[k]}" "${side_bin[k]}" \
-                "${side_libpath[k]-}" "${lib[k]}" "${ver[k]}" "${side_placement[k]}"
+            # runtime_library: "path<TAB>version", two of the record's cells
+            printf 'side\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$label" "${side_spec[k]}" "${side_what[k]}" "${side_bin[k]}" \
+                "${side_libpath[k]-}" "$(runtime_library "$k")" "${side_placement[k]}"
             while IFS= read -r line; do
                 [ -z "$line" ] || printf 'setting\t%s\t%s\t%s\n' "$label" "${line%%=*}" "${line#*=}"
             done <<<"${side_settings[k]}"

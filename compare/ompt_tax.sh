@@ -11,28 +11,8 @@ here=$(cd "$(dirname "$0")/.." && pwd)
 # shellcheck source=suite/common.sh
 . "$here/suite/common.sh"
 
-tax_usage() {
-    cat <<'EOF'
-Usage: ./run_clomp.sh --ompt-tax [--side BASE] [--replicates N] [--quick] [--out DIR] [clomp arguments]
-
-Runs BASE without a tool against BASE with clomp's trivial OMPT tool, then
-against its sampling tool (200 Hz of CPU time; every sample checked), each as
-a comparison of N adjacent pairs of processes (./run_clomp.sh --compare), and
-prints per figure: the median without a tool, with each tool, and each
-ratio tool/none with its 95% interval between processes; then the sampling
-tool's samples per measurement (consistent, unavailable, inconsistent, idle).
-Files: <out>/CLOMP_<host>_<ID>_ompt_tax.txt, .csv, and the two comparisons'
-files under <out>/CLOMP_<host>_<ID>_ompt_tax.d/.
-
-  --side BASE      an OMPT runtime side as --compare takes it (llvm, libomp,
-                   a binary path; +VAR=VALUE settings allowed) [llvm with
-                   clang installed, else libomp]
-  --replicates N   processes per side and tool [10]
-  --quick          timeScale 1 for the default input (a smoke test)
-  --out DIR        where the files go [out]
-Exit status: 0 measured, 1 a process failed, 2 bad usage, 3 a side could not be built.
-EOF
-}
+# The help text is its own file: this script stays readable top to bottom.
+tax_usage() { cat "$here/compare/ompt_tax_usage.txt"; }
 
 side='' n=10 quick=0 out=out clomp_args=()
 while [ $# -gt 0 ]; do

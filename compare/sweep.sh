@@ -20,50 +20,8 @@ die_usage() {
     exit 2
 }
 
-sweep_usage() {
-    cat <<'EOF'
-Usage: ./run_clomp.sh --sweep SPEC [SPEC...] [--side BASE] [--replicates N] [--quick]
-                      [--out DIR] [--no-plots] [clomp arguments]
-
-Runs clomp under every combination of the SPECs' settings, N processes each,
-interleaved (the combinations in order, then in reverse, and so on), and reports
-per combination the fork/join (OMP Parallel), OMP Barrier, Parallel For and
-Static OMP overhead figures with their 95% intervals between processes, and the
-CPU time the process burned per wall second ((user + system) / wall: a runtime
-that spins buys speed with cores). Files: <out>/CLOMP_<host>_<ID>_sweep.txt,
-.csv, .json, .html (one chart per figure), .full, and each process's record
-<stem>_c<combination>r<replicate>.json.
-
-A SPEC is:
-  VAR=V1,V2,...  an environment variable and its values (no empty value, no ',' in
-                 a value, no control characters); values reach the processes'
-                 environment only, never a shell
-  wait           OMP_WAIT_POLICY active,passive x the runtime's spin setting:
-                 GOMP_SPINCOUNT 0,10000,300000,infinite (libgomp) or KMP_BLOCKTIME
-                 0,200,infinite (libomp), chosen by the runtime the binary loads
-  barrier        libomp's barrier patterns (KMP_PLAIN/FORKJOIN/REDUCTION_BARRIER_PATTERN
-                 linear, tree, hyper, hierarchical); refused on a runtime without them
-At most 64 combinations.
-
-Options:
-  --side BASE      the binary and preset, as --compare takes a side (a path, gnu, llvm,
-                   libomp; +VAR=VALUE settings allowed) [./clomp, built if missing]
-  --replicates N   processes per combination [6: the fewest with a 95% interval]
-  --quick          timeScale 1 for the default input (a smoke test, not a measurement)
-  --out DIR        where the files go [out]
-  --no-plots       no charts (they need gnuplot; without it the page says so)
-clomp arguments: the seven numbers (default: the target input, CORES 1 64 100 32 1 100)
-and clomp options, given to every process.
-
-Examples:
-  ./run_clomp.sh --sweep wait
-  ./run_clomp.sh --sweep wait --side llvm --replicates 8 2 1 64 100 32 1 10
-  ./run_clomp.sh --sweep OMP_PROC_BIND=close,spread OMP_WAIT_POLICY=active,passive
-  ./run_clomp.sh --sweep barrier --side libomp
-Exit status: 0 swept, 1 a process failed (the rest still ran and are reported),
-2 bad usage, 3 the side could not be built or the report could not be written.
-EOF
-}
+# The help text is its own file: this script stays readable top to bottom.
+sweep_usage() { cat "$here/compare/sweep_usage.txt"; }
 
 sweep_main() {
     local specs=() side='' n=6 quick=0 out=out clomp_args=() numbers=0 plots=auto arg in_specs=0

@@ -1,6 +1,7 @@
-# Shared by the results/ scripts and compare/compare.sh: read a CSV whose first
-# row names the columns, and address cells by name. Cells are RFC 4180, one
-# record per line: clomp quotes text with a comma or a quote in it (an optional
+# The suite's bash reads of a CSV whose first row names the columns, cells
+# addressed by name (suite/common.sh table_rows, --resume, --stop-on-slowdown,
+# --replicates auto: the parts of a suite that never need Python). Cells are
+# RFC 4180, one record per line: clomp quotes text with a comma or a quote in it (an optional
 # schedule's name such as "Static,1 OMP", the host name).
 #   col("speedup") -> the cell of the current row, "" when there is no such column
 { ncell = csv_split($0, cell) }

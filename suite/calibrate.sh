@@ -1,10 +1,18 @@
 # shellcheck shell=bash
-# The cost model's constants measured on the node it runs on, and the ETA the
-# suite updates from the runs it has measured (docs/suite.md, "The dry run's
-# estimate"). Sourced by run_clomp.sh after suite/plan.sh, whose model
-# (run_seconds_exact) reads the constants; reads its settings (exe,
-# launcher_words, max_threads, mpi_given, calibrate, dry_run).
-# shellcheck disable=SC2154  # the settings above: assigned by run_clomp.sh
+# The cost model's constants, measured on the node it runs on; every run's
+# estimate (the results package's model, results/clomp_results/estimate.py,
+# from the run's arguments, its clomp options and the executable's own tables);
+# and the ETA the suite updates from the runs it has measured (docs/suite.md,
+# "The dry run's estimate"). Sourced by run_clomp.sh after suite/plan.sh. Reads,
+# declared here and assigned before any function below runs: run_clomp.sh's
+# settings, the plan (suite/plan.sh) and have_python (suite/results.sh):
+declare -g exe max_threads mpi_given calibrate total_runs have_python here launcher
+declare -ga launcher_words plan
+
+# The model's constants: this 2-core VM's, measured idle (docs/suite.md);
+# calibrate_model replaces the first six with figures measured on this node.
+ZONE_NS_CACHED=1.25 ZONE_NS_MEMORY=1.6 MEMORY_SPEEDUP=0.8 REGION_US=1.0 PROBE_US=0.35
+BUILD_NS_PER_BYTE=1.0 SETUP_NS_PER_BYTE=0.15 PROCESS_SECONDS=0.05
 
 # The two clomp processes of the calibration (about 1e7 zone updates per
 # measurement, a fraction of a second on an idle node; each stopped after
@@ -14,8 +22,8 @@
 # timeScale 1 (zone update time, regions, probes), and Serial Ref and
 # Bestcase on an 80 MiB mesh (zone update time from memory, the team's speedup
 # there, first-touch build time).
-# shellcheck disable=SC2054  # the commas are clomp's list separators
 CALIBRATION_LIMIT=5
+# shellcheck disable=SC2054  # the commas are clomp's list separators
 CALIBRATION_CACHED=(--trials=1 --schedules=serial,bestcase,static,dynamic,manual,barrier,parallel,parallel_for)
 # shellcheck disable=SC2054
 CALIBRATION_MEMORY=(--trials=1 --schedules=serial,bestcase)
@@ -78,18 +86,51 @@ calibrate_model() {
     calibration_note+=" other work on it makes every OpenMP run slower"
 }
 
-# ---- the ETA: the remaining runs' estimates, scaled by how the measured runs compared ----
-# plan_estimates[i]: run i's estimate (seconds); eta_estimated, eta_measured: the
-# estimates and measured wall times of the runs done in this invocation.
-plan_estimates=() eta_estimated=0 eta_measured=0
+# ---- every run's estimate, and the ETA: the remaining runs' estimates scaled by the measured ----
+# estimate_of[PLAN LINE]: a run's estimate in seconds, or ? (estimate_why says why), by
+# its plan line: every run of a line is estimated alike, a run --replicates auto
+# inserts too (suite/replicates.sh). The model is the results package's
+# (results/clomp_results/estimate.py): without python3 the runs still run and are
+# recorded, with no estimate, ETA or default --run-timeout. plan_estimates[i]: run
+# i's as planned; eta_estimated, eta_measured: the estimates and measured wall
+# times of the runs done in this invocation.
+# estimate_runs: each run as the model reads it, SET|POLICY|ARGS|OPTIONS|COMMAND
+# (its clomp options, and its command before them as the dry run lists it).
+declare -gA estimate_of=()
+plan_estimates=() eta_estimated=0 eta_measured=0 estimate_why='' estimate_runs=()
+ask_estimate() {  # ask_estimate --seconds|--listing: clomp-results estimate of estimate_runs
+    printf '%s\n' "${estimate_runs[@]}" | clomp_results estimate "$@" "$exe" "${max_threads:-1}" "ZONE_NS_CACHED=$ZONE_NS_CACHED" \
+        "ZONE_NS_MEMORY=$ZONE_NS_MEMORY" "MEMORY_SPEEDUP=$MEMORY_SPEEDUP" "REGION_US=$REGION_US" "PROBE_US=$PROBE_US" \
+        "BUILD_NS_PER_BYTE=$BUILD_NS_PER_BYTE" "SETUP_NS_PER_BYTE=$SETUP_NS_PER_BYTE" "PROCESS_SECONDS=$PROCESS_SECONDS"
+}
 estimate_plan() {
-    local i set_name args
-    local -a a
+    local i set_name policy args answer='' mpi_cmd
+    local -a a seconds=()
+    estimate_runs=()
+    for ((i = 0; i < total_runs; i++)); do
+        IFS='|' read -r set_name policy args <<<"${plan[i]}"
+        read -r -a a <<<"$args"
+        mpi_cmd=''
+        [ "$mpi_given" = 0 ] || mpi_cmd="$(mpi_launcher_for "$set_name") "   # suite/plan.sh
+        estimate_runs+=("${plan[i]}|$(construct_options "$set_name" "${a[0]}")|$mpi_cmd${launcher:+$launcher }$exe${policy:+ --numa=$policy}")
+    done
+    if [ "$have_python" = 0 ]; then   # suite/results.sh
+        estimate_why='no python3 (3.8+) on this node: the estimate and the dry run'"'"'s listing are the results package'"'"'s'
+    else
+        answer=$(ask_estimate --seconds)
+        case $? in
+            0) mapfile -t seconds <<<"$answer" ;;
+            3) die_usage "EXE: $exe does not list its schedules and constructs (--list-schedules, --list-constructs; built from older sources? rebuild with make)" ;;
+            *) estimate_why='clomp-results estimate failed' ;;
+        esac
+        [ "${seconds[0]-}" != '?' ] ||
+            estimate_why="$exe is not built yet, and the estimate counts its measurements from its own tables (make, then --dry-run again)"
+    fi
     plan_estimates=()
     for ((i = 0; i < total_runs; i++)); do
-        IFS='|' read -r set_name _ args <<<"${plan[i]}"
-        read -r -a a <<<"$args"
-        plan_estimates+=("$(plan_run_seconds "$set_name" "${a[@]}")")
+        # shellcheck disable=SC2034  # read by run_clomp.sh's run loop
+        estimate_of["${plan[i]}"]=${seconds[i]:-?}
+        plan_estimates+=("${seconds[i]:-0}")
     done
 }
 # eta_note_run I SECONDS: run I (0-based) took SECONDS.
@@ -102,6 +143,7 @@ eta_note_run() {
 # runs done so far (1 before any), in whole seconds.
 eta_seconds() {
     local i left=0
+    [ -z "$estimate_why" ] || { echo '?'; return 0; }
     for ((i = $1; i < total_runs; i++)); do
         grep -qx "$((i + 1))" "$2" 2>/dev/null || left=$((left + ${plan_estimates[i]:-0}))
     done

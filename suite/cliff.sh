@@ -8,9 +8,9 @@
 # --schedules=serial), which the report shows beside them and the bundle never
 # carries (results/clomp_results/cliff.py: the step is flagged above a stated
 # factor; the grade refuses such a run as submission data). Sourced by
-# suite/plan.sh; reads run_clomp.sh's settings (max_threads, mpi_given, quick,
-# time_scale, target_zones).
-# shellcheck disable=SC2154  # the settings above: assigned by run_clomp.sh
+# suite/plan.sh; appends to plan. Reads run_clomp.sh's settings, declared here
+# and assigned there before any function below runs:
+declare -g max_threads mpi_given quick time_scale target_zones
 
 OVERSUBSCRIBED_SET=oversubscribed
 
@@ -29,17 +29,4 @@ add_cliff_run() {
     local t=$((max_threads + 1))
     [ "$mpi_given" = 0 ] && [ "$quick" = 0 ] && [ "$max_threads" -eq "$(count_cores)" ] || return 0
     plan+=("$OVERSUBSCRIBED_SET||$t -1 $(sweep_shape "$t" "$target_zones") 32 1 $time_scale")
-}
-
-# What the oversubscribed run costs (suite/plan.sh's model): Serial Ref, and the
-# three probes of at least 1000 subcycles each at PROBE_US tenfold (oversubscribed),
-# their warm-ups and the process.
-cliff_run_seconds() {  # cliff_run_seconds T ALLOC P Z ZONESIZE FLOPSCALE TIMESCALE
-    awk -v p="$3" -v z="$4" -v f="$6" -v ts="$7" -v cached="$ZONE_NS_CACHED" -v probe="$PROBE_US" \
-        -v process="$PROCESS_SECONDS" 'BEGIN {
-        zones = p * z; it = 1e6 * ts / (zones * f); iterations = (it == int(it)) ? it : int(it) + 1
-        updates = iterations * 10 * zones * f
-        probe_subcycles = (iterations < 100 ? 100 : iterations) * 10
-        secs = 2 * updates * cached * 1e-9 + 2 * probe_subcycles * 3 * probe * 10 * 1e-6 + process
-        r = int(secs + 0.5); print (r < 1 ? 1 : r) }'
 }

@@ -3,10 +3,9 @@
 # mesh run, clomp --constructs once at the key thread count (level 1, and
 # level 2 at clomp's default nested shape), then once per inner team size at a
 # fixed outer team (the paper's figure 5: overhead against the inner team
-# size). Sourced by run_clomp.sh; reads its settings (constructs, mpi_given,
-# max_threads, target_parts, target_zones, time_scale, quick) and appends to plan;
-# constructs_from_listing sets the construct_* counts from construct_listing.
-# shellcheck disable=SC2154  # the settings above: assigned by run_clomp.sh
+# size). Sourced by run_clomp.sh; appends to plan. Reads run_clomp.sh's
+# settings, declared here and assigned there before any function below runs:
+declare -g constructs mpi_given max_threads target_parts target_zones time_scale
 
 # The sweep's outer team, and the smallest largest inner team: on a node of
 # fewer than 2 x 4 cores the sweep still has two points (2x2 and 2x4),
@@ -85,59 +84,4 @@ construct_options() {  # construct_options SET THREADS
     [ "${constructs-1}" != epcc4 ] || printf '%s ' "--construct-sizes=$CONSTRUCT_SIZES"
     [[ $1 != constructs_outer* ]] || printf '%s' "--nested=${1#constructs_outer}x$2"
     echo
-}
-
-# The construct rows a run of the suite measures, by kind, from the
-# executable's table (--list-constructs, read_listings in suite/plan.sh):
-# sync rows, and loop rows without a chunk and with one (one row per chunk).
-constructs_from_listing() {
-    local ours data sizes
-    ours="index(\",$(suite_construct_list),\", \",\" col(\"key\") \",\")"
-    # Task rows are timed like sync rows; a data row once per array size (--constructs=epcc4).
-    construct_sync=$(listing_count "$construct_listing" "$ours && (col(\"kind\") == \"sync\" || col(\"kind\") == \"task\")")
-    data=$(listing_count "$construct_listing" "$ours && col(\"kind\") == \"data\"")
-    sizes=$(awk -F, '{ print NF }' <<<"$CONSTRUCT_SIZES")
-    construct_sync=$((construct_sync + data * sizes))
-    construct_loop=$(listing_count "$construct_listing" "$ours && col(\"kind\") == \"loop\" && col(\"parameter\") != \"n\"")
-    construct_loop_chunked=$(listing_count "$construct_listing" "$ours && col(\"kind\") == \"loop\" && col(\"parameter\") == \"n\"")
-}
-
-# What a construct run costs (docs/suite.md, "The dry run's estimate"): per
-# level, construct_sync synchronisation rows (task rows, and data rows once per size,
-# counted with them) of (reps + 2 calibration) x (reference + test)
-# of TIME each, at least 10 instances of CONSTRUCT_INSTANCE_US (tenfold when the
-# level's threads outnumber the cores: a descheduled thread stalls the team), and
-# construct_loop + construct_loop_chunked x chunks loop rows of (reps + 1) x (a reference of 128 x threads delays
-# and a test of 128 delays per thread); level 2 as many rows on OUTER teams, and
-# the process (PROCESS_SECONDS).
-CONSTRUCT_INSTANCE_US=35
-construct_run_seconds() {  # construct_run_seconds SET THREADS: seconds, whole, at least 1
-    local outer=0 inner=0
-    case $1 in
-        constructs_outer*) outer=${1#constructs_outer} inner=$2 ;;
-        *) [ "$2" -lt 4 ] || { outer=2 inner=$(($2 / 2)); } ;;   # Nested OMP's default shape: two halves
-    esac
-    awk -v t="$2" -v o="$outer" -v i="$inner" -v cores="${max_threads:-1}" -v s="$(construct_settings)" \
-        -v chunks="$CONSTRUCT_CHUNKS" -v inst="$CONSTRUCT_INSTANCE_US" -v process="$PROCESS_SECONDS" \
-        -v nsync="$construct_sync" -v nloop="$construct_loop" -v nchunked="$construct_loop_chunked" '
-        function level(n, team,   over, sync, loop) {
-            over = (n > cores) ? 10 : 1
-            sync = nsync * (reps + 2) * (2 * time > 10 * inst * over ? 2 * time : 10 * inst * over)
-            loop = rows * (reps + 1) * (128 * team * delay + 128 * delay * over)
-            return (sync + loop) * 1e-6 }
-        BEGIN { split(s, v, " "); reps = v[1]; time = v[2]; delay = v[3]; rows = nloop + nchunked * split(chunks, c, ",")
-            secs = process + level(t, t)
-            if (o >= 2 && i >= 2) secs += level(o * i, i)
-            r = int(secs + 0.5); print (r < 1 ? 1 : r) }'
-}
-
-# plan_run_seconds SET ARGS...: any planned run's estimate (suite/plan.sh's model for a mesh run).
-plan_run_seconds() {
-    local set_name=$1
-    shift
-    [ -n "$schedule_listing" ] || { echo '?'; return 0; }   # no tables: read_listings (suite/plan.sh)
-    if is_construct_set "$set_name"; then construct_run_seconds "$set_name" "$1"
-    elif is_offload_set "$set_name"; then offload_run_seconds "$set_name" "$@"
-    elif [ "$set_name" = "$OVERSUBSCRIBED_SET" ]; then cliff_run_seconds "$@"
-    else run_seconds "$@"; fi
 }

@@ -1,10 +1,13 @@
 # shellcheck shell=bash
 # A suite's <base>.env: the preflight warnings about the node and the machine
-# and environment the numbers came from. Sourced by run_clomp.sh; reads its
-# settings (base, exe, max_threads, time_scale, env_preset, launcher,
-# mpi_given) and uses plan_signature and mpi_layout (suite/plan.sh) and the
-# Slurm job facts (suite/slurm.sh).
-# shellcheck disable=SC2154  # the settings above: assigned by run_clomp.sh
+# and environment the numbers came from. Sourced by run_clomp.sh; uses
+# plan_signature and mpi_layout (suite/plan.sh) and the Slurm job facts
+# (suite/slurm.sh); sets preflight. Reads, declared here and assigned before any
+# function below runs: run_clomp.sh's settings, the plan (suite/plan.sh), and
+# the model and its note (suite/plan.sh, suite/calibrate.sh):
+declare -g base exe max_threads time_scale env_preset launcher mpi_given mpi_launcher total_runs
+declare -ga plan
+declare -g calibration_note ZONE_NS_CACHED ZONE_NS_MEMORY MEMORY_SPEEDUP REGION_US PROBE_US BUILD_NS_PER_BYTE
 
 # ---- .env: the machine and environment the numbers came from -------------------------
 preflight=()

@@ -19,10 +19,11 @@
 #                    target-offload methods), its CSV in <base>.target_constructs.csv.
 # A binary without offload, or whose device is missing ("no device: host
 # fallback refused"), adds none: the dry run and the suite's header say
-# which, and why. Sourced by run_clomp.sh; reads exe, max_threads,
-# target_parts, target_zones, time_scale, mpi_given and offload (0: --no-offload);
-# sets offload_state (device, none, missing), offload_device_text and offload_why.
-# shellcheck disable=SC2154  # the settings above: assigned by run_clomp.sh
+# which, and why. Sourced by run_clomp.sh; appends to plan; sets offload_state
+# (device, none, missing), offload_device_text and offload_why. Reads run_clomp.sh's
+# settings (offload 0: --no-offload), declared here and assigned there before any
+# function below runs:
+declare -g exe max_threads target_parts target_zones time_scale mpi_given offload
 
 offload_state=none offload_device_text='' offload_why=''
 
@@ -117,28 +118,6 @@ offload_options() {  # offload_options SET
                 "--construct-chunks=$OFFLOAD_PROBE_BYTES --construct-sizes=$OFFLOAD_PROBE_SIZES"
             ;;
     esac
-}
-
-# What an offload run costs: a mesh run's estimate (suite/plan.sh's model,
-# which counts more schedules than these run) plus, for Offload OMP, a
-# launch of OFFLOAD_LAUNCH_US per subcycle (the host plugin's, measured on
-# the 2-core VM; a GPU's is of the same order); for the probes the mesh run
-# plus, per row and parameter, (reps + 2) x (reference + test) of the
-# construct time or 10 instances of CONSTRUCT_INSTANCE_US, whichever is longer.
-OFFLOAD_LAUNCH_US=35
-offload_run_seconds() {  # offload_run_seconds SET T ALLOC P Z ZONESIZE FLOPSCALE TIMESCALE
-    local set_name=$1 mesh rows
-    shift
-    mesh=$(run_seconds "$@")
-    if [ "$set_name" != offload_probes ]; then
-        awk -v mesh="$mesh" -v p="$3" -v z="$4" -v f="$6" -v ts="$7" -v launch="$OFFLOAD_LAUNCH_US" 'BEGIN {
-            r = int(mesh + 1e7 * ts / (p * z * f) * launch * 1e-6 + 0.5); print (r < 1 ? 1 : r) }'
-        return 0
-    fi
-    rows=$((7 + 4 * $(tr ',' '\n' <<<"$OFFLOAD_PROBE_BYTES" | grep -c .) + $(tr ',' '\n' <<<"$OFFLOAD_PROBE_SIZES" | grep -c .)))
-    awk -v mesh="$mesh" -v rows="$rows" -v s="$(construct_settings)" -v inst="$CONSTRUCT_INSTANCE_US" 'BEGIN {
-        split(s, v, " "); t = 2 * v[2] > 10 * inst ? 2 * v[2] : 10 * inst
-        r = int(mesh + rows * (v[1] + 2) * t * 1e-6 + 0.5); print (r < 1 ? 1 : r) }'
 }
 
 # The .env's record of the device (the bundle carries it): what the runtime

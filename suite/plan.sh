@@ -1,50 +1,39 @@
 # shellcheck shell=bash
 # The suite's plan: every run in order, the MPI layouts of a hybrid suite,
 # the dry run's listing and the signature --resume checks. Sourced by
-# run_clomp.sh; reads its settings (max_threads, time_scale, target_parts,
-# target_zones, zone_scale_factor, max_zone_scale, replicates, numa, exe,
-# launcher, mpi_given, mpi_launcher, dry_run) and sets mpi_ranks, plan,
-# last_key_run and total_runs; read_listings sets schedule_listing,
-# construct_listing and the model_* counts. The construct runs come last
-# (suite/constructs.sh).
-# shellcheck disable=SC2154  # the settings above: assigned by run_clomp.sh
+# run_clomp.sh; sets mpi_ranks, plan, last_key_run and total_runs. The construct
+# runs come last (suite/constructs.sh); each run's estimate is suite/calibrate.sh's. Reads,
+# declared here and assigned before any function below runs: run_clomp.sh's
+# settings, the estimate's reason (suite/calibrate.sh) and have_python (suite/results.sh):
+declare -g here max_threads time_scale target_parts target_zones zone_scale_factor max_zone_scale
+declare -g replicates numa exe launcher mpi_given mpi_launcher constructs estimate_why have_python
+declare -ga positional
 # shellcheck source=suite/cliff.sh
 . "$here/suite/cliff.sh"
 
 # ---- MPI: the launcher's rank count, and the same launcher with another --------------
-# The rank count given (-np N, -n N, --np N, --ntasks N, --ntasks=N, -nN), or "".
-mpi_rank_count() {  # mpi_rank_count CMD
+# launcher_ranks CMD [N]: the rank count CMD gives (the first of -np N, -n N, --np N,
+# --ntasks N, --ntasks=N, -nN), or ""; with N, CMD with every such count replaced by N.
+launcher_ranks() {
     local -a w
-    local k
+    local k out='' count='' found=0
     read -r -a w <<<"$1"
     for ((k = 0; k < ${#w[@]}; k++)); do
         case ${w[k]} in
-            -np | -n | --np | --ntasks) echo "${w[k + 1]-}"; return ;;
-            --ntasks=*) echo "${w[k]#--ntasks=}"; return ;;
-            -n[0-9]*) echo "${w[k]#-n}"; return ;;
+            -np | -n | --np | --ntasks) [ "$found" = 1 ] || count=${w[k + 1]-}; out+="${w[k]} ${2-} "; k=$((k + 1)) ;;
+            --ntasks=*) [ "$found" = 1 ] || count=${w[k]#--ntasks=}; out+="--ntasks=${2-} " ;;
+            -n[0-9]*) [ "$found" = 1 ] || count=${w[k]#-n}; out+="-n${2-} " ;;
+            *) out+="${w[k]} "; continue ;;
         esac
+        found=1
     done
-}
-# CMD with its rank count replaced by N.
-mpi_with_ranks() {  # mpi_with_ranks CMD N
-    local -a w
-    local k out=''
-    read -r -a w <<<"$1"
-    for ((k = 0; k < ${#w[@]}; k++)); do
-        case ${w[k]} in
-            -np | -n | --np | --ntasks) out+="${w[k]} $2 "; k=$((k + 1)); continue ;;
-            --ntasks=*) out+="--ntasks=$2 "; continue ;;
-            -n[0-9]*) out+="-n$2 "; continue ;;
-        esac
-        out+="${w[k]} "
-    done
-    echo "${out% }"
+    if [ $# -ge 2 ]; then echo "${out% }"; else echo "$count"; fi
 }
 # mpi_ranks: the rank count the --mpi launcher gives, or "" when it gives none.
 read_mpi_ranks() {
     mpi_ranks=''
     [ "$mpi_given" = 1 ] || return 0
-    mpi_ranks=$(mpi_rank_count "$mpi_launcher")
+    mpi_ranks=$(launcher_ranks "$mpi_launcher")
     [ -z "$mpi_ranks" ] || is_count "$mpi_ranks" ||
         die_usage "--mpi: '$mpi_ranks' is not a rank count in \"$mpi_launcher\""
     # Without MAX_THREADS, the ranks on a node share its cores.
@@ -60,7 +49,7 @@ mpi_ranks_per_node() {  # mpi_ranks_per_node CMD
     local -a w
     local k ranks nodes=${SLURM_JOB_NUM_NODES:-1} srun=0
     read -r -a w <<<"$1"
-    ranks=$(mpi_rank_count "$1")
+    ranks=$(launcher_ranks "$1")
     [ "${w[0]##*/}" != srun ] || srun=1
     for ((k = 0; k < ${#w[@]}; k++)); do
         case ${w[k]} in
@@ -83,7 +72,7 @@ mpi_ranks_per_node() {  # mpi_ranks_per_node CMD
 mpi_launcher_for() {  # mpi_launcher_for SET
     local threads
     case $1 in
-        packed*) threads=${1#packed}; mpi_with_ranks "$mpi_launcher" $((mpi_ranks * max_threads / threads)) ;;
+        packed*) threads=${1#packed}; launcher_ranks "$mpi_launcher" $((mpi_ranks * max_threads / threads)) ;;
         *) echo "$mpi_launcher" ;;
     esac
 }
@@ -110,7 +99,7 @@ mpi_layout() {
     for ((i = 0; i < total_runs; i++)); do
         IFS='|' read -r set_name policy args <<<"${plan[i]}"
         read -r -a a <<<"$args"
-        ranks=$(mpi_rank_count "$(mpi_launcher_for "$set_name")")
+        ranks=$(launcher_ranks "$(mpi_launcher_for "$set_name")")
         echo "run $((i + 1)) ($set_name): ${ranks:-launcher-chosen} rank(s) x ${a[0]} threads: $(mpi_launcher_for "$set_name")"
     done
 }
@@ -199,117 +188,14 @@ build_plan() {
     total_runs=${#plan[@]}
 }
 
-# ---- the executable's own tables: what the estimate counts ----------------------------
-# listing_count LISTING CONDITION: how many rows of a clomp --list-schedules or
-# --list-constructs table meet the awk CONDITION, cells by column name: col("role").
-# shellcheck disable=SC2016  # awk's own fields
-listing_count() {
-    awk -F'\t' -f <(printf '%s\n' 'NR == 1 { sub(/^# /, ""); for (i = 1; i <= NF; i++) at[$i] = i; next }' \
-        'function col(name) { return (name in at) ? $at[name] : "" }' "$2 { n++ }" 'END { print n + 0 }') <<<"$1"
-}
+# mmss SECONDS: mm:ss; anything else (an unknown estimate's ?) as it is.
+mmss() { if [[ $1 =~ ^[0-9]+$ ]]; then printf '%02d:%02d' $(($1 / 60)) $(($1 % 60)); else printf '%s' "$1"; fi; }
 
-# read_listings: the default sequence's measurements by role and threads, from
-# the executable's own table (clomp --list-schedules), and the construct rows
-# the suite runs by kind (--list-constructs, constructs_from_listing in
-# suite/constructs.sh): a measurement or construct added to clomp's tables is
-# counted with no edit here. A dry run of a ./clomp not built yet has no
-# tables (schedule_listing empty): its estimate is unknown; a real run whose
-# executable lists none exits 2.
-schedule_listing='' construct_listing=''
-read_listings() {
-    local default='col("runs") == "default"' parallel='(col("role") == "bestcase" || col("role") == "checked")'
-    if [ -x "$exe" ]; then
-        schedule_listing=$("$exe" --list-schedules 2>/dev/null)
-        construct_listing=$("$exe" --list-constructs 2>/dev/null)
-    fi
-    if [[ ${schedule_listing%%$'\n'*} != "# key"*$'\t'threads* || $construct_listing != "# key"$'\t'* ]]; then
-        if [ "$dry_run" = 0 ] || [ -x "$exe" ]; then
-            die_usage "EXE: $exe does not list its schedules and constructs (--list-schedules, --list-constructs; built from older sources? rebuild with make)"
-        fi
-        schedule_listing=''
-        return 0
-    fi
-    model_serial=$(listing_count "$schedule_listing" "$default && col(\"role\") == \"reference\"")
-    model_team=$(listing_count "$schedule_listing" "$default && $parallel && col(\"threads\") == \"team\"")
-    model_nested=$(listing_count "$schedule_listing" "$default && $parallel && col(\"threads\") == \"nested\"")
-    model_probes=$(listing_count "$schedule_listing" "$default && col(\"role\") == \"probe\" && col(\"threads\") != \"one\"")
-    constructs_from_listing
-}
-
-# What one run costs (docs/suite.md, "The dry run's estimate"), from its
-# arguments: T -1 P Z zoneSize flopScale timeScale. clomp sizes the work of
-# each measurement to about 1e7 x timeScale zone updates (iterations x 10
-# subcycles x zones x flopScale), each a dependent multiply and subtract
-# (ZONE_NS, more once the mesh leaves the caches, where the team's speedup is
-# MEMORY_SPEEDUP per thread); the default sequence's reference (Serial Ref) on
-# one thread, its parallel measurements (Bestcase and the checked schedules:
-# model_team, and model_nested from 4 threads, the smallest nested shape 2x2)
-# on min(T, cores), plus their parallel regions (REGION_US per subcycle each on
-# average: Static and Manual about 0.4, Dynamic 3, Bestcase none; a third of
-# that on one thread, tenfold when the threads outnumber the cores) and its
-# probes on the team (model_probes) of PROBE_US per subcycle (at least 1000
-# subcycles each); read_listings counts them. Untimed: the mesh build
-# (BUILD_NS_PER_BYTE; first touch, which this VM serves at 0.2-2 ns a byte), per
-# measurement the warm-up (two iterations, none for a mesh whose iteration
-# touches over 64 MiB, which warms up on a small one), the reset and
-# the checks (one pass per chunk, up to 20, and a checksum pass), and the
-# process's set-up (PROCESS_SECONDS, and SETUP_NS_PER_BYTE for the chunk plan's
-# serial sweeps and the page locality). The constants below are this 2-core
-# VM's, measured idle (docs/suite.md); suite/calibrate.sh replaces the first
-# six with figures measured on the node the suite runs on.
-ZONE_NS_CACHED=1.25 ZONE_NS_MEMORY=1.6 MEMORY_SPEEDUP=0.8 REGION_US=1.0 PROBE_US=0.35
-BUILD_NS_PER_BYTE=1.0 SETUP_NS_PER_BYTE=0.15 PROCESS_SECONDS=0.05
-run_seconds_exact() {  # run_seconds_exact T ALLOC P Z ZONESIZE FLOPSCALE TIMESCALE: seconds, %.1f
-    awk -v t="$1" -v p="$3" -v z="$4" -v zs="$5" -v f="$6" -v ts="$7" -v cores="${max_threads:-1}" \
-        -v cached="$ZONE_NS_CACHED" -v memory="$ZONE_NS_MEMORY" -v memory_speedup="$MEMORY_SPEEDUP" \
-        -v region="$REGION_US" -v probe="$PROBE_US" -v build="$BUILD_NS_PER_BYTE" -v setup="$SETUP_NS_PER_BYTE" \
-        -v process="$PROCESS_SECONDS" -v serial="$model_serial" -v team="$model_team" -v nested="$model_nested" \
-        -v probes="$model_probes" 'BEGIN {
-        if (t < 1) t = cores
-        zones = p * z; bytes = zones * (zs > 32 ? zs : 32)
-        it = 1e6 * ts / (zones * f); iterations = (it == int(it)) ? it : int(it) + 1
-        subcycles = iterations * 10; updates = subcycles * zones * f
-        in_memory = bytes > 8 * 1048576
-        ns = (in_memory ? memory : cached) * 1e-9
-        eff = t < cores ? t : cores
-        if (in_memory && eff > 1) eff *= memory_speedup
-        scale = t > cores ? 10 : (t == 1 ? 1 / 3 : 1)
-        parallel = team + (t >= 4 ? nested : 0)
-        probe_subcycles = (iterations < 100 ? 100 : iterations) * 10
-        timed = serial * updates * ns + parallel * updates * ns / eff + (subcycles * parallel * region + probe_subcycles * probes * probe) * scale * 1e-6
-        pass = zones * f * ns / eff
-        chunks = iterations < 20 ? iterations : 20
-        warm = zones * 32 > 64 * 1048576 ? 0 : 2 * updates * ns / iterations
-        untimed = (serial + parallel) * (warm + pass + (chunks + 1) * pass) + bytes * (build + setup) * 1e-9 + process
-        printf "%.1f\n", timed + untimed
-    }'
-}
-run_seconds() { awk -v s="$(run_seconds_exact "$@")" 'BEGIN { r = int(s + 0.5); print (r < 1 ? 1 : r) }'; }
-run_bytes() { echo $(($3 * $4 * $5 + 72 * $3)); }
-
-mmss() { printf '%02d:%02d' $(($1 / 60)) $(($1 % 60)); }
-
-# The dry run: every run with its command, estimated time and memory.
+# The dry run: every run with its command, estimated time and memory (the
+# results package's listing of the plan, suite/calibrate.sh ask_estimate).
 print_plan() {
-    local i set_name policy args secs total=0 mpi_cmd
-    local -a a
     echo "Plan: $total_runs runs of $exe (max threads $max_threads, timeScale $time_scale)"
-    for ((i = 0; i < total_runs; i++)); do
-        IFS='|' read -r set_name policy args <<<"${plan[i]}"
-        read -r -a a <<<"$args"
-        secs=$(plan_run_seconds "$set_name" "${a[@]}")
-        if [ "$secs" = '?' ]; then total='?'; elif [ "$total" != '?' ]; then total=$((total + secs)); fi
-        mpi_cmd=''
-        [ "$mpi_given" = 0 ] || mpi_cmd="$(mpi_launcher_for "$set_name") "
-        printf '[%d/%d] %-10s %s %s  ~%ss  %s bytes\n' $((i + 1)) "$total_runs" "$set_name" \
-            "$mpi_cmd${launcher:+$launcher }$exe${policy:+ --numa=$policy}$(construct_options "$set_name" "${a[0]}" | sed 's/ *$//; s/^./ &/')" \
-            "$args" "$secs" "$(run_bytes "${a[@]}")"
-    done
-    if [ "$total" = '?' ]; then
-        echo "Estimated total: unknown: $exe is not built yet, and the estimate counts its measurements from its own tables (make, then --dry-run again); nothing was run."
-    else
-        echo "Estimated total: ~$(mmss "$total") (mm:ss); nothing was run."
-    fi
+    if [ "$have_python" = 1 ]; then ask_estimate --listing; else echo "Estimated total: unknown: $estimate_why; nothing was run."; fi
 }
 
 plan_signature() {

@@ -3,8 +3,10 @@
 # the between-process summary, charts, the HTML report and the submission
 # bundle, made by the Python results package (results/clomp_results/).
 # Sourced by run_clomp.sh.
-#   reads: here (the source tree), plots (yes, no, auto: run_clomp.sh's setting)
+#   reads: here (the source tree), plots (yes, no, auto: run_clomp.sh's setting),
+#          lock_fd (suite/run_guard.sh's: only the driver and its runs hold the suite)
 #   sets:  have_python (1 when python3 runs the results package here), python_exe (its interpreter)
+declare -g here plots lock_fd   # assigned before any function below runs
 # The runs never need Python: without it every run is still recorded (its
 # .full section, JSON record, .done mark, <base>.runs.csv line and its rows in
 # <base>.csv), and the tables and report are made elsewhere (make plots OUT=...).
@@ -17,7 +19,6 @@ if command -v python3 >/dev/null 2>&1 &&
     have_python=1
     [ ! -x "$found" ] || python_exe=$found
 fi
-# shellcheck disable=SC2154  # here: run_clomp.sh's (see the top)
 clomp_results() { "$python_exe" "$here/results/clomp-results" "$@"; }
 no_python_notice() {  # no_python_notice BASE
     echo "run_clomp.sh: notice: no python3 (3.8+) on this node: every run is recorded, but the tables, report and bundle must be made on a machine with Python: make plots OUT=$1 / ./run_clomp.sh --bundle --out $(dirname "$1")" >&2
@@ -41,7 +42,6 @@ start_row_writer() {  # start_row_writer BASE
         # and a writer that lives as long as the driver would never change.
         ( (
             trap '' INT TERM HUP
-            # shellcheck disable=SC2154  # lock_fd: suite/run_guard.sh's; only the driver and its runs hold the suite
             [ -z "${lock_fd:-}" ] || exec {lock_fd}>&-
             exec "$python_exe" "$here/results/clomp-results" tables --summary-rows "$1" <"$fifos/in" >"$fifos/out"
         ) & )
@@ -113,16 +113,9 @@ key_between_processes() {  # key_between_processes BASE
     clomp_results between "$1"
 }
 
-# static_speedup RUN_CSV: Static OMP's speedup (CLOMP 1.2's, from Runtime: the
-# run's Speedup line) from clomp's CSV, read by column name (quote-aware), or empty.
-static_speedup() {
-    awk -F, -f "$here/results/csv_columns.awk" -f <(echo 'col("key") == "static" { print col("runtime_speedup") }') "$1" 2>/dev/null
-}
-
 # Charts need gnuplot: --plots (yes) draws them, --no-plots not, and by
 # default (auto) the report draws them where gnuplot is installed and says
 # so where it is not (report.py).
-# shellcheck disable=SC2154  # plots: run_clomp.sh's (see the top)
 write_results() {  # write_results BASE: tables, charts, <base>.html, <base>.tar.gz
     local -a chart_opt=()
     if [ "$have_python" = 0 ]; then
@@ -140,11 +133,7 @@ write_results() {  # write_results BASE: tables, charts, <base>.html, <base>.tar
 rewrite_results() {  # rewrite_results DIR ID HOST
     local base
     [ "$have_python" = 1 ] || { no_python_notice "$1/CLOMP_$3_${2:-ID}"; exit 1; }
-    base=$(clomp_results find-suite "$@") || exit 2
-    # A run cut while it was recorded: --resume takes its files back to their sizes before it, and a
-    # report re-rendered first would be cut with them (its journal: suite/run_guard.sh).
-    [ ! -e "$(dirname -- "$base")/.${base##*/}.recording" ] ||
-        die_usage "--bundle: a run of ${base##*/} was cut while it was recorded: finish the suite with --resume first"
+    base=$(clomp_results find-suite "$@") || exit 2   # refused too when a run was cut while it was recorded
     write_results "$base" || exit 1
     exit 0
 }

@@ -5,11 +5,15 @@
 # --run-timeout (a watchdog), the reason a run FAILED recorded when it ends,
 # and the runs whose files are incomplete found again on --resume.
 # Sourced by run_clomp.sh.
-#   reads: base, id, out_dir, host (the suite), have_setsid
+#   reads: base, id, out_dir, host (the suite), orig_args and resume_id
+#          (run_clomp.sh's), and the run loop's variables (record_run, stop_unrecorded)
 #   sets:  lock_fd, holder_file, holding (lock_suite); watchdog (start_watchdog)
 #   uses:  is_construct_set (suite/plan.sh), record_tables, close_row_writer (suite/results.sh),
 #          table_rows, table_column (suite/common.sh),
 #          replace_with_new (suite/common.sh)
+# Declared here; run_clomp.sh assigns them before any function below runs:
+declare -g base id out_dir host resume_id run set_name status rc reason seconds policy tmp full summary run_csv total_runs
+declare -ga orig_args cmd
 
 # Who holds a suite: "PID HOST SINCE PGID" (PGID: the run in progress, or -),
 # beside the suite's files but hidden, so no bundle picks it up.
@@ -28,9 +32,7 @@ run_group_alive() {
 # --resume while a run of a driver that died still runs.
 lock_suite() {
     local pid='' h='' since='' pg=''
-    # shellcheck disable=SC2154  # out_dir, host, id, base: the suite (run_clomp.sh)
     holder_file="$out_dir/.CLOMP_${host}_${id}.driver"
-    # shellcheck disable=SC2154
     exec {lock_fd}>>"$base.env" || die_usage "cannot open $base.env to lock suite $id"
     [ -r "$holder_file" ] && read -r pid h since pg <"$holder_file"
     if ! flock -n "$lock_fd"; then
@@ -106,9 +108,10 @@ stop_watchdog() {
 
 # default_run_timeout ESTIMATE: --run-timeout's default for a run the dry
 # run estimates at ESTIMATE seconds: 10 times that, at least 300 s (a
-# launcher's start-up, a loaded node).
+# launcher's start-up, a loaded node); none (0) without an estimate (?: no python3).
 RUN_TIMEOUT_FACTOR=10 RUN_TIMEOUT_FLOOR=300
 default_run_timeout() {
+    [[ $1 =~ ^[0-9]+$ ]] || { echo 0; return 0; }
     local t=$(($1 * RUN_TIMEOUT_FACTOR))
     [ "$t" -ge "$RUN_TIMEOUT_FLOOR" ] || t=$RUN_TIMEOUT_FLOOR
     echo "$t"
@@ -224,8 +227,7 @@ drop_incomplete_done_runs() {
 # full disk) takes the files back to their sizes before the run
 # (undo_record), leaves the reason in $tmp.why and returns 1. Reads the run
 # loop's variables (run, set_name, status, rc, reason, seconds, policy, cmd,
-# tmp, full, summary, run_csv, total_runs).
-# shellcheck disable=SC2154  # the run loop's variables, listed above
+# tmp, full, summary, run_csv, total_runs: declared at the top).
 record_run() {
     local f werr table suffixes
     # A construct run's CSV is its construct table: rows in <base>.constructs.csv.
@@ -272,7 +274,6 @@ first_failure() {
 }
 
 # resume_command: the command line that resumes this suite.
-# shellcheck disable=SC2154  # orig_args, resume_id: run_clomp.sh's
 resume_command() {
     local again
     again=$(printf '%q ' "$0" ${orig_args[@]+"${orig_args[@]}"})
@@ -293,7 +294,6 @@ mark_incomplete() {
 
 # A write of the suite's own files failed (a full disk): what is recorded
 # stays consistent, and the last line says why the suite stopped (exit 3).
-# shellcheck disable=SC2154  # tmp, run_csv: the run loop's
 stop_unrecorded() {  # stop_unrecorded WHAT REASON
     echo "---- stopped $(date): $1 could not be recorded: $2" >>"$base.env" 2>/dev/null
     rm -f "${tmp:-}" "${tmp:+$tmp.err}" "${tmp:+$tmp.why}" "${tmp:+$tmp.timeout}" "$run_csv"

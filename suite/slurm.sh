@@ -3,8 +3,10 @@
 # node instead of the whole node's, the job facts for the .env file (and so the
 # HTML report and the bundle), a warning when the node is shared, and the
 # checks of an srun launcher. Sourced by run_clomp.sh after suite/common.sh;
-# reads its settings (mpi_given, mpi_launcher, dry_run).
-# shellcheck disable=SC2154  # the settings above: assigned by run_clomp.sh
+# adds to preflight (suite/env_file.sh). Reads run_clomp.sh's settings, declared
+# here and assigned there before any function below runs:
+declare -g mpi_given mpi_launcher dry_run
+declare -ga preflight
 
 in_slurm_job() { [ -n "${SLURM_JOB_ID:-}" ]; }
 

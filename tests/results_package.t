@@ -5,8 +5,8 @@
 # answers, hostile names through every table, and the
 # hostile bundles and suite directories (links, devices, FIFOs, bombs,
 # 20,000 members, escapes) each refused in seconds with nothing written
-# outside (tests/python/).
+# outside, and the suite's cost model against hand-worked figures (tests/python/).
 top=$(cd "$(dirname "$0")/.." && pwd)
 command -v python3 >/dev/null 2>&1 || { echo "1..0 # SKIP no python3"; exit 0; }
 cd "$top/tests/python" || exit 255
-exec python3 tap_runner.py test_tables.py test_between.py test_grade.py test_hostile_bundles.py
+exec python3 tap_runner.py test_tables.py test_between.py test_grade.py test_hostile_bundles.py test_estimate.py

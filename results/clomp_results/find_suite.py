@@ -2,8 +2,11 @@
 [ID]`` rewrites: with an ID, this host's suite of that ID in DIR, else the
 only one of that ID (results copied from a compute node); without one (ID
 ""), the suite of the highest ID. Prints its base name (DIR/CLOMP_<host>_<id>);
-exit 2 with one line when there is none or the ID is ambiguous. Warns on
-stderr when the suite is not complete (its bundle will not validate)."""
+exit 2 with one line when there is none or the ID is ambiguous, or when a
+run of it was cut while it was recorded (its record journal, suite/run_guard.sh,
+is there: --resume takes its files back to their sizes before that run, and
+a report re-rendered first would be cut with them). Warns on stderr when the
+suite is not complete (its bundle will not validate)."""
 from __future__ import annotations
 
 import os
@@ -46,5 +49,10 @@ def main(argv: List[str]) -> int:
         complete = False
     if not complete:
         print("run_clomp.sh: warning: %s is not complete; its bundle will not validate" % for_terminal(base), file=sys.stderr)
+    journal = os.path.join(directory, ".CLOMP_%s_%d.recording" % (chosen[1], chosen[0]))
+    if os.path.lexists(journal):
+        print("run_clomp.sh: --bundle: a run of %s was cut while it was recorded: finish the suite with --resume first"
+              % for_terminal(os.path.basename(base)), file=sys.stderr)
+        return 2
     print(base)
     return 0

@@ -4,11 +4,15 @@ process found it at run time (``ompt.runtime_file``, e.g. libgomp.so.1.0.0);
 this finds that file among the libraries the dynamic loader knows
 (``ldconfig -p``) and asks dpkg which package owns it. Nothing from the
 suite is executed (ldd would run the binary); commands run without a shell.
+``runtime-library BINARY`` (loaded_runtime) is the exception, for --compare
+and --sweep only: ldd on the user's own binary, which they run next anyway.
 """
 from __future__ import annotations
 
 import os
+import re
 import subprocess
+import sys
 from collections import Counter
 from typing import Dict, List, Optional, Tuple
 
@@ -46,6 +50,33 @@ def find_runtime(file_name: str, libraries: Optional[List[Tuple[str, str]]] = No
             facts["package"] = pkg
             facts["version"] = _run(["dpkg-query", "-W", "-f=${Version}", pkg]).strip() or "unknown"
     return facts
+
+
+def loaded_runtime(binary: str) -> Tuple[str, str]:
+    """(path, version) of the OpenMP runtime BINARY loads in this process's
+    environment, as ldd resolves it (run_clomp.sh --compare and --sweep: the
+    user's own binaries, run next anyway; never a bundle's): the real path,
+    and the owning package with its version, else the file's name; unknown
+    when ldd names none."""
+    for line in _run(["ldd", binary]).splitlines():
+        words = line.split()
+        if re.search(r"lib(gomp|omp|iomp5|xlsmp)[^ ]* => ", line) and len(words) > 2:
+            real = os.path.realpath(words[2])
+            owner = _run(["dpkg", "-S", real]).splitlines()
+            pkg = owner[0].split(":")[0] if owner else ""
+            if pkg:
+                return real, "%s %s" % (pkg, _run(["dpkg-query", "-W", "-f=${Version}", pkg]))
+            return real, os.path.basename(real)
+    return "unknown", "unknown"
+
+
+def main(argv: List[str]) -> int:
+    """runtime-library BINARY: "path<TAB>version" of loaded_runtime."""
+    if len(argv) != 1:
+        print("usage: clomp-results runtime-library BINARY", file=sys.stderr)
+        return 2
+    print("%s\t%s" % loaded_runtime(argv[0]))
+    return 0
 
 
 def describe(suite) -> str:

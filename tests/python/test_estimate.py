@@ -1,0 +1,80 @@
+"""The suite's cost model (results/clomp_results/estimate.py) against figures
+worked out by hand from docs/suite.md's model, and the dry run's listing: each
+run's bytes (parts x zones x zone size + 72 per part), the total the sum of the
+estimates, an unknown one when EXE is not built."""
+from __future__ import annotations
+
+import os
+import sys
+import unittest
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "results"))
+from clomp_results import estimate  # noqa: E402
+
+VM = {"ZONE_NS_CACHED": 1.25, "ZONE_NS_MEMORY": 1.6, "MEMORY_SPEEDUP": 0.8, "REGION_US": 1.0, "PROBE_US": 0.35,
+      "BUILD_NS_PER_BYTE": 1.0, "SETUP_NS_PER_BYTE": 0.15, "PROCESS_SECONDS": 0.05}
+# The default sequence as clomp --list-schedules lists it, cut to what the model counts:
+# Serial Ref, Bestcase and three checked on the team, one nested, three team probes, one probe on one thread.
+SCHEDULES = ([{"role": "reference", "runs": "default", "threads": "one"}]
+             + [{"role": r, "runs": "default", "threads": "team"} for r in ("bestcase", "checked", "checked", "checked")]
+             + [{"role": "checked", "runs": "default", "threads": "nested"}]
+             + [{"role": "probe", "runs": "default", "threads": "team"}] * 3
+             + [{"role": "probe", "runs": "default", "threads": "one"}, {"role": "checked", "runs": "optional",
+                                                                        "threads": "team"}])
+CONSTRUCTS = [{"key": "barrier", "kind": "sync", "parameter": "-"}, {"key": "single", "kind": "sync", "parameter": "-"},
+              {"key": "static", "kind": "loop", "parameter": "-"}, {"key": "dynamic_n", "kind": "loop", "parameter": "n"},
+              {"key": "atomic", "kind": "sync", "parameter": "-"}]
+
+
+class Model(unittest.TestCase):
+    def setUp(self):
+        self.model = estimate.Model(VM, 2, SCHEDULES, CONSTRUCTS)
+
+    def test_counts_the_default_sequence_by_role_and_threads(self):
+        self.assertEqual((self.model.serial, self.model.team, self.model.nested, self.model.probes), (1, 4, 1, 3))
+
+    def test_target_input_on_two_threads(self):
+        # 6400 zones, timeScale 100: 15625 iterations, 1e9 updates at 1.25 ns; Serial Ref 1.25 s, the 4 team
+        # measurements 2.5 s on 2 threads, regions 156250 x 4 x 1 us, probes 156250 x 3 x 0.35 us: 4.5390625 s;
+        # untimed 5 x (warm-up 0.00016 + 22 passes of 4e-6) + 204800 B x 1.15 ns + 0.05 s = 0.0514755 s.
+        self.assertEqual(self.model.mesh_exact([2, -1, 64, 100, 32, 1, 100]), 4.6)
+        self.assertEqual(self.model.run("key||2 -1 64 100 32 1 100|"), 5)
+
+    def test_one_thread_costs_more_than_two_and_a_nested_measurement_joins_at_four(self):
+        one, two = (self.model.mesh_exact([t, -1, 64, 10000, 32, 1, 100]) for t in (1, 2))
+        self.assertGreater(one, two)
+        without = estimate.Model(VM, 8, SCHEDULES[:5] + SCHEDULES[6:], CONSTRUCTS).mesh_exact([4, -1, 64, 100, 32, 1, 100])
+        self.assertGreater(estimate.Model(VM, 8, SCHEDULES, CONSTRUCTS).mesh_exact([4, -1, 64, 100, 32, 1, 100]), without)
+
+    def test_construct_run_from_its_own_options(self):
+        # 3 sync rows x (6 + 2) x max(2 x 50, 10 x 35) us = 8400 us; loop rows: static once, dynamic_n per chunk
+        # (3) = 4 x (6 + 1) x (128 x 2 x 0.2 + 128 x 0.2) us = 2150.4 us; + 0.05 s: 0.06055 s -> at least 1.
+        opts = ("--constructs=barrier,single,atomic,static,dynamic_n --schedules=serial --construct-reps=6 "
+                "--construct-time=50 --construct-loop-delay=0.2 --construct-chunks=1,8,64 ")
+        self.assertEqual(self.model.run("constructs||2 -1 64 100 32 1 1|" + opts), 1)
+        # At timeScale 1000: 10 repetitions of 500 us at 5 us a delay: sync 3 x 12 x 1000 us = 36 ms,
+        # loops 4 x 11 x (1280 + 640) us = 84.48 ms, + 0.05 s = 0.17048 s -> 1.
+        big = opts.replace("reps=6", "reps=10").replace("time=50", "time=500").replace("delay=0.2", "delay=5")
+        self.assertEqual(self.model.run("constructs||2 -1 64 100 32 1 1|" + big), 1)
+        # Both levels of 64 threads on 2 cores: 3 x 12 x 3500 + 4 x 11 x (128 x 64 x 5 + 128 x 5 x 10) us each.
+        level = 3 * 12 * 3500 + 4 * 11 * (128 * 64 * 5 + 128 * 5 * 10)
+        self.assertEqual(self.model.run("constructs_outer2||64 -1 64 100 32 1 1|" + big + "--nested=2x64"),
+                         int(0.05 + 2 * level * 1e-6 + 0.5))
+
+
+class Listing(unittest.TestCase):
+    def test_lines_bytes_and_total(self):
+        plan = ["key||2 -1 64 100 32 1 100||./clomp", "constructs||2 -1 64 100 32 1 1|--constructs=barrier |./clomp"]
+        text = estimate.listing(plan, ["61", "62"], "./clomp").splitlines()
+        self.assertEqual(text[0], "[1/2] key        ./clomp 2 -1 64 100 32 1 100  ~61s  %d bytes" % (64 * 100 * 32 + 72 * 64))
+        self.assertEqual(text[1], "[2/2] constructs ./clomp --constructs=barrier 2 -1 64 100 32 1 1  ~62s  209408 bytes")
+        self.assertEqual(text[2], "Estimated total: ~02:03 (mm:ss); nothing was run.")
+
+    def test_unknown_when_not_built(self):
+        text = estimate.listing(["key||1 -1 64 100 32 1 1||./clomp"], ["?"], "./clomp")
+        self.assertIn("~?s", text)
+        self.assertIn("Estimated total: unknown: ./clomp is not built yet", text)
+
+
+if __name__ == "__main__":
+    unittest.main()
