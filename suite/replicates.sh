@@ -13,10 +13,12 @@
 # stage 2 early, and says so. The decision, each stage-2 process (with its run
 # number) and the stop go to <base>.env, so that --resume replays the same
 # plan (and the results package's loader rebuilds it: with_auto_replicates).
-# Sourced by run_clomp.sh.
+# Sourced by run_clomp.sh; reads its settings, declared here and assigned there
+# before any function below runs:
 #   reads: base, here, plan, total_runs, last_key_run, start_epoch (run_clomp.sh); stats_helper (suite/common.sh)
 #   sets:  replicates, auto_pct, auto_cap, auto_minutes (parse_replicates); plan, total_runs,
 #          auto_n, auto_at, auto_inserted, auto_finished (auto_replicates_step)
+declare -g base here last_key_run start_epoch
 
 AUTO_START=6            # the pilot: the fewest processes with a 95% interval of the median
 AUTO_FLOOR=0.1          # us: the widest interval wanted for a figure in us
@@ -61,7 +63,6 @@ auto_plan_line() {
 # auto_values INPUT KEY COLUMN RUNS: the figure's values of the OK runs of INPUT numbered
 # in RUNS (space-separated) in <base>.csv (clomp's own rows, read by column name,
 # quote-aware: results/csv_columns.awk), one a line.
-# shellcheck disable=SC2154  # here, base: run_clomp.sh's (see the top)
 auto_values() {
     awk -F, -v want="$1" -v key="$2" -v c="$3" -v runs="$4" -f "$here/results/csv_columns.awk" -f <(cat <<'AWK'
 BEGIN { k = split(runs, r, " "); for (i = 1; i <= k; i++) wanted[r[i]] }
@@ -202,7 +203,6 @@ auto_finish() {
 # stage-2 process inserted at I where one is planned (returns 0); the stop after the
 # last one ran, or when the time cap is reached (returns 1). --resume replays what
 # <base>.env recorded: the decision, the processes inserted, the stop.
-# shellcheck disable=SC2154  # start_epoch: run_clomp.sh's (see the top)
 auto_replicates_step() {
     local i=$1
     if [ -z "$auto_pct" ]; then
