@@ -38,7 +38,7 @@ typedef enum {
     FAULT_REGION_DELAY,       /* a known delay before every parallel region (no mesh fault) */
     FAULT_CONSTRUCT_WRONG,    /* --constructs: a construct's body without what it promises (no mesh fault) */
     FAULT_DEVICE_ZONE,        /* Offload OMP: one zone's value off by its last bit on the device, once */
-    FAULT_CONSTRUCT_STALL     /* --constructs: each row level's first calibration timing stalled (no mesh fault) */
+    FAULT_CONSTRUCT_STALL     /* --constructs: each row's first level-1 calibration timing stalled (no mesh fault) */
 } FaultKind;
 
 const char *const fault_names[] = {
