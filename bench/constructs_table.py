@@ -147,7 +147,8 @@ def main(argv):
         for side, table in (("EPCC", epcc), ("clomp", mine)):
             if hinted in table and plain in table:
                 a, b = statistics.median(table[hinted]), statistics.median(table[plain])
-                parts.append(f"{side} {a:.3f} vs {b:.3f} us" + (f" ({a / b:.2f}x)" if a > 0 and b > 0 else ""))
+                unhinted = " (both unhinted here)" if side == "EPCC" and not_provided_note else ""
+                parts.append(f"{side} {a:.3f} vs {b:.3f} us" + (f" ({a / b:.2f}x)" if a > 0 and b > 0 else "") + unhinted)
         if parts:
             print(f"the hint's effect, {hinted} against {plain}: " + "; ".join(parts))
     return 0

@@ -67,6 +67,8 @@ like "$table" "within EPCC 4.0's spread over its processes: 2 of 4 comparable ro
     "the count: 2 of the 4 comparable rows, and the 3 left out by reason"
 like "$table" "without the comparability rule \(every row with both figures, as this table counted before\): 4 of 5" \
     "the count without the rule is kept beside it (STATIC and GUIDED 1 fall within EPCC's wide spreads)"
+like "$table" "the hint's effect, LOCK_CONTENDED_HINT against LOCK/UNLOCK: EPCC 0.250 vs 0.600 us \(0.42x\) \(both unhinted here\)" \
+    "the hint's effect on EPCC's side is marked unhinted where the bench linked its plain-lock omp_init_lock_with_hint"
 like "$table" "with probability 0.60 at 3 processes each" \
     "at 3 processes each the rule passes 60% of rows by chance: 1 - 2 C(4,1)/C(6,3)"
 
