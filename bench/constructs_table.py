@@ -10,7 +10,8 @@ median_ovrhd) with [min, max], clomp's level-1 median over its processes with
 
 A row counts only where EPCC itself measured a cost here (comparable()):
 every EPCC process above 0, and EPCC's processes agreeing with each other
-(their spread, max - min, no wider than their median). Otherwise "within"
+(the largest no more than twice the smallest: a spread measured against the
+median would pass two disturbed processes of three, 399.9 [0.061, 399.9]). Otherwise "within"
 would test nothing: STATIC at -0.42 [-1.5, 33] us holds any figure. A
 comparable row where clomp gave no figure (unresolved in every process)
 counts as outside, with clomp's reason. The line after the table gives how
@@ -33,8 +34,9 @@ def comparable(values):
     low, high, mid = min(values), max(values), statistics.median(values)
     if low <= 0.0:
         return "EPCC at or below 0", "a process at %.3g: EPCC does not tell it from no cost" % low
-    if high - low > mid:
-        return "EPCC's processes disagree", "%.3g..%.3g, a spread wider than its median %.3g" % (low, high, mid)
+    if high > 2.0 * low:
+        return "EPCC's processes disagree", "%.3g..%.3g (median %.3g): its largest more than twice its smallest" % (
+            low, high, mid)
     return None
 
 

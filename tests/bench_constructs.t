@@ -17,11 +17,12 @@ trap 'rm -rf "$tmp"' EXIT
 
 # EPCC, three processes: NAME value1 value2 value3.
 epcc_rows=("PARALLEL 0.9 1.0 1.1" "BARRIER 0.9 1.0 1.1" "STATIC -0.4 1.0 33.0" "GUIDED_1 0.5 2.3 15.0"
-           "SINGLE 1.0 1.1 1.2" "LOCK_CONTENDED_HINT 0.2 0.25 0.3" "LOCK_CONTENDED 0.5 0.6 0.7")
+           "SINGLE 1.0 1.1 1.2" "LOCK_CONTENDED_HINT 0.2 0.25 0.3" "LOCK_CONTENDED 0.5 0.6 0.7"
+           "TREE 0.061 399.9 399.9" "DYN 1.0 2.5 2.6")
 # clomp, three processes: NAME status value1 value2 value3 ("-": no figure).
 clomp_rows=("PARALLEL measured 1.05 1.0 0.95" "BARRIER measured 2.0 2.1 2.2" "STATIC measured 5 5 5"
             "GUIDED_1 measured 2 2 2" "SINGLE unresolved - - -" "LOCK_CONTENDED_HINT not_run - - -"
-            "LOCK/UNLOCK measured 0.6 - 0.62")
+            "LOCK/UNLOCK measured 0.6 - 0.62" "TREE measured 300 300 300" "DYN measured 2 2 2")
 for i in 1 2 3; do
     for r in "${epcc_rows[@]}"; do
         read -r name a b c <<<"$r"
@@ -55,18 +56,22 @@ like "$(row BARRIER)" "^BARRIER 1.000 \[0.900, 1.100\] 2.100 \[2.000, 2.200\] 2.
     "BARRIER: clomp's 2.1 outside EPCC's [0.9, 1.1] is counted as outside"
 like "$(row STATIC)" "n/c .*not comparable: a process at -0.4: EPCC does not tell it from no cost" \
     "STATIC: an EPCC process at -0.4 makes the row not comparable"
-like "$(row 'GUIDED 1')" "n/c .*not comparable: 0.5..15, a spread wider than its median 2.3" \
-    "GUIDED 1: EPCC's processes at 0.5..15 about a median of 2.3 disagree: not comparable"
+like "$(row 'GUIDED 1')" "n/c .*not comparable: 0.5..15 \(median 2.3\): its largest more than twice its smallest" \
+    "GUIDED 1: EPCC's processes at 0.5..15 disagree: not comparable"
+like "$(row TREE)" "n/c .*not comparable: 0.061..400 \(median 400\)" \
+    "TREE: two disturbed EPCC processes of three (0.061, 399.9, 399.9) do not make the row comparable"
+like "$(row DYN)" "n/c .*not comparable: 1..2.6 \(median 2.5\)" \
+    "DYN: EPCC at 1.0, 2.5, 2.6 (the largest 2.6 times the smallest) is not comparable"
 like "$(row SINGLE)" "\(no clomp figure\) +NO .*clomp unresolved: its 95% interval contains 0" \
     "SINGLE: a comparable row clomp left unresolved counts as outside, with clomp's reason"
 like "$(row LOCK_CONTENDED_HINT)" "n/c .*not comparable: clomp: not provided by this runtime; EPCC's hinted locks ran unhinted" \
     "LOCK_CONTENDED_HINT: a row the runtime does not provide is not comparable, with the bench's note"
 like "$(row LOCK/UNLOCK)" "^LOCK/UNLOCK 0.600 \[0.500, 0.700\] 0.610 \[0.600, 0.620\] 1.02 yes .*clomp: 2 of 3 processes had a figure" \
     "LOCK/UNLOCK (EPCC's LOCK_CONTENDED): the median of the 2 processes with a figure, and how many"
-like "$table" "within EPCC 4.0's spread over its processes: 2 of 4 comparable rows \(7 rows; not comparable: EPCC at or below 0 1, EPCC's processes disagree 1, not provided 1\)" \
+like "$table" "within EPCC 4.0's spread over its processes: 2 of 4 comparable rows \(9 rows; not comparable: EPCC at or below 0 1, EPCC's processes disagree 3, not provided 1\)" \
     "the count: 2 of the 4 comparable rows, and the 3 left out by reason"
-like "$table" "without the comparability rule \(every row with both figures, as this table counted before\): 4 of 5" \
-    "the count without the rule is kept beside it (STATIC and GUIDED 1 fall within EPCC's wide spreads)"
+like "$table" "without the comparability rule \(every row with both figures, as this table counted before\): 6 of 7" \
+    "the count without the rule is kept beside it (STATIC, GUIDED 1, TREE and DYN fall within EPCC's wide spreads)"
 like "$table" "the hint's effect, LOCK_CONTENDED_HINT against LOCK/UNLOCK: EPCC 0.250 vs 0.600 us \(0.42x\) \(both unhinted here\)" \
     "the hint's effect on EPCC's side is marked unhinted where the bench linked its plain-lock omp_init_lock_with_hint"
 like "$table" "with probability 0.60 at 3 processes each" \
