@@ -37,13 +37,14 @@ typedef enum {
     FAULT_CONSTRUCT_OUTSIDE,  /* --constructs: a test's delays timed outside its construct (no mesh fault) */
     FAULT_REGION_DELAY,       /* a known delay before every parallel region (no mesh fault) */
     FAULT_CONSTRUCT_WRONG,    /* --constructs: a construct's body without what it promises (no mesh fault) */
-    FAULT_DEVICE_ZONE         /* Offload OMP: one zone's value off by its last bit on the device, once */
+    FAULT_DEVICE_ZONE,        /* Offload OMP: one zone's value off by its last bit on the device, once */
+    FAULT_CONSTRUCT_STALL     /* --constructs: each row's first level-1 calibration timing stalled (no mesh fault) */
 } FaultKind;
 
 const char *const fault_names[] = {
     "none", "lost-update", "skipped-part", "double-update", "stale-deposit",
     "reordered-zones", "missing-barrier", "extra-calc-deposit", "construct-outside", "region-delay",
-    "construct-wrong", "device-zone", NULL,
+    "construct-wrong", "device-zone", "construct-stall", NULL,
 };
 
 static FaultKind armed = FAULT_NONE;
@@ -132,7 +133,8 @@ void fault_arm(const char *schedule, long subcycles, long numParts, long zonesPe
         fprintf(stderr, "clomp-faults: unknown CLOMP_FAULT '%s'\n", name);
         exit(2);
     }
-    if (armed == FAULT_CONSTRUCT_OUTSIDE || armed == FAULT_CONSTRUCT_WRONG) {   /* not mesh faults: read below */
+    if (armed == FAULT_CONSTRUCT_OUTSIDE || armed == FAULT_CONSTRUCT_WRONG || armed == FAULT_CONSTRUCT_STALL) {
+        /* not mesh faults: read below */
         armed = FAULT_NONE;
         return;
     }
@@ -181,6 +183,12 @@ int fault_construct_wrong(const char *key)
 {
     const char *name = getenv("CLOMP_FAULT"), *only = getenv("CLOMP_FAULT_CONSTRUCT");
     return name != NULL && strcmp(name, "construct-wrong") == 0 && (only == NULL || strcmp(only, key) == 0);
+}
+
+int fault_construct_stall(const char *key)
+{
+    const char *name = getenv("CLOMP_FAULT"), *only = getenv("CLOMP_FAULT_CONSTRUCT");
+    return name != NULL && strcmp(name, "construct-stall") == 0 && (only == NULL || strcmp(only, key) == 0);
 }
 
 void fault_disarm(void)

@@ -43,6 +43,13 @@ int fault_construct_outside(const char *key);
  * row's check (construct.h) must catch it. */
 int fault_construct_wrong(const char *key);
 #define CONSTRUCT_WRONG_BODY(key) fault_construct_wrong(key)
+/* CLOMP_FAULT=construct-stall (CLOMP_FAULT_CONSTRUCT=key: only that one):
+ * the first timed test of each row's level-1 innerreps calibration is
+ * stalled past the target time, as a preemption or a sleeping team woken
+ * would; the calibration must not stop at that count
+ * (measure/constructs.c). */
+int fault_construct_stall(const char *key);
+#define CONSTRUCT_STALL_FIRST(key) fault_construct_stall(key)
 
 #else
 
@@ -54,6 +61,7 @@ int fault_construct_wrong(const char *key);
 #define FAULT_DISARM() ((void)0)
 #define CONSTRUCT_OUTSIDE(key) 0
 #define CONSTRUCT_WRONG_BODY(key) 0
+#define CONSTRUCT_STALL_FIRST(key) 0
 
 #endif
 

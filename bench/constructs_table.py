@@ -1,0 +1,160 @@
+"""bench/constructs.sh's EPCC 4.0 table: EPCC's processes beside clomp's.
+
+Usage: python3 constructs_table.py WORK RUNS OxI CPUS THREADS [NOT_PROVIDED_NOTE]
+
+WORK holds epcc.PROGRAM.I (EPCC 4.0's output, one file per program and
+process) and clomp.KIND.I (clomp's --csv construct tables). Per EPCC
+measurement it prints EPCC's median over its processes (of each process's
+median_ovrhd) with [min, max], clomp's level-1 median over its processes with
+[min, max], the ratio, and whether clomp's median lies within EPCC's [min, max].
+
+A row counts only where EPCC itself measured a cost here (comparable()):
+every EPCC process above 0, and EPCC's processes agreeing with each other
+(the largest no more than twice the smallest: a spread measured against the
+median would pass two disturbed processes of three, 399.9 [0.061, 399.9]). Otherwise "within"
+would test nothing: STATIC at -0.42 [-1.5, 33] us holds any figure. A
+comparable row where clomp gave no figure (unresolved in every process)
+counts as outside, with clomp's reason. The line after the table gives how
+often the rule passes when both programs measure the same thing
+(within_by_chance), so that a count can be read against it.
+"""
+import csv
+import glob
+import os
+import random
+import re
+import statistics
+import sys
+
+RENAMED = {"LOCK_CONTENDED": "LOCK/UNLOCK"}
+
+
+def comparable(values):
+    """None when EPCC's processes measured a cost here, else (kind, why not)."""
+    low, high, mid = min(values), max(values), statistics.median(values)
+    if low <= 0.0:
+        return "EPCC at or below 0", "a process at %.3g: EPCC does not tell it from no cost" % low
+    if high > 2.0 * low:
+        return "EPCC's processes disagree", "%.3g..%.3g (median %.3g): its largest more than twice its smallest" % (
+            low, high, mid)
+    return None
+
+
+def within_by_chance(m, n, draws=100000, seed=32):
+    """P(the median of n draws lies within [min, max] of m others), all from
+    one continuous distribution: the rule's pass rate when clomp and EPCC
+    measure the same thing. Rank-based, so any distribution gives it;
+    simulated with a fixed seed (exact for odd n: 1 - 2 C(m+n-k, n-k) / C(m+n, n),
+    k = (n+1)/2)."""
+    rng = random.Random(seed)
+    hits = 0
+    for _ in range(draws):
+        e = [rng.random() for _ in range(m)]
+        c = statistics.median([rng.random() for _ in range(n)])
+        hits += min(e) <= c <= max(e)
+    return hits / draws
+
+
+def read_epcc(work):
+    epcc, order = {}, []
+    # EPCC 4.0 prints "NAME median_ovrhd = X microseconds": the median over its
+    # repetitions of the test time, less the reference's median, per instance.
+    for path in sorted(glob.glob(os.path.join(work, "epcc.*.*"))):
+        for line in open(path, errors="replace"):
+            m = re.match(r"^(.*\S) median_ovrhd += +(-?[0-9.]+) microseconds", line)
+            if m:
+                name = RENAMED.get(m.group(1), m.group(1))
+                if name not in epcc:
+                    order.append(name)
+                epcc.setdefault(name, []).append(float(m.group(2)))
+    return epcc, order
+
+
+def read_clomp(work, threads):
+    """Level-1 figures at the run's threads, level-2 figures, and each
+    level-1 row's problems where it had no figure."""
+    mine, level2, problems = {}, {}, {}
+    for path in sorted(glob.glob(os.path.join(work, "clomp.*.*"))):
+        if path.endswith(".err") or os.path.getsize(path) == 0:
+            continue
+        for row in csv.DictReader(open(path)):
+            name = row["construct_name"]
+            # Level 1 at the run's threads (not the level-1 base at INNER threads); a
+            # row not run (not provided by the runtime) has no team.
+            level1 = row["level"] == "1" and (row["inner_threads"] == threads or
+                                              row["inner_threads"] == "" and row["status"] == "not run")
+            if row["overhead_us"] == "":
+                if level1:
+                    problems.setdefault(name, []).append(row["status"] + ": " + row["problem"])
+                continue
+            target = mine if level1 else level2 if row["level"] == "2" else None
+            if target is not None:
+                target.setdefault(name, []).append(float(row["overhead_us"]))
+    return mine, level2, problems
+
+
+def spread(values):
+    return f"{statistics.median(values):9.3f} [{min(values):.3f}, {max(values):.3f}]"
+
+
+def main(argv):
+    work, runs, nested, cpus, threads = argv[1], int(argv[2]), argv[3], int(argv[4]), argv[5]
+    not_provided_note = argv[6] if len(argv) > 6 else ""
+    epcc, order = read_epcc(work)
+    mine, level2, problems = read_clomp(work, threads)
+    outer, inner = (int(x) for x in nested.split("x"))
+    note = " (oversubscribed: %d threads on %d CPUs)" % (outer * inner, cpus) if outer * inner > cpus else ""
+    print(f"Overhead per instance, us: median over {runs} processes [min, max]; EPCC: its median_ovrhd; "
+          f"level 2 = {nested}{note}")
+    print(f"{'measurement':24} {'EPCC 4.0':>30} {'clomp level 1':>30} {'ratio':>7}  {'within':6} {'clomp level 2':>30}")
+    inside = counted = both = both_inside = 0
+    skipped = {}
+    for name in order:
+        e = epcc[name]
+        c = mine.get(name)
+        why_not = comparable(e)
+        if why_not is None and c is None and name in problems and all("not provided" in p for p in problems[name]):
+            why_not = ("not provided", "clomp: not provided by this runtime" +
+                       (f"; {not_provided_note}" if not_provided_note else ""))
+        l2 = spread(level2[name]) if name in level2 else f"{'N/A':>30}"
+        if c is not None:   # the count without the comparability rule: the table's count before it had one
+            both += 1
+            both_inside += min(e) <= statistics.median(c) <= max(e)
+        if why_not is not None:
+            kind, why_not = why_not
+            skipped[kind] = skipped.get(kind, 0) + 1
+            shown = spread(c) if c is not None else "(no clomp figure)"
+            print(f"{name:24} {spread(e):>30} {shown:>30} {'':7}  {'n/c':6} {l2:>30}  not comparable: {why_not}")
+            continue
+        counted += 1
+        if c is None:
+            why = sorted(set(problems.get(name, ["no row"])))[0]
+            print(f"{name:24} {spread(e):>30} {'(no clomp figure)':>30} {'':7}  {'NO':6} {l2:>30}  clomp {why[:90]}")
+            continue
+        med, cm = statistics.median(e), statistics.median(c)
+        ok = min(e) <= cm <= max(e)
+        inside += ok
+        ratio = f"{cm / med:7.2f}" if med > 0 and cm > 0 else f"{'-':>7}"
+        more = f"  clomp: {len(c)} of {runs} processes had a figure" if len(c) < runs else ""
+        print(f"{name:24} {spread(e):>30} {spread(c):>30} {ratio}  {'yes' if ok else 'NO':6} {l2:>30}{more}")
+    print(f"clomp's level-1 median within EPCC 4.0's spread over its processes: {inside} of {counted} comparable rows "
+          f"({len(order)} rows; not comparable: "
+          + (", ".join(f"{k} {v}" for k, v in sorted(skipped.items())) or "none") + ")")
+    print(f"without the comparability rule (every row with both figures, as this table counted before): "
+          f"{both_inside} of {both}")
+    print(f"if both programs measured the same thing, a row would fall within by this rule with probability "
+          f"{within_by_chance(runs, runs):.2f} at {runs} processes each (0.60 at 3, 0.83 at 5, 0.93 at 7, 0.97 at 9)")
+    for hinted, plain in (("LOCK_CONTENDED_HINT", "LOCK/UNLOCK"), ("LOCK_UNCONTENDED_HINT", "LOCK_UNCONTENDED")):
+        parts = []
+        for side, table in (("EPCC", epcc), ("clomp", mine)):
+            if hinted in table and plain in table:
+                a, b = statistics.median(table[hinted]), statistics.median(table[plain])
+                unhinted = " (both unhinted here)" if side == "EPCC" and not_provided_note else ""
+                parts.append(f"{side} {a:.3f} vs {b:.3f} us" + (f" ({a / b:.2f}x)" if a > 0 and b > 0 else "") + unhinted)
+        if parts:
+            print(f"the hint's effect, {hinted} against {plain}: " + "; ".join(parts))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
