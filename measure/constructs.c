@@ -203,12 +203,8 @@ static int measure_level(const RunSetup *run, LevelRun *lr, ConstructLevel *L)
         if (c->kind == CONSTRUCT_SYNC || c->kind == CONSTRUCT_TASK)
             lr->work.innerreps = construct_round_innerreps(
                 lr->work.innerreps, lr->work.threads * (c->innerreps_step > 0 ? c->innerreps_step : 1));
-        /* Each count timed CALIBRATION_TIMINGS times, the fastest deciding: a
-         * stall (a preemption, the row's first region waking a sleeping team)
-         * only lengthens a timing, and one stalled timing at 10 instances
-         * used to end the doubling there, leaving the row below the minimum
-         * innerreps and so without a figure (the rows' first, PARALLEL, in
-         * most processes here). */
+        /* The fastest of CALIBRATION_TIMINGS decides: a stall only lengthens a timing, and one
+         * stalled timing at 10 instances ended the doubling, leaving the row without a figure. */
         double fastest = timed_test(lr);
         for (int k = 1; k < CALIBRATION_TIMINGS; k++) {
             double t = timed_test(lr);
