@@ -262,8 +262,11 @@ PY
         n=$(wc -w <<<"$want_charts")
         is "$(sed -n 2p <<<"$headings"):$(sed -n 3p <<<"$headings")" "$n:$n" "the rendered page has an SVG image for each chart drawn ($n), each in a figure"
     fi
-    grep -Eq '<td class="(met|notmet|undecided|na)">(met|not met|undecided|unavailable \(no cycle rate\))</td>' "$root/dom.html"
-    ok $? "the rendered key results give a verdict against LLNL's targets"
+    # On a busy machine a target's measurement can be invalid (issue 35): its verdict then reads "invalid"
+    # (the full lane failed here once at load 11 with no other verdict on the page).
+    grep -Eq '<td class="(met|notmet|undecided|na)">(met|not met|undecided|invalid|unavailable \(no cycle rate\))</td>' "$root/dom.html"
+    ok $? "the rendered key results give a verdict against LLNL's targets" ||
+        diag "the LLNL verdict cells: $(grep -Eo '<td class="(met|notmet|undecided|na)">[^<]*</td>' "$root/dom.html" | sort | uniq -c | tr '\n' ';')"
     timeout 120 "$chromium" "${flags[@]}" --user-data-dir="$root/chrome2" --window-size=1100,1800 \
         --screenshot="$root/shot.png" "file://$html" >/dev/null 2>&1
     is "$?" 0 "headless Chromium takes a screenshot of the report"
