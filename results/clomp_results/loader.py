@@ -123,7 +123,7 @@ def load_from_input(inp: safe_io.Input, name: str, source: str = "") -> Suite:
     if env_text is None:
         problems.append("%s.env is missing" % name)
     done_text = _text(inp, name + ".done") or ""
-    done = [int(x) for x in done_text.split() if x.isdigit()]
+    done = [int(x) for x in done_text.split() if x.isascii() and x.isdigit() and len(x) <= 9]   # int() refuses "²", 4300+ digits
     records: Dict[int, RunRecord] = {}
     summaries: Dict[str, Table] = {}
     for rel in sorted(files):
@@ -220,7 +220,8 @@ def parse_plan(line: str) -> List[PlannedRun]:
     return runs
 
 
-STAGE2_LINE = re.compile(r"^replicates auto: stage-2 process \d+ of \d+: run (\d+)$")
+# A run number of at most 9 digits: int() refuses over 4300 (Python 3.8.14+), and a hostile .env must not raise.
+STAGE2_LINE = re.compile(r"^replicates auto: stage-2 process \d+ of \d+: run ([0-9]{1,9})$")
 
 
 def with_auto_replicates(plan: List[PlannedRun], added: int, stage2: Sequence[int] = ()) -> List[PlannedRun]:

@@ -56,6 +56,11 @@ class AutoReplicatesPlan(unittest.TestCase):
                       processes=None, machine={}, files={})
         self.assertEqual(suite.auto_pilot_runs, [1], "the pilot: the target input's key runs that are not stage 2's")
 
+    def test_a_hostile_stage_two_run_number_is_skipped_not_raised(self):
+        # int() refuses over 4300 digits (Python 3.8.14+): a bundle's .env must not make the loader raise.
+        text = "replicates auto: stage-2 process 1 of 1: run %s\nreplicates auto: stage-2 process 1 of 1: run 7\n" % ("9" * 5000)
+        self.assertEqual(loader.parse_env(text).auto_stage2_runs, [7])
+
 
 class GoldenReRender(unittest.TestCase):
     def setUp(self):
