@@ -91,13 +91,13 @@ calibrate_model() {
 # its plan line: every run of a line is estimated alike, a run --replicates auto
 # inserts too (suite/replicates.sh). The model is the results package's
 # (results/clomp_results/estimate.py): without python3 the runs still run and are
-# recorded, with no estimate, ETA or default --run-timeout. plan_estimates[i]: run
-# i's as planned; eta_estimated, eta_measured: the estimates and measured wall
-# times of the runs done in this invocation.
+# recorded, with no estimate, ETA or default --run-timeout. eta_estimated,
+# eta_measured: the estimates and measured wall times of the runs done in this
+# invocation (by plan line, so that stage-2 runs inserted later count right).
 # estimate_runs: each run as the model reads it, SET|POLICY|ARGS|OPTIONS|COMMAND
 # (its clomp options, and its command before them as the dry run lists it).
 declare -gA estimate_of=()
-plan_estimates=() eta_estimated=0 eta_measured=0 estimate_why='' estimate_runs=()
+eta_estimated=0 eta_measured=0 estimate_why='' estimate_runs=()
 ask_estimate() {  # ask_estimate --seconds|--listing: clomp-results estimate of estimate_runs
     printf '%s\n' "${estimate_runs[@]}" | clomp_results estimate "$@" "$exe" "${max_threads:-1}" "ZONE_NS_CACHED=$ZONE_NS_CACHED" \
         "ZONE_NS_MEMORY=$ZONE_NS_MEMORY" "MEMORY_SPEEDUP=$MEMORY_SPEEDUP" "REGION_US=$REGION_US" "PROBE_US=$PROBE_US" \
@@ -115,7 +115,7 @@ estimate_plan() {
         estimate_runs+=("${plan[i]}|$(construct_options "$set_name" "${a[0]}")|$mpi_cmd${launcher:+$launcher }$exe${policy:+ --numa=$policy}")
     done
     if [ "$have_python" = 0 ]; then   # suite/results.sh
-        estimate_why='no python3 (3.8+) on this node: the estimate and the dry run'"'"'s listing are the results package'"'"'s'
+        estimate_why='no python3 (3.8+) on this node: the estimate is the results package'"'"'s'
     else
         answer=$(ask_estimate --seconds)
         case $? in
@@ -126,16 +126,19 @@ estimate_plan() {
         [ "${seconds[0]-}" != '?' ] ||
             estimate_why="$exe is not built yet, and the estimate counts its measurements from its own tables (make, then --dry-run again)"
     fi
-    plan_estimates=()
     for ((i = 0; i < total_runs; i++)); do
-        # shellcheck disable=SC2034  # read by run_clomp.sh's run loop
         estimate_of["${plan[i]}"]=${seconds[i]:-?}
-        plan_estimates+=("${seconds[i]:-0}")
     done
+}
+# estimate_at I: run I's (0-based) estimate in whole seconds, 0 when unknown.
+estimate_at() {
+    local e=${estimate_of[${plan[$1]}]-0}
+    [[ $e =~ ^[0-9]+$ ]] || e=0
+    echo "$e"
 }
 # eta_note_run I SECONDS: run I (0-based) took SECONDS.
 eta_note_run() {
-    eta_estimated=$((eta_estimated + ${plan_estimates[$1]:-0}))
+    eta_estimated=$((eta_estimated + $(estimate_at "$1")))
     eta_measured=$(awk -v a="$eta_measured" -v b="$2" 'BEGIN { printf "%.3f", a + b }')
 }
 # eta_seconds FROM DONE_FILE: the remaining time from run FROM (0-based) on: the
@@ -145,7 +148,7 @@ eta_seconds() {
     local i left=0
     [ -z "$estimate_why" ] || { echo '?'; return 0; }
     for ((i = $1; i < total_runs; i++)); do
-        grep -qx "$((i + 1))" "$2" 2>/dev/null || left=$((left + ${plan_estimates[i]:-0}))
+        grep -qx "$((i + 1))" "$2" 2>/dev/null || left=$((left + $(estimate_at "$i")))
     done
     awk -v left="$left" -v est="$eta_estimated" -v meas="$eta_measured" \
         'BEGIN { f = (est > 0 && meas > 0) ? meas / est : 1; printf "%d\n", left * f + 0.5 }'

@@ -36,13 +36,18 @@ is "$(grep -c '^=== end of run ' "$base"_*.full | awk -F: '{ n += $2 } END { pri
 is "$(find "$out" -maxdepth 1 -name '*.summary' | wc -l | tr -d ' ')" 0 "no .summary is made without Python"
 like "$(cat "$root/suite.err")" "no python3 \(3\.8\+\) on this node: every run is recorded, but the tables, report and bundle must be made on a machine with Python: make plots OUT=" \
     "the suite says where the report must be made"
-# The estimate and the dry run's listing are the results package's: without it the progress lines
-# have no ETA, and the dry run counts the same plan's runs and says the listing needs python3.
+# The estimate is the results package's: without it the progress lines have no ETA, and the dry
+# run lists the same plan's runs with no estimate (~?s) and says the estimate needs python3.
 is "$(grep -c '^\[[0-9]*/[0-9]*\] .*  elapsed [0-9]*:[0-9]*  eta ?$' "$root/suite.err")" "$runs" "each run's progress line says its ETA is unknown (eta ?)"
 dry=$(PATH=$root/bin:$PATH "$top/run_clomp.sh" --dry-run --quick --max-zone-scale 1 --replicates 2 --no-constructs --out "$root/dry" "$CLOMP" 1 </dev/null 2>&1)
 like "$dry" "^Plan: $runs runs of " "a dry run without Python counts the same $runs runs"
-like "$dry" "^Estimated total: unknown: no python3 \(3\.8\+\) on this node: the estimate and the dry run's listing are the results package's; nothing was run\.$" \
-    "and says the estimate and the listing need python3"
+like "$dry" "^Estimated total: unknown: no python3 \(3\.8\+\) on this node: the estimate is the results package's; nothing was run\.$" \
+    "and says the estimate needs python3"
+# The listing is the same as with Python (a compute node's user checks commands and memory there),
+# its estimates unknown: the package's lines with ~Ns made ~?s.
+with=$("$top/run_clomp.sh" --dry-run --quick --max-zone-scale 1 --replicates 2 --no-constructs --out "$root/dry" "$CLOMP" 1 </dev/null 2>&1)
+is "$(grep '^\[' <<<"$dry")" "$(grep '^\[' <<<"$with" | sed 's/  ~[0-9]*s  /  ~?s  /')" \
+    "a dry run without Python lists every run with its command and memory as one with Python does, its estimate ~?s"
 
 # A run that FAILED is said without Python too: the last line comes from the
 # driver's own records (.runs.csv by column name, the reason in .env), no .summary.
