@@ -181,6 +181,8 @@ if [ "$dry_run" = 1 ]; then
     auto_plan_line   # suite/replicates.sh
     exit 0
 fi
+[ -n "$run_timeout" ] || [ -z "$estimate_why" ] ||
+    echo "run_clomp.sh: warning: no estimate ($estimate_why): runs have no default --run-timeout; a hung run waits until stopped (give --run-timeout SECONDS)" >&2
 
 # ---- output files --------------------------------------------------------------------
 mkdir -p "$out_dir" || { echo "run_clomp.sh: cannot create $out_dir" >&2; exit 2; }

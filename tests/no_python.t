@@ -39,6 +39,8 @@ like "$(cat "$root/suite.err")" "no python3 \(3\.8\+\) on this node: every run i
 # The estimate is the results package's: without it the progress lines have no ETA, and the dry
 # run lists the same plan's runs with no estimate (~?s) and says the estimate needs python3.
 is "$(grep -c '^\[[0-9]*/[0-9]*\] .*  elapsed [0-9]*:[0-9]*  eta ?$' "$root/suite.err")" "$runs" "each run's progress line says its ETA is unknown (eta ?)"
+like "$(cat "$root/suite.err")" "warning: no estimate \(no python3 .*\): runs have no default --run-timeout" \
+    "and the suite warns, before its runs, that they have no default --run-timeout"
 dry=$(PATH=$root/bin:$PATH "$top/run_clomp.sh" --dry-run --quick --max-zone-scale 1 --replicates 2 --no-constructs --out "$root/dry" "$CLOMP" 1 </dev/null 2>&1)
 like "$dry" "^Plan: $runs runs of " "a dry run without Python counts the same $runs runs"
 like "$dry" "^Estimated total: unknown: no python3 \(3\.8\+\) on this node: the estimate is the results package's; nothing was run\.$" \
