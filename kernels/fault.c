@@ -20,6 +20,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "../timing/clock.h"
 #include "../timing/cycles.h"
 #if defined(__x86_64__) || defined(__i386__)
 #include <x86intrin.h>
@@ -189,6 +190,13 @@ int fault_construct_stall(const char *key)
 {
     const char *name = getenv("CLOMP_FAULT"), *only = getenv("CLOMP_FAULT_CONSTRUCT");
     return name != NULL && strcmp(name, "construct-stall") == 0 && (only == NULL || strcmp(only, key) == 0);
+}
+
+void fault_stall_spin(double *seconds, double start)
+{
+    while (*seconds > 0.0 && now_seconds() - start < *seconds)
+        ;
+    *seconds = 0.0;
 }
 
 void fault_disarm(void)

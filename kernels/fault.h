@@ -50,6 +50,9 @@ int fault_construct_wrong(const char *key);
  * (measure/constructs.c). */
 int fault_construct_stall(const char *key);
 #define CONSTRUCT_STALL_FIRST(key) fault_construct_stall(key)
+/* Spins inside a timing until *seconds have passed since start, once (*seconds set to 0). */
+void fault_stall_spin(double *seconds, double start);
+#define CONSTRUCT_STALL_SPIN(seconds, start) fault_stall_spin((seconds), (start))
 
 #else
 
@@ -62,6 +65,7 @@ int fault_construct_stall(const char *key);
 #define CONSTRUCT_OUTSIDE(key) 0
 #define CONSTRUCT_WRONG_BODY(key) 0
 #define CONSTRUCT_STALL_FIRST(key) 0
+#define CONSTRUCT_STALL_SPIN(seconds, start) ((void)0)   /* nothing inside the timed interval */
 
 #endif
 

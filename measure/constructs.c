@@ -55,9 +55,7 @@ static double timed_test(LevelRun *lr)
     if (lr->outer == 0) {
         lr->work.log = &lr->logs[0];
         double start = now_seconds();
-        while (lr->stall_seconds > 0.0 && now_seconds() - start < lr->stall_seconds)
-            ;
-        lr->stall_seconds = 0.0;
+        CONSTRUCT_STALL_SPIN(&lr->stall_seconds, start);
         run_test(lr->construct, &lr->work);
         return now_seconds() - start;
     }
