@@ -44,8 +44,8 @@ parse_replicates() {
     if ! [[ $auto_pct =~ ^[0-9]*\.?[0-9]+$ ]] || ! awk -v p="$auto_pct" 'BEGIN { exit !(p > 0) }'; then
         die_usage "--replicates auto: the width '$auto_pct' must be a percentage above 0 (e.g. auto,10)"
     fi
-    if ! [[ $auto_cap =~ ^[0-9]+$ ]] || [ "$auto_cap" -lt 2 ]; then
-        die_usage "--replicates auto: the cap '$auto_cap' must be a whole number of processes, at least 2"
+    if ! [[ $auto_cap =~ ^[0-9]{1,4}$ ]] || [ "$auto_cap" -lt 2 ] || [ "$auto_cap" -gt 1000 ]; then
+        die_usage "--replicates auto: the cap '$auto_cap' must be a whole number of processes, at least 2 and at most 1000"
     fi
     is_count "$auto_minutes" || die_usage "--replicates auto: the time cap '$auto_minutes' must be whole minutes > 0"
     # shellcheck disable=SC2034  # read by build_plan (suite/plan.sh)

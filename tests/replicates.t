@@ -27,7 +27,7 @@ drive() {
 
 for case in "auto,0|the width '0' must be a percentage above 0" "auto,-5|the width '-5'" \
     "auto,x|the width 'x'" "auto,10,1|the cap '1' must be a whole number of processes, at least 2" \
-    "auto,10,0|the cap '0'" "auto,10,30,0|the time cap '0'" "auto,10,30,60,1|has more than PCT, CAP and MINUTES"; do
+    "auto,10,0|the cap '0'" "auto,10,100000|the cap '100000' must be a whole number of processes, at least 2 and at most 1000" "auto,10,30,0|the time cap '0'" "auto,10,30,60,1|has more than PCT, CAP and MINUTES"; do
     value=${case%%|*} must=${case#*|}
     drive --dry-run "${fast[@]}" --replicates "$value" --out "$root/usage" "$CLOMP" 2
     ok "$([ "$rc" = 2 ] && [ -z "$out" ] && [ "$(line_count "$err")" = 1 ] && [[ $err == *"$must"* ]]; echo $?)" \

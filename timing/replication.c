@@ -52,10 +52,11 @@ static long processes_needed(long fewest, double scale, double wanted, double le
     double rough = z * sqrt(2.0 * atan(1.0)) * scale / wanted;   /* sqrt(pi / 2): the median's efficiency */
     if (rough * rough > (double)EXACT_SCAN_LIMIT)
         return rough * rough > 1e9 ? 1000000000L : (long)ceil(rough * rough);
-    for (long n = fewest; n <= EXACT_SCAN_LIMIT; n++)
+    /* The exact count is within a few % of rough^2 here, so twice the limit always finds it. */
+    for (long n = fewest; n <= 2 * EXACT_SCAN_LIMIT; n++)
         if (expected_median_half_width(n, scale, level) <= wanted)
             return n;
-    return EXACT_SCAN_LIMIT + 1;
+    return (long)ceil(rough * rough);
 }
 
 int plan_from_pilot(const double *pilot, long n, double pct, double floor_width, long cap, double level,

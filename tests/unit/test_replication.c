@@ -167,6 +167,16 @@ static void test_plan(void)
     const double around_zero[] = {-0.02, 0.01, 0.0, 0.03, -0.01, 0.02};
     ok(plan_from_pilot(around_zero, 6, 10.0, 0.1, 30, 0.95, &p) == 0 && p.processes == 30 && !p.reachable,
        "a median near 0 wants a near-0 width: the cap, out of reach");
+    /* Near the exact scan's limit (3000): the count said is the scan's own answer, found by
+     * scanning every n with the product's width (the review found 3001 said for 3011). */
+    const double wide[] = {1, 2, 3, 4, 5, 6};
+    ok(plan_from_pilot(wide, 6, 10.0, 0.1, 30, 0.95, &p) == 0, "a pilot 1..6 wanting +-0.1");
+    long first = -1;
+    for (long n = 6; n <= 10000 && first < 0; n++)
+        if (expected_median_half_width(n, p.scale, 0.95) <= p.wanted)
+            first = n;
+    ok(p.needed == first && p.needed > 3000, "it would need %ld processes, the first n whose width reaches 0.1 (%ld)",
+       p.needed, first);
     ok(plan_from_pilot(pilot, 6, 0.0, 0.1, 30, 0.95, &p) != 0 && plan_from_pilot(pilot, 0, 5.0, 0.1, 30, 0.95, &p) != 0 &&
        plan_from_pilot(pilot, 6, 5.0, 0.1, 0, 0.95, &p) != 0, "a width of 0, no values or a cap of 0 give no plan");
 }
