@@ -62,11 +62,12 @@ auto_plan_line() {
 
 # auto_values INPUT KEY COLUMN RUNS: the figure's values of the OK runs of INPUT numbered
 # in RUNS (space-separated) in <base>.csv (clomp's own rows, read by column name,
-# quote-aware: results/csv_columns.awk), one a line.
+# quote-aware: results/csv_columns.awk), one a line; a measurement its run marked
+# not a result (valid 0, issue 35) gives none, as the between-process table leaves it out.
 auto_values() {
     awk -F, -v want="$1" -v key="$2" -v c="$3" -v runs="$4" -f "$here/results/csv_columns.awk" -f <(cat <<'AWK'
 BEGIN { k = split(runs, r, " "); for (i = 1; i <= k; i++) wanted[r[i]] }
-col("key") == key && col("run_status") == "OK" && (col("run") in wanted) && col(c) != "" &&
+col("key") == key && col("run_status") == "OK" && (col("run") in wanted) && col(c) != "" && col("valid") != "0" &&
     col("numThreads") " " col("allocThreads") " " col("numParts") " " col("zonesPerPart") " " col("zoneSize") " " \
     col("flopScale") " " col("timeScale") " " col("numa") == want { print col(c) }
 AWK
@@ -86,7 +87,8 @@ auto_widths() {
     for figure in "${auto_figures[@]}"; do
         IFS='|' read -r key col label unit <<<"$figure"
         values=$(auto_values "$(auto_input)" "$key" "$col" "$1")
-        [ -n "$values" ] || continue
+        # A figure no process gave (issue 35: not a result in each) is still wide, never tight.
+        [ -n "$values" ] || { printf '%s\t0\tNA\tNA\tNA\n' "$label"; continue; }
         # shellcheck disable=SC2086  # one value per word
         json=$("$helper" summary --json $values) || continue
         n=$(stats_field "$json" n) median=$(stats_field "$json" median)
@@ -129,7 +131,7 @@ auto_decide() {
         for figure in "${auto_figures[@]}"; do
             IFS='|' read -r key col label unit <<<"$figure"
             values=$(auto_values "$(auto_input)" "$key" "$col" "$(auto_runs 1 "$i")")
-            [ -n "$values" ] || continue
+            [ -n "$values" ] || { lines+=$(printf '  %-22s no pilot process gave a result: not planned for' "$label")$'\n'; continue; }
             floor=none
             [ "$unit" != us ] || floor=$AUTO_FLOOR
             # shellcheck disable=SC2086  # one value per word
@@ -193,7 +195,8 @@ auto_finish() {
     fi
     {
         echo "replicates auto: stopped after $processes processes (stage 2: runs ${runs:-none}; the pilot's left out): $why"
-        awk -F'\t' '{ printf "  %-22s median %s, 95%% interval %s (wanted +-%s) from %d processes\n", $1, $3, $4 == "NA" ? "none" : "+-" $4, $5, $2 }' <<<"$widths"
+        awk -F'\t' '$2 == 0 { printf "  %-22s no stage-2 process gave a result\n", $1; next }
+            { printf "  %-22s median %s, 95%% interval %s (wanted +-%s) from %d processes\n", $1, $3, $4 == "NA" ? "none" : "+-" $4, $5, $2 }' <<<"$widths"
     } | tee -a "$base.env"
 }
 

@@ -90,11 +90,14 @@ if skip_unless_full_lane "a fast suite with --replicates auto,50,7 runs a pilot,
     is "$(awk -F, 'NR > 1 && $1 == "2 -1 64 100 32 1 1" { print $5 }' "${base}_key.processes.csv" | sort -u)" "$at" \
         "the between-process table's target row is stage 2's runs alone"
     like "$out" "--replicates auto: stage 2's fresh processes alone; the pilot's 6, runs" "and the table says so"
-    # Tight by the SMALLER width: +-50% of the median and +-0.1 us for the figures in us (not the speedup).
+    # Tight by the SMALLER width: +-50% of the median and +-0.1 us for the figures in us (not the speedup);
+    # a key figure no stage-2 process gave (not a result in each, on a busy machine) is not tight either.
     wide=$(awk -F, 'NR > 1 && $1 == "2 -1 64 100 32 1 1" && $3 ~ /^(omp_barrier_us_per_loop|static_omp_overhead_us|dynamic_omp_overhead_us|static_omp_speedup)$/ {
-        m = $6; h = m - $9; if ($10 - m > h) h = $10 - m; a = (m < 0 ? -m : m) * 0.5
+        seen[$3]; m = $6; h = m - $9; if ($10 - m > h) h = $10 - m; a = (m < 0 ? -m : m) * 0.5
         if ($3 != "static_omp_speedup" && a > 0.1) a = 0.1
-        if ($9 == "" || h > a + 1e-9) print $3 }' "${base}_key.processes.csv")
+        if ($9 == "" || h > a + 1e-9) print $3 }
+        END { split("omp_barrier_us_per_loop static_omp_overhead_us dynamic_omp_overhead_us static_omp_speedup", k, " ")
+              for (i = 1; i <= 4; i++) if (!(k[i] in seen)) print k[i] " (no process)" }' "${base}_key.processes.csv")
     if [[ $stop == *"within"* ]]; then
         is "$wide" "" "tight means every key figure's interval in the between-process table is within +-50% and +-0.1 us"
     else
