@@ -127,10 +127,14 @@ side_command() {  # side_command K -> sets cmd
 }
 
 # The OpenMP runtime side K's binary loads (ldd, in that side's environment):
-# "path<TAB>version" (results/clomp_results/runtime_library.py).
+# "path<TAB>version" (results/clomp_results/runtime_library.py); "unknown<TAB>unknown" when
+# that fails, so the record's later cells keep their place.
 runtime_library() {  # runtime_library K
+    local answer
     side_command "$1"
-    "${cmd[@]:0:${#cmd[@]}-1}" "$here/results/clomp-results" runtime-library "${side_bin[$1]}"
+    answer=$("${cmd[@]:0:${#cmd[@]}-1}" "$here/results/clomp-results" runtime-library "${side_bin[$1]}")
+    [[ $answer == *$'\t'* ]] || answer=$'unknown\tunknown'
+    printf '%s\n' "$answer"
 }
 
 # ---- the comparison ---------------------------------------------------------------------

@@ -123,6 +123,8 @@ auto_decide() {
         auto_n=${auto_n%% *}
         recorded=${recorded#* at runs }
         read -r -a auto_at <<<"${recorded%%;*}"
+        [[ $auto_n =~ ^[0-9]{1,4}$ && ${#auto_at[@]} = "$auto_n" && " ${auto_at[*]} " =~ ^(\ [0-9]{1,9})*\ $ ]] ||
+            die_usage "--resume: $base.env's 'replicates auto: stage 2:' line is not N processes at N run numbers"
         return 0
     fi
     pilot=$(auto_processes "$(auto_runs 1 "$i")")
