@@ -120,8 +120,10 @@ eta_of() {  # eta_of FROM DONE_RUNS "ESTIMATES" "RUN:SECONDS ...": eta_seconds a
     (
         # shellcheck source=../suite/calibrate.sh
         . "$top/suite/calibrate.sh"
-        read -r -a plan_estimates <<<"$3"
-        total_runs=${#plan_estimates[@]}
+        # Each run its own plan line here, its estimate by that line (as suite/calibrate.sh keeps them).
+        read -r -a estimates <<<"$3"
+        total_runs=${#estimates[@]} plan=()
+        for ((k = 0; k < total_runs; k++)); do plan+=("set$k|first-touch|2 1 64 100 32 1 $k"); estimate_of["${plan[k]}"]=${estimates[k]}; done
         tr ' ' '\n' <<<"$2" >"$root/done"
         for m in $4; do eta_note_run "${m%%:*}" "${m#*:}"; done
         eta_seconds "$1" "$root/done"
