@@ -58,21 +58,6 @@ static double parse_probability(const char *what, const char *text)
     return v;
 }
 
-static double mad_of(const double *v, long n)
-{
-    double *dev = malloc((size_t)(n > 0 ? n : 1) * sizeof *dev);
-    if (dev == NULL || n < 1) {
-        free(dev);
-        return NAN;
-    }
-    double m = median_of(v, n);
-    for (long i = 0; i < n; i++)
-        dev[i] = fabs(v[i] - m);
-    double mad = median_of(dev, n);
-    free(dev);
-    return mad;
-}
-
 static double sd_of(const double *v, long n)
 {
     if (n < 2)

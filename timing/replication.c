@@ -1,7 +1,6 @@
 #include "replication.h"
 
 #include <math.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "signed_rank.h"
@@ -18,14 +17,9 @@ double robust_scale(const double *values, long n)
 {
     if (n < 2)
         return 0.0;
-    double *dev = malloc((size_t)n * sizeof *dev);
-    if (dev == NULL)
+    double mad = mad_of(values, n);
+    if (isnan(mad))
         return NAN;
-    double m = median_of(values, n);
-    for (long i = 0; i < n; i++)
-        dev[i] = fabs(values[i] - m);
-    double mad = median_of(dev, n);
-    free(dev);
     if (mad > 0.0)
         return MAD_TO_SD * mad;
     /* More than half the values equal: the MAD says nothing of the rest. */

@@ -28,6 +28,21 @@ double median_of(const double *values, long n)
     return m;
 }
 
+double mad_of(const double *values, long n)
+{
+    double *dev = malloc((size_t)(n > 0 ? n : 1) * sizeof *dev);
+    if (dev == NULL || n < 1) {
+        free(dev);
+        return NAN;
+    }
+    double m = median_of(values, n);
+    for (long i = 0; i < n; i++)
+        dev[i] = fabs(values[i] - m);
+    double mad = median_of(dev, n);
+    free(dev);
+    return mad;
+}
+
 int median_ci_ranks(long n, double level, long *lo, long *hi, double *coverage)
 {
     /* The median lies below x(j) only if fewer than j samples fall below it:

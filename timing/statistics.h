@@ -30,6 +30,10 @@ typedef struct SampleStats {
  * Does not modify `values`. */
 double median_of(const double *values, long n);
 
+/* Median absolute deviation from the median of n > 0 values (unscaled);
+ * NaN for n < 1 or when memory runs out. Does not modify `values`. */
+double mad_of(const double *values, long n);
+
 /* 1-based ranks lo <= hi of the sorted sample such that [x(lo), x(hi)]
  * contains the population median with probability >= level (binomial with
  * p = 1/2, symmetric ranks, the narrowest such pair). Returns 0 and sets

@@ -64,6 +64,17 @@ static void test_median_of(void)
        "taking the median leaves the input array in its original order");
 }
 
+/* Hand-worked: 21 5 1 13 8 2 9 has median 8, deviations 13 3 7 5 0 6 1,
+ * sorted 0 1 3 5 6 7 13: MAD 5; and the input is left as it was. */
+static void test_mad_of(void)
+{
+    double v[] = {21.0, 5.0, 1.0, 13.0, 8.0, 2.0, 9.0};
+    ok(mad_of(v, 7) == 5.0 && v[0] == 21.0 && v[6] == 9.0, "the median absolute deviation of 7 values is 5, input untouched");
+    const double even[] = {1.0, 2.0, 3.0, 10.0};   /* median 2.5; deviations 1.5 0.5 0.5 7.5: MAD 1 */
+    ok(mad_of(even, 4) == 1.0, "of 4 values, the mean of the two middle deviations (1)");
+    ok(isnan(mad_of(even, 0)), "no values: NaN");
+}
+
 static void test_summary_of_small_vectors(void)
 {
     /* sum 40, mean 5; deviations -3 -1 -1 -1 0 0 2 4, squares 9+1+1+1+0+0+4+16 = 32;
@@ -311,6 +322,7 @@ static void test_decimals_for_uncertainty(void)
 int main(void)
 {
     test_median_of();
+    test_mad_of();
     test_summary_of_small_vectors();
     test_outlier_rule();
     test_median_ci_ranks();
