@@ -169,17 +169,24 @@ static void ratio_fields(double estimate, double low, double high)
     field_raw("ci_high_text", h, 1);
 }
 
+/* The values of ARGS into values[MAX_VALUES]: their count, or -1 after saying which one (for
+ * subcommand WHAT) is not a number or one too many. */
+static long parse_values(const char *what, int count, char **args, double *values)
+{
+    for (long n = 0; n < count; n++)
+        if (n >= MAX_VALUES || parse_value(args[n], &values[n]) != 0) {
+            fprintf(stderr, "clomp-stats: %s: '%s' is not a number\n", what, args[n]);
+            return -1;
+        }
+    return count;
+}
+
 static int summary(int argc, char **argv)
 {
     static double values[MAX_VALUES];
-    long n = 0;
-    for (int i = 0; i < argc; i++) {
-        if (n >= MAX_VALUES || parse_value(argv[i], &values[n]) != 0) {
-            fprintf(stderr, "clomp-stats: summary: '%s' is not a number\n", argv[i]);
-            return 2;
-        }
-        n++;
-    }
+    long n = parse_values("summary", argc, argv, values);
+    if (n < 0)
+        return 2;
     if (n == 0) {
         fprintf(stderr, "clomp-stats: summary: no values\n");
         return 2;
@@ -266,14 +273,9 @@ static int pilot_n(int argc, char **argv)
         fprintf(stderr, "clomp-stats: pilot-n: the cap '%s' is not a whole number of processes >= 1\n", argv[2]);
         return 2;
     }
-    long n = 0;
-    for (int i = 3; i < argc; i++) {
-        if (n >= MAX_VALUES || parse_value(argv[i], &values[n]) != 0) {
-            fprintf(stderr, "clomp-stats: pilot-n: '%s' is not a number\n", argv[i]);
-            return 2;
-        }
-        n++;
-    }
+    long n = parse_values("pilot-n", argc - 3, argv + 3, values);
+    if (n < 0)
+        return 2;
     PilotPlan p;
     if (plan_from_pilot(values, n, pct, floor_width, (long)cap, CLOMP_CI_LEVEL, &p) != 0) {
         fprintf(stderr, "clomp-stats: pilot-n: no plan from these values\n");
