@@ -35,6 +35,16 @@ def loader_libraries() -> List[Tuple[str, str]]:
     return out
 
 
+def owning_package(path: str) -> Tuple[str, str]:
+    """(package as dpkg -S names it, e.g. libgomp1:amd64, its version) of the file at path; ("", "")
+    when dpkg owns none."""
+    owner = _run(["dpkg", "-S", path]).splitlines()
+    if not owner or ":" not in owner[0]:
+        return "", ""
+    pkg = owner[0].split(": ", 1)[0]
+    return pkg, _run(["dpkg-query", "-W", "-f=${Version}", pkg]).strip()
+
+
 def find_runtime(file_name: str, libraries: Optional[List[Tuple[str, str]]] = None) -> Dict[str, str]:
     """What is known of the runtime whose real file name is file_name."""
     facts = {"runtime_file": file_name, "path": "unknown", "soname": "unknown", "package": "unknown", "version": "unknown"}
@@ -44,11 +54,9 @@ def find_runtime(file_name: str, libraries: Optional[List[Tuple[str, str]]] = No
             facts.update(path=real, soname=soname)
             break
     if facts["path"] != "unknown":
-        owner = _run(["dpkg", "-S", facts["path"]]).splitlines()
-        if owner and ":" in owner[0]:
-            pkg = owner[0].split(": ", 1)[0]
-            facts["package"] = pkg
-            facts["version"] = _run(["dpkg-query", "-W", "-f=${Version}", pkg]).strip() or "unknown"
+        pkg, version = owning_package(facts["path"])
+        if pkg:
+            facts.update(package=pkg, version=version or "unknown")
     return facts
 
 
@@ -62,10 +70,9 @@ def loaded_runtime(binary: str) -> Tuple[str, str]:
         words = line.split()
         if re.search(r"lib(gomp|omp|iomp5|xlsmp)[^ ]* => ", line) and len(words) > 2:
             real = os.path.realpath(words[2])
-            owner = _run(["dpkg", "-S", real]).splitlines()
-            pkg = owner[0].split(":")[0] if owner else ""
-            if pkg:
-                return real, "%s %s" % (pkg, _run(["dpkg-query", "-W", "-f=${Version}", pkg]))
+            pkg, version = owning_package(real)
+            if pkg:   # the package without its architecture, as --compare's side line names it
+                return real, "%s %s" % (pkg.split(":")[0], version)
             return real, os.path.basename(real)
     return "unknown", "unknown"
 
