@@ -15,6 +15,7 @@ import re
 import sys
 from typing import List
 
+from .estimate import listing_rows
 from .safe_io import for_terminal
 
 
@@ -54,8 +55,7 @@ def check_primary(key: str, listing: str) -> None:
     else:
         raise Refused("--primary: '%s' names no figure (KEY ends in _us_per_loop or _overhead, or is "
                       "user_cpu_seconds/system_cpu_seconds; --compare --list-figures prints them)" % key)
-    keys = {re.sub(r"[^a-z0-9]", "_", line.split("\t")[0].lower())
-            for line in listing.splitlines() if not line.startswith("#")}
+    keys = {re.sub(r"[^a-z0-9]", "_", row.get("key", "").lower()) for row in listing_rows(listing)}
     if measurement not in keys:
         raise Refused("--primary: '%s': side A's clomp has no measurement '%s' (clomp --list-schedules prints "
                       "the keys)" % (key, measurement))
