@@ -68,8 +68,7 @@ auto_values() {
     awk -F, -v want="$1" -v key="$2" -v c="$3" -v runs="$4" -f "$here/results/csv_columns.awk" -f <(cat <<'AWK'
 BEGIN { k = split(runs, r, " "); for (i = 1; i <= k; i++) wanted[r[i]] }
 col("key") == key && col("run_status") == "OK" && (col("run") in wanted) && col(c) != "" && col("valid") != "0" &&
-    col("numThreads") " " col("allocThreads") " " col("numParts") " " col("zonesPerPart") " " col("zoneSize") " " \
-    col("flopScale") " " col("timeScale") " " col("numa") == want { print col(c) }
+    input_of() == want { print col(c) }
 AWK
 ) "$base.csv" 2>/dev/null
 }
@@ -170,9 +169,7 @@ auto_decide() {
 auto_processes() {  # auto_processes RUNS
     awk -F, -v want="$(auto_input)" -v runs="$1" -f "$here/results/csv_columns.awk" -f <(cat <<'AWK'
 BEGIN { k = split(runs, r, " "); for (i = 1; i <= k; i++) wanted[r[i]] }
-col("run_status") == "OK" && (col("run") in wanted) && !(col("run") in seen) &&
-    col("numThreads") " " col("allocThreads") " " col("numParts") " " col("zonesPerPart") " " col("zoneSize") " " \
-    col("flopScale") " " col("timeScale") " " col("numa") == want { seen[col("run")]; n++ }
+col("run_status") == "OK" && (col("run") in wanted) && !(col("run") in seen) && input_of() == want { seen[col("run")]; n++ }
 END { print n + 0 }
 AWK
 ) "$base.csv" 2>/dev/null
