@@ -25,7 +25,10 @@
 # ZONES (the sweep's zones per part, default "6 25 100 400 1600 6400"),
 # TIME_SCALE (default 10; the sweep's SWEEP_TIME_SCALE, default 1: its smallest
 # mesh is a target region per 384 zone updates), KINDS (default: every buildable kind), OUT
-# (default out/device-check), BUDGET.
+# (default out/device-check), BUDGET, PREBUILT=1 (use ./clomp-offload-KIND
+# and build/clomp-stats as they are, built elsewhere: a node without the
+# offload compiler, e.g. a lent GPU machine given Debian's binaries and their
+# libgomp + plugin on LD_LIBRARY_PATH).
 set -uo pipefail
 cd "$(dirname "$0")/.." || exit 1
 
@@ -64,7 +67,8 @@ fi
 kinds=${KINDS:-${buildable[*]}}
 
 # The statistics helper and the results package (the figures' text).
-make --no-print-directory -s clomp-stats >"$out/build-stats.log" 2>&1 || { say "clomp-stats: build failed ($out/build-stats.log)"; exit 1; }
+prebuilt() { [ -n "${PREBUILT:-}" ] && [ -x "$1" ]; }
+prebuilt build/clomp-stats || make --no-print-directory -s clomp-stats >"$out/build-stats.log" 2>&1 || { say "clomp-stats: build failed ($out/build-stats.log)"; exit 1; }
 figures() { python3 results/clomp-results offload "$@"; }
 
 # step SECONDS_WANTED LOG CMD...: runs CMD under what is left of the budget.
@@ -80,7 +84,9 @@ step() {
 gpu_measured=0
 for kind in $kinds; do
     binary=./clomp-offload-$kind
-    if ! make --no-print-directory -j"$(nproc)" OFFLOAD="$kind" "clomp-offload-$kind" >"$out/build-$kind.log" 2>&1; then
+    if prebuilt "$binary"; then
+        say "$kind: prebuilt $binary, not rebuilt (PREBUILT)"
+    elif ! make --no-print-directory -j"$(nproc)" OFFLOAD="$kind" "clomp-offload-$kind" >"$out/build-$kind.log" 2>&1; then
         say "$kind: build failed (see $out/build-$kind.log)"
         continue
     fi
