@@ -8,7 +8,7 @@
 #      Bestcase and Offload OMP (us/Loop, speedup, efficacy, overhead, the
 #      launch per subcycle), ROUNDS rounds;
 #   2. the target probes: the 12 target rows of the construct table (EPCC's
-#      target-offload methods), level 1;
+#      target-offload methods), level 1, one process each;
 #   3. the crossover sweep: Static OMP and Offload OMP at 64 parts x ZONES
 #      zones per part, compared by clomp-stats (ratio and its interval), and
 #      the crossover's bracket, or "no crossover in the range".
@@ -81,6 +81,8 @@ step() {
     timeout "$want" "$@" >"$log" 2>&1
 }
 
+TARGET_PROBES="target target_teams target_teams_dpf target_nowait target_map_to target_map_from target_map_tofrom
+    target_map_alloc target_atomic target_reduction target_teams_parallel target_teams_parallels"
 gpu_measured=0
 for kind in $kinds; do
     binary=./clomp-offload-$kind
@@ -106,13 +108,22 @@ for kind in $kinds; do
     say "$kind: target input (64 x 100 zones, $threads threads, $rounds rounds): exit $rc ($run.txt), $(load)"
     [ "$rc" -ne 0 ] || records+=("$run.json")
 
-    probes=$out/$kind-probes
-    step 120 "$probes.txt" "$binary" "$threads" 1 64 100 32 1 1 \
-        --constructs=target,target_teams,target_teams_dpf,target_nowait,target_map_to,target_map_from,target_map_tofrom,target_map_alloc,target_atomic,target_reduction,target_teams_parallel,target_teams_parallels \
-        --construct-chunks=8,4096,524288 --construct-sizes=1,243,59049 --json="$probes.json"
-    rc=$?
-    say "$kind: target probes (EPCC's method): exit $rc ($probes.txt), $(load)"
-    [ "$rc" -ne 0 ] || records+=("$probes.json")
+    # One process per probe (only Serial Ref beside it, as the suite's probe
+    # run): a probe that kills its process (on an H200, 2026-11-26, one of
+    # them ended the run with "an illegal memory access", cause not isolated)
+    # costs its own row, not the others', and is named.
+    for probe in $TARGET_PROBES; do
+        probes=$out/$kind-probe-$probe
+        step 30 "$probes.txt" "$binary" "$threads" 1 64 100 32 1 1 --schedules=serial --constructs="$probe" \
+            --construct-chunks=8,4096,524288 --construct-sizes=1,243,59049 --json="$probes.json"
+        rc=$?
+        if [ "$rc" -eq 0 ]; then
+            records+=("$probes.json")
+        else
+            say "$kind: target probe $probe: exit $rc: $(grep -v '^$' "$probes.txt" | tail -n 1) ($probes.txt)"
+        fi
+    done
+    say "$kind: target probes (EPCC's method, one process each) done, $(load)"
 
     for z in $zones; do
         sweep=$out/$kind-zones-$z

@@ -10,6 +10,7 @@
 
 #include "../mesh/mesh.h"
 #pragma omp declare target
+#include "../offload/device_product.h"
 #include "update_part.h"
 #pragma omp end declare target
 

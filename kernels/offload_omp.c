@@ -12,6 +12,7 @@
  * `declare target`, before anything else includes it. */
 #include "../mesh/mesh.h"
 #pragma omp declare target
+#include "../offload/device_product.h"
 #include "update_part.h"
 #pragma omp end declare target
 

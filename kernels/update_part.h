@@ -10,6 +10,14 @@
 #error "clomp verifies schedules bit for bit: unsafe floating-point optimisations would make that meaningless"
 #endif
 
+/* The product deposit = remaining_deposit * deposit_ratio. The offload
+ * kernels define it first (offload/device_product.h: on an NVIDIA device it
+ * must be rounded explicitly, or the driver's assembler fuses it with the
+ * subtraction that follows and the zones differ from Serial Ref's). */
+#ifndef CLOMP_DEPOSIT_PRODUCT
+#define CLOMP_DEPOSIT_PRODUCT(a, b) ((a) * (b))
+#endif
+
 /* Spreads incoming_deposit down the part's zone list: each step moves
  * deposit_ratio of what remains into the zone; what is left is the residue. */
 static inline void update_part(Part *part, double incoming_deposit, long flopScale)
@@ -23,14 +31,14 @@ static inline void update_part(Part *part, double incoming_deposit, long flopSca
         /* The common case gets its own loop: the faster the loop, the more
          * the threading overhead shows, which is what CLOMP measures. */
         for (Zone *zone = part->firstZone; zone != NULL; zone = zone->nextZone) {
-            double deposit = remaining_deposit * deposit_ratio;
+            double deposit = CLOMP_DEPOSIT_PRODUCT(remaining_deposit, deposit_ratio);
             zone->value += deposit;
             remaining_deposit -= deposit;
         }
     } else {
         for (Zone *zone = part->firstZone; zone != NULL; zone = zone->nextZone) {
             for (long step = 0; step < flopScale; step++) {
-                double deposit = remaining_deposit * deposit_ratio;
+                double deposit = CLOMP_DEPOSIT_PRODUCT(remaining_deposit, deposit_ratio);
                 zone->value += deposit;
                 remaining_deposit -= deposit;
             }

@@ -8,7 +8,8 @@
 # overhead per subcycle is Offload OMP's us/Loop minus Dev Bestcase's; a
 # device result that differs in one zone fails verification (fault build);
 # the target probes run; bad offload options exit 2 with one line. The nvptx
-# binary on a node without a GPU refuses to fall back to the host (exit 3).
+# binary on a node without a GPU refuses to fall back to the host (exit 3),
+# and its PTX holds no f64 multiply that ptxas could fuse into an fma.
 
 # shellcheck source-path=SCRIPTDIR source=lib/tap.sh
 . "$(dirname "$0")/lib/tap.sh"
@@ -183,6 +184,14 @@ nvptx=${CLOMP_NVPTX:-$here/clomp-offload-nvptx}
 if [ -x "$nvptx" ] && command -v readelf >/dev/null 2>&1; then
     ! readelf -d "$nvptx" | grep -q TEXTREL
     ok $? "the nvptx binary has no text relocations (linked -no-pie: gcc 12's crtoffloadtable.o is not PIC; docs/offload.md)"
+fi
+if [ -x "$nvptx" ]; then
+    # The PTX travels in the binary as text. An unrounded mul.f64 may be fused
+    # with the following add/sub into an fma by ptxas when the driver loads it:
+    # on an H200 that put Offload OMP's zones 1-2 ulp off Serial Ref's.
+    ptx_ops=$(strings -n 4 "$nvptx" | grep -oE '^[[:space:]]*(mul|fma)(\.[a-z]+)*\.f64' | sed 's/^[[:space:]]*//' | sort | uniq -c | awk '{ printf "%s %s; ", $2, $1 }')
+    is "$(grep -c 'mul\.f64' <<<"$ptx_ops")" 0 "the nvptx binary's device code has no unrounded f64 multiply ptxas could fuse (found: $ptx_ops)"
+    like "$ptx_ops" 'fma\.rn\.f64 [1-9]' "its kernel's product is an explicitly rounded fma.rn.f64 (offload/device_product.h)"
 fi
 if [ ! -x "$nvptx" ]; then
     skip "the nvptx binary refuses a host fallback" "no $nvptx (make OFFLOAD=nvptx; needs Debian's gcc-offload-nvptx)"
