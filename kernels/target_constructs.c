@@ -44,7 +44,9 @@ void target_device_delays(const ConstructWork *w)
 
 static void test_target(const ConstructWork *w)
 {
-    int length = w->delay_length, on_host = 1, device = offload_device();
+    /* device is read by the device() clauses below, which cppcheck and clang's analyzer do not see. */
+    // cppcheck-suppress unreadVariable
+    int length = w->delay_length, on_host = 1, device = offload_device(); // NOLINT(clang-analyzer-deadcode.DeadStores)
 #pragma omp target device(device) map(from : on_host) firstprivate(length)
     {
         on_host = omp_is_initial_device();
@@ -59,7 +61,9 @@ static void test_target(const ConstructWork *w)
 
 static void test_target_teams(const ConstructWork *w)
 {
-    int length = w->delay_length, on_host = 1, teams = 0, device = offload_device();
+    /* device is read by the device() clauses below, which cppcheck and clang's analyzer do not see. */
+    // cppcheck-suppress unreadVariable
+    int length = w->delay_length, on_host = 1, teams = 0, device = offload_device(); // NOLINT(clang-analyzer-deadcode.DeadStores)
 #pragma omp target teams device(device) map(from : on_host, teams) firstprivate(length)
     {
         if (omp_get_team_num() == 0) {
@@ -81,7 +85,9 @@ static void test_target_teams(const ConstructWork *w)
  * (syncbench's PARALLEL FOR shape). */
 static void test_target_teams_dpf(const ConstructWork *w)
 {
-    int length = w->delay_length, n = w->threads, on_host = 1, threads = 0, device = offload_device();
+    /* device is read by the device() clauses below, which cppcheck and clang's analyzer do not see. */
+    // cppcheck-suppress unreadVariable
+    int length = w->delay_length, n = w->threads, on_host = 1, threads = 0, device = offload_device(); // NOLINT(clang-analyzer-deadcode.DeadStores)
 #pragma omp target teams distribute parallel for device(device) map(tofrom : on_host, threads) firstprivate(length)
     for (int i = 0; i < n; i++) {
         if (i == 0) {
@@ -100,7 +106,9 @@ static void test_target_teams_dpf(const ConstructWork *w)
 
 static void test_target_nowait(const ConstructWork *w)
 {
-    int length = w->delay_length, on_host = 1, device = offload_device();
+    /* device is read by the device() clauses below, which cppcheck and clang's analyzer do not see. */
+    // cppcheck-suppress unreadVariable
+    int length = w->delay_length, on_host = 1, device = offload_device(); // NOLINT(clang-analyzer-deadcode.DeadStores)
 #pragma omp target device(device) map(from : on_host) firstprivate(length) nowait
     {
         on_host = omp_is_initial_device();

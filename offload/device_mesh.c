@@ -1,6 +1,5 @@
 #include "device_mesh.h"
 
-#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -13,7 +12,7 @@
  * flat address space of every OpenMP device runtime clomp builds for). */
 static void *device_address(void *base, size_t offset)
 {
-    return (void *)((uintptr_t)base + offset);
+    return (char *)base + offset;
 }
 
 int device_mesh_create(DeviceMesh *d, const Mesh *host, int device)

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The project's own hygiene: every C source compiles warning-free with
 # -Wall -Wextra (as -Werror), and every shell script is shellcheck-clean;
-# cppcheck and (full lane only) clang-tidy find nothing.
+# cppcheck and (full lane only) clang-tidy find nothing; the offload code
+# (CLOMP_OFFLOAD) is checked with its define too.
 
 # shellcheck source-path=SCRIPTDIR source=lib/tap.sh
 . "$(dirname "$0")/lib/tap.sh"
@@ -17,6 +18,18 @@ for src in clomp.c cli/*.c compare/*.c kernels/*.c measure/*.c mesh/*.c mpi/rank
     msg=$("$cc" -fsyntax-only -std=c11 -D_POSIX_C_SOURCE=200809L -fopenmp -Wall -Wextra -Werror \
         -I. -Itests -I"$build" "$src" 2>&1)
     ok $? "$src compiles with -Wall -Wextra -Werror"
+    [ -z "$msg" ] || diag "$msg"
+done
+
+# The offload code compiles only with CLOMP_OFFLOAD (make OFFLOAD=...): the
+# same checks with it defined, on the files it changes (the nvptx build's
+# define too, for offload/device_product.h's path).
+mapfile -t offload_sources < <(grep -l 'CLOMP_OFFLOAD' clomp.c cli/*.c kernels/*.c measure/*.c offload/*.c report/*.c setup/*.c)
+offload_defines=(-DCLOMP_OFFLOAD=1 -DCLOMP_OFFLOAD_NVPTX=1)
+for src in "${offload_sources[@]}"; do
+    msg=$("$cc" -fsyntax-only -std=c11 -D_POSIX_C_SOURCE=200809L -fopenmp "${offload_defines[@]}" -Wall -Wextra -Werror \
+        -I. -Itests -I"$build" "$src" 2>&1)
+    ok $? "$src compiles with -Wall -Wextra -Werror in an offload build too"
     [ -z "$msg" ] || diag "$msg"
 done
 
@@ -40,6 +53,10 @@ if command -v cppcheck >/dev/null 2>&1; then
     ok $? "cppcheck (warning, style, performance, portability) finds nothing in the product code"
     [ -z "$msg" ] || diag "$msg"
     msg=$(cppcheck -q --enable=warning,style,performance,portability --std=c11 --inline-suppr --error-exitcode=1 \
+        "${defines[@]}" "${offload_defines[@]}" -I. -I"$build" "${offload_sources[@]}" 2>&1)
+    ok $? "cppcheck finds nothing in the offload code (CLOMP_OFFLOAD) either"
+    [ -z "$msg" ] || diag "$msg"
+    msg=$(cppcheck -q --enable=warning,style,performance,portability --std=c11 --inline-suppr --error-exitcode=1 \
         -D_OPENMP=201511 -DCLOMP_FAULTS -I. kernels/fault.c 2>&1)
     ok $? "cppcheck finds nothing in the fault-injection code either"
     [ -z "$msg" ] || diag "$msg"
@@ -59,6 +76,10 @@ elif command -v clang-tidy >/dev/null 2>&1 && [ -f "$build/build_info_generated.
     msg=$(clang-tidy -quiet "${product[@]}" -- -std=c11 -D_POSIX_C_SOURCE=200809L -fopenmp -DCLOMP_HAVE_LIBNUMA=1 \
         -I. -I"$build" 2>&1)
     ok $? "clang-tidy (the check set in .clang-tidy) finds nothing in the product code"
+    [ -z "$msg" ] || diag "$(printf '%s\n' "$msg" | grep -E ': (warning|error):' | head -20)"
+    msg=$(clang-tidy -quiet "${offload_sources[@]}" -- -std=c11 -D_POSIX_C_SOURCE=200809L -fopenmp -DCLOMP_HAVE_LIBNUMA=1 \
+        "${offload_defines[@]}" -I. -I"$build" 2>&1)
+    ok $? "clang-tidy finds nothing in the offload code (CLOMP_OFFLOAD) either"
     [ -z "$msg" ] || diag "$(printf '%s\n' "$msg" | grep -E ': (warning|error):' | head -20)"
     if [ ${#mpi_includes[@]} -gt 0 ]; then
         msg=$(clang-tidy -quiet mpi/cluster_mpi.c -- -std=c11 -D_POSIX_C_SOURCE=200809L -fopenmp -DCLOMP_HAVE_LIBNUMA=1 \
