@@ -126,60 +126,20 @@ side_command() {  # side_command K -> sets cmd
     cmd+=("${side_bin[k]}")
 }
 
-# The OpenMP runtime side K's binary loads (ldd, in that side's environment):
-# "path<TAB>version" (results/clomp_results/runtime_library.py); "unknown<TAB>unknown" when
-# that fails, so the record's later cells keep their place.
-runtime_library() {  # runtime_library K
-    local answer
-    side_command "$1"
-    answer=$("${cmd[@]:0:${#cmd[@]}-1}" "$here/results/clomp-results" runtime-library "${side_bin[$1]}")
-    [[ $answer == *$'\t'* ]] || answer=$'unknown\tunknown'
-    printf '%s\n' "$answer"
-}
-
 # ---- the comparison ---------------------------------------------------------------------
 compare_main() {
-    local spec='' n=10 n_given=0 quick=0 out=out clomp_args=() numbers=0 arg primary=static_overhead primary_given=0
-    local until_spec="" looks="" list_figures=0
+    local parsed spec n looks primary primary_given list_figures out clomp_args arg
     for arg in "$@"; do
         case $arg in -h | --help) compare_usage; return 0 ;; --) break ;; esac
     done
-    while [ $# -gt 0 ]; do
-        case $1 in
-            --compare | --replicates | --out | --primary | --until) [ $# -ge 2 ] || die_usage "$1: needs a value (see --compare --help)" ;;
-        esac
-        case $1 in
-            --compare) spec=$2; shift ;;
-            --compare=*) spec=${1#*=} ;;
-            --replicates) n=$2 n_given=1; shift ;;
-            --replicates=*) n=${1#*=} n_given=1 ;;
-            --until) until_spec=$2; shift ;;
-            --until=*) until_spec=${1#*=} ;;
-            --list-figures) list_figures=1 ;;
-            --quick) quick=1 ;;
-            --out) out=$2; shift ;;
-            --out=*) out=${1#*=} ;;
-            --primary) primary=$2 primary_given=1; shift ;;
-            --primary=*) primary=${1#*=} primary_given=1 ;;
-            --json | --json=*) die_usage "--compare: clomp's --json is the driver's own (the results go to --out)" ;;
-            --csv | --csv=*) die_usage "--compare: clomp's --csv is the driver's own (the results go to --out)" ;;
-            --) shift; clomp_args+=("$@"); break ;;
-            -*) clomp_args+=("$1") ;;
-            *) clomp_args+=("$1"); numbers=$((numbers + 1)) ;;
-        esac
-        shift
-    done
-    if ! is_count "$n" || [ "$n" -lt 2 ]; then die_usage "--replicates: '$n' must be a whole number of at least 2"; fi
-    if [ -n "$until_spec" ]; then
-        [ "$n_given" = 0 ] || die_usage "--until and --replicates: give one (--until decided,MAX: MAX is the most pairs)"
-        # The planned looks (numbers of pairs): from 6 to MAX, at most 5, evenly spaced.
-        looks=$("$here/results/clomp-results" compare-options --until "$until_spec") || exit 2
-        n=${looks##*,}
-    fi
-    [ "$numbers" -eq 0 ] || [ "$numbers" -eq 7 ] ||
-        die_usage "--compare: give all seven clomp numbers or none (got $numbers)"
-    [ "$numbers" -eq 7 ] || clomp_args+=("$(count_cores)" 1 64 100 32 1 "$([ "$quick" = 1 ] && echo 1 || echo 100)")
-    [[ $spec == *,* && $spec != *,*,* ]] || die_usage "--compare: '$spec' is not A,B (two sides, one comma)"
+    # The options, checked by the results package before anything runs (compare_options.py; one line
+    # and exit 2 when refused): the sides, the pairs (--until's planned looks, its last the most),
+    # --primary, --list-figures, --out, then clomp's arguments, its seven numbers by default.
+    command -v python3 >/dev/null 2>&1 || die_usage "--compare: needs python3 (3.8 or newer): it reads the options and writes the report"
+    mapfile -d '' -t parsed < <("$here/results/clomp-results" compare-options --parse "$(count_cores)" "$@")
+    [ "${#parsed[@]}" -ge 7 ] || exit 2
+    spec=${parsed[0]} n=${parsed[1]} looks=${parsed[2]} primary=${parsed[3]} primary_given=${parsed[4]}
+    list_figures=${parsed[5]} out=${parsed[6]} clomp_args=("${parsed[@]:7}")
 
     compare_tmp=$(mktemp -d) || { echo "run_clomp.sh: mktemp failed" >&2; exit 3; }
     # shellcheck disable=SC2064  # the directory is fixed now
@@ -260,9 +220,9 @@ compare_main() {
             "$(date)" "$(uname -n)" "${clomp_args[*]}" "$pairs" "$sequence" "${looks:-NA}"
         for k in 0 1; do
             label=$([ "$k" = 0 ] && echo A || echo B)
-            # runtime_library: "path<TAB>version", two of the record's cells
-            printf 'side\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$label" "${side_spec[k]}" "${side_what[k]}" "${side_bin[k]}" \
-                "${side_libpath[k]-}" "$(runtime_library "$k")" "${side_placement[k]}"
+            # The results package adds the runtime the side's binary loads (compare_report.with_runtime).
+            printf 'side\t%s\t%s\t%s\t%s\t%s\t%s\n' "$label" "${side_spec[k]}" "${side_what[k]}" "${side_bin[k]}" \
+                "${side_libpath[k]-}" "${side_placement[k]}"
             while IFS= read -r line; do
                 [ -z "$line" ] || printf 'setting\t%s\t%s\t%s\n' "$label" "${line%%=*}" "${line#*=}"
             done <<<"${side_settings[k]}"

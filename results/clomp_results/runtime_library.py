@@ -17,9 +17,9 @@ from collections import Counter
 from typing import Dict, List, Optional, Tuple
 
 
-def _run(argv: List[str]) -> str:
+def _run(argv: List[str], env: Optional[Dict[str, str]] = None) -> str:
     try:
-        done = subprocess.run(argv, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, timeout=10, check=False)
+        done = subprocess.run(argv, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, timeout=10, check=False, env=env)
     except (OSError, subprocess.SubprocessError):
         return ""
     return done.stdout.decode("utf-8", errors="replace") if done.returncode == 0 else ""
@@ -60,13 +60,13 @@ def find_runtime(file_name: str, libraries: Optional[List[Tuple[str, str]]] = No
     return facts
 
 
-def loaded_runtime(binary: str) -> Tuple[str, str]:
+def loaded_runtime(binary: str, env: Optional[Dict[str, str]] = None) -> Tuple[str, str]:
     """(path, version) of the OpenMP runtime BINARY loads in this process's
-    environment, as ldd resolves it (run_clomp.sh --compare and --sweep: the
+    environment (or ENV), as ldd resolves it (run_clomp.sh --compare and --sweep: the
     user's own binaries, run next anyway; never a bundle's): the real path,
     and the owning package with its version, else the file's name; unknown
     when ldd names none."""
-    for line in _run(["ldd", binary]).splitlines():
+    for line in _run(["ldd", binary], env).splitlines():
         words = line.split()
         if re.search(r"lib(gomp|omp|iomp5|xlsmp)[^ ]* => ", line) and len(words) > 2:
             real = os.path.realpath(words[2])
