@@ -79,12 +79,6 @@ stats_field() {
     [[ $1 =~ \"$2\":\ ([^,}]*) ]] && printf '%s\n' "${BASH_REMATCH[1]}"
 }
 
-# auto_runs FROM TO: the run numbers FROM..TO, space-separated.
-auto_runs() { local r out=''; for ((r = $1; r <= $2; r++)); do out+="$r "; done; echo "${out% }"; }
-
-# auto_stage2_runs: the run numbers of the stage-2 processes inserted so far.
-auto_stage2_runs() { echo "${auto_at[*]:0:auto_inserted}"; }
-
 # auto_decide I: at the end of the key runs (I = last_key_run): stage 2's size from the pilot
 # (the target runs numbered <= I), and where its processes go: spread through the runs after
 # the key runs, the first right after them. Said, and recorded in <base>.env; a resumed
@@ -105,7 +99,7 @@ auto_decide() {
     if helper=$(stats_helper); then
         for figure in "${auto_figures[@]}"; do
             IFS='|' read -r key col label unit <<<"$figure"
-            json=$(auto_answer "$(auto_runs 1 "$i")" "$key" "$col" "$unit") || continue
+            json=$(auto_answer "$(seq -s ' ' 1 "$i")" "$key" "$col" "$unit") || continue
             pilot=$(stats_field "$json" runs) n=$(stats_field "$json" processes)
             [ "$(stats_field "$json" n)" != 0 ] || { lines+=$(printf '  %-22s no pilot process gave a result: not planned for' "$label")$'\n'; continue; }
             [ "$n" -le "$auto_n" ] || auto_n=$n
@@ -143,7 +137,7 @@ auto_insert() {  # auto_insert I: a stage-2 target process at plan index I
 auto_finish() {
     local why=$1 runs helper figure key col label unit json processes=$auto_inserted lines='' wide='' judged=0
     auto_finished=1
-    runs=$(auto_stage2_runs)
+    runs=${auto_at[*]:0:auto_inserted}   # the stage-2 processes inserted so far
     helper=$(stats_helper) || { echo "run_clomp.sh: warning: clomp-stats could not be built: no interval to report" >&2; helper=false; }
     for figure in "${auto_figures[@]}"; do
         IFS='|' read -r key col label unit <<<"$figure"
