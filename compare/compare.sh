@@ -20,7 +20,7 @@ compare_usage() { cat "$here/compare/compare_usage.txt"; }
 # ---- sides ------------------------------------------------------------------------------
 # Per side (index 0 = A, 1 = B): the spec, binary, a short description, the
 # environment settings (newline-separated VAR=VALUE), and LD_LIBRARY_PATH to put first.
-side_spec=() side_bin=() side_what=() side_settings=() side_libpath=() side_placement=()
+side_spec=() side_bin=() side_what=() side_settings=() side_libpath=()
 
 # The variables a preset file sets, as VAR=VALUE lines (the file is sourced
 # in a clean subshell; only what it exports counts).
@@ -94,14 +94,7 @@ resolve_side() {  # resolve_side INDEX SPEC
             die_usage "--compare: side $label: '$setting' is not VAR=VALUE"
         settings+=${settings:+$'\n'}$setting
     done
-    # Where the threads run is recorded, not chosen: binding by default did not
-    # narrow the spread of an overhead on a shared node (docs/noise.md).
-    local var chosen='not set: the threads may migrate (no OMP_PROC_BIND, OMP_PLACES, GOMP_CPU_AFFINITY, KMP_AFFINITY)'
-    for var in OMP_PROC_BIND OMP_PLACES GOMP_CPU_AFFINITY KMP_AFFINITY; do
-        if grep -q "^$var=" <<<"$settings"; then chosen="set by the side ($var)"; break; fi
-        if [ -n "${!var+set}" ]; then chosen="set in the driver's environment ($var=${!var})"; break; fi
-    done
-    side_spec[k]=$spec side_settings[k]=$settings side_placement[k]=$chosen
+    side_spec[k]=$spec side_settings[k]=$settings
 }
 
 # One process of a comparison (and of --sweep, compare/sweep.sh): the side's
@@ -220,9 +213,9 @@ compare_main() {
             "$(date)" "$(uname -n)" "${clomp_args[*]}" "$pairs" "$sequence" "${looks:-NA}"
         for k in 0 1; do
             label=$([ "$k" = 0 ] && echo A || echo B)
-            # The results package adds the runtime the side's binary loads (compare_report.with_runtime).
-            printf 'side\t%s\t%s\t%s\t%s\t%s\t%s\n' "$label" "${side_spec[k]}" "${side_what[k]}" "${side_bin[k]}" \
-                "${side_libpath[k]-}" "${side_placement[k]}"
+            # The results package adds the runtime the side's binary loads and where its threads
+            # run (compare_report.with_runtime).
+            printf 'side\t%s\t%s\t%s\t%s\t%s\n' "$label" "${side_spec[k]}" "${side_what[k]}" "${side_bin[k]}" "${side_libpath[k]-}"
             while IFS= read -r line; do
                 [ -z "$line" ] || printf 'setting\t%s\t%s\t%s\n' "$label" "${line%%=*}" "${line#*=}"
             done <<<"${side_settings[k]}"

@@ -122,8 +122,8 @@ sweep_main() {
         printf 'date\t%s\nhost\t%s\narguments\t%s\nreplicates\t%s\norder\tforward, then backward\nsequence\t%s\n' \
             "$(date)" "$(uname -n)" "${clomp_args[*]}" "$n" "$sequence"
         printf 'load_before\t%s\nload_after\t%s\n' "$load_before" "$(cat /proc/loadavg 2>/dev/null || echo 'not available')"
-        printf 'side\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "${side_spec[0]}" "${side_what[0]}" "${side_bin[0]}" \
-            "${side_libpath[0]-}" "$lib" "$ver" "${side_placement[0]}"
+        printf 'side\t%s\t%s\t%s\t%s\t%s\t%s\n' "${side_spec[0]}" "${side_what[0]}" "${side_bin[0]}" \
+            "${side_libpath[0]-}" "$lib" "$ver"   # and its placement: sweep_report.read_header
         while IFS= read -r line; do [ -z "$line" ] || printf 'setting\t%s\t%s\n' "${line%%=*}" "${line#*=}"; done <<<"${side_settings[0]}"
         grep -v '^combination'$'\t' <<<"$plan"
         grep '^combination'$'\t' <<<"$plan"

@@ -52,17 +52,19 @@ def read_header(text):
 def with_runtime(header_text):
     """The header with each side's OpenMP runtime (path, version: runtime_library.loaded_runtime, ldd
     in that side's environment as the driver runs it: its LD_LIBRARY_PATH first, then its settings)
-    after the side's LD_LIBRARY_PATH cell, where clomp-stats comparison-json reads it. The driver
-    writes "side LABEL SPEC WHAT BINARY LD_LIBRARY_PATH_FIRST PLACEMENT"."""
+    and its placement (runtime_library.placement) after the side's LD_LIBRARY_PATH cell, where
+    clomp-stats comparison-json reads them. The driver writes "side LABEL SPEC WHAT BINARY
+    LD_LIBRARY_PATH_FIRST"."""
     settings, lines = read_header(header_text)[2], []
     for line in header_text.splitlines():
         cells = line.split("\t")
-        if cells[0] == "side" and len(cells) == 7:
+        if cells[0] == "side" and len(cells) == 6:
             env = dict(os.environ)
             if cells[5]:
                 env["LD_LIBRARY_PATH"] = cells[5] + (":" + env["LD_LIBRARY_PATH"] if env.get("LD_LIBRARY_PATH") else "")
             env.update(setting.split("=", 1) for setting in settings.get(cells[1], []))
-            cells[6:6] = runtime_library.loaded_runtime(cells[4], env)
+            cells += list(runtime_library.loaded_runtime(cells[4], env))
+            cells.append(runtime_library.placement(settings.get(cells[1], []), os.environ))
         lines.append("\t".join(cells))
     return "\n".join(lines) + "\n"
 

@@ -77,6 +77,21 @@ def loaded_runtime(binary: str, env: Optional[Dict[str, str]] = None) -> Tuple[s
     return "unknown", "unknown"
 
 
+PLACEMENT_VARIABLES = ("OMP_PROC_BIND", "OMP_PLACES", "GOMP_CPU_AFFINITY", "KMP_AFFINITY")
+
+
+def placement(settings: List[str], environ: Dict[str, str]) -> str:
+    """Where a --compare or --sweep side's threads run, recorded, not chosen (binding by default did
+    not narrow the spread of an overhead on a shared node, docs/noise.md): the first of the
+    placement variables its settings (VAR=VALUE) set, else the driver's environment (ENVIRON)."""
+    for var in PLACEMENT_VARIABLES:
+        if any(s.startswith(var + "=") for s in settings):
+            return "set by the side (%s)" % var
+        if var in environ:
+            return "set in the driver's environment (%s=%s)" % (var, environ[var])
+    return "not set: the threads may migrate (no %s)" % ", ".join(PLACEMENT_VARIABLES)
+
+
 def main(argv: List[str]) -> int:
     """runtime-library BINARY: "path<TAB>version" of loaded_runtime."""
     if len(argv) != 1:
