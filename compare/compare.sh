@@ -14,9 +14,6 @@ here=$(cd "$(dirname "$0")/.." && pwd)
 # shellcheck source=suite/common.sh
 . "$here/suite/common.sh"
 
-# The help text is its own file: this script stays readable top to bottom.
-compare_usage() { cat "$here/compare/compare_usage.txt"; }
-
 # ---- sides ------------------------------------------------------------------------------
 # Per side (index 0 = A, 1 = B): the spec, binary, a short description, the
 # environment settings (newline-separated VAR=VALUE), and LD_LIBRARY_PATH to put first.
@@ -121,9 +118,9 @@ side_command() {  # side_command K -> sets cmd
 
 # ---- the comparison ---------------------------------------------------------------------
 compare_main() {
-    local parsed spec n looks primary primary_given list_figures out clomp_args arg
-    for arg in "$@"; do
-        case $arg in -h | --help) compare_usage; return 0 ;; --) break ;; esac
+    local parsed spec n looks primary primary_given list_figures out clomp_args arg check helper k
+    for arg in "$@"; do   # the help text is its own file: this script stays readable top to bottom
+        case $arg in -h | --help) cat "$here/compare/compare_usage.txt"; return 0 ;; --) break ;; esac
     done
     # The options, checked by the results package before anything runs (compare_options.py; one line
     # and exit 2 when refused): the sides, the pairs (--until's planned looks, its last the most),
@@ -140,7 +137,6 @@ compare_main() {
     resolve_side 0 "${spec%%,*}"
     resolve_side 1 "${spec#*,}"
     # A nonexistent clomp option or a bad number is refused once, before anything runs.
-    local check
     side_command 0
     check=$("${cmd[@]}" --dry-run "${clomp_args[@]}" 2>&1 >/dev/null) ||
         die_usage "--compare: clomp refuses the arguments: ${check#clomp: }"
@@ -150,13 +146,11 @@ compare_main() {
         "${cmd[@]}" --list-schedules 2>/dev/null | "$here/results/clomp-results" compare-options --primary "$primary" || exit 2
     fi
     if [ "$list_figures" = 1 ]; then
-        side_command 0
         "${cmd[@]}" "${clomp_args[@]}" --json="$compare_tmp/list.json" >"$compare_tmp/out" 2>&1 </dev/null ||
             { echo "run_clomp.sh: --list-figures: side A's process failed: $(tail -n 1 "$compare_tmp/out")" >&2; exit 1; }
         "$here/results/clomp-results" compare-report --list-figures "$compare_tmp/list.json" || exit 3
         return 0
     fi
-    local helper
     helper=$(stats_helper) || { echo "run_clomp.sh: --compare: clomp-stats could not be built" >&2; exit 3; }
 
     mkdir -p "$out" || { echo "run_clomp.sh: cannot create $out" >&2; exit 2; }
@@ -171,12 +165,11 @@ compare_main() {
         echo "---- load average: $(cat /proc/loadavg 2>/dev/null || echo 'not available')"
     } >>"$base.env"
 
-    local k
     # Adjacent pairs, A and B in random order within each (CLOMP_COMPARE_SEED makes the order
     # reproducible): a drift of the machine slower than a pair hits both of its processes alike,
     # and neither side always runs first.
     [ -z "${CLOMP_COMPARE_SEED-}" ] || RANDOM=$CLOMP_COMPARE_SEED
-    local r rc label total=$((2 * n)) done_runs=0 sequence='' pairs=0 answer
+    local r rc label total=$((2 * n)) done_runs=0 sequence='' pairs=0
     for ((r = 1; r <= n; r++)); do
         for k in $([ $((RANDOM % 2)) = 0 ] && echo 0 1 || echo 1 0); do
             label=$([ "$k" = 0 ] && echo A || echo B)
@@ -195,8 +188,7 @@ compare_main() {
         if { [ "$r" = 1 ] && [ "$primary_given" = 1 ]; } || [[ ,$looks, == *,$r,* ]]; then
             "$here/results/clomp-results" compare-report --look "$stem" "$r" "$helper" "$primary" \
                 "$([[ ,$looks, == *,$r,* ]] && echo "$looks" || echo -)"
-            answer=$?
-            case $answer in
+            case $? in
                 0) [[ ,$looks, != *,$r,* ]] || break ;;
                 1) ;;
                 2) exit 2 ;;
@@ -206,7 +198,8 @@ compare_main() {
     done
 
     # The header records (clomp-stats comparison-json's format); the results package reads every
-    # process's JSON record, compares the figures with clomp-stats and writes .txt, .csv and .json.
+    # process's JSON record, compares the figures with clomp-stats, writes .txt, .csv and .json and
+    # says the files' names.
     local records="$compare_tmp/records" line
     {
         printf 'date\t%s\nhost\t%s\narguments\t%s\nreplicates\t%s\norder\tpairs, random order within each\nsequence\t%s\nlooks\t%s\n' \
@@ -222,8 +215,6 @@ compare_main() {
         done
     } >"$records"
     "$here/results/clomp-results" compare-report "$stem" "$records" "$helper" "$primary" || exit 3
-    echo "Files: $stem.txt $stem.csv $stem.json $stem.full $base.env"
-    return 0
 }
 
 # Sourced (compare/sweep.sh uses its sides), it only defines its functions.

@@ -11,15 +11,12 @@ here=$(cd "$(dirname "$0")/.." && pwd)
 # shellcheck source=suite/common.sh
 . "$here/suite/common.sh"
 
-# The help text is its own file: this script stays readable top to bottom.
-tax_usage() { cat "$here/compare/ompt_tax_usage.txt"; }
-
 # The options, read and checked by the results package (compare_options.py; one line and exit 2
 # when refused): the side (default llvm where clang is installed, else libomp), the processes,
 # --out, then clomp's arguments (--quick first when given).
 command -v python3 >/dev/null 2>&1 || die_usage "--ompt-tax: needs python3 (3.8 or newer): it reads the options and writes the report"
 mapfile -d '' -t parsed < <("$here/results/clomp-results" compare-options --parse-ompt-tax "$@")
-[ "${parsed[0]-}" != help ] || { tax_usage; exit 0; }
+[ "${parsed[0]-}" != help ] || { cat "$here/compare/ompt_tax_usage.txt"; exit 0; }   # its own file: this one reads top to bottom
 [ "${#parsed[@]}" -ge 3 ] || exit 2
 side=${parsed[0]} n=${parsed[1]} out=${parsed[2]} clomp_args=("${parsed[@]:3}")
 
@@ -38,8 +35,6 @@ for tool in trivial sampling; do
         exit "$status"
     }
 done
-# The table of both comparisons and the sampling tool's samples: the results package, from the
-# comparisons' JSON documents and the sampling processes' JSON records.
+# The table of both comparisons and the sampling tool's samples, then the files' names: the results
+# package, from the comparisons' JSON documents and the sampling processes' JSON records.
 "$here/results/clomp-results" ompt-tax-report "$base" "$side" "$n" "$work" "${clomp_args[*]}" || exit 1
-txt="${base}_ompt_tax.txt" csv="${base}_ompt_tax.csv"
-echo "Files: $txt $csv $work/"

@@ -136,6 +136,7 @@ is "$(awk '{ printf "%s", ($2 == 2 ? "B" : "A") }' "$FAKE_LOG")" "$sequence" \
 stem=$fake_dir/CLOMP_${host}_1_compare
 ok "$([ -f "$stem.txt" ] && [ -f "$stem.csv" ] && [ -f "$stem.json" ] && [ -f "$stem.full" ] && [ -f "$fake_dir/CLOMP_${host}_1.env" ]; echo $?)" \
     "the comparison leaves .txt, .csv, .json, .full and .env under one new ID (1)"
+is "$(tail -n 1 <<<"$out")" "Files: $stem.txt $stem.csv $stem.json $stem.full $fake_dir/CLOMP_${host}_1.env" "and its last line names them"
 is "$(grep -c '^=== process [0-9]*/16: side [AB], pair [1-8]: ' "$stem.full")" 16 ".full holds all 16 processes' output, each marked with its side and pair"
 [ "$(grep -c '^comparison-json$' "$root/stats.log")" -eq 1 ] && [ -s "$stem.json" ] && cmp -s "$root/stats-json.out" "$stem.json"
 ok $? "the .json is the document clomp-stats comparison-json wrote (once), byte for byte"

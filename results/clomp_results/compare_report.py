@@ -396,4 +396,5 @@ def main(argv):
         sys.stderr.write("run_clomp.sh: --compare: %s\n" % for_terminal(str(e)))
         return 3
     sys.stdout.write(text)
+    print("Files: %s.txt %s.csv %s.json %s.full %s.env" % (stem, stem, stem, stem, stem[:-len("_compare")]))
     return 0
