@@ -169,9 +169,11 @@ compare_main() {
     # reproducible): a drift of the machine slower than a pair hits both of its processes alike,
     # and neither side always runs first.
     [ -z "${CLOMP_COMPARE_SEED-}" ] || RANDOM=$CLOMP_COMPARE_SEED
-    local r rc label total=$((2 * n)) done_runs=0 sequence='' pairs=0
+    local r rc label total=$((2 * n)) done_runs=0 sequence='' pairs=0 order
     for ((r = 1; r <= n; r++)); do
-        for k in $([ $((RANDOM % 2)) = 0 ] && echo 0 1 || echo 1 0); do
+        # Drawn here, not in a $(...): bash reseeds RANDOM in each subshell, so the seed would not hold.
+        if [ $((RANDOM % 2)) = 0 ]; then order='0 1'; else order='1 0'; fi
+        for k in $order; do
             label=$([ "$k" = 0 ] && echo A || echo B)
             side_command "$k"
             done_runs=$((done_runs + 1)) sequence+=$label
