@@ -23,10 +23,10 @@ declare -g base last_key_run start_epoch
 AUTO_START=6            # the pilot: the fewest processes with a 95% interval of the median
 AUTO_FLOOR=0.1          # us: the widest interval wanted for a figure in us
 auto_pct='' auto_cap='' auto_minutes='' auto_inserted=0 auto_n=0 auto_finished=0 auto_at=()
-# The figures that must be tight, as "measurement key|clomp CSV column|label|unit" (unit us: the
-# 0.1 us floor applies): CLOMP 1.2's Runtime figures, as the key summary shows them.
-auto_figures=('barrier|runtime_us_per_loop|OMP Barrier us/Loop|us' 'static|runtime_overhead_us|Static OMP overhead|us'
-    'dynamic|runtime_overhead_us|Dynamic OMP overhead|us' 'static|runtime_speedup|Static OMP speedup|')
+# The figures that must be tight, as "measurement key|clomp CSV column|label|floor" (the 0.1 us floor
+# for a figure in us, none for the speedup): CLOMP 1.2's Runtime figures, as the key summary shows them.
+auto_figures=("barrier|runtime_us_per_loop|OMP Barrier us/Loop|$AUTO_FLOOR" "static|runtime_overhead_us|Static OMP overhead|$AUTO_FLOOR"
+    "dynamic|runtime_overhead_us|Dynamic OMP overhead|$AUTO_FLOOR" 'static|runtime_speedup|Static OMP speedup|none')
 
 # parse_replicates VALUE: sets replicates (the processes planned first: the pilot) and,
 # for auto, auto_pct, auto_cap, auto_minutes; exits 2 with one line on bad input.
@@ -60,18 +60,16 @@ auto_plan_line() {
         "$auto_minutes min), spread through the runs after the key runs; the interval reported is from the N alone"
 }
 
-# auto_answer RUNS KEY COLUMN UNIT: clomp-stats pilot-n's JSON answer (one line, read by member
+# auto_answer RUNS KEY COLUMN FLOOR: clomp-stats pilot-n's JSON answer (one line, read by member
 # name: stats_field) for one key figure, its values read by clomp-stats from <base>.csv by column
 # name (compare/suite_table.c): those of the OK target runs numbered in RUNS (space-separated), a
 # measurement its run marked not a result (valid 0, issue 35) giving none, as the between-process
 # table leaves it out. runs: the target processes among RUNS, whatever their figures; n 0 alone:
 # no value. Else the plan from the values, and their own 95% interval's half_width (the larger
-# side; null without one) and whether it is within the smaller of PCT% of |median| and 0.1 us
-# (figures in us). Uses the caller's helper.
+# side; null without one) and whether it is within the smaller of PCT% of |median| and FLOOR.
+# Uses the caller's helper.
 auto_answer() {
-    local floor=none
-    [ "$4" != us ] || floor=$AUTO_FLOOR
-    "$helper" pilot-n --json "$auto_pct" "$floor" "$auto_cap" --table "$base.csv" "${plan[0]##*|} first-touch" "$1" "$2" "$3"
+    "$helper" pilot-n --json "$auto_pct" "$4" "$auto_cap" --table "$base.csv" "${plan[0]##*|} first-touch" "$1" "$2" "$3"
 }
 
 # stats_field JSON NAME: the member NAME of clomp-stats' one-line JSON object (numbers and null).
@@ -84,7 +82,7 @@ stats_field() {
 # the key runs, the first right after them. Said, and recorded in <base>.env; a resumed
 # suite reads the recorded decision instead.
 auto_decide() {
-    local i=$1 recorded helper figure key col label unit json n pilot rest k how lines=''
+    local i=$1 recorded helper figure key col label floor json n pilot rest k how lines=''
     recorded=$(grep -m 1 '^replicates auto: stage 2: ' "$base.env")
     if [ -n "$recorded" ]; then
         auto_n=${recorded#replicates auto: stage 2: }
@@ -98,8 +96,8 @@ auto_decide() {
     auto_n=0 pilot=$replicates   # the pilot planned, where clomp-stats cannot count it
     if helper=$(stats_helper); then
         for figure in "${auto_figures[@]}"; do
-            IFS='|' read -r key col label unit <<<"$figure"
-            json=$(auto_answer "$(seq -s ' ' 1 "$i")" "$key" "$col" "$unit") || continue
+            IFS='|' read -r key col label floor <<<"$figure"
+            json=$(auto_answer "$(seq -s ' ' 1 "$i")" "$key" "$col" "$floor") || continue
             pilot=$(stats_field "$json" runs) n=$(stats_field "$json" processes)
             [ "$(stats_field "$json" n)" != 0 ] || { lines+=$(printf '  %-22s no pilot process gave a result: not planned for' "$label")$'\n'; continue; }
             [ "$n" -le "$auto_n" ] || auto_n=$n
@@ -135,13 +133,13 @@ auto_insert() {  # auto_insert I: a stage-2 target process at plan index I
 
 # auto_finish WHY: the interval reported, from the stage-2 processes alone; said and recorded.
 auto_finish() {
-    local why=$1 runs helper figure key col label unit json processes=$auto_inserted lines='' wide='' judged=0
+    local why=$1 runs helper figure key col label floor json processes=$auto_inserted lines='' wide='' judged=0
     auto_finished=1
     runs=${auto_at[*]:0:auto_inserted}   # the stage-2 processes inserted so far
     helper=$(stats_helper) || { echo "run_clomp.sh: warning: clomp-stats could not be built: no interval to report" >&2; helper=false; }
     for figure in "${auto_figures[@]}"; do
-        IFS='|' read -r key col label unit <<<"$figure"
-        json=$(auto_answer "$runs" "$key" "$col" "$unit") || continue
+        IFS='|' read -r key col label floor <<<"$figure"
+        json=$(auto_answer "$runs" "$key" "$col" "$floor") || continue
         processes=$(stats_field "$json" runs) judged=1
         # A figure no process gave (issue 35: not a result in each) is still wide, never tight.
         [ "$(stats_field "$json" within)" = 1 ] || wide+="${wide:+, }$label"
