@@ -50,11 +50,10 @@ def read_header(text):
 
 
 def with_runtime(header_text):
-    """The header with each side's OpenMP runtime (path, version: runtime_library.loaded_runtime, ldd
-    in that side's environment as the driver runs it: its LD_LIBRARY_PATH first, then its settings)
-    and its placement (runtime_library.placement) after the side's LD_LIBRARY_PATH cell, where
-    clomp-stats comparison-json reads them. The driver writes "side LABEL SPEC WHAT BINARY
-    LD_LIBRARY_PATH_FIRST"."""
+    """The driver's "side LABEL SPEC WHAT BINARY LD_LIBRARY_PATH_FIRST" records with the OpenMP runtime
+    the side loads (runtime_library.loaded_runtime: ldd in the side's environment as the driver runs
+    it, its LD_LIBRARY_PATH first, then its settings) and its placement appended, as clomp-stats
+    comparison-json reads them."""
     settings, lines = read_header(header_text)[2], []
     for line in header_text.splitlines():
         cells = line.split("\t")
