@@ -268,6 +268,10 @@ else
     skip "the stated power" "no python3"
 fi
 ok "$([ -f "$fake_dir/CLOMP_${host}_2_compare.txt" ]; echo $?)" "a second comparison takes the next free ID (2)"
+# The order comes from the seed alone: the same seed again gives the same pairs in the same order.
+seeded=$(sed -n 's/^  Processes: 8 pairs, .* within each pair: //p' "$fake_dir/CLOMP_${host}_2_compare.txt")
+CLOMP_COMPARE_SEED=11 drive --compare "$fake","$fake" --replicates 8 --out "$root/seed" 2 1 16 100 32 1 1
+is "$(sed -n 's/^  Processes: 8 pairs, .* within each pair: //p' <<<"$out")" "$seeded" "CLOMP_COMPARE_SEED=11 again: the same order of the pairs ($seeded)"
 
 # --list-figures: side A once, its KEYs; a construct KEY no process gives: exit 2 after the first pair.
 rm -f "$FAKE_COUNTER" "$FAKE_LOG"
