@@ -25,7 +25,7 @@ capture lscpu.txt lscpu
 capture lscpu-cores.csv lscpu -p=CPU,CORE,SOCKET,NODE
 capture numactl-H.txt numactl -H
 lstopo=lstopo
-! command -v lstopo-no-graphics >/dev/null 2>&1 || lstopo=lstopo-no-graphics
+! command -v lstopo-no-graphics >/dev/null 2>&1 || lstopo='lstopo-no-graphics'
 capture lstopo.txt "$lstopo" --of console
 {
     echo "uname -a: $(uname -a)"
