@@ -92,9 +92,10 @@ long table_values(const char *path, const char *input, const char *runs, const c
         if (strcmp(cell(header, columns, row, cells, "run_status"), "OK") != 0 || !among(run, runs) ||
             strcmp(text, input) != 0)
             continue;
-        if (!among(run, seen) && strlen(seen) + strlen(run) + 2 < sizeof seen) {
+        size_t used = strlen(seen);
+        if (!among(run, seen) && used + strlen(run) + 2 < sizeof seen) {
             /* a process whose run marked a figure not a result still ran (issue 35) */
-            strcat(strcat(seen, " "), run);
+            snprintf(seen + used, sizeof seen - used, " %s", run);
             ++*processes;
         }
         const char *v = cell(header, columns, row, cells, column);
