@@ -29,7 +29,15 @@
  *       expected to reach the smaller of PCT% of |median| and FLOOR (a number in
  *       the figure's unit, or none): n, median, scale (1.4826 x MAD), wanted,
  *       fewest (with an interval: 6), needed (NA: never), processes (needed within
- *       [min(fewest, CAP), CAP]), expected_half_width (at processes), reachable (0/1).
+ *       [min(fewest, CAP), CAP]), expected_half_width (at processes), reachable (0/1),
+ *       half_width (the larger side of the values' own 95% interval of the median; NA
+ *       below 6) and within (1 when it is at most wanted).
+ *   clomp-stats summary|pilot-n ... --table CSV INPUT RUNS KEY COLUMN
+ *       the values (instead of V1 V2 ...) from a suite's <base>.csv by column name
+ *       (compare/suite_table.c): COLUMN of the OK runs among RUNS (space-separated) of
+ *       INPUT ("T A P Z S F TS POLICY") and measurement KEY, not marked valid 0; the
+ *       answer starts with runs (those runs, whatever their figures), and is only
+ *       runs and n 0 when no row gives a value.
  *   clomp-stats holm ALPHA P1,P2,...
  *       Holm's procedure: m, rejected, reject (0/1 per p), adjusted (Holm-adjusted p).
  *   clomp-stats comparison-json --level L < RECORDS
@@ -72,6 +80,7 @@
 #include "../timing/statistics.h"
 #include "answer_fields.h"
 #include "figure_comparison.h"
+#include "suite_table.h"
 
 /* One answer, field by field: tab-separated in the fields' order (the
  * shell drivers' old form), or with --json one JSON object whose members
@@ -181,12 +190,35 @@ static long parse_values(const char *what, int count, char **args, double *value
     return count;
 }
 
+/* The values of subcommand WHAT: ARGS, or with --table CSV INPUT RUNS KEY COLUMN the suite
+ * table's (compare/suite_table.c), answered first as "runs": the target processes among RUNS. */
+static long values_of(const char *what, int count, char **args, double *values)
+{
+    long runs;
+    if (count < 1 || strcmp(args[0], "--table") != 0)
+        return parse_values(what, count, args, values);
+    if (count != 6) {
+        fprintf(stderr, "clomp-stats: %s: usage: --table CSV INPUT RUNS KEY COLUMN\n", what);
+        return -1;
+    }
+    long n = table_values(args[1], args[2], args[3], args[4], args[5], values, &runs);
+    if (n >= 0)
+        field_long("runs", runs);
+    if (n == 0) {   /* from a table, no values is an answer: no figure to judge */
+        field_long("n", 0);
+        answer_end();
+    }
+    return n;
+}
+
 static int summary(int argc, char **argv)
 {
     static double values[MAX_VALUES];
-    long n = parse_values("summary", argc, argv, values);
+    long n = values_of("summary", argc, argv, values);
     if (n < 0)
         return 2;
+    if (n == 0 && argc > 0 && strcmp(argv[0], "--table") == 0)
+        return 0;
     if (n == 0) {
         fprintf(stderr, "clomp-stats: summary: no values\n");
         return 2;
@@ -273,9 +305,11 @@ static int pilot_n(int argc, char **argv)
         fprintf(stderr, "clomp-stats: pilot-n: the cap '%s' is not a whole number of processes >= 1\n", argv[2]);
         return 2;
     }
-    long n = parse_values("pilot-n", argc - 3, argv + 3, values);
+    long n = values_of("pilot-n", argc - 3, argv + 3, values);
     if (n < 0)
         return 2;
+    if (n == 0 && strcmp(argv[3], "--table") == 0)
+        return 0;
     PilotPlan p;
     if (plan_from_pilot(values, n, pct, floor_width, (long)cap, CLOMP_CI_LEVEL, &p) != 0) {
         fprintf(stderr, "clomp-stats: pilot-n: no plan from these values\n");
@@ -293,6 +327,12 @@ static int pilot_n(int argc, char **argv)
     field_long("processes", p.processes);
     field_number("expected_half_width", p.expected_half_width);
     field_long("reachable", p.reachable);
+    /* Where these values' own interval stands (stage 2's judged by the same width): the larger
+     * side of the 95% interval of their median (NA without one), and whether it is within. */
+    SampleStats s = summarize_samples(values, n, CLOMP_CI_LEVEL);
+    double half = s.has_ci ? fmax(s.median - s.ci_low, s.ci_high - s.median) : NAN;
+    field_number("half_width", half);
+    field_long("within", s.has_ci && half <= p.wanted);
     answer_end();
     return 0;
 }

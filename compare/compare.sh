@@ -14,13 +14,10 @@ here=$(cd "$(dirname "$0")/.." && pwd)
 # shellcheck source=suite/common.sh
 . "$here/suite/common.sh"
 
-# The help text is its own file: this script stays readable top to bottom.
-compare_usage() { cat "$here/compare/compare_usage.txt"; }
-
 # ---- sides ------------------------------------------------------------------------------
 # Per side (index 0 = A, 1 = B): the spec, binary, a short description, the
 # environment settings (newline-separated VAR=VALUE), and LD_LIBRARY_PATH to put first.
-side_spec=() side_bin=() side_what=() side_settings=() side_libpath=() side_placement=()
+side_spec=() side_bin=() side_what=() side_settings=() side_libpath=()
 
 # The variables a preset file sets, as VAR=VALUE lines (the file is sourced
 # in a clean subshell; only what it exports counts).
@@ -94,14 +91,7 @@ resolve_side() {  # resolve_side INDEX SPEC
             die_usage "--compare: side $label: '$setting' is not VAR=VALUE"
         settings+=${settings:+$'\n'}$setting
     done
-    # Where the threads run is recorded, not chosen: binding by default did not
-    # narrow the spread of an overhead on a shared node (docs/noise.md).
-    local var chosen='not set: the threads may migrate (no OMP_PROC_BIND, OMP_PLACES, GOMP_CPU_AFFINITY, KMP_AFFINITY)'
-    for var in OMP_PROC_BIND OMP_PLACES GOMP_CPU_AFFINITY KMP_AFFINITY; do
-        if grep -q "^$var=" <<<"$settings"; then chosen="set by the side ($var)"; break; fi
-        if [ -n "${!var+set}" ]; then chosen="set in the driver's environment ($var=${!var})"; break; fi
-    done
-    side_spec[k]=$spec side_settings[k]=$settings side_placement[k]=$chosen
+    side_spec[k]=$spec side_settings[k]=$settings
 }
 
 # One process of a comparison (and of --sweep, compare/sweep.sh): the side's
@@ -126,60 +116,20 @@ side_command() {  # side_command K -> sets cmd
     cmd+=("${side_bin[k]}")
 }
 
-# The OpenMP runtime side K's binary loads (ldd, in that side's environment):
-# "path<TAB>version" (results/clomp_results/runtime_library.py); "unknown<TAB>unknown" when
-# that fails, so the record's later cells keep their place.
-runtime_library() {  # runtime_library K
-    local answer
-    side_command "$1"
-    answer=$("${cmd[@]:0:${#cmd[@]}-1}" "$here/results/clomp-results" runtime-library "${side_bin[$1]}")
-    [[ $answer == *$'\t'* ]] || answer=$'unknown\tunknown'
-    printf '%s\n' "$answer"
-}
-
 # ---- the comparison ---------------------------------------------------------------------
 compare_main() {
-    local spec='' n=10 n_given=0 quick=0 out=out clomp_args=() numbers=0 arg primary=static_overhead primary_given=0
-    local until_spec="" looks="" list_figures=0
-    for arg in "$@"; do
-        case $arg in -h | --help) compare_usage; return 0 ;; --) break ;; esac
+    local parsed spec n looks primary primary_given list_figures out clomp_args arg check helper k
+    for arg in "$@"; do   # the help text is its own file: this script stays readable top to bottom
+        case $arg in -h | --help) cat "$here/compare/compare_usage.txt"; return 0 ;; --) break ;; esac
     done
-    while [ $# -gt 0 ]; do
-        case $1 in
-            --compare | --replicates | --out | --primary | --until) [ $# -ge 2 ] || die_usage "$1: needs a value (see --compare --help)" ;;
-        esac
-        case $1 in
-            --compare) spec=$2; shift ;;
-            --compare=*) spec=${1#*=} ;;
-            --replicates) n=$2 n_given=1; shift ;;
-            --replicates=*) n=${1#*=} n_given=1 ;;
-            --until) until_spec=$2; shift ;;
-            --until=*) until_spec=${1#*=} ;;
-            --list-figures) list_figures=1 ;;
-            --quick) quick=1 ;;
-            --out) out=$2; shift ;;
-            --out=*) out=${1#*=} ;;
-            --primary) primary=$2 primary_given=1; shift ;;
-            --primary=*) primary=${1#*=} primary_given=1 ;;
-            --json | --json=*) die_usage "--compare: clomp's --json is the driver's own (the results go to --out)" ;;
-            --csv | --csv=*) die_usage "--compare: clomp's --csv is the driver's own (the results go to --out)" ;;
-            --) shift; clomp_args+=("$@"); break ;;
-            -*) clomp_args+=("$1") ;;
-            *) clomp_args+=("$1"); numbers=$((numbers + 1)) ;;
-        esac
-        shift
-    done
-    if ! is_count "$n" || [ "$n" -lt 2 ]; then die_usage "--replicates: '$n' must be a whole number of at least 2"; fi
-    if [ -n "$until_spec" ]; then
-        [ "$n_given" = 0 ] || die_usage "--until and --replicates: give one (--until decided,MAX: MAX is the most pairs)"
-        # The planned looks (numbers of pairs): from 6 to MAX, at most 5, evenly spaced.
-        looks=$("$here/results/clomp-results" compare-options --until "$until_spec") || exit 2
-        n=${looks##*,}
-    fi
-    [ "$numbers" -eq 0 ] || [ "$numbers" -eq 7 ] ||
-        die_usage "--compare: give all seven clomp numbers or none (got $numbers)"
-    [ "$numbers" -eq 7 ] || clomp_args+=("$(count_cores)" 1 64 100 32 1 "$([ "$quick" = 1 ] && echo 1 || echo 100)")
-    [[ $spec == *,* && $spec != *,*,* ]] || die_usage "--compare: '$spec' is not A,B (two sides, one comma)"
+    # The options, checked by the results package before anything runs (compare_options.py; one line
+    # and exit 2 when refused): the sides, the pairs (--until's planned looks, its last the most),
+    # --primary, --list-figures, --out, then clomp's arguments, its seven numbers by default.
+    command -v python3 >/dev/null 2>&1 || die_usage "--compare: needs python3 (3.8 or newer): it reads the options and writes the report"
+    mapfile -d '' -t parsed < <("$here/results/clomp-results" compare-options --parse "$(count_cores)" "$@")
+    [ "${#parsed[@]}" -ge 7 ] || exit 2
+    spec=${parsed[0]} n=${parsed[1]} looks=${parsed[2]} primary=${parsed[3]} primary_given=${parsed[4]}
+    list_figures=${parsed[5]} out=${parsed[6]} clomp_args=("${parsed[@]:7}")
 
     compare_tmp=$(mktemp -d) || { echo "run_clomp.sh: mktemp failed" >&2; exit 3; }
     # shellcheck disable=SC2064  # the directory is fixed now
@@ -187,7 +137,6 @@ compare_main() {
     resolve_side 0 "${spec%%,*}"
     resolve_side 1 "${spec#*,}"
     # A nonexistent clomp option or a bad number is refused once, before anything runs.
-    local check
     side_command 0
     check=$("${cmd[@]}" --dry-run "${clomp_args[@]}" 2>&1 >/dev/null) ||
         die_usage "--compare: clomp refuses the arguments: ${check#clomp: }"
@@ -197,13 +146,11 @@ compare_main() {
         "${cmd[@]}" --list-schedules 2>/dev/null | "$here/results/clomp-results" compare-options --primary "$primary" || exit 2
     fi
     if [ "$list_figures" = 1 ]; then
-        side_command 0
         "${cmd[@]}" "${clomp_args[@]}" --json="$compare_tmp/list.json" >"$compare_tmp/out" 2>&1 </dev/null ||
             { echo "run_clomp.sh: --list-figures: side A's process failed: $(tail -n 1 "$compare_tmp/out")" >&2; exit 1; }
         "$here/results/clomp-results" compare-report --list-figures "$compare_tmp/list.json" || exit 3
         return 0
     fi
-    local helper
     helper=$(stats_helper) || { echo "run_clomp.sh: --compare: clomp-stats could not be built" >&2; exit 3; }
 
     mkdir -p "$out" || { echo "run_clomp.sh: cannot create $out" >&2; exit 2; }
@@ -218,14 +165,15 @@ compare_main() {
         echo "---- load average: $(cat /proc/loadavg 2>/dev/null || echo 'not available')"
     } >>"$base.env"
 
-    local k
     # Adjacent pairs, A and B in random order within each (CLOMP_COMPARE_SEED makes the order
     # reproducible): a drift of the machine slower than a pair hits both of its processes alike,
     # and neither side always runs first.
     [ -z "${CLOMP_COMPARE_SEED-}" ] || RANDOM=$CLOMP_COMPARE_SEED
-    local r rc label total=$((2 * n)) done_runs=0 sequence='' pairs=0 answer
+    local r rc label total=$((2 * n)) done_runs=0 sequence='' pairs=0 order
     for ((r = 1; r <= n; r++)); do
-        for k in $([ $((RANDOM % 2)) = 0 ] && echo 0 1 || echo 1 0); do
+        # Drawn here, not in a $(...): bash reseeds RANDOM in each subshell, so the seed would not hold.
+        if [ $((RANDOM % 2)) = 0 ]; then order='0 1'; else order='1 0'; fi
+        for k in $order; do
             label=$([ "$k" = 0 ] && echo A || echo B)
             side_command "$k"
             done_runs=$((done_runs + 1)) sequence+=$label
@@ -242,8 +190,7 @@ compare_main() {
         if { [ "$r" = 1 ] && [ "$primary_given" = 1 ]; } || [[ ,$looks, == *,$r,* ]]; then
             "$here/results/clomp-results" compare-report --look "$stem" "$r" "$helper" "$primary" \
                 "$([[ ,$looks, == *,$r,* ]] && echo "$looks" || echo -)"
-            answer=$?
-            case $answer in
+            case $? in
                 0) [[ ,$looks, != *,$r,* ]] || break ;;
                 1) ;;
                 2) exit 2 ;;
@@ -253,24 +200,23 @@ compare_main() {
     done
 
     # The header records (clomp-stats comparison-json's format); the results package reads every
-    # process's JSON record, compares the figures with clomp-stats and writes .txt, .csv and .json.
+    # process's JSON record, compares the figures with clomp-stats, writes .txt, .csv and .json and
+    # says the files' names.
     local records="$compare_tmp/records" line
     {
         printf 'date\t%s\nhost\t%s\narguments\t%s\nreplicates\t%s\norder\tpairs, random order within each\nsequence\t%s\nlooks\t%s\n' \
             "$(date)" "$(uname -n)" "${clomp_args[*]}" "$pairs" "$sequence" "${looks:-NA}"
         for k in 0 1; do
             label=$([ "$k" = 0 ] && echo A || echo B)
-            # runtime_library: "path<TAB>version", two of the record's cells
-            printf 'side\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$label" "${side_spec[k]}" "${side_what[k]}" "${side_bin[k]}" \
-                "${side_libpath[k]-}" "$(runtime_library "$k")" "${side_placement[k]}"
+            # The results package adds the runtime the side's binary loads and where its threads
+            # run (compare_report.with_runtime).
+            printf 'side\t%s\t%s\t%s\t%s\t%s\n' "$label" "${side_spec[k]}" "${side_what[k]}" "${side_bin[k]}" "${side_libpath[k]-}"
             while IFS= read -r line; do
                 [ -z "$line" ] || printf 'setting\t%s\t%s\t%s\n' "$label" "${line%%=*}" "${line#*=}"
             done <<<"${side_settings[k]}"
         done
     } >"$records"
     "$here/results/clomp-results" compare-report "$stem" "$records" "$helper" "$primary" || exit 3
-    echo "Files: $stem.txt $stem.csv $stem.json $stem.full $base.env"
-    return 0
 }
 
 # Sourced (compare/sweep.sh uses its sides), it only defines its functions.

@@ -11,37 +11,14 @@ here=$(cd "$(dirname "$0")/.." && pwd)
 # shellcheck source=suite/common.sh
 . "$here/suite/common.sh"
 
-# The help text is its own file: this script stays readable top to bottom.
-tax_usage() { cat "$here/compare/ompt_tax_usage.txt"; }
-
-side='' n=10 quick=0 out=out clomp_args=()
-while [ $# -gt 0 ]; do
-    case $1 in
-        --side | --replicates | --out) [ $# -ge 2 ] || die_usage "$1: needs a value (see --ompt-tax --help)" ;;
-    esac
-    case $1 in
-        -h | --help) tax_usage; exit 0 ;;
-        --ompt-tax) ;;
-        --side) side=$2; shift ;;
-        --side=*) side=${1#*=} ;;
-        --replicates) n=$2; shift ;;
-        --replicates=*) n=${1#*=} ;;
-        --quick) quick=1 ;;
-        --out) out=$2; shift ;;
-        --out=*) out=${1#*=} ;;
-        --ompt | --ompt=*) die_usage "--ompt-tax: the tool is the driver's to choose (no --ompt)" ;;
-        --compare | --compare=*) die_usage "--ompt-tax: give the side with --side, not --compare" ;;
-        *) clomp_args+=("$1") ;;
-    esac
-    shift
-done
-if ! is_count "$n" || [ "$n" -lt 2 ]; then die_usage "--replicates: '$n' must be a whole number of at least 2"; fi
-if [ -z "$side" ]; then
-    if command -v clang >/dev/null 2>&1; then side=llvm; else side=libomp; fi
-fi
-[[ $side != *,* ]] || die_usage "--side: '$side' is one side (no comma)"
-case $side in *CLOMP_OMPT=*) die_usage "--side: the driver sets CLOMP_OMPT itself" ;; esac
-[ "$quick" = 0 ] || clomp_args=(--quick "${clomp_args[@]}")
+# The options, read and checked by the results package (compare_options.py; one line and exit 2
+# when refused): the side (default llvm where clang is installed, else libomp), the processes,
+# --out, then clomp's arguments (--quick first when given).
+command -v python3 >/dev/null 2>&1 || die_usage "--ompt-tax: needs python3 (3.8 or newer): it reads the options and writes the report"
+mapfile -d '' -t parsed < <("$here/results/clomp-results" compare-options --parse-ompt-tax "$@")
+[ "${parsed[0]-}" != help ] || { cat "$here/compare/ompt_tax_usage.txt"; exit 0; }   # its own file: this one reads top to bottom
+[ "${#parsed[@]}" -ge 3 ] || exit 2
+side=${parsed[0]} n=${parsed[1]} out=${parsed[2]} clomp_args=("${parsed[@]:3}")
 
 mkdir -p "$out" || { echo "run_clomp.sh: cannot create $out" >&2; exit 2; }
 claim_new_id "$out" "$(file_host_name)"
@@ -58,8 +35,6 @@ for tool in trivial sampling; do
         exit "$status"
     }
 done
-# The table of both comparisons and the sampling tool's samples: the results package, from the
-# comparisons' JSON documents and the sampling processes' JSON records.
+# The table of both comparisons and the sampling tool's samples, then the files' names: the results
+# package, from the comparisons' JSON documents and the sampling processes' JSON records.
 "$here/results/clomp-results" ompt-tax-report "$base" "$side" "$n" "$work" "${clomp_args[*]}" || exit 1
-txt="${base}_ompt_tax.txt" csv="${base}_ompt_tax.csv"
-echo "Files: $txt $csv $work/"

@@ -8,7 +8,7 @@
 # clomp-stats. run_clomp.sh hands every --sweep command line to this script.
 set -u
 here=$(cd "$(dirname "$0")/.." && pwd)
-# The side (binary, preset, LD_LIBRARY_PATH), its command and its runtime library are
+# The side (binary, preset, LD_LIBRARY_PATH) and its command are
 # --compare's: compare/compare.sh, sourced for its functions (it runs nothing when sourced).
 # shellcheck source=compare/compare.sh
 . "$here/compare/compare.sh"
@@ -75,7 +75,7 @@ sweep_main() {
     local check lib ver plan
     check=$("${cmd[@]}" --dry-run "${clomp_args[@]}" --json="$compare_tmp/dry.json" 2>&1 >/dev/null) ||
         die_usage "--sweep: clomp refuses the arguments: ${check#clomp: }"
-    IFS=$'\t' read -r lib ver < <(runtime_library 0)
+    IFS=$'\t' read -r lib ver < <("${cmd[@]:0:${#cmd[@]}-1}" "${results[@]}" runtime-library "${side_bin[0]}")
     plan=$("${results[@]}" sweep-plan --library "$([ "$lib" = unknown ] || printf '%s' "$lib")" \
         "$([ -s "$compare_tmp/dry.json" ] && printf '%s' "$compare_tmp/dry.json" || echo -)" "${specs[@]}") || exit 2
     local combos=() line k
@@ -122,8 +122,8 @@ sweep_main() {
         printf 'date\t%s\nhost\t%s\narguments\t%s\nreplicates\t%s\norder\tforward, then backward\nsequence\t%s\n' \
             "$(date)" "$(uname -n)" "${clomp_args[*]}" "$n" "$sequence"
         printf 'load_before\t%s\nload_after\t%s\n' "$load_before" "$(cat /proc/loadavg 2>/dev/null || echo 'not available')"
-        printf 'side\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "${side_spec[0]}" "${side_what[0]}" "${side_bin[0]}" \
-            "${side_libpath[0]-}" "$lib" "$ver" "${side_placement[0]}"
+        printf 'side\t%s\t%s\t%s\t%s\t%s\t%s\n' "${side_spec[0]}" "${side_what[0]}" "${side_bin[0]}" \
+            "${side_libpath[0]-}" "$lib" "$ver"   # and its placement: sweep_report.read_header
         while IFS= read -r line; do [ -z "$line" ] || printf 'setting\t%s\t%s\n' "${line%%=*}" "${line#*=}"; done <<<"${side_settings[0]}"
         grep -v '^combination'$'\t' <<<"$plan"
         grep '^combination'$'\t' <<<"$plan"

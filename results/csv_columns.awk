@@ -1,10 +1,9 @@
 # The suite's bash reads of a CSV whose first row names the columns, cells
-# addressed by name (suite/common.sh table_rows, --resume, --stop-on-slowdown,
-# --replicates auto: the parts of a suite that never need Python). Cells are
+# addressed by name (suite/common.sh table_rows, --resume, --stop-on-slowdown:
+# parts of a suite that never need Python). Cells are
 # RFC 4180, one record per line: clomp quotes text with a comma or a quote in it (an optional
 # schedule's name such as "Static,1 OMP", the host name).
 #   col("speedup") -> the cell of the current row, "" when there is no such column
-#   input_of()     -> the row's input and NUMA policy, "T A P Z S F TS POLICY" (clomp's seven numbers)
 { ncell = csv_split($0, cell) }
 FNR == 1 { delete at; for (i = 1; i <= ncell; i++) at[cell[i]] = i; next }
 function csv_split(line, out,   n, i, ch, text, quoted) {
@@ -23,7 +22,3 @@ function csv_split(line, out,   n, i, ch, text, quoted) {
 }
 function col(name) { return (name in at) ? cell[at[name]] : "" }
 function num(name,  v) { v = col(name); return (v ~ /^-?[0-9.]+([eE][-+]?[0-9]+)?$/) ? v : "NaN" }
-function input_of() {
-    return col("numThreads") " " col("allocThreads") " " col("numParts") " " col("zonesPerPart") " " col("zoneSize") " " \
-        col("flopScale") " " col("timeScale") " " col("numa")
-}

@@ -24,11 +24,9 @@ capture lscpu.txt lscpu
 # One line per CPU: the validator counts cores (unique core, socket pairs) from it.
 capture lscpu-cores.csv lscpu -p=CPU,CORE,SOCKET,NODE
 capture numactl-H.txt numactl -H
-if command -v lstopo-no-graphics >/dev/null 2>&1; then
-    capture lstopo.txt lstopo-no-graphics --of console
-else
-    capture lstopo.txt lstopo --of console
-fi
+lstopo=lstopo
+! command -v lstopo-no-graphics >/dev/null 2>&1 || lstopo='lstopo-no-graphics'
+capture lstopo.txt "$lstopo" --of console
 {
     echo "uname -a: $(uname -a)"
     echo "/proc/version: $(cat /proc/version 2>/dev/null || echo 'not available')"

@@ -68,9 +68,6 @@ stats_helper() {
 # results/csv_columns.awk). Nothing when CSV is missing.
 table_rows() { [ ! -e "$1" ] || awk -F, -f "$here/results/csv_columns.awk" -f <(printf '%s\n' "$2") "$1"; }
 
-# table_column CSV NAME: the cells of column NAME, one a line.
-table_column() { table_rows "$1" "{ print col(\"$2\") }"; }
-
 # --resume: rows of runs that are not in .done (a run a driver from before
 # the record journal, suite/run_guard.sh, left half recorded, or one
 # drop_incomplete_done_runs took back) leave the tables, by their run column,

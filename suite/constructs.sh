@@ -64,11 +64,9 @@ CONSTRUCT_SIZES=1,243,59049
 
 # The --constructs list of the suite's construct runs.
 suite_construct_list() {
-    if [ "${constructs-1}" = epcc4 ]; then
-        echo "$SUITE_CONSTRUCTS,$EPCC4_SYNC,$EPCC4_LOOP,$EPCC4_TASK,$EPCC4_DATA"
-    else
-        echo "$SUITE_CONSTRUCTS"
-    fi
+    local rows=$SUITE_CONSTRUCTS
+    [ "${constructs-1}" != epcc4 ] || rows+=",$EPCC4_SYNC,$EPCC4_LOOP,$EPCC4_TASK,$EPCC4_DATA"
+    echo "$rows"
 }
 
 # The clomp options of a run of SET with THREADS threads (nothing for a mesh run).

@@ -66,12 +66,9 @@ write_env() {
 check_preflight() {
     local cores load governor balancing
     cores=$(count_cores)
-    case ${OMP_PROC_BIND:-}${KMP_AFFINITY:-} in
-        '' | [Ff][Aa][Ll][Ss][Ee]) preflight+=("threads not bound (OMP_PROC_BIND unset or false): they may migrate mid-run") ;;
-    esac
-    case ${OMP_WAIT_POLICY:-} in
-        [Pp][Aa][Ss][Ss][Ii][Vv][Ee]) preflight+=("OMP_WAIT_POLICY=passive: sleeping threads add wake-up time to every loop") ;;
-    esac
+    local bind=${OMP_PROC_BIND:-}${KMP_AFFINITY:-} policy=${OMP_WAIT_POLICY:-}
+    [[ -n $bind && ${bind,,} != false ]] || preflight+=("threads not bound (OMP_PROC_BIND unset or false): they may migrate mid-run")
+    [ "${policy,,}" != passive ] || preflight+=("OMP_WAIT_POLICY=passive: sleeping threads add wake-up time to every loop")
     [ "${KMP_BLOCKTIME:-}" != 0 ] || preflight+=("KMP_BLOCKTIME=0: libomp threads sleep at once, like a passive wait policy")
     [ "${GOMP_SPINCOUNT:-}" != 0 ] || preflight+=("GOMP_SPINCOUNT=0: libgomp threads sleep at once, like a passive wait policy")
     load=$(cut -d' ' -f1 /proc/loadavg 2>/dev/null || echo 0)

@@ -94,13 +94,11 @@ add_packed_layouts() {
 # The rank layout of every MPI run, for the .env file.
 mpi_layout() {
     local i set_name policy args ranks
-    local -a a
     echo "mpi launcher: $mpi_launcher"
     for ((i = 0; i < total_runs; i++)); do
         IFS='|' read -r set_name policy args <<<"${plan[i]}"
-        read -r -a a <<<"$args"
         ranks=$(launcher_ranks "$(mpi_launcher_for "$set_name")")
-        echo "run $((i + 1)) ($set_name): ${ranks:-launcher-chosen} rank(s) x ${a[0]} threads: $(mpi_launcher_for "$set_name")"
+        echo "run $((i + 1)) ($set_name): ${ranks:-launcher-chosen} rank(s) x ${args%% *} threads: $(mpi_launcher_for "$set_name")"
     done
 }
 

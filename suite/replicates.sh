@@ -15,18 +15,18 @@
 # plan (and the results package's loader rebuilds it: with_auto_replicates).
 # Sourced by run_clomp.sh; reads its settings, declared here and assigned there
 # before any function below runs:
-#   reads: base, here, plan, total_runs, last_key_run, start_epoch (run_clomp.sh); stats_helper (suite/common.sh)
+#   reads: base, plan, total_runs, last_key_run, start_epoch (run_clomp.sh); stats_helper (suite/common.sh)
 #   sets:  replicates, auto_pct, auto_cap, auto_minutes (parse_replicates); plan, total_runs,
 #          auto_n, auto_at, auto_inserted, auto_finished (auto_replicates_step)
-declare -g base here last_key_run start_epoch
+declare -g base last_key_run start_epoch
 
 AUTO_START=6            # the pilot: the fewest processes with a 95% interval of the median
 AUTO_FLOOR=0.1          # us: the widest interval wanted for a figure in us
 auto_pct='' auto_cap='' auto_minutes='' auto_inserted=0 auto_n=0 auto_finished=0 auto_at=()
-# The figures that must be tight, as "measurement key|clomp CSV column|label|unit" (unit us: the
-# 0.1 us floor applies): CLOMP 1.2's Runtime figures, as the key summary shows them.
-auto_figures=('barrier|runtime_us_per_loop|OMP Barrier us/Loop|us' 'static|runtime_overhead_us|Static OMP overhead|us'
-    'dynamic|runtime_overhead_us|Dynamic OMP overhead|us' 'static|runtime_speedup|Static OMP speedup|')
+# The figures that must be tight, as "measurement key|clomp CSV column|label|floor" (the 0.1 us floor
+# for a figure in us, none for the speedup): CLOMP 1.2's Runtime figures, as the key summary shows them.
+auto_figures=("barrier|runtime_us_per_loop|OMP Barrier us/Loop|$AUTO_FLOOR" "static|runtime_overhead_us|Static OMP overhead|$AUTO_FLOOR"
+    "dynamic|runtime_overhead_us|Dynamic OMP overhead|$AUTO_FLOOR" 'static|runtime_speedup|Static OMP speedup|none')
 
 # parse_replicates VALUE: sets replicates (the processes planned first: the pilot) and,
 # for auto, auto_pct, auto_cap, auto_minutes; exits 2 with one line on bad input.
@@ -60,43 +60,16 @@ auto_plan_line() {
         "$auto_minutes min), spread through the runs after the key runs; the interval reported is from the N alone"
 }
 
-# auto_values INPUT KEY COLUMN RUNS: the figure's values of the OK runs of INPUT numbered
-# in RUNS (space-separated) in <base>.csv (clomp's own rows, read by column name,
-# quote-aware: results/csv_columns.awk), one a line; a measurement its run marked
-# not a result (valid 0, issue 35) gives none, as the between-process table leaves it out.
-auto_values() {
-    awk -F, -v want="$1" -v key="$2" -v c="$3" -v runs="$4" -f "$here/results/csv_columns.awk" -f <(cat <<'AWK'
-BEGIN { k = split(runs, r, " "); for (i = 1; i <= k; i++) wanted[r[i]] }
-col("key") == key && col("run_status") == "OK" && (col("run") in wanted) && col(c) != "" && col("valid") != "0" &&
-    input_of() == want { print col(c) }
-AWK
-) "$base.csv" 2>/dev/null
-}
-
-# auto_input: the target input as <base>.csv's columns give it, with its NUMA policy.
-auto_input() { echo "${plan[0]##*|} first-touch"; }
-
-# auto_widths RUNS: per key figure "label<TAB>n<TAB>median<TAB>half<TAB>allowed" from the OK target
-# runs numbered in RUNS; half (the larger side of the 95% interval of the median) is NA without an
-# interval; allowed is the smaller of PCT% of |median| and 0.1 us (figures in us). clomp-stats
-# answers in JSON, read by member name (stats_field).
-auto_widths() {
-    local helper figure key col label unit values json n median ci_lo ci_hi
-    helper=$(stats_helper) || return 1
-    for figure in "${auto_figures[@]}"; do
-        IFS='|' read -r key col label unit <<<"$figure"
-        values=$(auto_values "$(auto_input)" "$key" "$col" "$1")
-        # A figure no process gave (issue 35: not a result in each) is still wide, never tight.
-        [ -n "$values" ] || { printf '%s\t0\tNA\tNA\tNA\n' "$label"; continue; }
-        # shellcheck disable=SC2086  # one value per word
-        json=$("$helper" summary --json $values) || continue
-        n=$(stats_field "$json" n) median=$(stats_field "$json" median)
-        ci_lo=$(stats_field "$json" ci_low) ci_hi=$(stats_field "$json" ci_high)
-        awk -v l="$label" -v n="$n" -v m="$median" -v lo="$ci_lo" -v hi="$ci_hi" -v p="$auto_pct" -v us="$unit" -v f="$AUTO_FLOOR" 'BEGIN {
-            a = (m < 0 ? -m : m) * p / 100; if (us == "us" && a > f) a = f
-            h = "NA"; if (lo != "null") h = (m - lo > hi - m) ? m - lo : hi - m
-            printf "%s\t%d\t%.4g\t%s\t%.4g\n", l, n, m, h == "NA" ? h : sprintf("%.4g", h), a }'
-    done
+# auto_answer RUNS KEY COLUMN FLOOR: clomp-stats pilot-n's JSON answer (one line, read by member
+# name: stats_field) for one key figure, its values read by clomp-stats from <base>.csv by column
+# name (compare/suite_table.c): those of the OK target runs numbered in RUNS (space-separated), a
+# measurement its run marked not a result (valid 0, issue 35) giving none, as the between-process
+# table leaves it out. runs: the target processes among RUNS, whatever their figures; n 0 alone:
+# no value. Else the plan from the values, and their own 95% interval's half_width (the larger
+# side; null without one) and whether it is within the smaller of PCT% of |median| and FLOOR.
+# Uses the caller's helper.
+auto_answer() {
+    "$helper" pilot-n --json "$auto_pct" "$4" "$auto_cap" --table "$base.csv" "${plan[0]##*|} first-touch" "$1" "$2" "$3"
 }
 
 # stats_field JSON NAME: the member NAME of clomp-stats' one-line JSON object (numbers and null).
@@ -104,18 +77,12 @@ stats_field() {
     [[ $1 =~ \"$2\":\ ([^,}]*) ]] && printf '%s\n' "${BASH_REMATCH[1]}"
 }
 
-# auto_runs FROM TO: the run numbers FROM..TO, space-separated.
-auto_runs() { local r out=''; for ((r = $1; r <= $2; r++)); do out+="$r "; done; echo "${out% }"; }
-
-# auto_stage2_runs: the run numbers of the stage-2 processes inserted so far.
-auto_stage2_runs() { echo "${auto_at[*]:0:auto_inserted}"; }
-
 # auto_decide I: at the end of the key runs (I = last_key_run): stage 2's size from the pilot
 # (the target runs numbered <= I), and where its processes go: spread through the runs after
 # the key runs, the first right after them. Said, and recorded in <base>.env; a resumed
 # suite reads the recorded decision instead.
 auto_decide() {
-    local i=$1 recorded helper figure key col label unit floor values json n pilot rest k how lines=''
+    local i=$1 recorded helper figure key col label floor json n pilot rest k how lines=''
     recorded=$(grep -m 1 '^replicates auto: stage 2: ' "$base.env")
     if [ -n "$recorded" ]; then
         auto_n=${recorded#replicates auto: stage 2: }
@@ -126,18 +93,13 @@ auto_decide() {
             die_usage "--resume: $base.env's 'replicates auto: stage 2:' line is not N processes at N run numbers"
         return 0
     fi
-    pilot=$(auto_processes "$(auto_runs 1 "$i")")
-    auto_n=0
+    auto_n=0 pilot=$replicates   # the pilot planned, where clomp-stats cannot count it
     if helper=$(stats_helper); then
         for figure in "${auto_figures[@]}"; do
-            IFS='|' read -r key col label unit <<<"$figure"
-            values=$(auto_values "$(auto_input)" "$key" "$col" "$(auto_runs 1 "$i")")
-            [ -n "$values" ] || { lines+=$(printf '  %-22s no pilot process gave a result: not planned for' "$label")$'\n'; continue; }
-            floor=none
-            [ "$unit" != us ] || floor=$AUTO_FLOOR
-            # shellcheck disable=SC2086  # one value per word
-            json=$("$helper" pilot-n --json "$auto_pct" "$floor" "$auto_cap" $values) || continue
-            n=$(stats_field "$json" processes)
+            IFS='|' read -r key col label floor <<<"$figure"
+            json=$(auto_answer "$(seq -s ' ' 1 "$i")" "$key" "$col" "$floor") || continue
+            pilot=$(stats_field "$json" runs) n=$(stats_field "$json" processes)
+            [ "$(stats_field "$json" n)" != 0 ] || { lines+=$(printf '  %-22s no pilot process gave a result: not planned for' "$label")$'\n'; continue; }
             [ "$n" -le "$auto_n" ] || auto_n=$n
             lines+=$(awk -v l="$label" -v k="$(stats_field "$json" n)" -v m="$(stats_field "$json" median)" \
                 -v s="$(stats_field "$json" scale)" -v w="$(stats_field "$json" wanted)" -v n="$n" \
@@ -164,17 +126,6 @@ auto_decide() {
     } | tee -a "$base.env"
 }
 
-# The target processes among RUNS, whatever their figures (a process whose run marked a
-# figure not a result still ran: issue 35): the distinct OK target runs in <base>.csv.
-auto_processes() {  # auto_processes RUNS
-    awk -F, -v want="$(auto_input)" -v runs="$1" -f "$here/results/csv_columns.awk" -f <(cat <<'AWK'
-BEGIN { k = split(runs, r, " "); for (i = 1; i <= k; i++) wanted[r[i]] }
-col("run_status") == "OK" && (col("run") in wanted) && !(col("run") in seen) && input_of() == want { seen[col("run")]; n++ }
-END { print n + 0 }
-AWK
-) "$base.csv" 2>/dev/null
-}
-
 auto_insert() {  # auto_insert I: a stage-2 target process at plan index I
     plan=("${plan[@]:0:$1}" "${plan[0]}" "${plan[@]:$1}")
     total_runs=$((total_runs + 1)) auto_inserted=$((auto_inserted + 1))
@@ -182,20 +133,28 @@ auto_insert() {  # auto_insert I: a stage-2 target process at plan index I
 
 # auto_finish WHY: the interval reported, from the stage-2 processes alone; said and recorded.
 auto_finish() {
-    local why=$1 runs widths wide processes
+    local why=$1 runs helper figure key col label floor json processes=$auto_inserted lines='' wide='' judged=0
     auto_finished=1
-    runs=$(auto_stage2_runs)
-    widths=$(auto_widths "$runs") || { echo "run_clomp.sh: warning: clomp-stats could not be built: no interval to report" >&2; widths=''; }
-    processes=$(auto_processes "$runs")
-    wide=$(awk -F'\t' '$4 == "NA" || $4 > $5 { printf "%s%s", s, $1; s = ", " }' <<<"$widths")
-    if [ -z "$widths" ]; then why="${why:+$why; }no key figure to judge"
+    runs=${auto_at[*]:0:auto_inserted}   # the stage-2 processes inserted so far
+    helper=$(stats_helper) || { echo "run_clomp.sh: warning: clomp-stats could not be built: no interval to report" >&2; helper=false; }
+    for figure in "${auto_figures[@]}"; do
+        IFS='|' read -r key col label floor <<<"$figure"
+        json=$(auto_answer "$runs" "$key" "$col" "$floor") || continue
+        processes=$(stats_field "$json" runs) judged=1
+        # A figure no process gave (issue 35: not a result in each) is still wide, never tight.
+        [ "$(stats_field "$json" within)" = 1 ] || wide+="${wide:+, }$label"
+        [ "$(stats_field "$json" n)" != 0 ] || { lines+=$(printf '  %-22s no stage-2 process gave a result' "$label")$'\n'; continue; }
+        lines+=$(awk -v l="$label" -v n="$(stats_field "$json" n)" -v m="$(stats_field "$json" median)" \
+            -v h="$(stats_field "$json" half_width)" -v w="$(stats_field "$json" wanted)" 'BEGIN {
+            printf "  %-22s median %.4g, 95%% interval %s (wanted +-%.4g) from %d processes\n", l, m, h == "null" ? "none" : sprintf("+-%.4g", h), w, n }')$'\n'
+    done
+    if [ "$judged" = 0 ]; then why="${why:+$why; }no key figure to judge"
     elif [ -z "$wide" ]; then why="${why:+$why; }every key figure's 95% interval is within +-${auto_pct}% and +-$AUTO_FLOOR us"
     else why="${why:+$why; }still wide: $wide"
     fi
     {
         echo "replicates auto: stopped after $processes processes (stage 2: runs ${runs:-none}; the pilot's left out): $why"
-        awk -F'\t' '$2 == 0 { printf "  %-22s no stage-2 process gave a result\n", $1; next }
-            { printf "  %-22s median %s, 95%% interval %s (wanted +-%s) from %d processes\n", $1, $3, $4 == "NA" ? "none" : "+-" $4, $5, $2 }' <<<"$widths"
+        printf '%s' "$lines"
     } | tee -a "$base.env"
 }
 

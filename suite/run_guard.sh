@@ -9,8 +9,7 @@
 #          (run_clomp.sh's), and the run loop's variables (record_run, stop_unrecorded)
 #   sets:  lock_fd, holder_file, holding (lock_suite); watchdog (start_watchdog)
 #   uses:  is_construct_set (suite/plan.sh), record_tables, close_row_writer (suite/results.sh),
-#          table_rows, table_column (suite/common.sh),
-#          replace_with_new (suite/common.sh)
+#          table_rows, replace_with_new (suite/common.sh)
 # Declared here; run_clomp.sh assigns them before any function below runs:
 declare -g base id out_dir host resume_id run set_name status rc reason seconds policy tmp full summary run_csv total_runs
 declare -ga orig_args cmd
@@ -207,7 +206,7 @@ undo_record() {
 # stays, before the new one (.full is never read back).
 drop_incomplete_done_runs() {
     local run keep=() dropped=() recorded
-    recorded=$(table_column "$base.runs.csv" run)
+    recorded=$(table_rows "$base.runs.csv" '{ print col("run") }')
     while read -r run; do
         [ -n "$run" ] || continue
         if grep -qx "$run" <<<"$recorded"; then keep+=("$run"); else dropped+=("$run"); fi

@@ -49,9 +49,7 @@ slurm_env_lines() {
     echo "slurm nodes: ${SLURM_JOB_NODELIST:-${SLURM_NODELIST:-unknown}} (${SLURM_JOB_NUM_NODES:-?} node(s))"
     echo "slurm cpus: ${SLURM_CPUS_ON_NODE:-?} on this node${SLURM_CPUS_PER_TASK:+, $SLURM_CPUS_PER_TASK per task}${SLURM_NTASKS:+, $SLURM_NTASKS task(s)}; suite cores: $(count_cores)"
     echo "slurm exclusive: $(slurm_exclusive)"
-    local others
-    others=$(slurm_other_jobs)
-    echo "slurm other jobs on node: ${others:-none}"
+    echo "slurm other jobs on node: $(slurm_other_jobs | grep . || echo none)"
 }
 
 # Preflight warnings (suite/env_file.sh's check_preflight adds them).

@@ -136,6 +136,7 @@ is "$(awk '{ printf "%s", ($2 == 2 ? "B" : "A") }' "$FAKE_LOG")" "$sequence" \
 stem=$fake_dir/CLOMP_${host}_1_compare
 ok "$([ -f "$stem.txt" ] && [ -f "$stem.csv" ] && [ -f "$stem.json" ] && [ -f "$stem.full" ] && [ -f "$fake_dir/CLOMP_${host}_1.env" ]; echo $?)" \
     "the comparison leaves .txt, .csv, .json, .full and .env under one new ID (1)"
+is "$(tail -n 1 <<<"$out")" "Files: $stem.txt $stem.csv $stem.json $stem.full $fake_dir/CLOMP_${host}_1.env" "and its last line names them"
 is "$(grep -c '^=== process [0-9]*/16: side [AB], pair [1-8]: ' "$stem.full")" 16 ".full holds all 16 processes' output, each marked with its side and pair"
 [ "$(grep -c '^comparison-json$' "$root/stats.log")" -eq 1 ] && [ -s "$stem.json" ] && cmp -s "$root/stats-json.out" "$stem.json"
 ok $? "the .json is the document clomp-stats comparison-json wrote (once), byte for byte"
@@ -267,6 +268,10 @@ else
     skip "the stated power" "no python3"
 fi
 ok "$([ -f "$fake_dir/CLOMP_${host}_2_compare.txt" ]; echo $?)" "a second comparison takes the next free ID (2)"
+# The order comes from the seed alone: the same seed again gives the same pairs in the same order.
+seeded=$(sed -n 's/^  Processes: 8 pairs, .* within each pair: //p' "$fake_dir/CLOMP_${host}_2_compare.txt")
+CLOMP_COMPARE_SEED=11 drive --compare "$fake","$fake" --replicates 8 --out "$root/seed" 2 1 16 100 32 1 1
+is "$(sed -n 's/^  Processes: 8 pairs, .* within each pair: //p' <<<"$out")" "$seeded" "CLOMP_COMPARE_SEED=11 again: the same order of the pairs ($seeded)"
 
 # --list-figures: side A once, its KEYs; a construct KEY no process gives: exit 2 after the first pair.
 rm -f "$FAKE_COUNTER" "$FAKE_LOG"

@@ -214,6 +214,7 @@ if [ -n "$tax_side" ]; then
         "${small[@]}" 2>"$tmp/tax.err")
     is "$?" 0 "--ompt-tax --side $tax_side --replicates 2 exits 0"
     tax_csv=$(ls "$tmp"/tax/*_ompt_tax.csv 2>/dev/null)
+    is "$(tail -n 1 <<<"$tax_out")" "Files: ${tax_csv%.csv}.txt $tax_csv ${tax_csv%.csv}.d/" "its last line names its files"
     is "$(python3 -c 'import csv, sys; print(sorted(r["figure"] for r in csv.DictReader(open(sys.argv[1]))
 if r["trivial_ratio"] and r["sampling_ratio"]))' "$tax_csv")" \
         "['OMP Barrier us/Loop', 'Serial Ref us/Loop', 'system CPU seconds', 'user CPU seconds']" \

@@ -5,7 +5,8 @@
 # directory stays empty), planted links, FIFOs and devices refused, and the
 # report following the records (LLNL targets, roles, validity, busy census);
 # the --compare report's header and overall answer, and its verdict when nothing could be compared
-# (tests/python/test_compare_report.py); every chart drawn by one gnuplot as it is drawn alone
+# (tests/python/test_compare_report.py), each side's runtime library found in its own environment,
+# and its command line read (test_compare_options.py); every chart drawn by one gnuplot as it is drawn alone
 # (tests/python/test_charts_batch.py).
 top=$(cd "$(dirname "$0")/.." && pwd)
 if ! python3 -c 'import sys; sys.exit(sys.version_info < (3, 8))' 2>/dev/null; then
@@ -14,4 +15,4 @@ if ! python3 -c 'import sys; sys.exit(sys.version_info < (3, 8))' 2>/dev/null; t
 fi
 cd "$top/tests/python" || exit 255
 exec python3 tap_runner.py test_render_golden.py test_render_hostile.py test_render_links.py test_render_records.py \
-    test_compare_report.py test_charts_batch.py
+    test_compare_report.py test_compare_options.py test_charts_batch.py

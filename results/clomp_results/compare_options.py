@@ -1,6 +1,12 @@
-"""run_clomp.sh --compare's statistical options checked before anything runs
+"""run_clomp.sh --compare's options checked before anything runs
 (compare/compare.sh; docs/compare.md):
 
+    compare-options --parse CORES ARGS...   the command line (after --help): spec, pairs, looks,
+                                            primary, primary_given, list_figures, out, then
+                                            clomp's arguments (seven numbers by default, CORES
+                                            threads), each ended by a NUL byte
+    compare-options --parse-ompt-tax ARGS...   --ompt-tax's (compare/ompt_tax.sh): side, processes,
+                                            out, then clomp's arguments; help alone for -h/--help
     compare-options --until SPEC     the planned looks of --until decided[,MAX]: N1,N2,...
     compare-options --primary KEY    KEY checked against side A's clomp --list-schedules (standard input)
 
@@ -11,7 +17,9 @@ measurement; a construct's KEY is checked against the first pair's records
 (compare-report --look)."""
 from __future__ import annotations
 
+import os
 import re
+import shutil
 import sys
 from typing import List
 
@@ -63,12 +71,97 @@ def check_primary(key: str, listing: str) -> None:
         raise Refused("--primary: 'bestcase_overhead' is 0 by definition (never counted): name another")
 
 
+VALUED = ("--compare", "--replicates", "--until", "--out", "--primary")
+
+
+def parse_compare(cores: str, args: List[str]) -> List[str]:
+    """--compare's command line as compare/compare.sh reads it; Refused with its one line."""
+    got = {"--compare": "", "--replicates": "10", "--until": "", "--out": "out", "--primary": "static_overhead"}
+    given, flags, clomp, numbers, i = set(), set(), [], 0, 0
+    while i < len(args):
+        arg = args[i]
+        name, eq, value = arg.partition("=")
+        if arg in VALUED:
+            if i + 1 >= len(args):
+                raise Refused("%s: needs a value (see --compare --help)" % arg)
+            got[arg], i = args[i + 1], i + 1
+            given.add(arg)
+        elif eq and name in VALUED:
+            got[name] = value
+            given.add(name)
+        elif arg in ("--list-figures", "--quick"):
+            flags.add(arg)
+        elif name in ("--json", "--csv"):
+            raise Refused("--compare: clomp's %s is the driver's own (the results go to --out)" % name)
+        elif arg == "--":
+            clomp += args[i + 1:]
+            break
+        else:   # clomp's own option, or one of its seven numbers
+            clomp.append(arg)
+            numbers += not arg.startswith("-")
+        i += 1
+    n, looks = got["--replicates"], ""
+    if not re.fullmatch(r"[1-9][0-9]*", n) or int(n) < 2:
+        raise Refused("--replicates: '%s' must be a whole number of at least 2" % n)
+    if got["--until"]:
+        if "--replicates" in given:
+            raise Refused("--until and --replicates: give one (--until decided,MAX: MAX is the most pairs)")
+        planned = plan_looks(got["--until"])   # from 6 to MAX, at most 5, evenly spaced
+        looks, n = ",".join(str(k) for k in planned), str(planned[-1])
+    if numbers not in (0, 7):
+        raise Refused("--compare: give all seven clomp numbers or none (got %d)" % numbers)
+    if numbers == 0:
+        clomp += [cores, "1", "64", "100", "32", "1", "1" if "--quick" in flags else "100"]
+    if got["--compare"].count(",") != 1:
+        raise Refused("--compare: '%s' is not A,B (two sides, one comma)" % got["--compare"])
+    return [got["--compare"], n, looks, got["--primary"], str(int("--primary" in given)),
+            str(int("--list-figures" in flags)), got["--out"]] + clomp
+
+
+def parse_ompt_tax(args: List[str]) -> List[str]:
+    """--ompt-tax's command line as compare/ompt_tax.sh reads it; Refused with its one line."""
+    got = {"--side": "", "--replicates": "10", "--out": "out"}
+    clomp, quick, i = [], False, 0
+    while i < len(args):
+        arg = args[i]
+        name, eq, value = arg.partition("=")
+        if arg in got:
+            if i + 1 >= len(args):
+                raise Refused("%s: needs a value (see --ompt-tax --help)" % arg)
+            got[arg], i = args[i + 1], i + 1
+        elif arg in ("-h", "--help"):
+            return ["help"]
+        elif eq and name in got:
+            got[name] = value
+        elif arg == "--quick":
+            quick = True
+        elif name in ("--ompt", "--compare"):
+            raise Refused("--ompt-tax: the tool is the driver's to choose (no --ompt)" if name == "--ompt"
+                          else "--ompt-tax: give the side with --side, not --compare")
+        elif arg != "--ompt-tax":
+            clomp.append(arg)
+        i += 1
+    n, side = got["--replicates"], got["--side"] or ("llvm" if shutil.which("clang") else "libomp")
+    if not re.fullmatch(r"[1-9][0-9]*", n) or int(n) < 2:
+        raise Refused("--replicates: '%s' must be a whole number of at least 2" % n)
+    if "," in side:
+        raise Refused("--side: '%s' is one side (no comma)" % side)
+    if "CLOMP_OMPT=" in side:
+        raise Refused("--side: the driver sets CLOMP_OMPT itself")
+    return [side, n, got["--out"]] + (["--quick"] if quick else []) + clomp
+
+
 def main(argv: List[str]) -> int:
-    if len(argv) != 2 or argv[0] not in ("--until", "--primary"):
-        sys.stderr.write("usage: compare-options --until SPEC | --primary KEY <LISTING\n")
+    if not (len(argv) == 2 and argv[0] in ("--until", "--primary") or len(argv) >= 2 and argv[0] == "--parse"
+            or argv[:1] == ["--parse-ompt-tax"]):
+        sys.stderr.write("usage: compare-options --parse CORES ARGS... | --parse-ompt-tax ARGS... | --until SPEC | "
+                         "--primary KEY <LISTING\n")
         return 2
     try:
-        if argv[0] == "--until":
+        if argv[0].startswith("--parse"):
+            cells = parse_compare(argv[1], argv[2:]) if argv[0] == "--parse" else parse_ompt_tax(argv[1:])
+            sys.stdout.buffer.write(b"".join(os.fsencode(cell) + b"\0" for cell in cells))
+        elif argv[0] == "--until":
             print(",".join(str(n) for n in plan_looks(argv[1])))
         else:
             check_primary(argv[1], sys.stdin.read())

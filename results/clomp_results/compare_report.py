@@ -25,7 +25,7 @@ import os
 import sys
 from collections import Counter, OrderedDict
 
-from . import compare_figures, safe_write, stats_helper
+from . import compare_figures, runtime_library, safe_write, stats_helper
 from .safe_io import for_terminal
 
 PRIMARY = "static_overhead"
@@ -47,6 +47,25 @@ def read_header(text):
         elif len(cells) >= 2:
             single[cells[0]] = "\t".join(cells[1:])
     return single, sides, settings
+
+
+def with_runtime(header_text):
+    """The driver's "side LABEL SPEC WHAT BINARY LD_LIBRARY_PATH_FIRST" records with the OpenMP runtime
+    the side loads (runtime_library.loaded_runtime: ldd in the side's environment as the driver runs
+    it, its LD_LIBRARY_PATH first, then its settings) and its placement appended, as clomp-stats
+    comparison-json reads them."""
+    settings, lines = read_header(header_text)[2], []
+    for line in header_text.splitlines():
+        cells = line.split("\t")
+        if cells[0] == "side" and len(cells) == 6:
+            env = dict(os.environ)
+            if cells[5]:
+                env["LD_LIBRARY_PATH"] = cells[5] + (":" + env["LD_LIBRARY_PATH"] if env.get("LD_LIBRARY_PATH") else "")
+            env.update(setting.split("=", 1) for setting in settings.get(cells[1], []))
+            cells += list(runtime_library.loaded_runtime(cells[4], env))
+            cells.append(runtime_library.placement(settings.get(cells[1], []), os.environ))
+        lines.append("\t".join(cells))
+    return "\n".join(lines) + "\n"
 
 
 def csv_cell(text, always=False):
@@ -362,7 +381,7 @@ def main(argv):
     primary = argv[3] if len(argv) == 4 and argv[3] else PRIMARY
     try:
         with open(records_path, encoding="utf-8") as f:
-            header = f.read()
+            header = with_runtime(f.read())
         text, csv_text, js = report(stem, header, helper, primary)
         directory, name = stem.rsplit("/", 1) if "/" in stem else (".", stem)
         safe_write.write_text(directory, name + ".txt", text)
@@ -376,4 +395,5 @@ def main(argv):
         sys.stderr.write("run_clomp.sh: --compare: %s\n" % for_terminal(str(e)))
         return 3
     sys.stdout.write(text)
+    print("Files: %s.txt %s.csv %s.json %s.full %s.env" % (stem, stem, stem, stem, stem[:-len("_compare")]))
     return 0

@@ -114,4 +114,5 @@ def main(argv):
         sys.stderr.write("run_clomp.sh: --ompt-tax: %s\n" % safe_io.for_terminal(str(e)))
         return 1
     sys.stdout.write(text)
+    print("Files: %s_ompt_tax.txt %s_ompt_tax.csv %s/" % (base, base, work))
     return 0

@@ -17,9 +17,9 @@ from collections import Counter
 from typing import Dict, List, Optional, Tuple
 
 
-def _run(argv: List[str]) -> str:
+def _run(argv: List[str], env: Optional[Dict[str, str]] = None) -> str:
     try:
-        done = subprocess.run(argv, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, timeout=10, check=False)
+        done = subprocess.run(argv, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, timeout=10, check=False, env=env)
     except (OSError, subprocess.SubprocessError):
         return ""
     return done.stdout.decode("utf-8", errors="replace") if done.returncode == 0 else ""
@@ -60,13 +60,13 @@ def find_runtime(file_name: str, libraries: Optional[List[Tuple[str, str]]] = No
     return facts
 
 
-def loaded_runtime(binary: str) -> Tuple[str, str]:
+def loaded_runtime(binary: str, env: Optional[Dict[str, str]] = None) -> Tuple[str, str]:
     """(path, version) of the OpenMP runtime BINARY loads in this process's
-    environment, as ldd resolves it (run_clomp.sh --compare and --sweep: the
+    environment (or ENV), as ldd resolves it (run_clomp.sh --compare and --sweep: the
     user's own binaries, run next anyway; never a bundle's): the real path,
     and the owning package with its version, else the file's name; unknown
     when ldd names none."""
-    for line in _run(["ldd", binary]).splitlines():
+    for line in _run(["ldd", binary], env).splitlines():
         words = line.split()
         if re.search(r"lib(gomp|omp|iomp5|xlsmp)[^ ]* => ", line) and len(words) > 2:
             real = os.path.realpath(words[2])
@@ -75,6 +75,21 @@ def loaded_runtime(binary: str) -> Tuple[str, str]:
                 return real, "%s %s" % (pkg.split(":")[0], version)
             return real, os.path.basename(real)
     return "unknown", "unknown"
+
+
+PLACEMENT_VARIABLES = ("OMP_PROC_BIND", "OMP_PLACES", "GOMP_CPU_AFFINITY", "KMP_AFFINITY")
+
+
+def placement(settings: List[str], environ: Dict[str, str]) -> str:
+    """Where a --compare or --sweep side's threads run, recorded, not chosen (binding by default did
+    not narrow the spread of an overhead on a shared node, docs/noise.md): the first of the
+    placement variables its settings (VAR=VALUE) set, else the driver's environment (ENVIRON)."""
+    for var in PLACEMENT_VARIABLES:
+        if any(s.startswith(var + "=") for s in settings):
+            return "set by the side (%s)" % var
+        if var in environ:
+            return "set in the driver's environment (%s=%s)" % (var, environ[var])
+    return "not set: the threads may migrate (no %s)" % ", ".join(PLACEMENT_VARIABLES)
 
 
 def main(argv: List[str]) -> int:

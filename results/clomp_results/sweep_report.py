@@ -21,7 +21,7 @@ import sys
 from collections import OrderedDict
 from typing import Dict, List
 
-from . import compare_figures, gnuplot, safe_write, stats_helper
+from . import compare_figures, gnuplot, runtime_library, safe_write, stats_helper
 from .between import summarise
 from .safe_io import for_terminal
 from .view import num
@@ -61,6 +61,8 @@ def read_header(text: str):
             single["runtime"] = "%s (%s)" % (cells[1] if len(cells) > 1 else "unknown", cells[2] if len(cells) > 2 else "unknown")
         elif len(cells) >= 2:
             single[tag] = "\t".join(cells[1:])
+    if len(side) == 6:   # the side's placement, as --compare records it (runtime_library.placement)
+        side.append(runtime_library.placement(settings, os.environ))
     return single, side, settings, notes, combos, failed
 
 

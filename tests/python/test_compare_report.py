@@ -11,6 +11,7 @@ import shutil
 import subprocess
 import tempfile
 import unittest
+from unittest import mock
 
 from render_fixture import TOP
 
@@ -195,6 +196,42 @@ def plain_holm(p, alpha):
 
 
 @unittest.skipUnless(os.access(HELPER, os.X_OK), "clomp-stats is not built (make clomp-stats)")
+class SideRuntime(unittest.TestCase):
+    """with_runtime: each side's runtime library as `env LD_LIBRARY_PATH=FIRST:... SETTINGS...
+    clomp-results runtime-library BINARY` (what the driver ran before) answers it, and where its
+    threads run: the first placement variable its settings set, else the driver's environment."""
+    def test_each_side_gets_the_runtime_its_own_environment_loads(self):
+        clomp = os.path.join(TOP, "clomp")
+        if not os.access(clomp, os.X_OK) or shutil.which("ldd") is None:
+            self.skipTest("needs ./clomp and ldd")
+        real = compare_report.runtime_library.loaded_runtime(clomp)[0]
+        if real == "unknown":
+            self.skipTest("./clomp loads no OpenMP runtime ldd names")
+        with tempfile.TemporaryDirectory() as first, tempfile.TemporaryDirectory() as setting:
+            for directory in (first, setting):   # copies, so that their real paths differ from the system's
+                shutil.copy(real, os.path.join(directory, os.path.basename(real).split(".so")[0] + ".so.1"))
+            header = "date\td\nside\tA\tgnu\tw\t%s\t\nside\tB\tx\tw\t%s\t%s\n" % (clomp, clomp, first)
+            header += "setting\tA\tLD_LIBRARY_PATH\t%s\nsetting\tA\tOMP_X\ta\tb\nsetting\tA\tOMP_PLACES\tcores\n" % setting
+            sides = [line.split("\t") for line in compare_report.with_runtime(header).splitlines() if line.startswith("side")]
+            for side, env in ((sides[0], ["LD_LIBRARY_PATH=" + setting, "OMP_X=a\tb", "OMP_PLACES=cores"]),
+                              (sides[1], ["LD_LIBRARY_PATH=" + first + (":" + os.environ["LD_LIBRARY_PATH"]
+                                                                      if os.environ.get("LD_LIBRARY_PATH") else "")])):
+                answer = subprocess.run(["env"] + env + ["python3", os.path.join(TOP, "results", "clomp-results"),
+                                                         "runtime-library", clomp],
+                                        stdout=subprocess.PIPE, check=True).stdout.decode().rstrip("\n").split("\t")
+                self.assertEqual(len(side), 9, side)
+                self.assertEqual(side[6:8], answer, side[1])
+            self.assertTrue(sides[0][6].startswith(setting) and sides[1][6].startswith(first), sides)
+            clean = {k: v for k, v in os.environ.items() if k not in ("OMP_PROC_BIND", "OMP_PLACES", "GOMP_CPU_AFFINITY",
+                                                                      "KMP_AFFINITY")}
+            for driver, b_placement in (({}, "not set: the threads may migrate (no OMP_PROC_BIND, OMP_PLACES, "
+                                              "GOMP_CPU_AFFINITY, KMP_AFFINITY)"),
+                                        ({"GOMP_CPU_AFFINITY": "0-1"}, "set in the driver's environment (GOMP_CPU_AFFINITY=0-1)")):
+                with mock.patch.dict(os.environ, dict(clean, **driver), clear=True):
+                    sides = [line.split("\t") for line in compare_report.with_runtime(header).splitlines() if line.startswith("side")]
+                self.assertEqual([sides[0][8], sides[1][8]], ["set by the side (OMP_PLACES)", b_placement])
+
+
 class PairedAnswers(unittest.TestCase):
     def test_paired_gives_the_hodges_lehmann_shift_and_exact_p_of_every_sign_pattern(self):
         rng = random.Random(31)

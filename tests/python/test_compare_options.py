@@ -1,0 +1,98 @@
+"""run_clomp.sh --compare's command line as compare-options --parse reads it for compare/compare.sh
+(and --ompt-tax's, --parse-ompt-tax, for compare/ompt_tax.sh):
+each case worked by hand from docs/compare.md's rules (the values an option takes, with a space or
+'=', clomp's own options and numbers passed on, seven numbers or none, --until against --replicates),
+the NUL-separated answer the driver reads with mapfile, and each refusal one line with exit 2."""
+import os
+import subprocess
+import unittest
+
+from render_fixture import TOP
+
+from clomp_results.compare_options import Refused, parse_compare, parse_ompt_tax
+
+DEFAULT = ["4", "1", "64", "100", "32", "1", "100"]
+HOSTILE = 'a,b "q" <x> & \ttab\nnext'
+
+
+class ParseCompare(unittest.TestCase):
+    def test_options_with_a_space_or_an_equals_sign_and_clomps_arguments_passed_on(self):
+        cases = [
+            (["--compare", "gnu,llvm"], ["gnu,llvm", "10", "", "static_overhead", "0", "0", "out"] + DEFAULT),
+            (["--compare=gnu,llvm", "--replicates=4", "--out", "d", "--primary", "barrier_us_per_loop"],
+             ["gnu,llvm", "4", "", "barrier_us_per_loop", "1", "0", "d"] + DEFAULT),
+            (["--quick", "--compare", "a,b", "--list-figures", "--schedules=barrier", "--quick=x"],
+             ["a,b", "10", "", "static_overhead", "0", "1", "out", "--schedules=barrier", "--quick=x",
+              "4", "1", "64", "100", "32", "1", "1"]),
+            (["--compare", "a,b", "2", "1", "64", "100", "32", "1", "7"],
+             ["a,b", "10", "", "static_overhead", "0", "0", "out", "2", "1", "64", "100", "32", "1", "7"]),
+            # after --, everything is clomp's and no number counts
+            (["--compare", "a,b", "--", "--json=x", "1"],
+             ["a,b", "10", "", "static_overhead", "0", "0", "out", "--json=x", "1"] + DEFAULT),
+            (["--compare", "a,b", "--until", "decided,20"],
+             ["a,b", "20", "6,10,13,17,20", "static_overhead", "0", "0", "out"] + DEFAULT),
+            (["--compare", "a,b", "--out", HOSTILE, "--primary=" + HOSTILE],
+             ["a,b", "10", "", HOSTILE, "1", "0", HOSTILE] + DEFAULT),
+        ]
+        for args, want in cases:
+            self.assertEqual(parse_compare("4", args), want, args)
+
+    def test_each_refusal_names_what_is_wrong(self):
+        cases = [
+            (["--compare", "a,b", "--out"], "--out: needs a value (see --compare --help)"),
+            (["--compare", "a,b", "--replicates", "1"], "--replicates: '1' must be a whole number of at least 2"),
+            (["--compare", "a,b", "--replicates", "07"], "--replicates: '07' must be"),
+            (["--compare", "a,b", "--until", "decided", "--replicates", "5"], "--until and --replicates: give one"),
+            (["--compare", "a,b", "--until", "soon"], "--until: 'soon' is not decided[,MAX]"),
+            (["--compare", "a,b", "1", "2"], "--compare: give all seven clomp numbers or none (got 2)"),
+            (["--compare", "a,b,c"], "--compare: 'a,b,c' is not A,B (two sides, one comma)"),
+            (["--replicates", "3"], "--compare: '' is not A,B"),
+            (["--compare", "a,b", "--csv"], "--compare: clomp's --csv is the driver's own (the results go to --out)"),
+            (["--compare", "a,b", "--json=x"], "--compare: clomp's --json is the driver's own"),
+        ]
+        for args, want in cases:
+            with self.assertRaises(Refused, msg=args) as caught:
+                parse_compare("4", args)
+            self.assertTrue(str(caught.exception).startswith(want), (args, str(caught.exception)))
+
+    def test_the_driver_reads_nul_separated_cells_or_one_line_and_exit_2(self):
+        command = ["python3", os.path.join(TOP, "results", "clomp-results"), "compare-options", "--parse", "3"]
+        done = subprocess.run(command + ["--compare", "a,b", "--out", HOSTILE], stdout=subprocess.PIPE)
+        self.assertEqual(done.returncode, 0)
+        self.assertEqual(done.stdout.decode().split("\0"),
+                         ["a,b", "10", "", "static_overhead", "0", "0", HOSTILE, "3", "1", "64", "100", "32", "1", "100", ""])
+        done = subprocess.run(command + ["--compare", "a"], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        self.assertEqual((done.returncode, done.stdout, len(done.stderr.splitlines())), (2, b"", 1))
+
+
+class ParseOmptTax(unittest.TestCase):
+    def test_the_side_processes_out_and_clomps_arguments_quick_first(self):
+        cases = [
+            (["--ompt-tax", "--side", "gnu", "--replicates=4", "--out", HOSTILE, "--schedules=barrier", "--quick", "2"],
+             ["gnu", "4", HOSTILE, "--quick", "--schedules=barrier", "2"]),
+            (["--side=/x/clomp+OMP_X=1", "--ompt-tax=1", "--ompt-other"],
+             ["/x/clomp+OMP_X=1", "10", "out", "--ompt-tax=1", "--ompt-other"]),
+            (["--side", "--help"], ["--help", "10", "out"]),   # a value, not the help
+            (["--replicates", "3", "-h", "--replicates", "1"], ["help"]),
+        ]
+        for args, want in cases:
+            self.assertEqual(parse_ompt_tax(args), want, args)
+        self.assertIn(parse_ompt_tax([])[0], ("llvm", "libomp"))
+
+    def test_each_refusal_names_what_is_wrong(self):
+        cases = [
+            (["--side"], "--side: needs a value (see --ompt-tax --help)"),
+            (["--replicates", "x"], "--replicates: 'x' must be a whole number of at least 2"),
+            (["--side", "a,b"], "--side: 'a,b' is one side (no comma)"),
+            (["--side", "gnu+CLOMP_OMPT=trivial"], "--side: the driver sets CLOMP_OMPT itself"),
+            (["--ompt=trivial"], "--ompt-tax: the tool is the driver's to choose (no --ompt)"),
+            (["--compare", "a,b"], "--ompt-tax: give the side with --side, not --compare"),
+        ]
+        for args, want in cases:
+            with self.assertRaises(Refused, msg=args) as caught:
+                parse_ompt_tax(args)
+            self.assertEqual(str(caught.exception), want)
+
+
+if __name__ == "__main__":
+    unittest.main()
