@@ -18,9 +18,31 @@ static _Thread_local volatile float delay_sink;
  * thread's call inside the parallel for runs alone: the calibration would
  * state a shorter delay than the probe runs, and the reference would
  * subtract less than the parallel for spends in it. */
-float clomp_delay(int length)
+/* The loop is EPCC's delay as EPCC is built (-O1), whatever clomp's own
+ * CFLAGS: one scalar int-to-float conversion and one dependent addition
+ * per step, neither vectorised nor unrolled. At gcc -O3 it was vectorised
+ * (four conversions in one cvtdq2ps, then four addss): the same latency
+ * chain in far fewer instructions, which left the core room to run the
+ * runtime's chunk hand-out in the chain's shadow. Schedbench's DYNAMIC n
+ * then cost clomp about 2 us a loop at every chunk from 2 up, against
+ * EPCC's 20 us at 2 halving with each doubling of the chunk (2026-11-26:
+ * docs/constructs.md, "The delay"); clang -O3 unrolled it eight times.
+ * tests/delay_code.t reads the built loop back. */
+#if defined(__clang__)
+#define DELAY_FUNCTION
+#define DELAY_LOOP _Pragma("clang loop vectorize(disable) interleave(disable) unroll(disable)")
+#elif defined(__GNUC__)
+#define DELAY_FUNCTION __attribute__((optimize("no-tree-vectorize", "no-tree-slp-vectorize", "no-unroll-loops")))
+#define DELAY_LOOP _Pragma("GCC unroll 1")
+#else
+#define DELAY_FUNCTION
+#define DELAY_LOOP
+#endif
+
+DELAY_FUNCTION float clomp_delay(int length)
 {
     float a = delay_sink * 0.0f;
+    DELAY_LOOP
     for (int i = 0; i < length; i++)
         a += (float)i;
     delay_sink = a;

@@ -1,0 +1,60 @@
+#!/usr/bin/env bash
+# The delay inside every construct row is, in the built binary, EPCC's delay
+# as EPCC is built (-O1): one loop, one scalar int-to-float conversion and one
+# dependent float addition per step, neither vectorised nor unrolled, whatever
+# CFLAGS clomp was built with. At gcc -O3 the loop was vectorised (four
+# conversions in one cvtdq2ps, four addss a step): the core then ran the
+# runtime's chunk hand-out in the shadow of the add chain, and schedbench's
+# DYNAMIC 2 cost clomp 2 us a loop against EPCC's 20 (docs/constructs.md,
+# "The delay"). The disassembly is read back with objdump, independently of
+# the compiler that made it; nothing is timed.
+
+# shellcheck source-path=SCRIPTDIR source=lib/tap.sh
+. "$(dirname "$0")/lib/tap.sh"
+
+case $(uname -m) in
+    x86_64) ;;
+    *) printf '1..0 # SKIP the instruction names checked are x86-64 ones (this is %s)\n' "$(uname -m)"; exit 0 ;;
+esac
+command -v objdump >/dev/null || { printf '1..0 # SKIP no objdump (binutils)\n'; exit 0; }
+[ -x "$CLOMP" ] || { echo "Bail out! no clomp at $CLOMP"; exit 255; }
+
+code=$(objdump -d --no-show-raw-insn --disassemble=clomp_delay "$CLOMP" 2>&1)
+like "$code" '<clomp_delay>:' "objdump finds clomp_delay in $CLOMP"
+
+# One line per instruction of the function: ADDRESS MNEMONIC OPERANDS (hex address).
+insns=$(printf '%s\n' "$code" | awk '
+    /<clomp_delay>:/ { inside = 1; next }
+    inside && /^$/ { exit }
+    inside && /^ *[0-9a-f]+:/ { sub(/:/, "", $1); print $1, $2, $3 }')
+[ -n "$insns" ] || diag "no instructions read: $code"
+
+# Loops: a jump back to an address inside the function. Per loop: its first
+# and last address, and the conversions and additions in between.
+loops=$(printf '%s\n' "$insns" | perl -ne '
+    my ($a, $op, $arg) = split;
+    push @i, [hex $a, $op, $arg // ""];
+    END {
+        for my $j (@i) {
+            my ($at, $op, $arg) = @$j;
+            next unless $op =~ /^j/ && $arg =~ /^[0-9a-f]+$/;
+            my $to = hex $arg;
+            next unless $to < $at && $to >= $i[0][0];
+            my ($conv, $add, $packed) = (0, 0, 0);
+            for (grep { $_->[0] >= $to && $_->[0] <= $at } @i) {
+                $conv++ if $_->[1] =~ /^v?cvtsi2ss/;
+                $add++ if $_->[1] =~ /^v?addss/;
+                $packed++ if $_->[1] =~ /^v?(cvtdq2ps|addps)$/;
+            }
+            printf "loop %x..%x: %d conversions, %d additions, %d packed\n", $to, $at, $conv, $add, $packed;
+        }
+    }' 2>&1)
+note "${loops:-no loop}"
+is "$(printf '%s\n' "$loops" | grep -c '^loop')" 1 "the delay is one loop (no unrolled body beside a remainder loop)"
+steps=$(printf '%s\n' "$loops" | grep -E '^loop ' | grep -c -v -E ': 1 conversions, 1 additions, 0 packed$')
+[ -n "$loops" ] && [ "$steps" -eq 0 ]
+ok $? "each step of every loop converts one integer and adds it to the chain: one cvtsi2ss, one addss, no packed instruction"
+is "$(printf '%s\n' "$insns" | awk '$2 ~ /^v?(cvtdq2ps|addps)$/' | wc -l | tr -d ' ')" 0 \
+    "no packed conversion or addition anywhere in the delay (not vectorised)"
+
+done_testing
