@@ -94,7 +94,8 @@ fi
 
 # The Parallel For probe's delay is calibrated at start to a stated time and
 # printed (issue 23, item 11): the text line and the JSON member agree on its
-# length. Structure only: the time itself is bench/delay.sh's to show.
+# length. Structure only: the time itself is bench/constructs.sh's to
+# compare with EPCC's.
 delay_json=$(mktemp) || { echo "Bail out! mktemp failed"; exit 255; }
 run_clomp --trials=1 --json="$delay_json" 2 1 16 10 32 1 1
 is "$rc" 0 "a short run with the Parallel For probe exits 0"

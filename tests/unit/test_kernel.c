@@ -97,7 +97,8 @@ static void test_calc_deposit(void)
 /* The delay's result is stored on every call, whatever its value: the
  * store must not hide behind a guard the compiler may prove false (EPCC's
  * `if (a < 0)` on a sum of non-negative numbers). No timing is asserted:
- * the calibrated time is bench/delay.sh's to show. */
+ * the calibrated time is printed by clomp (Parallel For's Delay line) and
+ * compared with EPCC's by bench/constructs.sh. */
 static void test_delay(void)
 {
     clomp_delay(0);
