@@ -217,6 +217,7 @@ MEASURING = {
     "kernels/slice.h": "splits the parts among the threads inside an OpenMP region",
     "kernels/tasking.h": "runs the OpenMP taskloop and task regions",
     "kernels/update_part.h": "the timed kernel itself",
+    "offload/device_product.h": "the offload kernels' product (part of the timed kernel on the device)",
     "mpi/cluster.h": "MPI communication between the ranks",
     "kernels/construct_region.h": "records what the runtime gave inside every construct region",
     "kernels/construct_probe.h": "records what a construct body did when its check runs it (untimed)",
