@@ -13,12 +13,34 @@
 
 enum { MAX_CELLS = 256, MAX_LINE = 65536 };
 
-/* LINE split into CELLS (in place; a quoted cell's "" is one quote): their count. */
+/* One record of the table into BUF: its line, and the lines after it while a
+ * quoted cell is still open (clomp keeps a cell's line breaks inside its
+ * quotes: a host name with a newline is one record), without the record's
+ * own line break. 0 at the end of the file. */
+static int read_record(FILE *f, char *buf, size_t size)
+{
+    size_t used = 0;
+    int open = 0;
+    buf[0] = '\0';
+    while (used + 1 < size && fgets(buf + used, (int)(size - used), f) != NULL) {
+        for (const char *p = buf + used; *p != '\0'; p++)
+            open ^= *p == '"';   /* "" inside a cell flips twice */
+        used += strlen(buf + used);
+        if (!open && buf[used - 1] == '\n')
+            break;
+    }
+    if (used == 0)
+        return 0;
+    while (used > 0 && (buf[used - 1] == '\n' || buf[used - 1] == '\r'))
+        buf[--used] = '\0';
+    return 1;
+}
+
+/* RECORD split into CELLS (in place; a quoted cell's "" is one quote): their count. */
 static int split_csv(char *line, char **cells)
 {
     int n = 0;
     char *in = line, *out = line;
-    line[strcspn(line, "\r\n")] = '\0';
     while (n < MAX_CELLS) {
         int quoted = 0;
         cells[n++] = out;
@@ -55,9 +77,11 @@ static const char *cell(char *const *header, int columns, char *const *row, int 
 static int among(const char *word, const char *list)
 {
     size_t length = strlen(word);
+    if (length == 0)
+        return 0;   /* an empty run cell is no run (and strstr would find "" forever) */
     for (const char *p = list; (p = strstr(p, word)) != NULL; p += length)
         if ((p == list || p[-1] == ' ') && (p[length] == '\0' || p[length] == ' '))
-            return length > 0;
+            return 1;
     return 0;
 }
 
@@ -84,8 +108,8 @@ long table_values(const char *path, const char *input, const char *runs, const c
     FILE *f = fopen(path, "r");
     if (f == NULL)
         return 0;   /* no table yet: no values, no processes */
-    int columns = fgets(header_line, sizeof header_line, f) ? split_csv(header_line, header) : 0;
-    while (fgets(line, sizeof line, f) != NULL) {
+    int columns = read_record(f, header_line, sizeof header_line) ? split_csv(header_line, header) : 0;
+    while (read_record(f, line, sizeof line)) {
         int cells = split_csv(line, row);
         const char *run = cell(header, columns, row, cells, "run");
         input_of(header, columns, row, cells, text, sizeof text);

@@ -24,7 +24,8 @@ INPUT_COLUMNS = ["numThreads", "allocThreads", "numParts", "zonesPerPart", "zone
 
 
 def ask(*args):
-    done = subprocess.run([HELPER] + list(args), stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    # A timeout: a table that once made the reader loop forever (an empty run cell) must fail, not hang.
+    done = subprocess.run([HELPER] + list(args), stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=60)
     return done.returncode, done.stdout.decode(), done.stderr.decode()
 
 
@@ -56,14 +57,14 @@ class StatsTable(unittest.TestCase):
         self.addCleanup(self.tmp.cleanup)
 
     def hostile_table(self):
-        """A table whose host cells hold commas, quotes and newline-free hostile text before the
-        figure's column, rows of other runs, inputs, statuses and keys, and a not-a-result row."""
+        """A table whose host cells hold commas, quotes, line breaks and other hostile text before
+        the figure's column, rows of other runs, inputs, statuses and keys, and a not-a-result row."""
         header = ["run", "set", "run_status", "key", "host", "overhead_us", "valid"] + INPUT_COLUMNS
         target = ["2", "-1", "64", "100", "32", "1", "1", "first-touch"]
         rows = [
             ["1", "key", "OK", "static", 'a,"b",<c>&', "0.5", "1"] + target,
             ["1", "key", "OK", "dynamic", "x", "9", "1"] + target,
-            ["2", "key", "OK", "static", ',,,', "0.75", ""] + target,
+            ["2", "key", "OK", "static", ',\n,"\r\n,', "0.75", ""] + target,   # one record over three lines
             ["12", "key", "OK", "static", "h", "100", "1"] + target,   # run 12 is not run 1 or 2
             ["3", "key", "FAILED", "static", "h", "50", "1"] + target,
             ["4", "key", "OK", "static", "h", "1.25", "0"] + target,   # not a result: no value, still a process
@@ -109,6 +110,20 @@ class StatsTable(unittest.TestCase):
             self.assertEqual(answer(*sub, "--table", path, target, "4 5", "static", "overhead_us"), {"runs": 2, "n": 0})
             self.assertEqual(answer(*sub, "--table", path + ".none", target, "1", "static", "overhead_us"),
                              {"runs": 0, "n": 0})
+
+    def test_an_empty_run_cell_or_no_run_column_is_no_run(self):
+        path, target = self.hostile_table()
+        with open(path) as f:
+            text = f.read()
+        with open(path, "w") as f:   # a damaged row: its run cell empty
+            f.write(text + ",key,OK,static,h,0.5,1," + target.replace(" ", ",") + "\n")
+        want, processes = oracle(path, target, "1 2", "static", "overhead_us")
+        self.assertEqual(answer("summary", "--json", "--table", path, target, "1 2", "static", "overhead_us")["n"],
+                         len(want))
+        with open(path, "w") as f:   # no run column at all
+            f.write(text.replace("run,set,", "round,set,", 1))
+        self.assertEqual(answer("summary", "--json", "--table", path, target, "1 2", "static", "overhead_us"),
+                         {"runs": 0, "n": 0})
 
     def test_a_cell_that_is_not_a_number_is_refused_with_one_line(self):
         path, target = self.hostile_table()
