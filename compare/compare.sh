@@ -118,7 +118,7 @@ side_command() {  # side_command K -> sets cmd
 
 # ---- the comparison ---------------------------------------------------------------------
 compare_main() {
-    local parsed spec n looks primary primary_given list_figures out clomp_args arg check helper k
+    local parsed cell spec n looks primary primary_given list_figures out clomp_args arg check helper k
     for arg in "$@"; do   # the help text is its own file: this script stays readable top to bottom
         case $arg in -h | --help) cat "$here/compare/compare_usage.txt"; return 0 ;; --) break ;; esac
     done
@@ -126,7 +126,9 @@ compare_main() {
     # and exit 2 when refused): the sides, the pairs (--until's planned looks, its last the most),
     # --primary, --list-figures, --out, then clomp's arguments, its seven numbers by default.
     command -v python3 >/dev/null 2>&1 || die_usage "--compare: needs python3 (3.8 or newer): it reads the options and writes the report"
-    mapfile -d '' -t parsed < <("$here/results/clomp-results" compare-options --parse "$(count_cores)" "$@")
+    # NUL-separated cells, read one by one: mapfile has no -d before bash 4.4 (run_clomp.sh takes 4.2).
+    parsed=()
+    while IFS= read -r -d '' cell; do parsed+=("$cell"); done < <("$here/results/clomp-results" compare-options --parse "$(count_cores)" "$@")
     [ "${#parsed[@]}" -ge 7 ] || exit 2
     spec=${parsed[0]} n=${parsed[1]} looks=${parsed[2]} primary=${parsed[3]} primary_given=${parsed[4]}
     list_figures=${parsed[5]} out=${parsed[6]} clomp_args=("${parsed[@]:7}")

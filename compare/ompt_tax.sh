@@ -15,7 +15,9 @@ here=$(cd "$(dirname "$0")/.." && pwd)
 # when refused): the side (default llvm where clang is installed, else libomp), the processes,
 # --out, then clomp's arguments (--quick first when given).
 command -v python3 >/dev/null 2>&1 || die_usage "--ompt-tax: needs python3 (3.8 or newer): it reads the options and writes the report"
-mapfile -d '' -t parsed < <("$here/results/clomp-results" compare-options --parse-ompt-tax "$@")
+# NUL-separated cells, read one by one: mapfile has no -d before bash 4.4 (run_clomp.sh takes 4.2).
+parsed=()
+while IFS= read -r -d '' cell; do parsed+=("$cell"); done < <("$here/results/clomp-results" compare-options --parse-ompt-tax "$@")
 [ "${parsed[0]-}" != help ] || { cat "$here/compare/ompt_tax_usage.txt"; exit 0; }   # its own file: this one reads top to bottom
 [ "${#parsed[@]}" -ge 3 ] || exit 2
 side=${parsed[0]} n=${parsed[1]} out=${parsed[2]} clomp_args=("${parsed[@]:3}")

@@ -110,9 +110,10 @@ mpi_layout() {
 # processes, spread over the other key runs rather than back to back, so
 # that what separates processes (placement, a neighbour, frequency) shows
 # up between them: T K2 K3 T K4 K5 T ... Appends to plan.
-interleave_replicates() {  # interleave_replicates KEYS_ARRAY_NAME REPLICATES
-    local -n key_list=$1
-    local n=$2 others r k from to
+interleave_replicates() {  # interleave_replicates REPLICATES KEY...  (the keys as words: no nameref before bash 4.3)
+    local n=$1 others r k from to
+    shift
+    local key_list=("$@")
     others=$((${#key_list[@]} - 1))
     for ((r = 0; r < n; r++)); do
         plan+=("${key_list[0]}")
@@ -171,7 +172,7 @@ build_plan() {
         done
     fi
     plan=()
-    interleave_replicates keys "$replicates"
+    interleave_replicates "$replicates" "${keys[@]}"
     # shellcheck disable=SC2034  # read by run_clomp.sh's run loop
     last_key_run=${#plan[@]}
     add_packed_layouts
