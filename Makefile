@@ -36,7 +36,9 @@ endif
 #   amdgcn: gcc -foffload=amdgcn-amdhsa (Debian has no gcc-offload-amdgcn
 #           for gcc 12: builds only where that toolchain exists)
 # Contraction stays off in the device code too (-ffp-contract=off reaches
-# clang's device compilation by itself; gcc gets it in -foffload-options).
+# clang's device compilation by itself; gcc gets it in -foffload-options);
+# on NVIDIA the driver's ptxas may still fuse an unrounded mul.f64, so the
+# nvptx kernel's product is rounded explicitly (offload/device_product.h).
 OFFLOAD ?=
 ifneq ($(OFFLOAD),)
 ifeq ($(OFFLOAD),host)
