@@ -76,6 +76,7 @@ sweep_main() {
     check=$("${cmd[@]}" --dry-run "${clomp_args[@]}" --json="$compare_tmp/dry.json" 2>&1 >/dev/null) ||
         die_usage "--sweep: clomp refuses the arguments: ${check#clomp: }"
     IFS=$'\t' read -r lib ver < <("${cmd[@]:0:${#cmd[@]}-1}" "${results[@]}" runtime-library "${side_bin[0]}")
+    lib=${lib:-unknown} ver=${ver:-unknown}   # the package said nothing: say so, as before
     plan=$("${results[@]}" sweep-plan --library "$([ "$lib" = unknown ] || printf '%s' "$lib")" \
         "$([ -s "$compare_tmp/dry.json" ] && printf '%s' "$compare_tmp/dry.json" || echo -)" "${specs[@]}") || exit 2
     local combos=() line k

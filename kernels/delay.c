@@ -31,7 +31,8 @@ static _Thread_local volatile float delay_sink;
 #if defined(__clang__)
 #define DELAY_FUNCTION
 #define DELAY_LOOP _Pragma("clang loop vectorize(disable) interleave(disable) unroll(disable)")
-#elif defined(__GNUC__)
+#elif defined(__GNUC__) && __GNUC__ >= 8 && !defined(__INTEL_COMPILER) && !defined(__NVCOMPILER)
+/* gcc itself (icc and nvc also define __GNUC__; `GCC unroll` is gcc 8's) */
 #define DELAY_FUNCTION __attribute__((optimize("no-tree-vectorize", "no-tree-slp-vectorize", "no-unroll-loops")))
 #define DELAY_LOOP _Pragma("GCC unroll 1")
 #else

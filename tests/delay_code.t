@@ -17,6 +17,7 @@ case $(uname -m) in
     *) printf '1..0 # SKIP the instruction names checked are x86-64 ones (this is %s)\n' "$(uname -m)"; exit 0 ;;
 esac
 command -v objdump >/dev/null || { printf '1..0 # SKIP no objdump (binutils)\n'; exit 0; }
+objdump --help 2>&1 | grep -q -- '--disassemble=' || { printf '1..0 # SKIP objdump has no --disassemble=SYM (binutils 2.32 or newer)\n'; exit 0; }
 [ -x "$CLOMP" ] || { echo "Bail out! no clomp at $CLOMP"; exit 255; }
 
 code=$(objdump -d --no-show-raw-insn --disassemble=clomp_delay "$CLOMP" 2>&1)

@@ -185,7 +185,7 @@ if [ -x "$nvptx" ] && command -v readelf >/dev/null 2>&1; then
     ! readelf -d "$nvptx" | grep -q TEXTREL
     ok $? "the nvptx binary has no text relocations (linked -no-pie: gcc 12's crtoffloadtable.o is not PIC; docs/offload.md)"
 fi
-if [ -x "$nvptx" ]; then
+if [ -x "$nvptx" ] && command -v strings >/dev/null 2>&1; then
     # The PTX travels in the binary as text. An unrounded mul.f64 may be fused
     # with the following add/sub into an fma by ptxas when the driver loads it:
     # on an H200 that put Offload OMP's zones 1-2 ulp off Serial Ref's.
