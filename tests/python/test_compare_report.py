@@ -207,9 +207,15 @@ class SideRuntime(unittest.TestCase):
         real = compare_report.runtime_library.loaded_runtime(clomp)[0]
         if real == "unknown":
             self.skipTest("./clomp loads no OpenMP runtime ldd names")
+        # The name the binary asks for (libgomp.so.1, libomp.so.5), from ldd's own line for that library.
+        needed = [line.split(" => ")[0].strip() for line in
+                  subprocess.run(["ldd", clomp], stdout=subprocess.PIPE).stdout.decode().splitlines()
+                  if " => " in line and os.path.realpath(line.split(" => ")[1].split(" (")[0]) == os.path.realpath(real)]
+        if not needed:
+            self.skipTest("ldd names no library that is %s" % real)
         with tempfile.TemporaryDirectory() as first, tempfile.TemporaryDirectory() as setting:
             for directory in (first, setting):   # copies, so that their real paths differ from the system's
-                shutil.copy(real, os.path.join(directory, os.path.basename(real).split(".so")[0] + ".so.1"))
+                shutil.copy(real, os.path.join(directory, needed[0]))
             header = "date\td\nside\tA\tgnu\tw\t%s\t\nside\tB\tx\tw\t%s\t%s\n" % (clomp, clomp, first)
             header += "setting\tA\tLD_LIBRARY_PATH\t%s\nsetting\tA\tOMP_X\ta\tb\nsetting\tA\tOMP_PLACES\tcores\n" % setting
             sides = [line.split("\t") for line in compare_report.with_runtime(header).splitlines() if line.startswith("side")]
