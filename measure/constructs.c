@@ -183,9 +183,8 @@ static long involuntary_switches(void)
     return getrusage(RUSAGE_SELF, &u) == 0 ? u.ru_nivcsw : -1;
 }
 
-/* One calibration count's time: the fastest of CALIBRATION_TIMINGS tests of
- * `innerreps` instances. A stall only lengthens a timing, and one stalled
- * timing at 10 instances ended the doubling, leaving the row without a figure. */
+/* A calibration count's time: the fastest of CALIBRATION_TIMINGS tests (a stall
+ * only lengthens one; one stalled timing at 10 instances ended the doubling). */
 static double fastest_test(long innerreps, void *context)
 {
     LevelRun *lr = context;
@@ -198,9 +197,8 @@ static double fastest_test(long innerreps, void *context)
     return fastest;
 }
 
-/* EPCC's method at one level: innerreps calibrated to the target time
- * (construct_calibrate_innerreps: EPCC's getinnerreps, its last doubling included),
- * then `reps` repetitions of the reference and the test, the order
+/* EPCC's method at one level: innerreps calibrated as EPCC's getinnerreps
+ * (construct_calibrate_innerreps), then `reps` repetitions of the reference and the test, the order
  * alternating (reference first in even repetitions, test first in odd
  * ones), so that warming or drift within a repetition does not always
  * favour the same side. */
@@ -212,9 +210,8 @@ static int measure_level(const RunSetup *run, LevelRun *lr, ConstructLevel *L)
     L->inner = lr->work.threads;
     const Construct *c = lr->construct;
     lr->stall_seconds = lr->outer == 0 && CONSTRUCT_STALL_FIRST(c->key) ? 2e-6 * o->target_us : 0.0;
-    int multiple = c->kind == CONSTRUCT_SYNC || c->kind == CONSTRUCT_TASK
-                       ? lr->work.threads * (c->innerreps_step > 0 ? c->innerreps_step : 1)
-                       : 1;
+    int step = c->innerreps_step > 0 ? c->innerreps_step : 1;
+    int multiple = c->kind == CONSTRUCT_SYNC || c->kind == CONSTRUCT_TASK ? lr->work.threads * step : 1;
     lr->work.innerreps = construct_calibrate_innerreps(
         c->kind == CONSTRUCT_LOOP ? LOOP_FIRST_INNERREPS : SYNC_FIRST_INNERREPS, multiple, o->target_us,
         fastest_test, lr);
