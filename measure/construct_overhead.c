@@ -21,18 +21,31 @@ double construct_ratio(double level2_us, double level1_us)
     return level2_us / level1_us;
 }
 
-long construct_next_innerreps(long innerreps, double seconds, double target_us)
-{
-    if (seconds * 1e6 >= target_us || innerreps >= CONSTRUCT_MAX_INNERREPS)
-        return 0;
-    return innerreps * 2;
-}
-
 long construct_round_innerreps(long innerreps, int threads)
 {
     if (threads < 1)
         return innerreps;
     return (innerreps + threads - 1) / threads * threads;
+}
+
+long construct_calibrate_innerreps(long first, int multiple, double target_us,
+                                   double (*seconds_of)(long innerreps, void *context), void *context)
+{
+    /* EPCC's counts (first x 2^k) are doubled; each is rounded only to be timed, so that from the
+     * first that is a multiple on (640 for the task trees' 128) the counts are EPCC's own. */
+    long count = first, timed = 0;
+    for (;;) {
+        long innerreps = construct_round_innerreps(count, multiple);
+        if (innerreps != timed) {   /* 10, 20, 40 and 80 all round to 128: timed once */
+            timed = innerreps;
+            double seconds = seconds_of(innerreps, context);
+            if (seconds * 1e6 >= target_us)
+                return construct_round_innerreps(count * 2, multiple);   /* getinnerreps' last doubling */
+        }
+        if (innerreps >= CONSTRUCT_MAX_INNERREPS)
+            return innerreps;   /* the cap, the target not reached */
+        count *= 2;
+    }
 }
 
 int construct_unresolved(const ConstructEvidence *e, char *why, size_t size)

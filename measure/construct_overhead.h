@@ -51,10 +51,24 @@ void construct_overheads(const double *test_seconds, const double *reference_sec
  * finite and above 0 (a ratio of a figure lost in the noise says nothing). */
 double construct_ratio(double level2_us, double level1_us);
 
-/* EPCC's innerreps calibration step: the next count to try after a test
- * of `innerreps` instances took `seconds`, aiming at `target_us`; 0 once
- * it is reached. Doubles, as EPCC's getinnerreps does. */
-long construct_next_innerreps(long innerreps, double seconds, double target_us);
+/* EPCC's getinnerreps (common.c, v3.1 and 4.0): from `first` instances,
+ * doubled until one test lasts `target_us`, every count rounded up to a
+ * multiple of `multiple` (construct_round_innerreps; 1: as is) to be timed
+ * (EPCC's own counts, 10 x 2^k, once they are multiples). Its loop doubles
+ * the count once more after the test that reached the target, so the count
+ * it returns - and this - is twice that one: EPCC's timed tests last 2 to
+ * 4 target times, not 1 to 2. That is more than run time where a test has
+ * a cost of its own: libgomp runs a new task at once, undeferred, while
+ * more than 64 per thread are queued, so a task row that generates faster
+ * than it runs queues (dearly) the first 64 x threads tasks of each test
+ * and runs the rest at once; half the instances, twice that share (LEAF
+ * TASK TREE 0.048-0.057 us a delay at clomp's old 8192 instances, 0.027-0.029
+ * at 16384, EPCC 0.032-0.048 at its 10240-20480: docs/constructs.md).
+ * `seconds_of` times a test of that many instances (the fastest of a few
+ * timings); a count that reaches CONSTRUCT_MAX_INNERREPS without the
+ * target (a clock that does not advance) is returned as it is. */
+long construct_calibrate_innerreps(long first, int multiple, double target_us,
+                                   double (*seconds_of)(long innerreps, void *context), void *context);
 
 /* Rounded up to a multiple of `threads`: CRITICAL, LOCK and ATOMIC run
  * innerreps / threads instances per thread (EPCC's), so that every thread

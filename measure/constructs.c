@@ -183,8 +183,22 @@ static long involuntary_switches(void)
     return getrusage(RUSAGE_SELF, &u) == 0 ? u.ru_nivcsw : -1;
 }
 
-/* EPCC's method at one level: innerreps calibrated to the target time,
- * then `reps` repetitions of the reference and the test, the order
+/* A calibration count's time: the fastest of CALIBRATION_TIMINGS tests (a stall
+ * only lengthens one; one stalled timing at 10 instances ended the doubling). */
+static double fastest_test(long innerreps, void *context)
+{
+    LevelRun *lr = context;
+    lr->work.innerreps = innerreps;
+    double fastest = timed_test(lr);
+    for (int k = 1; k < CALIBRATION_TIMINGS; k++) {
+        double t = timed_test(lr);
+        fastest = t < fastest ? t : fastest;
+    }
+    return fastest;
+}
+
+/* EPCC's method at one level: innerreps calibrated as EPCC's getinnerreps
+ * (construct_calibrate_innerreps), then `reps` repetitions of the reference and the test, the order
  * alternating (reference first in even repetitions, test first in odd
  * ones), so that warming or drift within a repetition does not always
  * favour the same side. */
@@ -195,24 +209,12 @@ static int measure_level(const RunSetup *run, LevelRun *lr, ConstructLevel *L)
     L->outer = outer;
     L->inner = lr->work.threads;
     const Construct *c = lr->construct;
-    lr->work.innerreps = c->kind == CONSTRUCT_LOOP ? LOOP_FIRST_INNERREPS : SYNC_FIRST_INNERREPS;
     lr->stall_seconds = lr->outer == 0 && CONSTRUCT_STALL_FIRST(c->key) ? 2e-6 * o->target_us : 0.0;
-    for (;;) {
-        if (c->kind == CONSTRUCT_SYNC || c->kind == CONSTRUCT_TASK)
-            lr->work.innerreps = construct_round_innerreps(
-                lr->work.innerreps, lr->work.threads * (c->innerreps_step > 0 ? c->innerreps_step : 1));
-        /* The fastest of CALIBRATION_TIMINGS decides: a stall only lengthens a timing, and one
-         * stalled timing at 10 instances ended the doubling, leaving the row without a figure. */
-        double fastest = timed_test(lr);
-        for (int k = 1; k < CALIBRATION_TIMINGS; k++) {
-            double t = timed_test(lr);
-            fastest = t < fastest ? t : fastest;
-        }
-        long next = construct_next_innerreps(lr->work.innerreps, fastest, o->target_us);
-        if (next == 0)
-            break;
-        lr->work.innerreps = next;
-    }
+    int step = c->innerreps_step > 0 ? c->innerreps_step : 1;
+    int multiple = c->kind == CONSTRUCT_SYNC || c->kind == CONSTRUCT_TASK ? lr->work.threads * step : 1;
+    lr->work.innerreps = construct_calibrate_innerreps(
+        c->kind == CONSTRUCT_LOOP ? LOOP_FIRST_INNERREPS : SYNC_FIRST_INNERREPS, multiple, o->target_us,
+        fastest_test, lr);
     double *test = calloc((size_t)o->reps * 3, sizeof *test);
     if (test == NULL)
         return EXIT_RESOURCE;

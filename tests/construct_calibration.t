@@ -6,7 +6,9 @@
 # sleeping team woken does; a calibration that took that one timing would stop
 # at 10, below the 32 instances a syncbench row needs for a figure (the row
 # would be unresolved: bench/constructs.sh found PARALLEL so in most processes).
-# Timings are never asserted: the machine is shared.
+# The count timed is then doubled once more, as EPCC's getinnerreps does: a
+# calibration stopped at 10 reports 20. Timings are never asserted: the
+# machine is shared.
 
 # shellcheck source-path=SCRIPTDIR source=lib/tap.sh
 . "$(dirname "$0")/lib/tap.sh"
@@ -35,7 +37,7 @@ for i in 1 2 3; do
 done
 is "$rc" 0 "clomp-faults runs PARALLEL with its first calibration timing stalled (exit 0; stderr: $(head -c 200 "$tmp/err"))"
 past=0
-for n in "${counts[@]}"; do [ "${n:-0}" -gt 10 ] && past=1; done
-ok "$((1 - past))" "the calibration goes past the stalled count of 10 instances in at least one of 3 processes (innerreps: ${counts[*]})"
+for n in "${counts[@]}"; do [ "${n:-0}" -gt 20 ] && past=1; done
+ok "$((1 - past))" "the calibration goes past the stalled count of 10 instances in at least one of 3 processes (innerreps timed, twice the count that reached the target: ${counts[*]}; 20 if stopped at 10)"
 
 done_testing

@@ -130,10 +130,11 @@ class Model:
 
     def construct(self, set_name: str, t: int, opts: Dict[str, str]) -> int:
         """A construct run: per level, the sync rows (task rows, and data rows once per array size,
-        counted with them) of (reps + 4 calibration: each doubling count timed 3 times, about 6 TIME, and
-        the checks) x (reference + test) of TIME each, at least 10
-        instances; the loop rows (one per chunk for a chunked one) of (reps + 1) x (a reference of
-        128 x threads delays and a test of 128 delays per thread); level 2 as many rows on its teams."""
+        counted with them) of (2 reps: each repetition's count is twice the one that reached TIME, as
+        EPCC's getinnerreps + 4 calibration: each doubling count timed 3 times, about 6 TIME, and the
+        checks) x (reference + test) of TIME each, at least 10 instances; the loop rows (one per chunk
+        for a chunked one) of (2 reps + 1) x (a reference of 128 x threads delays and a test of 128
+        delays per thread: one loop reaches TIME, two are timed); level 2 as many rows on its teams."""
         ours = set(opts.get("constructs", "").split(","))
         rows = [r for r in self.constructs if r.get("key", "") in ours]
         sizes = count_list(opts.get("construct-sizes", "")) or 1
@@ -148,8 +149,8 @@ class Model:
 
         def level(n: int, team: int) -> float:
             over = 10 if n > self.cores else 1
-            sync = nsync * (reps + 4) * (2 * time if 2 * time > 10 * inst * over else 10 * inst * over)
-            loop = nrows * (reps + 1) * (128 * team * delay + 128 * delay * over)
+            sync = nsync * (2 * reps + 4) * (2 * time if 2 * time > 10 * inst * over else 10 * inst * over)
+            loop = nrows * (2 * reps + 1) * (128 * team * delay + 128 * delay * over)
             return (sync + loop) * 1e-6
         outer = inner = 0
         if set_name.startswith("constructs_outer"):
@@ -164,7 +165,7 @@ class Model:
     def offload(self, set_name: str, a: List[float], opts: Dict[str, str]) -> int:
         """A mesh run's estimate (which counts more schedules than these run) plus, for Offload OMP, a
         launch per subcycle; for the target probes, per row and parameter (7 rows, 4 of them per map size,
-        the reduction per array size), (reps + 4) x (reference + test) of the construct time or 10
+        the reduction per array size), (2 reps + 4) x (reference + test) of the construct time or 10
         instances, whichever is longer."""
         mesh = self.mesh(a)
         if set_name != "offload_probes":
@@ -172,7 +173,7 @@ class Model:
         rows = 7 + 4 * count_list(opts.get("construct-chunks", "")) + count_list(opts.get("construct-sizes", ""))
         reps, time = float(opts["construct-reps"]), float(opts["construct-time"])
         each = 2 * time if 2 * time > 10 * CONSTRUCT_INSTANCE_US else 10 * CONSTRUCT_INSTANCE_US
-        return whole(mesh + rows * (reps + 4) * each * 1e-6)
+        return whole(mesh + rows * (2 * reps + 4) * each * 1e-6)
 
     def oversubscribed(self, a: List[float]) -> int:
         """The team-size cliff's run (suite/cliff.sh): Serial Ref, and the three probes of at least 1000

@@ -47,18 +47,19 @@ class Model(unittest.TestCase):
         self.assertGreater(estimate.Model(VM, 8, SCHEDULES, CONSTRUCTS).mesh_exact([4, -1, 64, 100, 32, 1, 100]), without)
 
     def test_construct_run_from_its_own_options(self):
-        # 3 sync rows x (6 + 4) x max(2 x 50, 10 x 35) us = 10500 us (the calibration times each count 3
-        # times); loop rows: static once, dynamic_n per chunk (3) = 4 x (6 + 1) x (128 x 2 x 0.2 + 128 x 0.2) us
-        # = 2150.4 us; + 0.05 s: 0.06265 s -> at least 1.
+        # 3 sync rows x (2 x 6 + 4) x max(2 x 50, 10 x 35) us = 16800 us (each repetition's count twice the
+        # one that reached the time, as EPCC's; the calibration times each count 3 times); loop rows: static
+        # once, dynamic_n per chunk (3) = 4 x (2 x 6 + 1) x (128 x 2 x 0.2 + 128 x 0.2) us = 3993.6 us;
+        # + 0.05 s: 0.0708 s -> at least 1.
         opts = ("--constructs=barrier,single,atomic,static,dynamic_n --schedules=serial --construct-reps=6 "
                 "--construct-time=50 --construct-loop-delay=0.2 --construct-chunks=1,8,64 ")
         self.assertEqual(self.model.run("constructs||2 -1 64 100 32 1 1|" + opts), 1)
-        # At timeScale 1000: 10 repetitions of 500 us at 5 us a delay: sync 3 x 14 x 1000 us = 42 ms,
-        # loops 4 x 11 x (1280 + 640) us = 84.48 ms, + 0.05 s = 0.17648 s -> 1.
+        # At timeScale 1000: 10 repetitions of 500 us at 5 us a delay: sync 3 x 24 x 1000 us = 72 ms,
+        # loops 4 x 21 x (1280 + 640) us = 161.28 ms, + 0.05 s = 0.28328 s -> 1.
         big = opts.replace("reps=6", "reps=10").replace("time=50", "time=500").replace("delay=0.2", "delay=5")
         self.assertEqual(self.model.run("constructs||2 -1 64 100 32 1 1|" + big), 1)
-        # Both levels of 64 threads on 2 cores: 3 x 14 x 3500 + 4 x 11 x (128 x 64 x 5 + 128 x 5 x 10) us each.
-        level = 3 * 14 * 3500 + 4 * 11 * (128 * 64 * 5 + 128 * 5 * 10)
+        # Both levels of 64 threads on 2 cores: 3 x 24 x 3500 + 4 x 21 x (128 x 64 x 5 + 128 x 5 x 10) us each.
+        level = 3 * 24 * 3500 + 4 * 21 * (128 * 64 * 5 + 128 * 5 * 10)
         self.assertEqual(self.model.run("constructs_outer2||64 -1 64 100 32 1 1|" + big + "--nested=2x64"),
                          int(0.05 + 2 * level * 1e-6 + 0.5))
 

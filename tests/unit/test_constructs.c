@@ -35,12 +35,73 @@ static void overhead_arithmetic(void)
            isnan(construct_ratio(NAN, 1.0)),
        "no ratio when either overhead is zero, negative or missing");
 
-    ok(construct_next_innerreps(10, 50e-6, 1000.0) == 20, "a test of 50 us aiming at 1000 us doubles innerreps (EPCC)");
-    ok(construct_next_innerreps(640, 1.2e-3, 1000.0) == 0, "a test of 1.2 ms reaches a 1000 us target: done");
-    ok(construct_next_innerreps(1L << 34, 0.0, 1000.0) == 0, "a clock that never advances stops the doubling");
     ok(construct_round_innerreps(10, 4) == 12 && construct_round_innerreps(12, 4) == 12 &&
            construct_round_innerreps(7, 1) == 7,
        "innerreps rounds up to a multiple of the team (CRITICAL, LOCK and ATOMIC split them evenly)");
+}
+
+/* A test whose time is linear in its instances; it notes every count tried. */
+typedef struct LinearTest {
+    double seconds_each;
+    long tried[64];
+    int count;
+} LinearTest;
+
+static double linear_seconds(long innerreps, void *context)
+{
+    LinearTest *t = context;
+    if (t->count < 64)
+        t->tried[t->count++] = innerreps;
+    return (double)innerreps * t->seconds_each;
+}
+
+/* EPCC 4.0's getinnerreps (common.c), written out plainly against a test of
+ * `seconds_each` per instance: from 10, time, double, until a test lasted the target. */
+static long epcc_getinnerreps(double seconds_each, double target_us)
+{
+    long innerreps = 10;
+    double time_us = 0.0;
+    while (time_us < target_us) {
+        time_us = (double)innerreps * seconds_each * 1e6;
+        innerreps *= 2;
+    }
+    return innerreps;
+}
+
+static void calibration(void)
+{
+    /* 0.1 us (a syncbench delay), 0.37 us, 3 us, 50 us and 2 ms (a loop) per instance. */
+    const double each[] = {0.1e-6, 0.37e-6, 3e-6, 50e-6, 2e-3};
+    int same = 1;
+    char seen[256] = "";
+    for (size_t i = 0; i < sizeof each / sizeof each[0]; i++) {
+        LinearTest t = {each[i], {0}, 0};
+        long mine = construct_calibrate_innerreps(10, 1, 1000.0, linear_seconds, &t);
+        long epcc = epcc_getinnerreps(each[i], 1000.0);
+        same = same && mine == epcc;
+        snprintf(seen + strlen(seen), sizeof seen - strlen(seen), " %g us: %ld vs %ld;", each[i] * 1e6, mine, epcc);
+    }
+    ok(same, "the calibration ends where EPCC's getinnerreps does, doubled once past the count that reached "
+             "the target (clomp vs EPCC:%s)", seen);
+
+    /* Rounded to a multiple of 2 threads x 64 (the task trees): every count timed is one, each
+     * timed once, and from 640 on they are EPCC's own (10 x 2^k): at 0.15 us an instance, 128 (10,
+     * 20, 40, 80 rounded), 256, 384, 640, 1280, ... 10240 (1536 us, the first to reach 1000 us), then
+     * timed at 20480, as EPCC's getinnerreps. */
+    LinearTest t = {0.15e-6, {0}, 0};
+    long trees = construct_calibrate_innerreps(10, 128, 1000.0, linear_seconds, &t);
+    const long want[] = {128, 256, 384, 640, 1280, 2560, 5120, 10240};
+    int as_wanted = t.count == 8;
+    for (int k = 0; k < t.count && k < 8; k++)
+        as_wanted = as_wanted && t.tried[k] == want[k];
+    ok(trees == 20480 && trees == epcc_getinnerreps(0.15e-6, 1000.0) && as_wanted,
+       "rounded to 128: timed at 128, 256, 384, 640, ... 10240 (%d counts, the last %ld), then 20480 as EPCC (%ld)",
+       t.count, t.count > 0 ? t.tried[t.count - 1] : -1L, trees);
+
+    /* A clock that never advances: the doubling stops at the cap, with nothing reached to double. */
+    LinearTest frozen = {0.0, {0}, 0};
+    long capped = construct_calibrate_innerreps(1, 1, 1000.0, linear_seconds, &frozen);
+    ok(capped == 1L << 34, "a clock that never advances ends the calibration at the cap, 2^34 (%ld)", capped);
 }
 
 static void options(void)
@@ -224,6 +285,7 @@ int main(void)
         return 255;
     }
     overhead_arithmetic();
+    calibration();
     resolution();
     options();
     region_log();
