@@ -190,8 +190,12 @@ static long parse_values(const char *what, int count, char **args, double *value
     return count;
 }
 
+/* values_of's answer when a table gave no value: the answer (runs, n 0) is written, nothing to judge. */
+enum { ANSWERED = -2 };
+
 /* The values of subcommand WHAT: ARGS, or with --table CSV INPUT RUNS KEY COLUMN the suite
- * table's (compare/suite_table.c), answered first as "runs": the target processes among RUNS. */
+ * table's (compare/suite_table.c), answered first as "runs": the target processes among RUNS.
+ * -1 after a one-line error; ANSWERED when the table gave none. */
 static long values_of(const char *what, int count, char **args, double *values)
 {
     long runs;
@@ -207,6 +211,7 @@ static long values_of(const char *what, int count, char **args, double *values)
     if (n == 0) {   /* from a table, no values is an answer: no figure to judge */
         field_long("n", 0);
         answer_end();
+        return ANSWERED;
     }
     return n;
 }
@@ -215,10 +220,10 @@ static int summary(int argc, char **argv)
 {
     static double values[MAX_VALUES];
     long n = values_of("summary", argc, argv, values);
+    if (n == ANSWERED)
+        return 0;
     if (n < 0)
         return 2;
-    if (n == 0 && argc > 0 && strcmp(argv[0], "--table") == 0)
-        return 0;
     if (n == 0) {
         fprintf(stderr, "clomp-stats: summary: no values\n");
         return 2;
@@ -306,10 +311,10 @@ static int pilot_n(int argc, char **argv)
         return 2;
     }
     long n = values_of("pilot-n", argc - 3, argv + 3, values);
+    if (n == ANSWERED)
+        return 0;
     if (n < 0)
         return 2;
-    if (n == 0 && strcmp(argv[3], "--table") == 0)
-        return 0;
     PilotPlan p;
     if (plan_from_pilot(values, n, pct, floor_width, (long)cap, CLOMP_CI_LEVEL, &p) != 0) {
         fprintf(stderr, "clomp-stats: pilot-n: no plan from these values\n");

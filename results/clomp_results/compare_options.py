@@ -21,7 +21,7 @@ import os
 import re
 import shutil
 import sys
-from typing import List
+from typing import Dict, List
 
 from .estimate import listing_rows
 from .safe_io import for_terminal
@@ -71,7 +71,25 @@ def check_primary(key: str, listing: str) -> None:
         raise Refused("--primary: 'bestcase_overhead' is 0 by definition (never counted): name another")
 
 
-VALUED = ("--compare", "--replicates", "--until", "--out", "--primary")
+def take_value(args: List[str], i: int, got: Dict[str, str], command: str) -> int:
+    """How many arguments from args[i] set an option of GOT (its keys: the options that take a value,
+    as `--opt VALUE` or `--opt=VALUE`), stored there: 2, 1, or 0 when args[i] is none of them."""
+    arg = args[i]
+    name, eq, value = arg.partition("=")
+    if arg in got:
+        if i + 1 >= len(args):
+            raise Refused("%s: needs a value (see %s --help)" % (arg, command))
+        got[arg] = args[i + 1]
+        return 2
+    if eq and name in got:
+        got[name] = value
+        return 1
+    return 0
+
+
+def check_replicates(n: str) -> None:
+    if not re.fullmatch(r"[1-9][0-9]*", n) or int(n) < 2:
+        raise Refused("--replicates: '%s' must be a whole number of at least 2" % n)
 
 
 def parse_compare(cores: str, args: List[str]) -> List[str]:
@@ -80,16 +98,13 @@ def parse_compare(cores: str, args: List[str]) -> List[str]:
     given, flags, clomp, numbers, i = set(), set(), [], 0, 0
     while i < len(args):
         arg = args[i]
-        name, eq, value = arg.partition("=")
-        if arg in VALUED:
-            if i + 1 >= len(args):
-                raise Refused("%s: needs a value (see --compare --help)" % arg)
-            got[arg], i = args[i + 1], i + 1
-            given.add(arg)
-        elif eq and name in VALUED:
-            got[name] = value
+        name = arg.partition("=")[0]
+        taken = take_value(args, i, got, "--compare")
+        if taken:
             given.add(name)
-        elif arg in ("--list-figures", "--quick"):
+            i += taken
+            continue
+        if arg in ("--list-figures", "--quick"):
             flags.add(arg)
         elif name in ("--json", "--csv"):
             raise Refused("--compare: clomp's %s is the driver's own (the results go to --out)" % name)
@@ -101,8 +116,7 @@ def parse_compare(cores: str, args: List[str]) -> List[str]:
             numbers += not arg.startswith("-")
         i += 1
     n, looks = got["--replicates"], ""
-    if not re.fullmatch(r"[1-9][0-9]*", n) or int(n) < 2:
-        raise Refused("--replicates: '%s' must be a whole number of at least 2" % n)
+    check_replicates(n)
     if got["--until"]:
         if "--replicates" in given:
             raise Refused("--until and --replicates: give one (--until decided,MAX: MAX is the most pairs)")
@@ -124,15 +138,13 @@ def parse_ompt_tax(args: List[str]) -> List[str]:
     clomp, quick, i = [], False, 0
     while i < len(args):
         arg = args[i]
-        name, eq, value = arg.partition("=")
-        if arg in got:
-            if i + 1 >= len(args):
-                raise Refused("%s: needs a value (see --ompt-tax --help)" % arg)
-            got[arg], i = args[i + 1], i + 1
-        elif arg in ("-h", "--help"):
+        name = arg.partition("=")[0]
+        taken = take_value(args, i, got, "--ompt-tax")
+        if taken:
+            i += taken
+            continue
+        if arg in ("-h", "--help"):
             return ["help"]
-        elif eq and name in got:
-            got[name] = value
         elif arg == "--quick":
             quick = True
         elif name in ("--ompt", "--compare"):
@@ -142,8 +154,7 @@ def parse_ompt_tax(args: List[str]) -> List[str]:
             clomp.append(arg)
         i += 1
     n, side = got["--replicates"], got["--side"] or ("llvm" if shutil.which("clang") else "libomp")
-    if not re.fullmatch(r"[1-9][0-9]*", n) or int(n) < 2:
-        raise Refused("--replicates: '%s' must be a whole number of at least 2" % n)
+    check_replicates(n)
     if "," in side:
         raise Refused("--side: '%s' is one side (no comma)" % side)
     if "CLOMP_OMPT=" in side:
