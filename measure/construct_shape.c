@@ -9,8 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Where the inner threads of one untimed nested region run. */
-static void observe_level2_team(ConstructTable *t)
+void observe_level2_team(ConstructTable *t)
 {
     TeamObservation *seen = &t->level2_team;
     long slots = (long)t->outer * t->inner;
@@ -90,5 +89,4 @@ void set_construct_shape(const RunSetup *run, ConstructTable *t)
     t->outer = run->nestedOuter;
     t->inner = run->nestedInner;
     t->oversubscribed = (long)t->outer * t->inner > t->cpus;
-    observe_level2_team(t);
 }

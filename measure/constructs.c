@@ -1,283 +1,21 @@
-/* The construct table measured (constructs.h). */
-#define _GNU_SOURCE   /* sched_getcpu */
+/* The construct table measured (constructs.h): which rows, at which levels
+ * and in which order; each level by EPCC's method (construct_level.c), then
+ * each row's verdicts and its level-2 ratio. */
 #include "constructs.h"
 
 #include <math.h>
-#include <omp.h>
-#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
-#include <sys/resource.h>
 
 #include "../cli/exit_status.h"
 #include "../kernels/delay.h"
-#include "../kernels/fault.h"
 #include "../timing/clock.h"
+#include "construct_level.h"
 #include "construct_overhead.h"
 #include "construct_resolution.h"
 #include "construct_shape.h"
-#include "sequence.h"
 
 #define FAIL(status, ...) return (snprintf(why, why_size, __VA_ARGS__), (status))
-
-/* EPCC's first innerreps: 10 syncbench instances; one schedbench loop is
- * already iters_per_thread delays of 15 us. */
-#define SYNC_FIRST_INNERREPS 10L
-#define LOOP_FIRST_INNERREPS 1L
-/* Timings per innerreps count while calibrating; the fastest decides. */
-#define CALIBRATION_TIMINGS 3
-
-/* How one level is run: `outer` 0 is level 1 (the initial thread runs the
- * test); else every thread of an outer team of `outer` runs it at once. */
-typedef struct LevelRun {
-    const Construct *construct;
-    ConstructWork work;    /* work.threads: the inner team */
-    int outer;
-    RegionLog *logs;       /* [outer], or [1] at level 1 */
-    int outer_seen;        /* the outer team's size, level 2 */
-    double stall_seconds;  /* the fault build's construct-stall: spun once inside the next level-1 timing */
-} LevelRun;
-
-static void run_test(const Construct *c, const ConstructWork *w)
-{
-    if (CONSTRUCT_OUTSIDE(c->key))
-        c->reference(w);
-    else
-        c->test(w);
-}
-
-/* One timed test: its seconds. Level 2: the outer threads line up at a
- * barrier, each times its own test, and the slowest is the repetition's
- * time (the outer level goes on only when every inner team is done). */
-static double timed_test(LevelRun *lr)
-{
-    if (lr->outer == 0) {
-        lr->work.log = &lr->logs[0];
-        double start = now_seconds();
-        CONSTRUCT_STALL_SPIN(&lr->stall_seconds, start);
-        run_test(lr->construct, &lr->work);
-        return now_seconds() - start;
-    }
-    double slowest = 0.0;
-    int outer_seen = 0;
-#pragma omp parallel num_threads(lr->outer) reduction(max : slowest) reduction(max : outer_seen)
-    {
-        int k = omp_get_thread_num();
-        ConstructWork w = lr->work;
-        w.log = &lr->logs[k];
-        outer_seen = omp_get_num_threads();
-#pragma omp barrier
-        double start = now_seconds();
-        run_test(lr->construct, &w);
-        slowest = now_seconds() - start;
-    }
-    lr->outer_seen = outer_seen;
-    return slowest;
-}
-
-/* One empty region of the level's shape, untimed, just before a timed test:
- * the test then starts with its team awake, as each of EPCC's tests does
- * (they run back to back, the first discarded). Here a test can follow the
- * serial reference (1-2 ms at the default target), long enough for a
- * runtime's idle threads to stop spinning and sleep (libgomp spins a
- * bounded count), and the first instance would pay their wake-up: over the
- * 16 loops of EPCC 4.0's schedbench settings, several us per loop. (Under
- * passive waiting threads sleep at every wait, and waking is part of every
- * instance's cost, as in EPCC.) Nothing of it is logged: the row's region
- * checks see only the test's regions. */
-static void wake_team(const LevelRun *lr)
-{
-    if (lr->outer == 0) {
-#pragma omp parallel num_threads(lr->work.threads)
-        {
-        }
-        return;
-    }
-#pragma omp parallel num_threads(lr->outer)
-#pragma omp parallel num_threads(lr->work.threads)
-    {
-    }
-}
-
-static double timed_reference(const LevelRun *lr)
-{
-    ConstructWork w = lr->work;
-    w.log = NULL;
-    double start = now_seconds();
-    lr->construct->reference(&w);
-    return now_seconds() - start;
-}
-
-/* What the runtime gave, against what was asked: the status and one line. */
-static void verify_level(const LevelRun *lr, ConstructLevel *L)
-{
-    int level = lr->outer == 0 ? 1 : 2, inner = lr->work.threads, outer = lr->outer == 0 ? 1 : lr->outer;
-    RegionLog *m = &L->seen;
-    memset(m, 0, sizeof *m);
-    L->ancestors = 0;
-    /* A smaller outer team than asked leaves the missing threads' logs
-     * empty: that is the runtime's answer (below), not a test gone wrong. */
-    int ran = lr->outer == 0 ? 1 : lr->outer_seen < outer ? lr->outer_seen : outer;
-    for (int k = 0; k < ran; k++) {
-        const RegionLog *g = &lr->logs[k];
-        if (g->regions == 0) {
-            L->status = CONSTRUCT_WRONG;
-            snprintf(L->problem, sizeof L->problem, "measured outside its construct: %s ran no region of it",
-                     lr->outer == 0 ? "the test" : "an outer thread's test");
-            return;
-        }
-        if (lr->outer > 0 && (g->ancestor_min != k || g->ancestor_max != k)) {
-            L->status = CONSTRUCT_WRONG;
-            snprintf(L->problem, sizeof L->problem,
-                     "outer thread %d's inner regions report ancestor %d..%d at level 1, not %d", k, g->ancestor_min,
-                     g->ancestor_max, k);
-            return;
-        }
-        if (m->regions == 0) {
-            *m = *g;
-        } else {
-            m->threads_min = g->threads_min < m->threads_min ? g->threads_min : m->threads_min;
-            m->threads_max = g->threads_max > m->threads_max ? g->threads_max : m->threads_max;
-            m->level_min = g->level_min < m->level_min ? g->level_min : m->level_min;
-            m->level_max = g->level_max > m->level_max ? g->level_max : m->level_max;
-            m->active_min = g->active_min < m->active_min ? g->active_min : m->active_min;
-            m->active_max = g->active_max > m->active_max ? g->active_max : m->active_max;
-            m->ancestor_min = g->ancestor_min < m->ancestor_min ? g->ancestor_min : m->ancestor_min;
-            m->ancestor_max = g->ancestor_max > m->ancestor_max ? g->ancestor_max : m->ancestor_max;
-            m->regions += g->regions;
-        }
-        L->ancestors++;
-    }
-    if (lr->construct->kind == CONSTRUCT_TARGET) {   /* the device's own team: nothing asked of it to hold */
-        L->status = CONSTRUCT_MEASURED;
-        L->problem[0] = '\0';
-        return;
-    }
-    if (m->level_min != level || m->level_max != level) {
-        L->status = CONSTRUCT_WRONG;
-        snprintf(L->problem, sizeof L->problem, "measured outside its construct: its regions ran at level %d..%d, not %d",
-                 m->level_min, m->level_max, level);
-    } else if (lr->outer > 0 && lr->outer_seen < outer) {
-        L->status = CONSTRUCT_FEWER;
-        snprintf(L->problem, sizeof L->problem, "the outer team had %d threads, not %d", lr->outer_seen, outer);
-    } else if (inner > 1 && m->threads_max == 1) {
-        L->status = CONSTRUCT_SERIALIZED;
-        snprintf(L->problem, sizeof L->problem, "serialized by the runtime: %s regions of 1 thread (active level %d)",
-                 level == 2 ? "inner" : "its", m->active_max);
-    } else if (m->threads_min < inner || m->threads_max > inner) {
-        L->status = CONSTRUCT_FEWER;
-        snprintf(L->problem, sizeof L->problem, "the runtime gave teams of %d..%d threads, not %d", m->threads_min,
-                 m->threads_max, inner);
-    } else {
-        L->status = CONSTRUCT_MEASURED;
-        L->problem[0] = '\0';
-    }
-}
-
-/* The process's involuntary context switches so far (every thread: a
- * thread of the test preempted while it could run); -1 when unknown. */
-static long involuntary_switches(void)
-{
-    struct rusage u;
-    return getrusage(RUSAGE_SELF, &u) == 0 ? u.ru_nivcsw : -1;
-}
-
-/* A calibration count's time: the fastest of CALIBRATION_TIMINGS tests (a stall
- * only lengthens one; one stalled timing at 10 instances ended the doubling). */
-static double fastest_test(long innerreps, void *context)
-{
-    LevelRun *lr = context;
-    lr->work.innerreps = innerreps;
-    double fastest = timed_test(lr);
-    for (int k = 1; k < CALIBRATION_TIMINGS; k++) {
-        double t = timed_test(lr);
-        fastest = t < fastest ? t : fastest;
-    }
-    return fastest;
-}
-
-/* EPCC's method at one level: innerreps calibrated as EPCC's getinnerreps
- * (construct_calibrate_innerreps), then `reps` repetitions of the reference and the test, the order
- * alternating (reference first in even repetitions, test first in odd
- * ones), so that warming or drift within a repetition does not always
- * favour the same side. */
-static int measure_level(const RunSetup *run, LevelRun *lr, ConstructLevel *L)
-{
-    const ConstructOptions *o = &run->constructs;
-    int outer = lr->outer == 0 ? 1 : lr->outer;
-    L->outer = outer;
-    L->inner = lr->work.threads;
-    const Construct *c = lr->construct;
-    lr->stall_seconds = lr->outer == 0 && CONSTRUCT_STALL_FIRST(c->key) ? 2e-6 * o->target_us : 0.0;
-    int step = c->innerreps_step > 0 ? c->innerreps_step : 1;
-    int multiple = c->kind == CONSTRUCT_SYNC || c->kind == CONSTRUCT_TASK ? lr->work.threads * step : 1;
-    lr->work.innerreps = construct_calibrate_innerreps(
-        c->kind == CONSTRUCT_LOOP ? LOOP_FIRST_INNERREPS : SYNC_FIRST_INNERREPS, multiple, o->target_us,
-        fastest_test, lr);
-    double *test = calloc((size_t)o->reps * 3, sizeof *test);
-    if (test == NULL)
-        return EXIT_RESOURCE;
-    double *reference = test + o->reps, *overhead = test + 2 * o->reps;
-    L->disturbed_reps = 0;
-    for (long r = 0; r < o->reps; r++) {
-        long before, after;
-        if (r % 2 == 0) {   /* the order alternates; the test alone is watched for preemption */
-            reference[r] = timed_reference(lr);
-            wake_team(lr);
-            before = involuntary_switches();
-            test[r] = timed_test(lr);
-            after = involuntary_switches();
-        } else {
-            wake_team(lr);
-            before = involuntary_switches();
-            test[r] = timed_test(lr);
-            after = involuntary_switches();
-            reference[r] = timed_reference(lr);
-        }
-        if (before < 0 || after < 0)
-            L->disturbed_reps = -1;   /* not known */
-        else if (L->disturbed_reps >= 0 && after > before)
-            L->disturbed_reps++;
-    }
-    L->innerreps = lr->work.innerreps;
-    L->reps = o->reps;
-    L->test_us = median_of(test, o->reps) * 1e6 / (double)L->innerreps;
-    L->reference_us = median_of(reference, o->reps) * 1e6 / (double)L->innerreps;
-    construct_overheads(test, reference, o->reps, L->innerreps, overhead);
-    L->overhead = summarize_samples(overhead, o->reps, CLOMP_CI_LEVEL);
-    free(test);
-    verify_level(lr, L);
-    return 0;
-}
-
-/* The row's check (construct.h), untimed, where the test will run: 0, or
- * CONSTRUCT_WRONG in L with the line. At level 2 every outer thread checks
- * with its own inner team, one at a time (the array rows' checks write the
- * arrays every outer thread's test shares). */
-static int check_body(const LevelRun *lr, ConstructLevel *L)
-{
-    const Construct *c = lr->construct;
-    char why[128] = "";
-    int failed = 0;
-    ConstructWork w = lr->work;
-    w.log = NULL;
-    if (c->check != NULL && lr->outer == 0)
-        failed = c->check(&w, why, sizeof why);
-    else if (c->check != NULL) {
-#pragma omp parallel num_threads(lr->outer) reduction(| : failed)
-#pragma omp critical(clomp_construct_check)
-        if (c->check(&w, why, sizeof why) != 0)
-            failed = 1;
-    }
-    if (!failed)
-        return 0;
-    L->status = CONSTRUCT_WRONG;
-    L->outer = lr->outer == 0 ? 1 : lr->outer;
-    L->inner = lr->work.threads;
-    snprintf(L->problem, sizeof L->problem, "its body does the wrong thing: %s", why);
-    return 1;
-}
 
 /* level[] index to the level it measures: 1, 1 (INNER threads), 2. */
 static int construct_level_of(int index)
@@ -285,66 +23,54 @@ static int construct_level_of(int index)
     return index == 2 ? 2 : 1;
 }
 
-static int measure_row(const RunSetup *run, ConstructTable *t, ConstructResult *row, char *why, size_t why_size)
+/* Why level[l] of construct c is not run here, or NULL when it is. */
+static const char *level_not_run(const RunSetup *run, const ConstructTable *t, const Construct *c, int l)
 {
-    const Construct *c = row->construct;
-    int length = c->kind == CONSTRUCT_LOOP ? t->loop_delay.length : t->sync_delay.length;
-    if (c->not_provided != NULL || c->test == NULL) {
-        for (int l = 0; l < CONSTRUCT_LEVELS; l++) {
-            row->level[l].status = CONSTRUCT_NOT_RUN;
-            snprintf(row->level[l].problem, sizeof row->level[l].problem, "%s",
-                     c->not_provided != NULL ? c->not_provided : "not provided");
-        }
-        return 0;
-    }
-    int shapes[CONSTRUCT_LEVELS][2] = {{0, (int)run->numThreads}, {0, t->inner}, {t->outer, t->inner}};
-    RegionLog *logs = calloc(t->outer > 0 ? (size_t)t->outer : 1, sizeof *logs);
-    if (logs == NULL)
-        FAIL(EXIT_RESOURCE, "out of memory for the construct logs");
-    for (int l = 0; l < CONSTRUCT_LEVELS; l++) {
-        ConstructLevel *L = &row->level[l];
-        const char *na = l == 0 ? NULL : c->kind == CONSTRUCT_TARGET ? "a target probe runs from the initial thread only"
-                         : t->outer == 0 ? t->level2_unavailable
-                         : l == 1 && t->inner == run->numThreads ? "the same team as level 1"
-                         : l == 2 ? c->nested_not_provided : NULL;
-        if (na != NULL) {
-            L->status = CONSTRUCT_NOT_RUN;
-            snprintf(L->problem, sizeof L->problem, "%s", na);
-            continue;
-        }
-        memset(logs, 0, (t->outer > 0 ? (size_t)t->outer : 1) * sizeof *logs);
-        LevelRun lr = {c, {shapes[l][1], length, 0, row->chunk, t->iters_per_thread, NULL, NULL}, shapes[l][0], logs, 0,
-                       0.0};
-        clomp_openmp_running = 1;
-        int status = check_body(&lr, L) != 0 ? 0 : measure_level(run, &lr, L);
-        clomp_openmp_running = 0;
-        if (status != 0) {
-            free(logs);
-            FAIL(status, "out of memory for %ld construct repetitions", run->constructs.reps);
-        }
-        if (L->status == CONSTRUCT_WRONG) {
-            for (int later = l + 1; later < CONSTRUCT_LEVELS; later++)
-                snprintf(row->level[later].problem, sizeof row->level[later].problem,
-                         "not measured: the run ended at level %d", construct_level_of(l));
-            free(logs);
-            FAIL(EXIT_VERIFY_FAILED, "construct %s at level %d (%dx%d): %s", c->name, construct_level_of(l), L->outer,
-                 L->inner, L->problem);
-        }
-    }
-    free(logs);
-    for (int l = 0; l < CONSTRUCT_LEVELS; l++)
-        judge_resolution(t, row, l);
-    const ConstructLevel *base = row->level[1].status == CONSTRUCT_NOT_RUN ? &row->level[0] : &row->level[1];
-    /* A base whose interval reaches 0 (an uncontended lock, a critical
-     * section nobody waits for) would make any ratio: none is given. */
-    int base_above_zero = base->overhead.has_ci ? base->overhead.ci_low > 0.0 : base->overhead.median > 0.0;
-    row->ratio = row->level[2].status == CONSTRUCT_MEASURED && base->status == CONSTRUCT_MEASURED && base_above_zero
-                     ? construct_ratio(row->level[2].overhead.median, base->overhead.median)
-                     : NAN;
-    return 0;
+    if (c->not_provided != NULL || c->test == NULL)
+        return c->not_provided != NULL ? c->not_provided : "not provided";
+    if (l == 0)
+        return NULL;
+    if (c->kind == CONSTRUCT_TARGET)
+        return "a target probe runs from the initial thread only";
+    if (t->outer == 0)
+        return t->level2_unavailable;
+    if (l == 1 && t->inner == run->numThreads)
+        return "the same team as level 1";
+    return l == 2 ? c->nested_not_provided : NULL;
 }
 
-int measure_constructs(const RunSetup *run, ConstructTable *t, char *why, size_t why_size)
+/* A run that ends at row `at`, level[l]: every level not reached says so. */
+static void mark_not_reached(ConstructTable *t, size_t at, int l)
+{
+    for (int later = l; later < CONSTRUCT_LEVELS; later++)
+        for (size_t i = later == l ? at + 1 : 0; i < t->count; i++) {
+            ConstructLevel *L = &t->rows[i].level[later];
+            if (L->status == CONSTRUCT_NOT_RUN && L->problem[0] == '\0')
+                snprintf(L->problem, sizeof L->problem, "not measured: the run ended at %s level %d",
+                         t->rows[at].construct->name, construct_level_of(l));
+        }
+}
+
+/* Each measured level's verdict (judge_resolution), and the row's ratio of
+ * level 2 over level 1 at INNER threads. */
+static void finish_rows(ConstructTable *t)
+{
+    for (size_t i = 0; i < t->count; i++) {
+        ConstructResult *row = &t->rows[i];
+        for (int l = 0; l < CONSTRUCT_LEVELS; l++)
+            judge_resolution(t, row, l);
+        const ConstructLevel *base = row->level[1].status == CONSTRUCT_NOT_RUN ? &row->level[0] : &row->level[1];
+        /* A base whose interval reaches 0 (an uncontended lock, a critical
+         * section nobody waits for) would make any ratio: none is given. */
+        int base_above_zero = base->overhead.has_ci ? base->overhead.ci_low > 0.0 : base->overhead.median > 0.0;
+        row->ratio = row->level[2].status == CONSTRUCT_MEASURED && base->status == CONSTRUCT_MEASURED && base_above_zero
+                         ? construct_ratio(row->level[2].overhead.median, base->overhead.median)
+                         : NAN;
+    }
+}
+
+/* The rows in table order, one chunk or size each, nothing measured yet. */
+static int list_rows(const RunSetup *run, ConstructTable *t)
 {
     long chunks[CONSTRUCT_MAX_CHUNKS];
     t->capacity = 0;
@@ -353,10 +79,7 @@ int measure_constructs(const RunSetup *run, ConstructTable *t, char *why, size_t
             t->capacity += (size_t)construct_row_params(run, clomp_constructs[i], chunks);
     t->rows = calloc(t->capacity > 0 ? t->capacity : 1, sizeof *t->rows);
     if (t->rows == NULL)
-        FAIL(EXIT_RESOURCE, "out of memory for the construct table");
-    t->sync_delay = calibrate_delay(run->constructs.sync_delay_us);
-    t->loop_delay = calibrate_delay(run->constructs.loop_delay_us);
-    set_construct_shape(run, t);
+        return EXIT_RESOURCE;
     for (size_t i = 0; i < clomp_construct_count; i++) {
         if (!run->construct_selected[i])
             continue;
@@ -366,11 +89,56 @@ int measure_constructs(const RunSetup *run, ConstructTable *t, char *why, size_t
             row->construct = clomp_constructs[i];
             row->chunk = chunks[k];
             row->ratio = NAN;
-            int status = measure_row(run, t, row, why, why_size);
-            if (status != 0)
-                return status;
         }
     }
+    return 0;
+}
+
+/* The levels in phases: every row's level 1, then every row's level 1 at
+ * INNER threads, then every row's level 2 - never one row's level 1 right
+ * after another's level 2. A runtime whose idle threads spin on after a
+ * region (libomp: KMP_BLOCKTIME, 200 ms) otherwise leaves the inner teams'
+ * threads spinning through the next row's level 1: on 2 CPUs a clang build
+ * had every level-1 repetition of the array rows preempted when each row
+ * ran its levels in turn (8 of 8 rows unresolved; 0 of 8 with level 2
+ * serialized). The untimed look at level 2's team waits for its phase for
+ * the same reason. */
+int measure_constructs(const RunSetup *run, ConstructTable *t, char *why, size_t why_size)
+{
+    if (list_rows(run, t) != 0)
+        FAIL(EXIT_RESOURCE, "out of memory for the construct table");
+    t->sync_delay = calibrate_delay(run->constructs.sync_delay_us);
+    t->loop_delay = calibrate_delay(run->constructs.loop_delay_us);
+    set_construct_shape(run, t);
+    RegionLog *logs = calloc(t->outer > 0 ? (size_t)t->outer : 1, sizeof *logs);
+    if (logs == NULL)
+        FAIL(EXIT_RESOURCE, "out of memory for the construct logs");
+    for (int l = 0; l < CONSTRUCT_LEVELS; l++) {
+        if (l == 2 && t->outer > 0)
+            observe_level2_team(t);
+        for (size_t i = 0; i < t->count; i++) {
+            ConstructResult *row = &t->rows[i];
+            ConstructLevel *L = &row->level[l];
+            const char *na = level_not_run(run, t, row->construct, l);
+            if (na != NULL) {
+                L->status = CONSTRUCT_NOT_RUN;
+                snprintf(L->problem, sizeof L->problem, "%s", na);
+                continue;
+            }
+            int status = measure_construct_level(run, t, row, l, logs);
+            if (status == 0 && L->status != CONSTRUCT_WRONG)
+                continue;
+            mark_not_reached(t, i, l);
+            finish_rows(t);
+            free(logs);
+            if (status != 0)
+                FAIL(status, "out of memory for %ld construct repetitions", run->constructs.reps);
+            FAIL(EXIT_VERIFY_FAILED, "construct %s at level %d (%dx%d): %s", row->construct->name,
+                 construct_level_of(l), L->outer, L->inner, L->problem);
+        }
+    }
+    free(logs);
+    finish_rows(t);
     return 0;
 }
 

@@ -28,11 +28,11 @@ static void write_delay(JsonWriter *w, const char *key, const DelayCalibration *
 
 static void write_level2_team(JsonWriter *w, const ConstructTable *t)
 {
-    if (t->outer == 0) {
+    const TeamObservation *seen = &t->level2_team;
+    if (t->outer == 0 || !seen->nested) {   /* N/A, or the run ended before level 2 */
         json_null(w, "level2_team");
         return;
     }
-    const TeamObservation *seen = &t->level2_team;
     json_object_begin(w, "level2_team");
     json_integer(w, "outer_threads", seen->threads);
     json_integer(w, "inner_threads_min", seen->inner_min);

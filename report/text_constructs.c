@@ -51,6 +51,10 @@ static void print_setup_lines(FILE *out, const RunRecord *r, const ConstructTabl
         fprintf(out, "; oversubscribed: %d threads on %d CPUs, waiting %s", t->outer * t->inner, t->cpus,
                 t->wait_policy != NULL ? t->wait_policy : "as the runtime's default (OMP_WAIT_POLICY unset)");
     fputc('\n', out);
+    if (!t->level2_team.nested) {
+        fprintf(out, "Level 2 inner teams' CPUs: not observed (the run ended before level 2)\n");
+        return;
+    }
     fprintf(out, "Level 2 inner teams' CPUs:");
     for (int k = 0; k < t->outer && k < 64; k++) {
         char cpus[256];

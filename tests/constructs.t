@@ -275,6 +275,25 @@ if [ -x "$FAULTS_BIN" ]; then
         fi
     done
     is "${missed[*]}" "" "each of the ${#wrong[@]} bodies without its construct's effect (a taskwait that does not wait, an ordered that does not order, a dependence ignored, a copy not made...) ends the run with exit 1, 'its body does the wrong thing', and its CSV row failed"
+
+    # The levels run in phases (measure/constructs.c): every row's level 1
+    # before any row's level 2, so that inner threads a runtime keeps
+    # spinning after a nested region never share the CPUs with a level-1
+    # test. A run that ends at the second row's level 1 shows the order: the
+    # first row's level 1 done, its level 2 not yet; the third row's level 1
+    # not reached, each saying where the run ended.
+    CLOMP_FAULT=construct-wrong CLOMP_FAULT_CONSTRUCT=task_wait CLOMP=$FAULTS_BIN \
+        run_clomp --constructs=barrier,task_wait,task_barrier "${quick[@]}" --nested=2x2 --csv="$tmp/order.csv" "${input[@]}"
+    is "$rc $(python3 - "$tmp/order.csv" <<'PY'
+import csv, sys
+ended = "not measured: the run ended at TASK WAIT level 1"
+def state(r):   # measured or unresolved: done (a figure or why not, at --construct-reps=3)
+    done = r["status"] in ("measured", "unresolved")
+    return "done" if done else r["status"].replace(" ", "_") + (":ended_at_TASK_WAIT_1" if r["problem"] == ended else "")
+print(" ".join(f"{r['construct']}:{r['level']}:{state(r)}" for r in csv.DictReader(open(sys.argv[1]))))
+PY
+)" "1 barrier:1:done barrier:2:not_run:ended_at_TASK_WAIT_1 task_wait:1:failed task_wait:2:not_run:ended_at_TASK_WAIT_1 task_barrier:1:not_run:ended_at_TASK_WAIT_1 task_barrier:2:not_run:ended_at_TASK_WAIT_1" \
+        "every row's level 1 runs before any row's level 2: a run ending at the second row's level 1 has the first row's level 1 done and no level 2, and each level not reached says where the run ended"
 else
     skip "a construct measured outside its construct is caught" "no fault build at $FAULTS_BIN (make clomp-faults)"
 fi

@@ -223,6 +223,7 @@ MEASURING = {
     "kernels/construct_probe.h": "records what a construct body did when its check runs it (untimed)",
     "kernels/target_probe.h": "the target probes' shared delay and reference (offload builds): what they time",
     "measure/constructs.h": "measures the construct table",
+    "measure/construct_level.h": "measures one construct at one level by EPCC's method",
     "setup/setup.h": "configures OpenMP, builds and first-touches the mesh, times the serial plan",
     "ompt/tool.h": "the OMPT tool: callbacks inside the runtime, the census, the sampling timer",
     "measure/ompt_plan.h": "checks the OMPT census against each schedule's plan into the record's warnings",
