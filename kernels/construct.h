@@ -2,8 +2,8 @@
  * --constructs measures by EPCC's method (syncbench, schedbench, taskbench
  * and arraybench, v3.1 and 4.0), at the first level and inside nested teams. Each row says only what to
  * time (the construct around EPCC's calibrated delay) and what the same
- * delays cost run by one thread (its reference); measure/constructs.c times
- * them, repeats them and verifies the teams the runtime gave. */
+ * delays cost run by one thread (its reference); measure/construct_level.c
+ * times them, repeats them and verifies the teams the runtime gave. */
 #ifndef CLOMP_CONSTRUCT_H
 #define CLOMP_CONSTRUCT_H
 

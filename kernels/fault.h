@@ -47,7 +47,7 @@ int fault_construct_wrong(const char *key);
  * the first timed test of each row's level-1 innerreps calibration is
  * stalled past the target time, as a preemption or a sleeping team woken
  * would; the calibration must not stop at that count
- * (measure/constructs.c). */
+ * (measure/construct_level.c). */
 int fault_construct_stall(const char *key);
 #define CONSTRUCT_STALL_FIRST(key) fault_construct_stall(key)
 /* Spins inside a timing until *seconds have passed since start, once (*seconds set to 0). */

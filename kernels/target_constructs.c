@@ -11,7 +11,7 @@
  * Every test asks the device, in its first instance, whether it ran off the
  * host (omp_is_initial_device() mapped back) and how many threads its team
  * had: that is its RegionLog (a host fallback is never logged as a region,
- * so measure/constructs.c fails it as measured outside its construct). */
+ * so measure/construct_level.c fails it as measured outside its construct). */
 #ifdef CLOMP_OFFLOAD
 
 #include <omp.h>

@@ -47,7 +47,7 @@ typedef struct ConstructResult {
 } ConstructResult;
 
 typedef struct ConstructTable {
-    size_t count;              /* rows measured or being measured */
+    size_t count;              /* every selected row, listed before any is measured */
     size_t capacity;
     ConstructResult *rows;
     DelayCalibration sync_delay, loop_delay;   /* as calibrated (delay.h) */

@@ -39,15 +39,41 @@ static const char *level_not_run(const RunSetup *run, const ConstructTable *t, c
     return l == 2 ? c->nested_not_provided : NULL;
 }
 
-/* A run that ends at row `at`, level[l]: every level not reached says so. */
-static void mark_not_reached(ConstructTable *t, size_t at, int l)
+/* Every level that cannot run here, marked with why before anything is
+ * measured: a run that ends early still gives each its own reason. */
+static void mark_not_applicable(const RunSetup *run, ConstructTable *t)
 {
-    for (int later = l; later < CONSTRUCT_LEVELS; later++)
-        for (size_t i = later == l ? at + 1 : 0; i < t->count; i++) {
-            ConstructLevel *L = &t->rows[i].level[later];
+    for (size_t i = 0; i < t->count; i++)
+        for (int l = 0; l < CONSTRUCT_LEVELS; l++) {
+            const char *na = level_not_run(run, t, t->rows[i].construct, l);
+            ConstructLevel *L = &t->rows[i].level[l];
+            L->status = CONSTRUCT_NOT_RUN;
+            snprintf(L->problem, sizeof L->problem, "%s", na != NULL ? na : "");
+        }
+}
+
+/* Row `row`'s level[l] named for a person: "COPYIN n, n = 27, level 1". */
+static const char *level_place(const ConstructResult *row, int l, char *buf, size_t size)
+{
+    if (row->construct->takes_chunk)
+        snprintf(buf, size, "%s, n = %ld, level %d", row->construct->name, row->chunk, construct_level_of(l));
+    else
+        snprintf(buf, size, "%s level %d", row->construct->name, construct_level_of(l));
+    return buf;
+}
+
+/* A run that ends at row `at`'s level[l] (NULL: before any): every level
+ * still to be measured says where. */
+static void mark_not_reached(ConstructTable *t, const ConstructResult *at, int l)
+{
+    char where[96] = "the construct table's start (out of memory)";
+    if (at != NULL)
+        level_place(at, l, where, sizeof where);
+    for (size_t i = 0; i < t->count; i++)
+        for (int k = 0; k < CONSTRUCT_LEVELS; k++) {
+            ConstructLevel *L = &t->rows[i].level[k];
             if (L->status == CONSTRUCT_NOT_RUN && L->problem[0] == '\0')
-                snprintf(L->problem, sizeof L->problem, "not measured: the run ended at %s level %d",
-                         t->rows[at].construct->name, construct_level_of(l));
+                snprintf(L->problem, sizeof L->problem, "not measured: the run ended at %s", where);
         }
 }
 
@@ -99,7 +125,7 @@ static int list_rows(const RunSetup *run, ConstructTable *t)
  * after another's level 2. A runtime whose idle threads spin on after a
  * region (libomp: KMP_BLOCKTIME, 200 ms) otherwise leaves the inner teams'
  * threads spinning through the next row's level 1: on 2 CPUs a clang build
- * had every level-1 repetition of the array rows preempted when each row
+ * had every level-1 repetition of the data rows preempted when each row
  * ran its levels in turn (8 of 8 rows unresolved; 0 of 8 with level 2
  * serialized). The untimed look at level 2's team waits for its phase for
  * the same reason. */
@@ -110,31 +136,33 @@ int measure_constructs(const RunSetup *run, ConstructTable *t, char *why, size_t
     t->sync_delay = calibrate_delay(run->constructs.sync_delay_us);
     t->loop_delay = calibrate_delay(run->constructs.loop_delay_us);
     set_construct_shape(run, t);
+    mark_not_applicable(run, t);
     RegionLog *logs = calloc(t->outer > 0 ? (size_t)t->outer : 1, sizeof *logs);
-    if (logs == NULL)
+    if (logs == NULL) {
+        mark_not_reached(t, NULL, 0);
         FAIL(EXIT_RESOURCE, "out of memory for the construct logs");
+    }
     for (int l = 0; l < CONSTRUCT_LEVELS; l++) {
         if (l == 2 && t->outer > 0)
             observe_level2_team(t);
         for (size_t i = 0; i < t->count; i++) {
             ConstructResult *row = &t->rows[i];
             ConstructLevel *L = &row->level[l];
-            const char *na = level_not_run(run, t, row->construct, l);
-            if (na != NULL) {
-                L->status = CONSTRUCT_NOT_RUN;
-                snprintf(L->problem, sizeof L->problem, "%s", na);
-                continue;
-            }
+            if (L->problem[0] != '\0')
+                continue;   /* not applicable here (mark_not_applicable) */
             int status = measure_construct_level(run, t, row, l, logs);
             if (status == 0 && L->status != CONSTRUCT_WRONG)
                 continue;
-            mark_not_reached(t, i, l);
+            if (status != 0)
+                snprintf(L->problem, sizeof L->problem, "not measured: out of memory for its repetitions");
+            mark_not_reached(t, row, l);
             finish_rows(t);
             free(logs);
             if (status != 0)
                 FAIL(status, "out of memory for %ld construct repetitions", run->constructs.reps);
-            FAIL(EXIT_VERIFY_FAILED, "construct %s at level %d (%dx%d): %s", row->construct->name,
-                 construct_level_of(l), L->outer, L->inner, L->problem);
+            char place[96];
+            FAIL(EXIT_VERIFY_FAILED, "construct %s (%dx%d): %s", level_place(row, l, place, sizeof place), L->outer,
+                 L->inner, L->problem);
         }
     }
     free(logs);

@@ -10,10 +10,12 @@
 
 #include "record.h"
 
-/* Fills `table`: every row listed first, then measured level by level
- * (every row's level 1, then level 1 at INNER threads, then level 2), so
- * that a run that fails still records what was measured, and each level
- * not reached says where the run ended. 0; EXIT_VERIFY_FAILED with the
+/* Fills `table`: every row listed first (each level that cannot run here
+ * with why), then measured level by level - every row's level 1, then
+ * level 1 at INNER threads, then level 2 - so that no level-1 test shares
+ * the CPUs with a nested team's threads still spinning (constructs.c says
+ * why). A run that fails keeps what was measured; each level not reached
+ * says where the run ended. 0; EXIT_VERIFY_FAILED with the
  * reason when a construct was measured outside its construct (no region of
  * it ran, or at the wrong level or under the wrong outer thread);
  * EXIT_RESOURCE when out of memory. A serialized or smaller inner team is

@@ -324,7 +324,7 @@ typedef struct RunRecord {
     const RankOutliers *outliers;        /* MPI, rank 0, complete runs; else NULL */
     const NoiseCensus *noise;            /* the noise census; NULL before the set-up */
     ProcessCost cost;                    /* CPU and wall seconds at the end (measured = 0: not taken) */
-    const ConstructTable *constructs;    /* --constructs: the table (rows so far); else NULL */
+    const ConstructTable *constructs;    /* --constructs: the table (a failed run: levels not reached say so); else NULL */
     double measuring_from;               /* process wall seconds when the measurements began; 0: never */
     double measured_until;               /* ... when they and the construct table ended; 0: never */
     double constructs_seconds;           /* wall seconds measuring the construct table (--constructs) */

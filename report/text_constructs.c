@@ -51,7 +51,7 @@ static void print_setup_lines(FILE *out, const RunRecord *r, const ConstructTabl
         fprintf(out, "; oversubscribed: %d threads on %d CPUs, waiting %s", t->outer * t->inner, t->cpus,
                 t->wait_policy != NULL ? t->wait_policy : "as the runtime's default (OMP_WAIT_POLICY unset)");
     fputc('\n', out);
-    if (!t->level2_team.nested) {
+    if (!t->level2_team.nested) {   /* a guard: clomp prints the table only after a complete run, which observed it */
         fprintf(out, "Level 2 inner teams' CPUs: not observed (the run ended before level 2)\n");
         return;
     }
