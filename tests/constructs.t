@@ -294,6 +294,16 @@ print(" ".join(f"{r['construct']}:{r['level']}:{state(r)}" for r in csv.DictRead
 PY
 )" "1 barrier:1:done barrier:2:not_run:ended_at_TASK_WAIT_1 task_wait:1:failed task_wait:2:not_run:ended_at_TASK_WAIT_1 task_barrier:1:not_run:ended_at_TASK_WAIT_1 task_barrier:2:not_run:ended_at_TASK_WAIT_1" \
         "every row's level 1 runs before any row's level 2: a run ending at the second row's level 1 has the first row's level 1 done and no level 2, and each level not reached says where the run ended"
+    # A level that cannot run here (level 2 below 2x2) keeps its own reason
+    # when the run ends early: "not reached" is only for levels that would have run.
+    CLOMP_FAULT=construct-wrong CLOMP_FAULT_CONSTRUCT=task_wait CLOMP=$FAULTS_BIN \
+        run_clomp --constructs=barrier,task_wait,task_barrier "${quick[@]}" --nested=2x1 --csv="$tmp/order.csv" "${input[@]}"
+    is "$rc $(python3 - "$tmp/order.csv" <<'PY'
+import csv, sys
+print(" ".join(f"{r['construct']}:{r['level']}:{r['problem']}" for r in csv.DictReader(open(sys.argv[1])) if r["level"] == "2"))
+PY
+)" "1 barrier:2:needs at least 2x2 threads, not 2x1 task_wait:2:needs at least 2x2 threads, not 2x1 task_barrier:2:needs at least 2x2 threads, not 2x1" \
+        "a run that ends early leaves each level that could not run here with its own reason (level 2 at 2x1: needs at least 2x2 threads)"
 else
     skip "a construct measured outside its construct is caught" "no fault build at $FAULTS_BIN (make clomp-faults)"
 fi
