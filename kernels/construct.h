@@ -81,6 +81,10 @@ extern const size_t clomp_construct_count;
 /* By key ("parallel_for") or EPCC name ("PARALLEL FOR"); NULL when neither. */
 const Construct *find_construct(const char *name);
 
+/* A row's EPCC name, the chunk or size in place of n ("DYNAMIC 4",
+ * "COPYIN 27"); c->name as it is when chunk is 0. In buf, or c->name. */
+const char *construct_row_name(const Construct *c, long chunk, char *buf, size_t size);
+
 /* The kind's name: sync, loop, task, data. */
 const char *construct_kind_name(ConstructKind kind);
 

@@ -61,6 +61,14 @@ const Construct *find_construct(const char *name)
     return NULL;
 }
 
+const char *construct_row_name(const Construct *c, long chunk, char *buf, size_t size)
+{
+    if (chunk == 0)
+        return c->name;
+    snprintf(buf, size, "%.*s%ld", (int)(strlen(c->name) - 1), c->name, chunk);
+    return buf;
+}
+
 const char *construct_kind_name(ConstructKind kind)
 {
     static const char *const names[] = {"sync", "loop", "task", "data", "target"};

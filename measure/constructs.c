@@ -52,13 +52,13 @@ static void mark_not_applicable(const RunSetup *run, ConstructTable *t)
         }
 }
 
-/* Row `row`'s level[l] named for a person: "COPYIN n, n = 27, level 1". */
+/* Row `row`'s level[l] named for a person: "COPYIN 27 level 1", the
+ * table's row name (construct_row_name). */
 static const char *level_place(const ConstructResult *row, int l, char *buf, size_t size)
 {
-    if (row->construct->takes_chunk)
-        snprintf(buf, size, "%s, n = %ld, level %d", row->construct->name, row->chunk, construct_level_of(l));
-    else
-        snprintf(buf, size, "%s level %d", row->construct->name, construct_level_of(l));
+    char name[64];
+    snprintf(buf, size, "%s level %d", construct_row_name(row->construct, row->chunk, name, sizeof name),
+             construct_level_of(l));
     return buf;
 }
 
@@ -148,8 +148,8 @@ int measure_constructs(const RunSetup *run, ConstructTable *t, char *why, size_t
         for (size_t i = 0; i < t->count; i++) {
             ConstructResult *row = &t->rows[i];
             ConstructLevel *L = &row->level[l];
-            if (L->problem[0] != '\0')
-                continue;   /* not applicable here (mark_not_applicable) */
+            if (level_not_run(run, t, row->construct, l) != NULL)
+                continue;   /* marked with why (mark_not_applicable) */
             int status = measure_construct_level(run, t, row, l, logs);
             if (status == 0 && L->status != CONSTRUCT_WRONG)
                 continue;

@@ -2,7 +2,6 @@
 
 #include <math.h>
 #include <stdio.h>
-#include <string.h>
 
 const char *construct_status_text(ConstructStatus status)
 {
@@ -49,11 +48,7 @@ static FigureCell key(const ConstructCellRow *row, char *b, size_t n)
 /* EPCC's name with the chunk in place of n: "DYNAMIC 4". */
 static FigureCell name(const ConstructCellRow *row, char *b, size_t n)
 {
-    const char *text = row->result->construct->name;
-    if (row->result->chunk == 0)
-        return TEXT(text);
-    snprintf(b, n, "%.*s%ld", (int)(strlen(text) - 1), text, row->result->chunk);
-    return TEXT(b);
+    return TEXT(construct_row_name(row->result->construct, row->result->chunk, b, n));
 }
 static FigureCell chunk(const ConstructCellRow *row, char *b, size_t n)
 {
