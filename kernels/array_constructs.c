@@ -39,108 +39,108 @@ static inline void fill(double *a, long n, double value)
 
 /* The four clauses for arrays of N doubles: shared_N (the original) and
  * threadprivate_N (copyin's). */
-#define ARRAY_TESTS(N)                                                                              \
-    static double shared_##N[N];                                                                   \
-    static double threadprivate_##N[N];                                                            \
-    PRAGMA(omp threadprivate(threadprivate_##N))                                                   \
-    static void private_##N(const ConstructWork *w)                                                \
-    {                                                                                              \
-        double *original = shared_##N;                                                             \
-        for (long j = 0; j < w->innerreps; j++) {                                                  \
-            if (CONSTRUCT_WRONG_BODY("private")) {                                                                           \
-                PRAGMA(omp parallel num_threads(w->threads))                                       \
-                {                                                                                  \
-                    region_log_note(w->log);                                                       \
-                    if (w->probe != NULL && shared_##N == original)                                \
-                        probe_fail(w->probe, "thread %d's private array is the original",          \
-                                   omp_get_thread_num());                                          \
-                    clomp_array_delay(w->delay_length, shared_##N);                                \
-                }                                                                                  \
-            } else {                                                                               \
-                PRAGMA(omp parallel private(shared_##N) num_threads(w->threads))                   \
-                {                                                                                  \
-                    region_log_note(w->log);                                                       \
-                    if (w->probe != NULL && shared_##N == original)                                \
-                        probe_fail(w->probe, "thread %d's private array is the original",          \
-                                   omp_get_thread_num());                                          \
-                    clomp_array_delay(w->delay_length, shared_##N);                                \
-                }                                                                                  \
-            }                                                                                      \
-        }                                                                                          \
-    }                                                                                              \
-    static void firstprivate_##N(const ConstructWork *w)                                           \
-    {                                                                                              \
-        double want = w->probe != NULL ? w->probe->marker : 0.0;                                   \
-        if (w->probe != NULL)                                                                      \
-            fill(shared_##N, N, want);                                                             \
-        for (long j = 0; j < w->innerreps; j++) {                                                  \
-            if (CONSTRUCT_WRONG_BODY("firstprivate")) {                                                                           \
-                PRAGMA(omp parallel private(shared_##N) num_threads(w->threads))                   \
-                {                                                                                  \
-                    region_log_note(w->log);                                                       \
-                    fill(shared_##N, N, 0.0);   /* a copy never made: what the stack held */      \
-                    probe_copy(w, shared_##N, N, want, "firstprivate");                            \
-                    clomp_array_delay(w->delay_length, shared_##N);                                \
-                }                                                                                  \
-            } else {                                                                               \
-                PRAGMA(omp parallel firstprivate(shared_##N) num_threads(w->threads))              \
-                {                                                                                  \
-                    region_log_note(w->log);                                                       \
-                    probe_copy(w, shared_##N, N, want, "firstprivate");                            \
-                    clomp_array_delay(w->delay_length, shared_##N);                                \
-                }                                                                                  \
-            }                                                                                      \
-        }                                                                                          \
-    }                                                                                              \
-    static void copyprivate_##N(const ConstructWork *w)                                            \
-    {                                                                                              \
-        for (long j = 0; j < w->innerreps; j++) {                                                  \
-            double want = w->probe != NULL ? w->probe->marker + (double)j : 0.0;                   \
-            PRAGMA(omp parallel private(shared_##N) num_threads(w->threads))                       \
-            {                                                                                      \
-                region_log_note(w->log);                                                           \
-                if (CONSTRUCT_WRONG_BODY("copyprivate")) {                                                                       \
-                    fill(shared_##N, N, 0.0);   /* a copy never made: what the stack held */      \
-                    PRAGMA(omp single)                                                             \
-                    {                                                                              \
-                        if (w->probe != NULL)                                                      \
-                            fill(shared_##N, N, want);                                             \
-                        clomp_array_delay(w->delay_length, shared_##N);                               \
-                    }                                                                              \
-                } else {                                                                           \
-                    PRAGMA(omp single copyprivate(shared_##N))                                     \
-                    {                                                                              \
-                        if (w->probe != NULL)                                                      \
-                            fill(shared_##N, N, want);                                             \
-                        clomp_array_delay(w->delay_length, shared_##N);                               \
-                    }                                                                              \
-                }                                                                                  \
-                probe_copy(w, shared_##N, N, want, "copyprivate");                                 \
-            }                                                                                      \
-        }                                                                                          \
-    }                                                                                              \
-    static void copyin_##N(const ConstructWork *w)                                                 \
-    {                                                                                              \
-        double want = w->probe != NULL ? w->probe->marker : 0.0;                                   \
-        if (w->probe != NULL)                                                                      \
-            fill(threadprivate_##N, N, want);                                                      \
-        for (long j = 0; j < w->innerreps; j++) {                                                  \
-            if (CONSTRUCT_WRONG_BODY("copyin")) {                                                                           \
-                PRAGMA(omp parallel num_threads(w->threads))                                       \
-                {                                                                                  \
-                    region_log_note(w->log);                                                       \
-                    probe_copy(w, threadprivate_##N, N, want, "copyin");                           \
-                    clomp_array_delay(w->delay_length, threadprivate_##N);                          \
-                }                                                                                  \
-            } else {                                                                               \
-                PRAGMA(omp parallel copyin(threadprivate_##N) num_threads(w->threads))             \
-                {                                                                                  \
-                    region_log_note(w->log);                                                       \
-                    probe_copy(w, threadprivate_##N, N, want, "copyin");                           \
-                    clomp_array_delay(w->delay_length, threadprivate_##N);                          \
-                }                                                                                  \
-            }                                                                                      \
-        }                                                                                          \
+#define ARRAY_TESTS(N)                                                                                       \
+    static double shared_##N[N];                                                                             \
+    static double threadprivate_##N[N];                                                                      \
+    PRAGMA(omp threadprivate(threadprivate_##N))                                                             \
+    static void private_##N(const ConstructWork *w)                                                          \
+    {                                                                                                        \
+        double *original = shared_##N;                                                                       \
+        for (long j = 0; j < w->innerreps; j++) {                                                            \
+            if (CONSTRUCT_WRONG_BODY("private")) {                                                           \
+                PRAGMA(omp parallel num_threads(w->threads) firstprivate(w, original))                       \
+                {                                                                                            \
+                    region_log_note(w->log);                                                                 \
+                    if (w->probe != NULL && shared_##N == original)                                          \
+                        probe_fail(w->probe, "thread %d's private array is the original",                    \
+                                   omp_get_thread_num());                                                    \
+                    clomp_array_delay(w->delay_length, shared_##N);                                          \
+                }                                                                                            \
+            } else {                                                                                         \
+                PRAGMA(omp parallel private(shared_##N) num_threads(w->threads) firstprivate(w, original))   \
+                {                                                                                            \
+                    region_log_note(w->log);                                                                 \
+                    if (w->probe != NULL && shared_##N == original)                                          \
+                        probe_fail(w->probe, "thread %d's private array is the original",                    \
+                                   omp_get_thread_num());                                                    \
+                    clomp_array_delay(w->delay_length, shared_##N);                                          \
+                }                                                                                            \
+            }                                                                                                \
+        }                                                                                                    \
+    }                                                                                                        \
+    static void firstprivate_##N(const ConstructWork *w)                                                     \
+    {                                                                                                        \
+        double want = w->probe != NULL ? w->probe->marker : 0.0;                                             \
+        if (w->probe != NULL)                                                                                \
+            fill(shared_##N, N, want);                                                                       \
+        for (long j = 0; j < w->innerreps; j++) {                                                            \
+            if (CONSTRUCT_WRONG_BODY("firstprivate")) {                                                      \
+                PRAGMA(omp parallel private(shared_##N) num_threads(w->threads) firstprivate(w, want))       \
+                {                                                                                            \
+                    region_log_note(w->log);                                                                 \
+                    fill(shared_##N, N, 0.0);   /* a copy never made: what the stack held */                 \
+                    probe_copy(w, shared_##N, N, want, "firstprivate");                                      \
+                    clomp_array_delay(w->delay_length, shared_##N);                                          \
+                }                                                                                            \
+            } else {                                                                                         \
+                PRAGMA(omp parallel firstprivate(shared_##N) num_threads(w->threads) firstprivate(w, want))  \
+                {                                                                                            \
+                    region_log_note(w->log);                                                                 \
+                    probe_copy(w, shared_##N, N, want, "firstprivate");                                      \
+                    clomp_array_delay(w->delay_length, shared_##N);                                          \
+                }                                                                                            \
+            }                                                                                                \
+        }                                                                                                    \
+    }                                                                                                        \
+    static void copyprivate_##N(const ConstructWork *w)                                                      \
+    {                                                                                                        \
+        for (long j = 0; j < w->innerreps; j++) {                                                            \
+            double want = w->probe != NULL ? w->probe->marker + (double)j : 0.0;                             \
+            PRAGMA(omp parallel private(shared_##N) num_threads(w->threads) firstprivate(w, want))           \
+            {                                                                                                \
+                region_log_note(w->log);                                                                     \
+                if (CONSTRUCT_WRONG_BODY("copyprivate")) {                                                   \
+                    fill(shared_##N, N, 0.0);   /* a copy never made: what the stack held */                 \
+                    PRAGMA(omp single)                                                                       \
+                    {                                                                                        \
+                        if (w->probe != NULL)                                                                \
+                            fill(shared_##N, N, want);                                                       \
+                        clomp_array_delay(w->delay_length, shared_##N);                                      \
+                    }                                                                                        \
+                } else {                                                                                     \
+                    PRAGMA(omp single copyprivate(shared_##N))                                               \
+                    {                                                                                        \
+                        if (w->probe != NULL)                                                                \
+                            fill(shared_##N, N, want);                                                       \
+                        clomp_array_delay(w->delay_length, shared_##N);                                      \
+                    }                                                                                        \
+                }                                                                                            \
+                probe_copy(w, shared_##N, N, want, "copyprivate");                                           \
+            }                                                                                                \
+        }                                                                                                    \
+    }                                                                                                        \
+    static void copyin_##N(const ConstructWork *w)                                                           \
+    {                                                                                                        \
+        double want = w->probe != NULL ? w->probe->marker : 0.0;                                             \
+        if (w->probe != NULL)                                                                                \
+            fill(threadprivate_##N, N, want);                                                                \
+        for (long j = 0; j < w->innerreps; j++) {                                                            \
+            if (CONSTRUCT_WRONG_BODY("copyin")) {                                                            \
+                PRAGMA(omp parallel num_threads(w->threads) firstprivate(w, want))                           \
+                {                                                                                            \
+                    region_log_note(w->log);                                                                 \
+                    probe_copy(w, threadprivate_##N, N, want, "copyin");                                     \
+                    clomp_array_delay(w->delay_length, threadprivate_##N);                                   \
+                }                                                                                            \
+            } else {                                                                                         \
+                PRAGMA(omp parallel copyin(threadprivate_##N) num_threads(w->threads) firstprivate(w, want)) \
+                {                                                                                            \
+                    region_log_note(w->log);                                                                 \
+                    probe_copy(w, threadprivate_##N, N, want, "copyin");                                     \
+                    clomp_array_delay(w->delay_length, threadprivate_##N);                                   \
+                }                                                                                            \
+            }                                                                                                \
+        }                                                                                                    \
     }
 
 ARRAY_TESTS(1)

@@ -10,20 +10,42 @@
 #include <stddef.h>
 #include <stdio.h>
 
+/* A cache line: what one thread writes while a test runs and what the
+ * others read are kept on lines of their own (ConstructWork, below). */
+#define CONSTRUCT_LINE 64
+
 /* What the runtime gave inside a construct's regions: recorded by the first
  * thread of every region (kernels/construct_region.h), smallest and largest
- * seen. `regions` 0: no region of the construct ran. */
+ * seen. `regions` 0: no region of the construct ran. A line of its own: at
+ * level 2 every outer thread writes its log at every region, and two logs
+ * on one line made the outer threads' caches fight over it. */
 typedef struct RegionLog {
-    long regions;
+    _Alignas(CONSTRUCT_LINE) long regions;
     int threads_min, threads_max;     /* omp_get_num_threads() */
     int level_min, level_max;         /* omp_get_level() */
     int active_min, active_max;       /* omp_get_active_level() */
     int ancestor_min, ancestor_max;   /* omp_get_ancestor_thread_num(1): the outer thread at level 2 */
 } RegionLog;
+_Static_assert(sizeof(RegionLog) % CONSTRUCT_LINE == 0, "a RegionLog fills whole lines");
 
-/* One timed test or reference: `innerreps` instances of the construct. */
+/* One timed test or reference: `innerreps` instances of the construct.
+ *
+ * Every thread of a test's regions reads it, so it fills a line of its own
+ * (nothing the master writes during the test shares the line), and every
+ * test's regions take `w` and any other local of the calling function they
+ * read by value: `firstprivate(w)` on each `parallel`. Taken by reference
+ * (the default for a local), clang hands the other threads the address of
+ * the caller's stack slot, and a region opened per instance makes each of
+ * them read the line the master has just written at its fork call (the
+ * return address it pushes): one cache-line transfer per instance, or none,
+ * depending on where the stack happens to fall. PARALLEL measured 0.64 us
+ * in some processes and 1.0 us in others on the same machine (clang 14, 2
+ * threads, stack offsets pinned with `setarch -R`); by value, 0.64-0.82 us
+ * at every offset, as EPCC's, whose regions read globals (2026-11-26,
+ * docs/constructs.md "Data a region reads"). gcc copies what a region
+ * reads into a block on the caller's stack either way. */
 typedef struct ConstructWork {
-    int threads;            /* the team asked for (num_threads) */
+    _Alignas(CONSTRUCT_LINE) int threads;   /* the team asked for (num_threads) */
     int delay_length;       /* additions per delay (kernels/delay.h) */
     long innerreps;
     long chunk;             /* loop schedules with a chunk: n; else 0 */
@@ -33,6 +55,7 @@ typedef struct ConstructWork {
      * it did there (kernels/construct_probe.h) for the check to verify. */
     struct ConstructProbe *probe;
 } ConstructWork;
+_Static_assert(sizeof(ConstructWork) % CONSTRUCT_LINE == 0, "a ConstructWork fills whole lines");
 
 typedef enum {
     CONSTRUCT_SYNC,   /* syncbench: one delay per thread per instance (0.10 us) */

@@ -39,7 +39,7 @@ static inline void locked_delay(const ConstructWork *w, omp_lock_t *lock, int wr
 /* innerreps/threads pairs per thread (contended), or innerreps by the master. */
 static void lock_pairs(const ConstructWork *w, omp_lock_t *lock, int contended, int wrong)
 {
-#pragma omp parallel num_threads(w->threads)
+#pragma omp parallel num_threads(w->threads) firstprivate(w, lock, contended, wrong)
     {
         region_log_note(w->log);
         if (contended) {

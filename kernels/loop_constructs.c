@@ -23,7 +23,7 @@ static void loop_delays(const ConstructWork *w)
 #define LOOP_TEST(fn, SCHEDULE)                                                  \
     static void fn(const ConstructWork *w)                                       \
     {                                                                            \
-        _Pragma("omp parallel num_threads(w->threads)")                          \
+        _Pragma("omp parallel num_threads(w->threads) firstprivate(w)")                          \
         {                                                                        \
             region_log_note(w->log);                                             \
             int n = omp_get_num_threads() * w->iters_per_thread;                 \
@@ -48,7 +48,7 @@ LOOP_TEST(test_guided_n_monotonic, "omp for schedule(monotonic: guided, (int)w->
 static void test_dynamic_n_monotonic(const ConstructWork *w)
 {
     ConstructProbe *p = w->probe;
-#pragma omp parallel num_threads(w->threads)
+#pragma omp parallel num_threads(w->threads) firstprivate(w, p)
     {
         region_log_note(w->log);
         probe_team(w);
@@ -88,7 +88,7 @@ static int check_dynamic_n_monotonic(const ConstructWork *w, char *why, size_t w
 static void test_taskloop_n(const ConstructWork *w)
 {
     ConstructProbe *p = w->probe;
-#pragma omp parallel num_threads(w->threads)
+#pragma omp parallel num_threads(w->threads) firstprivate(w, p)
     {
         region_log_note(w->log);
         /* Unsigned: clang's taskloop compares the bound with an unsigned count. */

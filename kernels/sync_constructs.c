@@ -48,7 +48,7 @@ static void adds(const ConstructWork *w)
 static void test_parallel(const ConstructWork *w)
 {
     for (long j = 0; j < w->innerreps; j++) {
-#pragma omp parallel num_threads(w->threads)
+#pragma omp parallel num_threads(w->threads) firstprivate(w)
         {
             region_log_note(w->log);
             clomp_delay(w->delay_length);
@@ -59,7 +59,7 @@ static void test_parallel(const ConstructWork *w)
 static void test_for(const ConstructWork *w)
 {
     int n = w->threads;
-#pragma omp parallel num_threads(n)
+#pragma omp parallel num_threads(n) firstprivate(w, n)
     {
         region_log_note(w->log);
         for (long j = 0; j < w->innerreps; j++) {
@@ -74,7 +74,7 @@ static void test_parallel_for(const ConstructWork *w)
 {
     int n = w->threads;
     for (long j = 0; j < w->innerreps; j++) {
-#pragma omp parallel for num_threads(n)
+#pragma omp parallel for num_threads(n) firstprivate(w, n)
         for (int i = 0; i < n; i++) {
             if (i == 0)
                 region_log_note(w->log);
@@ -85,7 +85,7 @@ static void test_parallel_for(const ConstructWork *w)
 
 static void test_barrier(const ConstructWork *w)
 {
-#pragma omp parallel num_threads(w->threads)
+#pragma omp parallel num_threads(w->threads) firstprivate(w)
     {
         region_log_note(w->log);
         for (long j = 0; j < w->innerreps; j++) {
@@ -102,7 +102,7 @@ static void test_barrier(const ConstructWork *w)
 static void test_barrier_var(const ConstructWork *w)
 {
     ConstructProbe *p = w->probe;
-#pragma omp parallel num_threads(w->threads)
+#pragma omp parallel num_threads(w->threads) firstprivate(w, p)
     {
         region_log_note(w->log);
         int me = omp_get_thread_num(), team = omp_get_num_threads();
@@ -133,7 +133,7 @@ static int check_barrier_var(const ConstructWork *w, char *why, size_t why_size)
 
 static void test_single(const ConstructWork *w)
 {
-#pragma omp parallel num_threads(w->threads)
+#pragma omp parallel num_threads(w->threads) firstprivate(w)
     {
         region_log_note(w->log);
         for (long j = 0; j < w->innerreps; j++) {
@@ -145,7 +145,7 @@ static void test_single(const ConstructWork *w)
 
 static void test_critical(const ConstructWork *w)
 {
-#pragma omp parallel num_threads(w->threads)
+#pragma omp parallel num_threads(w->threads) firstprivate(w)
     {
         region_log_note(w->log);
         long reps = w->innerreps / omp_get_num_threads();
@@ -160,7 +160,7 @@ static void test_lock(const ConstructWork *w)
 {
     omp_lock_t lock;
     omp_init_lock(&lock);
-#pragma omp parallel num_threads(w->threads)
+#pragma omp parallel num_threads(w->threads) firstprivate(w)
     {
         region_log_note(w->log);
         long reps = w->innerreps / omp_get_num_threads();
@@ -176,7 +176,7 @@ static void test_lock(const ConstructWork *w)
 static void test_atomic(const ConstructWork *w)
 {
     double sum = 0.0;
-#pragma omp parallel num_threads(w->threads)
+#pragma omp parallel num_threads(w->threads) firstprivate(w)
     {
         region_log_note(w->log);
         double b = 1.0, c = 1.0 + 1.0e-15;
@@ -194,7 +194,7 @@ static void test_atomic(const ConstructWork *w)
 static void test_atomic_seqcst(const ConstructWork *w)
 {
     double sum = 0.0;
-#pragma omp parallel num_threads(w->threads)
+#pragma omp parallel num_threads(w->threads) firstprivate(w)
     {
         region_log_note(w->log);
         double b = 1.0, c = 1.0 + 1.0e-15;
@@ -216,7 +216,7 @@ static void test_ordered(const ConstructWork *w)
 {
     ConstructProbe *p = w->probe;
     long n = w->innerreps;
-#pragma omp parallel num_threads(w->threads)
+#pragma omp parallel num_threads(w->threads) firstprivate(w, p, n)
     {
         region_log_note(w->log);
         int held = p != NULL && omp_get_thread_num() == 0;
@@ -262,7 +262,7 @@ static void test_reduction(const ConstructWork *w)
 {
     int sum = 0;
     for (long j = 0; j < w->innerreps; j++) {
-#pragma omp parallel reduction(+ : sum) num_threads(w->threads)
+#pragma omp parallel reduction(+ : sum) num_threads(w->threads) firstprivate(w)
         {
             region_log_note(w->log);
             clomp_delay(w->delay_length);

@@ -30,7 +30,7 @@ static void delays(const ConstructWork *w)
 
 static void test_parallel_task(const ConstructWork *w)
 {
-#pragma omp parallel num_threads(w->threads)
+#pragma omp parallel num_threads(w->threads) firstprivate(w)
     {
         region_log_note(w->log);
         probe_team(w);
@@ -62,7 +62,7 @@ static void test_parallel_task_deps(const ConstructWork *w)
 {
     char chains[w->threads > 0 ? w->threads : 1];   /* addresses only: the dependences' */
     memset(chains, 0, sizeof chains);   /* (read by nothing: gcc and cppcheck miss the depend clause's use) */
-#pragma omp parallel num_threads(w->threads)
+#pragma omp parallel num_threads(w->threads) firstprivate(w)
     {
         region_log_note(w->log);
         probe_team(w);
@@ -86,7 +86,7 @@ static void test_parallel_task_deps(const ConstructWork *w)
 
 static void test_master_task(const ConstructWork *w)
 {
-#pragma omp parallel num_threads(w->threads)
+#pragma omp parallel num_threads(w->threads) firstprivate(w)
     {
         region_log_note(w->log);
         probe_team(w);
@@ -105,7 +105,7 @@ static void test_master_task_deps(const ConstructWork *w)
 {
     char chains[w->threads > 0 ? w->threads : 1];   /* addresses only: the dependences' */
     memset(chains, 0, sizeof chains);   /* (read by nothing: gcc and cppcheck miss the depend clause's use) */
-#pragma omp parallel num_threads(w->threads)
+#pragma omp parallel num_threads(w->threads) firstprivate(w)
     {
         region_log_note(w->log);
         probe_team(w);
@@ -129,7 +129,7 @@ static void test_master_task_deps(const ConstructWork *w)
  * innerreps delays itself. */
 static void test_master_task_busy(const ConstructWork *w)
 {
-#pragma omp parallel num_threads(w->threads)
+#pragma omp parallel num_threads(w->threads) firstprivate(w)
     {
         region_log_note(w->log);
         probe_team(w);
@@ -150,7 +150,7 @@ static void test_master_task_busy(const ConstructWork *w)
 static void test_conditional_task(const ConstructWork *w)
 {
     ConstructProbe *p = w->probe;
-#pragma omp parallel num_threads(w->threads)
+#pragma omp parallel num_threads(w->threads) firstprivate(w, p)
     {
         region_log_note(w->log);
         probe_team(w);
@@ -172,7 +172,7 @@ static void test_conditional_task(const ConstructWork *w)
 static void test_task_wait(const ConstructWork *w)
 {
     ConstructProbe *p = w->probe;
-#pragma omp parallel num_threads(w->threads)
+#pragma omp parallel num_threads(w->threads) firstprivate(w, p)
     {
         region_log_note(w->log);
         probe_team(w);
@@ -197,7 +197,7 @@ static void test_task_wait(const ConstructWork *w)
 static void test_task_barrier(const ConstructWork *w)
 {
     ConstructProbe *p = w->probe;
-#pragma omp parallel num_threads(w->threads)
+#pragma omp parallel num_threads(w->threads) firstprivate(w, p)
     {
         region_log_note(w->log);
         probe_team(w);

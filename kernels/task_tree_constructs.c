@@ -59,7 +59,7 @@ static inline void outer_task(const ConstructWork *w, int inner, int untied, int
 /* Every thread innerreps/team outer tasks of team (untied) inner tasks each. */
 static void test_nested_task(const ConstructWork *w)
 {
-#pragma omp parallel num_threads(w->threads)
+#pragma omp parallel num_threads(w->threads) firstprivate(w)
     {
         region_log_note(w->log);
         probe_team(w);
@@ -74,7 +74,7 @@ static void test_nested_task(const ConstructWork *w)
 /* The master generates innerreps outer tasks of team inner tasks each. */
 static void test_nested_master_task(const ConstructWork *w)
 {
-#pragma omp parallel num_threads(w->threads)
+#pragma omp parallel num_threads(w->threads) firstprivate(w)
     {
         region_log_note(w->log);
         probe_team(w);
@@ -103,7 +103,7 @@ static void branch_tree(const ConstructWork *w, int depth)
 /* Every thread innerreps/64 tasks, each a branch tree of depth 6 and a delay: 64 delays. */
 static void test_branch_task_tree(const ConstructWork *w)
 {
-#pragma omp parallel num_threads(w->threads)
+#pragma omp parallel num_threads(w->threads) firstprivate(w)
     {
         region_log_note(w->log);
         probe_team(w);
@@ -133,7 +133,7 @@ static void leaf_tree(const ConstructWork *w, int depth)
 
 static void test_leaf_task_tree(const ConstructWork *w)
 {
-#pragma omp parallel num_threads(w->threads)
+#pragma omp parallel num_threads(w->threads) firstprivate(w)
     {
         region_log_note(w->log);
         probe_team(w);
