@@ -50,7 +50,7 @@ static inline void probe_start(ConstructProbe *p, double marker)
 /* The body's delay, counted when probed. */
 static inline void probed_delay(const ConstructWork *w)
 {
-    clomp_delay(w->delay_length);
+    epcc_delay(w->delay_length);
     if (w->probe != NULL)
         atomic_fetch_add(&w->probe->done, 1);
 }

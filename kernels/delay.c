@@ -8,16 +8,30 @@
  * coherence traffic to the `parallel for` it is timed in. */
 static _Thread_local volatile float delay_sink;
 
-/* Each call starts from the previous call's result times zero (a product
- * the compiler must compute: the previous result could be a NaN or an
- * infinity as far as it knows), so back-to-back calls - the calibration's,
- * the serial reference's - form one dependent chain. Without that an
- * out-of-order core overlaps a call with the next one (on the development
- * VM 100 additions took 0.029 us per call back to back unchained, 0.058 us
- * chained: 0.57 ns per dependent addition, linear in the length), while each
- * thread's call inside the parallel for runs alone: the calibration would
- * state a shorter delay than the probe runs, and the reference would
- * subtract less than the parallel for spends in it. */
+/* clomp_delay: each call starts from the previous call's result times zero
+ * (a product the compiler must compute: the previous result could be a NaN
+ * or an infinity as far as it knows), so back-to-back calls - the
+ * calibration's, the serial reference's - form one dependent chain. Without
+ * that an out-of-order core overlaps a call with the next one (on the
+ * development VM 100 additions took 0.029 us per call back to back
+ * unchained, 0.058 us chained: 0.57 ns per dependent addition, linear in the
+ * length), while each thread's call inside the Parallel For probe's
+ * parallel for runs alone: the calibration would state a shorter delay than
+ * the probe runs, and the reference would subtract less than the parallel
+ * for spends in it.
+ *
+ * epcc_delay: EPCC's own, unchained, for the construct table, whose rows
+ * are EPCC's measurements and are read beside EPCC's figures. Where a row's
+ * threads run delays back to back (the loops, the tasks, a thread holding a
+ * lock or a critical section in turn) the calls overlap there as in the
+ * calibration and the reference, in clomp as in EPCC; where one delay runs
+ * alone between two synchronisations, both programs subtract the
+ * overlapped time from the lone one's. With the chained delay a row whose
+ * overhead is one thread's whole share of delays - clang's libomp runs
+ * monotonic:static loops as if serialised - came out at the chained
+ * delay's time per call against EPCC's overlapped one: clomp 1.03-1.12x
+ * EPCC on all eleven STATIC_MONOTONIC rows in two runs, 0.98-1.04x after
+ * (2026-11-26, docs/constructs.md "The delay"). */
 /* The loop is EPCC's delay as EPCC is built (-O1), whatever clomp's own
  * CFLAGS: one scalar int-to-float conversion and one dependent addition
  * per step, neither vectorised nor unrolled. At gcc -O3 it was vectorised
@@ -50,9 +64,21 @@ DELAY_FUNCTION float clomp_delay(int length)
     return a;
 }
 
+/* The same loop from 0 at every call, as EPCC's delay: back-to-back calls
+ * overlap (delay.h). */
+DELAY_FUNCTION float epcc_delay(int length)
+{
+    float a = 0.0f;
+    DELAY_LOOP
+    for (int i = 0; i < length; i++)
+        a += (float)i;
+    delay_sink = a;
+    return a;
+}
+
 void clomp_array_delay(int length, double *a)
 {
-    a[0] += 0.0 * (double)clomp_delay(length);
+    a[0] += 0.0 * (double)epcc_delay(length);
 }
 
 float clomp_delay_result(void)
@@ -64,18 +90,18 @@ float clomp_delay_result(void)
 #define CALIBRATION_REPEATS 3
 #define MAX_DELAY_LENGTH 100000000   /* a clock that does not advance must not loop forever */
 
-DelayCalibration calibrate_delay(double target_us)
+DelayCalibration calibrate_delay(DelayFunction delay, double target_us)
 {
     DelayCalibration d = {target_us, 0, 0.0};
     double per_call = 0.0;
-    clomp_delay(0);
+    delay(0);
     while (per_call * 1e6 < target_us && d.length < MAX_DELAY_LENGTH) {
         d.length = (int)(d.length * 1.1) + 1;
         per_call = -1.0;
         for (int r = 0; r < CALIBRATION_REPEATS; r++) {
             double start = now_seconds();
             for (int i = 0; i < CALIBRATION_CALLS; i++)
-                clomp_delay(d.length);
+                delay(d.length);
             double t = (now_seconds() - start) / CALIBRATION_CALLS;
             if (per_call < 0.0 || t < per_call)
                 per_call = t;

@@ -18,7 +18,7 @@
 static void delays(const ConstructWork *w)
 {
     for (long j = 0; j < w->innerreps; j++)
-        clomp_delay(w->delay_length);
+        epcc_delay(w->delay_length);
 }
 
 /* One lock pair around a delay; probed, its holders are counted. */
@@ -29,7 +29,7 @@ static inline void locked_delay(const ConstructWork *w, omp_lock_t *lock, int wr
     if (w->probe != NULL && atomic_fetch_add(&w->probe->inside, 1) != 0)
         probe_fail(w->probe, "two threads held the lock at once");
     probe_hold(w);
-    clomp_delay(w->delay_length);
+    epcc_delay(w->delay_length);
     if (w->probe != NULL)
         atomic_fetch_sub(&w->probe->inside, 1);
     if (!wrong)

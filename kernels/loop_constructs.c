@@ -16,7 +16,7 @@ static void loop_delays(const ConstructWork *w)
 {
     for (long j = 0; j < w->innerreps; j++)
         for (int i = 0; i < w->iters_per_thread; i++)
-            clomp_delay(w->delay_length);
+            epcc_delay(w->delay_length);
 }
 
 /* One region; `SCHEDULE` is the for's schedule clause. */
@@ -30,7 +30,7 @@ static void loop_delays(const ConstructWork *w)
             for (long j = 0; j < w->innerreps; j++) {                            \
                 _Pragma(SCHEDULE)                                                \
                 for (int i = 0; i < n; i++)                                      \
-                    clomp_delay(w->delay_length);                                \
+                    epcc_delay(w->delay_length);                                \
             }                                                                    \
         }                                                                        \
     }

@@ -19,7 +19,7 @@
 static void delays(const ConstructWork *w)
 {
     for (long j = 0; j < w->innerreps; j++)
-        clomp_delay(w->delay_length);
+        epcc_delay(w->delay_length);
 }
 
 /* EPCC's referred: the delays and the reduction's addition, one thread. */
@@ -27,7 +27,7 @@ static void delays_and_adds(const ConstructWork *w)
 {
     int sum = 0;
     for (long j = 0; j < w->innerreps; j++) {
-        clomp_delay(w->delay_length);
+        epcc_delay(w->delay_length);
         sum += 1;
     }
     *(volatile int *)&sum = sum;
@@ -51,7 +51,7 @@ static void test_parallel(const ConstructWork *w)
 #pragma omp parallel num_threads(w->threads) firstprivate(w)
         {
             region_log_note(w->log);
-            clomp_delay(w->delay_length);
+            epcc_delay(w->delay_length);
         }
     }
 }
@@ -65,7 +65,7 @@ static void test_for(const ConstructWork *w)
         for (long j = 0; j < w->innerreps; j++) {
 #pragma omp for
             for (int i = 0; i < n; i++)
-                clomp_delay(w->delay_length);
+                epcc_delay(w->delay_length);
         }
     }
 }
@@ -78,7 +78,7 @@ static void test_parallel_for(const ConstructWork *w)
         for (int i = 0; i < n; i++) {
             if (i == 0)
                 region_log_note(w->log);
-            clomp_delay(w->delay_length);
+            epcc_delay(w->delay_length);
         }
     }
 }
@@ -89,7 +89,7 @@ static void test_barrier(const ConstructWork *w)
     {
         region_log_note(w->log);
         for (long j = 0; j < w->innerreps; j++) {
-            clomp_delay(w->delay_length);
+            epcc_delay(w->delay_length);
 #pragma omp barrier
         }
     }
@@ -109,7 +109,7 @@ static void test_barrier_var(const ConstructWork *w)
         for (long j = 0; j < w->innerreps; j++) {
             if (me == j % team) {
                 probe_hold(w);
-                clomp_delay(w->delay_length);
+                epcc_delay(w->delay_length);
             }
             if (p != NULL)
                 atomic_fetch_add(&p->arrived, 1);
@@ -138,7 +138,7 @@ static void test_single(const ConstructWork *w)
         region_log_note(w->log);
         for (long j = 0; j < w->innerreps; j++) {
 #pragma omp single
-            clomp_delay(w->delay_length);
+            epcc_delay(w->delay_length);
         }
     }
 }
@@ -151,7 +151,7 @@ static void test_critical(const ConstructWork *w)
         long reps = w->innerreps / omp_get_num_threads();
         for (long j = 0; j < reps; j++) {
 #pragma omp critical
-            clomp_delay(w->delay_length);
+            epcc_delay(w->delay_length);
         }
     }
 }
@@ -166,7 +166,7 @@ static void test_lock(const ConstructWork *w)
         long reps = w->innerreps / omp_get_num_threads();
         for (long j = 0; j < reps; j++) {
             omp_set_lock(&lock);
-            clomp_delay(w->delay_length);
+            epcc_delay(w->delay_length);
             omp_unset_lock(&lock);
         }
     }
@@ -227,7 +227,7 @@ static void test_ordered(const ConstructWork *w)
             for (long i = 0; i < n; i++) {
                 if (held)
                     probe_hold(w);
-                clomp_delay(w->delay_length);
+                epcc_delay(w->delay_length);
                 if (p != NULL && atomic_fetch_add(&p->next, 1) != i)
                     probe_fail(p, "iteration %ld's ordered section ran out of order", i);
             }
@@ -238,7 +238,7 @@ static void test_ordered(const ConstructWork *w)
                     probe_hold(w);
 #pragma omp ordered
                 {
-                    clomp_delay(w->delay_length);
+                    epcc_delay(w->delay_length);
                     if (p != NULL && atomic_fetch_add(&p->next, 1) != i)
                         probe_fail(p, "iteration %ld's ordered section ran out of order", i);
                 }
@@ -265,7 +265,7 @@ static void test_reduction(const ConstructWork *w)
 #pragma omp parallel reduction(+ : sum) num_threads(w->threads) firstprivate(w)
         {
             region_log_note(w->log);
-            clomp_delay(w->delay_length);
+            epcc_delay(w->delay_length);
             sum += 1;
         }
     }

@@ -25,7 +25,7 @@ static volatile int deferred_never;
 static void delays(const ConstructWork *w)
 {
     for (long j = 0; j < w->innerreps; j++)
-        clomp_delay(w->delay_length);
+        epcc_delay(w->delay_length);
 }
 
 static void test_parallel_task(const ConstructWork *w)

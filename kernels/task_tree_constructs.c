@@ -17,7 +17,7 @@
 static void delays(const ConstructWork *w)
 {
     for (long j = 0; j < w->innerreps; j++)
-        clomp_delay(w->delay_length);
+        epcc_delay(w->delay_length);
 }
 
 /* An outer task that generates `inner` tasks of one delay and waits for

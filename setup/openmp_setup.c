@@ -133,7 +133,7 @@ static int plan_trials(Problem *pb, RunSetup *run, char *why, size_t why_size)
 int build_problem(Problem *pb, RunSetup *run, double *build_seconds, char *why, size_t why_size)
 {
     /* The Parallel For probe's delay, to EPCC's stated time (kernels/delay.h). */
-    run->delay = calibrate_delay(CLOMP_DELAY_TARGET_US);
+    run->delay = calibrate_delay(clomp_delay, CLOMP_DELAY_TARGET_US);
     MeshShape shape = run_mesh_shape(run);
     int *local_nodes = NULL;
     clomp_openmp_running = 1;

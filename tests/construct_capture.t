@@ -39,9 +39,14 @@ is "$(by_reference "${files[@]}" 2>/dev/null)" "" "every one of them takes w by 
 # continued in a macro, are reported; one that takes it by value is not.
 sample=$(mktemp)
 trap 'rm -f "$sample"' EXIT
-printf '%s\n' '#pragma omp parallel num_threads(w->threads)' '{ }' \
-    '#pragma omp parallel num_threads(w->threads) firstprivate(w, p)' '{ }' \
-    '    _Pragma("omp parallel num_threads(w->threads)") \' '    { } \' >"$sample"
+cat >"$sample" <<'SAMPLE'
+#pragma omp parallel num_threads(w->threads)
+{ }
+#pragma omp parallel num_threads(w->threads) firstprivate(w, p)
+{ }
+    _Pragma("omp parallel num_threads(w->threads)") \
+    { } \
+SAMPLE
 found=$(by_reference "$sample" 2>/dev/null)
 note "$found"
 is "$(printf '%s\n' "$found" | grep -c .)" 2 "two regions that take w by reference are found in a sample of three"

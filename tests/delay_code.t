@@ -20,42 +20,51 @@ command -v objdump >/dev/null || { printf '1..0 # SKIP no objdump (binutils)\n';
 objdump --help 2>&1 | grep -q -- '--disassemble=' || { printf '1..0 # SKIP objdump has no --disassemble=SYM (binutils 2.32 or newer)\n'; exit 0; }
 [ -x "$CLOMP" ] || { echo "Bail out! no clomp at $CLOMP"; exit 255; }
 
-code=$(objdump -d --no-show-raw-insn --disassemble=clomp_delay "$CLOMP" 2>&1)
-like "$code" '<clomp_delay>:' "objdump finds clomp_delay in $CLOMP"
+# Both delays: clomp_delay (the Parallel For probe's, chained) and epcc_delay
+# (the construct table's, EPCC's own): the same loop.
+check_delay() {
+    local fn=$1 code insns loops steps
+    code=$(objdump -d --no-show-raw-insn --disassemble="$fn" "$CLOMP" 2>&1)
+    like "$code" "<$fn>:" "objdump finds $fn in $CLOMP"
 
-# One line per instruction of the function: ADDRESS MNEMONIC OPERANDS (hex address).
-insns=$(printf '%s\n' "$code" | awk '
-    /<clomp_delay>:/ { inside = 1; next }
-    inside && /^$/ { exit }
-    inside && /^ *[0-9a-f]+:/ { sub(/:/, "", $1); print $1, $2, $3 }')
-[ -n "$insns" ] || diag "no instructions read: $code"
+    # One line per instruction of the function: ADDRESS MNEMONIC OPERANDS (hex address).
+    insns=$(printf '%s\n' "$code" | awk -v fn="$fn" '
+        $0 ~ ("<" fn ">:") { inside = 1; next }
+        inside && /^$/ { exit }
+        inside && /^ *[0-9a-f]+:/ { sub(/:/, "", $1); print $1, $2, $3 }')
+    [ -n "$insns" ] || diag "no instructions read: $code"
 
-# Loops: a jump back to an address inside the function. Per loop: its first
-# and last address, and the conversions and additions in between.
-loops=$(printf '%s\n' "$insns" | perl -ne '
-    my ($a, $op, $arg) = split;
-    push @i, [hex $a, $op, $arg // ""];
-    END {
-        for my $j (@i) {
-            my ($at, $op, $arg) = @$j;
-            next unless $op =~ /^j/ && $arg =~ /^[0-9a-f]+$/;
-            my $to = hex $arg;
-            next unless $to < $at && $to >= $i[0][0];
-            my ($conv, $add, $packed) = (0, 0, 0);
-            for (grep { $_->[0] >= $to && $_->[0] <= $at } @i) {
-                $conv++ if $_->[1] =~ /^v?cvtsi2ss/;
-                $add++ if $_->[1] =~ /^v?addss/;
-                $packed++ if $_->[1] =~ /^v?(cvtdq2ps|addps)$/;
+    # Loops: a jump back to an address inside the function. Per loop: its first
+    # and last address, and the conversions and additions in between.
+    loops=$(printf '%s\n' "$insns" | perl -ne '
+        my ($a, $op, $arg) = split;
+        push @i, [hex $a, $op, $arg // ""];
+        END {
+            for my $j (@i) {
+                my ($at, $op, $arg) = @$j;
+                next unless $op =~ /^j/ && $arg =~ /^[0-9a-f]+$/;
+                my $to = hex $arg;
+                next unless $to < $at && $to >= $i[0][0];
+                my ($conv, $add, $packed) = (0, 0, 0);
+                for (grep { $_->[0] >= $to && $_->[0] <= $at } @i) {
+                    $conv++ if $_->[1] =~ /^v?cvtsi2ss/;
+                    $add++ if $_->[1] =~ /^v?addss/;
+                    $packed++ if $_->[1] =~ /^v?(cvtdq2ps|addps)$/;
+                }
+                printf "loop %x..%x: %d conversions, %d additions, %d packed\n", $to, $at, $conv, $add, $packed;
             }
-            printf "loop %x..%x: %d conversions, %d additions, %d packed\n", $to, $at, $conv, $add, $packed;
-        }
-    }' 2>&1)
-note "${loops:-no loop}"
-is "$(printf '%s\n' "$loops" | grep -c '^loop')" 1 "the delay is one loop (no unrolled body beside a remainder loop)"
-steps=$(printf '%s\n' "$loops" | grep -E '^loop ' | grep -c -v -E ': 1 conversions, 1 additions, 0 packed$')
-[ -n "$loops" ] && [ "$steps" -eq 0 ]
-ok $? "each step of every loop converts one integer and adds it to the chain: one cvtsi2ss, one addss, no packed instruction"
-is "$(printf '%s\n' "$insns" | awk '$2 ~ /^v?(cvtdq2ps|addps)$/' | wc -l | tr -d ' ')" 0 \
-    "no packed conversion or addition anywhere in the delay (not vectorised)"
+        }' 2>&1)
+    note "${loops:-no loop}"
+    is "$(printf '%s\n' "$loops" | grep -c '^loop')" 1 "$fn is one loop (no unrolled body beside a remainder loop)"
+    steps=$(printf '%s\n' "$loops" | grep -E '^loop ' | grep -c -v -E ': 1 conversions, 1 additions, 0 packed$')
+    [ -n "$loops" ] && [ "$steps" -eq 0 ]
+    ok $? "$fn: each step of every loop converts one integer and adds it to the chain: one cvtsi2ss, one addss, no packed instruction"
+    is "$(printf '%s\n' "$insns" | awk '$2 ~ /^v?(cvtdq2ps|addps)$/' | wc -l | tr -d ' ')" 0 \
+        "no packed conversion or addition anywhere in $fn (not vectorised)"
+}
+
+for fn in clomp_delay epcc_delay; do
+    check_delay "$fn"
+done
 
 done_testing

@@ -99,6 +99,15 @@ static void test_calc_deposit(void)
  * `if (a < 0)` on a sum of non-negative numbers). No timing is asserted:
  * the calibrated time is printed by clomp (Parallel For's Delay line) and
  * compared with EPCC's by bench/constructs.sh. */
+static long calls_counted;
+
+/* EPCC's delay, counted: which function the calibration calls. */
+static float counted_delay(int length)
+{
+    calls_counted++;
+    return epcc_delay(length);
+}
+
 static void test_delay(void)
 {
     clomp_delay(0);
@@ -116,10 +125,20 @@ static void test_delay(void)
     ok(seen[0] == 45.0f && seen[1] == 190.0f && seen[2] == 435.0f && seen[3] == 780.0f,
        "each thread stores into its own sink (%g %g %g %g; no line shared in the probe's parallel for)",
        (double)seen[0], (double)seen[1], (double)seen[2], (double)seen[3]);
-    DelayCalibration d = calibrate_delay(CLOMP_DELAY_TARGET_US);
+    DelayCalibration d = calibrate_delay(clomp_delay, CLOMP_DELAY_TARGET_US);
     ok(d.length > 0 && d.us > 0.0 && d.target_us == CLOMP_DELAY_TARGET_US,
        "the delay calibrates to a positive length for the stated %.3f us (%d additions, %.3f us)", d.target_us,
        d.length, d.us);
+
+    clomp_delay(100);
+    ok(epcc_delay(3) == 3.0f && clomp_delay_result() == 3.0f && epcc_delay(100) == 4950.0f &&
+           clomp_delay_result() == 4950.0f,
+       "EPCC's delay returns and stores the same sums (3, 4950)");
+    calls_counted = 0;
+    DelayCalibration e = calibrate_delay(counted_delay, CLOMP_DELAY_TARGET_US);
+    ok(calls_counted >= 3000 && e.length > 0 && e.us >= CLOMP_DELAY_TARGET_US,
+       "the calibration times the delay it is given (%ld calls of it; %d additions, %.3f us)", calls_counted,
+       e.length, e.us);
 }
 
 int main(void)
