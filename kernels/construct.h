@@ -42,7 +42,7 @@ _Static_assert(sizeof(RegionLog) % CONSTRUCT_LINE == 0, "a RegionLog fills whole
  * in some processes and 1.0 us in others on the same machine (clang 14, 2
  * threads, stack offsets pinned with `setarch -R`); by value, 0.64-0.82 us
  * at every offset, as EPCC's, whose regions read globals (2026-11-26,
- * docs/constructs.md "Data a region reads"). gcc copies what a region
+ * docs/constructs.md "What a region reads"). gcc copies what a region
  * reads into a block on the caller's stack either way. */
 typedef struct ConstructWork {
     _Alignas(CONSTRUCT_LINE) int threads;   /* the team asked for (num_threads) */
