@@ -25,16 +25,21 @@ threads=2
 usage="usage: $0 [--clomp PATH]... [--processes K] [--rows KEYS] [--threads T]"
 while [ $# -gt 0 ]; do
     case $1 in
-        --clomp) clomps+=("${2:?$usage}"); shift 2 ;;
-        --processes) processes=${2:?$usage}; shift 2 ;;
-        --rows) rows=${2:?$usage}; shift 2 ;;
-        --threads) threads=${2:?$usage}; shift 2 ;;
-        *) echo "$usage" >&2; exit 2 ;;
+        --clomp | --processes | --rows | --threads)
+            [ $# -ge 2 ] || { echo "$0: $1 needs a value; $usage" >&2; exit 2; } ;;
+        *) echo "$0: unknown argument '$1'; $usage" >&2; exit 2 ;;
     esac
+    case $1 in
+        --clomp) clomps+=("$2") ;;
+        --processes) processes=$2 ;;
+        --rows) rows=$2 ;;
+        --threads) threads=$2 ;;
+    esac
+    shift 2
 done
 [ "${#clomps[@]}" -gt 0 ] || clomps=("$top/clomp")
 for n in "$processes" "$threads"; do
-    case $n in '' | *[!0-9]* | 0) echo "$0: --processes and --threads need whole numbers from 1" >&2; exit 2 ;; esac
+    [[ $n =~ ^[1-9][0-9]{0,3}$ ]] || { echo "$0: --processes and --threads need whole numbers from 1 to 9999, not '$n'" >&2; exit 2; }
 done
 for exe in "${clomps[@]}"; do
     [ -x "$exe" ] || { echo "$0: no clomp at $exe" >&2; exit 2; }
@@ -49,14 +54,17 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 echo "machine: $(nproc) CPUs; load before: $(uptime | sed 's/.*load average: //')"
 echo "rows $rows at $threads threads, level 1; $processes processes per offset and clomp; OMP_WAIT_POLICY=${OMP_WAIT_POLICY:-unset}"
+# Every file name has the same length (fixed-width numbers), so that the
+# arguments, which lie on the stack above the environment, do not move it.
 for ((k = 1; k <= processes; k++)); do
     for offset in 0 8 16 24 32 40 48 56; do
         pad=$(printf "%${offset}s" '')
         for c in "${!clomps[@]}"; do
+            name=$(printf '%s/%02d.%02d.%04d' "$work" "$c" "$offset" "$k")
             CLOMP_STACK_PAD=$pad setarch "$(uname -m)" -R env OMP_NUM_THREADS="$threads" "${clomps[$c]}" \
                 "--constructs=$rows" --schedules=serial "--nested=${threads}x1" --construct-delay=0.1 --quiet \
-                "--json=$work/$c.$offset.$k.json" "$threads" 1 4 10 32 1 1 >/dev/null 2>"$work/$c.$offset.$k.err" ||
-                echo "clomp ${clomps[$c]} at offset $offset failed: $(head -c 200 "$work/$c.$offset.$k.err")"
+                "--json=$name.json" "$threads" 1 4 10 32 1 1 >/dev/null 2>"$name.err" ||
+                echo "clomp ${clomps[$c]} at offset $offset failed: $(head -c 200 "$name.err")"
         done
     done
     printf '.'
@@ -70,7 +78,7 @@ work, clomps = sys.argv[1], sys.argv[2:]
 offsets = [0, 8, 16, 24, 32, 40, 48, 56]
 for c, exe in enumerate(clomps):
     figures = {}   # (row, offset) -> overheads over processes
-    for path in glob.glob(os.path.join(work, "%d.*.json" % c)):
+    for path in glob.glob(os.path.join(work, "%02d.*.json" % c)):
         offset = int(os.path.basename(path).split(".")[1])
         with open(path) as f:
             record = json.load(f)
@@ -78,7 +86,8 @@ for c, exe in enumerate(clomps):
             value = row["levels"][0].get("overhead_us")
             if value is not None:
                 figures.setdefault((row["construct_name"], offset), []).append(value)
-    print("\n%s (us per instance, median over processes by stack offset in bytes)" % exe)
+    print("\n%s (us per instance, median over the processes that measured the row, by stack offset in"
+          " bytes; '-': none did, its reason in the JSON)" % exe)
     names = sorted({name for name, _ in figures})
     print("%-14s" % "row" + "".join("%8d" % o for o in offsets) + "   largest/smallest")
     for name in names:

@@ -10,38 +10,51 @@
 #include <stddef.h>
 #include <stdio.h>
 
-/* A cache line: what one thread writes while a test runs and what the
- * others read are kept on lines of their own (ConstructWork, below). */
-#define CONSTRUCT_LINE 64
+/* What one thread writes while a test runs and what the others read are
+ * kept this far apart (ConstructWork, OwnLineLog below): two 64-byte lines,
+ * as Intel's adjacent-line prefetcher fetches them in pairs, and the line
+ * of POWER and Apple cores. */
+#define CONSTRUCT_LINE 128
 
 /* What the runtime gave inside a construct's regions: recorded by the first
  * thread of every region (kernels/construct_region.h), smallest and largest
- * seen. `regions` 0: no region of the construct ran. A line of its own: at
- * level 2 every outer thread writes its log at every region, and two logs
- * on one line made the outer threads' caches fight over it. */
+ * seen. `regions` 0: no region of the construct ran. */
 typedef struct RegionLog {
-    _Alignas(CONSTRUCT_LINE) long regions;
+    long regions;
     int threads_min, threads_max;     /* omp_get_num_threads() */
     int level_min, level_max;         /* omp_get_level() */
     int active_min, active_max;       /* omp_get_active_level() */
     int ancestor_min, ancestor_max;   /* omp_get_ancestor_thread_num(1): the outer thread at level 2 */
 } RegionLog;
-_Static_assert(sizeof(RegionLog) % CONSTRUCT_LINE == 0, "a RegionLog fills whole lines");
+
+/* One outer thread's log, on lines of its own: at level 2 every outer
+ * thread writes its log at every region, and two logs on one line would
+ * make the outer threads' caches fight over it. (The alignment is the
+ * wrapper's, not RegionLog's: a RegionLog is also part of every row's
+ * record, which is allocated with plain calloc.) */
+typedef struct OwnLineLog {
+    _Alignas(CONSTRUCT_LINE) RegionLog log;
+} OwnLineLog;
+_Static_assert(sizeof(OwnLineLog) % CONSTRUCT_LINE == 0, "an OwnLineLog fills whole lines");
 
 /* One timed test or reference: `innerreps` instances of the construct.
+ * Never allocated on the heap (its alignment): the measurement's own copies
+ * are on the stack.
  *
- * Every thread of a test's regions reads it, so it fills a line of its own
- * (nothing the master writes during the test shares the line), and every
+ * Every thread of a test's regions reads it, so it fills lines of its own
+ * (nothing the master writes during the test shares them), and every
  * test's regions take `w` and any other local of the calling function they
- * read by value: `firstprivate(w)` on each `parallel`. Taken by reference
+ * only read by value: `firstprivate(w)` on each `parallel`. (What the team
+ * shares stays shared: a lock, an atomic's or a reduction's sum, the
+ * dependence chains' addresses.) Taken by reference
  * (the default for a local), clang hands the other threads the address of
  * the caller's stack slot, and a region opened per instance makes each of
  * them read the line the master has just written at its fork call (the
  * return address it pushes): one cache-line transfer per instance, or none,
- * depending on where the stack happens to fall. PARALLEL measured 0.64 us
- * in some processes and 1.0 us in others on the same machine (clang 14, 2
- * threads, stack offsets pinned with `setarch -R`); by value, 0.64-0.82 us
- * at every offset, as EPCC's, whose regions read globals (2026-11-26,
+ * depending on where the stack happens to fall. PARALLEL measured 0.63-0.71 us
+ * at some stack offsets and 0.75-1.03 us at others on the same machine
+ * (clang 14, 2 threads, offsets pinned with `setarch -R`); by value,
+ * 0.62-0.87 us at every offset, as EPCC's, whose regions read globals (2026-11-26,
  * docs/constructs.md "What a region reads"). gcc copies what a region
  * reads into a block on the caller's stack either way. */
 typedef struct ConstructWork {

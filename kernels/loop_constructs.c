@@ -20,19 +20,19 @@ static void loop_delays(const ConstructWork *w)
 }
 
 /* One region; `SCHEDULE` is the for's schedule clause. */
-#define LOOP_TEST(fn, SCHEDULE)                                                  \
-    static void fn(const ConstructWork *w)                                       \
-    {                                                                            \
-        _Pragma("omp parallel num_threads(w->threads) firstprivate(w)")                          \
-        {                                                                        \
-            region_log_note(w->log);                                             \
-            int n = omp_get_num_threads() * w->iters_per_thread;                 \
-            for (long j = 0; j < w->innerreps; j++) {                            \
-                _Pragma(SCHEDULE)                                                \
-                for (int i = 0; i < n; i++)                                      \
-                    epcc_delay(w->delay_length);                                \
-            }                                                                    \
-        }                                                                        \
+#define LOOP_TEST(fn, SCHEDULE)                                         \
+    static void fn(const ConstructWork *w)                              \
+    {                                                                   \
+        _Pragma("omp parallel num_threads(w->threads) firstprivate(w)") \
+        {                                                               \
+            region_log_note(w->log);                                    \
+            int n = omp_get_num_threads() * w->iters_per_thread;        \
+            for (long j = 0; j < w->innerreps; j++) {                   \
+                _Pragma(SCHEDULE)                                       \
+                for (int i = 0; i < n; i++)                             \
+                    epcc_delay(w->delay_length);                        \
+            }                                                           \
+        }                                                               \
     }
 
 LOOP_TEST(test_static, "omp for schedule(static)")

@@ -27,7 +27,7 @@ typedef struct LevelRun {
     const Construct *construct;
     ConstructWork work;    /* work.threads: the inner team */
     int outer;
-    RegionLog *logs;       /* [outer], or [1] at level 1 */
+    OwnLineLog *logs;      /* [outer], or [1] at level 1 */
     int outer_seen;        /* the outer team's size, level 2 */
     double stall_seconds;  /* the fault build's construct-stall: spun once inside the next level-1 timing */
 } LevelRun;
@@ -46,7 +46,7 @@ static void run_test(const Construct *c, const ConstructWork *w)
 static double timed_test(LevelRun *lr)
 {
     if (lr->outer == 0) {
-        lr->work.log = &lr->logs[0];
+        lr->work.log = &lr->logs[0].log;
         double start = now_seconds();
         CONSTRUCT_STALL_SPIN(&lr->stall_seconds, start);
         run_test(lr->construct, &lr->work);
@@ -58,7 +58,7 @@ static double timed_test(LevelRun *lr)
     {
         int k = omp_get_thread_num();
         ConstructWork w = lr->work;
-        w.log = &lr->logs[k];
+        w.log = &lr->logs[k].log;
         outer_seen = omp_get_num_threads();
 #pragma omp barrier
         double start = now_seconds();
@@ -113,7 +113,7 @@ static void verify_level(const LevelRun *lr, ConstructLevel *L)
      * empty: that is the runtime's answer (below), not a test gone wrong. */
     int ran = lr->outer == 0 ? 1 : lr->outer_seen < outer ? lr->outer_seen : outer;
     for (int k = 0; k < ran; k++) {
-        const RegionLog *g = &lr->logs[k];
+        const RegionLog *g = &lr->logs[k].log;
         if (g->regions == 0) {
             L->status = CONSTRUCT_WRONG;
             snprintf(L->problem, sizeof L->problem, "measured outside its construct: %s ran no region of it",
@@ -272,7 +272,7 @@ static int check_body(const LevelRun *lr, ConstructLevel *L)
     return 1;
 }
 
-int measure_construct_level(const RunSetup *run, const ConstructTable *t, ConstructResult *row, int l, RegionLog *logs)
+int measure_construct_level(const RunSetup *run, const ConstructTable *t, ConstructResult *row, int l, OwnLineLog *logs)
 {
     const Construct *c = row->construct;
     ConstructLevel *L = &row->level[l];

@@ -15,6 +15,6 @@
  * repetitions. `logs` has room for t->outer region logs (1 at least).
  * 0, or EXIT_RESOURCE when out of memory for the repetitions. */
 int measure_construct_level(const RunSetup *run, const ConstructTable *t, ConstructResult *row, int l,
-                            RegionLog *logs);
+                            OwnLineLog *logs);
 
 #endif

@@ -137,7 +137,7 @@ int measure_constructs(const RunSetup *run, ConstructTable *t, char *why, size_t
     t->loop_delay = calibrate_delay(epcc_delay, run->constructs.loop_delay_us);
     set_construct_shape(run, t);
     mark_not_applicable(run, t);
-    RegionLog *logs = aligned_alloc(CONSTRUCT_LINE, (t->outer > 0 ? (size_t)t->outer : 1) * sizeof *logs);
+    OwnLineLog *logs = aligned_alloc(CONSTRUCT_LINE, (t->outer > 0 ? (size_t)t->outer : 1) * sizeof *logs);
     if (logs == NULL) {
         mark_not_reached(t, NULL, 0);
         FAIL(EXIT_RESOURCE, "out of memory for the construct logs");

@@ -33,6 +33,10 @@ count=$(by_reference "${files[@]}" 2>&1 >/dev/null)
 note "$count parallel directives in ${#files[@]} files"
 [ "$count" -ge 30 ]
 ok $? "the host rows' sources open at least 30 parallel regions (found $count)"
+# Any other spelling (`_Pragma( "omp`, another macro's name) would escape the
+# scan: every line that says "omp parallel" at all must be one it read.
+mentions=$(cat "${files[@]}" | grep -v -E '^\s*(//|/?\*)' | grep -c -E '\bomp\s+parallel\b')
+is "$mentions" "$count" "every line naming omp parallel outside a comment is a directive the scan read"
 is "$(by_reference "${files[@]}" 2>/dev/null)" "" "every one of them takes w by value (firstprivate(w ...))"
 
 # The scan can fail: regions that take w by reference, on one line or

@@ -61,6 +61,14 @@ check_delay() {
     ok $? "$fn: each step of every loop converts one integer and adds it to the chain: one cvtsi2ss, one addss, no packed instruction"
     is "$(printf '%s\n' "$insns" | awk '$2 ~ /^v?(cvtdq2ps|addps)$/' | wc -l | tr -d ' ')" 0 \
         "no packed conversion or addition anywhere in $fn (not vectorised)"
+    # The chain: clomp_delay starts from its sink times 0 (a multiply before
+    # the loop); EPCC's starts from 0 (none anywhere).
+    local multiplies
+    multiplies=$(printf '%s\n' "$insns" | awk '$2 ~ /^v?mulss$/' | wc -l | tr -d ' ')
+    case $fn in
+        clomp_delay) [ "$multiplies" -ge 1 ]; ok $? "clomp_delay chains its calls: its start is the last result times 0 ($multiplies mulss)" ;;
+        epcc_delay) is "$multiplies" 0 "epcc_delay starts every call from 0, as EPCC's: no multiply" ;;
+    esac
 }
 
 for fn in clomp_delay epcc_delay; do

@@ -94,11 +94,6 @@ static void test_calc_deposit(void)
     free_mesh(&pb.mesh);
 }
 
-/* The delay's result is stored on every call, whatever its value: the
- * store must not hide behind a guard the compiler may prove false (EPCC's
- * `if (a < 0)` on a sum of non-negative numbers). No timing is asserted:
- * the calibrated time is printed by clomp (Parallel For's Delay line) and
- * compared with EPCC's by bench/constructs.sh. */
 static long calls_counted;
 
 /* EPCC's delay, counted: which function the calibration calls. */
@@ -107,6 +102,13 @@ static float counted_delay(int length)
     calls_counted++;
     return epcc_delay(length);
 }
+
+/* The delay's result is stored on every call, whatever its value: the
+ * store must not hide behind a guard the compiler may prove false (EPCC's
+ * `if (a < 0)` on a sum of non-negative numbers). No timing is asserted:
+ * the calibrated time is printed by clomp (Parallel For's Delay line) and
+ * compared with EPCC's by bench/constructs.sh. Which delay chains its calls
+ * is read from the machine code (tests/delay_code.t): x 0 hides it here. */
 
 static void test_delay(void)
 {
