@@ -24,8 +24,8 @@
 /* How one level is run: `outer` 0 is level 1 (the initial thread runs the
  * test); else every thread of an outer team of `outer` runs it at once. */
 typedef struct LevelRun {
+    ConstructWork work;    /* work.threads: the inner team (first: its lines' alignment pads least there) */
     const Construct *construct;
-    ConstructWork work;    /* work.threads: the inner team */
     int outer;
     OwnLineLog *logs;      /* [outer], or [1] at level 1 */
     int outer_seen;        /* the outer team's size, level 2 */
@@ -279,8 +279,10 @@ int measure_construct_level(const RunSetup *run, const ConstructTable *t, Constr
     int length = c->kind == CONSTRUCT_LOOP ? t->loop_delay.length : t->sync_delay.length;
     int shapes[CONSTRUCT_LEVELS][2] = {{0, (int)run->numThreads}, {0, t->inner}, {t->outer, t->inner}};
     memset(logs, 0, (t->outer > 0 ? (size_t)t->outer : 1) * sizeof *logs);
-    LevelRun lr = {c, {shapes[l][1], length, 0, row->chunk, t->iters_per_thread, NULL, NULL}, shapes[l][0], logs, 0,
-                   0.0};
+    LevelRun lr = {.work = {shapes[l][1], length, 0, row->chunk, t->iters_per_thread, NULL, NULL},
+                   .construct = c,
+                   .outer = shapes[l][0],
+                   .logs = logs};
     clomp_openmp_running = 1;
     int status = check_body(&lr, L) != 0 ? 0 : measure_level(run, &lr, L);
     clomp_openmp_running = 0;
