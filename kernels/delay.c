@@ -42,6 +42,20 @@ static _Thread_local volatile float delay_sink;
  * EPCC's 20 us at 2 halving with each doubling of the chunk (2026-11-26:
  * docs/constructs.md, "The delay"); clang -O3 unrolled it eight times.
  * tests/delay_code.t reads the built loop back. */
+/* Each delay starts a 64-byte line, so that its loop (about 20 bytes, 16
+ * in) never straddles two: on the development VM's cores (Emerald Rapids) a
+ * loop that did ran 10% slower per addition (0.118-0.121 us for 186
+ * additions against 0.102-0.111 at every other place, 2026-11-26), and
+ * where the linker put it was chance. clang's construct rows had it so
+ * (each delay 10% longer than EPCC's at the same length), as had four of
+ * EPCC's seven gcc programs; bench/constructs.sh builds EPCC aligned alike
+ * and prints where each delay loop lies (docs/constructs.md). */
+#if defined(__GNUC__)
+#define DELAY_PLACED __attribute__((aligned(64)))
+#else
+#define DELAY_PLACED
+#endif
+
 #if defined(__clang__)
 #define DELAY_FUNCTION
 #define DELAY_LOOP _Pragma("clang loop vectorize(disable) interleave(disable) unroll(disable)")
@@ -54,7 +68,7 @@ static _Thread_local volatile float delay_sink;
 #define DELAY_LOOP
 #endif
 
-DELAY_FUNCTION float clomp_delay(int length)
+DELAY_PLACED DELAY_FUNCTION float clomp_delay(int length)
 {
     float a = delay_sink * 0.0f;
     DELAY_LOOP
@@ -66,7 +80,7 @@ DELAY_FUNCTION float clomp_delay(int length)
 
 /* The same loop from 0 at every call, as EPCC's delay: back-to-back calls
  * overlap (delay.h). */
-DELAY_FUNCTION float epcc_delay(int length)
+DELAY_PLACED DELAY_FUNCTION float epcc_delay(int length)
 {
     float a = 0.0f;
     DELAY_LOOP
@@ -90,23 +104,38 @@ float clomp_delay_result(void)
 #define CALIBRATION_REPEATS 3
 #define MAX_DELAY_LENGTH 100000000   /* a clock that does not advance must not loop forever */
 
+/* Seconds per call of `delay(length)`, back to back: the best of the repeats. */
+static double seconds_per_call(DelayFunction delay, int length)
+{
+    double per_call = -1.0;
+    for (int r = 0; r < CALIBRATION_REPEATS; r++) {
+        double start = now_seconds();
+        for (int i = 0; i < CALIBRATION_CALLS; i++)
+            delay(length);
+        double t = (now_seconds() - start) / CALIBRATION_CALLS;
+        if (per_call < 0.0 || t < per_call)
+            per_call = t;
+    }
+    return per_call;
+}
+
 DelayCalibration calibrate_delay(DelayFunction delay, double target_us)
 {
-    DelayCalibration d = {target_us, 0, 0.0};
+    DelayCalibration d = {target_us, 0, 0.0, 0};
     double per_call = 0.0;
     delay(0);
     while (per_call * 1e6 < target_us && d.length < MAX_DELAY_LENGTH) {
         d.length = (int)(d.length * 1.1) + 1;
-        per_call = -1.0;
-        for (int r = 0; r < CALIBRATION_REPEATS; r++) {
-            double start = now_seconds();
-            for (int i = 0; i < CALIBRATION_CALLS; i++)
-                delay(d.length);
-            double t = (now_seconds() - start) / CALIBRATION_CALLS;
-            if (per_call < 0.0 || t < per_call)
-                per_call = t;
-        }
+        per_call = seconds_per_call(delay, d.length);
     }
     d.us = per_call * 1e6;
+    return d;
+}
+
+DelayCalibration time_given_delay(DelayFunction delay, int length)
+{
+    DelayCalibration d = {0.0, length, 0.0, 1};
+    delay(0);
+    d.us = seconds_per_call(delay, length) * 1e6;
     return d;
 }

@@ -46,4 +46,11 @@ float clomp_delay_result(void);
  * and the calibration does not stop early). A few milliseconds at 0.1 us. */
 DelayCalibration calibrate_delay(DelayFunction delay, double target_us);
 
+/* A length given rather than calibrated (EPCC's --delay-length), timed as
+ * calibrate_delay times each length: so that two programs, or two runs,
+ * can do the same additions per delay whatever each one's calibration
+ * would have chosen (docs/constructs.md: a 10% step of the length is a
+ * 10-25% step of the task rows' overheads). */
+DelayCalibration time_given_delay(DelayFunction delay, int length);
+
 #endif

@@ -49,6 +49,7 @@ typedef struct DelayCalibration {
     double target_us;   /* the time asked for */
     int length;         /* additions per delay(); 0: not calibrated */
     double us;          /* one delay() of `length` additions at calibration: best of its repeats */
+    int given;          /* 1: `length` was given (--construct-delay-length), only timed; target_us 0 */
 } DelayCalibration;
 
 #define TEAM_MAX_CPU_SLOTS 1024

@@ -6,8 +6,9 @@
 # conversions in one cvtdq2ps, four addss a step): the core then ran the
 # runtime's chunk hand-out in the shadow of the add chain, and schedbench's
 # DYNAMIC 2 cost clomp 2 us a loop against EPCC's 20 (docs/constructs.md,
-# "The delay"). The disassembly is read back with objdump, independently of
-# the compiler that made it; nothing is timed.
+# "The delay"). Each delay starts a 64-byte line, its loop within it: one
+# across two lines ran 10% slower here. The disassembly is read back with
+# objdump, independently of the compiler that made it; nothing is timed.
 
 # shellcheck source-path=SCRIPTDIR source=lib/tap.sh
 . "$(dirname "$0")/lib/tap.sh"
@@ -65,6 +66,15 @@ check_delay() {
     ok $? "$fn: each step of every loop converts one integer and adds it to the chain: one cvtsi2ss, one addss, no packed instruction"
     is "$(printf '%s\n' "$insns" | awk '$2 ~ /^v?(cvtdq2ps|addps)$/' | wc -l | tr -d ' ')" 0 \
         "no packed conversion or addition anywhere in $fn (not vectorised)"
+    # Placed: the function starts a 64-byte line and its loop lies within one
+    # (a loop across two ran 10% slower per addition here: kernels/delay.c).
+    local first
+    first=$(printf '%s\n' "$insns" | awk 'NR == 1 { print $1 }')
+    is "$((16#${first:-1} % 64))" 0 "$fn starts a 64-byte line (at 0x$first)"
+    local across
+    across=$(printf '%s\n' "$loops" | perl -ne 'if (/^loop ([0-9a-f]+)\.\.([0-9a-f]+):/) {
+        my ($from, $jump) = (hex $1, hex $2); print "$1..$2 " if int($from / 64) != int(($jump + 1) / 64) }')
+    is "$across" "" "$fn's loop lies within one 64-byte line (none across two: '$across')"
     # The chain: clomp_delay starts from its sink times 0 (a multiply before
     # the loop); EPCC's starts from 0 (none anywhere).
     local multiplies

@@ -141,6 +141,11 @@ static void test_delay(void)
     ok(calls_counted >= 3000 && e.length > 0 && e.us >= CLOMP_DELAY_TARGET_US,
        "the calibration times the delay it is given (%ld calls of it; %d additions, %.3f us)", calls_counted,
        e.length, e.us);
+    calls_counted = 0;
+    DelayCalibration g = time_given_delay(counted_delay, 37);
+    ok(g.length == 37 && g.given && g.target_us == 0.0 && g.us > 0.0 && calls_counted >= 3000,
+       "a length given is kept (37 additions, no time asked) and only timed, the same way (%ld calls; %.3f us)",
+       calls_counted, g.us);
 }
 
 int main(void)
