@@ -115,6 +115,37 @@ static int parse_sizes(const char *text, ConstructOptions *c, char *error, size_
     return 1;
 }
 
+/* A delay is a time to calibrate to or a number of additions, never both:
+ * whichever comes second is refused, so that neither silently wins. */
+static int parse_delay_time(const char *option, const char *text, double *us, int *us_given, int length,
+                            char *error, size_t size)
+{
+    if (length != 0)
+        return refuse(error, size, option, text, "comes with a delay length too: give the delay as a time or as "
+                      "a number of additions, not both");
+    int status = parse_positive(option, text, CONSTRUCT_MAX_DELAY_US, us, error, size);
+    if (status != 0)
+        return status;
+    *us_given = 1;
+    return 1;
+}
+
+static int parse_delay_length(const char *option, const char *text, int *length, int us_given, char *error,
+                              size_t size)
+{
+    double n = 0.0;
+    if (us_given)
+        return refuse(error, size, option, text, "comes with a delay time too: give the delay as a time or as "
+                      "a number of additions, not both");
+    if (text[0] == '\0' || strchr(text, '.') != NULL)
+        return refuse(error, size, option, text, "is not a whole number of additions");
+    int status = parse_positive(option, text, (double)CONSTRUCT_MAX_DELAY_LENGTH, &n, error, size);
+    if (status != 0)
+        return status;
+    *length = (int)n;
+    return 1;
+}
+
 int parse_construct_option(const char *arg, ConstructOptions *c, char *error, size_t size)
 {
     double reps = 0.0;
@@ -151,11 +182,17 @@ int parse_construct_option(const char *arg, ConstructOptions *c, char *error, si
         return (status = parse_positive("--construct-time", arg + 17, CONSTRUCT_MAX_TARGET_US, &c->target_us, error,
                                         size)) != 0 ? status : 1;
     if (strncmp(arg, "--construct-delay=", 18) == 0)
-        return (status = parse_positive("--construct-delay", arg + 18, CONSTRUCT_MAX_DELAY_US, &c->sync_delay_us,
-                                        error, size)) != 0 ? status : 1;
+        return parse_delay_time("--construct-delay", arg + 18, &c->sync_delay_us, &c->sync_delay_us_given,
+                                c->sync_delay_length, error, size);
     if (strncmp(arg, "--construct-loop-delay=", 23) == 0)
-        return (status = parse_positive("--construct-loop-delay", arg + 23, CONSTRUCT_MAX_DELAY_US,
-                                        &c->loop_delay_us, error, size)) != 0 ? status : 1;
+        return parse_delay_time("--construct-loop-delay", arg + 23, &c->loop_delay_us, &c->loop_delay_us_given,
+                                c->loop_delay_length, error, size);
+    if (strncmp(arg, "--construct-delay-length=", 25) == 0)
+        return parse_delay_length("--construct-delay-length", arg + 25, &c->sync_delay_length,
+                                  c->sync_delay_us_given, error, size);
+    if (strncmp(arg, "--construct-loop-delay-length=", 30) == 0)
+        return parse_delay_length("--construct-loop-delay-length", arg + 30, &c->loop_delay_length,
+                                  c->loop_delay_us_given, error, size);
     if (strncmp(arg, "--construct-chunks=", 19) == 0)
         return parse_chunks(arg + 19, c, error, size);
     if (strncmp(arg, "--construct-iters=", 18) == 0) {

@@ -14,6 +14,7 @@
 #define CONSTRUCT_MAX_REPS 100000L
 #define CONSTRUCT_MAX_TARGET_US 1.0e7        /* 10 s per repetition */
 #define CONSTRUCT_MAX_DELAY_US 1.0e6
+#define CONSTRUCT_MAX_DELAY_LENGTH 100000000   /* additions per delay (about 30 ms at 3 GHz) */
 #define CONSTRUCT_MAX_CHUNKS 16
 #define CONSTRUCT_MAX_ITERS_PER_THREAD 65536
 /* arraybench's sizes: 1, 3, 9, ... 59049 doubles (EPCC 4.0's default and
@@ -30,6 +31,10 @@ typedef struct ConstructOptions {
     double target_us;          /* --construct-time=US */
     double sync_delay_us;      /* --construct-delay=US */
     double loop_delay_us;      /* --construct-loop-delay=US */
+    int sync_delay_length;     /* --construct-delay-length=N additions; 0: calibrated to sync_delay_us */
+    int loop_delay_length;     /* --construct-loop-delay-length=N; 0: calibrated to loop_delay_us */
+    int sync_delay_us_given;   /* --construct-delay given: with a length too is refused */
+    int loop_delay_us_given;
     int iters_per_thread;      /* --construct-iters=N: the loops' iterations per thread (128, EPCC 3.1's; 4.0's 1024) */
     int chunk_count;           /* --construct-chunks=LIST; 0: the power-of-two sweep 1..iters_per_thread */
     long chunks[CONSTRUCT_MAX_CHUNKS];

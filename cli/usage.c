@@ -58,6 +58,8 @@ void print_usage(FILE *out, const char *exe)
             "  --construct-time=US   test time per repetition aimed at (default 1000 us, EPCC's)\n"
             "  --construct-delay=US  the delay inside the synchronisation constructs (default 0.10)\n"
             "  --construct-loop-delay=US  the delay per loop iteration of the schedules (default 15)\n"
+            "  --construct-delay-length=N, --construct-loop-delay-length=N  either delay as N additions,\n"
+            "                        not calibrated (EPCC's --delay-length); only timed\n"
             "  --construct-chunks=LIST  chunk sizes of STATIC n, DYNAMIC n, GUIDED n, their MONOTONIC\n"
             "                        variants and TASKLOOP n (default 1,2,..,128)\n"
             "  --construct-iters=N   loop iterations per thread of the schedules (default 128, EPCC 3.1's;\n"

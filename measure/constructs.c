@@ -133,8 +133,11 @@ int measure_constructs(const RunSetup *run, ConstructTable *t, char *why, size_t
 {
     if (list_rows(run, t) != 0)
         FAIL(EXIT_RESOURCE, "out of memory for the construct table");
-    t->sync_delay = calibrate_delay(epcc_delay, run->constructs.sync_delay_us);
-    t->loop_delay = calibrate_delay(epcc_delay, run->constructs.loop_delay_us);
+    const ConstructOptions *o = &run->constructs;
+    t->sync_delay = o->sync_delay_length > 0 ? time_given_delay(epcc_delay, o->sync_delay_length) :
+                    calibrate_delay(epcc_delay, o->sync_delay_us);
+    t->loop_delay = o->loop_delay_length > 0 ? time_given_delay(epcc_delay, o->loop_delay_length) :
+                    calibrate_delay(epcc_delay, o->loop_delay_us);
     set_construct_shape(run, t);
     mark_not_applicable(run, t);
     OwnLineLog *logs = aligned_alloc(CONSTRUCT_LINE, (t->outer > 0 ? (size_t)t->outer : 1) * sizeof *logs);

@@ -20,8 +20,12 @@ static void write_cell(JsonWriter *w, const char *key, FigureCell cell)
 static void write_delay(JsonWriter *w, const char *key, const DelayCalibration *d)
 {
     json_object_begin(w, key);
-    json_number(w, "target_us", d->target_us);
+    if (d->given)   /* --construct-delay-length: no time asked; calibrated_us is the given length's time */
+        json_null(w, "target_us");
+    else
+        json_number(w, "target_us", d->target_us);
     json_integer(w, "length", d->length);
+    json_bool(w, "length_given", d->given);
     json_number(w, "calibrated_us", d->us);
     json_object_end(w);
 }

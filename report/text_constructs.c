@@ -26,14 +26,25 @@ static int team_cpus(const ConstructTable *t, int k, char *buf, size_t size)
     return distinct;
 }
 
+/* "0.10 us asked, 153 additions, 0.100 us calibrated", or for a length
+ * given (--construct-delay-length) "153 additions given, 0.100 us timed". */
+static void describe_delay(char *buf, size_t size, const DelayCalibration *d, const char *calibrated)
+{
+    if (d->given)
+        snprintf(buf, size, "%d additions given, %.3f us timed", d->length, d->us);
+    else
+        snprintf(buf, size, "%.2f us asked, %d additions, %.3f us%s%s", d->target_us, d->length, d->us,
+                 calibrated[0] != '\0' ? " " : "", calibrated);
+}
+
 static void print_setup_lines(FILE *out, const RunRecord *r, const ConstructTable *t)
 {
     const RunSetup *run = r->run;
     fprintf(out, "------ OpenMP construct overheads (EPCC method; level 2: Dimakopoulos et al.) ------\n");
-    fprintf(out, "Delay: %.2f us asked, %d additions, %.3f us calibrated; loops: %.2f us asked, %d additions, "
-                 "%.3f us, %d iterations per thread\n",
-            t->sync_delay.target_us, t->sync_delay.length, t->sync_delay.us, t->loop_delay.target_us,
-            t->loop_delay.length, t->loop_delay.us, t->iters_per_thread);
+    char sync[96], loop[96];
+    describe_delay(sync, sizeof sync, &t->sync_delay, "calibrated");
+    describe_delay(loop, sizeof loop, &t->loop_delay, "");
+    fprintf(out, "Delay: %s; loops: %s, %d iterations per thread\n", sync, loop, t->iters_per_thread);
     fprintf(out, "Repetitions: %ld per test, each aimed at %.0f us; overhead = (test - reference) / innerreps, "
                  "median and 95%% interval %s\n",
             run->constructs.reps, run->constructs.target_us, INTERVAL_SCOPE);

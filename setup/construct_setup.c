@@ -49,6 +49,7 @@ int resolve_constructs(const Options *opts, RunSetup *run, char *why, size_t why
     if (!c->asked) {
         if (c->reps != defaults.reps || c->target_us != defaults.target_us ||
             c->sync_delay_us != defaults.sync_delay_us || c->loop_delay_us != defaults.loop_delay_us ||
+            c->sync_delay_length != 0 || c->loop_delay_length != 0 ||
             c->chunk_count != 0 || c->sizes_given ||
             c->iters_per_thread != defaults.iters_per_thread)
             FAIL(EXIT_USAGE, "--construct-*: these options set up --constructs, which was not given");

@@ -232,6 +232,35 @@ bad_case "an array size that is not a power of 3" "--construct-sizes" --construc
 bad_case "an array size above 59049" "--construct-sizes" --constructs=private --construct-sizes=177147
 bad_case "an empty size list" "--construct-sizes" --constructs=private --construct-sizes=
 bad_case "--construct-sizes without --constructs" "--constructs" --construct-sizes=3
+bad_case "a delay given as a time and as a length" "not both" --constructs --construct-delay=0.1 --construct-delay-length=153
+bad_case "a loop delay given as a length and as a time" "not both" --constructs --construct-loop-delay-length=153 \
+    --construct-loop-delay=0.1
+bad_case "a delay length that is not a whole number" "--construct-delay-length" --constructs --construct-delay-length=15.3
+bad_case "--construct-delay-length without --constructs" "--constructs" --construct-delay-length=153
+
+# ------------------------------------------------------------ a delay given as a length
+# EPCC's --delay-length: the additions are the ones given, only timed; the text,
+# the JSON and the work say so. 37 and 4321 lie on no step of the calibration
+# (1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 12, 14, 16, 18, 20, 23, 26, 29, 32, 36, 40, ...).
+run_clomp --constructs=barrier,static --schedules=serial --construct-reps=3 --construct-time=50 \
+    --construct-delay-length=37 --construct-loop-delay-length=4321 --json="$tmp/given.json" "${input[@]}"
+like "$out" "^Delay: 37 additions given, [0-9.]+ us timed; loops: 4321 additions given, [0-9.]+ us timed, " \
+    "--construct-delay-length and --construct-loop-delay-length: the Delay line says each length was given, and timed"
+given=$(python3 - "$tmp/given.json" <<'PY' 2>&1
+import json, sys
+c = json.load(open(sys.argv[1]))["constructs"]
+s, l = c["sync_delay"], c["loop_delay"]
+rows = [lv for r in c["rows"] for lv in r["levels"] if lv["level"] == 1]
+print(s["target_us"], s["length"], s["length_given"], s["calibrated_us"] > 0, l["length"], l["length_given"],
+      sorted({lv["status"] for lv in rows} - {"measured", "unresolved"}))
+PY
+)
+is "$given" "None 37 True True 4321 True []" \
+    "the JSON's delays hold the lengths given (no time asked, length_given true, a time per call), and the rows ran"
+run_clomp --constructs=barrier --schedules=serial --construct-reps=3 --construct-time=50 --construct-delay=0.05 \
+    --json="$tmp/calibrated.json" "${input[@]}"
+calibrated=$(python3 -c 'import json,sys; s=json.load(open(sys.argv[1]))["constructs"]["sync_delay"]; print(s["target_us"], s["length_given"], s["length"] > 0)' "$tmp/calibrated.json" 2>&1)
+is "$calibrated" "0.05 False True" "without a length the delay is calibrated to the time asked, and the JSON says so"
 
 # ------------------------------------------------------------ arraybench's sizes
 run_clomp --constructs=copyin "${quick[@]:0:5}" --csv="$tmp/sizes.csv" "${input[@]}"

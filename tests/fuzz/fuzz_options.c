@@ -65,6 +65,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         if (!(c->sync_delay_us > 0.0 && c->sync_delay_us <= CONSTRUCT_MAX_DELAY_US) ||
             !(c->loop_delay_us > 0.0 && c->loop_delay_us <= CONSTRUCT_MAX_DELAY_US))
             abort();
+        /* A length (additions) is 0 (calibrate) or within range, and never given beside a time. */
+        if (c->sync_delay_length < 0 || c->sync_delay_length > CONSTRUCT_MAX_DELAY_LENGTH ||
+            c->loop_delay_length < 0 || c->loop_delay_length > CONSTRUCT_MAX_DELAY_LENGTH ||
+            (c->sync_delay_length > 0 && c->sync_delay_us_given) || (c->loop_delay_length > 0 && c->loop_delay_us_given))
+            abort();
         if (c->chunk_count < 0 || c->chunk_count > CONSTRUCT_MAX_CHUNKS)
             abort();
         for (int i = 0; i < c->chunk_count; i++)

@@ -121,6 +121,9 @@ static void options(void)
         {"--construct-sizes=99999999999999999999999", 2},
         {"--construct-iters=1024", 1},      {"--construct-iters=0", 2},  {"--construct-iters=65537", 2},
         {"--construct-iters=1.5", 2},
+        {"--construct-delay-length=153", 1}, {"--construct-delay-length=0", 2}, {"--construct-delay-length=1.5", 2},
+        {"--construct-loop-delay-length=100000000", 1}, {"--construct-loop-delay-length=100000001", 2},
+        {"--construct-delay-length=", 2},
         /* Far beyond a long: refused, never converted (make fuzz found the conversion, UBSan's error). */
         {"--construct-reps=055555555555555555555555555555555", 2},
     };
@@ -135,6 +138,17 @@ static void options(void)
     }
     ConstructOptions c;
     char error[160];
+    /* A delay is a time or a length: the second of the two is refused, in either order. */
+    default_construct_options(&c);
+    int first = parse_construct_option("--construct-delay-length=153", &c, error, sizeof error);
+    int second = parse_construct_option("--construct-delay=0.1", &c, error, sizeof error);
+    ok(first == 1 && c.sync_delay_length == 153 && second == 2 && strstr(error, "not both") != NULL,
+       "--construct-delay-length=153 is 153 additions, and a --construct-delay after it is refused (%s)", error);
+    default_construct_options(&c);
+    first = parse_construct_option("--construct-loop-delay=0.1", &c, error, sizeof error);
+    second = parse_construct_option("--construct-loop-delay-length=153", &c, error, sizeof error);
+    ok(first == 1 && second == 2 && c.loop_delay_length == 0 && strstr(error, "not both") != NULL,
+       "a --construct-loop-delay-length after --construct-loop-delay is refused, the length left unset (%s)", error);
     default_construct_options(&c);
     parse_construct_option("--construct-chunks=1,8,64", &c, error, sizeof error);
     ok(c.chunk_count == 3 && c.chunks[0] == 1 && c.chunks[1] == 8 && c.chunks[2] == 64,
