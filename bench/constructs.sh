@@ -16,17 +16,24 @@
 # (within: EPCC's spread or 30% of its median). Skips cleanly (exit 0)
 # without the EPCC sources. Figures only: nothing here passes or fails a build.
 #
+# With 4.0, clomp does the same number of additions per delay as the EPCC
+# program it is compared with chose in its nearest process (EPCC's "delay
+# length", passed as --construct-delay-length): the calibration's steps are
+# 10% apart and a binary's own code lands it on one or another, and the
+# task rows' overheads grow with the length (docs/constructs.md).
+# --own-delay lets clomp calibrate its own delays instead.
+#
 # Usage: bench/constructs.sh [--runs N] [--threads T] [--nested OxI] [--clomp PATH] [--epcc DIR]
-#                            [--epcc-version 4.0|3.1] [--sizes LIST]
+#                            [--epcc-version 4.0|3.1] [--sizes LIST] [--own-delay]
 #   defaults: 5 runs, 2 threads, 2x2, ./clomp, ../shared/reference/epcc-<version>,
 #   4.0, arraybench sizes 1,27,729,19683 (EPCC's full set: 1,3,9,...,59049)
 set -euo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)
-runs=5 threads=2 nested=2x2 version=4.0 sizes=1,27,729,19683
+runs=5 threads=2 nested=2x2 version=4.0 sizes=1,27,729,19683 delay=epcc
 clomp=$top/clomp
 epcc=
-usage="usage: $0 [--runs N] [--threads T] [--nested OxI] [--clomp PATH] [--epcc DIR] [--epcc-version 4.0|3.1] [--sizes LIST]"
+usage="usage: $0 [--runs N] [--threads T] [--nested OxI] [--clomp PATH] [--epcc DIR] [--epcc-version 4.0|3.1] [--sizes LIST] [--own-delay]"
 while [ $# -gt 0 ]; do
     case $1 in
         --runs) runs=${2:?$usage}; shift 2 ;;
@@ -36,6 +43,7 @@ while [ $# -gt 0 ]; do
         --epcc) epcc=${2:?$usage}; shift 2 ;;
         --epcc-version) version=${2:?$usage}; shift 2 ;;
         --sizes) sizes=${2:?$usage}; shift 2 ;;
+        --own-delay) delay=own; shift ;;
         *) echo "$usage" >&2; exit 2 ;;
     esac
 done
@@ -48,7 +56,7 @@ if [ -z "$epcc" ]; then
     [ -d "$epcc" ] || epcc=/work/shared/reference/epcc-$version
 fi
 if [ "$version" = 4.0 ]; then
-    exec "$top/bench/constructs_epcc4.sh" "$runs" "$threads" "$nested" "$clomp" "$epcc" "$sizes"
+    exec "$top/bench/constructs_epcc4.sh" "$runs" "$threads" "$nested" "$clomp" "$epcc" "$sizes" "$delay"
 fi
 if [ ! -f "$epcc/syncbench.c" ] || [ ! -f "$epcc/schedbench.c" ]; then
     echo "SKIP: EPCC v3.1 sources not found at $epcc (give --epcc DIR)"

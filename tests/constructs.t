@@ -248,15 +248,16 @@ like "$out" "^Delay: 37 additions given, [0-9.]+ us timed; loops: 4321 additions
     "--construct-delay-length and --construct-loop-delay-length: the Delay line says each length was given, and timed"
 given=$(python3 - "$tmp/given.json" <<'PY' 2>&1
 import json, sys
-c = json.load(open(sys.argv[1]))["constructs"]
+doc = json.load(open(sys.argv[1]))
+c = doc["constructs"]
 s, l = c["sync_delay"], c["loop_delay"]
 rows = [lv for r in c["rows"] for lv in r["levels"] if lv["level"] == 1]
-print(s["target_us"], s["length"], s["length_given"], s["calibrated_us"] > 0, l["length"], l["length_given"],
-      sorted({lv["status"] for lv in rows} - {"measured", "unresolved"}))
+print(doc["schema_minor"] >= 10, s["target_us"], s["length"], s["length_given"], s["calibrated_us"] > 0, l["length"],
+      l["length_given"], sorted({lv["status"] for lv in rows} - {"measured", "unresolved"}))
 PY
 )
-is "$given" "None 37 True True 4321 True []" \
-    "the JSON's delays hold the lengths given (no time asked, length_given true, a time per call), and the rows ran"
+is "$given" "True None 37 True True 4321 True []" \
+    "the JSON's delays hold the lengths given (no time asked, length_given true, a time per call; schema_minor 10), and the rows ran"
 run_clomp --constructs=barrier --schedules=serial --construct-reps=3 --construct-time=50 --construct-delay=0.05 \
     --json="$tmp/calibrated.json" "${input[@]}"
 calibrated=$(python3 -c 'import json,sys; s=json.load(open(sys.argv[1]))["constructs"]["sync_delay"]; print(s["target_us"], s["length_given"], s["length"] > 0)' "$tmp/calibrated.json" 2>&1)
