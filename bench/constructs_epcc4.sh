@@ -87,18 +87,18 @@ epcc_length() {
 # clomp's delay options for a comparison with EPCC's program $1 in round $2:
 # the length that program chose in this round, or in the round before when
 # clomp runs first; EPCC 4.0's 0.1 us when clomp calibrates its own (or
-# EPCC's process printed no length: said in the log).
+# EPCC's process printed no length: then "own" in the lengths line).
 delay_options() {
     local length=
     if [ "$delay" = epcc ]; then
         length=$(epcc_length "$1" "$2")
         [ -n "$length" ] || length=$(epcc_length "$1" $(($2 - 1)))
-        [ -n "$length" ] || length=$(epcc_length "$1" $(($2 + 1)))
     fi
     if [ -n "$length" ]; then
         echo "$1 $2 $length" >>"$work/lengths"
         echo "--construct-delay-length=$length --construct-loop-delay-length=$length"
     else
+        [ "$delay" = own ] || echo "$1 $2 own" >>"$work/lengths"
         echo "--construct-delay=0.1 --construct-loop-delay=0.1"
     fi
 }
@@ -129,7 +129,8 @@ done
 echo
 echo "load after: $(uptime | sed 's/.*load average: //')"
 if [ -s "$work/lengths" ]; then
-    echo "delay lengths, additions (EPCC's own, each clomp process given its EPCC program's of the round):" \
+    echo "delay lengths, additions (EPCC's own, each clomp process given its EPCC program's of the round;" \
+        "own: that EPCC process printed none, clomp calibrated 0.1 us itself):" \
         "$(sort -k1,1 -k2n "$work/lengths" | awk '$1 != p {printf "%s%s:", p == "" ? "" : "; ", $1; p = $1} {printf " %s", $3}')"
 else
     echo "delay lengths: clomp calibrated its own (--own-delay: 0.1 us as EPCC's default)"
