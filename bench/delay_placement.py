@@ -10,6 +10,7 @@ the same delay length must have their loops placed alike; bench/constructs.sh
 prints this beside its table. Needs objdump; says so when a function is not
 found (a stripped binary, a renamed function).
 """
+import os
 import re
 import shutil
 import subprocess
@@ -19,6 +20,8 @@ JUMP = re.compile(r"\s*([0-9a-f]+):\s+j\w*\s+([0-9a-f]+) <")
 
 
 def placement(binary, function):
+    if not os.path.isfile(binary):
+        return "no such program " + binary
     dis = subprocess.run(["objdump", "-d", "--no-show-raw-insn", binary], capture_output=True, text=True).stdout
     head = f"<{function}>:\n"
     if head not in dis:

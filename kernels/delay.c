@@ -44,8 +44,9 @@ static _Thread_local volatile float delay_sink;
  * tests/delay_code.t reads the built loop back. */
 /* Each delay starts a 64-byte line, so that its loop (about 20 bytes, 16
  * in) never straddles two: on the development VM's cores (Emerald Rapids) a
- * loop that did ran 10% slower per addition (0.118-0.121 us for 186
- * additions against 0.102-0.111 at every other place, 2026-11-26), and
+ * loop that did ran 10% slower per addition (0.115-0.119 us for 186
+ * additions back to back against 0.102-0.109 at every other place,
+ * 2026-11-26), and
  * where the linker put it was chance. clang's construct rows had it so
  * (each delay 10% longer than EPCC's at the same length), as had four of
  * EPCC's seven gcc programs; bench/constructs.sh builds EPCC aligned alike

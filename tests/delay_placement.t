@@ -35,20 +35,25 @@ int main(void) { return delay(3) > 0.0f ? 0 : 1; }
 C
     "$cc" -O1 -o "$tmp/$1" "$tmp/$1.c" 2>"$tmp/$1.err" || { diag "$(cat "$tmp/$1.err")"; return 1; }
 }
-if ! placed within 0 || ! placed across 56; then
+if ! placed within 0 || ! placed across 56 || ! placed ending 44; then
     echo "Bail out! $cc could not build the placed loops"
     exit 255
 fi
 "$tmp/within" && "$tmp/across"
 ok $? "both placed programs run their delay (the loop sums 0 + 1 + 2)"
 
-out=$(python3 "$top/bench/delay_placement.py" "a=$tmp/within:delay" "b=$tmp/across:delay" "c=$tmp/within:nothing" 2>&1)
+out=$(python3 "$top/bench/delay_placement.py" "a=$tmp/within:delay" "b=$tmp/across:delay" "c=$tmp/within:nothing" \
+    "d=$tmp/ending:delay" "e=$tmp/absent:delay" 2>&1)
 note "$out"
 like "$out" "^delay loops: a: delay loop 0x[0-9a-f]+\.\.0x[0-9a-f]+ within a 64-byte line;" \
     "a loop 5..20 bytes into a 64-byte line is within one"
 like "$out" "; b: delay loop 0x[0-9a-f]+\.\.0x[0-9a-f]+ across two 64-byte lines;" \
     "the same loop 61..76 bytes in (past the line's end at 64) is across two"
-like "$out" "; c: no nothing$" "a function the program lacks is said to be missing"
+like "$out" "; c: no nothing;" "a function the program lacks is said to be missing"
+ending=$(objdump -d "$tmp/ending" | awk '/<delay>:/ { print $1; exit }')
+like "$out" "; d: delay loop 0x$(printf '%x' $((16#$ending + 5)))\.\.0x$(printf '%x' $((16#$ending + 20))) within a 64-byte line;" \
+    "a loop 49..64 bytes in, its last byte the line's last, is within one (no off-by-one at the boundary)"
+like "$out" "; e: no such program $tmp/absent$" "a program that does not exist is said to be missing, not its function"
 # The addresses it gives are the loop's: its start 5 bytes past the function's.
 start=$(objdump -d "$tmp/across" | awk '/<delay>:/ { print $1; exit }')
 like "$out" "b: delay loop 0x$(printf '%x' $((16#$start + 5)))\.\.0x$(printf '%x' $((16#$start + 20))) " \
