@@ -62,6 +62,16 @@ static int parse_positive(const char *option, const char *text, double maximum, 
     return 0;
 }
 
+/* A whole number above 0 and at most `maximum`, as parse_positive takes it
+ * once a fraction or nothing at all is refused; kept as a double so that a
+ * value far beyond a long is refused before any conversion. */
+static int parse_whole(const char *option, const char *text, double maximum, double *value, char *error, size_t size)
+{
+    if (text[0] == '\0' || strchr(text, '.') != NULL)
+        return refuse(error, size, option, text, "is not a whole number");
+    return parse_positive(option, text, maximum, value, error, size);
+}
+
 static int parse_chunks(const char *text, ConstructOptions *c, char *error, size_t size)
 {
     const char *option = "--construct-chunks";
@@ -137,9 +147,7 @@ static int parse_delay_length(const char *option, const char *text, int *length,
     if (us_given)
         return refuse(error, size, option, text, "comes with a delay time too: give the delay as a time or as "
                       "a number of additions, not both");
-    if (text[0] == '\0' || strchr(text, '.') != NULL)
-        return refuse(error, size, option, text, "is not a whole number of additions");
-    int status = parse_positive(option, text, (double)CONSTRUCT_MAX_DELAY_LENGTH, &n, error, size);
+    int status = parse_whole(option, text, (double)CONSTRUCT_MAX_DELAY_LENGTH, &n, error, size);
     if (status != 0)
         return status;
     *length = (int)n;
@@ -170,9 +178,7 @@ int parse_construct_option(const char *arg, ConstructOptions *c, char *error, si
         const char *t = arg + 17;
         if (t[0] == '0' && t[1] == '\0')
             return refuse(error, size, "--construct-reps", t, "must be at least 1 (repetitions)");
-        if (strchr(t, '.') != NULL)
-            return refuse(error, size, "--construct-reps", t, "is not a whole number");
-        status = parse_positive("--construct-reps", t, (double)CONSTRUCT_MAX_REPS, &reps, error, size);
+        status = parse_whole("--construct-reps", t, (double)CONSTRUCT_MAX_REPS, &reps, error, size);
         if (status != 0)
             return status;   /* reps may be far beyond a long: never converted */
         c->reps = (long)reps;
@@ -198,9 +204,7 @@ int parse_construct_option(const char *arg, ConstructOptions *c, char *error, si
     if (strncmp(arg, "--construct-iters=", 18) == 0) {
         double iters = 0.0;
         const char *t = arg + 18;
-        if (strchr(t, '.') != NULL)
-            return refuse(error, size, "--construct-iters", t, "is not a whole number");
-        status = parse_positive("--construct-iters", t, (double)CONSTRUCT_MAX_ITERS_PER_THREAD, &iters, error, size);
+        status = parse_whole("--construct-iters", t, (double)CONSTRUCT_MAX_ITERS_PER_THREAD, &iters, error, size);
         if (status != 0)
             return status;
         c->iters_per_thread = (int)iters;
