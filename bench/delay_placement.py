@@ -31,8 +31,8 @@ def placement(binary, function):
         m = JUMP.match(line)
         if m and int(m.group(2), 16) < int(m.group(1), 16):
             start = int(m.group(2), 16)
-            nxt = JUMP.match(lines[i + 1]) if i + 1 < len(lines) else None
-            after = re.match(r"\s*([0-9a-f]+):", lines[i + 1]) if nxt is None and i + 1 < len(lines) else nxt
+            # The loop ends where the next instruction starts (a jump's length varies).
+            after = re.match(r"\s*([0-9a-f]+):", lines[i + 1]) if i + 1 < len(lines) else None
             end = int(after.group(1), 16) if after else int(m.group(1), 16) + 2
             where = "across two 64-byte lines" if start // 64 != (end - 1) // 64 else "within a 64-byte line"
             return f"{function} loop {start:#x}..{end:#x} {where}"

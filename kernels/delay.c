@@ -32,6 +32,20 @@ static _Thread_local volatile float delay_sink;
  * delay's time per call against EPCC's overlapped one: clomp 1.03-1.12x
  * EPCC on all eleven STATIC_MONOTONIC rows in two runs, 0.98-1.04x after
  * (2026-11-26, docs/constructs.md "The delay"). */
+/* Each delay starts a 64-byte line, so that its loop (about 20 bytes, 16
+ * in) never straddles two: on the development VM's cores (Emerald Rapids) a
+ * loop that did ran 10% slower per addition (0.115-0.119 us for 186
+ * additions back to back against 0.102-0.109 at every other place,
+ * 2026-11-26), and where the linker put it was chance. clang's construct
+ * rows had it so (each delay 10% longer than EPCC's at the same length), as
+ * had four of EPCC's seven gcc programs; bench/constructs.sh builds EPCC
+ * aligned alike and prints where each delay loop lies (docs/constructs.md). */
+#if defined(__GNUC__)
+#define DELAY_PLACED __attribute__((aligned(64)))
+#else
+#define DELAY_PLACED
+#endif
+
 /* The loop is EPCC's delay as EPCC is built (-O1), whatever clomp's own
  * CFLAGS: one scalar int-to-float conversion and one dependent addition
  * per step, neither vectorised nor unrolled. At gcc -O3 it was vectorised
@@ -42,21 +56,6 @@ static _Thread_local volatile float delay_sink;
  * EPCC's 20 us at 2 halving with each doubling of the chunk (2026-11-26:
  * docs/constructs.md, "The delay"); clang -O3 unrolled it eight times.
  * tests/delay_code.t reads the built loop back. */
-/* Each delay starts a 64-byte line, so that its loop (about 20 bytes, 16
- * in) never straddles two: on the development VM's cores (Emerald Rapids) a
- * loop that did ran 10% slower per addition (0.115-0.119 us for 186
- * additions back to back against 0.102-0.109 at every other place,
- * 2026-11-26), and
- * where the linker put it was chance. clang's construct rows had it so
- * (each delay 10% longer than EPCC's at the same length), as had four of
- * EPCC's seven gcc programs; bench/constructs.sh builds EPCC aligned alike
- * and prints where each delay loop lies (docs/constructs.md). */
-#if defined(__GNUC__)
-#define DELAY_PLACED __attribute__((aligned(64)))
-#else
-#define DELAY_PLACED
-#endif
-
 #if defined(__clang__)
 #define DELAY_FUNCTION
 #define DELAY_LOOP _Pragma("clang loop vectorize(disable) interleave(disable) unroll(disable)")
