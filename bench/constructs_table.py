@@ -16,7 +16,9 @@ would test nothing: STATIC at -0.42 [-1.5, 33] us holds any figure. A
 comparable row where clomp gave no figure (unresolved in every process)
 counts as outside, with clomp's reason. The line after the table gives how
 often the rule passes when both programs measure the same thing
-(within_by_chance), so that a count can be read against it.
+(within_by_chance), so that a count can be read against it. The last lines
+set the references' speeds side by side (reference_speeds): EPCC times its
+reference once per process, clomp one beside every repetition.
 """
 import csv
 import glob
@@ -93,6 +95,64 @@ def read_clomp(work, threads):
     return mine, level2, problems
 
 
+# The programs whose reference is delays alone, EPCC's line naming it, and
+# clomp's process of the same rows (clomp.KIND.I): their references time the
+# same additions, so that their speeds per addition can be set side by side.
+DELAY_REFERENCES = {"schedbench": ("reference time median time", "loop"),
+                    "taskbench": ("reference time 1 median time", "task")}
+
+
+def epcc_reference(path, line_name):
+    """EPCC's delay length (additions) and its reference's median time (us)
+    from one process's output, or None where either is missing."""
+    length = reference = None
+    for line in open(path, errors="replace"):
+        m = re.match(r"^\s*([0-9]+) delay length \(iterations\)", line)
+        if m and length is None:
+            length = int(m.group(1))
+        m = re.match(r"^" + re.escape(line_name) + r" += +(-?[0-9.]+) microseconds", line)
+        if m and reference is None:
+            reference = float(m.group(1))
+    return (length, reference) if length and reference and reference > 0 else None
+
+
+def clomp_lengths(work):
+    """{(program, round): additions} that bench/constructs_epcc4.sh gave clomp ("own" left out)."""
+    given = {}
+    path = os.path.join(work, "lengths")
+    if os.path.exists(path):
+        for line in open(path):
+            parts = line.split()
+            if len(parts) == 3 and parts[2].isdigit():
+                given[(parts[0], parts[1])] = int(parts[2])
+    return given
+
+
+def reference_speeds(work, threads):
+    """Per program of DELAY_REFERENCES: per round, EPCC's reference time per
+    addition over clomp's (the median of its level-1 rows' references at the
+    run's threads). EPCC times its reference once, before every test; clomp
+    times one beside each repetition. Where the clock moves within a
+    process, the two differ, and EPCC's overheads carry the difference times
+    the delays in an instance."""
+    given = clomp_lengths(work)
+    speeds = {}
+    for program, (line_name, kind) in DELAY_REFERENCES.items():
+        for path in sorted(glob.glob(os.path.join(work, "epcc.%s.*" % program))):
+            run = path.rsplit(".", 1)[1]
+            epcc = epcc_reference(path, line_name)
+            mine = os.path.join(work, "clomp.%s.%s" % (kind, run))
+            if epcc is None or (program, run) not in given or not os.path.exists(mine):
+                continue
+            refs = [float(r["reference_us"]) for r in csv.DictReader(open(mine))
+                    if r.get("level") == "1" and r.get("inner_threads") == threads and r.get("reference_us")]
+            refs = [r for r in refs if r > 0]
+            if refs:
+                ratio = (epcc[1] / epcc[0]) / (statistics.median(refs) / given[(program, run)])
+                speeds.setdefault(program, []).append(ratio)
+    return speeds
+
+
 def spread(values):
     return f"{statistics.median(values):9.3f} [{min(values):.3f}, {max(values):.3f}]"
 
@@ -144,6 +204,13 @@ def main(argv):
           f"{both_inside} of {both}")
     print(f"if both programs measured the same thing, a row would fall within by this rule with probability "
           f"{within_by_chance(runs, runs):.2f} at {runs} processes each (0.60 at 3, 0.83 at 5, 0.93 at 7, 0.97 at 9)")
+    speeds = reference_speeds(work, threads)
+    if speeds:
+        print("reference time per addition, EPCC's (timed once, before its tests) over clomp's (beside each "
+              "repetition), per round: " + "; ".join(
+                  f"{p} {statistics.median(v):.2f} [{min(v):.2f}, {max(v):.2f}]" for p, v in sorted(speeds.items()))
+              + " (below 1: EPCC's reference ran faster than clomp's; the overheads of rows with many delays per "
+              "instance carry the difference: docs/constructs.md)")
     for hinted, plain in (("LOCK_CONTENDED_HINT", "LOCK/UNLOCK"), ("LOCK_UNCONTENDED_HINT", "LOCK_UNCONTENDED")):
         parts = []
         for side, table in (("EPCC", epcc), ("clomp", mine)):

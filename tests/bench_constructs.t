@@ -5,7 +5,9 @@
 # median), and one clomp's runtime does not provide are shown "not
 # comparable" and left out; a comparable row where clomp gave no figure counts
 # as outside, with clomp's reason. The chance line (how often the rule passes
-# when both sides measure the same thing) agrees with the closed form.
+# when both sides measure the same thing) agrees with the closed form. The
+# references' line sets EPCC's reference time per addition over clomp's, per
+# round, at the lengths each was given.
 
 # shellcheck source-path=SCRIPTDIR source=lib/tap.sh
 . "$(dirname "$0")/lib/tap.sh"
@@ -47,6 +49,21 @@ for i in 1 2 3; do
         echo "PARALLEL,2,2,measured,,7.5"
     } >"$tmp/clomp.sync.$i"
 done
+# The references' speeds: EPCC's schedbench times its reference once, clomp a reference per
+# repetition of each loop row. Per round: EPCC's length and reference; clomp's given length
+# ("own" in round 2: that round is left out) and its rows' references (level 1 at 2 threads;
+# the level-2 and 1-thread rows' 999 are not its level 1 at the run's threads).
+epcc_refs=("186 100.0" "200 110.0" "186 93.0")
+given=(186 own 186)
+for i in 1 2 3; do
+    read -r length ref <<<"${epcc_refs[$((i - 1))]}"
+    printf '\t%s delay length (iterations) \nreference time median time  = %s microseconds\n' "$length" "$ref" \
+        >"$tmp/epcc.schedbench.$i"
+    printf 'schedbench %s %s\n' "$i" "${given[$((i - 1))]}" >>"$tmp/lengths"
+    printf '%s\n' "construct_name,level,inner_threads,status,problem,overhead_us,reference_us" \
+        "STATIC 2,1,2,measured,,3.0,100.0" "STATIC 4,1,2,measured,,3.0,104.0" "STATIC 8,1,2,measured,,3.0,101.0" \
+        "STATIC 2,2,2,measured,,3.0,999" "STATIC 2,1,1,measured,,3.0,999" >"$tmp/clomp.loop.$i"
+done
 table=$(python3 "$top/bench/constructs_table.py" "$tmp" 3 2x2 2 2 "EPCC's hinted locks ran unhinted" 2>&1)
 is "$?" 0 "constructs_table.py reads EPCC's and clomp's files"
 row() { grep "^$1 " <<<"$table" | tr -s ' '; }
@@ -76,6 +93,11 @@ like "$table" "the hint's effect, LOCK_CONTENDED_HINT against LOCK/UNLOCK: EPCC 
     "the hint's effect on EPCC's side is marked unhinted where the bench linked its plain-lock omp_init_lock_with_hint"
 like "$table" "with probability 0.60 at 3 processes each" \
     "at 3 processes each the rule passes 60% of rows by chance: 1 - 2 C(4,1)/C(6,3)"
+
+# Independently: round 1 (100/186) / (101/186), round 3 (93/186) / (101/186); round 2 left out.
+want=$(awk 'BEGIN { a = 100 / 101; b = 93 / 101; printf "schedbench %.2f [%.2f, %.2f]", (a + b) / 2, b, a }')
+like "$table" "reference time per addition, EPCC's \(timed once, before its tests\) over clomp's \(beside each repetition\), per round: ${want//[/\\[} " \
+    "the references' speeds per addition, EPCC's over clomp's median of its level-1 rows, each round at its own lengths ($want)"
 
 # The chance of the rule against its closed form for odd n, 1 - 2 C(m+n-k, n-k) / C(m+n, n), k = (n+1)/2.
 # 100,000 seeded draws: the standard error is below 0.0016, so 0.01 is over 6 of them (the seed fixes it anyway).
