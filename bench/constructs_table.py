@@ -85,19 +85,24 @@ def read_clomp(work, threads):
             # row not run (not provided by the runtime) has no team.
             level1 = row["level"] == "1" and (row["inner_threads"] == threads or
                                               row["inner_threads"] == "" and row["status"] == "not run")
-            if row["overhead_us"] == "":
+            overhead = number(row.get("overhead_us"))
+            if overhead is None:   # none measured, or a row cut short (a process killed while writing)
                 if level1:
-                    problems.setdefault(name, []).append(row["status"] + ": " + row["problem"])
+                    cut = row.get("overhead_us") is None or row.get("problem") is None
+                    problems.setdefault(name, []).append("cut short" if cut else row["status"] + ": " + row["problem"])
                 continue
             target = mine if level1 else level2 if row["level"] == "2" else None
             if target is not None:
-                target.setdefault(name, []).append(float(row["overhead_us"]))
+                target.setdefault(name, []).append(overhead)
     return mine, level2, problems
 
 
 # The programs whose reference is delays alone, EPCC's line naming it, and
 # clomp's process of the same rows (clomp.KIND.I): their references time the
-# same additions, so that their speeds per addition can be set side by side.
+# same number of delays per instance (schedbench's 1024 iterations per thread
+# against clomp's --construct-iters=1024, which bench/constructs_epcc4.sh
+# passes; taskbench's one delay against clomp's task rows' one), so that
+# their speeds per addition can be set side by side.
 DELAY_REFERENCES = {"schedbench": ("reference time median time", "loop"),
                     "taskbench": ("reference time 1 median time", "task")}
 
@@ -116,6 +121,14 @@ def epcc_reference(path, line_name):
     return (length, reference) if length and reference and reference > 0 else None
 
 
+def number(text):
+    """A CSV field's float, or None where it holds none (empty, cut short or not a number)."""
+    try:
+        return float(text)
+    except (TypeError, ValueError):
+        return None
+
+
 def clomp_lengths(work):
     """{(program, round): additions} that bench/constructs_epcc4.sh gave clomp ("own" left out)."""
     given = {}
@@ -123,7 +136,7 @@ def clomp_lengths(work):
     if os.path.exists(path):
         for line in open(path):
             parts = line.split()
-            if len(parts) == 3 and parts[2].isdigit():
+            if len(parts) == 3 and parts[2].isdigit() and int(parts[2]) > 0:
                 given[(parts[0], parts[1])] = int(parts[2])
     return given
 
@@ -131,10 +144,12 @@ def clomp_lengths(work):
 def reference_speeds(work, threads):
     """Per program of DELAY_REFERENCES: per round, EPCC's reference time per
     addition over clomp's (the median of its level-1 rows' references at the
-    run's threads). EPCC times its reference once, before every test; clomp
-    times one beside each repetition. Where the clock moves within a
-    process, the two differ, and EPCC's overheads carry the difference times
-    the delays in an instance."""
+    run's threads). EPCC times its reference once per process, before all
+    its tests; clomp times one beside each repetition. The figure shows that
+    the two ran at different speeds, not why (docs/constructs.md: the clock
+    moves within a process on the development VM); where EPCC's tests ran
+    at clomp's reference's speed, its rows with many delays per instance
+    carry the difference."""
     given = clomp_lengths(work)
     speeds = {}
     for program, (line_name, kind) in DELAY_REFERENCES.items():
@@ -144,9 +159,9 @@ def reference_speeds(work, threads):
             mine = os.path.join(work, "clomp.%s.%s" % (kind, run))
             if epcc is None or (program, run) not in given or not os.path.exists(mine):
                 continue
-            refs = [float(r["reference_us"]) for r in csv.DictReader(open(mine))
-                    if r.get("level") == "1" and r.get("inner_threads") == threads and r.get("reference_us")]
-            refs = [r for r in refs if r > 0]
+            refs = [number(r.get("reference_us")) for r in csv.DictReader(open(mine))
+                    if r.get("level") == "1" and r.get("inner_threads") == threads]
+            refs = [r for r in refs if r is not None and r > 0]
             if refs:
                 ratio = (epcc[1] / epcc[0]) / (statistics.median(refs) / given[(program, run)])
                 speeds.setdefault(program, []).append(ratio)
@@ -206,11 +221,12 @@ def main(argv):
           f"{within_by_chance(runs, runs):.2f} at {runs} processes each (0.60 at 3, 0.83 at 5, 0.93 at 7, 0.97 at 9)")
     speeds = reference_speeds(work, threads)
     if speeds:
-        print("reference time per addition, EPCC's (timed once, before its tests) over clomp's (beside each "
-              "repetition), per round: " + "; ".join(
-                  f"{p} {statistics.median(v):.2f} [{min(v):.2f}, {max(v):.2f}]" for p, v in sorted(speeds.items()))
-              + " (below 1: EPCC's reference ran faster than clomp's; the overheads of rows with many delays per "
-              "instance carry the difference: docs/constructs.md)")
+        print("reference time per addition, EPCC's (timed once per process, before all its tests) over clomp's "
+              "(beside each repetition), median [min, max] over rounds: " + "; ".join(
+                  f"{p} {statistics.median(v):.2f} [{min(v):.2f}, {max(v):.2f}] ({len(v)} of {runs} rounds)"
+                  for p, v in sorted(speeds.items()))
+              + " (below 1: EPCC's reference ran faster per addition than clomp's; where its tests did not, its rows "
+              "with many delays per instance carry the difference: docs/constructs.md, \"The references' speeds\")")
     for hinted, plain in (("LOCK_CONTENDED_HINT", "LOCK/UNLOCK"), ("LOCK_UNCONTENDED_HINT", "LOCK_UNCONTENDED")):
         parts = []
         for side, table in (("EPCC", epcc), ("clomp", mine)):

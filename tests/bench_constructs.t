@@ -47,25 +47,35 @@ for i in 1 2 3; do
             esac
         done
         echo "PARALLEL,2,2,measured,,7.5"
+        [ "$i" = 3 ] && echo "BARRIER,1,2,measured"   # a row cut short (a process killed while writing): not a figure
     } >"$tmp/clomp.sync.$i"
 done
-# The references' speeds: EPCC's schedbench times its reference once, clomp a reference per
-# repetition of each loop row. Per round: EPCC's length and reference; clomp's given length
-# ("own" in round 2: that round is left out) and its rows' references (level 1 at 2 threads;
-# the level-2 and 1-thread rows' 999 are not its level 1 at the run's threads).
+# The references' speeds: EPCC times its reference once per process, clomp one per repetition of
+# each row. schedbench, per round: EPCC's length and reference; clomp's given length ("own" in
+# round 2: that round is left out; 372 in round 3, against EPCC's 186) and its loop rows'
+# references (level 1 at 2 threads; the level-2 and 1-thread rows' 999 are not its level 1 at the
+# run's threads). taskbench in round 1 only: its "reference time 2" (the trees') is not the one.
 epcc_refs=("186 100.0" "200 110.0" "186 93.0")
-given=(186 own 186)
+given=(186 own 372)
+clomp_refs=("100.0 104.0 101.0" "50.0 50.0 50.0" "200.0 210.0 204.0")
 for i in 1 2 3; do
     read -r length ref <<<"${epcc_refs[$((i - 1))]}"
     printf '\t%s delay length (iterations) \nreference time median time  = %s microseconds\n' "$length" "$ref" \
         >"$tmp/epcc.schedbench.$i"
     printf 'schedbench %s %s\n' "$i" "${given[$((i - 1))]}" >>"$tmp/lengths"
+    read -r a b c <<<"${clomp_refs[$((i - 1))]}"
     printf '%s\n' "construct_name,level,inner_threads,status,problem,overhead_us,reference_us" \
-        "STATIC 2,1,2,measured,,3.0,100.0" "STATIC 4,1,2,measured,,3.0,104.0" "STATIC 8,1,2,measured,,3.0,101.0" \
+        "STATIC 2,1,2,measured,,3.0,$a" "STATIC 4,1,2,measured,,3.0,$b" "STATIC 8,1,2,measured,,3.0,$c" \
         "STATIC 2,2,2,measured,,3.0,999" "STATIC 2,1,1,measured,,3.0,999" >"$tmp/clomp.loop.$i"
 done
+printf '\t205 delay length (iterations) \nreference time 1 median time  = 0.120 microseconds\nreference time 2 median time  = 9.9 microseconds\n' \
+    >"$tmp/epcc.taskbench.1"
+printf 'taskbench 1 186\n' >>"$tmp/lengths"
+printf '%s\n' "construct_name,level,inner_threads,status,problem,overhead_us,reference_us" \
+    "MASTER TASK,1,2,measured,,0.4,0.100" "TASK WAIT,1,2,measured,,0.2,0.110" "LEAF TASK TREE,1,2,measured,,0.4,0.105" \
+    "MASTER TASK,2,2,measured,,0.5,999" >"$tmp/clomp.task.1"
 table=$(python3 "$top/bench/constructs_table.py" "$tmp" 3 2x2 2 2 "EPCC's hinted locks ran unhinted" 2>&1)
-is "$?" 0 "constructs_table.py reads EPCC's and clomp's files"
+is "$?" 0 "constructs_table.py reads EPCC's and clomp's files (a clomp row cut short among them)"
 row() { grep "^$1 " <<<"$table" | tr -s ' '; }
 like "$(row PARALLEL)" "^PARALLEL 1.000 \[0.900, 1.100\] 1.000 \[0.950, 1.050\] 1.00 yes 7.500 " \
     "PARALLEL: clomp's level-1 median 1.0 lies within EPCC's [0.9, 1.1] (the level-1 base at 1 thread left out)"
@@ -94,10 +104,14 @@ like "$table" "the hint's effect, LOCK_CONTENDED_HINT against LOCK/UNLOCK: EPCC 
 like "$table" "with probability 0.60 at 3 processes each" \
     "at 3 processes each the rule passes 60% of rows by chance: 1 - 2 C(4,1)/C(6,3)"
 
-# Independently: round 1 (100/186) / (101/186), round 3 (93/186) / (101/186); round 2 left out.
-want=$(awk 'BEGIN { a = 100 / 101; b = 93 / 101; printf "schedbench %.2f [%.2f, %.2f]", (a + b) / 2, b, a }')
-like "$table" "reference time per addition, EPCC's \(timed once, before its tests\) over clomp's \(beside each repetition\), per round: ${want//[/\\[} " \
-    "the references' speeds per addition, EPCC's over clomp's median of its level-1 rows, each round at its own lengths ($want)"
+# Independently: schedbench round 1 (100/186) / (101/186), round 3 (93/186) / (204/372), round 2 left
+# out; taskbench round 1 (0.120/205) / (0.105/186).
+want=$(awk 'BEGIN { a = (100 / 186) / (101 / 186); b = (93 / 186) / (204 / 372); t = (0.120 / 205) / (0.105 / 186)
+                    printf "schedbench %.2f [%.2f, %.2f] (2 of 3 rounds); taskbench %.2f [%.2f, %.2f] (1 of 3 rounds)", (a + b) / 2, b, a, t, t, t }')
+line="reference time per addition, EPCC's (timed once per process, before all its tests) over clomp's (beside each repetition), median [min, max] over rounds: $want "
+[[ $table == *"$line"* ]]
+ok "$?" \
+    "the references' speeds: EPCC's per addition over the median of clomp's level-1 rows' per addition, each side at its own length, a round given 'own' left out ($want)"
 
 # The chance of the rule against its closed form for odd n, 1 - 2 C(m+n-k, n-k) / C(m+n, n), k = (n+1)/2.
 # 100,000 seeded draws: the standard error is below 0.0016, so 0.01 is over 6 of them (the seed fixes it anyway).
