@@ -22,6 +22,7 @@ reference once per process, clomp one beside every repetition.
 """
 import csv
 import glob
+import math
 import os
 import random
 import re
@@ -85,11 +86,13 @@ def read_clomp(work, threads):
             # row not run (not provided by the runtime) has no team.
             level1 = row["level"] == "1" and (row["inner_threads"] == threads or
                                               row["inner_threads"] == "" and row["status"] == "not run")
-            overhead = number(row.get("overhead_us"))
-            if overhead is None:   # none measured, or a row cut short (a process killed while writing)
+            if None in row.values():   # a row cut short (a process killed while writing): no figure, whatever it holds
+                problems.setdefault(name, []).append("cut short")
+                continue
+            overhead = number(row["overhead_us"])
+            if overhead is None:
                 if level1:
-                    cut = row.get("overhead_us") is None or row.get("problem") is None
-                    problems.setdefault(name, []).append("cut short" if cut else row["status"] + ": " + row["problem"])
+                    problems.setdefault(name, []).append(row["status"] + ": " + row["problem"])
                 continue
             target = mine if level1 else level2 if row["level"] == "2" else None
             if target is not None:
@@ -122,11 +125,12 @@ def epcc_reference(path, line_name):
 
 
 def number(text):
-    """A CSV field's float, or None where it holds none (empty, cut short or not a number)."""
+    """A CSV field's finite float, or None where it holds none (empty, cut short, not a number, nan, inf)."""
     try:
-        return float(text)
+        value = float(text)
     except (TypeError, ValueError):
         return None
+    return value if math.isfinite(value) else None
 
 
 def clomp_lengths(work):
@@ -225,8 +229,9 @@ def main(argv):
               "(beside each repetition), median [min, max] over rounds: " + "; ".join(
                   f"{p} {statistics.median(v):.2f} [{min(v):.2f}, {max(v):.2f}] ({len(v)} of {runs} rounds)"
                   for p, v in sorted(speeds.items()))
-              + " (below 1: EPCC's reference ran faster per addition than clomp's; where its tests did not, its rows "
-              "with many delays per instance carry the difference: docs/constructs.md, \"The references' speeds\")")
+              + " (below 1: EPCC's reference ran faster per addition than clomp's; had EPCC's tests run at clomp's "
+              "reference's speed, EPCC's rows with many delays per instance would carry the difference: "
+              "docs/constructs.md, \"The references' speeds\")")
     for hinted, plain in (("LOCK_CONTENDED_HINT", "LOCK/UNLOCK"), ("LOCK_UNCONTENDED_HINT", "LOCK_UNCONTENDED")):
         parts = []
         for side, table in (("EPCC", epcc), ("clomp", mine)):

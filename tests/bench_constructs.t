@@ -20,11 +20,11 @@ trap 'rm -rf "$tmp"' EXIT
 # EPCC, three processes: NAME value1 value2 value3.
 epcc_rows=("PARALLEL 0.9 1.0 1.1" "BARRIER 0.9 1.0 1.1" "STATIC -0.4 1.0 33.0" "GUIDED_1 0.5 2.3 15.0"
            "SINGLE 1.0 1.1 1.2" "LOCK_CONTENDED_HINT 0.2 0.25 0.3" "LOCK_CONTENDED 0.5 0.6 0.7"
-           "TREE 0.061 399.9 399.9" "DYN 1.0 2.5 2.6")
+           "TREE 0.061 399.9 399.9" "DYN 1.0 2.5 2.6" "CRITICAL 1.0 1.1 1.2")
 # clomp, three processes: NAME status value1 value2 value3 ("-": no figure).
 clomp_rows=("PARALLEL measured 1.05 1.0 0.95" "BARRIER measured 2.0 2.1 2.2" "STATIC measured 5 5 5"
             "GUIDED_1 measured 2 2 2" "SINGLE unresolved - - -" "LOCK_CONTENDED_HINT not_run - - -"
-            "LOCK/UNLOCK measured 0.6 - 0.62" "TREE measured 300 300 300" "DYN measured 2 2 2")
+            "LOCK/UNLOCK measured 0.6 - 0.62" "TREE measured 300 300 300" "DYN measured 2 2 2" "CRITICAL cut - - -")
 for i in 1 2 3; do
     for r in "${epcc_rows[@]}"; do
         read -r name a b c <<<"$r"
@@ -39,6 +39,7 @@ for i in 1 2 3; do
             v=$(awk -v i="$i" -v a="$a" -v b="$b" -v c="$c" 'BEGIN { print (i == 1 ? a : i == 2 ? b : c) }')
             case $status in
                 not_run) echo "${name//_1/ 1},1,,not run,not provided: no omp_init_lock_with_hint," ;;
+                cut) echo "${name//_1/ 1},1,2,meas" ;;   # a row cut short (a process killed while writing)
                 *) if [ "$v" = - ]; then
                        echo "${name//_1/ 1},1,2,unresolved,its 95% interval contains 0,"
                    else
@@ -47,7 +48,6 @@ for i in 1 2 3; do
             esac
         done
         echo "PARALLEL,2,2,measured,,7.5"
-        [ "$i" = 3 ] && echo "BARRIER,1,2,measured"   # a row cut short (a process killed while writing): not a figure
     } >"$tmp/clomp.sync.$i"
 done
 # The references' speeds: EPCC times its reference once per process, clomp one per repetition of
@@ -73,9 +73,13 @@ printf '\t205 delay length (iterations) \nreference time 1 median time  = 0.120 
 printf 'taskbench 1 186\n' >>"$tmp/lengths"
 printf '%s\n' "construct_name,level,inner_threads,status,problem,overhead_us,reference_us" \
     "MASTER TASK,1,2,measured,,0.4,0.100" "TASK WAIT,1,2,measured,,0.2,0.110" "LEAF TASK TREE,1,2,measured,,0.4,0.105" \
-    "MASTER TASK,2,2,measured,,0.5,999" >"$tmp/clomp.task.1"
+    "NESTED TASK,1,2,measured,,0.2,inf" "MASTER TASK,2,2,measured,,0.5,999" >"$tmp/clomp.task.1"
+# taskbench round 2: a length of 0 given (never written by the bench): left out, not divided by.
+cp "$tmp/epcc.taskbench.1" "$tmp/epcc.taskbench.2"
+cp "$tmp/clomp.task.1" "$tmp/clomp.task.2"
+printf 'taskbench 2 0\n' >>"$tmp/lengths"
 table=$(python3 "$top/bench/constructs_table.py" "$tmp" 3 2x2 2 2 "EPCC's hinted locks ran unhinted" 2>&1)
-is "$?" 0 "constructs_table.py reads EPCC's and clomp's files (a clomp row cut short among them)"
+is "$?" 0 "constructs_table.py reads EPCC's and clomp's files (clomp rows cut short, a zero length and an inf among them)"
 row() { grep "^$1 " <<<"$table" | tr -s ' '; }
 like "$(row PARALLEL)" "^PARALLEL 1.000 \[0.900, 1.100\] 1.000 \[0.950, 1.050\] 1.00 yes 7.500 " \
     "PARALLEL: clomp's level-1 median 1.0 lies within EPCC's [0.9, 1.1] (the level-1 base at 1 thread left out)"
@@ -95,8 +99,10 @@ like "$(row LOCK_CONTENDED_HINT)" "n/c .*not comparable: clomp: not provided by 
     "LOCK_CONTENDED_HINT: a row the runtime does not provide is not comparable, with the bench's note"
 like "$(row LOCK/UNLOCK)" "^LOCK/UNLOCK 0.600 \[0.500, 0.700\] 0.610 \[0.600, 0.620\] 1.02 yes .*clomp: 2 of 3 processes had a figure" \
     "LOCK/UNLOCK (EPCC's LOCK_CONTENDED): the median of the 2 processes with a figure, and how many"
-like "$table" "within EPCC 4.0's spread over its processes: 2 of 4 comparable rows \(9 rows; not comparable: EPCC at or below 0 1, EPCC's processes disagree 3, not provided 1\)" \
-    "the count: 2 of the 4 comparable rows, and the 3 left out by reason"
+like "$(row CRITICAL)" "\(no clomp figure\) +NO .*clomp cut short" \
+    "CRITICAL: a clomp row cut short in every process (killed while writing) is no figure, and said so"
+like "$table" "within EPCC 4.0's spread over its processes: 2 of 5 comparable rows \(10 rows; not comparable: EPCC at or below 0 1, EPCC's processes disagree 3, not provided 1\)" \
+    "the count: 2 of the 5 comparable rows, and the 5 left out by reason"
 like "$table" "without the comparability rule \(every row with both figures, as this table counted before\): 6 of 7" \
     "the count without the rule is kept beside it (STATIC, GUIDED 1, TREE and DYN fall within EPCC's wide spreads)"
 like "$table" "the hint's effect, LOCK_CONTENDED_HINT against LOCK/UNLOCK: EPCC 0.250 vs 0.600 us \(0.42x\) \(both unhinted here\)" \
@@ -105,7 +111,7 @@ like "$table" "with probability 0.60 at 3 processes each" \
     "at 3 processes each the rule passes 60% of rows by chance: 1 - 2 C(4,1)/C(6,3)"
 
 # Independently: schedbench round 1 (100/186) / (101/186), round 3 (93/186) / (204/372), round 2 left
-# out; taskbench round 1 (0.120/205) / (0.105/186).
+# out; taskbench round 1 (0.120/205) / (0.105/186), its inf reference not a figure, round 2 (length 0) left out.
 want=$(awk 'BEGIN { a = (100 / 186) / (101 / 186); b = (93 / 186) / (204 / 372); t = (0.120 / 205) / (0.105 / 186)
                     printf "schedbench %.2f [%.2f, %.2f] (2 of 3 rounds); taskbench %.2f [%.2f, %.2f] (1 of 3 rounds)", (a + b) / 2, b, a, t, t, t }')
 line="reference time per addition, EPCC's (timed once per process, before all its tests) over clomp's (beside each repetition), median [min, max] over rounds: $want "
