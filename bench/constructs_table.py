@@ -22,12 +22,16 @@ reference once per process, clomp one beside every repetition.
 """
 import csv
 import glob
-import math
 import os
 import random
 import re
 import statistics
 import sys
+
+TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(TOP, "results"))
+# A field's finite float, or None (empty, cut short, text, nan, inf): the results package's reading.
+from clomp_results.view import num  # noqa: E402
 
 RENAMED = {"LOCK_CONTENDED": "LOCK/UNLOCK"}
 
@@ -89,7 +93,7 @@ def read_clomp(work, threads):
             if None in row.values():   # a row cut short (a process killed while writing): no figure, whatever it holds
                 problems.setdefault(name, []).append("cut short")
                 continue
-            overhead = number(row["overhead_us"])
+            overhead = num(row["overhead_us"])
             if overhead is None:
                 if level1:
                     problems.setdefault(name, []).append(row["status"] + ": " + row["problem"])
@@ -124,15 +128,6 @@ def epcc_reference(path, line_name):
     return (length, reference) if length and reference and reference > 0 else None
 
 
-def number(text):
-    """A CSV field's finite float, or None where it holds none (empty, cut short, not a number, nan, inf)."""
-    try:
-        value = float(text)
-    except (TypeError, ValueError):
-        return None
-    return value if math.isfinite(value) else None
-
-
 def clomp_lengths(work):
     """{(program, round): additions} that bench/constructs_epcc4.sh gave clomp ("own" left out)."""
     given = {}
@@ -163,7 +158,7 @@ def reference_speeds(work, threads):
             mine = os.path.join(work, "clomp.%s.%s" % (kind, run))
             if epcc is None or (program, run) not in given or not os.path.exists(mine):
                 continue
-            refs = [number(r.get("reference_us")) for r in csv.DictReader(open(mine))
+            refs = [num(r.get("reference_us")) for r in csv.DictReader(open(mine))
                     if r.get("level") == "1" and r.get("inner_threads") == threads]
             refs = [r for r in refs if r is not None and r > 0]
             if refs:
