@@ -1,7 +1,9 @@
 /* One construct at one level by EPCC's method (construct_level.h). */
+#define _GNU_SOURCE   /* sched_getcpu */
 #include "construct_level.h"
 
 #include <omp.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -30,6 +32,8 @@ typedef struct LevelRun {
     OwnLineLog *logs;      /* [outer], or [1] at level 1 */
     int outer_seen;        /* the outer team's size, level 2 */
     double stall_seconds;  /* the fault build's construct-stall: spun once inside the next level-1 timing */
+    int *team_cpu;         /* level 1, a team no larger than the CPUs: [work.threads], each thread's CPU in the
+                            * wake-up region before a timed test; NULL: not watched */
 } LevelRun;
 
 static void run_test(const Construct *c, const ConstructWork *w)
@@ -78,19 +82,32 @@ static double timed_test(LevelRun *lr)
  * 16 loops of EPCC 4.0's schedbench settings, several us per loop. (Under
  * passive waiting threads sleep at every wait, and waking is part of every
  * instance's cost, as in EPCC.) Nothing of it is logged: the row's region
- * checks see only the test's regions. */
-static void wake_team(const LevelRun *lr)
+ * checks see only the test's regions.
+ *
+ * At level 1 each thread also says where it runs (team_cpu): 1 when two
+ * team threads were on one CPU as the test began. Linux starts a new thread
+ * on its parent's CPU and moves it when it balances the load; on the 2-CPU
+ * development VM libomp's two threads took turns on one CPU for the first
+ * 20-35 loops of 0.2 ms in a process (libgomp's moved within one), and
+ * STATIC_MONOTONIC measured first in a process came out at 188-288 us a loop
+ * against 112-118 after STATIC (2026-11-27, docs/constructs.md). */
+static int wake_team(const LevelRun *lr)
 {
     if (lr->outer == 0) {
-#pragma omp parallel num_threads(lr->work.threads)
+        int *cpu = lr->team_cpu, threads = lr->work.threads;
+#pragma omp parallel num_threads(threads) firstprivate(cpu, threads)
         {
+            int k = omp_get_thread_num();
+            if (cpu != NULL && k < threads)
+                cpu[k] = sched_getcpu();
         }
-        return;
+        return cpu != NULL && team_shares_cpu(cpu, threads);
     }
 #pragma omp parallel num_threads(lr->outer)
 #pragma omp parallel num_threads(lr->work.threads)
     {
     }
+    return 0;
 }
 
 static double timed_reference(const LevelRun *lr)
@@ -213,21 +230,25 @@ static int measure_level(const RunSetup *run, LevelRun *lr, ConstructLevel *L)
         return EXIT_RESOURCE;
     double *reference = test + o->reps, *overhead = test + 2 * o->reps;
     L->disturbed_reps = 0;
+    L->shared_cpu_reps = lr->team_cpu != NULL ? 0 : -1;
     for (long r = 0; r < o->reps; r++) {
         long before, after;
+        int shared;
         if (r % 2 == 0) {   /* the order alternates; the test alone is watched for preemption */
             reference[r] = timed_reference(lr);
-            wake_team(lr);
+            shared = wake_team(lr);
             before = involuntary_switches();
             test[r] = timed_test(lr);
             after = involuntary_switches();
         } else {
-            wake_team(lr);
+            shared = wake_team(lr);
             before = involuntary_switches();
             test[r] = timed_test(lr);
             after = involuntary_switches();
             reference[r] = timed_reference(lr);
         }
+        if (shared)
+            L->shared_cpu_reps++;
         if (before < 0 || after < 0)
             L->disturbed_reps = -1;   /* not known */
         else if (L->disturbed_reps >= 0 && after > before)
@@ -283,8 +304,15 @@ int measure_construct_level(const RunSetup *run, const ConstructTable *t, Constr
                    .construct = c,
                    .outer = shapes[l][0],
                    .logs = logs};
+    /* A team larger than the CPUs must share them: watched only where it need not. */
+    if (lr.outer == 0 && lr.work.threads > 1 && lr.work.threads <= t->cpus) {
+        lr.team_cpu = malloc((size_t)lr.work.threads * sizeof *lr.team_cpu);
+        if (lr.team_cpu == NULL)
+            return EXIT_RESOURCE;
+    }
     clomp_openmp_running = 1;
     int status = check_body(&lr, L) != 0 ? 0 : measure_level(run, &lr, L);
     clomp_openmp_running = 0;
+    free(lr.team_cpu);
     return status;
 }

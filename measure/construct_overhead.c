@@ -52,7 +52,12 @@ int construct_unresolved(const ConstructEvidence *e, char *why, size_t size)
 {
     long least = e->kind == CONSTRUCT_LOOP ? CONSTRUCT_MIN_LOOP_INNERREPS : CONSTRUCT_MIN_SYNC_INNERREPS;
     const SampleStats *o = e->overhead;
-    if (e->busy != NULL)
+    /* First: a team taking turns on one CPU is what the noise census then
+     * counts as a team thread's time lost, and the more specific reason. */
+    if (e->shared_cpu_reps > 0 && (double)e->shared_cpu_reps > CONSTRUCT_MAX_DISTURBED_SHARE * (double)e->reps)
+        snprintf(why, size, "%ld of %ld repetitions began with two team threads on one CPU: not the construct's "
+                 "cost between CPUs", e->shared_cpu_reps, e->reps);
+    else if (e->busy != NULL)
         snprintf(why, size, "the machine was busy (%s)", e->busy);   /* short: the table's Busy line has the whole reason */
     else if (e->shared_cpus != NULL)
         snprintf(why, size, "inner threads shared a CPU (%s): not the construct's cost between CPUs",
@@ -74,4 +79,13 @@ int construct_unresolved(const ConstructEvidence *e, char *why, size_t size)
     else
         return 0;
     return 1;
+}
+
+int team_shares_cpu(const int *cpu, int n)
+{
+    for (int i = 0; i < n; i++)
+        for (int j = 0; j < i; j++)
+            if (cpu[i] >= 0 && cpu[i] == cpu[j])
+                return 1;
+    return 0;
 }

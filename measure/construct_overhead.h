@@ -33,13 +33,21 @@ typedef struct ConstructEvidence {
     long reps, disturbed_reps;     /* repetitions, and those whose test was preempted (-1: not known) */
     const char *busy;              /* the noise census's busy reason, or NULL when it found no busy machine */
     const char *shared_cpus;       /* level 2: which inner team's threads shared a CPU, or NULL */
+    long shared_cpu_reps;          /* level 1: repetitions whose test began with two team threads on one CPU
+                                    * (-1: not watched, the team larger than the CPUs) */
 } ConstructEvidence;
 
 /* 0 when the level's overhead is the construct's; else 1 with one line in
- * `why` (the first rule broken: busy machine, inner threads on one CPU,
- * innerreps below its kind's minimum, repetitions preempted, no interval,
- * an interval containing 0). */
+ * `why` (the first rule broken: more than CONSTRUCT_MAX_DISTURBED_SHARE of
+ * the repetitions begun with two team threads on one CPU, busy machine,
+ * inner threads on one CPU, innerreps below its kind's minimum,
+ * repetitions preempted, no interval, an interval containing 0). */
 int construct_unresolved(const ConstructEvidence *e, char *why, size_t size);
+
+/* 1 when two of the n CPU numbers are the same (a negative one, unknown,
+ * matches nothing): two team threads running on one CPU take turns on it,
+ * and a construct timed so costs what sharing a CPU costs. */
+int team_shares_cpu(const int *cpu, int n);
 
 /* Per repetition r: (test_seconds[r] - reference_seconds[r]) / innerreps,
  * in microseconds, into overhead_us[r]. The reference is the same

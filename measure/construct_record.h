@@ -32,6 +32,8 @@ typedef struct ConstructLevel {
     SampleStats overhead;      /* (test - reference) / innerreps per repetition, us; interval at CLOMP_CI_LEVEL */
     RegionLog seen;            /* what every inner region saw, merged over the outer threads */
     long disturbed_reps;       /* repetitions whose test was preempted (the process's involuntary context switches) */
+    long shared_cpu_reps;      /* level 1: repetitions whose test began with two team threads on one CPU; -1: not
+                                * watched (level 2, or a team larger than the CPUs) */
     int ancestors;             /* distinct omp_get_ancestor_thread_num(1) seen, level 2 */
 } ConstructLevel;
 

@@ -38,7 +38,8 @@ void judge_resolution(const ConstructTable *t, ConstructResult *row, int l)
              100.0 * NOISE_BUSY_LOST_SHARE);
     ConstructEvidence e = {row->construct->kind, L->innerreps, &L->overhead, L->reps, L->disturbed_reps,
                            t->busy ? busy : NULL,
-                           l == 2 ? shared_inner_cpus(t, shared, sizeof shared) : NULL};
+                           l == 2 ? shared_inner_cpus(t, shared, sizeof shared) : NULL,
+                           l == 2 ? -1 : L->shared_cpu_reps};
     if (construct_unresolved(&e, L->problem, sizeof L->problem))
         L->status = CONSTRUCT_UNRESOLVED;
 }

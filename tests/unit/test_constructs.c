@@ -256,7 +256,7 @@ static void resolution(void)
     SampleStats negative = summarize_samples(below0, 20, 0.95);
     SampleStats few = summarize_samples(v, 3, 0.95);
     char why[320];
-    ConstructEvidence e = {CONSTRUCT_SYNC, 640, &good, 20, 0, NULL, NULL};
+    ConstructEvidence e = {CONSTRUCT_SYNC, 640, &good, 20, 0, NULL, NULL, -1};
     ok(!construct_unresolved(&e, why, sizeof why), "640 instances, 20 quiet repetitions, an interval above 0: resolved");
     e.innerreps = 10;   /* the ATOMIC: 10 atomics filled the whole target time */
     ok(construct_unresolved(&e, why, sizeof why) && strstr(why, "innerreps 10, below 32") != NULL,
@@ -264,7 +264,7 @@ static void resolution(void)
     e.kind = CONSTRUCT_LOOP;
     e.innerreps = 1;
     ok(!construct_unresolved(&e, why, sizeof why), "a schedbench loop (ms long) at innerreps 1 is not, by that rule");
-    e = (ConstructEvidence){CONSTRUCT_SYNC, 640, &good, 20, 11, NULL, NULL};
+    e = (ConstructEvidence){CONSTRUCT_SYNC, 640, &good, 20, 11, NULL, NULL, -1};
     ok(construct_unresolved(&e, why, sizeof why) && strstr(why, "11 of 20 repetitions preempted") != NULL,
        "more than half the repetitions preempted: unresolved (%s)", why);
     e.disturbed_reps = 10;
@@ -283,12 +283,36 @@ static void resolution(void)
     ok(construct_unresolved(&e, why, sizeof why) && strstr(why, "faster than its reference") != NULL,
        "an interval wholly below 0 (%.3g .. %.3g): unresolved, never a negative cost (%s)", negative.ci_low,
        negative.ci_high, why);
-    e = (ConstructEvidence){CONSTRUCT_SYNC, 640, &good, 20, 0, NULL, "team 0 on CPUs 1,1"};
+    e = (ConstructEvidence){CONSTRUCT_SYNC, 640, &good, 20, 0, NULL, "team 0 on CPUs 1,1", -1};
     ok(construct_unresolved(&e, why, sizeof why) && strstr(why, "inner threads shared a CPU (team 0 on CPUs 1,1)") != NULL,
        "level 2 with an inner team on one CPU: unresolved, and the row says so (%s)", why);
     e.busy = "the noise census: a team thread lost 25% of its time or more";
     ok(construct_unresolved(&e, why, sizeof why) && strncmp(why, "the machine was busy (the noise census", 38) == 0,
        "a busy machine makes every row unresolved, first reason (%s)", why);
+    e = (ConstructEvidence){CONSTRUCT_SYNC, 640, &good, 20, 0, NULL, NULL, 11};
+    ok(construct_unresolved(&e, why, sizeof why) &&
+           strstr(why, "11 of 20 repetitions began with two team threads on one CPU") != NULL,
+       "level 1 with two team threads on one CPU at the start of 11 of 20 repetitions: unresolved (%s)", why);
+    e.shared_cpu_reps = 10;
+    ok(!construct_unresolved(&e, why, sizeof why), "at the start of half of them, the median is still a shared-free one: resolved");
+    e.shared_cpu_reps = -1;
+    ok(!construct_unresolved(&e, why, sizeof why), "a team not watched (larger than the CPUs): that rule says nothing");
+    e.shared_cpu_reps = 20;
+    e.disturbed_reps = 20;
+    e.busy = "the noise census: a team thread lost 25% of its time or more";
+    ok(construct_unresolved(&e, why, sizeof why) && strstr(why, "20 of 20 repetitions began with two team threads") == why,
+       "threads on one CPU is named before the busy census and the preemptions it causes (%s)", why);
+}
+
+static void shared_cpus(void)
+{
+    int apart[] = {0, 1}, together[] = {1, 1}, last_with_first[] = {0, 1, 2, 0}, unknown[] = {-1, -1}, one[] = {3};
+    ok(!team_shares_cpu(apart, 2), "two threads on CPUs 0 and 1 share none");
+    ok(team_shares_cpu(together, 2), "two threads both on CPU 1 share it");
+    ok(team_shares_cpu(last_with_first, 4), "the last of four threads on the first one's CPU shares it");
+    ok(!team_shares_cpu(last_with_first, 3), "the first three of those share none");
+    ok(!team_shares_cpu(unknown, 2), "two unknown CPUs (-1) are not taken for one");
+    ok(!team_shares_cpu(one, 1) && !team_shares_cpu(one, 0), "one thread, or none, shares nothing");
 }
 
 int main(void)
@@ -301,6 +325,7 @@ int main(void)
     overhead_arithmetic();
     calibration();
     resolution();
+    shared_cpus();
     options();
     region_log();
     checks_pass();
