@@ -37,8 +37,13 @@ out=$(env -u SLURM_JOB_ID "$top/run_clomp.sh" --quick --out "$tmp/kept" --mpi "s
 rc=$?
 is "$rc" 2 "--mpi \"srun ...\" outside a Slurm allocation exits 2"
 is "$(line_count "$out")" 1 "with one line"
-like "$out" "^run_clomp.sh: --mpi: \"srun -n 2 --mpi=pmix\" outside a Slurm allocation: submit the suite with sbatch" \
-    "that says why and how to run it instead"
+if command -v srun >/dev/null 2>&1; then
+    like "$out" "^run_clomp.sh: --mpi: \"srun -n 2 --mpi=pmix\" outside a Slurm allocation: submit the suite with sbatch" \
+        "that says why and how to run it instead"
+else   # no Slurm here: the missing srun is the first reason, before any allocation
+    like "$out" "^run_clomp.sh: --mpi: 'srun' not found: Slurm is not installed here" \
+        "that says why: srun is not installed here (no allocation is asked about without it)"
+fi
 is "$(ls "$tmp/kept")" "earlier.txt" "and writes nothing in --out, leaving what was there"
 out=$(SLURM_JOB_ID=7 "$top/run_clomp.sh" --quick --out "$tmp/kept" --mpi "$tmp/no/srun -n 2" "$CLOMP" 2>&1)
 rc=$?
