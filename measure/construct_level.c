@@ -32,8 +32,9 @@ typedef struct LevelRun {
     OwnLineLog *logs;      /* [outer], or [1] at level 1 */
     int outer_seen;        /* the outer team's size, level 2 */
     double stall_seconds;  /* the fault build's construct-stall: spun once inside the next level-1 timing */
-    int *team_cpu;         /* level 1, a team no larger than the CPUs: [work.threads], each thread's CPU in the
-                            * wake-up region before a timed test; NULL: not watched */
+    int watch_cpus;        /* level 1, a team no larger than the CPUs: where its threads run is read */
+    int *team_cpu;         /* then [work.threads], each thread's CPU in the wake-up region before a timed test;
+                            * NULL: not watched */
 } LevelRun;
 
 static void run_test(const Construct *c, const ConstructWork *w)
@@ -85,16 +86,18 @@ static double timed_test(LevelRun *lr)
  * checks see only the test's regions.
  *
  * At level 1 each thread also says where it runs (team_cpu): 1 when two
- * team threads were on one CPU as the test began. Linux starts a new thread
- * on its parent's CPU and moves it when it balances the load; on the 2-CPU
- * development VM libomp's two threads took turns on one CPU for the first
- * 20-35 loops of 0.2 ms in a process (libgomp's moved within one), and
- * STATIC_MONOTONIC measured first in a process came out at 188-288 us a loop
- * against 112-118 after STATIC (2026-11-27, docs/constructs.md). */
+ * team threads were on one CPU as the test began, taking turns on it, so
+ * that the test would time the sharing, not the construct between CPUs
+ * (construct_unresolved's first rule). It happens where the other CPUs are
+ * busy, and on the 2-CPU development VM in a new process's first loops
+ * (docs/constructs.md, "Unresolved rows"). A slot the runtime gave no thread
+ * for stays -1, which matches nothing. */
 static int wake_team(const LevelRun *lr)
 {
     if (lr->outer == 0) {
         int *cpu = lr->team_cpu, threads = lr->work.threads;
+        for (int k = 0; cpu != NULL && k < threads; k++)
+            cpu[k] = -1;
 #pragma omp parallel num_threads(threads) firstprivate(cpu, threads)
         {
             int k = omp_get_thread_num();
@@ -226,8 +229,13 @@ static int measure_level(const RunSetup *run, LevelRun *lr, ConstructLevel *L)
         c->kind == CONSTRUCT_LOOP ? LOOP_FIRST_INNERREPS : SYNC_FIRST_INNERREPS, multiple, o->target_us,
         fastest_test, lr);
     double *test = calloc((size_t)o->reps * 3, sizeof *test);
-    if (test == NULL)
+    lr->team_cpu = lr->watch_cpus ? malloc((size_t)lr->work.threads * sizeof *lr->team_cpu) : NULL;
+    if (test == NULL || (lr->watch_cpus && lr->team_cpu == NULL)) {
+        free(test);
+        free(lr->team_cpu);
+        lr->team_cpu = NULL;
         return EXIT_RESOURCE;
+    }
     double *reference = test + o->reps, *overhead = test + 2 * o->reps;
     L->disturbed_reps = 0;
     L->shared_cpu_reps = lr->team_cpu != NULL ? 0 : -1;
@@ -261,6 +269,8 @@ static int measure_level(const RunSetup *run, LevelRun *lr, ConstructLevel *L)
     construct_overheads(test, reference, o->reps, L->innerreps, overhead);
     L->overhead = summarize_samples(overhead, o->reps, CLOMP_CI_LEVEL);
     free(test);
+    free(lr->team_cpu);
+    lr->team_cpu = NULL;
     verify_level(lr, L);
     return 0;
 }
@@ -305,14 +315,9 @@ int measure_construct_level(const RunSetup *run, const ConstructTable *t, Constr
                    .outer = shapes[l][0],
                    .logs = logs};
     /* A team larger than the CPUs must share them: watched only where it need not. */
-    if (lr.outer == 0 && lr.work.threads > 1 && lr.work.threads <= t->cpus) {
-        lr.team_cpu = malloc((size_t)lr.work.threads * sizeof *lr.team_cpu);
-        if (lr.team_cpu == NULL)
-            return EXIT_RESOURCE;
-    }
+    lr.watch_cpus = lr.outer == 0 && lr.work.threads > 1 && lr.work.threads <= t->cpus;
     clomp_openmp_running = 1;
     int status = check_body(&lr, L) != 0 ? 0 : measure_level(run, &lr, L);
     clomp_openmp_running = 0;
-    free(lr.team_cpu);
     return status;
 }

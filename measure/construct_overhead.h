@@ -22,7 +22,8 @@
 #define CONSTRUCT_MIN_SYNC_INNERREPS 32L
 #define CONSTRUCT_MIN_LOOP_INNERREPS 1L
 /* More than this share of the repetitions preempted (the process's
- * involuntary context switches during the test): the median is one. */
+ * involuntary context switches during the test), or begun with two team
+ * threads on one CPU: the median is such a one. */
 #define CONSTRUCT_MAX_DISTURBED_SHARE 0.5
 
 /* What a measured level is judged on. */
@@ -39,7 +40,7 @@ typedef struct ConstructEvidence {
 
 /* 0 when the level's overhead is the construct's; else 1 with one line in
  * `why` (the first rule broken: more than CONSTRUCT_MAX_DISTURBED_SHARE of
- * the repetitions begun with two team threads on one CPU, busy machine,
+ * the repetitions began with two team threads on one CPU, busy machine,
  * inner threads on one CPU, innerreps below its kind's minimum,
  * repetitions preempted, no interval, an interval containing 0). */
 int construct_unresolved(const ConstructEvidence *e, char *why, size_t size);

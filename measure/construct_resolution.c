@@ -12,11 +12,8 @@ static const char *shared_inner_cpus(const ConstructTable *t, char *buf, size_t 
 {
     const TeamObservation *seen = &t->level2_team;
     for (int k = 0; k < t->outer; k++) {
-        int shared = 0;
-        for (int i = 0; i < t->inner && (long)k * t->inner + i < seen->cpu_slots; i++)
-            for (int j = 0; j < i; j++)
-                shared |= seen->cpu[k * t->inner + i] >= 0 && seen->cpu[k * t->inner + i] == seen->cpu[k * t->inner + j];
-        if (!shared)
+        long first = (long)k * t->inner, left = seen->cpu_slots - first;
+        if (left <= 0 || !team_shares_cpu(&seen->cpu[first], left < t->inner ? (int)left : t->inner))
             continue;
         size_t used = (size_t)snprintf(buf, size, "team %d on CPUs ", k);
         for (int i = 0; i < t->inner && (long)k * t->inner + i < seen->cpu_slots && used < size; i++)
