@@ -55,7 +55,8 @@ int construct_unresolved(const ConstructEvidence *e, char *why, size_t size)
     /* First: a team taking turns on one CPU is what the noise census then
      * counts as a team thread's time lost, and the more specific reason. */
     if (e->shared_cpu_reps > 0 && (double)e->shared_cpu_reps > CONSTRUCT_MAX_DISTURBED_SHARE * (double)e->reps)
-        snprintf(why, size, "%ld of %ld repetitions began with two team threads on one CPU (the other CPUs busy, "
+        /* No comma in it: scripts split the CSV's problem column naively (tests/construct_calibration.t did). */
+        snprintf(why, size, "%ld of %ld repetitions began with two team threads on one CPU (the other CPUs busy "
                  "or the threads placed so): not the construct's cost between CPUs", e->shared_cpu_reps, e->reps);
     else if (e->busy != NULL)
         snprintf(why, size, "the machine was busy (%s)", e->busy);   /* short: the table's Busy line has the whole reason */

@@ -40,7 +40,7 @@ is "$rc" 0 "clomp runs its construct rows with both threads bound to CPU ${cpus[
 rows=$(level1_rows "$tmp/one.csv")
 is "$(printf '%s\n' "$rows" | grep -c '^[a-z_]*|unresolved||6 of 6 repetitions began with two team threads on one CPU')" 2 \
     "both level-1 rows are unresolved, with no overhead: '6 of 6 repetitions began with two team threads on one CPU' ($rows)"
-like "$out" "BARRIER +1 +1x2 +- unresolved: 6 of 6 repetitions began with two team threads on one CPU \\(the other CPUs busy, or the threads placed so\\): not the construct's cost between CPUs" \
+like "$out" "BARRIER +1 +1x2 +- unresolved: 6 of 6 repetitions began with two team threads on one CPU \\(the other CPUs busy or the threads placed so\\): not the construct's cost between CPUs" \
     "the text's BARRIER line says so in full"
 
 OMP_PROC_BIND=close OMP_PLACES="{${cpus[0]}},{${cpus[1]}}" OMP_WAIT_POLICY=passive \

@@ -291,7 +291,7 @@ static void resolution(void)
        "a busy machine makes every row unresolved, first reason (%s)", why);
     e = (ConstructEvidence){CONSTRUCT_SYNC, 640, &good, 20, 0, NULL, NULL, 11};
     ok(construct_unresolved(&e, why, sizeof why) &&
-           strstr(why, "11 of 20 repetitions began with two team threads on one CPU (the other CPUs busy, or the threads placed so): not the construct") != NULL,
+           strstr(why, "11 of 20 repetitions began with two team threads on one CPU (the other CPUs busy or the threads placed so): not the construct") != NULL,
        "level 1 with two team threads on one CPU at the start of 11 of 20 repetitions: unresolved (%s)", why);
     e.shared_cpu_reps = 10;
     ok(!construct_unresolved(&e, why, sizeof why), "at the start of half of them, the median is still a shared-free one: resolved");
