@@ -98,11 +98,10 @@ static int wake_team(const LevelRun *lr)
         int *cpu = lr->team_cpu, threads = lr->work.threads;
         for (int k = 0; cpu != NULL && k < threads; k++)
             cpu[k] = -1;
-#pragma omp parallel num_threads(threads) firstprivate(cpu, threads)
+#pragma omp parallel num_threads(threads) firstprivate(cpu)
         {
-            int k = omp_get_thread_num();
-            if (cpu != NULL && k < threads)
-                cpu[k] = sched_getcpu();
+            if (cpu != NULL)   /* a team is never larger than asked: thread numbers stay below `threads` */
+                cpu[omp_get_thread_num()] = sched_getcpu();
         }
         return cpu != NULL && team_shares_cpu(cpu, threads);
     }

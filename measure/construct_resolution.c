@@ -36,7 +36,7 @@ void judge_resolution(const ConstructTable *t, ConstructResult *row, int l)
     ConstructEvidence e = {row->construct->kind, L->innerreps, &L->overhead, L->reps, L->disturbed_reps,
                            t->busy ? busy : NULL,
                            l == 2 ? shared_inner_cpus(t, shared, sizeof shared) : NULL,
-                           l == 2 ? -1 : L->shared_cpu_reps};
+                           L->shared_cpu_reps};   /* -1 where not watched: level 2, a team above the CPUs */
     if (construct_unresolved(&e, L->problem, sizeof L->problem))
         L->status = CONSTRUCT_UNRESOLVED;
 }

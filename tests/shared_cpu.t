@@ -9,8 +9,9 @@
 # asserted. Bound to one CPU the noise census finds the machine busy too (a
 # thread loses half its time to the other), so this shows the detection, the
 # line and that it comes first; that the rule withholds a row otherwise
-# resolved is tests/unit/test_constructs.c's. Needs two CPUs: a team of two on one CPU is the machine's only
-# way to run it, and clomp watches only teams no larger than the CPUs.
+# resolved is tests/unit/test_constructs.c's. Needs two CPUs: on one, a team
+# of two can only share it, and clomp watches only teams no larger than the
+# CPUs.
 
 # shellcheck source-path=SCRIPTDIR source=lib/tap.sh
 . "$(dirname "$0")/lib/tap.sh"
@@ -23,7 +24,7 @@ mapfile -t cpus < <(python3 -c 'import os; print("\n".join(str(c) for c in sorte
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-# The CSV's level-1 rows at 2 threads: "STATUS|PROBLEM" per construct.
+# The CSV's level-1 rows at 2 threads: "CONSTRUCT|STATUS|OVERHEAD|PROBLEM" a row.
 level1_rows() {
     python3 - "$1" <<'PY'
 import csv, sys
