@@ -237,11 +237,17 @@ for w in ${preflight[@]+"${preflight[@]}"}; do echo "WARNING: $w"; done
 [ "$have_python" = 1 ] || no_python_notice "$base"
 
 # ---- running ---------------------------------------------------------------------------
-interrupted=0 child='' watchdog=''
-on_signal() {
-    interrupted=1
-    stop_child
-}
+# The suite runs in a worker process (run_suite, below). This process, the one a user, a test
+# or a batch system signals, only waits for it and relays a signal (the end of this file).
+# Why: bash 5.2 runs a trap that is pending when it expands a `$( )` from inside the parser
+# of that substitution, where the trap's own text then fails to parse ("trap: line 2:
+# unexpected EOF while looking for matching `)'"): the signal is lost, and the shell may go
+# on with the interrupted command's redirections in place. A driver that expands `$( )` all
+# the time lost a SIGTERM so in 3 of 63 suites beside three busy loops (2026-11-27: it went
+# on with its output gone, and exited 0; docs/suite.md); this process does nothing but
+# wait, so its trap always runs. The worker ignores INT, TERM and HUP (its runs get them back: without_row_writer)
+# and stops at its next check once the supervisor's flag is there (stop_asked).
+child='' watchdog=''
 # The child runs in its own process group (setsid), so a launcher's wrapper
 # processes are stopped with it; KILL follows if TERM is not enough. Whatever
 # way the driver exits, its run goes with it (a watchdog sees to it even
@@ -250,8 +256,24 @@ stop_child() {
     [ -n "$child" ] || return 0
     end_run_group "$child"
 }
-trap on_signal INT TERM HUP
-trap 'stop_child; stop_watchdog; release_suite' EXIT
+suite_ctl=$(mktemp -d) || { echo "run_clomp.sh: mktemp failed: the suite cannot start (nothing was run)" >&2; exit 3; }
+stop_flag=$suite_ctl/stop
+# stop_asked: a signal came to the supervisor (its flag is there), or the supervisor is gone
+# (a SIGKILL: its watchdog ended the run in progress). In the worker: $$ is the supervisor.
+stop_asked() {
+    [ -e "$stop_flag" ] || ! kill -0 "$$" 2>/dev/null
+}
+# relay_stop: the supervisor's trap. The flag first, then the run in progress (the worker
+# notes its group, then checks the flag: one of the two sees the other).
+# shellcheck disable=SC2317  # called by the trap
+relay_stop() {
+    local _pid _host _since pg=''
+    : >"$stop_flag"
+    read -r _pid _host _since pg 2>/dev/null <"$holder_file"
+    [ -z "$pg" ] || [ "$pg" = - ] || end_run_group "$pg"
+}
+
+run_suite() {
 start_row_writer "$base"   # the runs' .summary rows: one Python process (suite/results.sh)
 have_setsid=0
 command -v setsid >/dev/null 2>&1 && have_setsid=1
@@ -292,7 +314,7 @@ for ((i = 0; ; i++)); do
     printf '[%d/%d] %s  elapsed %s  eta %s\n' "$run" "$total_runs" "${cmd[*]}" "$(mmss "$elapsed")" "$(mmss "$eta")" >&2
 
     # A signal that came after the previous record ends the suite here, before a run starts.
-    [ "$interrupted" = 0 ] || mark_incomplete
+    ! stop_asked || mark_incomplete
     tmp=$(mktemp) || stop_unrecorded "run $run ($set_name)" "mktemp failed"
     run_limit=$run_timeout
     [ -n "$run_limit" ] || run_limit=$(default_run_timeout "${estimate_of[${plan[i]}]-?}")
@@ -306,7 +328,7 @@ for ((i = 0; ; i++)); do
     child=$!
     note_run_group "$child"
     start_watchdog "$child" "$run_limit" "$tmp.timeout"
-    [ "$interrupted" = 0 ] || stop_child   # it came while the run was being started
+    ! stop_asked || stop_child   # it came while the run was being started
     wait "$child"
     rc=$?
     while kill -0 "$child" 2>/dev/null; do wait "$child"; rc=$?; done   # a trapped signal interrupts wait
@@ -314,7 +336,7 @@ for ((i = 0; ; i++)); do
     # A run ended by the signal that stops the suite (a batch system signals
     # every process) is unfinished, not failed: it runs again on --resume.
     # One the watchdog ended for its --run-timeout FAILED.
-    if [ ! -s "$tmp.timeout" ] && { [ "$interrupted" = 1 ] || [ "$rc" -eq 129 ] || [ "$rc" -eq 130 ] || [ "$rc" -eq 143 ]; }; then
+    if [ ! -s "$tmp.timeout" ] && { stop_asked || [ "$rc" -eq 129 ] || [ "$rc" -eq 130 ] || [ "$rc" -eq 143 ]; }; then
         stop_child
         wait "$child" 2>/dev/null
         child=''
@@ -365,7 +387,7 @@ EOF
         fi
     fi
     rm -f "$tmp" "$tmp.err" "$tmp.timeout" "$run_csv"
-    [ "$interrupted" = 0 ] || mark_incomplete
+    ! stop_asked || mark_incomplete
 done
 
 replicates_files=''
@@ -390,3 +412,19 @@ else
 fi
 # Never "complete" with failed runs: the last line says so, and the status is 1.
 [ -z "$failures" ] || { echo "Suite FAILED: $failures"; exit 1; }
+}
+
+# ---- the supervisor: waits for the worker, relays a signal, exits with the worker's status
+trap relay_stop INT TERM HUP
+trap 'release_suite; rm -rf -- "$suite_ctl"' EXIT
+(
+    trap '' INT TERM HUP
+    # The supervisor's leftovers too when it is gone (a SIGKILL): its EXIT trap never ran.
+    trap 'stop_child; stop_watchdog; kill -0 "$$" 2>/dev/null || { release_suite; rm -rf -- "$suite_ctl"; }' EXIT
+    run_suite
+) 0<&0 &
+worker=$!
+# A trapped signal ends `wait` early: wait again while the worker lives; then its status.
+while kill -0 "$worker" 2>/dev/null; do wait "$worker"; done
+wait "$worker"
+exit $?

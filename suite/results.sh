@@ -60,9 +60,11 @@ close_row_writer() {
 }
 
 # without_row_writer COMMAND...: execs COMMAND without the writer's pipes (the
-# run; in the background its PID stays $!).
+# run; in the background its PID stays $!), and with TERM and HUP back to their
+# default: the worker that starts it ignores them (run_clomp.sh, "running").
 without_row_writer() {
     close_row_writer
+    trap - TERM HUP
     exec "$@"
 }
 

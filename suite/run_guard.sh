@@ -72,10 +72,11 @@ end_run_group() {
 }
 
 # start_watchdog PGID LIMIT MARKER: in the background, ends the run's
-# process group when this driver is gone (even by SIGKILL) or when LIMIT
-# seconds have passed (0: never), writing LIMIT to MARKER in that case.
+# process group when this driver is gone, the supervisor or its worker
+# (run_clomp.sh), even by SIGKILL, or when LIMIT seconds have passed (0:
+# never), writing LIMIT to MARKER in that case.
 start_watchdog() {
-    local pg=$1 limit=$2 marker=$3 driver=$$
+    local pg=$1 limit=$2 marker=$3 driver=$$ worker=$BASHPID
     (
         trap - INT TERM HUP
         # Not the lock: after the driver is gone only its run may hold the suite.
@@ -83,7 +84,7 @@ start_watchdog() {
         close_row_writer   # suite/results.sh
         deadline=$((SECONDS + limit))
         while run_group_alive "$pg"; do
-            if ! kill -0 "$driver" 2>/dev/null; then
+            if ! kill -0 "$driver" 2>/dev/null || ! kill -0 "$worker" 2>/dev/null; then
                 end_run_group "$pg"
                 exit 0
             fi

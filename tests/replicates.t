@@ -129,7 +129,9 @@ PY
     done
     kill -TERM "$pid" 2>/dev/null
     wait "$pid"
-    is "$?" 130 "a suite interrupted in stage 2 exits 130"
+    rc=$?
+    is "$rc" 130 "a suite interrupted in stage 2 exits 130"
+    [ "$rc" = 130 ] || diag "its output ended: $(tail -n 3 "$root/r1.out")"
     rbase=$(ls "$root"/resume/CLOMP_*_1.env)
     rbase=${rbase%.env}
     decided=$(grep '^replicates auto: stage 2: ' "$rbase.env")

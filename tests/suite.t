@@ -427,6 +427,18 @@ if ! { wait_lines "$bi.done" 2 "$pid" && wait_lines "$root/slow.pids" 3 "$pid"; 
     diag "the slow suite did not start run 3 in time"
 fi
 sleep 0.2
+# The process signalled only waits (bash 5.2 can lose a trapped signal in a shell expanding
+# `$( )`: run_clomp.sh, "running"): its one child, the worker, ignores INT, TERM and HUP
+# (SigIgn bits 2, 15 and 1); the run the worker started does not ignore TERM or HUP.
+sigign() { sed -n 's/^SigIgn:[[:space:]]*//p' "/proc/$1/status" 2>/dev/null; }
+ignores() { local m; m=$(sigign "$1"); [ -n "$m" ] && (( (16#$m >> ($2 - 1)) & 1 )); }
+workers=$(pgrep -P "$pid" 2>/dev/null | tr '\n' ' ')
+worker=${workers%% *}
+ok "$([ "$(wc -w <<<"$workers")" = 1 ] && ignores "$worker" 2 && ignores "$worker" 15 && ignores "$worker" 1; echo $?)" \
+    "the driver runs the suite in one worker process, which ignores INT, TERM and HUP (children: $workers; SigIgn ${worker:+$(sigign "$worker")})"
+run_pid=$(tail -n 1 "$root/slow.pids")
+ok "$(ignores "$run_pid" 15 || ignores "$run_pid" 1; [ $? = 1 ] && [ -n "$(sigign "$run_pid")" ]; echo $?)" \
+    "and the run it started takes TERM and HUP (SigIgn $(sigign "$run_pid"))"
 kill -TERM "$pid" 2>/dev/null
 wait "$pid"
 rc=$?
