@@ -256,7 +256,7 @@ stop_child() {
     [ -n "$child" ] || return 0
     end_run_group "$child"
 }
-suite_ctl=$(mktemp -d) || { echo "run_clomp.sh: mktemp failed: the suite cannot start (nothing was run)" >&2; exit 3; }
+suite_ctl=$(mktemp -d) || stop_unrecorded "the suite's first run" "mktemp -d failed (TMPDIR full or not writable)"
 stop_flag=$suite_ctl/stop
 # stop_asked: a signal came to the supervisor (its flag is there), or the supervisor is gone
 # (a SIGKILL: its watchdog ended the run in progress). In the worker: $$ is the supervisor.

@@ -65,6 +65,9 @@ close_row_writer() {
 without_row_writer() {
     close_row_writer
     trap - TERM HUP
+    # A stop asked while this child still ignored TERM (between the fork and the line
+    # above) sent it a TERM that was lost: the flag, written before any TERM, says so.
+    ! stop_asked || exit 143   # run_clomp.sh
     exec "$@"
 }
 

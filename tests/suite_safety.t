@@ -186,9 +186,14 @@ is "$rc" 2 "--resume of a suite another driver is running: exit 2"
 like "$err" "suite 1 is in use by run_clomp.sh \\(pid $first on $(uname -n) since [0-9T:Z-]+\\); one driver at a time" \
     "and it names the holder's pid and host"
 is "$(wc -l <"$two/CLOMP_${host}_1.done" | tr -d ' ')" 0 "and runs nothing"
+term_at=$(now)
 kill -TERM "$first"
 wait "$first"
 is "$?" 130 "the first driver, interrupted, ends as before (exit 130)"
+# Its run hangs for 600 s: only the supervisor's relay ends it (else the worker waits for the
+# run, until --run-timeout's default of 300 s); 60 s is a margin for a loaded machine.
+took=$(awk -v a="$term_at" -v b="$(now)" 'BEGIN { printf "%.1f", b - a }')
+ok "$(awk -v t="$took" 'BEGIN { exit !(t < 60) }'; echo $?)" "and it ends the hung run at once, not at its timeout ($took s after the TERM)"
 
 # ---- the .summary rows' writer (one Python process a suite) gone mid-suite -----------------
 # Each run's row then comes from a Python process of its own: every row is still there, once.
