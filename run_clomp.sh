@@ -245,8 +245,9 @@ for w in ${preflight[@]+"${preflight[@]}"}; do echo "WARNING: $w"; done
 # on with the interrupted command's redirections in place. A driver that expands `$( )` all
 # the time lost a SIGTERM so in 3 of 63 suites beside three busy loops (2026-11-27: it went
 # on with its output gone, and exited 0; docs/suite.md); this process does nothing but
-# wait, so its trap always runs. The worker ignores INT, TERM and HUP (its runs get them back: without_row_writer)
-# and stops at its next check once the supervisor's flag is there (stop_asked).
+# wait, so its trap always runs. The worker ignores INT, TERM and HUP (its runs get them
+# back: without_row_writer) and stops at its next check once the supervisor's flag is
+# there (stop_asked and relay_stop, suite/run_guard.sh).
 child='' watchdog=''
 # The child runs in its own process group (setsid), so a launcher's wrapper
 # processes are stopped with it; KILL follows if TERM is not enough. Whatever
@@ -258,20 +259,6 @@ stop_child() {
 }
 suite_ctl=$(mktemp -d) || stop_unrecorded "the suite's first run" "mktemp -d failed (TMPDIR full or not writable)"
 stop_flag=$suite_ctl/stop
-# stop_asked: a signal came to the supervisor (its flag is there), or the supervisor is gone
-# (a SIGKILL: its watchdog ended the run in progress). In the worker: $$ is the supervisor.
-stop_asked() {
-    [ -e "$stop_flag" ] || ! kill -0 "$$" 2>/dev/null
-}
-# relay_stop: the supervisor's trap. The flag first, then the run in progress (the worker
-# notes its group, then checks the flag: one of the two sees the other).
-# shellcheck disable=SC2317  # called by the trap
-relay_stop() {
-    local _pid _host _since pg=''
-    : >"$stop_flag"
-    read -r _pid _host _since pg 2>/dev/null <"$holder_file"
-    [ -z "$pg" ] || [ "$pg" = - ] || end_run_group "$pg"
-}
 
 run_suite() {
 start_row_writer "$base"   # the runs' .summary rows: one Python process (suite/results.sh)
@@ -329,9 +316,8 @@ for ((i = 0; ; i++)); do
     note_run_group "$child"
     start_watchdog "$child" "$run_limit" "$tmp.timeout"
     ! stop_asked || stop_child   # it came while the run was being started
-    wait "$child"
+    wait "$child"   # never cut short: the worker has no trap
     rc=$?
-    while kill -0 "$child" 2>/dev/null; do wait "$child"; rc=$?; done   # a trapped signal interrupts wait
     stop_watchdog
     # A run ended by the signal that stops the suite (a batch system signals
     # every process) is unfinished, not failed: it runs again on --resume.
@@ -350,19 +336,11 @@ for ((i = 0; ; i++)); do
     reason=''
     if [ "$rc" -eq 0 ] && [ ! -s "$tmp.timeout" ]; then status=OK; else status=FAILED; reason=$(failure_reason "$rc" "$tmp.err" "$tmp.timeout"); fi
 
-    # Record the run (record_run, suite/run_guard.sh) in a subshell that
-    # ignores signals (as do the tools it runs), so a record is never cut.
-    # It runs in the background and is waited for, because bash drops a SIGINT
-    # that arrives while a foreground child ignores it; `wait` instead lets the
-    # trap note the signal, and the loop stops once the record is complete.
-    (
-        trap '' INT TERM HUP
-        record_run
-    ) &
-    recorder=$!
-    wait "$recorder"
+    # Record the run (record_run, suite/run_guard.sh) in a subshell: like the
+    # worker, it and the tools it runs ignore INT, TERM and HUP, so a record is
+    # never cut; a stop asked meanwhile is seen once it is complete (below).
+    ( record_run )
     recorded=$?
-    while kill -0 "$recorder" 2>/dev/null; do wait "$recorder"; recorded=$?; done
     [ "$recorded" = 0 ] || stop_unrecorded "run $run ($set_name)" "$(cat "$tmp.why" 2>/dev/null || echo 'write error')"
     eta_note_run "$i" "$seconds"
 

@@ -6,12 +6,13 @@
 # and the runs whose files are incomplete found again on --resume.
 # Sourced by run_clomp.sh.
 #   reads: base, id, out_dir, host (the suite), orig_args and resume_id
-#          (run_clomp.sh's), and the run loop's variables (record_run, stop_unrecorded)
+#          (run_clomp.sh's), the run loop's variables (record_run, stop_unrecorded), and
+#          stop_flag (stop_asked, relay_stop)
 #   sets:  lock_fd, holder_file, holding (lock_suite); watchdog (start_watchdog)
 #   uses:  is_construct_set (suite/plan.sh), record_tables, close_row_writer (suite/results.sh),
 #          table_rows, replace_with_new (suite/common.sh)
 # Declared here; run_clomp.sh assigns them before any function below runs:
-declare -g base id out_dir host resume_id run set_name status rc reason seconds policy tmp full summary run_csv total_runs
+declare -g base id out_dir host resume_id stop_flag run set_name status rc reason seconds policy tmp full summary run_csv total_runs
 declare -ga orig_args cmd
 
 # Who holds a suite: "PID HOST SINCE PGID" (PGID: the run in progress, or -),
@@ -69,6 +70,23 @@ end_run_group() {
         sleep 0.25
     done
     kill -KILL -- "-$1" 2>/dev/null || kill -KILL "$1" 2>/dev/null
+}
+
+# stop_asked: a signal came to the supervisor (its flag, $stop_flag, is there), or the
+# supervisor is gone (a SIGKILL: the watchdog ended the run in progress). In the worker
+# (run_clomp.sh, "running"), $$ is the supervisor.
+stop_asked() {
+    [ -e "$stop_flag" ] || ! kill -0 "$$" 2>/dev/null
+}
+
+# relay_stop: the supervisor's trap. The flag first, then the run in progress (the worker
+# notes its group, then checks the flag: one of the two sees the other).
+# shellcheck disable=SC2317  # called by the trap
+relay_stop() {
+    local _pid _host _since pg=''
+    : >"$stop_flag"
+    read -r _pid _host _since pg 2>/dev/null <"$holder_file"
+    [ -z "$pg" ] || [ "$pg" = - ] || end_run_group "$pg"
 }
 
 # start_watchdog PGID LIMIT MARKER: in the background, ends the run's
