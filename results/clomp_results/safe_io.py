@@ -305,7 +305,9 @@ def _extract(bundle: str, dest: str, limits: Limits, verify=None):
         fd = os.open(bundle, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
     except OSError as e:
         raise NotABundle("cannot be opened (%s)" % (e.strerror if e.errno != errno.ELOOP else "a symbolic link"))
-    with os.fdopen(fd, "rb") as raw:
+    # Unbuffered: a seek is the file's own, so the signature check (another process on this
+    # descriptor) and the extraction read the same bytes from the start.
+    with os.fdopen(fd, "rb", buffering=0) as raw:
         st = os.fstat(raw.fileno())
         if not stat.S_ISREG(st.st_mode):
             raise NotABundle("%s, not a regular file" % _kind(st.st_mode))

@@ -323,7 +323,7 @@ def validate(path: str, out=sys.stdout, signers: Optional[str] = None, facts: Op
         print("%s: %s: not a CLOMP bundle: %s" % (ME, shown, e), file=sys.stderr)
         return EXIT_NOT_A_BUNDLE
     except Refused as e:
-        print("%s: %s: INVALID: refused: %s" % (ME, shown, e), file=out)
+        print("%s: %s: INVALID: refused: %s%s" % (ME, shown, e, "; " + found["bad"] if "bad" in found else ""), file=out)
         return EXIT_INVALID
     reasons: List[str] = [found["bad"]] if "bad" in found else []
     try:
