@@ -26,7 +26,7 @@ import unittest
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import bundle_lib  # noqa: E402
-from bundle_lib import CLI, NAME, TOP, Stage, member  # noqa: E402
+from bundle_lib import CLI, NAME, TOP, Stage  # noqa: E402
 from clomp_results import loader, safe_io, submissions, tables, validate  # noqa: E402
 
 ESC = "\x1b"
