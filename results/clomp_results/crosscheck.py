@@ -27,7 +27,8 @@ reason, naming the file, the run and the value on each side:
   CLOMP 1.2's comma-delimited summary (at its printed precision), the thread
   placement's unbound threads and the noise census's lost time;
 - check_machine: the machine description (_machine/) against the .env and
-  the records: online CPUs, cores, lscpu's fields, the build facts, the host.
+  the records: online CPUs, cores, lscpu's fields, the build facts, the host
+  (a record's CPUs and host only where no launcher may have run it elsewhere).
 
 What this cannot catch: a forger who rewrites every file consistently (the
 records, the CSV, the text, the tables, the machine description and the
@@ -463,13 +464,15 @@ def check_machine(suite, reasons: List[str]) -> None:
             if field in described and field in env_build and described[field] != env_build[field]:
                 say("%s_machine/build.txt says %s '%s', %s.env's build facts '%s'" % (suite.name, field, for_terminal(described[field][:120]),
                                                                                       suite.name, for_terminal(env_build[field][:120])))
+    # A launcher (srun, mpirun) may run a record's process on another node: its host and CPUs are compared
+    # only when the runs ran where the driver did.
     local = suite.env.facts.get("launcher", "none") == "none" and suite.env.facts.get("mpi launcher", "none") == "none"
     host = suite.env.facts.get("host")
     for run, rec in sorted(suite.records.items()):
         placement = (rec.doc.get("numa") or {}).get("thread_placement") or {}
         online = placement.get("cpus_online")
         for theirs, what in ((cpus, machine), (env_online, suite.name + ".env's lscpu")):
-            if isinstance(online, int) and not isinstance(online, bool) and theirs is not None and online != theirs:
+            if local and isinstance(online, int) and not isinstance(online, bool) and theirs is not None and online != theirs:
                 say("run %d's record counts %d online CPUs, %s %d" % (run, online, what, theirs))
                 break
         cflags = (rec.doc.get("build") or {}).get("cflags")

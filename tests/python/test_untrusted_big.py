@@ -2,8 +2,8 @@
 trial as they were (a GNU long name of 300 MiB and of 1 GiB, really there,
 gzip-compressed to a few MB), each refused with one line, the validator's
 peak memory under 300 MB (the old reader held 626 MiB, then ran out at
-1 GiB); and many more random mutations of the golden bundle than the quick
-lane's 8 (test_untrusted.py: 300 here), none ending in a traceback. Times are the
+1 GiB); and 300 random mutations of the golden bundle (test_untrusted.fuzz),
+none ending in a traceback. Times are the
 bench's (bench/hostile_bundles.py), not asserted here."""
 from __future__ import annotations
 
