@@ -29,11 +29,10 @@ root=$(mktemp -d) || { echo "Bail out! mktemp failed"; exit 255; }
 cleanup() { rm -rf "$root"; }
 trap cleanup EXIT
 
-drive() {
-    "$driver" "$@" </dev/null >"$root/drive.out" 2>"$root/drive.err"
+drive() {  # drive ARGS...: the driver's exit status, stdout and stderr in rc, out and err
+    out=$("$driver" "$@" </dev/null 2>"$root/drive.err")
     rc=$?
-    out=$(cat "$root/drive.out")
-    err=$(cat "$root/drive.err")
+    err=$(<"$root/drive.err")
 }
 
 # A stand-in for clomp: every run prints a line and succeeds at once (no CSV, no record).

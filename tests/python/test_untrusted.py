@@ -212,8 +212,17 @@ def gnu_header(name, kind, size):
     return bytes(block)
 
 
-class Headers(unittest.TestCase):
-    """Case 6 and 7: tar headers bounded before what they announce is read; no recursion, no traceback."""
+def suite_tar(stage) -> bytes:
+    """The staged suite as tar members, without the end-of-archive blocks: a hostile tail goes after."""
+    head = io.BytesIO()
+    with tarfile.open(fileobj=head, mode="w") as tar:
+        tar.add(stage.suite, arcname=NAME)
+        end = tar.offset
+    return head.getvalue()[:end]
+
+
+class StagedHeaders:
+    """A stage per test; nothing may be left in its temporary directory."""
 
     def setUp(self):
         self.stage = Stage()
@@ -222,12 +231,12 @@ class Headers(unittest.TestCase):
         self.assertEqual(self.stage.leftovers(), [])
         self.stage.close()
 
+
+class Headers(StagedHeaders, unittest.TestCase):
+    """Case 6 and 7: tar headers bounded before what they announce is read; no recursion, no traceback."""
+
     def suite_tar(self):
-        head = io.BytesIO()
-        with tarfile.open(fileobj=head, mode="w") as tar:
-            tar.add(self.stage.suite, arcname=NAME)
-            end = tar.offset
-        return head.getvalue()[:end]
+        return suite_tar(self.stage)
 
     def packed(self, raw, name="h.tar.gz"):
         out = os.path.join(self.stage.root, name)

@@ -8,29 +8,24 @@ bench's (bench/hostile_bundles.py), not asserted here."""
 from __future__ import annotations
 
 import gzip
-import io
 import os
 import sys
 import tarfile
 import unittest
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from bundle_lib import NAME, VALIDATE, Stage  # noqa: E402
-from test_untrusted import fuzz, gnu_header  # noqa: E402
+from bundle_lib import NAME, VALIDATE  # noqa: E402
+from test_untrusted import StagedHeaders, fuzz, gnu_header, suite_tar  # noqa: E402
 
 PEAK_BYTES = 300 * 1000 * 1000
 
 
 def long_name_bundle(stage, size, out_name):
     """The staged suite, then a GNU long-name header of SIZE bytes with all of them ('a's), then a member."""
-    head = io.BytesIO()
-    with tarfile.open(fileobj=head, mode="w") as tar:
-        tar.add(stage.suite, arcname=NAME)
-        end = tar.offset
     out = os.path.join(stage.root, out_name)
     chunk = b"a" * (1 << 20)
     with gzip.open(out, "wb", compresslevel=1) as f:
-        f.write(head.getvalue()[:end])
+        f.write(suite_tar(stage))
         f.write(gnu_header("././@LongLink", b"L", size))
         for _ in range(size // len(chunk)):
             f.write(chunk)
@@ -52,14 +47,7 @@ def peak_of(stage, argv):
     return int(status), "\n".join(lines[:-1]), int(peak)
 
 
-class OversizedHeaders(unittest.TestCase):
-    def setUp(self):
-        self.stage = Stage()
-
-    def tearDown(self):
-        self.assertEqual(self.stage.leftovers(), [])
-        self.stage.close()
-
+class OversizedHeaders(StagedHeaders, unittest.TestCase):
     def test_a_real_300_mib_and_1_gib_long_name_are_refused_in_under_300_mb(self):
         for size in (300 << 20, 1 << 30):
             bundle = long_name_bundle(self.stage, size, "long.tar.gz")
