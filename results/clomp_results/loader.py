@@ -45,6 +45,7 @@ __all__ = ["load_suite", "open_suite", "load_from_input", "parse_env", "parse_pl
 SUITE_NAME = re.compile(r"^CLOMP_([A-Za-z0-9._-]+)_([0-9]{1,9})$")
 SUITE_SHAPE = re.compile(r"^CLOMP_(.+)_([0-9]+)$", re.S)
 MACHINE_FILE_BYTES = 4 << 20   # a machine description file: lscpu of a 1,000-CPU node is well under 1 MiB
+MACHINE_BYTES = 16 << 20       # all of them, held as text: a real description is a few KiB to a few hundred
 RECORD_NAME = re.compile(r"^_(.+)\.run([0-9]+)\.json$")
 
 
@@ -167,6 +168,9 @@ def load_from_input(inp: safe_io.Input, name: str, source: str = "") -> Suite:
         data = safe_io.read_in_top(inp, name + suffix) if name + suffix in files else None
         tables[suffix] = read_table(name + suffix, data) if data else None
     machine = {}
+    held = sum(size for rel, size in files.items() if rel.startswith(name + "_machine/"))
+    if held > MACHINE_BYTES:
+        raise safe_io.Refused("%s_machine/: %d bytes in all, over the bound of %d for a machine description" % (name, held, MACHINE_BYTES))
     for rel in files:
         if rel.startswith(name + "_machine/"):
             data = safe_io.read_in_top(inp, rel, MACHINE_FILE_BYTES)
