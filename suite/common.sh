@@ -62,8 +62,9 @@ claim_new_id() {
 # find_writer sets writer; it exits 2 when the writer cannot be built.
 find_writer() {
     writer=${CLOMP_WRITE:-$here/build/clomp-write}
-    [ -x "$writer" ] || make -C "$here" --no-print-directory -s clomp-write >&2 || die_usage "could not build build/clomp-write (make clomp-write), the driver's safe writer"
-    [ -n "${CLOMP_WRITE:-}" ] || writer=$here/build/clomp-write
+    [ ! -x "$writer" ] || return 0
+    make -C "$here" --no-print-directory -s clomp-write >&2 || die_usage "could not build build/clomp-write (make clomp-write), the driver's safe writer"
+    writer=$here/build/clomp-write
 }
 put_file() { "$writer" replace "$1"; }
 add_to_file() { "$writer" append "$1"; }

@@ -271,6 +271,11 @@ class Headers(StagedHeaders, unittest.TestCase):
         finally:
             del os.environ["CLOMP_INPUT_MAX_TOTAL_BYTES"]
 
+    def test_a_machine_description_file_over_4_mib_is_refused_not_held(self):
+        open(self.stage.path(NAME + "_machine/lstopo.txt"), "wb").write(b"x" * (5 << 20))
+        self.stage.remanifest()
+        self.refused(self.stage.pack(), r"CLOMP_vm_1/CLOMP_vm_1_machine/lstopo.txt: 5242880 bytes, over the bound of 4194304 bytes per file")
+
     def test_a_valid_pax_bundle_as_the_bundle_writer_makes_it_still_reads(self):
         with tarfile.open(os.path.join(self.stage.root, "pax.tar.gz"), "w:gz", format=tarfile.PAX_FORMAT) as tar:
             tar.add(self.stage.suite, arcname=NAME)
