@@ -88,10 +88,15 @@ def edited(stage):
         open(p, "w").write(json.dumps(doc))
     stage.remanifest()
     yield ("forged: records and .env say submission-grade", stage.pack("forged.tar.gz"))
-    open(env_path, "w").write(env)
-    for p, text in records.items():
-        open(p, "w").write(text)
+    # Last, since it deletes: every set renamed oversubscribed, records, summaries and texts gone, .done empty.
+    for pattern in ("_*.run*.json", "_*.summary", "_*.full"):
+        for f in glob.glob(stage.path(NAME + pattern)):
+            os.unlink(f)
+    open(stage.path(NAME + ".done"), "w").close()
+    open(env_path, "w").write(re.sub(r"(?m)^(plan: exe=\./clomp;launcher=;)(.*)$",
+                                     lambda m: m.group(1) + re.sub(r"(^|;)\w+\|\|", r"\1oversubscribed||", m.group(2)), env))
     stage.remanifest()
+    yield ("empty: every set oversubscribed, no record", stage.pack("empty.tar.gz"))
 
 
 def main():
