@@ -16,6 +16,6 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 command -v python3 >/dev/null 2>&1 || { echo "1..0 # SKIP no python3"; exit 0; }
 make -C "$top" -s --no-print-directory clomp-stats >&2 || { echo "Bail out! make clomp-stats failed"; exit 255; }
 cd "$top/tests/python" || exit 255
-files=(test_untrusted.py)
+files=(test_untrusted.py test_signatures.py)
 ! full_lane || files+=(test_untrusted_big.py)
 exec python3 tap_runner.py "${files[@]}"

@@ -4,10 +4,9 @@ with quotes, $( ) or ESC runs and prints nothing; a forged bundle and an
 empty one are INVALID with the mismatch named; a 15,000-run plan is answered
 (a 60 s limit: the old validator ran past 120 s); tar headers are judged
 before what they announce is read; a "²" is no number; CLOMP 1.2 text with
-more processes than clomp-stats takes says so; a signed bundle validates
-naming its signer and a changed byte or another key is refused. The fuzz
-(random mutations of the golden bundle, fuzz() below) runs in the full lane:
-test_untrusted_big.py."""
+more processes than clomp-stats takes says so. Signed bundles:
+test_signatures.py. The fuzz (random mutations of the golden bundle, fuzz()
+below) runs in the full lane: test_untrusted_big.py."""
 from __future__ import annotations
 
 import contextlib
@@ -25,7 +24,6 @@ import tarfile
 import unittest
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import bundle_lib  # noqa: E402
 from bundle_lib import CLI, NAME, TOP, Stage  # noqa: E402
 from clomp_results import loader, safe_io, submissions, tables, validate  # noqa: E402
 
@@ -328,102 +326,6 @@ class Numbers(unittest.TestCase):
                               timeout=60)
         self.assertEqual(done.returncode, 2, done.stderr)
         self.assertIn(b"10001 values, over the bound of 10000", done.stderr)
-
-
-def keygen(directory, name, comment):
-    key = os.path.join(directory, name)
-    subprocess.run(["ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-C", comment, "-f", key], check=True, timeout=60)
-    return key
-
-
-@unittest.skipUnless(shutil.which("ssh-keygen"), "no ssh-keygen (apt-get install openssh-client)")
-class Signatures(unittest.TestCase):
-    """Item 4: ssh-keygen -Y sign/verify, namespace clomp-submission."""
-
-    def setUp(self):
-        self.stage = Stage()
-        self.keys = os.path.join(self.stage.root, "keys")
-        os.mkdir(self.keys)
-        self.key = keygen(self.keys, "vendor", "vendor")
-        self.other = keygen(self.keys, "other", "other")
-        self.signers = os.path.join(self.keys, "allowed_signers")
-        with open(self.signers, "w") as f:
-            f.write('vendor@example.com namespaces="clomp-submission" %s' % open(self.key + ".pub").read())
-        self.bundle = self.stage.pack()
-
-    def tearDown(self):
-        self.assertTrue(self.stage.canary_intact())
-        self.stage.close()
-
-    def validate(self, *args):
-        return self.stage.run([bundle_lib.VALIDATE] + list(args))
-
-    def sign(self, key):
-        rc, out, _ = self.stage.run([CLI, "sign", key, self.bundle])
-        self.assertEqual(rc, 0, out)
-        self.assertEqual(out.strip().splitlines()[-1], self.bundle + ".sig")
-
-    def test_a_signed_bundle_validates_naming_its_signer_and_ssh_keygen_agrees(self):
-        self.sign(self.key)
-        rc, out, _ = self.validate("--signers", self.signers, self.bundle)
-        self.assertEqual(rc, 3, out)
-        self.assertRegex(out, r"VALID, NOT SUBMISSION-GRADE, signed by vendor@example\.com \(ED25519 key SHA256:\S+\): 8 runs")
-        # The oracle: OpenSSH itself, on the file this wrote.
-        with open(self.bundle, "rb") as f:
-            done = subprocess.run(["ssh-keygen", "-Y", "verify", "-f", self.signers, "-I", "vendor@example.com", "-n",
-                                   "clomp-submission", "-s", self.bundle + ".sig"], stdin=f, stdout=subprocess.PIPE,
-                                  stderr=subprocess.STDOUT, timeout=60)
-        self.assertEqual(done.returncode, 0, done.stdout)
-
-    def test_a_changed_byte_is_refused(self):
-        self.sign(self.key)
-        good = open(self.bundle, "rb").read()
-        # A byte of the gzip header's time (the archive still unpacks), then one of the data (it does not).
-        for at, said in ((4, r"INVALID \(1 reasons\)\n  - signature: .*does not verify the bundle as signed by vendor@example\.com"),
-                         (len(good) // 2, r"INVALID: refused: .*; signature: .*does not verify")):
-            data = bytearray(good)
-            data[at] ^= 1
-            open(self.bundle, "wb").write(bytes(data))
-            rc, out, _ = self.validate("--signers", self.signers, self.bundle)
-            self.assertEqual(rc, 1, out)
-            self.assertRegex(out, said)
-
-    def test_a_signature_by_another_key_or_none_is_refused(self):
-        self.sign(self.other)
-        rc, out, _ = self.validate("--signers", self.signers, self.bundle)
-        self.assertEqual(rc, 1, out)
-        self.assertIn("its key is none of", out)
-        os.unlink(self.bundle + ".sig")
-        rc, out, _ = self.validate("--signers", self.signers, self.bundle)
-        self.assertEqual(rc, 1, out)
-        self.assertIn("no signature %s.sig" % self.bundle, out)
-        rc, out, _ = self.validate(self.bundle)     # without --signers: not asked, not said
-        self.assertEqual(rc, 3, out)
-        self.assertNotIn("signed by", out)
-
-    def test_a_signature_for_another_namespace_is_refused(self):
-        with open(self.bundle, "rb") as f:
-            sig = subprocess.run(["ssh-keygen", "-Y", "sign", "-f", self.key, "-n", "file"], stdin=f, stdout=subprocess.PIPE,
-                                 stderr=subprocess.DEVNULL, check=True, timeout=60).stdout
-        open(self.bundle + ".sig", "wb").write(sig)
-        rc, out, _ = self.validate("--signers", self.signers, self.bundle)
-        self.assertEqual(rc, 1, out)
-
-    def test_the_buyers_table_and_archive_record_the_signer(self):
-        self.sign(self.key)
-        page, db = os.path.join(self.stage.root, "page"), os.path.join(self.stage.root, "a.sqlite")
-        rc, out, _ = self.stage.run([COMPARE, "--signers", self.signers, "--archive", db, "--out", page, self.bundle], timeout=120)
-        self.assertEqual(rc, 0, out)
-        doc = json.load(open(os.path.join(page, "buyers_table.json")))
-        signer = doc["submissions"][0]["signer"]
-        self.assertRegex(signer, r"^vendor@example\.com \(ED25519 key SHA256:\S+\)$")
-        self.assertIn(["signed by", signer], doc["submissions"][0]["header"])
-        import sqlite3
-        self.assertEqual(sqlite3.connect(db).execute("SELECT signer FROM submissions").fetchall(), [(signer,)])
-        os.unlink(self.bundle + ".sig")
-        rc, out, _ = self.stage.run([COMPARE, "--signers", self.signers, "--out", page, self.bundle], timeout=120)
-        self.assertEqual(rc, 1, out)
-        self.assertIn("no signature", out)
 
 
 def mutations(rng, files, good_tar, good_gz):
