@@ -159,7 +159,7 @@ UNIT_TESTS = test_mesh test_kernel test_schedules test_verify test_options test_
 UNIT_BIN = $(UNIT_TESTS:%=$(BUILD)/tests/%)
 ORACLE = $(BUILD)/tests/clomp_oracle
 
-.PHONY: all check check-all numa-vm-check device-check run run-suite plots clean install help unit-tests program clomp-faults clomp-stats asan tsan fuzz golden FORCE
+.PHONY: all check check-all numa-vm-check device-check run run-suite plots clean install help unit-tests program clomp-faults clomp-stats clomp-write asan tsan fuzz golden FORCE
 
 # The program this make builds: clomp, or clomp-faults in its own build tree.
 PROGRAM ?= clomp
@@ -232,6 +232,15 @@ $(STATS_HELPER): $(STATS_SRC) $(LIB_OBJ) $(FLAGS_STAMP)
 
 clomp-stats: $(STATS_HELPER)
 
+# The drivers' writer (suite/clomp_write.c): every file run_clomp.sh and the
+# comparisons write in an output directory, never through a link; built
+# beside the objects, never installed. No OpenMP, no library objects.
+WRITE_HELPER = $(BUILD)/clomp-write
+$(WRITE_HELPER): suite/clomp_write.c $(FLAGS_STAMP)
+	$(CC) $(CFLAGS) -std=c11 $(LDFLAGS) -o $@ suite/clomp_write.c
+
+clomp-write: $(WRITE_HELPER)
+
 # TAP through prove: C unit tests and shell tests of the binary, in two lanes
 # (tests/lib/tap.sh): `make check` the quick lane, every feature covered;
 # `make check-all` the full lane, everything (NUMA guests included).
@@ -247,7 +256,7 @@ CHECK_PROGRAM = $(if $(OFFLOAD),$(PROGRAM),clomp)
 # than doubling each start's cost). Empty without python3: PATH unchanged.
 # (Recursive: asked only when a test recipe runs, not on every make.)
 PYTHON_BIN_DIR = $(shell python3 -c 'import os, sys; print(os.path.dirname(sys.executable))' 2>/dev/null)
-TEST_ENV = $(if $(PYTHON_BIN_DIR),PATH='$(PYTHON_BIN_DIR)':"$$PATH") OMP_WAIT_POLICY=$${OMP_WAIT_POLICY:-passive} CLOMP=$(CURDIR)/$(CHECK_PROGRAM) CLOMP_FAULTS_BIN=$(CURDIR)/$(CHECK_PROGRAM)-faults BUILD_DIR=$(CURDIR)/$(BUILD) CLOMP_STATS=$(CURDIR)/$(STATS_HELPER)
+TEST_ENV = $(if $(PYTHON_BIN_DIR),PATH='$(PYTHON_BIN_DIR)':"$$PATH") OMP_WAIT_POLICY=$${OMP_WAIT_POLICY:-passive} CLOMP=$(CURDIR)/$(CHECK_PROGRAM) CLOMP_FAULTS_BIN=$(CURDIR)/$(CHECK_PROGRAM)-faults BUILD_DIR=$(CURDIR)/$(BUILD) CLOMP_STATS=$(CURDIR)/$(STATS_HELPER) CLOMP_WRITE=$(CURDIR)/$(WRITE_HELPER)
 # The quick lane runs two test files at a time (CHECK_JOBS): most of them are
 # one shell or Python process at a time, and every test already copes with
 # oversubscribed cores. The full lane stays one file at a time: its guests,
@@ -255,10 +264,10 @@ TEST_ENV = $(if $(PYTHON_BIN_DIR),PATH='$(PYTHON_BIN_DIR)':"$$PATH") OMP_WAIT_PO
 CHECK_JOBS ?= 2
 # The quick lane's test files (a lane may name fewer: .ci/run's offload lane).
 CHECK_TESTS ?= $(sort $(wildcard tests/*.t))
-check: $(CHECK_PROGRAM) clomp-faults unit-tests $(STATS_HELPER)
+check: $(CHECK_PROGRAM) clomp-faults unit-tests $(STATS_HELPER) $(WRITE_HELPER)
 	$(TEST_ENV) CLOMP_TEST_LANE=quick $(PROVE) -j$(CHECK_JOBS) --exec '' $(UNIT_BIN) $(CHECK_TESTS)
 
-check-all: $(CHECK_PROGRAM) clomp-faults unit-tests $(STATS_HELPER)
+check-all: $(CHECK_PROGRAM) clomp-faults unit-tests $(STATS_HELPER) $(WRITE_HELPER)
 	$(TEST_ENV) CLOMP_TEST_LANE=full $(PROVE) --timer --exec '' $(UNIT_BIN) tests/*.t
 
 # clomp inside QEMU guests with 2 and 4 emulated NUMA nodes (TCG, about a
@@ -334,12 +343,20 @@ run-suite: clomp
 	./run_clomp.sh
 
 # Charts and the HTML report of an existing suite: OUT is its base name
-# (out/CLOMP_host_3) or a directory (its latest suite).
+# (out/CLOMP_host_3) or a directory (its latest suite). OUT is data, never
+# make or shell text (issue 45: OUT='$(shell touch X)' ran touch): its value
+# as given ($(value OUT): make expands nothing in it), quoted for the shell
+# with every ' escaped, and, for make plots, not exported (make expands a
+# command-line variable on its way to a recipe's environment).
 OUT ?= out
+ifneq ($(filter plots,$(MAKECMDGOALS)),)
+unexport OUT
+endif
+OUT_QUOTED = '$(subst ','\'',$(value OUT))'
 plots:
-	python3 results/clomp-results tables '$(OUT)' --write
-	python3 results/clomp-results between '$(OUT)' >/dev/null
-	python3 results/clomp-results report --charts '$(OUT)'
+	python3 results/clomp-results tables $(OUT_QUOTED) --write
+	python3 results/clomp-results between $(OUT_QUOTED) >/dev/null
+	python3 results/clomp-results report --charts $(OUT_QUOTED)
 
 install: clomp
 	install -d $(DESTDIR)$(PREFIX)/bin

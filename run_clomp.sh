@@ -48,13 +48,13 @@ orig_args=("$@")
 quick=0 max_zone_scale=10000 zone_scale_factor=10 target_parts=64 target_zones=6400
 out_dir=out env_preset='' launcher='' stop_on_slowdown=0 resume_id='' dry_run=0 numa=0 mpi_launcher=''
 mpi_given=0
-plots=auto bundle_only=0 bundle_id='' validate_path=''
+plots=auto bundle_only=0 bundle_id='' validate_path='' sign_key=''
 max_zone_scale_set=0 replicates=3 constructs=1 offload=1 calibrate=auto run_timeout=''
 positional=()
 
 while [ $# -gt 0 ]; do
     case $1 in
-        --max-zone-scale | --zone-scale-factor | --target-parts | --target-zones | --out | --env | --launcher | --resume | --validate | --mpi | --replicates | --run-timeout)
+        --max-zone-scale | --zone-scale-factor | --target-parts | --target-zones | --out | --env | --launcher | --resume | --validate | --mpi | --replicates | --run-timeout | --sign)
             [ $# -ge 2 ] || die_usage "$1: needs a value (see --help)" ;;
     esac
     case $1 in
@@ -85,6 +85,7 @@ while [ $# -gt 0 ]; do
             bundle_only=1
             if [[ ${2-} =~ ^[0-9]+$ ]]; then bundle_id=$2; shift; fi ;;
         --validate) validate_path=${2-}; shift ;;
+        --sign) sign_key=${2-}; shift ;;
         -h | --help) usage; exit 0 ;;
         --) shift; positional+=("$@"); break ;;
         -*) die_usage "unknown option '$1' (see --help)" ;;
@@ -113,6 +114,9 @@ parse_replicates "$replicates"
 [ -z "$run_timeout" ] || [[ $run_timeout =~ ^[0-9]+$ ]] || die_usage "--run-timeout: '$run_timeout' is not a whole number of seconds (0: none)"
 command -v flock >/dev/null 2>&1 || [ "$dry_run" = 1 ] || die_usage "flock (util-linux) is not installed: it keeps a second driver off a suite"
 [ -n "$out_dir" ] || die_usage "--out: needs a directory"
+# --sign KEY: the bundle signed at the end (results/clomp_results/sign.py): checked before anything runs.
+[ -z "$sign_key" ] || [ -r "$sign_key" ] || die_usage "--sign: '$sign_key' is not a readable key file"
+[ -z "$sign_key" ] || command -v ssh-keygen >/dev/null 2>&1 || die_usage "--sign: ssh-keygen is not installed (apt-get install openssh-client)"
 if [ -n "$env_preset" ]; then
     [ -f "$here/env/$env_preset.sh" ] ||
         die_usage "--env: no preset '$env_preset' (have: $(for f in "$here"/env/*.sh; do basename "$f" .sh; done | tr '\n' ' '))"
@@ -186,11 +190,13 @@ fi
 
 # ---- output files --------------------------------------------------------------------
 mkdir -p "$out_dir" || { echo "run_clomp.sh: cannot create $out_dir" >&2; exit 2; }
+find_writer   # suite/common.sh: every file below is written through it, never through a link
 
 if [ -n "$resume_id" ]; then
     id=$resume_id
     base="$out_dir/CLOMP_${host}_${id}"
     if [ ! -f "$base.env" ] || [ ! -f "$base.done" ]; then die_usage "--resume: no suite $id in $out_dir"; fi
+    refuse_links "$out_dir" "CLOMP_${host}_${id}"   # suite/common.sh
     lock_suite
     # The plan (and binary and launcher) must be the ones the suite started with.
     saved=$(sed -n 's/^plan: //p' "$base.env" | head -n 1)
@@ -206,7 +212,7 @@ run_csv="$out_dir/.CLOMP_${host}_${id}.run.csv"
 if [ -z "$resume_id" ]; then
     check_preflight
     werr=$(write_env 2>&1 >/dev/null)   # its own tools' messages go to .env; a write error comes here
-    if grep -Eq 'write error|No space left on device' <<<"$werr"; then
+    if grep -Eq 'write error|No space left on device|^clomp-write: ' <<<"$werr"; then
         echo "Suite FAILED: cannot write $base.env: $(write_failed "$werr"); nothing was run"
         exit 3
     fi
@@ -214,7 +220,7 @@ if [ -z "$resume_id" ]; then
     (set -o noclobber; : >"$base.done") || { echo "run_clomp.sh: $base.done already exists" >&2; exit 2; }
 else
     undo_record                 # suite/run_guard.sh: a record cut short, taken back first
-    echo "---- resumed $(date)${SLURM_JOB_ID:+ in Slurm job $SLURM_JOB_ID}" >>"$base.env" ||
+    echo "---- resumed $(date)${SLURM_JOB_ID:+ in Slurm job $SLURM_JOB_ID}" | add_to_file "$base.env" ||
         die_usage "--resume: cannot write $base.env"
     drop_incomplete_done_runs   # suite/run_guard.sh
     drop_unfinished_runs        # suite/common.sh
@@ -302,7 +308,7 @@ for ((i = 0; ; i++)); do
 
     # A signal that came after the previous record ends the suite here, before a run starts.
     ! stop_asked || mark_incomplete
-    tmp=$(mktemp) || stop_unrecorded "run $run ($set_name)" "mktemp failed"
+    tmp=$suite_ctl/run   # the run's output: in the worker's private directory (no name others can plant)
     run_limit=$run_timeout
     [ -n "$run_limit" ] || run_limit=$(default_run_timeout "${estimate_of[${plan[i]}]-?}")
     run_start=$(date +%s.%N)
@@ -352,7 +358,7 @@ for ((i = 0; ; i++)); do
             speedup=$(table_rows "$run_csv" 'col("key") == "static" { print col("runtime_speedup") }' 2>/dev/null)   # suite/common.sh
             if [ -z "$speedup" ] || awk -v s="$speedup" 'BEGIN { exit !(s < 1) }'; then
                 rm -f "$tmp" "$run_csv"
-                echo "---- stopped: target input Static OMP speedup '${speedup:-none}' < 1" >>"$base.env"
+                echo "---- stopped: target input Static OMP speedup '${speedup:-none}' < 1" | add_to_file "$base.env"
                 cat >&2 <<EOF
 run_clomp.sh: stopping (--stop-on-slowdown): the target input's Static OMP speedup is ${speedup:-unknown}.
 A 6400-zone loop should speed up. Check the environment before spending node time:
@@ -371,7 +377,7 @@ done
 replicates_files=''
 [ ! -f "${base}_key.processes.csv" ] || replicates_files=" ${base}_key.processes.csv ${base}_key.processes.txt"
 failures=$(first_failure)   # suite/run_guard.sh
-if ! werr=$(echo "---- complete $(date)${failures:+: $failures}" 2>&1 >>"$base.env"); then
+if ! werr=$(echo "---- complete $(date)${failures:+: $failures}" | add_to_file "$base.env" 2>&1); then
     stop_unrecorded "the suite's end (every run is recorded)" "$(write_failed "$werr")"
 fi
 files="Files: $base.env ${base}_key.full ${base}_key.summary${replicates_files} ${base}_<Z>zones.* $base.csv"
@@ -383,6 +389,7 @@ if [ "$have_python" = 0 ]; then
 elif made=$(write_results "$base"); then
     echo "Report: $(grep '\.html$' <<<"$made")"
     echo "Submission bundle: $(grep '\.tar\.gz$' <<<"$made") (check it with ./clomp_validate)"
+    [ -z "$sign_key" ] || echo "Signature: $(grep '\.sig$' <<<"$made") (./clomp_validate --signers ALLOWED_SIGNERS checks it)"
 else
     echo "run_clomp.sh: the HTML report or the bundle could not be written (the results are complete)" >&2
     # The last line says so too: every run is recorded, the report is not.

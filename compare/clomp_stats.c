@@ -182,8 +182,12 @@ static void ratio_fields(double estimate, double low, double high)
  * subcommand WHAT) is not a number or one too many. */
 static long parse_values(const char *what, int count, char **args, double *values)
 {
+    if (count > MAX_VALUES) {   /* not "'20.1' is not a number" (issue 45): too many values, said so */
+        fprintf(stderr, "clomp-stats: %s: %d values, over the bound of %d\n", what, count, MAX_VALUES);
+        return -1;
+    }
     for (long n = 0; n < count; n++)
-        if (n >= MAX_VALUES || parse_value(args[n], &values[n]) != 0) {
+        if (parse_value(args[n], &values[n]) != 0) {
             fprintf(stderr, "clomp-stats: %s: '%s' is not a number\n", what, args[n]);
             return -1;
         }

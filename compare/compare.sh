@@ -104,7 +104,7 @@ run_process() {  # run_process WHAT JSON
         echo "=== process $done_runs/$total: $1: ${cmd[*]} ${clomp_args[*]}"
         cat "$compare_tmp/out"
         echo "=== end of process $done_runs: exit status $rc"
-    } >>"$stem.full"
+    } | add_to_file "$stem.full"   # suite/common.sh: never through a link
 }
 
 # The command of side K, as an array: env VAR=VALUE... BINARY.
@@ -156,6 +156,7 @@ compare_main() {
     helper=$(stats_helper) || { echo "run_clomp.sh: --compare: clomp-stats could not be built" >&2; exit 3; }
 
     mkdir -p "$out" || { echo "run_clomp.sh: cannot create $out" >&2; exit 2; }
+    find_writer   # suite/common.sh
     claim_new_id "$out" "$(file_host_name)"
     local stem="${base}_compare"
     {
@@ -165,7 +166,7 @@ compare_main() {
         echo "---- CPU (lscpu)"
         lscpu 2>/dev/null || echo "not available"
         echo "---- load average: $(cat /proc/loadavg 2>/dev/null || echo 'not available')"
-    } >>"$base.env"
+    } | add_to_file "$base.env"
 
     # Adjacent pairs, A and B in random order within each (CLOMP_COMPARE_SEED makes the order
     # reproducible): a drift of the machine slower than a pair hits both of its processes alike,

@@ -87,6 +87,7 @@ sweep_main() {
     done <<<"$plan"
 
     mkdir -p "$out" || { echo "run_clomp.sh: cannot create $out" >&2; exit 2; }
+    find_writer   # suite/common.sh
     claim_new_id "$out" "$(file_host_name)"
     local stem="${base}_sweep" load_before
     load_before=$(cat /proc/loadavg 2>/dev/null || echo 'not available')
@@ -97,7 +98,7 @@ sweep_main() {
         echo "---- CPU (lscpu)"
         lscpu 2>/dev/null || echo "not available"
         echo "---- load average: $load_before"
-    } >>"$base.env"
+    } | add_to_file "$base.env"
 
     # Combinations 1..K, then K..1, and again: a drift linear over two rounds hits each alike.
     local r c i rc total=$((n * ${#combos[@]})) done_runs=0 sequence='' failed='' settings

@@ -33,15 +33,17 @@ file_host_name() {
 }
 
 # claim_new_id DIR HOST: sets id and base to the lowest ID of which no file
-# at all exists in DIR. An ID is free only if no file of it exists at all;
+# at all exists in DIR. An ID is free only if no file of it exists at all (a
+# link, dangling or not, is a file: the suite would write through it);
 # creating <base>.env with noclobber (O_EXCL) then claims it atomically
 # against other suites and comparisons. Exits 2 when 1..1000 are all taken.
 claim_new_id() {
     local dir=$1 host=$2 n existing
     id=''
     for ((n = 1; n <= 1000; n++)); do
-        existing=("$dir/CLOMP_${host}_${n}".* "$dir/CLOMP_${host}_${n}"_*)
-        if [ -e "${existing[0]}" ] || [ -e "${existing[1]}" ]; then continue; fi
+        existing=("$dir/CLOMP_${host}_${n}".* "$dir/CLOMP_${host}_${n}"_* "$dir/.CLOMP_${host}_${n}".*)
+        if [ -e "${existing[0]}" ] || [ -L "${existing[0]}" ] || [ -e "${existing[1]}" ] || [ -L "${existing[1]}" ] ||
+            [ -e "${existing[2]}" ] || [ -L "${existing[2]}" ]; then continue; fi
         if (set -o noclobber; : >"$dir/CLOMP_${host}_${n}.env") 2>/dev/null; then
             id=$n
             break
@@ -51,6 +53,25 @@ claim_new_id() {
     # shellcheck disable=SC2034  # the caller's result, like id
     base="$dir/CLOMP_${host}_${id}"
 }
+
+# The drivers' writer (suite/clomp_write.c), built on demand: every file they
+# write in an output directory goes through it, never through a link.
+#   put_file FILE: standard input becomes FILE (a new private name in FILE's
+#     directory, synced, renamed over it; a link or other non-file there is refused)
+#   add_to_file FILE: standard input appended (O_NOFOLLOW: a link is refused), synced
+# find_writer sets writer; it exits 2 when the writer cannot be built.
+find_writer() {
+    writer=${CLOMP_WRITE:-$here/build/clomp-write}
+    [ ! -x "$writer" ] || return 0
+    make -C "$here" --no-print-directory -s clomp-write >&2 || die_usage "could not build build/clomp-write (make clomp-write), the driver's safe writer"
+    writer=$here/build/clomp-write
+}
+put_file() { "$writer" replace "$1"; }
+add_to_file() { "$writer" append "$1"; }
+
+# printable: standard input without control characters (C0 but newlines, DEL,
+# C1 in UTF-8): for lines made of what files that may come from elsewhere say.
+printable() { LC_ALL=C sed 's/[\x01-\x09\x0b-\x1f\x7f]//g; s/\xc2[\x80-\x9f]//g'; }
 
 # The statistics helper (compare/clomp_stats.c: timing/'s median interval and
 # A/B tests), built on demand for --replicates and --compare.
@@ -72,15 +93,15 @@ table_rows() { [ ! -e "$1" ] || awk -F, -f "$here/results/csv_columns.awk" -f <(
 # the record journal, suite/run_guard.sh, left half recorded, or one
 # drop_incomplete_done_runs took back) leave the tables, by their run column,
 # so that the resumed run has its rows once; so does its JSON record.
-# Each table is rewritten beside itself with its own mode, synced, then
-# renamed over it; one that cannot be rewritten stops the resume (exit 2).
+# Each table is rewritten with its own mode (put_file); one that cannot be
+# rewritten stops the resume (exit 2).
 drop_unfinished_runs() {  # uses $base
-    local f
+    local f rows
     for f in "$base"_*.summary "$base.csv" "$base.constructs.csv" "$base.target_constructs.csv" "$base.oversubscribed.csv" "$base.runs.csv"; do
         [ -e "$f" ] || continue
         # shellcheck disable=SC2016  # awk's own $0
-        if ! awk -F, -f <(echo 'FILENAME == ARGV[1] { done[$0] = 1; next } FNR == 1 { print }') -f "$here/results/csv_columns.awk" \
-            -f <(echo 'col("run") in done') "$base.done" "$f" >"$f.new" || ! replace_with_new "$f"; then
+        if ! rows=$(awk -F, -f <(echo 'FILENAME == ARGV[1] { done[$0] = 1; next } FNR == 1 { print }') -f "$here/results/csv_columns.awk" \
+            -f <(echo 'col("run") in done') "$base.done" "$f") || ! printf '%s\n' "$rows" | put_file "$f"; then
             die_usage "--resume: cannot rewrite $f"
         fi
     done
@@ -90,9 +111,15 @@ drop_unfinished_runs() {  # uses $base
     done
 }
 
-# replace_with_new FILE: FILE.new, given FILE's mode and synced, renamed over FILE.
-replace_with_new() {
-    chmod --reference="$1" -- "$1.new" && sync -- "$1.new" && mv -f -- "$1.new" "$1" && return 0
-    rm -f -- "$1.new"
-    return 1
+# refuse_links DIR NAME: --resume only reads and writes regular files: a suite
+# (copied from elsewhere) whose files, hidden ones included, are links or
+# anything but regular files and directories is refused (exit 2), before any is opened.
+refuse_links() {
+    local f
+    for f in "$1/$2".* "$1/$2"_* "$1/.$2".*; do
+        [ -e "$f" ] || [ -L "$f" ] || continue
+        if [ -L "$f" ] || { [ ! -f "$f" ] && [ ! -d "$f" ]; }; then
+            die_usage "--resume: $f is a symbolic link or not a regular file: refused (a suite's files are its own regular files)"
+        fi
+    done
 }

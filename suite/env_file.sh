@@ -60,7 +60,7 @@ write_env() {
         echo "---- transparent hugepages: $(cat /sys/kernel/mm/transparent_hugepage/enabled 2>/dev/null || echo 'not available')"
         echo "---- preflight warnings"
         if [ ${#preflight[@]} -eq 0 ]; then echo "none"; else printf 'WARNING: %s\n' "${preflight[@]}"; fi
-    } >>"$base.env"
+    } | add_to_file "$base.env"
 }
 
 check_preflight() {

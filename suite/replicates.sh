@@ -183,7 +183,7 @@ auto_replicates_step() {
             return 1
         else
             auto_insert "$i"
-            echo "replicates auto: stage-2 process $auto_inserted of $auto_n: run $((i + 1))" >>"$base.env"
+            echo "replicates auto: stage-2 process $auto_inserted of $auto_n: run $((i + 1))" | add_to_file "$base.env"
         fi
         return 0
     fi

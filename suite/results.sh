@@ -3,10 +3,10 @@
 # the between-process summary, charts, the HTML report and the submission
 # bundle, made by the Python results package (results/clomp_results/).
 # Sourced by run_clomp.sh.
-#   reads: here (the source tree), plots (yes, no, auto: run_clomp.sh's setting),
+#   reads: here (the source tree), plots (yes, no, auto: run_clomp.sh's setting), sign_key (--sign KEY),
 #          lock_fd (suite/run_guard.sh's: only the driver and its runs hold the suite)
 #   sets:  have_python (1 when python3 runs the results package here), python_exe (its interpreter)
-declare -g here plots lock_fd   # assigned before any function below runs
+declare -g here plots lock_fd sign_key   # assigned before any function below runs
 # The runs never need Python: without it every run is still recorded (its
 # .full section, JSON record, .done mark, <base>.runs.csv line and its rows in
 # <base>.csv), and the tables and report are made elsewhere (make plots OUT=...).
@@ -98,11 +98,11 @@ summary_row_from_writer() {
 # a write fails (record_run, suite/run_guard.sh, then takes every file back).
 record_tables() {
     local base=$1 prefix="$2,$3,$5,$6,$7" csv=$8 table=$9 asked
-    if [ ! -s "$base.runs.csv" ]; then echo 'run,set,numa,status,exit_code,seconds' >>"$base.runs.csv" || return 1; fi
-    printf '%s,%s,%s,%s,%s,%s\n' "$2" "$3" "${4:-first-touch}" "$5" "$6" "$7" >>"$base.runs.csv" || return 1
+    if [ ! -s "$base.runs.csv" ]; then echo 'run,set,numa,status,exit_code,seconds' | add_to_file "$base.runs.csv" || return 1; fi
+    printf '%s,%s,%s,%s,%s,%s\n' "$2" "$3" "${4:-first-touch}" "$5" "$6" "$7" | add_to_file "$base.runs.csv" || return 1
     if [ -s "$csv" ]; then
-        if [ ! -s "$table" ]; then printf 'run,set,run_status,run_exit_code,run_seconds,%s\n' "$(head -n 1 "$csv")" >>"$table" || return 1; fi
-        tail -n +2 "$csv" | sed "s/^/$prefix,/" >>"$table" || return 1
+        if [ ! -s "$table" ]; then printf 'run,set,run_status,run_exit_code,run_seconds,%s\n' "$(head -n 1 "$csv")" | add_to_file "$table" || return 1; fi
+        tail -n +2 "$csv" | sed "s/^/$prefix,/" | add_to_file "$table" || return 1
     fi
     [ "$have_python" = 1 ] || return 0
     summary_row_from_writer "$2" "${base}_$3.summary"
@@ -128,8 +128,8 @@ write_results() {  # write_results BASE: tables, charts, <base>.html, <base>.tar
         return 1
     fi
     case $plots in yes) chart_opt=(--charts) ;; no) chart_opt=(--no-charts) ;; esac
-    # tables --write, between, report, bundle: in one process (results/clomp_results/finish.py).
-    clomp_results finish ${chart_opt[@]+"${chart_opt[@]}"} "$1"
+    # tables --write, between, report, bundle (and its signature): in one process (results/clomp_results/finish.py).
+    clomp_results finish ${chart_opt[@]+"${chart_opt[@]}"} ${sign_key:+--sign "$sign_key"} "$1"
 }
 
 # --bundle [ID]: rewrites the results of the suite of that ID in DIR and

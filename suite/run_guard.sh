@@ -10,7 +10,7 @@
 #          stop_flag (stop_asked, relay_stop)
 #   sets:  lock_fd, holder_file, holding (lock_suite); watchdog (start_watchdog)
 #   uses:  is_construct_set (suite/plan.sh), record_tables, close_row_writer (suite/results.sh),
-#          table_rows, replace_with_new (suite/common.sh)
+#          table_rows, put_file, add_to_file, printable (suite/common.sh)
 # Declared here; run_clomp.sh assigns them before any function below runs:
 declare -g base id out_dir host resume_id stop_flag run set_name status rc reason seconds policy tmp full summary run_csv total_runs
 declare -ga orig_args cmd
@@ -33,8 +33,12 @@ run_group_alive() {
 lock_suite() {
     local pid='' h='' since='' pg=''
     holder_file="$out_dir/.CLOMP_${host}_${id}.driver"
-    exec {lock_fd}>>"$base.env" || die_usage "cannot open $base.env to lock suite $id"
-    [ -r "$holder_file" ] && read -r pid h since pg <"$holder_file"
+    exec {lock_fd}<"$base.env" || die_usage "cannot open $base.env to lock suite $id"
+    # The note may be anyone's (a shared directory): only its words in plain characters are used.
+    [ ! -f "$holder_file" ] || [ -L "$holder_file" ] || read -r pid h since pg <"$holder_file"
+    [[ $pid =~ ^[0-9]{1,9}$ ]] || pid=''
+    [[ $pg =~ ^[0-9]{1,9}$ ]] || pg=''
+    h=${h//[^A-Za-z0-9._-]/?} since=${since//[^0-9A-Z:-]/?}
     if ! flock -n "$lock_fd"; then
         if [ -n "$pid" ] && [ "$h" = "$(uname -n)" ] && ! kill -0 "$pid" 2>/dev/null && [ -n "$pg" ] && [ "$pg" != - ]; then
             die_usage "suite $id: its driver (pid $pid on $h) is gone, but its run (process group $pg) still runs; wait for it to end or stop it (kill -- -$pg), then resume"
@@ -46,7 +50,8 @@ lock_suite() {
     if [ -n "$pg" ] && [ "$pg" != - ] && [ "$h" = "$(uname -n)" ] && run_group_alive "$pg"; then
         die_usage "suite $id: a run of its previous driver (pid $pid, process group $pg) still runs; wait for it to end or stop it (kill -- -$pg), then resume"
     fi
-    holder_line - >"$holder_file" 2>/dev/null || true   # who holds it: for the message above only
+    rm -f -- "$holder_file"   # the lock is ours: so is the note's name (whatever was planted there goes)
+    holder_line - | put_file "$holder_file" 2>/dev/null || true   # who holds it: for the message above only
     holding=1
     trap release_suite EXIT
 }
@@ -58,7 +63,7 @@ release_suite() {
 
 # note_run_group PGID: the run in progress, for a later --resume to check.
 note_run_group() {
-    holder_line "$1" >"$holder_file" 2>/dev/null || true
+    holder_line "$1" | put_file "$holder_file" 2>/dev/null || true
 }
 
 # end_run_group PGID: TERM, then KILL after 10 s (a launcher's wrappers included).
@@ -86,7 +91,7 @@ relay_stop() {
     local _pid _host _since pg=''
     : >"$stop_flag"
     read -r _pid _host _since pg 2>/dev/null <"$holder_file"
-    [ -z "$pg" ] || [ "$pg" = - ] || end_run_group "$pg"
+    [[ ! $pg =~ ^[0-9]{1,9}$ ]] || end_run_group "$pg"
 }
 
 # start_watchdog PGID LIMIT MARKER: in the background, ends the run's
@@ -168,14 +173,11 @@ write_failed() {
 }
 
 # mark_done RUN: the run's number appended to <base>.done through a new
-# copy (its mode kept), synced, renamed over it (replace_with_new,
-# suite/common.sh), and the directory synced:
-# a run is done only once every file of it is on disk.
+# copy (its mode kept), synced, renamed over it, and the directory synced
+# (put_file, suite/common.sh): a run is done only once every file of it is on disk.
 mark_done() {
-    cat -- "$base.done" >"$base.done.new" &&
-        echo "$1" >>"$base.done.new" &&
-        replace_with_new "$base.done" &&
-        sync -- "$out_dir"
+    local runs
+    runs=$(cat -- "$base.done") && printf '%s\n' ${runs:+"$runs"} "$1" | put_file "$base.done"
 }
 
 # The record's undo journal (hidden beside the files, never bundled): before
@@ -194,7 +196,7 @@ write_journal() {  # write_journal RUN SUFFIX...
         echo "run $1"
         shift
         for f; do echo "$(stat -c %s -- "$base$f" 2>/dev/null || echo -) $f"; done
-    } >"$j.new" && sync -- "$j.new" && mv -f -- "$j.new" "$j" && sync -- "$out_dir"
+    } | put_file "$j"
 }
 
 # undo_record: the files of a run whose record was cut (not marked done)
@@ -203,9 +205,9 @@ write_journal() {  # write_journal RUN SUFFIX...
 undo_record() {
     local j word run size suffix
     j=$(journal_path)
-    rm -f -- "$j.new"
     [ -e "$j" ] || return 0
-    { read -r word run && [ "$word" = run ]; } <"$j" || die_usage "--resume: $j is not a record journal; remove it if no run is being recorded"
+    { read -r word run && [ "$word" = run ] && [[ $run =~ ^[0-9]{1,9}$ ]]; } <"$j" ||
+        die_usage "--resume: $j is not a record journal; remove it if no run is being recorded"
     if ! grep -qx "$run" "$base.done"; then
         while read -r size suffix; do
             [[ $suffix =~ ^[A-Za-z0-9_.]+$ ]] || continue
@@ -228,11 +230,12 @@ drop_incomplete_done_runs() {
     recorded=$(table_rows "$base.runs.csv" '{ print col("run") }')
     while read -r run; do
         [ -n "$run" ] || continue
+        [[ $run =~ ^[0-9]{1,9}$ ]] || die_usage "--resume: $base.done holds a line that is not a run number: refused"
         if grep -qx "$run" <<<"$recorded"; then keep+=("$run"); else dropped+=("$run"); fi
     done <"$base.done"
     [ ${#dropped[@]} -gt 0 ] || return 0
     echo "run_clomp.sh: --resume: run(s) ${dropped[*]} marked done but with incomplete files: running them again" >&2
-    if ! { [ ${#keep[@]} -eq 0 ] || printf '%s\n' "${keep[@]}"; } >"$base.done.new" || ! replace_with_new "$base.done"; then
+    if ! { [ ${#keep[@]} -eq 0 ] || printf '%s\n' "${keep[@]}"; } | put_file "$base.done"; then
         die_usage "--resume: cannot rewrite $base.done"
     fi
 }
@@ -257,18 +260,17 @@ record_run() {
     suffixes=(.env "${full#"$base"}" "${summary#"$base"}" "$table" .runs.csv)
     if ! werr=$({
         write_journal "$run" "${suffixes[@]}" || exit 1
-        [ "$status" = OK ] || printf -- '---- run %s FAILED (%s, exit status %s): %s\n' "$run" "$set_name" "$rc" "$reason" >>"$base.env" || exit 1
+        [ "$status" = OK ] || printf -- '---- run %s FAILED (%s, exit status %s): %s\n' "$run" "$set_name" "$rc" "$reason" | add_to_file "$base.env" || exit 1
         {
             echo "=== run $run/$total_runs: ${cmd[*]}"
             cat "$tmp" "$tmp.err"
             echo "=== end of run $run: exit status $rc ($status)"
-        } >>"$full" || exit 1
+        } | add_to_file "$full" || exit 1
         record_tables "$base" "$run" "$set_name" "$policy" "$status" "$rc" "$seconds" "$run_csv" "$base$table" || exit 1
         for f in "${suffixes[@]}"; do [ ! -e "$base$f" ] || sync -- "$base$f" || exit 1; done
         mark_done "$run" || exit 1
         rm -f -- "$(journal_path)"
     } 2>&1 >/dev/null); then
-        rm -f -- "$base.done.new"
         (undo_record) 2>/dev/null
         write_failed "$werr" >"$tmp.why"
         return 1
@@ -287,8 +289,9 @@ first_failure() {
     IFS=$'\t' read -r run set_name rc <<<"$(head -n 1 <<<"$failed")"
     reason=$(grep -- "^---- run $run FAILED (" "$base.env" | tail -n 1)
     reason=${reason#*): }
+    # The files may have come from elsewhere (--resume of a copied suite): no control character reaches the terminal.
     printf '%s of %s runs FAILED; first: run %s (%s, exit status %s): %s\n' "$(grep -c . <<<"$failed")" "$total_runs" \
-        "$run" "$set_name" "$rc" "${reason:-no reason recorded (a suite from a driver that did not record reasons)}"
+        "$run" "$set_name" "$rc" "${reason:-no reason recorded (a suite from a driver that did not record reasons)}" | printable
 }
 
 # resume_command: the command line that resumes this suite.
@@ -304,7 +307,7 @@ resume_command() {
 mark_incomplete() {
     local again
     again=$(resume_command)
-    echo "---- interrupted $(date)${SLURM_JOB_ID:+ in Slurm job $SLURM_JOB_ID}: incomplete; resume with: $again" >>"$base.env" ||
+    echo "---- interrupted $(date)${SLURM_JOB_ID:+ in Slurm job $SLURM_JOB_ID}: incomplete; resume with: $again" | add_to_file "$base.env" ||
         echo "run_clomp.sh: could not note the interruption in $base.env" >&2
     echo "run_clomp.sh: interrupted; every finished run is saved. Resume with: $again" >&2
     exit 130
@@ -313,7 +316,7 @@ mark_incomplete() {
 # A write of the suite's own files failed (a full disk): what is recorded
 # stays consistent, and the last line says why the suite stopped (exit 3).
 stop_unrecorded() {  # stop_unrecorded WHAT REASON
-    echo "---- stopped $(date): $1 could not be recorded: $2" >>"$base.env" 2>/dev/null
+    echo "---- stopped $(date): $1 could not be recorded: $2" | add_to_file "$base.env" 2>/dev/null
     rm -f "${tmp:-}" "${tmp:+$tmp.err}" "${tmp:+$tmp.why}" "${tmp:+$tmp.timeout}" "$run_csv"
     echo "Suite FAILED: $1 could not be recorded: $2; every run before it is saved; free space, then resume with: $(resume_command)"
     exit 3

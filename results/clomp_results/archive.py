@@ -5,11 +5,14 @@ it (``--select``). Schema (docs/compare-submissions.md, "The archive"):
   meta(key PRIMARY KEY, value)             schema_version = 1
   submissions(id INTEGER PRIMARY KEY, sha256 UNIQUE, content_sha256, label,
       kind, source, host, suite, suite_id, compiler, runtime, target_input,
-      validation_status, validation_exit, valid, conflict, record)
+      validation_status, validation_exit, valid, conflict, record, signer)
       one row per submission; sha256: the bundle's (a directory's content
       hash, a text's own); conflict: not null when another row has the same
       host and suite id with other contents (both rows say so); record: the
-      submission's record (JSON) the page is built from.
+      submission's record (JSON) the page is built from; signer: who signed
+      the bundle (clomp_compare --signers: the allowed signer's name and
+      key), "" when no signer verified it, or "not checked (no --signers)".
+      An archive of schema 1 gains the column (its rows: NULL, unknown).
   runs(submission_id, run, set_name, args, numa, status)
   figures(submission_id, section, figure, threads, process, value)
       one row per value: section key (the target input), sweep, construct
@@ -30,17 +33,17 @@ CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value TEXT);
 CREATE TABLE IF NOT EXISTS submissions(
     id INTEGER PRIMARY KEY, sha256 TEXT NOT NULL UNIQUE, content_sha256 TEXT NOT NULL, label TEXT NOT NULL,
     kind TEXT, source TEXT, host TEXT, suite TEXT, suite_id TEXT, compiler TEXT, runtime TEXT, target_input TEXT,
-    validation_status TEXT, validation_exit INTEGER, valid INTEGER NOT NULL, conflict TEXT, record TEXT NOT NULL);
+    validation_status TEXT, validation_exit INTEGER, valid INTEGER NOT NULL, conflict TEXT, record TEXT NOT NULL, signer TEXT);
 CREATE TABLE IF NOT EXISTS runs(submission_id INTEGER NOT NULL REFERENCES submissions(id), run INTEGER, set_name TEXT,
     args TEXT, numa TEXT, status TEXT);
 CREATE TABLE IF NOT EXISTS figures(submission_id INTEGER NOT NULL REFERENCES submissions(id), section TEXT NOT NULL,
     figure TEXT NOT NULL, threads TEXT, process INTEGER NOT NULL, value REAL);
 CREATE INDEX IF NOT EXISTS submissions_host_id ON submissions(host, suite_id);
 """
-SCHEMA_VERSION = "1"
+SCHEMA_VERSION = "2"
 SELECT_KEYS = {"host": "host = ?", "label": "label = ?", "suite": "suite = ?", "id": "suite_id = ?", "kind": "kind = ?",
                "sha256": "substr(sha256, 1, length(?)) = ?", "runtime": "instr(runtime, ?) > 0",
-               "compiler": "instr(compiler, ?) > 0", "valid": "valid = ?"}
+               "compiler": "instr(compiler, ?) > 0", "valid": "valid = ?", "signer": "instr(signer, ?) > 0"}
 
 
 class ArchiveError(Exception):
@@ -54,6 +57,10 @@ def open_archive(path: str) -> sqlite3.Connection:
         row = db.execute("SELECT value FROM meta WHERE key = 'schema_version'").fetchone()
         if row is None:
             db.execute("INSERT INTO meta(key, value) VALUES ('schema_version', ?)", (SCHEMA_VERSION,))
+        elif row[0] == "1":      # schema 1 had no signer: the column added, its rows unknown (NULL)
+            if "signer" not in [c[1] for c in db.execute("PRAGMA table_info(submissions)")]:
+                db.execute("ALTER TABLE submissions ADD COLUMN signer TEXT")
+            db.execute("UPDATE meta SET value = ? WHERE key = 'schema_version'", (SCHEMA_VERSION,))
         elif row[0] != SCHEMA_VERSION:
             raise ArchiveError("%s: archive schema %s, this clomp_compare reads %s" % (path, row[0], SCHEMA_VERSION))
         db.commit()
@@ -85,11 +92,11 @@ def add(db: sqlite3.Connection, r) -> Tuple[str, int]:
             return "already archived", row[0]
         cur = db.execute(
             "INSERT INTO submissions(sha256, content_sha256, label, kind, source, host, suite, suite_id, compiler, runtime,"
-            " target_input, validation_status, validation_exit, valid, conflict, record)"
-            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, NULL, ?)",
+            " target_input, validation_status, validation_exit, valid, conflict, record, signer)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, NULL, ?, ?)",
             (r["sha256"], r["content_sha256"], r["label"], r["kind"], r["source"], r["host"], r["suite"], r["suite_id"],
              r.get("compiler", ""), r.get("runtime", ""), r["target_input"], r["validation"]["status"],
-             r["validation"]["exit"], 1 if r["valid"] else 0, json.dumps(r)))
+             r["validation"]["exit"], 1 if r["valid"] else 0, json.dumps(r), r.get("signer", "")))
         new = cur.lastrowid
         db.executemany("INSERT INTO runs(submission_id, run, set_name, args, numa, status) VALUES (?, ?, ?, ?, ?, ?)",
                        [(new, x["run"], x["set"], x["args"], x["numa"], x["status"]) for x in r["runs"]])

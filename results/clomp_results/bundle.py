@@ -135,5 +135,16 @@ def main(argv: List[str]) -> int:
     except OSError as e:
         print("clomp-results bundle: could not write %s: %s" % (for_terminal(out), for_terminal(str(e))), file=sys.stderr)
         return 1
+    # A signature of the bundle this one replaced signs other bytes: it goes (the link itself, if one is there).
+    try:
+        os.unlink(out + ".sig")
+        print("clomp-results bundle: removed %s.sig: it signed the bundle this one replaces (sign again: "
+              "results/clomp-results sign KEY %s)" % (for_terminal(out), for_terminal(out)), file=sys.stderr)
+    except FileNotFoundError:
+        pass
+    except OSError as e:
+        print("clomp-results bundle: %s.sig signs the bundle this one replaces and could not be removed: %s"
+              % (for_terminal(out), for_terminal(str(e))), file=sys.stderr)
+        return 1
     print(out)
     return 0

@@ -1,12 +1,15 @@
 """``./clomp_compare``: the buyer's table (issue 33, docs/compare-submissions.md).
 
     clomp_compare [--out DIR] [--name LABEL=PATH ...] [--baseline LABEL]
-                  [--include-invalid] [--archive DB [--select SPEC]] [SUBMISSION ...]
+                  [--include-invalid] [--signers ALLOWED_SIGNERS]
+                  [--archive DB [--select SPEC]] [SUBMISSION ...]
 
 A submission: a bundle, a suite's directory, a run_clomp.sh --compare
 result, or CLOMP 1.2's text output (submissions.py). Writes DIR/
 buyers_table.html, .csv and .json (DIR: ./clomp-compare), each through
-safe_write. Exit 0 written; 1 a submission refused (invalid: every reason,
+safe_write. --signers: each bundle's signature (BUNDLE.sig) must verify
+(sign.py) and its signer is recorded (the header, the archive); a bundle
+without one is invalid. Exit 0 written; 1 a submission refused (invalid: every reason,
 unless --include-invalid; hostile: one line), nothing written; 2 usage, or
 an input that is not a submission; 3 clomp-stats, the archive or a write failed.
 """
@@ -27,7 +30,7 @@ from .safe_io import Refused, for_terminal
 
 ME = "clomp_compare"
 USAGE = ("usage: clomp_compare [--out DIR] [--name LABEL=PATH ...] [--baseline LABEL] [--include-invalid]\n"
-         "                     [--archive DB [--select 'host=...,runtime=...']] [SUBMISSION ...]\n"
+         "                     [--signers ALLOWED_SIGNERS] [--archive DB [--select 'host=...,runtime=...']] [SUBMISSION ...]\n"
          "  SUBMISSION: a bundle CLOMP_<host>_<id>.tar.gz, a suite directory, a run_clomp.sh --compare result\n"
          "  (its .json, .txt or stem) or CLOMP 1.2's text output. docs/compare-submissions.md")
 CSV_HEADER = ["section", "row", "threads", "submission", "submission_valid", "n", "median", "low", "high", "interval",
@@ -35,13 +38,14 @@ CSV_HEADER = ["section", "row", "threads", "submission", "submission_valid", "n"
 
 
 def parse_args(argv):
-    opts = {"out": "clomp-compare", "named": [], "baseline": None, "include_invalid": False, "archive": None, "select": None}
+    opts = {"out": "clomp-compare", "named": [], "baseline": None, "include_invalid": False, "archive": None, "select": None,
+            "signers": None}
     i = 0
     while i < len(argv):
         a = argv[i]
         if a in ("-h", "--help"):
             return None
-        if a in ("--out", "--name", "--baseline", "--archive", "--select"):
+        if a in ("--out", "--name", "--baseline", "--archive", "--select", "--signers"):
             if i + 1 >= len(argv):
                 raise ValueError("%s needs a value" % a)
             v = argv[i + 1]
@@ -63,6 +67,8 @@ def parse_args(argv):
         i += 1
     if opts["select"] is not None and not opts["archive"]:
         raise ValueError("--select needs --archive DB")
+    if opts["signers"] is not None and not os.path.isfile(opts["signers"]):
+        raise ValueError("--signers: %s: no such file" % for_terminal(opts["signers"]))
     if not opts["named"] and opts["select"] is None:
         raise ValueError("no submission given")
     return opts
@@ -154,12 +160,12 @@ def write(out_dir, subs, table) -> List[str]:
     return names
 
 
-def load_all(named, include_invalid, err) -> (List[Dict[str, object]], int):
+def load_all(named, include_invalid, err, signers=None) -> (List[Dict[str, object]], int):
     """The submissions' records, and the exit status so far (0, 1 refused or invalid, 2 not a submission)."""
     subs, status, labels = [], 0, []
     for label, path in named:
         try:
-            got = submissions.load(path, label or default_label(path))
+            got = submissions.load(path, label or default_label(path), signers)
         except submissions.SubmissionError as e:
             err.write("%s: %s\n" % (ME, e))
             status = max(status, 2)
@@ -195,7 +201,7 @@ def main(argv: List[str]) -> int:
     if opts is None:
         print(USAGE)
         return 0
-    subs, status = load_all(opts["named"], opts["include_invalid"], err)
+    subs, status = load_all(opts["named"], opts["include_invalid"], err, opts["signers"])
     if status:
         return status      # nothing written: every refusal said why above
     try:

@@ -9,6 +9,7 @@ from html import escape
 from typing import Dict, List
 
 from . import svg_chart
+from .records import count_of
 
 STYLE = """body{font-family:sans-serif;margin:1.5em;max-width:1400px}table{border-collapse:collapse;margin:.6em 0}
 td,th{border:1px solid #bbb;padding:3px 7px;vertical-align:top}th{background:#eef}td.num{text-align:right;font-family:monospace}
@@ -124,7 +125,7 @@ def sweep_section(table, subs) -> List[str]:
         for row in fig["rows"]:
             out.append("<tr><th>%s</th>%s</tr>" % (e(row["threads"]), "".join(cell_td(c, s) for c, s in zip(row["cells"], subs))))
             for c, s in zip(row["cells"], subs):
-                if c.get("median") is not None and row["threads"].isdigit():
+                if c.get("median") is not None and count_of(row["threads"]) is not None:
                     series[s["label"]].append((float(row["threads"]), c["median"], c.get("low"), c.get("high")))
         out.append("</table>")
         if not fig["rows"]:

@@ -24,6 +24,7 @@ from typing import Dict, List, Optional
 
 from . import stats_helper
 from .html_key import judge
+from .records import count_of
 from .submissions import KEY_FIGURES, SWEEP_FIGURES
 
 LEVEL = 0.95
@@ -171,7 +172,7 @@ def cycles_text(median: Optional[float], clock: Dict[str, object]) -> str:
 
 
 def _thread_key(t: str):
-    return (0, int(t)) if t.isdigit() else (1, t)
+    return (0, int(t)) if count_of(t) is not None else (1, t)
 
 
 def build(subs: List[Dict[str, object]], helper: str, baseline: Optional[str] = None) -> Dict[str, object]:

@@ -30,7 +30,8 @@ COMMANDS = {
     "calibration": ("clomp_results.calibration", "the dry run's cost model constants from the two calibration runs' JSON (suite/calibrate.sh)"),
     "find-suite": ("clomp_results.find_suite", "which suite of a directory run_clomp.sh --bundle [ID] rewrites (its base name)"),
     "bundle": ("clomp_results.bundle", "write the submission bundle <base>.tar.gz of a suite (MANIFEST, runtime library)"),
-    "finish": ("clomp_results.finish", "a suite's end in one process: tables --write, between, report, bundle"),
+    "finish": ("clomp_results.finish", "a suite's end in one process: tables --write, between, report, bundle (and sign, with --sign KEY)"),
+    "sign": ("clomp_results.sign", "sign a submission bundle: BUNDLE.sig (ssh-keygen -Y sign, namespace clomp-submission)"),
 }
 
 

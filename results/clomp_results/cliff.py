@@ -21,6 +21,7 @@ from __future__ import annotations
 from html import escape
 from typing import Dict, List, Optional, Tuple
 
+from .records import count_of
 from .view import num
 
 CLIFF_FACTOR = 2.0
@@ -74,7 +75,7 @@ def judge(pts: Dict[int, Dict[str, Optional[float]]], cores: int, factor: float 
 def suite_runs(suite) -> Tuple[List[Tuple[str, int, dict]], str, int]:
     """(set, threads, record) of every run with a record, the target zones' set and the cores the cliff is at."""
     runs = [(p.set_name, p.threads, suite.records[p.index].doc) for p in suite.plan if p.index in suite.records]
-    zone_sets = [p.set_name for p in suite.plan if p.set_name.endswith("zones") and p.set_name[:-5].isdigit()]
+    zone_sets = [p.set_name for p in suite.plan if p.set_name.endswith("zones") and count_of(p.set_name[:-5]) is not None]
     target = min(zone_sets, key=lambda s: int(s[:-5])) if zone_sets else ""
     over = [p.threads for p in suite.plan if p.is_oversubscribed]
     cores = over[0] - 1 if over else (suite.env.max_threads or 0)

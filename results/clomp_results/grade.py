@@ -25,7 +25,7 @@ from __future__ import annotations
 from typing import List
 
 from . import cliff
-from .records import Suite
+from .records import Suite, count_of
 
 SUBMISSION_TIME_SCALE = 100
 QUIET_LOST_FRACTION = 0.10
@@ -83,8 +83,8 @@ def submission_reasons(suite: Suite, cores: int) -> List[str]:
     elif unknown_binding and any(w.startswith("threads not bound") for w in suite.env.preflight_warnings):
         reasons.append("threads not bound (the preflight warning in %s.env)" % suite.name)
     over = [p.index for p in suite.plan if cores and p.threads > cores and not p.is_oversubscribed]
-    carried = [p.index for p in suite.plan if p.is_oversubscribed and (
-        p.index in suite.records or any(cliff.never_submitted(rel, suite.name) for rel in suite.files))]
+    files_carried = any(cliff.never_submitted(rel, suite.name) for rel in suite.files)   # once, not once a run
+    carried = [p.index for p in suite.plan if p.is_oversubscribed and (p.index in suite.records or files_carried)]
     if carried:
         reasons.append("the team-size cliff's oversubscribed run (cores + 1) is not submission data, and the bundle "
                        "carries it: runs %s (a bundle made by run_clomp.sh leaves it out)" % _runs(carried))
@@ -114,7 +114,7 @@ def submission_reasons(suite: Suite, cores: int) -> List[str]:
         reasons.append("%s in runs %s%s" % (why, _runs(runs), " (%s)" % detail if detail and detail != why else ""))
     if suite.constructs is not None:
         unresolved = sorted({int(r["run"]) for r in suite.constructs.rows
-                             if r.get("status") == "unresolved" and r.get("run", "").isdigit()})
+                             if r.get("status") == "unresolved" and count_of(r.get("run")) is not None})
         if unresolved:
             reasons.append("construct rows unresolved (not measured overheads) in runs %s" % _runs(unresolved))
     return reasons

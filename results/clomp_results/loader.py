@@ -40,7 +40,12 @@ from .safe_io import DEFAULT_LIMITS, Limits
 __all__ = ["load_suite", "open_suite", "load_from_input", "parse_env", "parse_plan", "read_table", "unquote_bash",
            "SuiteError", "SUITE_NAME", "INPUT_NAMES", "EnvFacts", "PlannedRun", "RunRecord", "Suite", "Table"]
 
-SUITE_NAME = re.compile(r"^CLOMP_(.+)_([0-9]+)$")
+# A suite's name in safe characters (run_clomp.sh's file_host_name makes the host part so); a name
+# that has the shape but other characters (quotes, $( ), ESC) is refused (safe_io.check_suite_name).
+SUITE_NAME = re.compile(r"^CLOMP_([A-Za-z0-9._-]+)_([0-9]{1,9})$")
+SUITE_SHAPE = re.compile(r"^CLOMP_(.+)_([0-9]+)$", re.S)
+MACHINE_FILE_BYTES = 4 << 20   # a machine description file: lscpu of a 1,000-CPU node is well under 1 MiB
+MACHINE_BYTES = 16 << 20       # all of them, held as text: a real description is a few KiB to a few hundred
 RECORD_NAME = re.compile(r"^_(.+)\.run([0-9]+)\.json$")
 
 
@@ -63,19 +68,31 @@ def _suite_names(entries: List[str]) -> List[Tuple[int, str]]:
             m = SUITE_NAME.match(e[:-4])
             if m:
                 out.append((int(m.group(2)), e[:-4]))
+            elif SUITE_SHAPE.match(e[:-4]):
+                safe_io.check_suite_name(e[:-4])
     return sorted(out)
 
 
-def open_suite(path: str, suite_id: Optional[int] = None, limits: Limits = DEFAULT_LIMITS):
+def checked_name(name: str) -> str:
+    """NAME, refused when it has a suite's shape in unsafe characters (one line, exit 1)."""
+    if SUITE_SHAPE.match(name) and not SUITE_NAME.match(name):
+        safe_io.check_suite_name(name)
+        raise safe_io.Refused("suite name '%s': the suite ID is not a number of at most 9 digits" % safe_io.for_terminal(name[:200]))
+    return name
+
+
+def open_suite(path: str, suite_id: Optional[int] = None, limits: Limits = DEFAULT_LIMITS, verify=None):
     """(Input, suite name) for a bundle, a suite's directory, an output
     directory or a base path; SuiteError when there is none, safe_io's
-    Refused/NotABundle for hostile input."""
+    Refused/NotABundle for hostile input (a suite's name in other characters
+    than safe_io.SAFE_NAME's among them). VERIFY: safe_io.open_input's, for
+    a bundle (its signature, checked on the file that is extracted)."""
     if os.path.isdir(path):
         base_dir = path
         entries = os.listdir(path)
         own = os.path.basename(os.path.normpath(os.path.abspath(path)))
-        if SUITE_NAME.match(own) and (own + ".env" in entries or "MANIFEST" in entries):
-            name = own                                  # an unpacked bundle
+        if SUITE_SHAPE.match(own) and (own + ".env" in entries or "MANIFEST" in entries):
+            name = checked_name(own)                    # an unpacked bundle
             inp = safe_io.open_input(path, limits)
             return inp, name
         names = _suite_names(entries)
@@ -92,9 +109,14 @@ def open_suite(path: str, suite_id: Optional[int] = None, limits: Limits = DEFAU
         base = path[:-4] if path.endswith(".env") else path
         base_dir, name = os.path.split(base)
         base_dir = base_dir or "."
+        checked_name(name)
     elif os.path.lexists(path):
-        inp = safe_io.open_input(path, limits)           # a bundle
-        return inp, os.path.basename(inp.top)
+        inp = safe_io.open_input(path, limits, verify=verify)   # a bundle
+        try:
+            return inp, checked_name(os.path.basename(inp.top))
+        except safe_io.Refused:
+            inp.close()
+            raise
     else:
         raise SuiteError("no suite at %s (neither a bundle, a directory nor %s.env)" % (
             safe_io.for_terminal(path), safe_io.for_terminal(path)))
@@ -146,9 +168,13 @@ def load_from_input(inp: safe_io.Input, name: str, source: str = "") -> Suite:
         data = safe_io.read_in_top(inp, name + suffix) if name + suffix in files else None
         tables[suffix] = read_table(name + suffix, data) if data else None
     machine = {}
+    held = sum(size for rel, size in files.items() if rel.startswith(name + "_machine/"))
+    if held > MACHINE_BYTES:
+        raise safe_io.Refused("%s_machine/: %d bytes in all, over the bound of %d for a machine description" % (name, held, MACHINE_BYTES))
     for rel in files:
         if rel.startswith(name + "_machine/"):
-            machine[rel.split("/", 1)[1]] = safe_io.read_in_top(inp, rel).decode("utf-8", errors="replace")
+            data = safe_io.read_in_top(inp, rel, MACHINE_FILE_BYTES)
+            machine[rel.split("/", 1)[1]] = data.decode("utf-8", errors="replace")
     return Suite(name=name, source=source, env=env, done=done, records=records, summaries=summaries,
                  csv=tables[".csv"], constructs=tables[".constructs.csv"], processes=tables["_key.processes.csv"],
                  machine=machine, files=files, problems=problems, runs=tables[".runs.csv"])

@@ -36,7 +36,7 @@ def heading(suite, prefix: str) -> str:
 
 def memory(text: str) -> str:
     kb = first_line(text, "MemTotal:").split(" ")[0]
-    return "%.1f GiB" % (int(kb) / 1048576.0) if kb.isdigit() else ""
+    return "%.1f GiB" % (int(kb) / 1048576.0) if kb.isascii() and kb.isdigit() and len(kb) < 20 else ""
 
 
 def placement(rec) -> str:

@@ -14,11 +14,20 @@ records; nothing here reads a file.
 """
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import Any, Dict, List, Optional, Tuple
 
 # The seven clomp inputs, in CLOMP 1.2's order (a plan row's and a .summary row's inputs).
 INPUT_NAMES = ("numThreads", "allocThreads", "numParts", "zonesPerPart", "zoneSize", "flopScale", "timeScale")
+PLAIN_INT = re.compile(r"^-?[0-9]{1,9}$")   # ASCII digits only: int() would take "²" and 4,000 digits
+COUNT = re.compile(r"^[0-9]{1,9}$")
+
+
+def count_of(text) -> Optional[int]:
+    """A whole number >= 0 written in ASCII digits (at most 9), else None: str.isdigit() is true of "²",
+    which int() refuses (issue 45: a bundle's "²" stopped the buyer's table with a traceback)."""
+    return int(text) if isinstance(text, str) and COUNT.match(text) else None
 
 
 @dataclass
@@ -35,7 +44,9 @@ class PlannedRun:
 
     @property
     def threads(self) -> int:
-        return int(self.args[0])
+        """The planned numThreads; 0 when the plan's text is not a plain number (a hostile .env:
+        "²" is a digit to str.isdigit, not to int)."""
+        return int(self.args[0]) if self.args and PLAIN_INT.match(self.args[0]) else 0
 
     @property
     def is_construct(self) -> bool:
@@ -75,13 +86,11 @@ class EnvFacts:
 
     @property
     def max_threads(self) -> Optional[int]:
-        v = self.facts.get("max threads", "")
-        return int(v) if v.isdigit() else None
+        return count_of(self.facts.get("max threads", ""))
 
     @property
     def time_scale(self) -> Optional[int]:
-        v = self.facts.get("time scale", "")
-        return int(v) if v.isdigit() else None
+        return count_of(self.facts.get("time scale", ""))
 
     def section(self, prefix: str) -> List[str]:
         """The lines of the first section whose heading starts with prefix."""

@@ -13,6 +13,7 @@ import sys
 
 from . import charts as charts_mod, gnuplot, html_page, safe_write, view
 from .loader import SuiteError, load_suite
+from .records import count_of
 from .safe_io import NotABundle, Refused, for_terminal
 
 NO_GNUPLOT = "gnuplot was not installed when this report was made (install gnuplot-nox, then <code>make plots OUT=...</code>)"
@@ -94,7 +95,7 @@ def suite_base(target):
         names = []
         for entry in os.listdir(target):
             stem = entry[:-4]
-            if entry.startswith("CLOMP_") and entry.endswith(".env") and stem.rsplit("_", 1)[-1].isdigit():
+            if entry.startswith("CLOMP_") and entry.endswith(".env") and count_of(stem.rsplit("_", 1)[-1]) is not None:
                 names.append((int(stem.rsplit("_", 1)[-1]), stem))
         if not names:
             raise SuiteError("no suite (CLOMP_*.env) in %s" % for_terminal(target))

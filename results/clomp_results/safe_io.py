@@ -8,13 +8,18 @@ through this module and nothing else.
   extracted member by member into a private temporary directory; a directory
   is read in place. Members must be regular files or directories (no
   symbolic or hard links, devices, FIFOs), with relative names that stay
-  inside (no absolute path, no ``..``); their count, each one's size and the
-  total are bounded (``Limits``, overridable).
+  inside (no absolute path, no ``..``) in safe characters (letters, digits,
+  '.', '_', '-': ``SAFE_NAME``); their count, each one's size and the total
+  are bounded (``Limits``, overridable). The tar headers are read by
+  tar_reader, each judged before what it announces (a long name, a pax
+  header, a member's data) is read; one bound covers everything inflated.
 - ``Input.read(relpath)`` opens a file once with ``O_NOFOLLOW``, checks that
   what it opened is a regular file (``fstat``) and reads at most the bound.
 - The temporary directory is removed on every exit path: ``with``, normal
   exit, an exception, SIGTERM, SIGINT and SIGHUP (``_cleanup_on_signals``).
-- ``for_terminal(text)`` escapes control characters and newlines in names.
+- ``for_terminal(text)`` escapes control characters and newlines in names;
+  ``no_controls(text)`` is the last guard on a whole line before it is printed.
+- ``check_suite_name(name)``: a suite's name in safe characters, or Refused.
 
 Errors are ``Refused`` (one line, naming the member and the rule broken) or
 ``NotABundle`` (the input is not a bundle at all).
@@ -22,7 +27,9 @@ Errors are ``Refused`` (one line, naming the member and the rule broken) or
 from __future__ import annotations
 
 import errno
+import hashlib
 import os
+import re
 import signal
 import stat
 import sys
@@ -30,6 +37,8 @@ from dataclasses import dataclass
 from typing import Dict, List, Optional
 
 MiB = 1024 * 1024
+# Every name from outside (a member, a suite, a set): letters, digits, '.', '_' and '-' only.
+SAFE_NAME = re.compile(r"^[A-Za-z0-9._-]+$")
 
 
 @dataclass
@@ -49,7 +58,7 @@ def _limits_from_environment() -> Limits:
     limits = Limits()
     for field_name in ("max_members", "max_member_bytes", "max_total_bytes"):
         text = os.environ.get("CLOMP_INPUT_" + field_name.upper(), "")
-        if text.isdigit() and int(text) > 0:
+        if text.isascii() and text.isdigit() and 0 < len(text) < 20 and int(text) > 0:
             setattr(limits, field_name, int(text))
     return limits
 
@@ -124,13 +133,33 @@ def check_member_name(name: str) -> str:
         raise Refused("%s: a '..' path component (members must stay inside)" % for_terminal(name))
     if "\0" in name:
         raise Refused("%s: a NUL byte in the name" % for_terminal(name))
+    for part in parts:
+        if not SAFE_NAME.match(part):
+            raise Refused("%s: a name with characters other than letters, digits, '.', '_' and '-' (a name from "
+                          "outside reaches file names, make and terminals)" % for_terminal(name[:200]))
     return "/".join(parts)
 
 
-def read_bounded(path: str, limit: int, dir_fd: Optional[int] = None, what: str = "") -> bytes:
+def check_suite_name(name: str) -> str:
+    """NAME, when it is a suite's CLOMP_<host>_<id> in safe characters; Refused when it is one in
+    other characters (quotes, $( ), ESC: it would reach make, file names and terminals)."""
+    if not SAFE_NAME.match(name):
+        raise Refused("suite name '%s': characters other than letters, digits, '.', '_' and '-' "
+                      "(refused: a suite's name reaches file names, make and terminals)" % for_terminal(name[:200]))
+    return name
+
+
+def no_controls(text: str) -> str:
+    """TEXT with its control characters (C0, DEL, C1) as visible escapes, and nothing else changed:
+    the last guard before a line that may hold already-escaped text reaches a terminal."""
+    return "".join("\\x%02x" % ord(ch) if ord(ch) < 0x20 or 0x7f <= ord(ch) < 0xa0 else ch for ch in str(text))
+
+
+def read_bounded(path: str, limit: int, dir_fd: Optional[int] = None, what: str = "", sink=None) -> bytes:
     """The bytes of a regular file, opened once with O_NOFOLLOW (and
     O_NONBLOCK, so a FIFO cannot block the open), checked with fstat to be a
-    regular file, read with at most `limit` bytes; Refused otherwise."""
+    regular file, read with at most `limit` bytes; Refused otherwise. With
+    SINK, each block goes to it instead (a stream: b"" is returned)."""
     name = what or path
     flags = os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0)
     try:
@@ -151,8 +180,11 @@ def read_bounded(path: str, limit: int, dir_fd: Optional[int] = None, what: str 
             block = os.read(fd, min(1 << 20, limit + 1 - got))
             if not block:
                 break
-            chunks.append(block)
             got += len(block)
+            if sink is None:
+                chunks.append(block)
+            elif got <= limit:
+                sink(block)
             if got > limit:
                 raise Refused("%s: grew past the bound of %d bytes per file while read" % (for_terminal(name), limit))
         return b"".join(chunks)
@@ -188,12 +220,21 @@ class Input:
     def path(self, rel: str) -> str:
         return os.path.join(self.root, rel)
 
-    def read(self, rel: str) -> bytes:
-        """The bytes of one listed file (Refused if it is not one)."""
+    def read(self, rel: str, limit: Optional[int] = None) -> bytes:
+        """The bytes of one listed file (Refused if it is not one, or over LIMIT: the bound per member)."""
         rel = check_member_name(rel)
         if rel not in self.files:
             raise Refused("%s: not a regular file of the input" % for_terminal(rel))
-        return read_bounded(self.path(rel), self.limits.max_member_bytes, what=rel)
+        return read_bounded(self.path(rel), limit or self.limits.max_member_bytes, what=rel)
+
+    def sha256(self, rel: str) -> str:
+        """The SHA-256 of one listed file, read as a stream (1 MiB at a time), within the bound per member."""
+        rel = check_member_name(rel)
+        if rel not in self.files:
+            raise Refused("%s: not a regular file of the input" % for_terminal(rel))
+        h = hashlib.sha256()
+        read_bounded(self.path(rel), self.limits.max_member_bytes, what=rel, sink=h.update)
+        return h.hexdigest()
 
     def text(self, rel: str) -> str:
         return self.read(rel).decode("utf-8", errors="replace")
@@ -228,6 +269,7 @@ def _scan_directory(root: str, limits: Limits, only=None):
             names = [n for n in names if only(n)]
         for name in sorted(subdirs) + sorted(names):
             rel = name if rel_here == "." else rel_here + "/" + name
+            check_member_name(rel)
             st = os.lstat(os.path.join(here, name))
             count += 1
             if count > limits.max_members:
@@ -246,83 +288,73 @@ def _scan_directory(root: str, limits: Limits, only=None):
     return files, dirs
 
 
-def _extract(bundle: str, dest: str, limits: Limits):
-    import tarfile   # here, not at the top: the run loop's per-run step never opens a bundle (its start is cheaper)
-    """Extract a gzip tar member by member into dest, checking each header
-    before any byte is written; data copied with a size bound."""
+def _extract(bundle: str, dest: str, limits: Limits, verify=None):
+    """Extract a gzip tar member by member into dest (tar_reader: every header
+    judged before what it announces is read), data copied with a size bound.
+    VERIFY, when given, is called with the open bundle (positioned at its
+    start) before anything is extracted: the signature check reads the very
+    file that is then extracted."""
+    import gzip
+    import zlib
+    from . import tar_reader
     files: Dict[str, int] = {}
     dirs: List[str] = []
     total = 0
     count = 0
-    fd = None
     try:
         fd = os.open(bundle, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
     except OSError as e:
         raise NotABundle("cannot be opened (%s)" % (e.strerror if e.errno != errno.ELOOP else "a symbolic link"))
-    with os.fdopen(fd, "rb") as raw:
+    # Unbuffered: a seek is the file's own, so the signature check (another process on this
+    # descriptor) and the extraction read the same bytes from the start.
+    with os.fdopen(fd, "rb", buffering=0) as raw:
         st = os.fstat(raw.fileno())
         if not stat.S_ISREG(st.st_mode):
             raise NotABundle("%s, not a regular file" % _kind(st.st_mode))
         if raw.read(2) != b"\x1f\x8b":
             raise NotABundle("not a gzip-compressed tar file")
         raw.seek(0)
+        if verify is not None:
+            verify(raw)
+            raw.seek(0)
+        gz = gzip.GzipFile(fileobj=raw, mode="rb")
         try:
-            tar = tarfile.open(fileobj=raw, mode="r:gz")
-        except (tarfile.TarError, OSError, EOFError) as e:
-            raise NotABundle("the archive does not unpack: %s" % for_terminal(str(e)))
-        with tar:
-            try:
-                for member in tar:
-                    count += 1
-                    if count > limits.max_members:
-                        raise Refused("%s: more than %d members (the bound on members)" % (for_terminal(member.name), limits.max_members))
-                    rel = check_member_name(member.name)
-                    if len(rel.encode("utf-8", "surrogateescape")) > limits.max_name_bytes:
-                        raise Refused("%s: a name longer than %d bytes" % (for_terminal(rel[:80]) + "...", limits.max_name_bytes))
-                    target = os.path.join(dest, rel)
-                    if member.isdir():
-                        _make_dirs(dest, rel)
-                        dirs.append(rel)
-                        continue
-                    if not member.isreg():
-                        kind = ("a symbolic link" if member.issym() else "a hard link" if member.islnk()
-                                else "a character device" if member.ischr() else "a block device" if member.isblk()
-                                else "a FIFO" if member.isfifo() else "not a regular file")
-                        raise Refused("%s: %s (only regular files and directories are allowed)" % (for_terminal(rel), kind))
-                    if member.size > limits.max_member_bytes:
-                        raise Refused("%s: %d bytes, over the bound of %d bytes per member" % (for_terminal(rel), member.size, limits.max_member_bytes))
-                    total += member.size
-                    if total > limits.max_total_bytes:
-                        raise Refused("%s: the members reach %d bytes, over the bound of %d in all" % (for_terminal(rel), total, limits.max_total_bytes))
-                    if rel in files:
-                        raise Refused("%s: a member given twice" % for_terminal(rel))
-                    if "/" in rel:
-                        _make_dirs(dest, rel.rsplit("/", 1)[0])
-                    source = tar.extractfile(member)
-                    out = os.open(target, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o600)
-                    with os.fdopen(out, "wb") as sink:
-                        left = member.size
-                        while left > 0:
-                            block = source.read(min(1 << 20, left))
-                            if not block:
-                                break
-                            sink.write(block)
-                            left -= len(block)
-                    files[rel] = member.size
-                # To the end of the gzip stream, so that its CRC and length are checked;
-                # bounded, as anything after the tar's end is.
-                left = limits.max_total_bytes
-                while left > 0:
-                    block = tar.fileobj.read(min(1 << 20, left))
-                    if not block:
-                        break
-                    left -= len(block)
-                if left <= 0:
-                    raise Refused("the archive holds more than %d bytes after its last member" % limits.max_total_bytes)
-            except (tarfile.TarError, EOFError, OSError) as e:
-                if isinstance(e, OSError) and e.errno in (errno.ENOSPC, errno.EDQUOT):
-                    raise
-                raise Refused("the archive is damaged after %d members: %s" % (count, for_terminal(str(e))))
+            for member in tar_reader.members(gz, limits.max_total_bytes, limits.max_name_bytes):
+                count += 1
+                shown = member.name.decode("utf-8", "surrogateescape")
+                if count > limits.max_members:
+                    raise Refused("%s: more than %d members (the bound on members)" % (for_terminal(shown[:200]), limits.max_members))
+                if len(member.name) > limits.max_name_bytes:
+                    raise Refused("%s: a name longer than %d bytes" % (for_terminal(shown[:80]) + "...", limits.max_name_bytes))
+                rel = check_member_name(shown)
+                target = os.path.join(dest, rel)
+                if member.is_directory:
+                    _make_dirs(dest, rel)
+                    dirs.append(rel)
+                    continue
+                if not member.is_regular:
+                    raise Refused("%s: %s (only regular files and directories are allowed)" % (for_terminal(rel), member.kind_text))
+                if member.size > limits.max_member_bytes:
+                    raise Refused("%s: %d bytes, over the bound of %d bytes per member" % (for_terminal(rel), member.size, limits.max_member_bytes))
+                total += member.size
+                if total > limits.max_total_bytes:
+                    raise Refused("%s: the members reach %d bytes, over the bound of %d in all" % (for_terminal(rel), total, limits.max_total_bytes))
+                if rel in files:
+                    raise Refused("%s: a member given twice" % for_terminal(rel))
+                if "/" in rel:
+                    _make_dirs(dest, rel.rsplit("/", 1)[0])
+                out = os.open(target, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o600)
+                with os.fdopen(out, "wb") as sink:
+                    member.copy_to(sink.write)
+                files[rel] = member.size
+        except tar_reader.OverBound as e:
+            raise Refused(str(e))
+        except (tar_reader.Damaged, EOFError, OSError, zlib.error) as e:
+            if isinstance(e, OSError) and e.errno in (errno.ENOSPC, errno.EDQUOT):
+                raise
+            if count == 0 and isinstance(e, tar_reader.Damaged):
+                raise NotABundle("the archive does not unpack: %s" % for_terminal(str(e)))
+            raise Refused("the archive is damaged after %d members: %s" % (count, for_terminal(str(e))))
     return files, dirs
 
 
@@ -338,11 +370,13 @@ def _make_dirs(dest: str, rel: str) -> None:
                 raise Refused("%s: a member is both a file and a directory" % for_terminal(rel))
 
 
-def open_input(path: str, limits: Limits = DEFAULT_LIMITS, only=None) -> Input:
+def open_input(path: str, limits: Limits = DEFAULT_LIMITS, only=None, verify=None) -> Input:
     """A bundle (.tar.gz, extracted into a private temporary directory) or a
     suite directory (read in place), every member checked. The bundle must
     hold exactly one top directory. `only`: for a directory, which of its
-    top-level entries belong to the input. NotABundle or Refused otherwise."""
+    top-level entries belong to the input. `verify`: for a bundle, called
+    with the open file before it is extracted (its signature). NotABundle or
+    Refused otherwise."""
     try:
         st = os.lstat(path)
     except OSError as e:
@@ -362,7 +396,7 @@ def open_input(path: str, limits: Limits = DEFAULT_LIMITS, only=None) -> Input:
     tmp = tempfile.mkdtemp(prefix="clomp-input.")
     _live_dirs.append(tmp)
     try:
-        files, dirs = _extract(path, tmp, limits)
+        files, dirs = _extract(path, tmp, limits, verify)
         tops = sorted({rel.split("/", 1)[0] for rel in list(files) + dirs})
         if len(tops) != 1 or tops[0] in files:
             raise NotABundle("it must hold exactly one directory CLOMP_<host>_<id>/ (it holds %s)" %
@@ -383,8 +417,11 @@ def files_under(inp: Input) -> Dict[str, int]:
     return {rel[len(prefix):]: size for rel, size in inp.files.items() if rel.startswith(prefix)}
 
 
-def read_in_top(inp: Input, rel: str) -> bytes:
-    """One file of the suite, by its name inside the top directory."""
-    if inp.top == inp.root:
-        return inp.read(rel)
-    return inp.read(os.path.relpath(inp.top, inp.root) + "/" + rel)
+def in_top(inp: Input, rel: str) -> str:
+    """A file of the suite, by its name inside the top directory, as the input's own name."""
+    return rel if inp.top == inp.root else os.path.relpath(inp.top, inp.root) + "/" + rel
+
+
+def read_in_top(inp: Input, rel: str, limit: Optional[int] = None) -> bytes:
+    """One file of the suite, by its name inside the top directory (at most LIMIT bytes, else Refused)."""
+    return inp.read(in_top(inp, rel), limit)

@@ -31,7 +31,7 @@ import os
 import re
 from typing import Dict, List, Optional
 
-from . import compare_figures, grade, loader, machine_facts, safe_io, tables, text12, validate
+from . import compare_figures, crosscheck, grade, loader, machine_facts, safe_io, tables, text12, validate
 from .safe_io import NotABundle, Refused, for_terminal
 from .view import num
 
@@ -54,6 +54,7 @@ KEY_FIGURES = [
 SWEEP_FIGURES = ["omp_parallel_us_per_loop", "omp_barrier_us_per_loop", "static_omp_overhead_us"]
 NOT_CONTENT = re.compile(r"^(MANIFEST|CLOMP_.+\.html|CLOMP_.+_charts/.*|CLOMP_.+_machine/openmp_runtime\.txt)$")
 TEXT_BYTES = 16 << 20
+MAX_PROCESSES = 10000   # compare/figure_comparison.h's MAX_VALUES: clomp-stats' bound on the values of one figure
 
 
 class SubmissionError(Exception):
@@ -82,11 +83,12 @@ def content_hash(inp: safe_io.Input) -> str:
     return h.hexdigest()
 
 
-def run_validator(path: str):
-    """(exit status, status line, reasons) of ./clomp_validate's checks on PATH."""
+def run_validator(path: str, signers: Optional[str] = None, facts: Optional[dict] = None):
+    """(exit status, status line, reasons) of ./clomp_validate's checks on PATH (with --signers SIGNERS:
+    the signer left in FACTS["signer"])."""
     out, err = io.StringIO(), io.StringIO()
     with contextlib.redirect_stderr(err):
-        rc = validate.validate(path, out=out)
+        rc = validate.validate(path, out=out, signers=signers, facts=facts)
     lines = (out.getvalue() + err.getvalue()).splitlines()
     first = lines[0] if lines else ""
     status = {0: "VALID", 3: "VALID, NOT SUBMISSION-GRADE", 1: "INVALID", 2: "not a bundle"}.get(rc, "unknown")
@@ -96,13 +98,15 @@ def run_validator(path: str):
     return rc, status, reasons
 
 
-def check_directory(suite):
-    """The validator's checks of a suite directory without a MANIFEST: (exit, status, reasons)."""
+def check_directory(suite, read_text):
+    """The validator's checks of a suite directory without a MANIFEST: (exit, status, reasons).
+    READ_TEXT: a file of the suite by name (None when there is none), for the cross-checks."""
     reasons: List[str] = []
     validate.check_runs(suite, reasons)
     validate.check_verification(suite, reasons)
     validate.check_constructs(suite, reasons)
     cores = validate.check_build_and_cores(suite, reasons)
+    crosscheck.check_all(suite, read_text, reasons)
     if reasons:
         return validate.EXIT_INVALID, "INVALID", reasons
     why = [for_terminal(r) for r in grade.submission_reasons(suite, cores)]
@@ -126,7 +130,7 @@ def _empty(label, kind, source) -> Dict[str, object]:
             "suite": "", "suite_id": "", "header": [], "validation": {"status": "", "exit": None, "reasons": []},
             "valid": True, "target_input": "", "runs": [], "key": {}, "dropped": {}, "targets": {},
             "clock": {"ghz": None, "core_ghz": None, "source": "unknown", "clock": ""}, "sweep": {},
-            "constructs": {}, "notes": []}
+            "constructs": {}, "notes": [], "signer": ""}
 
 
 def _process_records(r, records, runs):
@@ -158,25 +162,34 @@ def _process_records(r, records, runs):
             labels[fid], "" if len(runs_out) == 1 else "es", " ".join(str(x) for x in runs_out)))
 
 
-def from_suite(path: str, label: str, bundle_sha: Optional[str] = None) -> Dict[str, object]:
+def from_suite(path: str, label: str, bundle_sha: Optional[str] = None, signers: Optional[str] = None) -> Dict[str, object]:
     is_bundle = bundle_sha is not None
     inp, name = loader.open_suite(path)
+    checked = None
     with inp:
         files = safe_io.files_under(inp)
         suite = loader.load_from_input(inp, name, source=path)
         content = content_hash(inp)
+        if not (is_bundle or "MANIFEST" in files):
+            checked = check_directory(suite, lambda rel: safe_io.read_in_top(inp, rel).decode("utf-8", "replace")
+                                      if rel in files else None)
     r = _empty(label, "bundle" if is_bundle else "suite directory", path)
     r["suite"] = name
     m = loader.SUITE_NAME.match(name)
     r["suite_id"] = m.group(2) if m else ""
     r["content_sha256"] = content
     r["sha256"] = bundle_sha or content
-    if is_bundle or "MANIFEST" in files:
-        rc, status, reasons = run_validator(path)
+    facts: Dict[str, str] = {}
+    if checked is None:
+        rc, status, reasons = run_validator(path, signers, facts)
     else:
-        rc, status, reasons = check_directory(suite)
+        rc, status, reasons = checked
+        if signers is not None:
+            rc, status = validate.EXIT_INVALID, "INVALID"
+            reasons = ["signature: a suite directory carries none (a signature covers a bundle's bytes)"] + reasons
     r["validation"] = {"status": status, "exit": rc, "reasons": reasons}
     r["valid"] = rc in (0, 3)
+    r["signer"] = facts.get("signer", "") if signers is not None else "not checked (no --signers)"
     facts = tables.driver_facts(suite)
     key = [p for p in suite.plan if p.set_name == "key"]
     if not key:
@@ -239,6 +252,7 @@ def from_suite(path: str, label: str, bundle_sha: Optional[str] = None) -> Dict[
         ["date", suite.env.facts.get("date", "")],
         ["target input", "%s (%d processes)" % (r["target_input"], len(target))],
         ["validation", status],
+        ["signed by", r["signer"] or "nobody the allowed signers name"],
     ]
     r["runtime"] = machine_facts.runtime(suite, rec1)
     r["compiler"] = str(build.get("compiler", ""))
@@ -302,6 +316,9 @@ def from_text12(path: str, label: str, data: bytes) -> Dict[str, object]:
         parsed = text12.parse(text)
     except text12.NotClomp12Text as e:
         raise SubmissionError("%s: %s" % (for_terminal(path), e))
+    if len(parsed["processes"]) > MAX_PROCESSES:
+        raise Refused("%s: %d processes (summary blocks) of CLOMP 1.2 text, over the bound of %d (clomp-stats' values "
+                      "per figure)" % (for_terminal(path), len(parsed["processes"]), MAX_PROCESSES))
     r = _empty(label, "CLOMP 1.2 text", path)
     r["sha256"] = r["content_sha256"] = sha256_hex(data)
     r["host"] = str(parsed["host"])
@@ -322,8 +339,9 @@ def from_text12(path: str, label: str, data: bytes) -> Dict[str, object]:
     return r
 
 
-def load(path: str, label: str) -> List[Dict[str, object]]:
-    """The submission(s) at PATH; SubmissionError (not a submission), Refused (hostile: one line)."""
+def load(path: str, label: str, signers: Optional[str] = None) -> List[Dict[str, object]]:
+    """The submission(s) at PATH; SubmissionError (not a submission), Refused (hostile: one line).
+    SIGNERS: an allowed signers file: a bundle's signature is verified and its signer recorded."""
     stem = compare_stem(path)
     if stem is not None:
         return from_compare(stem, label)
@@ -331,15 +349,22 @@ def load(path: str, label: str) -> List[Dict[str, object]]:
         raise SubmissionError("%s: no such file or directory" % for_terminal(path))
     if os.path.isdir(path) and not os.path.islink(path):
         try:
-            return [from_suite(path, label)]
+            return [from_suite(path, label, signers=signers)]
         except (loader.SuiteError, NotABundle) as e:
             raise SubmissionError("%s: not a suite directory: %s" % (for_terminal(path), e))
-    data = safe_io.read_bounded(path, safe_io.DEFAULT_LIMITS.max_total_bytes, what=path)
-    if data[:2] == b"\x1f\x8b":
+    # Hashed as a stream; only a text's first TEXT_BYTES + 1 are kept (a bundle is never held whole).
+    sha, head = hashlib.sha256(), bytearray()
+
+    def take(block: bytes) -> None:
+        sha.update(block)
+        if len(head) <= TEXT_BYTES:
+            head.extend(block[:TEXT_BYTES + 1 - len(head)])
+    safe_io.read_bounded(path, safe_io.DEFAULT_LIMITS.max_total_bytes, what=path, sink=take)
+    if head[:2] == b"\x1f\x8b":
         try:
-            return [from_suite(path, label, sha256_hex(data))]
+            return [from_suite(path, label, sha.hexdigest(), signers)]
         except (loader.SuiteError, NotABundle) as e:
             raise SubmissionError("%s: not a CLOMP bundle: %s" % (for_terminal(path), e))
-    if len(data) > TEXT_BYTES:
-        raise Refused("%s: %d bytes of text, over the bound of %d for CLOMP 1.2 output" % (for_terminal(path), len(data), TEXT_BYTES))
-    return [from_text12(path, label, data)]
+    if len(head) > TEXT_BYTES:
+        raise Refused("%s: more than %d bytes of text, the bound for CLOMP 1.2 output" % (for_terminal(path), TEXT_BYTES))
+    return [from_text12(path, label, bytes(head))]

@@ -30,7 +30,7 @@ import sys
 from typing import Any, Dict, List, Optional
 
 from . import loader, safe_io
-from .records import INPUT_NAMES, PlannedRun, RunRecord, Suite
+from .records import INPUT_NAMES, PlannedRun, RunRecord, Suite, count_of
 from .safe_io import for_terminal
 
 DRIVER_COLUMNS = ["run", "set", "status", "exit_code", "seconds"]
@@ -161,7 +161,7 @@ def driver_facts(suite: Suite) -> Dict[int, List[str]]:
     sources = [suite.runs] if suite.runs is not None else list(suite.summaries.values())
     for table in sources:
         for row in table.rows:
-            if row.get("run", "").isdigit():
+            if count_of(row.get("run")) is not None:
                 facts[int(row["run"])] = [row.get("status", ""), row.get("exit_code", ""), row.get("seconds", "")]
     return facts
 

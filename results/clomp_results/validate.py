@@ -21,15 +21,16 @@ terminal; nothing is written outside a private temporary directory.
 """
 from __future__ import annotations
 
-import hashlib
+import os
 import re
 import sys
 from collections import Counter
-from typing import Dict, List
+from typing import Dict, List, Optional
 
-from . import grade, loader, safe_io
+from . import crosscheck, grade, loader, safe_io, sign
 from .loader import SuiteError
-from .safe_io import NotABundle, Refused, for_terminal
+from .records import count_of
+from .safe_io import NotABundle, Refused, for_terminal, no_controls
 
 ME = "clomp_validate"
 EXIT_VALID, EXIT_INVALID, EXIT_NOT_A_BUNDLE, EXIT_NOT_SUBMISSION_GRADE = 0, 1, 2, 3
@@ -39,6 +40,7 @@ CONSTRUCT_OK = ("measured", "not run", "serialized by the runtime", "fewer threa
 FAST_MATH = re.compile(r"-(ffast-math|Ofast|funsafe-math-optimizations|ffinite-math-only|fassociative-math|"
                        r"freciprocal-math|fno-signed-zeros)\b")
 NUMBER = re.compile(r"^-?[0-9.]+([eE][-+]?[0-9]+)?$")
+PRINTED = 100     # reasons printed; the count says how many in all
 
 
 def check_manifest(inp: safe_io.Input, files: Dict[str, int], reasons: List[str]) -> None:
@@ -70,7 +72,7 @@ def check_manifest(inp: safe_io.Input, files: Dict[str, int], reasons: List[str]
         listed.add(rel)
         if rel not in files:
             reasons.append("MANIFEST: %s is listed but missing from the bundle" % for_terminal(rel))
-        elif hashlib.sha256(safe_io.read_in_top(inp, rel)).hexdigest() != digest:
+        elif inp.sha256(safe_io.in_top(inp, rel)) != digest:
             reasons.append("MANIFEST: %s has changed: its SHA-256 differs from the MANIFEST's" % for_terminal(rel))
     for rel in sorted(files):
         if rel != "MANIFEST" and rel not in listed:
@@ -84,9 +86,11 @@ def check_runs(suite, reasons: List[str]) -> None:
     if not suite.env.complete:
         reasons.append("%s.env does not record the suite as complete" % name)
     rows = []   # (file set, row)
+    by_run: Dict[str, list] = {}   # the rows of each run: one lookup a planned run (a plan of 15,000 runs: linear)
     for set_name, table in suite.summaries.items():
         for row in table.rows:
             rows.append((set_name, row))
+            by_run.setdefault(row.get("run", ""), []).append((set_name, row))
     done = set(suite.done)
     for p in suite.plan:
         what = for_terminal(p.describe())
@@ -94,7 +98,7 @@ def check_runs(suite, reasons: List[str]) -> None:
             continue   # never submitted: the bundle leaves it out, and the grade refuses it when carried (cliff.py)
         if p.index not in done:
             reasons.append("%s is not marked done in %s.done" % (what, name))
-        mine = [(s, r) for s, r in rows if r.get("run") == str(p.index)]
+        mine = by_run.get(str(p.index), [])
         if not mine:
             reasons.append("%s has no row in any .summary file" % what)
         elif len(mine) > 1:
@@ -102,7 +106,7 @@ def check_runs(suite, reasons: List[str]) -> None:
         else:
             set_name, row = mine[0]
             if set_name != p.set_name:
-                reasons.append("%s is in %s_%s.summary, not %s_%s.summary" % (what, name, for_terminal(set_name), name, p.set_name))
+                reasons.append("%s is in %s_%s.summary, not %s_%s.summary" % (what, name, for_terminal(set_name), name, for_terminal(p.set_name)))
             row_args = " ".join(row.get(c, "") for c in loader.INPUT_NAMES)
             if row_args != p.args_text:
                 reasons.append("%s: its .summary row has the inputs '%s'" % (what, for_terminal(row_args)))
@@ -111,7 +115,7 @@ def check_runs(suite, reasons: List[str]) -> None:
                     what, for_terminal(row.get("status", "")), for_terminal(row.get("exit_code", "")), name, for_terminal(set_name)))
         rec = suite.record(p.index)
         if rec is None:
-            reasons.append("%s has no JSON record (%s_%s.run%d.json)" % (what, name, p.set_name, p.index))
+            reasons.append("%s has no JSON record (%s_%s.run%d.json)" % (what, name, for_terminal(p.set_name), p.index))
             continue
         if rec.set_name != p.set_name:
             reasons.append("%s: its record %s is of set %s" % (what, for_terminal(rec.file), for_terminal(rec.set_name)))
@@ -239,7 +243,8 @@ def core_count(suite) -> int:
         k, _, v = line.partition(":")
         lscpu.setdefault(k.strip(), v.strip())
     per, sockets = lscpu.get("Core(s) per socket", ""), lscpu.get("Socket(s)", "")
-    return int(per) * int(sockets) if per.isdigit() and sockets.isdigit() else 0
+    per, sockets = count_of(per), count_of(sockets)
+    return per * sockets if per is not None and sockets is not None else 0
 
 
 def check_build_and_cores(suite, reasons: List[str]) -> int:
@@ -275,16 +280,52 @@ def check_build_and_cores(suite, reasons: List[str]) -> int:
     return cores
 
 
-def validate(path: str, out=sys.stdout) -> int:
+def say_reasons(reasons: List[str], out) -> None:
+    """At most PRINTED reasons, one a line, every control character escaped (no_controls: whatever a
+    check let through, nothing reaches the terminal raw); then how many more."""
+    for r in reasons[:PRINTED]:
+        print("  - %s" % no_controls(r), file=out)
+    if len(reasons) > PRINTED:
+        print("  - ... and %d more reasons" % (len(reasons) - PRINTED), file=out)
+
+
+def _signature_check(path: str, signers: str, found: dict):
+    """The callback safe_io gives the open bundle before extracting it: its signature verified over
+    those very bytes; the signer, or the reason, left in FOUND."""
+    def check(bundle_file) -> None:
+        try:
+            found["signer"] = sign.verify(bundle_file, sign.signature_path(path), signers)
+        except sign.BadSignature as e:
+            found["bad"] = "signature: %s" % e
+    return check
+
+
+def validate(path: str, out=sys.stdout, signers: Optional[str] = None, facts: Optional[dict] = None) -> int:
+    """The verdict on PATH (printed to OUT) and its exit status. SIGNERS: an allowed signers file
+    (ssh-keygen's format): PATH.sig must verify (sign.py); the signer is named in the verdict and left
+    in FACTS["signer"]."""
     shown = for_terminal(path)
+    found: dict = {}
+    verify = None
+    if signers is not None:
+        try:
+            sign.ssh_keygen()
+        except sign.NoSshKeygen as e:
+            print("%s: --signers: %s" % (ME, e), file=sys.stderr)
+            return EXIT_NOT_A_BUNDLE
+        if os.path.isdir(path):
+            found["bad"] = "signature: %s is a directory: a signature covers a bundle file's bytes, give the bundle" % shown
+        else:
+            verify = _signature_check(path, signers, found)
     try:
-        inp, name = loader.open_suite(path)
+        inp, name = loader.open_suite(path, verify=verify)
     except (NotABundle, SuiteError) as e:
         print("%s: %s: not a CLOMP bundle: %s" % (ME, shown, e), file=sys.stderr)
         return EXIT_NOT_A_BUNDLE
     except Refused as e:
-        print("%s: %s: INVALID: refused: %s" % (ME, shown, e), file=out)
+        print("%s: %s: INVALID: refused: %s%s" % (ME, shown, e, "; " + found["bad"] if "bad" in found else ""), file=out)
         return EXIT_INVALID
+    reasons: List[str] = [found["bad"]] if "bad" in found else []
     try:
         with inp:
             if not loader.SUITE_NAME.match(name):
@@ -294,40 +335,55 @@ def validate(path: str, out=sys.stdout) -> int:
             if "MANIFEST" not in files and name + ".env" not in files:
                 print("%s: %s: not a CLOMP bundle: no MANIFEST and no %s.env in %s/" % (ME, shown, for_terminal(name), for_terminal(name)), file=sys.stderr)
                 return EXIT_NOT_A_BUNDLE
-            reasons: List[str] = []
             check_manifest(inp, files, reasons)
             suite = loader.load_from_input(inp, name, source=path)
+            check_runs(suite, reasons)
+            check_verification(suite, reasons)
+            note = check_constructs(suite, reasons)
+            cores = check_build_and_cores(suite, reasons)
+            crosscheck.check_all(suite, lambda rel: _text_of(inp, files, rel), reasons)
     except Refused as e:
         print("%s: %s: INVALID: refused: %s" % (ME, shown, e), file=out)
         return EXIT_INVALID
-    check_runs(suite, reasons)
-    check_verification(suite, reasons)
-    note = check_constructs(suite, reasons)
-    cores = check_build_and_cores(suite, reasons)
+    signer = found.get("signer")
+    signed = ", signed by %s" % signer.text() if signer is not None else ""
+    if facts is not None and signer is not None:
+        facts["signer"] = signer.text()
     if reasons:
         print("%s: %s: INVALID (%d reasons)" % (ME, shown, len(reasons)), file=out)
-        for r in reasons:
-            print("  - %s" % r, file=out)
+        say_reasons(reasons, out)
         return EXIT_INVALID
-    summary = "%d runs, all present and verified; manifest intact; records match the plan; no fast-math; %s threads on %d cores%s" % (
+    summary = "%d runs, all present and verified; manifest intact; records match the plan and agree with the tables, the text and the machine description; no fast-math; %s threads on %d cores%s" % (
         len(suite.plan), suite.env.max_threads, cores, note)
     html = suite.name + ".html"
     if html in files:
         summary += "; %s not trusted (regenerate it: make plots OUT=...)" % for_terminal(html)
     why = grade.submission_reasons(suite, cores)
     if why:
-        print("%s: %s: VALID, NOT SUBMISSION-GRADE: %s (%d reasons)" % (ME, shown, summary, len(why)), file=out)
-        for r in why:
-            print("  - %s" % for_terminal(r), file=out)
+        print("%s: %s: VALID, NOT SUBMISSION-GRADE%s: %s (%d reasons)" % (ME, shown, signed, summary, len(why)), file=out)
+        say_reasons([for_terminal(r) for r in why], out)
         return EXIT_NOT_SUBMISSION_GRADE
-    print("%s: %s: VALID: %s" % (ME, shown, summary), file=out)
+    print("%s: %s: VALID%s: %s" % (ME, shown, signed, summary), file=out)
     return EXIT_VALID
 
 
+def _text_of(inp, files, rel: str):
+    """A suite file's text for the cross-checks, or None when the input has none."""
+    return safe_io.read_in_top(inp, rel).decode("utf-8", errors="replace") if rel in files else None
+
+
 def main(argv: List[str]) -> int:
-    if len(argv) != 1:
-        print("usage: %s BUNDLE (a CLOMP_<host>_<id>.tar.gz from run_clomp.sh, or its unpacked directory)" % ME, file=sys.stderr)
+    signers = None
+    if len(argv) == 3 and argv[0] == "--signers":
+        signers, argv = argv[1], argv[2:]
+    if len(argv) != 1 or argv[0].startswith("-"):
+        print("usage: %s [--signers ALLOWED_SIGNERS] BUNDLE (a CLOMP_<host>_<id>.tar.gz from run_clomp.sh, or its "
+              "unpacked directory; --signers: BUNDLE.sig must verify, ssh-keygen -Y verify, namespace %s)"
+              % (ME, sign.NAMESPACE), file=sys.stderr)
         return EXIT_NOT_A_BUNDLE
-    return validate(argv[0])
+    if signers is not None and not os.path.isfile(signers):
+        print("%s: --signers: %s: no such file" % (ME, for_terminal(signers)), file=sys.stderr)
+        return EXIT_NOT_A_BUNDLE
+    return validate(argv[0], signers=signers)
 
 

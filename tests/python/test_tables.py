@@ -12,7 +12,7 @@ import sys
 import unittest
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from bundle_lib import GOLDEN, NAME, Stage  # noqa: E402
+from bundle_lib import CLI, GOLDEN, NAME, Stage  # noqa: E402
 from clomp_results import loader, tables  # noqa: E402
 
 HOSTILE = 'a,b"c<d&e\nf\x1b[2J'
@@ -190,6 +190,16 @@ class HostileNames(unittest.TestCase):
         self.assertEqual({r[header.index("construct_name")] for r in rows[1:]}, {HOSTILE})
 
     def test_the_validator_prints_one_line_per_reason_and_no_escape(self):
+        # The records changed, the tables not: each difference is a reason, its hostile text escaped.
+        rc, out, _ = self.stage.validate(self.stage.pack())
+        self.assertEqual(rc, 1, out)
+        self.assertIn("construct_name is 'PARALLEL', its record gives 'a,b\"c<d&e\\nf\\x1b[2J'", out)
+        self.assertNotIn("\x1b", out)
+        self.assertTrue(all(line.startswith(("clomp_validate: ", "  - ")) for line in out.splitlines()), out)
+        # The tables re-rendered from the records: what the suite says agrees again, and the names stay data.
+        rc, out, _ = self.stage.run([CLI, "tables", self.stage.suite, "--write"])
+        self.assertEqual(rc, 0, out)
+        self.stage.remanifest()
         rc, out, _ = self.stage.validate(self.stage.pack())
         self.assertEqual(rc, 3, out)
         self.assertNotIn("\x1b", out)

@@ -1,0 +1,163 @@
+/* clomp-write: how the suite drivers write their files (run_clomp.sh,
+ * compare/compare.sh and compare/sweep.sh, through put_file and add_to_file
+ * in suite/common.sh; docs/security.md, "The suite driver"). An output
+ * directory may be shared, and a suite resumed may have been copied from
+ * someone else: a name the driver writes may be a link planted to a file
+ * elsewhere. Nothing here writes through one.
+ *
+ *   clomp-write replace FILE   standard input becomes FILE: written to a new
+ *       private name (.NAME.XXXXXX, mkstemp: O_CREAT|O_EXCL) in FILE's own
+ *       directory, given FILE's mode (a new file: 0666 less the umask),
+ *       fsynced, renamed over FILE, the directory fsynced. FILE must be a
+ *       regular file or absent: a link, FIFO, device or directory there is
+ *       refused, and nothing is written.
+ *   clomp-write append FILE    standard input appended to FILE, opened
+ *       O_WRONLY|O_APPEND|O_CREAT|O_NOFOLLOW|O_NONBLOCK (a link there: ELOOP,
+ *       refused; a FIFO cannot block the open) and checked to be a regular
+ *       file (fstat) before a byte is written; fsynced.
+ *
+ * Exit 0 written; 1 refused or a write failed (one line on stderr:
+ * "clomp-write: FILE: WHY", with the system's words, e.g. "No space left on
+ * device"; a temporary file is removed and FILE left as it was); 2 usage. */
+#define _POSIX_C_SOURCE 200809L
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static int fail(const char *file, const char *why)
+{
+    fprintf(stderr, "clomp-write: %s: %s\n", file, why);
+    return 1;
+}
+
+static const char *kind(mode_t mode)
+{
+    if (S_ISLNK(mode))
+        return "a symbolic link";
+    if (S_ISFIFO(mode))
+        return "a FIFO";
+    if (S_ISCHR(mode) || S_ISBLK(mode))
+        return "a device";
+    if (S_ISDIR(mode))
+        return "a directory";
+    return "not a regular file";
+}
+
+/* Standard input to FD, every write checked; 0, or errno. */
+static int copy_input(int fd)
+{
+    char buf[1 << 16];
+    for (;;) {
+        ssize_t got = read(STDIN_FILENO, buf, sizeof buf);
+        if (got == 0)
+            return 0;
+        if (got < 0) {
+            if (errno == EINTR)
+                continue;
+            return errno;
+        }
+        for (ssize_t done = 0; done < got;) {
+            ssize_t put = write(fd, buf + done, (size_t)(got - done));
+            if (put < 0) {
+                if (errno == EINTR)
+                    continue;
+                return errno;
+            }
+            done += put;
+        }
+    }
+}
+
+static int append(const char *file)
+{
+    int fd = open(file, O_WRONLY | O_APPEND | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC, 0666);
+    if (fd < 0)
+        return fail(file, errno == ELOOP   ? "a symbolic link: not written through (refused)"
+                          : errno == ENXIO ? "a FIFO or device: not written (refused)"
+                                           : strerror(errno));
+    struct stat st;
+    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+        close(fd);
+        return fail(file, "not a regular file: not written (refused)");
+    }
+    int err = copy_input(fd);
+    if (err == 0 && fsync(fd) != 0)
+        err = errno;
+    if (close(fd) != 0 && err == 0)
+        err = errno;
+    return err == 0 ? 0 : fail(file, strerror(err));
+}
+
+static int replace(const char *file)
+{
+    struct stat st;
+    mode_t mode;
+    if (lstat(file, &st) == 0) {
+        if (!S_ISREG(st.st_mode)) {
+            char why[96];
+            snprintf(why, sizeof why, "%s: not replaced (refused)", kind(st.st_mode));
+            return fail(file, why);
+        }
+        mode = st.st_mode & 07777;
+    } else if (errno == ENOENT) {
+        mode_t mask = umask(0);
+        umask(mask);
+        mode = 0666 & ~mask;
+    } else {
+        return fail(file, strerror(errno));
+    }
+    /* The private name beside FILE, and FILE's directory (to sync the rename). */
+    char tmp[PATH_MAX], dir[PATH_MAX];
+    const char *slash = strrchr(file, '/');
+    int dir_len = slash == NULL ? 1 : (int)(slash - file) + (slash == file);
+    int n = slash == NULL ? snprintf(tmp, sizeof tmp, ".%s.XXXXXX", file)
+                          : snprintf(tmp, sizeof tmp, "%.*s/.%s.XXXXXX", (int)(slash - file), file, slash + 1);
+    if (n < 0 || (size_t)n >= sizeof tmp)
+        return fail(file, strerror(ENAMETOOLONG));
+    snprintf(dir, sizeof dir, "%.*s", dir_len, slash == NULL ? "." : file);
+    int fd = mkstemp(tmp);
+    if (fd < 0)
+        return fail(file, strerror(errno));
+    int err = copy_input(fd);
+    if (err == 0 && fchmod(fd, mode) != 0)
+        err = errno;
+    if (err == 0 && fsync(fd) != 0)
+        err = errno;
+    if (close(fd) != 0 && err == 0)
+        err = errno;
+    /* Planted while this wrote: still refused (rename would replace the link, not write through it,
+     * but a link where a regular file was means someone else is writing here). */
+    if (err == 0 && lstat(file, &st) == 0 && !S_ISREG(st.st_mode)) {
+        unlink(tmp);
+        return fail(file, "became a link or another kind of file while written: not replaced (refused)");
+    }
+    if (err == 0 && rename(tmp, file) != 0)
+        err = errno;
+    if (err != 0) {
+        unlink(tmp);
+        return fail(file, strerror(err));
+    }
+    int dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (dfd >= 0) {
+        if (fsync(dfd) != 0 && errno != EINVAL)
+            err = errno;
+        close(dfd);
+    }
+    return err == 0 ? 0 : fail(file, strerror(err));
+}
+
+int main(int argc, char **argv)
+{
+    if (argc == 3 && strcmp(argv[1], "replace") == 0)
+        return replace(argv[2]);
+    if (argc == 3 && strcmp(argv[1], "append") == 0)
+        return append(argv[2]);
+    fprintf(stderr, "usage: clomp-write replace|append FILE   (standard input written as FILE or appended to it;\n"
+                    "       never through a link: suite/clomp_write.c)\n");
+    return 2;
+}
