@@ -189,7 +189,7 @@ fi
     echo "run_clomp.sh: warning: no estimate ($estimate_why): runs have no default --run-timeout; a hung run waits until stopped (give --run-timeout SECONDS)" >&2
 
 # ---- output files --------------------------------------------------------------------
-mkdir -p "$out_dir" || { echo "run_clomp.sh: cannot create $out_dir" >&2; exit 2; }
+make_out_dir "$out_dir"   # suite/common.sh
 
 if [ -n "$resume_id" ]; then
     id=$resume_id

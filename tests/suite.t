@@ -646,6 +646,27 @@ rejected "--env with no such preset exits 2 naming it" "'nosuch'" "${quick[@]}" 
 rejected "--zone-scale-factor 1 exits 2" "--zone-scale-factor" "${quick[@]}" --out "$usage" --zone-scale-factor 1 "$CLOMP" 2
 rejected "an EXE that is not an executable file exits 2" "EXE" "${quick[@]}" --out "$usage" "$usage/nonexistent" 2
 is "$(cd "$usage" && find . -mindepth 1)" "" "rejected command lines leave nothing in the output directory"
+# An output directory the suite cannot use (issue 43, item 8): one line with the system's reason.
+ro_file=$root/a-file
+: >"$ro_file"
+rejected "--out under a file exits 2 in one line: Not a directory" "--out: cannot create $ro_file/out: Not a directory" \
+    "${quick[@]}" --out "$ro_file/out" "$fake" 2
+rejected "--out naming a file exits 2 in one line" "--out: $ro_file is not a directory" "${quick[@]}" --out "$ro_file" "$fake" 2
+# A read-only file system: mounted read-only in a private mount namespace (unshare -rm: no root needed).
+ro=$(newdir readonly)
+cat >"$root/ro-driver" <<DRIVER
+#!/usr/bin/env bash
+exec unshare -rm bash -c 'mount -t tmpfs -o ro none "$ro" && exec "\$0" "\$@"' "$driver" "\$@"
+DRIVER
+chmod +x "$root/ro-driver"
+if unshare -rm bash -c "mount -t tmpfs -o ro none '$ro' && ! : 2>/dev/null >'$ro/x'" 2>/dev/null; then
+    driver=$root/ro-driver rejected "a read-only --out exits 2 in one line: Read-only file system (not 'no free suite ID')" \
+        "--out: cannot write in $ro: Read-only file system" "${quick[@]}" --out "$ro" "$fake" 2
+    driver=$root/ro-driver rejected "a folder that cannot be made on it: one line, Read-only file system" \
+        "--out: cannot create $ro/sub: Read-only file system" "${quick[@]}" --out "$ro/sub" "$fake" 2
+else
+    skip "a read-only --out exits 2 in one line: Read-only file system" "no private mount namespace here (unshare -rm)"
+fi
 rejected "--dry-run with an EXE that is not an executable file exits 2 (it plans no runs of it)" "EXE: './no-such-clomp'" --dry-run "${quick[@]}" --out "$usage" no-such-clomp 2
 # Root with Open MPI's mpirun (stand-ins for id -u and mpirun): every run would
 # fail, so the driver stops before the first one, saying how to allow it.
