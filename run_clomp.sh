@@ -44,6 +44,8 @@ done
 . "$here/suite/results.sh"
 # shellcheck source=suite/run_guard.sh
 . "$here/suite/run_guard.sh"
+# shellcheck source=suite/binding.sh
+. "$here/suite/binding.sh"
 orig_args=("$@")
 quick=0 max_zone_scale=10000 zone_scale_factor=10 target_parts=64 target_zones=6400
 out_dir=out env_preset='' launcher='' stop_on_slowdown=0 resume_id='' dry_run=0 numa=0 mpi_launcher=''
@@ -123,6 +125,7 @@ if [ -n "$env_preset" ]; then
     # shellcheck source=/dev/null
     . "$here/env/$env_preset.sh"
 fi
+choose_binding   # suite/binding.sh: threads bound as make run binds them, unless the environment chose
 read -r -a launcher_words <<<"$launcher"
 [ "$mpi_given" = 0 ] || [ -n "${mpi_launcher// /}" ] || die_usage "--mpi: needs the launcher command, e.g. \"mpirun -np 4\""
 
@@ -180,6 +183,7 @@ calibrate_model   # suite/calibrate.sh: the estimate's constants, from this node
 estimate_plan     # suite/calibrate.sh: every run's, counting EXE's own tables
 if [ "$dry_run" = 1 ]; then
     echo "Model: $calibration_note"
+    echo "Binding: $suite_binding"
     offload_plan_line
     print_plan
     auto_plan_line   # suite/replicates.sh
@@ -189,7 +193,7 @@ fi
     echo "run_clomp.sh: warning: no estimate ($estimate_why): runs have no default --run-timeout; a hung run waits until stopped (give --run-timeout SECONDS)" >&2
 
 # ---- output files --------------------------------------------------------------------
-mkdir -p "$out_dir" || { echo "run_clomp.sh: cannot create $out_dir" >&2; exit 2; }
+make_out_dir "$out_dir"   # suite/common.sh
 find_writer   # suite/common.sh: every file below is written through it, never through a link
 
 if [ -n "$resume_id" ]; then
@@ -237,6 +241,7 @@ CLOMP suite $base
      Target zones: $target_zones
  Max zone scaling: $max_zone_scale (factor $zone_scale_factor)
              Runs: $total_runs${resume_id:+ (resuming: $(wc -l <"$base.done") already done)}
+   Thread binding: $suite_binding
 EOF
 offload_plan_line   # suite/offload.sh
 for w in ${preflight[@]+"${preflight[@]}"}; do echo "WARNING: $w"; done
@@ -289,6 +294,8 @@ for ((i = 0; ; i++)); do
     read -r -a a <<<"$args"
     cmd=()
     [ "$mpi_given" = 0 ] || read -r -a cmd <<<"$(mpi_launcher_for "$set_name")"
+    read -r -a benv <<<"$(run_binding "$set_name")"   # suite/binding.sh
+    [ ${#benv[@]} -eq 0 ] || cmd+=(env "${benv[@]}")
     cmd+=(${launcher_words[@]+"${launcher_words[@]}"} "$exe")
     [ -z "$policy" ] || cmd+=("--numa=$policy")
     read -r -a copts <<<"$(construct_options "$set_name" "${a[0]}")"   # suite/constructs.sh

@@ -1,4 +1,4 @@
-/* clomp's exit statuses (documented in README.md). */
+/* clomp's exit statuses (documented in docs/running.md). */
 #ifndef CLOMP_EXIT_STATUS_H
 #define CLOMP_EXIT_STATUS_H
 

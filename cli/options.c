@@ -289,10 +289,9 @@ int parse_options(int argc, char **argv, Options *opts, char *error, size_t size
             }
             continue;
         }
-        if (count == CLOMP_PARAMETER_COUNT) {
-            opts->show_usage = 1;
-            return fail(error, size, "too many arguments: '%s' after the seven numbers", shown(arg, buf, sizeof buf));
-        }
+        if (count == CLOMP_PARAMETER_COUNT)
+            return fail(error, size, "too many arguments: '%s' after the seven numbers (see clomp --help)",
+                        shown(arg, buf, sizeof buf));
         int status = parse_parameter(count, arg, values[count], error, size);
         if (status != 0)
             return status;
@@ -301,15 +300,17 @@ int parse_options(int argc, char **argv, Options *opts, char *error, size_t size
     if (opts->want_help || opts->want_version || opts->want_schedule_list || opts->constructs.want_list)
         return 0;
     if (count != CLOMP_PARAMETER_COUNT) {
-        /* Said first, before the usage text: what is missing. */
-        opts->show_usage = 1;
-        if (count == 0)
+        /* No number at all: the usage text, as CLOMP 1.2 prints it. Some: one line naming what is
+         * missing and where the usage is, not the usage itself (it would bury that line). */
+        if (count == 0) {
+            opts->show_usage = 1;
             return fail(error, size, "%s", "");
+        }
         char missing[160] = "";
         for (int i = count; i < CLOMP_PARAMETER_COUNT; i++)
             snprintf(missing + strlen(missing), sizeof missing - strlen(missing), "%s%s",
                      i == count ? "" : i == CLOMP_PARAMETER_COUNT - 1 ? " and " : ", ", clomp_parameter_names[i]);
-        return fail(error, size, "expected 7 numbers, got %d: %s %s missing", count, missing,
+        return fail(error, size, "expected 7 numbers, got %d: %s %s missing (see clomp --help)", count, missing,
                     count == CLOMP_PARAMETER_COUNT - 1 ? "is" : "are");
     }
     if (opts->json_path != NULL && opts->csv_path != NULL && strcmp(opts->json_path, "-") == 0 &&

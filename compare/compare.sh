@@ -155,7 +155,7 @@ compare_main() {
     fi
     helper=$(stats_helper) || { echo "run_clomp.sh: --compare: clomp-stats could not be built" >&2; exit 3; }
 
-    mkdir -p "$out" || { echo "run_clomp.sh: cannot create $out" >&2; exit 2; }
+    make_out_dir "$out"   # suite/common.sh
     find_writer   # suite/common.sh
     claim_new_id "$out" "$(file_host_name)"
     local stem="${base}_compare"

@@ -22,7 +22,7 @@ while IFS= read -r -d '' cell; do parsed+=("$cell"); done < <("$here/results/clo
 [ "${#parsed[@]}" -ge 3 ] || exit 2
 side=${parsed[0]} n=${parsed[1]} out=${parsed[2]} clomp_args=("${parsed[@]:3}")
 
-mkdir -p "$out" || { echo "run_clomp.sh: cannot create $out" >&2; exit 2; }
+make_out_dir "$out"   # suite/common.sh
 claim_new_id "$out" "$(file_host_name)"
 work="${base}_ompt_tax.d"
 mkdir -p "$work/trivial" "$work/sampling"

@@ -86,7 +86,7 @@ sweep_main() {
         combos+=("${k#*$'\t'}")
     done <<<"$plan"
 
-    mkdir -p "$out" || { echo "run_clomp.sh: cannot create $out" >&2; exit 2; }
+    make_out_dir "$out"   # suite/common.sh
     find_writer   # suite/common.sh
     claim_new_id "$out" "$(file_host_name)"
     local stem="${base}_sweep" load_before

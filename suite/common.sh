@@ -32,22 +32,35 @@ file_host_name() {
     printf '%s\n' "${host%%.*}"
 }
 
+# make_out_dir DIR: the output directory (--out), made if need be; when it
+# cannot be, one line with the system's reason and exit 2.
+make_out_dir() {
+    local why
+    [ ! -e "$1" ] || [ -d "$1" ] || die_usage "--out: $1 is not a directory"
+    why=$(mkdir -p -- "$1" 2>&1) && return 0
+    why=${why##*$'\n'}
+    die_usage "--out: cannot create $1: ${why##*: }"
+}
+
 # claim_new_id DIR HOST: sets id and base to the lowest ID of which no file
 # at all exists in DIR. An ID is free only if no file of it exists at all (a
 # link, dangling or not, is a file: the suite would write through it);
 # creating <base>.env with noclobber (O_EXCL) then claims it atomically
-# against other suites and comparisons. Exits 2 when 1..1000 are all taken.
+# against other suites and comparisons. Exits 2 when 1..1000 are all taken,
+# or with the system's reason when DIR refuses the file ("Read-only file system").
 claim_new_id() {
-    local dir=$1 host=$2 n existing
+    local dir=$1 host=$2 n existing why
     id=''
     for ((n = 1; n <= 1000; n++)); do
         existing=("$dir/CLOMP_${host}_${n}".* "$dir/CLOMP_${host}_${n}"_* "$dir/.CLOMP_${host}_${n}".*)
         if [ -e "${existing[0]}" ] || [ -L "${existing[0]}" ] || [ -e "${existing[1]}" ] || [ -L "${existing[1]}" ] ||
             [ -e "${existing[2]}" ] || [ -L "${existing[2]}" ]; then continue; fi
-        if (set -o noclobber; : >"$dir/CLOMP_${host}_${n}.env") 2>/dev/null; then
+        if why=$( (set -o noclobber; : >"$dir/CLOMP_${host}_${n}.env") 2>&1); then
             id=$n
             break
         fi
+        # Taken meanwhile by another driver: the next ID. Not there at all: DIR refused it.
+        [ -e "$dir/CLOMP_${host}_${n}.env" ] || die_usage "--out: cannot write in $dir: ${why##*: }"
     done
     [ -n "$id" ] || { echo "run_clomp.sh: no free suite ID (1..1000) in $dir" >&2; exit 2; }
     # shellcheck disable=SC2034  # the caller's result, like id

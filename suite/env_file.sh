@@ -5,7 +5,7 @@
 # (suite/slurm.sh); sets preflight. Reads, declared here and assigned before any
 # function below runs: run_clomp.sh's settings, the plan (suite/plan.sh), and
 # the model and its note (suite/plan.sh, suite/calibrate.sh):
-declare -g base exe max_threads time_scale env_preset launcher mpi_given mpi_launcher total_runs
+declare -g base exe max_threads time_scale env_preset launcher mpi_given mpi_launcher total_runs suite_binding
 declare -ga plan
 declare -g calibration_note ZONE_NS_CACHED ZONE_NS_MEMORY MEMORY_SPEEDUP REGION_US PROBE_US BUILD_NS_PER_BYTE
 
@@ -24,6 +24,7 @@ write_env() {
         echo "model: $calibration_note"
         echo "model constants: ZONE_NS_CACHED=$ZONE_NS_CACHED ZONE_NS_MEMORY=$ZONE_NS_MEMORY MEMORY_SPEEDUP=$MEMORY_SPEEDUP REGION_US=$REGION_US PROBE_US=$PROBE_US BUILD_NS_PER_BYTE=$BUILD_NS_PER_BYTE"
         echo "env preset: ${env_preset:-none}"
+        echo "thread binding: $suite_binding"
         echo "launcher: ${launcher:-none}"
         if [ "$mpi_given" = 1 ]; then mpi_layout; else echo "mpi launcher: none"; fi
         [ "$mpi_given" = 0 ] || [ -z "$(srun_cpu_binding "$mpi_launcher")" ] ||

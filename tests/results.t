@@ -540,6 +540,24 @@ like "$out" ": VALID, NOT SUBMISSION-GRADE: $runs runs" "and says VALID, NOT SUB
 like "$out" "  - timeScale 1, not the submitted 100 \\(runs " "and gives the reason: the timeScale"
 "$driver" --validate "$bundle" >/dev/null 2>&1
 is "$?" 3 "run_clomp.sh --validate BUNDLE is the same check"
+# Issue 43, item 5: a default suite binds its threads; its construct sweep beyond the cores
+# (2x2 and 2x4 on a node of fewer than 4 cores) is named, not graded; the report rule is said once.
+if [ -z "${OMP_PROC_BIND:-}${OMP_PLACES:-}${GOMP_CPU_AFFINITY:-}${KMP_AFFINITY:-}" ]; then
+    if grep -q 'threads not bound' <<<"$out"; then bad=1; else bad=0; fi
+    ok "$bad" "a default quick suite's bundle is not flagged 'threads not bound'"
+else
+    skip "a default quick suite's bundle is not flagged 'threads not bound'" "the environment sets a binding"
+fi
+if [ "$cores" -lt 4 ]; then
+    like "$out" "  note: runs [0-9]+ [0-9]+ are oversubscribed by design \\(run [0-9]+: the construct sweep's 2x2 .*2x4 " \
+        "the construct sweep's 2x2 and 2x4 on $cores cores are named oversubscribed by design"
+    if grep -Eq '^  - oversubscribed' <<<"$out"; then bad=1; else bad=0; fi
+    ok "$bad" "and they are no reason against the grade"
+else
+    skip "the construct sweep's points beyond the cores are named, not graded" "$cores cores hold 2x4"
+fi
+is "$(grep -c '^  rule: the records are what is checked' <<<"$out") $(grep -c 'not trusted' <<<"$out")" "1 0" \
+    "the validator states the regenerate-the-report rule once, and distrusts no bundle"
 validate_it "$root/unpacked/$name"
 is "$rc" 3 "an unpacked bundle (its directory) validates too"
 

@@ -646,6 +646,27 @@ rejected "--env with no such preset exits 2 naming it" "'nosuch'" "${quick[@]}" 
 rejected "--zone-scale-factor 1 exits 2" "--zone-scale-factor" "${quick[@]}" --out "$usage" --zone-scale-factor 1 "$CLOMP" 2
 rejected "an EXE that is not an executable file exits 2" "EXE" "${quick[@]}" --out "$usage" "$usage/nonexistent" 2
 is "$(cd "$usage" && find . -mindepth 1)" "" "rejected command lines leave nothing in the output directory"
+# An output directory the suite cannot use (issue 43, item 8): one line with the system's reason.
+ro_file=$root/a-file
+: >"$ro_file"
+rejected "--out under a file exits 2 in one line: Not a directory" "--out: cannot create $ro_file/out: Not a directory" \
+    "${quick[@]}" --out "$ro_file/out" "$fake" 2
+rejected "--out naming a file exits 2 in one line" "--out: $ro_file is not a directory" "${quick[@]}" --out "$ro_file" "$fake" 2
+# A read-only file system: mounted read-only in a private mount namespace (unshare -rm: no root needed).
+ro=$(newdir readonly)
+cat >"$root/ro-driver" <<DRIVER
+#!/usr/bin/env bash
+exec unshare -rm bash -c 'mount -t tmpfs -o ro none "$ro" && exec "\$0" "\$@"' "$driver" "\$@"
+DRIVER
+chmod +x "$root/ro-driver"
+if unshare -rm bash -c "mount -t tmpfs -o ro none '$ro' && ! : 2>/dev/null >'$ro/x'" 2>/dev/null; then
+    driver=$root/ro-driver rejected "a read-only --out exits 2 in one line: Read-only file system (not 'no free suite ID')" \
+        "--out: cannot write in $ro: Read-only file system" "${quick[@]}" --out "$ro" "$fake" 2
+    driver=$root/ro-driver rejected "a folder that cannot be made on it: one line, Read-only file system" \
+        "--out: cannot create $ro/sub: Read-only file system" "${quick[@]}" --out "$ro/sub" "$fake" 2
+else
+    skip "a read-only --out exits 2 in one line: Read-only file system" "no private mount namespace here (unshare -rm)"
+fi
 rejected "--dry-run with an EXE that is not an executable file exits 2 (it plans no runs of it)" "EXE: './no-such-clomp'" --dry-run "${quick[@]}" --out "$usage" no-such-clomp 2
 # Root with Open MPI's mpirun (stand-ins for id -u and mpirun): every run would
 # fail, so the driver stops before the first one, saying how to allow it.
@@ -716,6 +737,35 @@ if [ -f "$top/env/gnu.sh" ]; then
 else
     skip "--env gnu runs the suite with the preset's environment" "env/gnu.sh not written yet"
 fi
+
+# Thread binding (issue 43, item 5): bound as make run binds them, each variable only where the
+# environment left it unset, none where GOMP_CPU_AFFINITY or KMP_AFFINITY places the threads;
+# the construct runs, which nest, spread,close. The stand-in logs each run's environment.
+saved_binding=$(declare -p OMP_PROC_BIND OMP_PLACES GOMP_CPU_AFFINITY KMP_AFFINITY 2>/dev/null)
+unset OMP_PROC_BIND OMP_PLACES GOMP_CPU_AFFINITY KMP_AFFINITY
+bind=$(newdir bind)
+elog=$root/bind-env.log
+one_size=(--quick --max-zone-scale 1 --replicates 1 --calibrate=off)   # 4 mesh runs (+ 3 construct runs)
+FAKE_ENV_LOG=$elog drive "${one_size[@]}" --out "$bind" "$fake" 2
+runs_seen=$(grep -c '^OMP_WAIT_POLICY=' "$elog")
+is "$rc $runs_seen" "0 7" "a suite with its construct runs, nothing bound in the environment: 7 runs"
+is "$(grep -c '^OMP_PROC_BIND=close$' "$elog") $(grep -c '^OMP_PROC_BIND=spread,close$' "$elog") $(grep -c '^OMP_PLACES=cores$' "$elog")" \
+    "4 3 7" "the 4 mesh runs get OMP_PROC_BIND=close, the 3 construct runs spread,close, all OMP_PLACES=cores"
+like "$out" "^   Thread binding: OMP_PROC_BIND=close OMP_PLACES=cores \(OMP_PROC_BIND OMP_PLACES set by the suite" \
+    "the header says the suite bound the threads, and how"
+file_has "$bind/CLOMP_${host}_1.env" '^thread binding: OMP_PROC_BIND=close OMP_PLACES=cores \(' ".env says so too"
+if grep -q 'threads not bound' "$bind/CLOMP_${host}_1.env"; then bad=1; else bad=0; fi
+ok "$bad" "and its preflight has no 'threads not bound' warning"
+: >"$elog"
+OMP_PROC_BIND=spread FAKE_ENV_LOG=$elog drive "${one_size[@]}" --no-constructs --out "$bind" "$fake" 2
+is "$(sort -u "$elog" | grep -E '^OMP_(PROC_BIND|PLACES)=' | tr '\n' ' ')" "OMP_PLACES=cores OMP_PROC_BIND=spread " \
+    "OMP_PROC_BIND=spread from the environment is kept; the suite adds only OMP_PLACES=cores"
+: >"$elog"
+KMP_AFFINITY=compact FAKE_ENV_LOG=$elog drive "${one_size[@]}" --no-constructs --out "$bind" "$fake" 2
+is "$(grep -cE '^OMP_(PROC_BIND|PLACES)=' "$elog") $(grep -c '^KMP_AFFINITY=compact$' "$elog")" "0 4" \
+    "KMP_AFFINITY places the threads: the suite adds no OpenMP binding"
+like "$out" "^   Thread binding: from the environment: KMP_AFFINITY=compact$" "and the header says whose binding it is"
+eval "$saved_binding"
 
 # A bare EXE name is checked as a file in the current directory ([ -x ]) but
 # executed through a PATH search: the suite runs something else, or nothing.

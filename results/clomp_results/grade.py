@@ -11,6 +11,10 @@ none makes a bundle invalid. Thresholds, stated (docs/suite.md):
   (constructs.oversubscribed), had more threads than cores; the team-size
   cliff's cores + 1 run (set oversubscribed, cliff.py) is never submission
   data: bundles leave it out, and one that carries it is refused here;
+- runs oversubscribed by design (by_design.py: that cliff run, and the
+  construct sweep's points beyond the key thread count on a small node) are
+  not graded at all: their own census finds the node busy, their rows may be
+  unresolved; the validator names them (not_graded);
 - a quiet node: every run's noise census probed the team, did not find it
   busy (the record's noise_census.busy: clomp's rule, a thread losing 25% or
   more), and no thread lost more than QUIET_LOST_FRACTION of its time (10%:
@@ -24,7 +28,7 @@ from __future__ import annotations
 
 from typing import List
 
-from . import cliff
+from . import by_design, cliff
 from .records import Suite, count_of
 
 SUBMISSION_TIME_SCALE = 100
@@ -53,8 +57,14 @@ def busy_reason(record) -> str:
     return ""
 
 
+def not_graded(suite: Suite, cores: int) -> str:
+    """The line naming the runs the grade leaves out (oversubscribed by design), or ""."""
+    return by_design.describe(by_design.oversubscribed_by_design(suite, cores))
+
+
 def submission_reasons(suite: Suite, cores: int) -> List[str]:
     reasons: List[str] = []
+    optional = by_design.oversubscribed_by_design(suite, cores)
     # The offload crossover sweep runs at a tenth of the suite's timeScale by design (suite/offload.sh).
     low = [p for p in suite.plan if not p.is_construct and not p.is_oversubscribed
            and not p.set_name.startswith("offload_zpp") and p.args[6] != str(SUBMISSION_TIME_SCALE)]
@@ -82,7 +92,7 @@ def submission_reasons(suite: Suite, cores: int) -> List[str]:
         reasons.append("threads not bound (OMP_PROC_BIND unset or false) in runs %s" % _runs(unbound))
     elif unknown_binding and any(w.startswith("threads not bound") for w in suite.env.preflight_warnings):
         reasons.append("threads not bound (the preflight warning in %s.env)" % suite.name)
-    over = [p.index for p in suite.plan if cores and p.threads > cores and not p.is_oversubscribed]
+    over = [p.index for p in suite.plan if cores and p.threads > cores and not p.is_oversubscribed and p.index not in optional]
     files_carried = any(cliff.never_submitted(rel, suite.name) for rel in suite.files)   # once, not once a run
     carried = [p.index for p in suite.plan if p.is_oversubscribed and (p.index in suite.records or files_carried)]
     if carried:
@@ -91,7 +101,7 @@ def submission_reasons(suite: Suite, cores: int) -> List[str]:
     for p in suite.plan:
         rec = suite.record(p.index)
         c = rec.constructs if rec is not None else None
-        if isinstance(c, dict) and c.get("oversubscribed") and p.index not in over:
+        if isinstance(c, dict) and c.get("oversubscribed") and p.index not in over and p.index not in optional:
             over.append(p.index)
     if over:
         reasons.append("oversubscribed: more threads than the %s cores in runs %s" % (cores or "?", _runs(sorted(over))))
@@ -99,7 +109,7 @@ def submission_reasons(suite: Suite, cores: int) -> List[str]:
     first_detail = {}
     for p in suite.plan:
         rec = suite.record(p.index)
-        if rec is None:
+        if rec is None or p.index in optional:
             continue
         why = busy_reason(rec)
         if why:
@@ -114,7 +124,8 @@ def submission_reasons(suite: Suite, cores: int) -> List[str]:
         reasons.append("%s in runs %s%s" % (why, _runs(runs), " (%s)" % detail if detail and detail != why else ""))
     if suite.constructs is not None:
         unresolved = sorted({int(r["run"]) for r in suite.constructs.rows
-                             if r.get("status") == "unresolved" and count_of(r.get("run")) is not None})
+                             if r.get("status") == "unresolved" and count_of(r.get("run")) is not None
+                             and int(r["run"]) not in optional})
         if unresolved:
             reasons.append("construct rows unresolved (not measured overheads) in runs %s" % _runs(unresolved))
     return reasons

@@ -7,8 +7,9 @@ import re
 import time
 from html import escape
 
-from . import cliff, html_construct_kinds, html_constructs, html_key, html_offload
+from . import by_design, cliff, html_construct_kinds, html_constructs, html_key, html_offload
 from .between import stats_helper
+from .validate import core_count
 
 HEAD = """<!DOCTYPE html>
 <html lang="en">
@@ -116,17 +117,21 @@ def head(suite, views, first_failure):
 
 
 def busy_banner(suite):
-    """The noise census's busy verdict, for every run whose record has one."""
+    """The noise census's busy verdict, for every run whose record has one; a run oversubscribed
+    by design (by_design.py) is named apart: its own team made its census find the node busy."""
+    optional = by_design.oversubscribed_by_design(suite, core_count(suite))
     busy = []
-    for run in sorted(suite.records):
+    for run in sorted(set(suite.records) - set(optional)):
         census = suite.records[run].noise_census
         if isinstance(census, dict) and census.get("busy"):
             why = census.get("busy_reason") or census.get("note") or ""
             busy.append("run %d%s" % (run, ": " + str(why) if why else ""))
+    line = by_design.describe(optional)
+    out = ["<p>%s%s.</p>" % (e(line[:1].upper()), e(line[1:]))] if optional else []
     if not busy:
-        return []
+        return out
     return ['<p class="notmet">This machine was busy (the noise census): these figures measure the contention, not the '
-            "node's OpenMP overhead. %s</p>" % e("; ".join(busy))]
+            "node's OpenMP overhead. %s</p>" % e("; ".join(busy))] + out
 
 
 def charts_section(views, charts, no_charts):

@@ -41,6 +41,9 @@ FAST_MATH = re.compile(r"-(ffast-math|Ofast|funsafe-math-optimizations|ffinite-m
                        r"freciprocal-math|fno-signed-zeros)\b")
 NUMBER = re.compile(r"^-?[0-9.]+([eE][-+]?[0-9]+)?$")
 PRINTED = 100     # reasons printed; the count says how many in all
+# What is checked is the records; a report is made from them, so it is quoted as regenerated.
+REPORT_RULE = ("the records are what is checked; quote the HTML report only as regenerated from them "
+               "(make plots OUT=DIR/CLOMP_<host>_<id>)")
 
 
 def check_manifest(inp: safe_io.Input, files: Dict[str, int], reasons: List[str]) -> None:
@@ -355,16 +358,16 @@ def validate(path: str, out=sys.stdout, signers: Optional[str] = None, facts: Op
         return EXIT_INVALID
     summary = "%d runs, all present and verified; manifest intact; records match the plan and agree with the tables, the text and the machine description; no fast-math; %s threads on %d cores%s" % (
         len(suite.plan), suite.env.max_threads, cores, note)
-    html = suite.name + ".html"
-    if html in files:
-        summary += "; %s not trusted (regenerate it: make plots OUT=...)" % for_terminal(html)
     why = grade.submission_reasons(suite, cores)
     if why:
         print("%s: %s: VALID, NOT SUBMISSION-GRADE%s: %s (%d reasons)" % (ME, shown, signed, summary, len(why)), file=out)
         say_reasons([for_terminal(r) for r in why], out)
-        return EXIT_NOT_SUBMISSION_GRADE
-    print("%s: %s: VALID%s: %s" % (ME, shown, signed, summary), file=out)
-    return EXIT_VALID
+    else:
+        print("%s: %s: VALID%s: %s" % (ME, shown, signed, summary), file=out)
+    for label, line in (("note", grade.not_graded(suite, cores)), ("rule", REPORT_RULE)):
+        if line:
+            print("  %s: %s" % (label, for_terminal(line)), file=out)
+    return EXIT_NOT_SUBMISSION_GRADE if why else EXIT_VALID
 
 
 def _text_of(inp, files, rel: str):

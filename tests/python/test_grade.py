@@ -87,6 +87,32 @@ class SubmissionGrade(unittest.TestCase):
         s.constructs.rows[0]["status"] = "unresolved"
         self.assertEqual(grade.submission_reasons(s, 8), ["construct rows unresolved (not measured overheads) in runs 6"])
 
+    def test_runs_oversubscribed_by_design_are_named_and_never_graded(self):
+        """Issue 43, item 5: on a 2-core node the construct sweep's 2x2 and 2x4 (runs 7 8) and the
+        cliff's cores + 1 run are oversubscribed by design: their own busy census, invalid figures and
+        unresolved rows are no reason; on 8 cores, or within the key thread count, they are graded."""
+        s = submission_suite()
+        s.env.plan.append(PlannedRun(9, "oversubscribed", "", ("3", "-1", "63", "102", "32", "1", "100")))
+        for run in (7, 8):
+            rec = s.records[run].doc
+            rec["constructs"]["oversubscribed"] = True
+            rec["noise_census"].update(busy=True, busy_reason="a thread lost 60%")
+            rec["measurements"][0]["valid"] = False
+        s.constructs.rows[-1]["status"] = "unresolved"
+        self.assertEqual(s.constructs.rows[-1]["run"], "8")
+        self.assertEqual(grade.submission_reasons(s, 2), [])
+        self.assertRegex(grade.not_graded(s, 2), r"^runs 7 8 9 are oversubscribed by design \(run 7: the construct "
+                         r"sweep's 2x2 \(4 threads on 2 CPUs\); run 8: the construct sweep's 2x4 \(8 threads on 2 CPUs\); "
+                         r"run 9: the team-size cliff's cores \+ 1 run \(3 threads\)\): shown, not graded$")
+        on_eight = grade.submission_reasons(s, 8)
+        self.assertIn("oversubscribed: more threads than the 8 cores in runs 7 8", on_eight)
+        self.assertTrue(any(r.startswith("the noise census found the node busy in runs 7 8") for r in on_eight), on_eight)
+        self.assertEqual(grade.not_graded(s, 8), "run 9 is oversubscribed by design (run 9: the team-size cliff's "
+                         "cores + 1 run (3 threads)): shown, not graded")
+        s.env.facts["max threads"] = "4"   # the user asked for 4 threads on 2 cores: 2x2 is within it
+        self.assertIn("oversubscribed: more threads than the 2 cores in runs 7", grade.submission_reasons(s, 2))
+        self.assertNotIn("run 7:", grade.not_graded(s, 2))
+
 
 if __name__ == "__main__":
     unittest.main()

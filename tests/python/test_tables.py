@@ -203,7 +203,7 @@ class HostileNames(unittest.TestCase):
         rc, out, _ = self.stage.validate(self.stage.pack())
         self.assertEqual(rc, 3, out)
         self.assertNotIn("\x1b", out)
-        self.assertTrue(all(line.startswith(("clomp_validate: ", "  - ")) for line in out.splitlines()), out)
+        self.assertTrue(all(line.startswith(("clomp_validate: ", "  - ", "  note: ", "  rule: ")) for line in out.splitlines()), out)
 
     def test_a_hostile_cell_in_a_table_stays_in_its_column(self):
         data = "a,b\n%s,2\n" % tables.text_cell(HOSTILE)

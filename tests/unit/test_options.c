@@ -44,14 +44,17 @@ int main(void)
     ok(parse("--list-schedules", NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL) == 0 && opts.want_schedule_list,
        "--list-schedules alone is a valid command line");
 
-    ok(parse("1", "1", "4", NULL, NULL, NULL, NULL, NULL, NULL) == EXIT_USAGE && opts.show_usage &&
-           strcmp(error, "expected 7 numbers, got 3: zonesPerPart, zoneSize, flopScale and timeScale are missing") == 0,
-       "three numbers are a usage error that says first which four are missing, then the usage: %s", error);
-    ok(parse("1", "1", "4", NULL, NULL, NULL, NULL, NULL, NULL) == EXIT_USAGE && opts.show_usage,
-       "a missing number asks for the usage text");
+    ok(parse("1", "1", "4", NULL, NULL, NULL, NULL, NULL, NULL) == EXIT_USAGE &&
+           strcmp(error, "expected 7 numbers, got 3: zonesPerPart, zoneSize, flopScale and timeScale are missing "
+                         "(see clomp --help)") == 0,
+       "three numbers are a usage error that says which four are missing and where the usage is: %s", error);
+    ok(parse("1", "1", "4", NULL, NULL, NULL, NULL, NULL, NULL) == EXIT_USAGE && !opts.show_usage,
+       "a missing number does not ask for the usage text (one line, issue 43)");
+    ok(parse(NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL) == EXIT_USAGE && opts.show_usage,
+       "no number at all asks for the usage text, as CLOMP 1.2 prints it");
     ok(parse("1", "1", "4", "10", "32", "1", "1", "7", NULL) == EXIT_USAGE && strstr(error, "'7'") != NULL &&
-           opts.show_usage,
-       "an eighth number is rejected by name, with the usage");
+           !opts.show_usage,
+       "an eighth number is rejected by name, in one line");
     ok(parse("-h", NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL) == 0 && opts.want_help, "-h asks for help");
 
     static const struct { int index; const char *bad; const char *says; } table[] = {
