@@ -18,7 +18,7 @@ RefCheck *ref_check_create(int threads)
     }
     c->threads = threads;
     c->slot = slots;
-    c->passed = slots + 2 * threads;
+    c->passed = slots + 2 * (size_t)threads;
     for (int t = 0; t < 3 * threads; t++)
         slots[t].value = 0;
     atomic_init(&c->wrong, 0);

@@ -34,8 +34,8 @@ static const CpuPlace *place_of(PlaceCache *c, int cpu, CpuPlace *spare)
 
 static void run_pairs(LimitsRecord *l, long batches, double *batch_ns, PingPongLine *line)
 {
-    int threads = l->threads, end_cpu[2];
-#pragma omp parallel num_threads(threads)
+    int end_cpu[2];
+#pragma omp parallel num_threads(l->threads)
     {
         int t = omp_get_thread_num();
         for (long p = 0; p < l->pair_count; p++) {

@@ -45,7 +45,7 @@ static double time_barrier(TimingRun *tr, LimitTimingId id, long innerreps, int 
     double seconds = 0.0;
     RefBarrier *b = id < LIMIT_REF_BARRIERS ? tr->barrier[id] : NULL;
     long stamp = tr->next_stamp;
-    tr->next_stamp += 2 * REF_CHECK_EPISODES;
+    tr->next_stamp += 2L * REF_CHECK_EPISODES;
 #pragma omp parallel num_threads(tr->threads)
     {
         int t = omp_get_thread_num();
@@ -81,7 +81,7 @@ static double time_reference_forkjoin(TimingRun *tr, long innerreps, int check, 
     RefForkJoin *p = tr->pool;
     ref_pool_restart(p);
     long stamp = tr->next_stamp - p->episode;   /* stamps from next_stamp on: base + the pool's episodes */
-    tr->next_stamp += 2 * REF_CHECK_EPISODES;
+    tr->next_stamp += 2L * REF_CHECK_EPISODES;
 #pragma omp parallel num_threads(tr->threads)
     {
         int t = omp_get_thread_num();

@@ -37,10 +37,10 @@ static int l3_group(const char *root, int cpu)
         FILE *f = fopen(path, "r");
         if (f == NULL)
             continue;
-        int level = 0;
-        int read = fscanf(f, "%d", &level);
+        char text[16], *end;
+        int read = fgets(text, sizeof text, f) != NULL;
         fclose(f);
-        if (read != 1 || level != 3)
+        if (!read || strtol(text, &end, 10) != 3 || end == text)
             continue;
         snprintf(path, sizeof path, "%s/cpu%d/cache/index%d/shared_cpu_list", root, cpu, index);
         return first_of_list(path);

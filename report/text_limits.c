@@ -14,11 +14,13 @@ static void print_value(FILE *out, const LimitFigure *f, const LimitValue *v)
 {
     int decimals = f->unit[0] == 'x' ? 2 : f->unit[0] == 'c' ? 0 : 1;
     double u = v->has_ci ? 0.5 * (v->high - v->low) : 0.0;
-    char a[32], lo[32], hi[32];
+    char a[32];
     fprintf(out, "%s %s", measured_text(a, sizeof a, v->value, u, decimals), f->unit);
-    if (v->has_ci)
+    if (v->has_ci) {
+        char lo[32], hi[32];
         fprintf(out, ", 95%% CI %s .. %s", measured_text(lo, sizeof lo, v->low, u, decimals),
                 measured_text(hi, sizeof hi, v->high, u, decimals));
+    }
 }
 
 static void print_figure(FILE *out, const LimitsRecord *l, const LimitFigure *f)

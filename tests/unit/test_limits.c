@@ -213,10 +213,11 @@ static void pair_spread(void)
     LimitPair pairs[N];
     LimitsRecord l;
     memset(&l, 0, sizeof l);
-    srand(7);
+    unsigned long seed = 7;   /* a fixed sequence: the oracle recomputes from the same values */
     for (int p = 0; p < N; p++) {
+        seed = seed * 6364136223846793005UL + 1442695040888963407UL;
         pairs[p] = (LimitPair){0, 1, 0, 1, p % 11 == 0, (PairClass)(p % 4), p % 9 == 0 ? 0 : 64, 0, 0, p % 7 == 0};
-        pairs[p].round_trip_ns = pairs[p].batches > 0 ? 50.0 + rand() % 1000 / 3.0 : NAN;
+        pairs[p].round_trip_ns = pairs[p].batches > 0 ? 50.0 + (double)(seed >> 33 & 1023) / 3.0 : NAN;
         if (pairs[p].batches == 0)
             pairs[p].pair_class = PAIR_SAME_CPU;
     }
@@ -347,8 +348,8 @@ static void barriers_at(int threads)
     }
     ok(!failed, "the reference fork/join at %d threads: 3 checks in 3 regions, every worker's stamp read after each "
        "join, every worker ran every fork%s%s", threads, failed ? ": " : "", why);
-    ok(ref_pool_runs(p, threads - 1) == 3 * REF_CHECK_EPISODES && atomic_load(&p->joined) ==
-       (long)(threads - 1) * 3 * REF_CHECK_EPISODES, "and the join counter counted %d x %d joins",
+    ok(ref_pool_runs(p, threads - 1) == 3L * REF_CHECK_EPISODES && atomic_load(&p->joined) ==
+       (long)(threads - 1) * 3L * REF_CHECK_EPISODES, "and the join counter counted %d x %d joins",
        threads - 1, 3 * REF_CHECK_EPISODES);
     ref_forkjoin_free(p);
     ref_check_free(c);
@@ -359,7 +360,7 @@ static void early_wait(RefBarrier *b, int thread)
 {
     (void)b;
     if (thread != 0) {
-        struct timespec pause = {0, 50 * 1000 * 1000};
+        struct timespec pause = {0, 50L * 1000 * 1000};
         nanosleep(&pause, NULL);
     }
 }
