@@ -19,7 +19,7 @@
 typedef struct PlaceCache {
     const char *root;
     int count;
-    CpuPlace place[256];
+    CpuPlace place[1024];   /* CLOMP_MAX_CPUS: more are read again each time */
 } PlaceCache;
 
 static const CpuPlace *place_of(PlaceCache *c, int cpu, CpuPlace *spare)
