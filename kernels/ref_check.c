@@ -54,7 +54,8 @@ static void read_stamps(RefCheck *c, const RefSlot *set, long stamp, long episod
 void ref_check_barrier(RefBarrier *b, RefCheck *c, long stamp_base, int broken, int thread)
 {
     long passed = 0;
-    c->meaning = "the barrier let a thread through before every thread had arrived";
+    if (thread == 0)   /* read after the region */
+        c->meaning = "the barrier let a thread through before every thread had arrived";
     for (long e = 1; e <= REF_CHECK_FENCED; e++) {
         if (broken && e == 1 && thread == 0)
             b->fault = b->kind->broken_round(b->threads);
