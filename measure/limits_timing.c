@@ -37,6 +37,26 @@ typedef struct TimingRun {
 
 static volatile int region_sink;
 
+/* Stamps no check has used yet, enough for one check (kernels/ref_check.h). */
+static long take_stamps(TimingRun *tr)
+{
+    long first = tr->next_stamp;
+    tr->next_stamp += 2L * REF_CHECK_EPISODES;
+    return first;
+}
+
+/* Inside a region: 1 when it has the whole team. A reference with a thread
+ * missing would wait for it forever: the team is checked first, and the
+ * run's record then says the team was smaller. */
+static int whole_team(TimingRun *tr, int thread)
+{
+    if (omp_get_num_threads() == tr->threads)
+        return 1;
+    if (thread == 0)
+        tr->team_ok = 0;
+    return 0;
+}
+
 /* One timed repetition of a barrier: thread 0 reads the clock after an
  * OpenMP barrier that lines the team up and after its last barrier of the
  * `innerreps`; `check`: then the reference's check. Seconds. */
@@ -44,16 +64,11 @@ static double time_barrier(TimingRun *tr, LimitTimingId id, long innerreps, int 
 {
     double seconds = 0.0;
     RefBarrier *b = id < LIMIT_REF_BARRIERS ? tr->barrier[id] : NULL;
-    long stamp = tr->next_stamp;
-    tr->next_stamp += 2L * REF_CHECK_EPISODES;
+    long stamp = take_stamps(tr);
 #pragma omp parallel num_threads(tr->threads)
     {
         int t = omp_get_thread_num();
-        /* A reference barrier with a thread missing would wait forever: the team is checked first. */
-        if (omp_get_num_threads() != tr->threads) {
-            if (t == 0)
-                tr->team_ok = 0;
-        } else {
+        if (whole_team(tr, t)) {
 #pragma omp barrier
             double start = t == 0 ? now_seconds() : 0.0;
             if (b == NULL) {
@@ -80,15 +95,11 @@ static double time_reference_forkjoin(TimingRun *tr, long innerreps, int check, 
     double seconds = 0.0;
     RefForkJoin *p = tr->pool;
     ref_pool_restart(p);
-    long stamp = tr->next_stamp - p->episode;   /* stamps from next_stamp on: base + the pool's episodes */
-    tr->next_stamp += 2L * REF_CHECK_EPISODES;
+    long stamp = take_stamps(tr) - p->episode;   /* the pool's stamps are this base + its episodes */
 #pragma omp parallel num_threads(tr->threads)
     {
         int t = omp_get_thread_num();
-        if (omp_get_num_threads() != tr->threads) {
-            if (t == 0)
-                tr->team_ok = 0;
-        } else {
+        if (whole_team(tr, t)) {
 #pragma omp barrier
             if (t == 0) {
                 double start = now_seconds();

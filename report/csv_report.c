@@ -56,10 +56,11 @@ static void write_cell(FILE *out, FigureCell cell)
     }
 }
 
-/* clomp --limits' columns, appended to every row of either table (empty
+/* clomp --limits' columns, appended to every measurement's row (empty
  * without --limits): each figure of limits_figures.c's table as
  * limits_<key>, empty where it is not a result, then the team, the best
- * reference barrier and whether the machine was busy. */
+ * reference barrier and whether the machine was busy. Not in the construct
+ * table (--constructs), whose columns are its own (constructs.csv_columns). */
 static void write_limits_header(FILE *out)
 {
     for (size_t i = 0; i < limit_figure_count; i++)
@@ -93,7 +94,6 @@ static int write_construct_csv(FILE *out, const RunRecord *r)
     const ConstructTable *t = r->constructs;
     for (size_t c = 0; c < construct_column_count; c++)
         fprintf(out, "%s%s", c > 0 ? "," : "", construct_columns[c].csv);
-    write_limits_header(out);
     fputc('\n', out);
     for (size_t i = 0; t != NULL && i < t->count; i++)
         for (int l = 0; l < CONSTRUCT_LEVELS; l++) {
@@ -106,7 +106,6 @@ static int write_construct_csv(FILE *out, const RunRecord *r)
                     fputc(',', out);
                 write_cell(out, construct_columns[c].cell(&row, buf, sizeof buf));
             }
-            write_limits_cells(out, r);
             fputc('\n', out);
         }
     return fflush(out) != 0 || ferror(out) ? -1 : 0;
