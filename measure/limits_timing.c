@@ -33,9 +33,25 @@ typedef struct TimingRun {
     LimitTimingId id;         /* calibrating: what */
     int team_ok;              /* every region had the whole team */
     int team_min, team_max;   /* OpenMP's fork/join: the teams seen */
+    int preempted;            /* the last timed part: note_switches */
 } TimingRun;
 
 static volatile int region_sink;
+
+/* The process's involuntary context switches so far (every thread); -1 unknown. */
+static long involuntary_switches(void)
+{
+    struct rusage u;
+    return getrusage(RUSAGE_SELF, &u) == 0 ? u.ru_nivcsw : -1;
+}
+
+/* Around the timed part, outside it: 1 when the process was preempted
+ * while it ran (some thread switched out involuntarily), 0 when not, -1
+ * unknown. */
+static void note_switches(TimingRun *tr, long before, long after)
+{
+    tr->preempted = before < 0 || after < 0 ? -1 : after > before;
+}
 
 /* Stamps no check has used yet, enough for one check (kernels/ref_check.h). */
 static long take_stamps(TimingRun *tr)
@@ -69,6 +85,7 @@ static double time_barrier(TimingRun *tr, LimitTimingId id, long innerreps, int 
     {
         int t = omp_get_thread_num();
         if (whole_team(tr, t)) {
+            long before = t == 0 ? involuntary_switches() : 0;
 #pragma omp barrier
             double start = t == 0 ? now_seconds() : 0.0;
             if (b == NULL) {
@@ -79,8 +96,10 @@ static double time_barrier(TimingRun *tr, LimitTimingId id, long innerreps, int 
                 for (long i = 0; i < innerreps; i++)
                     b->kind->wait(b, t);
             }
-            if (t == 0)
+            if (t == 0) {
                 seconds = now_seconds() - start;
+                note_switches(tr, before, involuntary_switches());
+            }
             if (check && b != NULL)
                 ref_check_barrier(b, tr->check, stamp, broken, t);
         }
@@ -102,10 +121,12 @@ static double time_reference_forkjoin(TimingRun *tr, long innerreps, int check, 
         if (whole_team(tr, t)) {
 #pragma omp barrier
             if (t == 0) {
+                long before = involuntary_switches();
                 double start = now_seconds();
                 for (long i = 0; i < innerreps; i++)
                     ref_fork_join(p);
                 seconds = now_seconds() - start;
+                note_switches(tr, before, involuntary_switches());
                 ref_pool_stop(p);
             } else {
                 ref_pool_work(p, t);
@@ -127,6 +148,7 @@ static double time_reference_forkjoin(TimingRun *tr, long innerreps, int check, 
 static double time_omp_forkjoin(TimingRun *tr, long innerreps)
 {
     int least = INT_MAX, most = 0;
+    long before = involuntary_switches();
     double start = now_seconds();
     for (long i = 0; i < innerreps; i++) {
 #pragma omp parallel num_threads(tr->threads)
@@ -140,6 +162,7 @@ static double time_omp_forkjoin(TimingRun *tr, long innerreps)
         }
     }
     double seconds = now_seconds() - start;
+    note_switches(tr, before, involuntary_switches());
     tr->team_min = least < tr->team_min ? least : tr->team_min;
     tr->team_max = most > tr->team_max ? most : tr->team_max;
     return seconds;
@@ -163,13 +186,6 @@ static double fastest_of(long innerreps, void *context)
         fastest = s < fastest ? s : fastest;
     }
     return fastest;
-}
-
-/* The process's involuntary context switches so far (every thread); -1 unknown. */
-static long involuntary_switches(void)
-{
-    struct rusage u;
-    return getrusage(RUSAGE_SELF, &u) == 0 ? u.ru_nivcsw : -1;
 }
 
 static void name_timings(LimitsRecord *l)
@@ -227,16 +243,14 @@ static int run_repetition(TimingRun *tr, LimitsRecord *l, long r, long reps, dou
     for (int k = 0; k < LIMIT_TIMINGS; k++) {
         LimitTimingId id = (LimitTimingId)((r + k) % LIMIT_TIMINGS);
         LimitTiming *t = &l->timing[id];
-        long before = involuntary_switches();
         double seconds = time_one(tr, id, t->innerreps, t->reference, broken(l, id));
-        long after = involuntary_switches();
         if (!tr->team_ok)
             return 0;
         rep_ns[id * reps + r] = seconds * 1e9 / (double)t->innerreps;
-        if (before < 0 || after < 0)
+        if (tr->preempted < 0)
             t->disturbed_reps = -1;
-        else if (t->disturbed_reps >= 0 && after > before)
-            t->disturbed_reps++;
+        else if (t->disturbed_reps >= 0)
+            t->disturbed_reps += tr->preempted;
         if (!t->reference)
             continue;
         char problem[256];
