@@ -47,7 +47,7 @@ static void derive_bound(LimitsRecord *l)
     if (l->all.pairs == 0)
         snprintf(b->not_a_result, sizeof b->not_a_result, "no pair's round trip is a result");
     else if (l->busy)
-        snprintf(b->not_a_result, sizeof b->not_a_result, "the machine was busy: %.170s", l->busy_reason);
+        snprintf(b->not_a_result, sizeof b->not_a_result, "%s", LIMITS_BUSY);
 }
 
 static int measure_limits(const RunSetup *run, LimitsRecord *l, char *why, size_t why_size)

@@ -33,8 +33,12 @@ void summarize_limit_pairs(LimitsRecord *l);
 /* one timing's figure from its repetitions' ns per operation; */
 void summarize_limit_timing(LimitTiming *t, const double *rep_ns, long reps);
 /* OpenMP's over a reference's, repetition by repetition: `not_a_result`
- * set when either is not one (or `busy` says why the machine was). */
+ * set when either is not one, or the machine was `busy`. */
 void limit_multiple(LimitDerived *d, const LimitTiming *omp, const double *omp_ns, const LimitTiming *ref,
-                    const double *ref_ns, long reps, const char *busy);
+                    const double *ref_ns, long reps, int busy);
+
+/* Why a multiple or the bound is not a result on a busy machine: the
+ * census's own reason is said once, beside them (LimitsRecord.busy_reason). */
+#define LIMITS_BUSY "the machine was busy (the noise census; its reason: the Busy line, the JSON's busy_reason)"
 
 #endif

@@ -300,7 +300,7 @@ int measure_limit_timings(const RunSetup *run, LimitsRecord *l, char *why, size_
             if (!l->timing[id].invalid &&
                 (l->best_reference < 0 || l->timing[id].ns.median < l->timing[l->best_reference].ns.median))
                 l->best_reference = id;
-        const char *busy = l->busy ? l->busy_reason : NULL;
+        int busy = l->busy;
         if (l->best_reference >= 0)
             limit_multiple(&l->barrier_multiple, &l->timing[LIMIT_OMP_BARRIER], rep_ns + LIMIT_OMP_BARRIER * reps,
                            &l->timing[l->best_reference], rep_ns + l->best_reference * reps, reps, busy);
@@ -329,7 +329,7 @@ void summarize_limit_timing(LimitTiming *t, const double *rep_ns, long reps)
 }
 
 void limit_multiple(LimitDerived *d, const LimitTiming *omp, const double *omp_ns, const LimitTiming *ref,
-                    const double *ref_ns, long reps, const char *busy)
+                    const double *ref_ns, long reps, int busy)
 {
     double *ratio = malloc((size_t)(reps > 0 ? reps : 1) * sizeof *ratio);
     d->not_a_result[0] = '\0';
@@ -345,6 +345,6 @@ void limit_multiple(LimitDerived *d, const LimitTiming *omp, const double *omp_n
     if (omp->invalid || ref->invalid)
         snprintf(d->not_a_result, sizeof d->not_a_result, "%s is not a result (see its line)",
                  omp->invalid ? omp->name : ref->name);
-    else if (busy != NULL)
-        snprintf(d->not_a_result, sizeof d->not_a_result, "the machine was busy: %.170s", busy);
+    else if (busy)
+        snprintf(d->not_a_result, sizeof d->not_a_result, "%s", LIMITS_BUSY);
 }
