@@ -76,8 +76,11 @@ int measure_limit_pairs(const RunSetup *run, LimitsRecord *l, const char *root)
     double *batch_ns = malloc((size_t)batches * sizeof *batch_ns);
     PingPongLine *line = aligned_alloc(REF_LINE, sizeof *line);
     if (l->pairs == NULL || batch_ns == NULL || line == NULL) {
+        free(l->pairs);
         free(batch_ns);
         free(line);
+        l->pairs = NULL;
+        l->pair_count = 0;   /* the record lists no pair it does not hold */
         return EXIT_RESOURCE;
     }
     atomic_init(&line->count, 0);

@@ -102,10 +102,9 @@ void print_limits(FILE *out, const RunRecord *r)
                      "below count it\n", l->clock.median_ghz, l->clock.min_ghz, l->clock.max_ghz);
     else
         fprintf(out, "Core clock: %.2f GHz (--ghz): the cycles below count it\n", l->cycles_ghz);
-    const LimitTiming *first = &l->timing[0];
     fprintf(out, "Repetitions: %ld of each barrier and fork/join, in turn, each aimed at %.0f us; medians and 95%% "
                  "intervals %s; each reference checked after every repetition (%ld episodes)\n",
-            first->reps, r->run->limits.target_us, INTERVAL_SCOPE, l->checked_episodes);
+            r->run->limits.reps, r->run->limits.target_us, INTERVAL_SCOPE, l->checked_episodes);
     if (l->busy)
         fprintf(out, "Busy: YES, no multiple or bound is a result: %s\n", l->busy_reason);
     print_pairs(out, l);
