@@ -39,7 +39,7 @@ printf '%s\n' "$out" >"$tmp/l.txt"
 run_clomp "${plain[@]}" "${input[@]}"
 printf '%s\n' "$out" >"$tmp/plain.txt"
 
-checks=$(python3 - "$tmp" <<'PY' 2>&1 || echo "python3 failed"
+checks=$(python3 - "$tmp" "$(dirname "$0")/../docs/limits.md" <<'PY' 2>&1 || echo "python3 failed"
 import csv, json, math, re, sys
 tmp = sys.argv[1]
 text = open(f"{tmp}/l.txt").read().splitlines()
@@ -106,6 +106,9 @@ check("best", l["best_reference"] == best, (l["best_reference"], best))
 m = f["barrier_multiple"]
 check("multiple", (m["value"] is None) == (m["not_a_result"] is not None) and (not l["busy"] or m["value"] is None), m)
 check("llnl", l["llnl_barrier_target_cycles"] == 200, l["llnl_barrier_target_cycles"])
+doc = open(sys.argv[2]).read()
+check("documented", all(f"`{k}`" in doc or f"`{k}," in doc or f", `{k}`" in doc for k in f),
+      [k for k in f if f"`{k}`" not in doc])
 for line in out:
     print(line)
 PY
@@ -127,6 +130,7 @@ while IFS=$'\t' read -r name verdict; do
         best) desc="the best reference is the valid reference barrier with the least median" ;;
         multiple) desc="the barrier multiple is withheld exactly when it says why (always when the machine was busy)" ;;
         llnl) desc="LLNL's barrier target stands beside them: 200 cycles" ;;
+        documented) desc="every figure's key is in docs/limits.md's table" ;;
         *) desc="$name" ;;
     esac
     is "$verdict" ok "$desc"
