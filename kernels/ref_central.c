@@ -51,6 +51,7 @@ static RefFault broken_round(int threads)
 }
 
 const RefBarrierKind ref_central_barrier = {
-    "central", "Central counter", "sense-reversing central counter: one shared count, the last arrival flips a shared sense",
+    "central", "Central counter",
+    "sense-reversing central counter: one shared count, the last arrival flips a shared sense",
     create, wait, broken_round,
 };

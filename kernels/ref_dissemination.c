@@ -23,7 +23,8 @@ typedef struct Dissemination {
 static RefBarrier *create(int threads)
 {
     int rounds = ref_rounds(threads);
-    size_t flags = (size_t)threads * 2 * (size_t)rounds, size = sizeof(Dissemination) + (flags + (size_t)threads) * sizeof(RefFlag);
+    size_t flags = (size_t)threads * 2 * (size_t)rounds;
+    size_t size = sizeof(Dissemination) + (flags + (size_t)threads) * sizeof(RefFlag);
     Dissemination *d = aligned_alloc(REF_LINE, (size + REF_LINE - 1) / REF_LINE * REF_LINE);
     if (d == NULL)
         return NULL;
@@ -66,6 +67,7 @@ static RefFault broken_round(int threads)
 
 const RefBarrierKind ref_dissemination_barrier = {
     "dissemination", "Dissemination",
-    "dissemination: ceil(log2 T) rounds, in round k each thread signals the one 2^k after it and waits for the one 2^k before",
+    "dissemination: ceil(log2 T) rounds, in round k each thread signals the one 2^k after it and waits for the "
+    "one 2^k before",
     create, wait, broken_round,
 };

@@ -205,7 +205,8 @@ static void name_timings(LimitsRecord *l)
     l->timing[LIMIT_OMP_BARRIER].name = "OpenMP barrier";
     l->timing[LIMIT_OMP_BARRIER].how = "#pragma omp barrier in one region of the team, as OMP Barrier times it";
     l->timing[LIMIT_REF_FORKJOIN].name = "Reference fork/join";
-    l->timing[LIMIT_REF_FORKJOIN].how = "a pool spinning on one flag the master sets, joined by one counter it waits on";
+    l->timing[LIMIT_REF_FORKJOIN].how =
+        "a pool spinning on one flag the master sets, joined by one counter it waits on";
     l->timing[LIMIT_OMP_FORKJOIN].name = "OpenMP fork/join";
     l->timing[LIMIT_OMP_FORKJOIN].how = "an empty #pragma omp parallel from serial code, as OMP Parallel times it";
 }

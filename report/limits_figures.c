@@ -137,8 +137,9 @@ const LimitFigure limit_figures[] = {
     {"reference_forkjoin_ns", "Reference fork/join", "ns",
      "one fork and join of a spinning pool: released by one flag, joined by one counter", REPS, "lower",
      LIMIT_REF_FORKJOIN, reference_forkjoin},
-    {"omp_forkjoin_ns", "OpenMP fork/join", "ns", "one empty #pragma omp parallel of the team, as OMP Parallel times it",
-     REPS, "lower", LIMIT_OMP_FORKJOIN, omp_forkjoin},
+    {"omp_forkjoin_ns", "OpenMP fork/join", "ns",
+     "one empty #pragma omp parallel of the team, as OMP Parallel times it", REPS, "lower", LIMIT_OMP_FORKJOIN,
+     omp_forkjoin},
     {"forkjoin_multiple", "OpenMP fork/join / reference", "x",
      "how many times the reference fork/join OpenMP's fork/join costs on the same threads",
      "median over the repetitions of OpenMP's time / the reference's time in the same repetition, "

@@ -64,7 +64,8 @@ static void print_pairs(FILE *out, const LimitsRecord *l)
             if (q->batches == 0)
                 fprintf(out, "not measured");
             else
-                fprintf(out, "%.1f ns%s", q->round_trip_ns, q->invalid ? " (not a result: mean and median disagree)" : "");
+                fprintf(out, "%.1f ns%s", q->round_trip_ns,
+                        q->invalid ? " (not a result: mean and median disagree)" : "");
             fprintf(out, "%s\n", q->moved ? " (moved: threads not bound)" : "");
         }
     fprintf(out, "Pairs by class:");

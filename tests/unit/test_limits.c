@@ -401,8 +401,8 @@ static void figure_table(void)
         for (size_t j = 0; j < i; j++)
             unique &= strcmp(limit_figures[j].key, f->key) != 0;
     }
-    ok(limit_figure_count >= 20 && whole, "each of the %zu --limits figures has a key, label, unit (ns, cycles, x), what "
-       "it measures, its estimator, which way is better and its value", limit_figure_count);
+    ok(limit_figure_count >= 20 && whole, "each of the %zu --limits figures has a key, label, unit (ns, cycles, x), "
+       "what it measures, its estimator, which way is better and its value", limit_figure_count);
     ok(unique, "no two figures share a key (the JSON member and the CSV column)");
     LimitsRecord l;
     memset(&l, 0, sizeof l);
