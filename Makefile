@@ -140,13 +140,14 @@ KERNEL_SRC = $(sort $(wildcard kernels/*.c))
 # Every file in report/ (the writers) and setup/.
 REPORT_SRC = $(sort $(wildcard report/*.c))
 SETUP_SRC = $(sort $(wildcard setup/*.c))
-CLI_SRC = cli/options.c cli/usage.c cli/construct_options.c
-NUMA_SRC = numa/placement.c numa/arena.c numa/thread_placement.c
+CLI_SRC = cli/options.c cli/usage.c cli/construct_options.c cli/limits_options.c
+NUMA_SRC = numa/placement.c numa/arena.c numa/thread_placement.c numa/cpu_classes.c numa/cpu_place.c
 TIMING_SRC = timing/statistics.c timing/signed_rank.c timing/series.c timing/decision.c timing/core_clock.c timing/cycles.c timing/comparison.c timing/process_cost.c timing/replication.c
 MEASURE_SRC = measure/chunk_plan.c measure/sequence.c measure/record.c measure/warnings.c measure/locality.c \
               measure/llnl_targets.c measure/summarize.c measure/paired_overhead.c measure/construct_overhead.c measure/construct_resolution.c measure/construct_shape.c measure/construct_level.c measure/constructs.c \
               measure/ompt_plan.c \
-              measure/noise_probe.c measure/noise_sampler.c
+              measure/noise_probe.c measure/noise_sampler.c \
+              measure/groups.c measure/limits.c measure/limits_pairs.c measure/limits_timing.c
 MPI_SRC = mpi/rank_view.c $(CLUSTER_SRC)
 OMPT_SRC = ompt/tool.c
 # The offload device (docs/offload.md): inert in builds without OFFLOAD.
@@ -155,7 +156,7 @@ LIB_SRC = $(MESH_SRC) $(KERNEL_SRC) $(REPORT_SRC) $(SETUP_SRC) $(CLI_SRC) $(NUMA
           $(MPI_SRC) $(OMPT_SRC) $(OFFLOAD_SRC)
 LIB_OBJ = $(LIB_SRC:%.c=$(BUILD)/%.o)
 
-UNIT_TESTS = test_mesh test_kernel test_schedules test_verify test_options test_locality test_statistics test_signed_rank test_decision test_core_clock_range test_json test_report test_chunk_plan test_thread_placement test_arena test_comparison test_rank_view test_constructs test_setup_warnings test_validity test_replication
+UNIT_TESTS = test_mesh test_kernel test_schedules test_verify test_options test_locality test_statistics test_signed_rank test_decision test_core_clock_range test_json test_report test_chunk_plan test_thread_placement test_arena test_comparison test_rank_view test_constructs test_setup_warnings test_validity test_replication test_limits
 UNIT_BIN = $(UNIT_TESTS:%=$(BUILD)/tests/%)
 ORACLE = $(BUILD)/tests/clomp_oracle
 
@@ -311,7 +312,7 @@ FUZZ_CC ?= clang
 fuzz:
 	mkdir -p $(BUILD)/fuzz-work
 	$(FUZZ_CC) -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -std=c11 -D_POSIX_C_SOURCE=200809L -I. \
-	    -o $(BUILD)/fuzz_options tests/fuzz/fuzz_options.c cli/options.c cli/construct_options.c numa/placement.c
+	    -o $(BUILD)/fuzz_options tests/fuzz/fuzz_options.c cli/options.c cli/construct_options.c cli/limits_options.c numa/placement.c
 	$(BUILD)/fuzz_options -max_total_time=$(FUZZ_SECONDS) -print_final_stats=1 $(BUILD)/fuzz-work tests/fuzz-corpus
 
 # The target input spot check: ~6400 zones, one thread per core (physical

@@ -1,8 +1,7 @@
-/* clomp: what OpenMP threading really costs on an unstructured mesh. The story
- * of a run: parse the CLOMP 1.2 command line, set the run up (setup/), measure
- * everything into the run record (measure/), and write it out (report/): the
- * text report as it goes, then the JSON and CSV. This file keeps main, the
- * signal handlers and the hooks that tie them together. */
+/* clomp: what OpenMP threading really costs on an unstructured mesh. The story of a run: parse the
+ * CLOMP 1.2 command line, set the run up (setup/), measure everything into the run record (measure/),
+ * and write it out (report/): the text report as it goes, then the JSON and CSV. This file keeps
+ * main, the signal handlers and the hooks that tie them together. */
 #include <omp.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -13,7 +12,7 @@
 
 #include "cli/exit_status.h"
 #include "cli/options.h"
-#include "measure/constructs.h"
+#include "measure/groups.h"
 #include "measure/locality.h"
 #include "measure/sequence.h"
 #include "measure/warnings.h"
@@ -353,15 +352,15 @@ int main(int argc, char **argv)
                            skipped, &census, &run.cycles};
     pending.record.measuring_from = process_cost_now().wall_seconds;
     status = run_measurements(&pb, &run, results, clomp_schedule_count, &hooks, why, sizeof why);
-    ConstructTable constructs = {0};
+    MeasuredGroups groups = {0};
     if (status == 0)
-        status = measure_asked_constructs(&run, &pending.record, &constructs, why, sizeof why);
+        status = measure_asked_groups(&run, &pending.record, &groups, why, sizeof why);
     RunRecord record = pending.record;
     record.exit_status = status;
     record.failure = status != 0 ? why : NULL;
     if (status != 0) {
         record.cost = process_cost_now();
-        if (status == EXIT_VERIFY_FAILED && record.constructs == NULL)
+        if (status == EXIT_VERIFY_FAILED && record.constructs == NULL && record.limits == NULL)
             record.failed = &shown[hooks_context.last];
         close_outputs(&out, &record);
         die(status, "%s", why);
@@ -382,9 +381,10 @@ int main(int argc, char **argv)
     if (run.verdict)
         print_verdict(out.text, &record);
     print_constructs(out.text, &record);
+    print_limits(out.text, &record);
     int files_status = close_outputs(&out, &record);
     free_rank_table(&table);
-    free_constructs(&constructs);
+    free_groups(&groups);
     if (shown != results)
         free(shown);
     free_measurements(results, clomp_schedule_count);

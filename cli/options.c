@@ -189,6 +189,7 @@ int parse_options(int argc, char **argv, Options *opts, char *error, size_t size
     opts->offload_device = -1;
     opts->paired_blocks = 0;   /* interleaved blocks only when asked: they double a checked schedule's time (issue 31) */
     default_construct_options(&opts->constructs);
+    default_limits_options(&opts->limits);
     error[0] = '\0';
     for (int i = 1; i < argc; i++) {
         const char *arg = argv[i];
@@ -198,6 +199,8 @@ int parse_options(int argc, char **argv, Options *opts, char *error, size_t size
         }
         if (!options_done && strncmp(arg, "--", 2) == 0) {
             int construct_option = parse_construct_option(arg, &opts->constructs, error, size);
+            if (construct_option == 0)   /* --limits and its options: the same contract */
+                construct_option = parse_limits_option(arg, &opts->limits, error, size);
             if (construct_option > 1)
                 return construct_option;
             if (construct_option == 1) {
@@ -313,6 +316,8 @@ int parse_options(int argc, char **argv, Options *opts, char *error, size_t size
         return fail(error, size, "expected 7 numbers, got %d: %s %s missing (see clomp --help)", count, missing,
                     count == CLOMP_PARAMETER_COUNT - 1 ? "is" : "are");
     }
+    if (check_limits_options(&opts->limits, error, size) != 0)
+        return EXIT_USAGE;
     if (opts->json_path != NULL && opts->csv_path != NULL && strcmp(opts->json_path, "-") == 0 &&
         strcmp(opts->csv_path, "-") == 0)
         return fail(error, size, "--json=- and --csv=- cannot both use standard output");

@@ -7,6 +7,7 @@
 #include "../mesh/mesh.h"
 #include "../numa/placement.h"
 #include "construct_options.h"
+#include "limits_options.h"
 #include "ompt_mode.h"
 
 typedef struct Options {
@@ -40,6 +41,7 @@ typedef struct Options {
     long mpi_timeout;      /* --mpi-timeout=S (clomp_mpi): seconds a rank waits for the others; 0: default */
     long offload_device;   /* --offload-device=N (offload builds): the target device; -1: the runtime's default */
     ConstructOptions constructs;   /* --constructs[=LIST] and its options, --list-constructs */
+    LimitsOptions limits;  /* --limits and its options */
     OmptMode ompt_mode;    /* --ompt=MODE: the OMPT tool to attach (ompt/tool.h); none by default */
     double ompt_rate_hz;   /* --ompt=sampling,RATE: samples per second of CPU time; 0: the default */
 } Options;

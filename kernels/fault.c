@@ -39,13 +39,14 @@ typedef enum {
     FAULT_REGION_DELAY,       /* a known delay before every parallel region (no mesh fault) */
     FAULT_CONSTRUCT_WRONG,    /* --constructs: a construct's body without what it promises (no mesh fault) */
     FAULT_DEVICE_ZONE,        /* Offload OMP: one zone's value off by its last bit on the device, once */
-    FAULT_CONSTRUCT_STALL     /* --constructs: each row's first level-1 calibration timing stalled (no mesh fault) */
+    FAULT_CONSTRUCT_STALL,    /* --constructs: each row's first level-1 calibration timing stalled (no mesh fault) */
+    FAULT_LIMITS_SKIP_ROUND   /* --limits: a reference barrier's round skipped, once per repetition (no mesh fault) */
 } FaultKind;
 
 const char *const fault_names[] = {
     "none", "lost-update", "skipped-part", "double-update", "stale-deposit",
     "reordered-zones", "missing-barrier", "extra-calc-deposit", "construct-outside", "region-delay",
-    "construct-wrong", "device-zone", "construct-stall", NULL,
+    "construct-wrong", "device-zone", "construct-stall", "limits-skip-round", NULL,
 };
 
 static FaultKind armed = FAULT_NONE;
@@ -134,7 +135,8 @@ void fault_arm(const char *schedule, long subcycles, long numParts, long zonesPe
         fprintf(stderr, "clomp-faults: unknown CLOMP_FAULT '%s'\n", name);
         exit(2);
     }
-    if (armed == FAULT_CONSTRUCT_OUTSIDE || armed == FAULT_CONSTRUCT_WRONG || armed == FAULT_CONSTRUCT_STALL) {
+    if (armed == FAULT_CONSTRUCT_OUTSIDE || armed == FAULT_CONSTRUCT_WRONG || armed == FAULT_CONSTRUCT_STALL ||
+        armed == FAULT_LIMITS_SKIP_ROUND) {
         /* not mesh faults: read below */
         armed = FAULT_NONE;
         return;
@@ -190,6 +192,20 @@ int fault_construct_stall(const char *key)
 {
     const char *name = getenv("CLOMP_FAULT"), *only = getenv("CLOMP_FAULT_CONSTRUCT");
     return name != NULL && strcmp(name, "construct-stall") == 0 && (only == NULL || strcmp(only, key) == 0);
+}
+
+int fault_limits_skip_round(const char *key)
+{
+    const char *name = getenv("CLOMP_FAULT"), *only = getenv("CLOMP_FAULT_LIMITS");
+    return name != NULL && strcmp(name, "limits-skip-round") == 0 && (only == NULL || strcmp(only, key) == 0);
+}
+
+void fault_arrive_late(const RefFault *fault, int thread)
+{
+    if (fault->delayed != thread)
+        return;
+    struct timespec late = {0, FAULT_LATE_MS * 1000L * 1000L};
+    nanosleep(&late, NULL);
 }
 
 void fault_stall_spin(double *seconds, double start)

@@ -8,6 +8,7 @@
 #include <stddef.h>
 
 #include "../cli/construct_options.h"
+#include "../cli/limits_options.h"
 #include "../kernels/construct.h"
 #include "../kernels/problem.h"
 #include "../kernels/schedule.h"
@@ -19,6 +20,7 @@
 #include "../timing/process_cost.h"
 #include "../timing/statistics.h"
 #include "construct_record.h"
+#include "limits_record.h"
 #include "noise_record.h"
 #include "paired_record.h"
 
@@ -182,6 +184,7 @@ typedef struct RunSetup {
     DelayCalibration delay;   /* the Parallel For probe's delay, calibrated at start (length 0: not yet) */
     MpiSetup mpi;
     ConstructOptions constructs;  /* --constructs: asked or not, and how */
+    LimitsOptions limits;         /* --limits: asked or not, and how */
     int construct_selected[64];   /* per clomp_constructs[] entry: in --constructs=LIST (all without a list) */
     int max_active_levels;        /* omp_get_max_active_levels() once configured */
     int max_active_levels_from_env;   /* 1: OMP_MAX_ACTIVE_LEVELS set it (clomp left it); 0: clomp set 2 */
@@ -328,6 +331,8 @@ typedef struct RunRecord {
     double measuring_from;               /* process wall seconds when the measurements began; 0: never */
     double measured_until;               /* ... when they and the construct table ended; 0: never */
     double constructs_seconds;           /* wall seconds measuring the construct table (--constructs) */
+    const LimitsRecord *limits;          /* --limits (after the construct table); else NULL */
+    double limits_seconds;               /* wall seconds measuring it */
 } RunRecord;
 
 /* Where the process's wall time went, in seconds (record_wall_time): the
@@ -339,6 +344,7 @@ typedef struct WallTime {
     int measured;              /* 0: the measurements never began, or no process cost */
     double total, setup, build, warmup, reset, timed, check;
     double constructs, paired; /* the construct table (--constructs); the paired overheads' blocks */
+    double limits;             /* --limits */
     double after_runs;         /* from the end of the measurements to the record: locality again, summaries */
     double rest;               /* what no part timed (the hooks between measurements): small, >= 0 */
 } WallTime;

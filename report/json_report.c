@@ -41,6 +41,7 @@ static void write_wall_time(JsonWriter *w, const RunRecord *r)
     json_number(w, "constructs_seconds", t.constructs);
     json_number(w, "after_runs_seconds", t.after_runs);
     json_number(w, "paired_blocks_seconds", t.paired);
+    json_number(w, "limits_seconds", t.limits);
     json_object_end(w);
 }
 
@@ -123,6 +124,7 @@ int write_json_report(FILE *out, const RunRecord *r)
     write_process_cost(&w, &r->cost);
     write_json_constructs(&w, r);
     write_wall_time(&w, r);
+    write_json_limits(&w, r);
 
     json_array_begin(&w, "warnings");
     write_warnings(&w, "setup", r->setup_warnings);

@@ -60,4 +60,7 @@ void print_verdict(FILE *out, const RunRecord *r);
 /* clomp --constructs: the construct table, after the summary (and verdict). */
 void print_constructs(FILE *out, const RunRecord *r);
 
+/* clomp --limits: the "Node limits" block, after the construct table (text_limits.c). */
+void print_limits(FILE *out, const RunRecord *r);
+
 #endif

@@ -225,9 +225,12 @@ static void print_wall_time(FILE *out, const RunRecord *r)
         return;
     fprintf(out, "Wall time: %.3f s: set-up %.3f, mesh build %.3f, warm-ups %.3f, mesh resets %.3f, timed %.3f, "
                  "verification %.3f, constructs %.3f, after the runs %.3f, the rest %.3f (seconds; untimed %.1f%%)"
-                 "; paired blocks %.3f\n",
+                 "; paired blocks %.3f",
             w.total, w.setup, w.build, w.warmup, w.reset, w.timed, w.check, w.constructs, w.after_runs, w.rest,
             w.total > 0.0 ? 100.0 * (w.total - w.timed) / w.total : 0.0, w.paired);
+    if (r->limits != NULL)   /* --limits only: every other run's line stays as it was */
+        fprintf(out, "; limits %.3f", w.limits);
+    fputc('\n', out);
 }
 
 static void print_rank_outliers(FILE *out, const RunSetup *run, const RankOutliers *o)
