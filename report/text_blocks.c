@@ -79,9 +79,9 @@ static void print_paired_overhead(FILE *out, const Measurement *m)
     else
         snprintf(how, sizeof how, "%ld sequential pairs of chunks", p->blocks);
     int n = (int)strlen(how);
-    if (p->batch_length > 1)
-        snprintf(how + n, sizeof how - (size_t)n, "; lag-1 %.2f: medians of %ld batches of %ld", p->lag1, p->batches,
-                 p->batch_length);
+    if (p->effective_blocks < (double)p->blocks)
+        snprintf(how + n, sizeof how - (size_t)n, "; lag-1 %.2f: worth %.1f independent blocks, interval widened",
+                 p->lag1, p->effective_blocks);
     else
         snprintf(how + n, sizeof how - (size_t)n, "; lag-1 %.2f", p->lag1);
     if (s->has_ci) {
@@ -90,8 +90,8 @@ static void print_paired_overhead(FILE *out, const Measurement *m)
                 m->schedule->name, measured_text(a, sizeof a, s->estimate, u, 3), measured_text(b, sizeof b, s->low, u, 3),
                 measured_text(c, sizeof c, s->high, u, 3), how);
     } else {
-        fprintf(out, "%13s Pair Ovh: %s us/Loop, no 95%% CI from %ld (needs 6 or more) (Hodges-Lehmann, %s)\n",
-                m->schedule->name, measured_text(a, sizeof a, s->estimate, 0.0, 2), p->batches, how);
+        fprintf(out, "%13s Pair Ovh: %s us/Loop, no 95%% CI from %ld blocks worth %.1f (needs 6 or more) (Hodges-Lehmann, %s)\n",
+                m->schedule->name, measured_text(a, sizeof a, s->estimate, 0.0, 2), p->blocks, p->effective_blocks, how);
     }
 }
 

@@ -146,7 +146,12 @@ int brunner_munzel(const double *a, long m, const double *b, long n, BrunnerMunz
     }
     out->p_b_greater = (mean_b - own_mean_b) / (double)m;
     double spread = (double)m * s2a + (double)n * s2b;
-    if (spread > 0.0) {
+    /* The placements are multiples of 1/2 and their means are not: what is
+     * left of a spread of 0 (all values equal, or the sides separated and
+     * each constant) is rounding, far below one placement's step. */
+    double scale = (double)total * (double)total;
+    int apart = fabs(mean_b - mean_a) > 1e-9 * (double)total;
+    if (spread > 1e-12 * scale) {
         out->statistic = (double)m * (double)n * (mean_b - mean_a) / ((double)total * sqrt(spread));
         out->df = spread * spread / ((double)m * s2a * (double)m * s2a / (double)(m - 1) +
                                      (double)n * s2b * (double)n * s2b / (double)(n - 1));
@@ -154,8 +159,10 @@ int brunner_munzel(const double *a, long m, const double *b, long n, BrunnerMunz
         out->p_value = fmin(1.0, 2.0 * fmin(lower, 1.0 - lower));
     } else {
         out->degenerate = 1;
-        out->statistic = mean_b > mean_a ? INFINITY : mean_b < mean_a ? -INFINITY : 0.0;
-        out->p_value = mean_b != mean_a ? 0.0 : 1.0;
+        out->statistic = !apart ? 0.0 : mean_b > mean_a ? INFINITY : -INFINITY;
+        out->p_value = apart ? 0.0 : 1.0;
+        if (!apart)
+            out->p_b_greater = 0.5;
     }
     free(all), free(pooled), free(own), free(t);
     return 0;
