@@ -24,7 +24,9 @@ Text masking (by the line's label; the label itself and the line's place always 
       time of Round lines, the summary rows Runtime, us/Loop, Speedup, Efficacy,
       Overhead (whose cells are also stripped of their padding), and the CORAL RFP figures after its 7 inputs
   partly masked: Nested OMP shape (the default's reason, which names NUMA nodes and
-      sockets, becomes `default: *`)
+      sockets, becomes `default: *`); Pair Ovh keeps its estimate's number masked and
+      masks everything after it (its interval, or none, and how it was taken follow the
+      chunks' serial correlation and the machine's cache)
   numbers masked, any label beginning with Noise: the noise census's lines (the
       probe per thread, a measurement's disturbed chunks, the timed runs' totals);
       the value of Noise busy (the busy-machine rule follows the load) becomes *
@@ -94,8 +96,9 @@ def mask_value(label, value):
     if label == "Ovh. CI":
         return numbers(value.replace(": within noise of 0", ""))
     if label == "Pair Ovh":
-        # Interleaved or sequential follows the machine's last-level cache; batching, the chunks' correlation.
-        return numbers(re.sub(r"\(Hodges-Lehmann, .*\)", "(Hodges-Lehmann, *)", value))
+        # Interleaved or sequential follows the machine's last-level cache; whether the interval is widened,
+        # or there is none (fewer than 2 effective blocks), the chunks' correlation: the words after the estimate.
+        return numbers(re.sub(r", (?:95% CI|no 95% CI) .*$", ", * (Hodges-Lehmann, *)", value))
     if label in NUMBERS_MASKED:
         return numbers(value)
     if label in LLNL_LINES:
