@@ -296,18 +296,6 @@ double sequential_overall_rate(const long *looks, int k, double nominal, long si
     return (double)rejected / (double)sims;
 }
 
-long signed_rank_pairs_needed(double shift_sd, double alpha, double power, long trials, uint64_t seed)
-{
-    if (!(shift_sd > 0.0))
-        return -1;
-    for (long n = 6; n <= SIGNED_RANK_EXACT_MAX; n++)
-        if (signed_rank_power(n, shift_sd, alpha, trials, seed) >= power)
-            return n;
-    double z = signed_rank_normal_quantile(1.0 - alpha / 2.0) + signed_rank_normal_quantile(power);
-    double n = 3.14159265358979323846 / 3.0 * (z / shift_sd) * (z / shift_sd);
-    return n > (double)SIGNED_RANK_EXACT_MAX ? (long)ceil(n) : SIGNED_RANK_EXACT_MAX + 1;
-}
-
 PredictionInterval prediction_interval(const double *v, long n, double level)
 {
     PredictionInterval p = {NAN, NAN, NAN, 0};

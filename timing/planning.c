@@ -176,3 +176,28 @@ double sequential_detectable_shift(const long *looks, int k, double nominal, dou
     free_plan(&w, k);
     return result;
 }
+
+double signed_rank_power(long n, double shift, double alpha, long trials, uint64_t seed)
+{
+    const long look[1] = {n};   /* one look is the plain test */
+    return n < 1 ? NAN : sequential_power(look, 1, alpha, shift, trials, seed);
+}
+
+double signed_rank_detectable_shift(long n, double alpha, double power, long trials, uint64_t seed)
+{
+    const long look[1] = {n};
+    return n < 1 ? NAN : sequential_detectable_shift(look, 1, alpha, power, trials, seed);
+}
+
+long signed_rank_pairs_needed(double shift_sd, double alpha, double power, long trials, uint64_t seed)
+{
+    if (!(shift_sd > 0.0))
+        return -1;
+    for (long n = 6; n <= SIGNED_RANK_EXACT_MAX; n++)
+        if (signed_rank_power(n, shift_sd, alpha, trials, seed) >= power)
+            return n;
+    double z = signed_rank_normal_quantile(1.0 - alpha / 2.0) + signed_rank_normal_quantile(power);
+    double n = 3.14159265358979323846 / 3.0 * (z / shift_sd) * (z / shift_sd);
+    return n > (double)SIGNED_RANK_EXACT_MAX ? (long)ceil(n) : SIGNED_RANK_EXACT_MAX + 1;
+}
+

@@ -21,6 +21,26 @@ double chi_square_quantile(double p, double df);
  * NAN for n < 2. (The 80% bound is the usual one for planning: Browne 1995.) */
 double sd_upper_bound(double sd, long n, double confidence);
 
+/* Power of the two-sided signed-rank test at level alpha with n pairs when
+ * the differences are normal with mean `shift` and standard deviation 1:
+ * the share of `trials` simulated samples (seeded, so reproducible) whose
+ * p-value is at most alpha. */
+double signed_rank_power(long n, double shift, double alpha, long trials, uint64_t seed);
+
+/* The smallest shift, in standard deviations of one difference, that the
+ * test detects with probability `power` at n pairs (bisection on the
+ * simulated power with common random numbers, to 0.01 sd); NAN when even
+ * a shift of 20 sd is not detected that often (n too small for alpha). */
+double signed_rank_detectable_shift(long n, double alpha, double power, long trials, uint64_t seed);
+
+/* The pairs the signed-rank test needs to detect a shift of `shift_sd`
+ * standard deviations of one difference with probability `power` at
+ * level alpha: the least n in 6..50 by simulated power (trials, seed),
+ * beyond 50 the asymptotic n = (pi/3) ((z_{1-alpha/2} + z_power) / shift)^2
+ * (the test's efficiency 3/pi against the t test on normal differences);
+ * -1 when shift_sd is not positive. */
+long signed_rank_pairs_needed(double shift_sd, double alpha, double power, long trials, uint64_t seed);
+
 /* The probability that the group-sequential plan - the signed-rank test
  * after looks[0] < ... < looks[k-1] pairs, stopping at the first look whose
  * p-value is <= nominal - says "differs" when the differences are normal

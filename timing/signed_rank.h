@@ -111,16 +111,6 @@ uint64_t rng_next(ClompRng *rng);
 double rng_uniform(ClompRng *rng);   /* in [0, 1) */
 double rng_normal(ClompRng *rng);    /* standard normal (Box-Muller) */
 
-/* Power of the two-sided signed-rank test at level alpha with n pairs when
- * the differences are normal with mean `shift` and standard deviation 1:
- * the share of `trials` simulated samples (seeded, so reproducible) whose
- * p-value is at most alpha. */
-double signed_rank_power(long n, double shift, double alpha, long trials, uint64_t seed);
 
-/* The smallest shift, in standard deviations of one difference, that the
- * test detects with probability `power` at n pairs (bisection on the
- * simulated power with common random numbers, to 0.01 sd); NAN when even
- * a shift of 20 sd is not detected that often (n too small for alpha). */
-double signed_rank_detectable_shift(long n, double alpha, double power, long trials, uint64_t seed);
 
 #endif

@@ -128,8 +128,8 @@ def missing_reasons(doc):
     for key in possible_keys(doc) - given:
         base = next((key[:-len(end)] for end in ("_us_per_loop", "_overhead") if key.endswith(end)), None)
         m = by_key.get(base) if base is not None else None
-        if m is None:
-            continue   # not measured by this process at all: nothing was left out
+        if m is None or (key.endswith("_overhead") and m.get("role") == "bestcase"):
+            continue   # not measured by this process at all, or 0 by definition: nothing was left out
         if m.get("unavailable"):
             out[key] = "unavailable"
         elif m.get("valid") is False:

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "tap.h"
+#include "timing/planning.h"
 #include "timing/signed_rank.h"
 
 static int close_to(double got, double want, double tol)
