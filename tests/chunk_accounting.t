@@ -5,8 +5,8 @@
 # its reads out of its own marks, but the region's join, read after all of
 # them, put every read into the last chunk). The test build makes each census
 # read at a chunk boundary cost CLOMP_FAULT_DELAY_US (census-delay), so that a
-# read billed to a chunk shows by far more than any noise: 10 chunks with
-# 50 ms per read put 0.9 s of reads inside Bestcase's region, against runs of
+# read billed to a chunk shows by far more than any noise: 6 chunks with
+# 50 ms per read put 0.5 s of reads inside Bestcase's region, against runs of
 # a few tens of ms. Each schedule's Runtime with the delay must stay within
 # half of that of its Runtime without it; a mis-billed schedule gains all of
 # it. The delay is checked to have been spun. Quick lane: Serial Ref,
@@ -28,7 +28,7 @@ trap 'rm -rf "$tmp"' EXIT
 # on a busy machine stall each other's barriers.
 export OMP_WAIT_POLICY=passive
 
-chunks=10 delay_us=50000
+chunks=6 delay_us=50000
 args=(2 1 16 400 32 1 1)   # 157 iterations: few regions to wake
 schedules=serial,bestcase,static,manual
 full_lane && schedules=$(LIST_BIN=$FAULTS_BIN schedule_list '' default 1 | paste -sd, -)

@@ -56,7 +56,7 @@ else:
 # No batching since issue 44: the interval is widened to the blocks' effective number instead.
 if p["batch_length"] != 1 or p["batches"] != 8:
     bad.append("batch_length %r, batches %r (1 and the blocks)" % (p["batch_length"], p["batches"]))
-if not 0 < p["effective_blocks"] <= 8 or (p["lag1_corrected"] <= 0 and p["effective_blocks"] != 8):
+if not 0 <= p["effective_blocks"] <= 8 or (p["lag1_corrected"] <= 0 and p["effective_blocks"] != 8):
     bad.append("effective blocks %r with corrected lag-1 %r" % (p["effective_blocks"], p["lag1_corrected"]))
 lo, hi = p["ci_95"] if p["ci_95"] else (None, None)
 if p["effective_blocks"] >= 2 and lo is not None:
