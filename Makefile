@@ -142,7 +142,7 @@ REPORT_SRC = $(sort $(wildcard report/*.c))
 SETUP_SRC = $(sort $(wildcard setup/*.c))
 CLI_SRC = cli/options.c cli/usage.c cli/construct_options.c cli/limits_options.c
 NUMA_SRC = numa/placement.c numa/arena.c numa/thread_placement.c numa/cpu_classes.c numa/cpu_place.c
-TIMING_SRC = timing/statistics.c timing/signed_rank.c timing/series.c timing/decision.c timing/core_clock.c timing/cycles.c timing/comparison.c timing/process_cost.c timing/replication.c
+TIMING_SRC = timing/statistics.c timing/signed_rank.c timing/series.c timing/decision.c timing/planning.c timing/core_clock.c timing/cycles.c timing/comparison.c timing/process_cost.c timing/replication.c
 MEASURE_SRC = measure/chunk_plan.c measure/sequence.c measure/record.c measure/warnings.c measure/locality.c \
               measure/llnl_targets.c measure/summarize.c measure/paired_overhead.c measure/construct_overhead.c measure/construct_resolution.c measure/construct_shape.c measure/construct_level.c measure/constructs.c \
               measure/ompt_plan.c \
@@ -156,7 +156,7 @@ LIB_SRC = $(MESH_SRC) $(KERNEL_SRC) $(REPORT_SRC) $(SETUP_SRC) $(CLI_SRC) $(NUMA
           $(MPI_SRC) $(OMPT_SRC) $(OFFLOAD_SRC)
 LIB_OBJ = $(LIB_SRC:%.c=$(BUILD)/%.o)
 
-UNIT_TESTS = test_mesh test_kernel test_schedules test_verify test_options test_locality test_statistics test_signed_rank test_decision test_core_clock_range test_json test_report test_chunk_plan test_thread_placement test_arena test_comparison test_rank_view test_constructs test_setup_warnings test_validity test_replication test_limits
+UNIT_TESTS = test_mesh test_kernel test_schedules test_verify test_options test_locality test_statistics test_signed_rank test_decision test_core_clock_range test_json test_report test_chunk_plan test_thread_placement test_arena test_comparison test_rank_view test_constructs test_setup_warnings test_validity test_replication test_limits test_autocorrelation
 UNIT_BIN = $(UNIT_TESTS:%=$(BUILD)/tests/%)
 ORACLE = $(BUILD)/tests/clomp_oracle
 
@@ -227,7 +227,7 @@ unit-tests: $(UNIT_BIN) $(ORACLE)
 # The statistics of timing/ for the shell drivers (run_clomp.sh --replicates
 # and --compare), built beside the objects; never installed.
 STATS_HELPER = $(BUILD)/clomp-stats
-STATS_SRC = compare/clomp_stats.c compare/figure_comparison.c compare/comparison_json.c compare/paired_answer.c compare/suite_table.c
+STATS_SRC = compare/clomp_stats.c compare/figure_comparison.c compare/comparison_json.c compare/paired_answer.c compare/paired_figure.c compare/judge_answer.c compare/suite_table.c
 $(STATS_HELPER): $(STATS_SRC) $(LIB_OBJ) $(FLAGS_STAMP)
 	$(CC) $(ALL_CFLAGS) -MMD -MP $(ALL_LDFLAGS) -o $@ $(STATS_SRC) $(LIB_OBJ) $(LDLIBS)
 

@@ -267,12 +267,13 @@ const char *paired_order_text(PairedOrder order)
     X(paired_overhead_ci_high, NULL, number(PAIRED(m->paired.shift.has_ci ? m->paired.shift.high : NAN))) \
     X(paired_order, NULL, text(HAS_PAIRED ? paired_order_text(m->paired.order) : NULL)) \
     X(paired_blocks, NULL, HAS_PAIRED ? integer(m->paired.blocks) : text(NULL)) \
-    X(paired_batch_length, NULL, HAS_PAIRED ? integer(m->paired.batch_length) : text(NULL)) \
+    X(paired_batch_length, NULL, HAS_PAIRED ? integer(1) : text(NULL)) \
     X(paired_lag1, NULL, number(PAIRED(m->paired.lag1))) \
     X(core_clock_source, NULL, text(run->cycles.source == CYCLES_TSC ? core_range_source_text(&run->cycles) : NULL)) \
     X(core_clock_after_min_ghz, NULL, number(run->cycles.clock_after.measured ? run->cycles.clock_after.min_ghz : NAN)) \
     X(core_clock_after_max_ghz, NULL, number(run->cycles.clock_after.measured ? run->cycles.clock_after.max_ghz : NAN)) \
-    OFFLOAD_FIGURE_COLUMNS(X)
+    OFFLOAD_FIGURE_COLUMNS(X) \
+    X(paired_effective_blocks, NULL, number(PAIRED(m->paired.effective_blocks)))
 /* clang-format on */
 
 #define CELL_FUNCTION(column, json, expr)                                      \

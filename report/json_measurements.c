@@ -38,8 +38,10 @@ static void write_paired_overhead(JsonWriter *w, const PairedOverhead *p)
     json_number(w, "us_per_loop", s->estimate);
     json_interval(w, "ci_95", s->has_ci, s->low, s->high);
     json_number(w, "ci_coverage", s->has_ci ? s->coverage : NAN);
-    json_string(w, "ci_method", s->ci_exact ? "Hodges-Lehmann, exact signed-rank interval (Walsh averages)"
-                                            : "Hodges-Lehmann, signed-rank interval by the normal approximation");
+    json_string(w, "ci_method", p->effective_blocks < (double)p->blocks
+                                    ? "Hodges-Lehmann, signed-rank interval widened for serial correlation"
+                                : s->ci_exact ? "Hodges-Lehmann, exact signed-rank interval (Walsh averages)"
+                                              : "Hodges-Lehmann, signed-rank interval by the normal approximation");
     json_string(w, "ci_scope", INTERVAL_SCOPE);
     json_number(w, "p_value", s->p_value);
     json_bool(w, "p_value_exact", s->exact);
@@ -62,8 +64,10 @@ static void write_paired_overhead(JsonWriter *w, const PairedOverhead *p)
     json_number(w, "lag1_autocorrelation", p->lag1);
     json_number(w, "lag1_schedule", p->lag1_schedule);
     json_number(w, "lag1_bestcase", p->lag1_bestcase);
-    json_integer(w, "batch_length", p->batch_length);
-    json_integer(w, "batches", p->batches);
+    json_integer(w, "batch_length", 1);   /* no batching since issue 44: kept for its readers */
+    json_integer(w, "batches", p->blocks);
+    json_number(w, "lag1_corrected", p->lag1_corrected);
+    json_number(w, "effective_blocks", p->effective_blocks);
     json_number(w, "schedule_us_per_loop", p->schedule_us);
     json_number(w, "bestcase_us_per_loop", p->bestcase_us);
     json_object_end(w);

@@ -103,8 +103,11 @@ auto_decide() {
             [ "$n" -le "$auto_n" ] || auto_n=$n
             lines+=$(awk -v l="$label" -v k="$(stats_field "$json" n)" -v m="$(stats_field "$json" median)" \
                 -v s="$(stats_field "$json" scale)" -v w="$(stats_field "$json" wanted)" -v n="$n" \
+                -v u="$(stats_field "$json" planning_scale)" -v runs="$(stats_field "$json" runs)" \
                 -v need="$(stats_field "$json" needed)" -v e="$(stats_field "$json" expected_half_width)" 'BEGIN {
-                printf "  %-22s pilot median %.4g, spread %.3g (1.4826 x MAD) from %d: %d processes for +-%.3g", l, m, s, k, n, w
+                printf "  %-22s pilot median %.4g, spread %.3g (1.4826 x MAD) from %d", l, m, s, k
+                if (runs != "" && runs + 0 > k + 0) printf " of %d (%d not a result)", runs, runs - k
+                printf ", planned on %.3g (its 80%% upper bound): %d processes for +-%.3g", u, n, w
                 if (e != "null") printf " (expected +-%.3g)", e
                 if (need == "null" || need + 0 > n + 0) printf "; it would need %s", need == "null" ? "a spread of 0" : need " processes"
                 printf "\n" }')$'\n'
@@ -144,10 +147,17 @@ auto_finish() {
         # A figure no process gave (issue 35: not a result in each) is still wide, never tight.
         [ "$(stats_field "$json" within)" = 1 ] || wide+="${wide:+, }$label"
         [ "$(stats_field "$json" n)" != 0 ] || { lines+=$(printf '  %-22s no stage-2 process gave a result' "$label")$'\n'; continue; }
+        # Processes that gave no result are left out: the interval is then of those that gave one, a
+        # number the plan did not fix (issue 44), and said so with why the others gave none.
         lines+=$(awk -v l="$label" -v n="$(stats_field "$json" n)" -v m="$(stats_field "$json" median)" \
-            -v h="$(stats_field "$json" half_width)" -v w="$(stats_field "$json" wanted)" 'BEGIN {
-            printf "  %-22s median %.4g, 95%% interval %s (wanted +-%.4g) from %d processes\n", l, m, h == "null" ? "none" : sprintf("+-%.4g", h), w, n }')$'\n'
+            -v h="$(stats_field "$json" half_width)" -v w="$(stats_field "$json" wanted)" -v runs="$processes" 'BEGIN {
+            printf "  %-22s median %.4g, 95%% interval %s (wanted +-%.4g) from %d processes", l, m, h == "null" ? "none" : sprintf("+-%.4g", h), w, n
+            if (runs + 0 > n + 0) printf " of %d: %d dropped as not a result (their runs say why), so its coverage is that of the %d left, not of a number fixed in advance", runs, runs - n, n
+            printf "\n" }')$'\n'
     done
+    if [ "$processes" -lt "$auto_n" ]; then
+        lines+="  stage 2 ran $processes of the $auto_n processes planned: every interval above is of those that ran (the plan's coverage claim is for $auto_n fixed in advance)"$'\n'
+    fi
     if [ "$judged" = 0 ]; then why="${why:+$why; }no key figure to judge"
     elif [ -z "$wide" ]; then why="${why:+$why; }every key figure's 95% interval is within +-${auto_pct}% and +-$AUTO_FLOOR us"
     else why="${why:+$why; }still wide: $wide"

@@ -4,7 +4,8 @@
 # and Bestcase's, random order): the text's appended "Pair Ovh" line, the
 # JSON's paired_overhead and the CSV's paired_* columns say the same, the
 # estimate lies in its interval, the blocks are those asked for, and
-# --paired-blocks=0 pairs the timed runs' chunks and says so. The core clock
+# --paired-blocks=0 pairs the timed runs' chunks and says so; the interval is widened to the
+# blocks' effective number when they are serially correlated. The core clock
 # is recorded per thread of the team, within a plausible range of the TSC
 # rate (0.1..3x: a thread preempted through every repeat on a loaded machine
 # reads slow; a folded chain would read several times the TSC), and is the range the verdicts count core cycles over. No timing is
@@ -52,18 +53,22 @@ if p["order"] == "interleaved":
 else:
     if not p["why_sequential"]:
         bad.append("sequential without a reason")
-if p["batch_length"] == 1 and p["batches"] != 8:
-    bad.append("unbatched, yet %r batches" % p["batches"])
-if p["batch_length"] > 1 and p["lag1_autocorrelation"] <= 0:
-    bad.append("batched without positive lag-1 autocorrelation")
+# No batching since issue 44: the interval is widened to the blocks' effective number instead.
+if p["batch_length"] != 1 or p["batches"] != 8:
+    bad.append("batch_length %r, batches %r (1 and the blocks)" % (p["batch_length"], p["batches"]))
+if not 0 <= p["effective_blocks"] <= 8 or (p["lag1_corrected"] <= 0 and p["effective_blocks"] != 8):
+    bad.append("effective blocks %r with corrected lag-1 %r" % (p["effective_blocks"], p["lag1_corrected"]))
 lo, hi = p["ci_95"] if p["ci_95"] else (None, None)
-if p["batches"] >= 6:
-    if lo is None or not lo <= p["us_per_loop"] <= hi:
+if p["effective_blocks"] >= 2 and lo is not None:
+    if not lo <= p["us_per_loop"] <= hi:
         bad.append("estimate %r outside its interval %r" % (p["us_per_loop"], p["ci_95"]))
     if not 0.95 <= p["ci_coverage"] < 1:
         bad.append("coverage %r" % p["ci_coverage"])
-elif p["ci_95"] is not None:
-    bad.append("an interval from %d batches" % p["batches"])
+elif p["effective_blocks"] < 2 and p["ci_95"] is not None:
+    bad.append("an interval from %r effective blocks" % p["effective_blocks"])
+if (p["effective_blocks"] < 8) != (p["ci_method"] == "Hodges-Lehmann, signed-rank interval widened for serial correlation") \
+        and p["ci_95"] is not None:
+    bad.append("ci_method %r with %r effective blocks" % (p["ci_method"], p["effective_blocks"]))
 if not 0 <= p["p_value"] <= 1:
     bad.append("p-value %r" % p["p_value"])
 row = rows["static"]

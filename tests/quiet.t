@@ -88,6 +88,7 @@ TIMING = {
     "measurements[].paired_overhead.seconds", "measurements[].paired_overhead.lag1_autocorrelation",
     "measurements[].paired_overhead.lag1_schedule", "measurements[].paired_overhead.lag1_bestcase",
     "measurements[].paired_overhead.batch_length", "measurements[].paired_overhead.batches",
+    "measurements[].paired_overhead.lag1_corrected", "measurements[].paired_overhead.effective_blocks",
     "measurements[].paired_overhead.schedule_us_per_loop", "measurements[].paired_overhead.bestcase_us_per_loop",
     "wall_time.paired_blocks_seconds", "cycles.core_clock_before", "cycles.core_clock_after",
 }
@@ -175,7 +176,7 @@ TIMING = {"runtime_seconds", "us_per_loop", "us_per_loop_ci_low", "us_per_loop_c
           "noise_interrupts", "noise_comparable", "overhead_resolution", "overhead_percent_of_loop",
           "overhead_percent_ci_low", "overhead_percent_ci_high", "valid", "invalid_reason",
           "paired_overhead_us", "paired_overhead_ci_low", "paired_overhead_ci_high", "paired_batch_length", "paired_lag1",
-          "core_clock_after_min_ghz", "core_clock_after_max_ghz"}
+          "core_clock_after_min_ghz", "core_clock_after_max_ghz", "paired_effective_blocks"}
 if a[0] != b[0]:
     print("header: --quiet %s, plain run %s" % (a[0], b[0]))
 if len(a) != len(b):

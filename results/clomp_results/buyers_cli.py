@@ -137,6 +137,8 @@ def csv_text(subs, table) -> str:
         for f in d["figures"]:
             w.writerow(["difference_from_" + table["baseline"], f["figure"], "", s["label"], 1 if s["valid"] else 0, "",
                         _n(f.get("estimate")), _n(f.get("low")), _n(f.get("high")), f.get("rule", ""), f["verdict"], f["text"]])
+    if table["differences"] and table.get("family"):   # a row of the table, of no one submission
+        w.writerow(["families", "", "", "", "", "", "", "", "", "", "", table["family"]])
     return buf.getvalue()
 
 

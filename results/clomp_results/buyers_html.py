@@ -97,11 +97,11 @@ def differences_section(table, subs) -> List[str]:
     others = [by_label[d["label"]] for d in table["differences"]]
     out = ["<h2>Differences from the baseline, %s</h2>" % e(table["baseline"]),
            '<p class="note">B: the submission, A: the baseline. B/A: the median of all process ratios with its '
-           'distribution-free interval (B - A where a value is not positive); p: Mann-Whitney. The primary figure, '
-           '%s, is judged alone at 95%%; the others are one family under Holm (5%% family-wise), each interval at its '
-           'Holm step\'s level. <i>beyond noise</i>: the test rejects and the interval excludes no change. <i>no test '
-           'possible</i>: a side has fewer than two processes; the plain ratio of the medians is shown, with no '
-           'verdict.</p>' % e(table["primary"])]
+           'distribution-free interval (B - A where a value is not positive); p: Mann-Whitney. %s Each interval is '
+           'drawn at the level its Holm step gives it. <i>beyond noise</i>: Holm rejects and the interval excludes no '
+           'change. <i>no test possible</i>: a side has fewer than two processes; the plain ratio of the medians is '
+           'shown, with no verdict. A cell says how many processes each side lost for the figure and why.</p>'
+           % e(table.get("family", ""))]
     if not others:
         return out + ['<p class="na">one submission: nothing to compare</p>']
     out += ["<table>", heads(others, "figure")]

@@ -91,7 +91,57 @@ def possible_keys(doc):
     return keys
 
 
-def construct_figures(rows, every=False):
+# What clomp's judge_validity (measure/summarize.c) says, by how its reason begins, as a short name.
+INVALID_KINDS = (("its Runtime us/Loop", "mean and median chunk apart"),
+                 ("faster than Bestcase OMP beyond", "faster than Bestcase beyond its interval"),
+                 ("faster than Bestcase OMP in every round", "faster than Bestcase in every round"),
+                 ("faster than its serial reference", "below its serial reference"))
+
+
+def invalid_kind(m):
+    reason = str(m.get("invalid_reason") or "")
+    return next((name for start, name in INVALID_KINDS if reason.startswith(start)), "marked invalid by its run")
+
+
+def missing_reasons(doc):
+    """{KEY: why} of the figures this process could give (possible_keys) but did not: the reason its run
+    gave (not a result, and which rule), its Bestcase not a result, unavailable, or a construct level's
+    status (an interval holding 0 named as such: a cheap construct, not a failed one). A figure of a
+    measurement the process did not run at all is not counted as left out."""
+    out = {}
+    constructs = doc.get("constructs")
+    if isinstance(constructs, dict) and constructs.get("rows"):
+        given = set(f.key for f in construct_figures(constructs["rows"]))
+        for f, level in construct_figures(constructs["rows"], every=True, with_level=True):
+            if f.key in given:
+                continue
+            problem = str(level.get("problem") or "")
+            status = plain(level.get("status") or "no status")
+            out[f.key] = ("cheap: its interval holds 0" if "contains 0" in problem else status)
+        return out
+    by_key = {}
+    for m in doc.get("measurements") or []:
+        if isinstance(m, dict) and m.get("selected"):
+            by_key[key_part(m.get("key") or plain(m.get("name", "")))] = m
+    bestcase = next((m for m in by_key.values() if m.get("role") == "bestcase"), None)
+    given = set(f.key for f in figures(doc))
+    for key in possible_keys(doc) - given:
+        base = next((key[:-len(end)] for end in ("_us_per_loop", "_overhead") if key.endswith(end)), None)
+        m = by_key.get(base) if base is not None else None
+        if m is None or (key.endswith("_overhead") and m.get("role") == "bestcase"):
+            continue   # not measured by this process at all, or 0 by definition: nothing was left out
+        if m.get("unavailable"):
+            out[key] = "unavailable"
+        elif m.get("valid") is False:
+            out[key] = invalid_kind(m)
+        elif key.endswith("_overhead") and bestcase is not None and bestcase.get("valid") is False:
+            out[key] = "its Bestcase: " + invalid_kind(bestcase)
+        else:
+            out[key] = "no value"
+    return out
+
+
+def construct_figures(rows, every=False, with_level=False):
     out = []
     for row in rows:
         for level in row.get("levels") or []:
@@ -102,10 +152,11 @@ def construct_figures(rows, every=False):
             key = "%s%s_level%s_overhead" % (key_part(row.get("construct") or row.get("construct_name", "")),
                                              "" if chunk is None else "_chunk%s" % key_part(chunk),
                                              key_part(level.get("level", "")))
-            out.append(Figure(key, "%s level %s (%sx%s) overhead us" % (
+            f = Figure(key, "%s level %s (%sx%s) overhead us" % (
                 plain(row.get("construct_name", "")), level.get("level", ""),
                 "" if level.get("outer_threads") is None else level.get("outer_threads"),
-                "" if level.get("inner_threads") is None else level.get("inner_threads")), value))
+                "" if level.get("inner_threads") is None else level.get("inner_threads")), value)
+            out.append((f, level) if with_level else f)
     return out
 
 

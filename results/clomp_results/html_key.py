@@ -6,6 +6,8 @@ the median over processes with --replicates, else run 1's median chunk; the
 key-runs table is per run (one process each)."""
 from html import escape
 
+from . import stats_helper
+from .between import stats_helper as find_stats_helper
 from .view import num
 
 CLASSES = {"met": "met", "not met": "notmet", "undecided": "undecided"}
@@ -50,13 +52,22 @@ def between(suite, figure):
     return None
 
 
-def judge(lo, hi, bound, clock_ghz, core_min, core_max):
-    """met / not met / undecided for an interval of cycles against BOUND, stretched over the cores' clock range."""
+def judge(helper, lo, hi, bound, nominal_ghz, core_min, core_max, processes=None):
+    """The verdict text of an interval of cycles (or the min .. max of PROCESSES below 6) against BOUND, by
+    clomp's one rule (clomp-stats judge): nominal TSC cycles judged over the cores' clock range, "unavailable"
+    without it; below 6 processes "met (in 3 of 3 processes; 6 needed for a 95% statement)"."""
     if lo is None or hi is None or bound is None:
         return None
-    if clock_ghz and core_min is not None and core_max is not None:
-        lo, hi = lo * core_min / clock_ghz, hi * core_max / clock_ghz
-    return "met" if hi < bound else "not met" if lo >= bound else "undecided"
+    return stats_helper.judge(helper, bound, nominal_ghz, (core_min, core_max), lo, hi, processes)["text"]
+
+
+def verdict_class(text):
+    """The CSS class of a verdict text: a qualified one (below 6 processes) is no 95% statement: undecided's."""
+    if text is None:
+        return "na"
+    if " processes" in text:
+        return "undecided"
+    return CLASSES.get(text, "na")
 
 
 def processes_used(suite, figure):
@@ -151,14 +162,23 @@ def slug(name):
     return "".join(c if c.isalnum() else "_" for c in name.lower())
 
 
+def scaled_figure(run1, target):
+    """(the between-process figure a target without its own counts, run 1's value of it), or None."""
+    fig = run1.figure(target.measurement) if run1 is not None else None
+    if fig is None:
+        return None
+    member, value = ("overhead_us", fig.overhead) if target.figure.startswith("overhead") else ("us_per_loop", fig.us_per_loop)
+    return "%s_%s" % (slug(fig.name), member), value
+
+
 def scaled_between(suite, run1, target, cycles):
     """A target without its own between-process figure: the between-process figure it counts (by the
     measurement's name and the target's figure) at run 1's cycles per us, or None."""
-    fig = run1.figure(target.measurement) if run1 is not None else None
-    if fig is None or cycles is None:
+    scaled = scaled_figure(run1, target)
+    if scaled is None or cycles is None:
         return None
-    member, value = ("overhead_us", fig.overhead) if target.figure.startswith("overhead") else ("us_per_loop", fig.us_per_loop)
-    b = between(suite, "%s_%s" % (slug(fig.name), member))
+    figure, value = scaled
+    b = between(suite, figure)
     if b is None or not value:
         return None
     per = cycles / value
@@ -168,8 +188,10 @@ def scaled_between(suite, run1, target, cycles):
 
 def llnl_section(suite, run1, record1, runs_text):
     targets = record1.llnl_targets if record1 is not None else []
-    clock_ghz = run1.ghz if run1 is not None else None
+    # nominal TSC cycles are judged over the cores' clock range; core cycles (--ghz) as they are
+    clock_ghz = run1.ghz if run1 is not None and run1.clock == "nominal TSC cycles" else None
     core_min, core_max = run1.core_ghz if run1 is not None else (None, None)
+    helper = find_stats_helper()
     out = ['<h3>LLNL\'s targets (CPU cycles)</h3>',
            '<p>Each measured figure in cycles is the same statistic as above (%s) at the run\'s cycle rate.</p>'
            % e("the median over processes" if runs_text else "run 1's median chunk"),
@@ -192,17 +214,21 @@ def llnl_section(suite, run1, record1, runs_text):
             cycles, lo, hi, label, more = b
             text = "" if lo is None else " (%s %s .. %s%s)" % (label, fmt(lo, 0), fmt(hi, 0), more)
             used = processes_used(suite, "%s_llnl_target_cycles" % t.measurement)
+            if used is None and scaled_figure(run1, t) is not None:
+                used = processes_used(suite, scaled_figure(run1, t)[0])
             if used is not None and used[0] != used[1]:
                 text += " (median over %d of %d processes: not a result in the others)" % used
             if lo is not None and t.target_below is not None:
-                verdict = judge(lo, hi, num(t.target_below), clock_ghz, core_min, core_max)
+                # min .. max below 6 processes: a verdict about those processes, said so
+                few = used[0] if used is not None and label.startswith("min .. max") else None
+                verdict = judge(helper, lo, hi, num(t.target_below), clock_ghz, core_min, core_max, few)
         bound = num(t.target_below)
         if t.not_judged or bound is None:
             need, vtext, vclass = "no target", "informational" + (" (%s)" % e(t.not_judged) if t.not_judged else ""), "na"
         else:
             need = "&lt; %s" % fmt(bound, 0)
             vtext = e(verdict) if verdict else "unavailable (no cycle rate)"
-            vclass = CLASSES.get(verdict, "na")
+            vclass = verdict_class(verdict)
         fig = run1.figure(t.measurement) if run1 is not None else None
         out.append('<tr><td>%s</td><td class="num">%s%s%s</td><td>%s</td><td class="%s">%s</td><td>%s</td></tr>'
                    % (e(t.label), fmt(cycles, 0), e(text), invalid_note(fig), need, vclass, vtext, e(t.citation or "")))

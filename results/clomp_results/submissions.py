@@ -19,7 +19,8 @@ suite's files but MANIFEST, the HTML report, its charts and the runtime
 description a bundle adds), host, suite, suite_id, header [[fact, value]],
 validation {status, exit, reasons}, valid, target_input, runs, key {figure:
 [values per process]}, dropped {figure: processes whose figure the run
-marked invalid}, targets, clock, sweep {figure: {threads: [values]}},
+marked invalid (or whose Bestcase it marked so, for an overhead)}, dropped_why
+{figure: {reason: processes}} (compare_figures.invalid_kind), targets, clock, sweep {figure: {threads: [values]}},
 constructs {row: [values]}, notes.
 """
 from __future__ import annotations
@@ -143,6 +144,16 @@ def _process_records(r, records, runs):
                 r["key"].setdefault(fid, []).append(figs[fid])
             elif m is not None and m.valid is False:
                 r["dropped"].setdefault(fid, []).append(rec.run)
+                why = r.setdefault("dropped_why", {}).setdefault(fid, {})
+                kind = compare_figures.invalid_kind(m.doc)
+                why[kind] = why.get(kind, 0) + 1
+            elif m is not None and member.startswith("runtime_overhead") and rec.measurement("bestcase") is not None \
+                    and rec.measurement("bestcase").valid is False:
+                # an overhead against a Bestcase that is not a result: left out too, and said why
+                r["dropped"].setdefault(fid, []).append(rec.run)
+                why = r.setdefault("dropped_why", {}).setdefault(fid, {})
+                kind = "its Bestcase: " + compare_figures.invalid_kind(rec.measurement("bestcase").doc)
+                why[kind] = why.get(kind, 0) + 1
         for t in rec.llnl_targets:
             entry = r["targets"].setdefault(t.key, {"label": t.label, "measurement": t.measurement, "bound": num(t.target_below),
                                                     "citation": t.citation or "", "not_judged": t.not_judged or "",
@@ -158,8 +169,9 @@ def _process_records(r, records, runs):
     r["runs"] = runs
     labels = dict((fid, label) for fid, label, _, _ in KEY_FIGURES)
     for fid, runs_out in r["dropped"].items():
-        r["notes"].append("%s: left out of process%s %s, whose run marked it invalid (not a result)" % (
-            labels[fid], "" if len(runs_out) == 1 else "es", " ".join(str(x) for x in runs_out)))
+        r["notes"].append("%s: left out of process%s %s, whose run marked it invalid (not a result: %s)" % (
+            labels[fid], "" if len(runs_out) == 1 else "es", " ".join(str(x) for x in runs_out),
+            ", ".join("%s %d" % kv for kv in sorted(r.get("dropped_why", {}).get(fid, {}).items()))))
 
 
 def from_suite(path: str, label: str, bundle_sha: Optional[str] = None, signers: Optional[str] = None) -> Dict[str, object]:
