@@ -142,7 +142,7 @@ REPORT_SRC = $(sort $(wildcard report/*.c))
 SETUP_SRC = $(sort $(wildcard setup/*.c))
 CLI_SRC = cli/options.c cli/usage.c cli/construct_options.c
 NUMA_SRC = numa/placement.c numa/arena.c numa/thread_placement.c
-TIMING_SRC = timing/statistics.c timing/signed_rank.c timing/series.c timing/decision.c timing/core_clock.c timing/cycles.c timing/comparison.c timing/process_cost.c timing/replication.c
+TIMING_SRC = timing/statistics.c timing/signed_rank.c timing/series.c timing/decision.c timing/core_clock.c timing/cycles.c timing/comparison.c timing/process_cost.c timing/replication.c timing/outlier_rule.c
 MEASURE_SRC = measure/chunk_plan.c measure/sequence.c measure/record.c measure/warnings.c measure/locality.c \
               measure/llnl_targets.c measure/summarize.c measure/paired_overhead.c measure/construct_overhead.c measure/construct_resolution.c measure/construct_shape.c measure/construct_level.c measure/constructs.c \
               measure/ompt_plan.c \
@@ -155,11 +155,11 @@ LIB_SRC = $(MESH_SRC) $(KERNEL_SRC) $(REPORT_SRC) $(SETUP_SRC) $(CLI_SRC) $(NUMA
           $(MPI_SRC) $(OMPT_SRC) $(OFFLOAD_SRC)
 LIB_OBJ = $(LIB_SRC:%.c=$(BUILD)/%.o)
 
-UNIT_TESTS = test_mesh test_kernel test_schedules test_verify test_options test_locality test_statistics test_signed_rank test_decision test_core_clock_range test_json test_report test_chunk_plan test_thread_placement test_arena test_comparison test_rank_view test_constructs test_setup_warnings test_validity test_replication
+UNIT_TESTS = test_mesh test_kernel test_schedules test_verify test_options test_locality test_statistics test_signed_rank test_decision test_core_clock_range test_json test_report test_chunk_plan test_thread_placement test_arena test_comparison test_rank_view test_constructs test_setup_warnings test_validity test_replication test_outlier_rule
 UNIT_BIN = $(UNIT_TESTS:%=$(BUILD)/tests/%)
 ORACLE = $(BUILD)/tests/clomp_oracle
 
-.PHONY: all check check-all numa-vm-check device-check run run-suite plots clean install help unit-tests program clomp-faults clomp-stats clomp-write asan tsan fuzz golden FORCE
+.PHONY: all check check-all cluster-check numa-vm-check device-check run run-suite plots clean install help unit-tests program clomp-faults clomp-stats clomp-write asan tsan fuzz golden FORCE
 
 # The program this make builds: clomp, or clomp-faults in its own build tree.
 PROGRAM ?= clomp

@@ -264,6 +264,7 @@ DATA = {
     "timing/signed_rank.h": "paired statistics of recorded samples (signed-rank, Holm, series)",
     "timing/decision.h": "decisions on recorded samples (Brunner-Munzel, group-sequential level, prediction interval)",
     "timing/replication.h": "how many processes a pilot's recorded figures ask for (--replicates auto)",
+    "timing/outlier_rule.h": "the outlier rule on recorded figures (ranks, table rows, cluster nodes)",
     "measure/paired_record.h": "the paired overhead's figures, as the record holds them",
 }
 
