@@ -17,5 +17,7 @@ void field_text(const char *name, double v, double uncertainty);
 /* clomp-stats paired ... and holm ... (compare/paired_answer.c): exit status. */
 int paired_answer(int argc, char **argv);
 int holm_answer(int argc, char **argv);
+/* clomp-stats outliers < REQUEST (compare/outlier_answer.c): exit status. */
+int outlier_answer(int argc, char **argv);
 
 #endif

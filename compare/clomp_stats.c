@@ -61,6 +61,11 @@
  *       level its step tests at; rank 1 is the smallest p). The buyer's table
  *       (results/clomp_results/buyers_stats.py) reads it.
  *
+ *   clomp-stats outliers < REQUEST
+ *       the outlier rule (timing/outlier_rule.h, the MPI rank-outlier table's) for many
+ *       distributions at once, answered as JSON lines: compare/outlier_answer.c says the
+ *       request and every field. The cluster report's (results/clomp_results/cluster.py).
+ *
  * summary and compare print one tab-separated line, or with --json right
  * after the subcommand one JSON object naming each field as above (n, median,
  * min, max, ci_low, ci_high, ci_coverage, range_coverage, median_text, ...;
@@ -381,11 +386,13 @@ int main(int argc, char **argv)
         return holm_answer(argc - 2, argv + 2);
     if (argc >= 2 && strcmp(argv[1], "pilot-n") == 0)
         return pilot_n(argc - 2, argv + 2);
+    if (argc >= 2 && strcmp(argv[1], "outliers") == 0)
+        return outlier_answer(argc - 2, argv + 2);
     if (argc == 4 && strcmp(argv[1], "comparison-json") == 0 && strcmp(argv[2], "--level") == 0)
         return comparison_json(parse_level(argv[3]));
     fprintf(stderr, "usage: clomp-stats summary V1 V2 ... | clomp-stats compare [--level L] A1,A2,... B1,B2,...\n"
                     "     | clomp-stats paired [--alpha A] [--looks N1,N2,...] [--tests M] A1,A2,... B1,B2,...\n"
                     "     | clomp-stats holm ALPHA P1,P2,... | clomp-stats pilot-n PCT FLOOR|none CAP V1 V2 ...\n"
-                    "     | clomp-stats comparison-json --level L < RECORDS\n");
+                    "     | clomp-stats comparison-json --level L < RECORDS | clomp-stats outliers < REQUEST\n");
     return 2;
 }

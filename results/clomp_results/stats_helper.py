@@ -113,3 +113,19 @@ def summary(helper, values):
         return json.loads(answer.decode("utf-8", "replace"), parse_float=str, parse_int=str)
     except ValueError as e:
         raise StatsError("clomp-stats summary --json: not JSON (%s)" % e)
+
+
+def outliers(helper, request):
+    """The outlier rule (timing/outlier_rule.h) for many distributions in one process: clomp-stats
+    outliers (compare/outlier_answer.c) on REQUEST (its text); its answer, one dict per line in order."""
+    text = run(helper, ["outliers"], request.encode("utf-8"))
+    out = []
+    for line in text.decode("utf-8", "replace").splitlines():
+        try:
+            doc = json.loads(line)
+        except ValueError as e:
+            raise StatsError("clomp-stats outliers: not JSON (%s)" % e)
+        if not isinstance(doc, dict) or not ("distribution" in doc or "member" in doc):
+            raise StatsError("clomp-stats outliers: members missing")
+        out.append(doc)
+    return out
