@@ -271,6 +271,14 @@ check: $(CHECK_PROGRAM) clomp-faults unit-tests $(STATS_HELPER) $(WRITE_HELPER)
 check-all: $(CHECK_PROGRAM) clomp-faults unit-tests $(STATS_HELPER) $(WRITE_HELPER)
 	$(TEST_ENV) CLOMP_TEST_LANE=full $(PROVE) --timer --exec '' $(UNIT_BIN) tests/*.t
 
+# An emulated 4-node Slurm cluster (tests/cluster.t, issue 50: one slurmd per
+# node in its own UTS namespace, started and stopped by the test, nothing left
+# running): clomp_mpi across the nodes under srun and mpirun, checksums against
+# CLOMP 1.2's MPI build, lost, hung and busy nodes, the cluster report. As root,
+# with slurm-wlm, munge and Open MPI; also in make check-all (the full lane).
+cluster-check: clomp unit-tests $(STATS_HELPER) $(WRITE_HELPER)
+	$(TEST_ENV) CLOMP_TEST_LANE=full $(PROVE) -v tests/cluster.t
+
 # clomp inside QEMU guests with 2 and 4 emulated NUMA nodes (TCG, about a
 # minute): locality per policy against the topology. Needs qemu-system-x86
 # and busybox-static; the guest kernel is fetched once into $(BUILD)/numa-vm.
@@ -372,6 +380,7 @@ help:
 	@echo "  make run        target input spot check, threads bound, with a verdict: ./clomp -1 1 64 100 32 1 100 --verdict"
 	@echo "  make check      build and run the quick test lane: every feature (prove)"
 	@echo "  make check-all  every test: the full lane (long matrices, guests, Slurm)"
+	@echo "  make cluster-check  an emulated 4-node Slurm cluster: clomp_mpi across nodes, faults, the cluster report (root)"
 	@echo "  make numa-vm-check  NUMA policies on emulated 2- and 4-node guests (qemu, busybox-static)"
 	@echo "  make run-suite  the full CLOMP suite (run_clomp.sh, results in out/)"
 	@echo "  make plots OUT=out/CLOMP_host_N  charts (gnuplot) and HTML report of a suite (OUT=DIR: its latest)"
