@@ -204,41 +204,38 @@ scontrol update NodeName=n3 State=RESUME
 emu_wait_idle 30
 ok $? "n3 returns to service after scontrol update State=RESUME"
 
+# fault NAME NODE SIGNAL SRUN_OPTIONS... -- CLOMP_OPTIONS...: a 4-node run of the long input, its rank on NODE
+# sent SIGNAL once measuring; sets rc (srun's exit status), took (seconds from the signal to the end)
+# and victim (the rank's pid); srun's stderr in $tmp/NAME.err.
+fault() {
+    local name=$1 node=$2 signal=$3 opts=() job_pid t0
+    shift 3
+    while [ "$1" != -- ]; do opts+=("$1"); shift; done
+    shift
+    timeout 200 srun "${opts[@]}" -N4 -n4 --mpi=pmix_v4 "$MPI_BIN" "${long[@]}" "$@" >"$tmp/$name.out" 2>"$tmp/$name.err" &
+    job_pid=$!
+    victim=$(wait_rank "$node")
+    t0=$(now)
+    kill "-$signal" "$victim" 2>/dev/null
+    wait "$job_pid"
+    rc=$?
+    took=$(seconds_since "$t0")
+}
+within() { awk -v t="$took" -v limit="$1" 'BEGIN { exit !(t < limit) }'; }
+
 # A rank's process killed (the node's step lost): srun -K ends the step at once ...
-timeout 200 srun -K -N4 -n4 --mpi=pmix_v4 "$MPI_BIN" "${long[@]}" >"$tmp/kill.out" 2>"$tmp/kill.err" &
-job_pid=$!
-victim=$(wait_rank n3)
-t0=$(now)
-kill -KILL "$victim" 2>/dev/null
-wait "$job_pid"
-rc=$?
-took=$(seconds_since "$t0")
-ok "$([ "$rc" -ne 0 ] && [ "$rc" -ne 124 ] && awk -v t="$took" 'BEGIN { exit !(t < 30) }'; echo $?)" \
+fault kill n3 KILL -K --
+ok "$([ "$rc" -ne 0 ] && [ "$rc" -ne 124 ] && within 30; echo $?)" \
     "rank 2's process killed on n3 under srun -K (--kill-on-bad-exit): the run fails ($rc) in $took s"
 like "$(cat "$tmp/kill.err")" "srun: error: n3: task 2: Killed" "srun names the node and task that was lost"
 # ... and without -K, the other ranks give up after --mpi-timeout.
-timeout 200 srun -N4 -n4 --mpi=pmix_v4 "$MPI_BIN" "${long[@]}" --mpi-timeout=3 >"$tmp/kill2.out" 2>"$tmp/kill2.err" &
-job_pid=$!
-victim=$(wait_rank n3)
-t0=$(now)
-kill -KILL "$victim" 2>/dev/null
-wait "$job_pid"
-rc=$?
-took=$(seconds_since "$t0")
-ok "$([ "$rc" = 3 ] && awk -v t="$took" 'BEGIN { exit !(t < 60) }'; echo $?)" \
-    "without -K the other ranks end the run after --mpi-timeout=3: exit 3 in $took s"
+fault kill2 n3 KILL -- --mpi-timeout=3
+ok "$([ "$rc" = 3 ] && within 60; echo $?)" "without -K the other ranks end the run after --mpi-timeout=3: exit 3 in $took s"
 like "$(cat "$tmp/kill2.err")" "waited [0-9]+ s for the other ranks at .*: a rank died or stopped responding" "one of them says why"
 
 # A hung node: its rank stopped (SIGSTOP); --mpi-timeout bounds the wait.
-timeout 200 srun -N4 -n4 --mpi=pmix_v4 "$MPI_BIN" "${long[@]}" --mpi-timeout=3 >"$tmp/hang.out" 2>"$tmp/hang.err" &
-job_pid=$!
-victim=$(wait_rank n2)
-t0=$(now)
-kill -STOP "$victim" 2>/dev/null
-wait "$job_pid"
-rc=$?
-took=$(seconds_since "$t0")
-ok "$([ "$rc" = 3 ] && awk -v t="$took" 'BEGIN { exit !(t < 60) }'; echo $?)" \
+fault hang n2 STOP -- --mpi-timeout=3
+ok "$([ "$rc" = 3 ] && within 60; echo $?)" \
     "rank 1 stopped on n2 (a hung node): the others give up after --mpi-timeout=3, exit 3 in $took s"
 kill -0 "$victim" 2>/dev/null
 ok $((!$?)) "and the stopped rank is gone with its step"

@@ -21,7 +21,6 @@
 #   emu_node_processes NODE  the pids of processes in NODE's namespace but slurmd itself
 #   emu_processes_in [NS...]  the pids of processes in these UTS namespaces (default: every node's;
 #                         empty once emu_stop is done: nothing of the cluster is left running)
-#   emu_wait_job ID SECS  waits until job ID has left the queue; returns 1 on time-out
 #   emu_wait_idle SECS [N] waits until N nodes (default every node) are idle; returns 1 on time-out
 #
 # tests/lib/emu-node-shell is the "remote shell" that mpirun's rsh launcher
@@ -30,6 +29,9 @@
 # Written for issue 50 from the proof of concept in ../shared/reference/slurm-cluster
 # (not copied): the differences are free ports, a per-node TmpFS instead of a
 # mount namespace per node (no folder restriction), and a stop that leaves nothing.
+
+# shellcheck source-path=SCRIPTDIR source=daemons.sh
+. "$(dirname "${BASH_SOURCE[0]}")/daemons.sh"
 
 emu_dir='' emu_pids=() emu_nodes=0 emu_ns=()
 
@@ -43,19 +45,6 @@ emu_missing() {
         command -v "$tool" >/dev/null 2>&1 || { echo "no $tool"; return; }
     done
     unshare --uts true 2>/dev/null || echo "unshare --uts is refused here (no UTS namespaces)"
-}
-
-# COUNT TCP ports nobody listens on (each bound once by the kernel's choice, then released).
-emu_free_ports() {
-    python3 - "$1" <<'PY'
-import socket, sys
-socks = []
-for _ in range(int(sys.argv[1])):
-    s = socket.socket()
-    s.bind(("127.0.0.1", 0))
-    socks.append(s)
-print(" ".join(str(s.getsockname()[1]) for s in socks))
-PY
 }
 
 emu_pid_file() {  # emu_pid_file NAME: the pid in DIR/run/NAME.pid, once it is there
@@ -75,7 +64,7 @@ emu_start() {
     trap 'exit 130' INT
     trap 'exit 143' TERM
     mkdir -p "$emu_dir"/{state,spool,log,run,munge,tmp} && chmod 755 "$emu_dir" "$emu_dir/run" || return 1
-    read -r -a ports < <(emu_free_ports $((n + 1)))
+    read -r -a ports < <(free_ports $((n + 1)))
     ctl_port=${ports[0]}
     mapfile -t cpus < <(python3 -c 'import os; print("\n".join(str(c) for c in sorted(os.sched_getaffinity(0))))')
     head -c 1024 /dev/urandom >"$emu_dir/munge/munge.key" && chmod 400 "$emu_dir/munge/munge.key"
@@ -148,12 +137,7 @@ emu_wait_idle() {  # emu_wait_idle SECONDS [COUNT]: until COUNT nodes (default a
 }
 
 emu_logs() {
-    local f
-    for f in "$emu_dir"/log/*.log; do
-        [ -f "$f" ] || continue
-        echo "--- $f" >&2
-        tail -n 15 "$f" >&2
-    done
+    tail_logs "$emu_dir/log"
 }
 
 emu_node_pid() {  # emu_node_pid NODE
@@ -185,10 +169,7 @@ emu_processes_in() {
 }
 
 emu_daemons_left() {
-    local pid
-    for pid in ${emu_pids[@]+"${emu_pids[@]}"}; do
-        if kill -0 "$pid" 2>/dev/null; then echo "$pid"; fi
-    done
+    pids_alive ${emu_pids[@]+"${emu_pids[@]}"}
 }
 
 emu_stop() {
@@ -210,11 +191,3 @@ emu_stop() {
     emu_dir=''
 }
 
-emu_wait_job() {  # emu_wait_job ID SECONDS
-    local id=$1 limit=$2 t=0
-    while [ -n "$(squeue -h -j "$id" -o %i 2>/dev/null)" ]; do
-        t=$((t + 1))
-        [ "$t" -le $((limit * 5)) ] || return 1
-        sleep 0.2
-    done
-}
