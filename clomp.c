@@ -342,6 +342,7 @@ int main(int argc, char **argv)
     if (!reporter)
         out.text = out.report;
     probe_noise(&census, &run, &setup_warnings);   /* the team, before the set-up lines that report it */
+    cluster_share_noise(&census);                   /* clomp_mpi: every rank's busy verdict to rank 0 */
     print_header(out.report, &run, host, started);
     print_setup(out.report, &pending.record);
 
@@ -371,10 +372,8 @@ int main(int argc, char **argv)
     remeasure_locality(&pb.mesh, (int)run.numThreads, &locality);
     clomp_openmp_running = 0;
     RankOutliers outliers;
-    if (record.rank_table != NULL) {
-        rank_outliers(&table, &outliers);
-        record.outliers = &outliers;
-    }
+    if (record.rank_table != NULL)
+        rank_outliers(&table, run.mpi.info, &outliers), record.outliers = &outliers;
     record.cost = process_cost_now();
     print_run_end(out.report, &record);
     print_summary(out.text, &record);

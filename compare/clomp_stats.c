@@ -67,6 +67,11 @@
  *       at: step_level when rejected, else 1 - ALPHA / m). The --compare
  *       report and the buyer's table read it (stats_helper.holm): the one Holm.
  *
+ *   clomp-stats outliers < REQUEST
+ *       the outlier rule (timing/outlier_rule.h, the MPI rank-outlier table's) for many
+ *       distributions at once, answered as JSON lines: compare/outlier_answer.c says the
+ *       request and every field. The cluster report's (results/clomp_results/cluster.py).
+ *
  * summary and compare print one tab-separated line, or with --json right
  * after the subcommand one JSON object naming each field as above (n, median,
  * min, max, ci_low, ci_high, ci_coverage, range_coverage, median_text, ...;
@@ -87,68 +92,6 @@
 #include "answer_fields.h"
 #include "figure_comparison.h"
 #include "suite_table.h"
-
-/* One answer, field by field: tab-separated in the fields' order (the
- * shell drivers' old form), or with --json one JSON object whose members
- * are the fields' names (what the results package reads: by name). NaN
- * (no such figure) is NA in the tab form, null in JSON. Numbers are the
- * same text in both. */
-int json_output;
-int fields_written;
-
-void field_begin(const char *name)
-{
-    if (json_output)
-        printf("%s\"%s\": ", fields_written == 0 ? "{" : ", ", name);
-    else if (fields_written > 0)
-        putchar('\t');
-    fields_written++;
-}
-
-void answer_end(void)
-{
-    printf(json_output ? "}\n" : "\n");
-    fields_written = 0;
-}
-
-void field_raw(const char *name, const char *text, int is_string)
-{
-    field_begin(name);
-    if (json_output && strcmp(text, "NA") == 0)
-        fputs("null", stdout);
-    else if (json_output && is_string)
-        printf("\"%s\"", text);   /* the texts here are numbers, NA and fixed words: nothing to escape */
-    else
-        fputs(text, stdout);
-}
-
-void field_number(const char *name, double v)
-{
-    char text[64];
-    if (isnan(v))
-        snprintf(text, sizeof text, "NA");
-    else
-        snprintf(text, sizeof text, "%.15g", v);   /* 15 digits: decimal inputs read back as written */
-    field_raw(name, text, 0);
-}
-
-void field_long(const char *name, long v)
-{
-    char text[32];
-    snprintf(text, sizeof text, "%ld", v);
-    field_raw(name, text, 0);
-}
-
-/* V as text to the precision its uncertainty supports. */
-void field_text(const char *name, double v, double uncertainty)
-{
-    char text[64];
-    if (isnan(v))
-        snprintf(text, sizeof text, "NA");
-    else
-        snprintf(text, sizeof text, "%.*f", decimals_for_uncertainty(uncertainty, 3), v);
-    field_raw(name, text, 1);
-}
 
 /* A ratio to DIGITS significant digits (3: 0.0520, 1.04, 12.0, 180) into
  * TEXT: a +4% change reads 1.04, and an interval of ratios can span
@@ -390,12 +333,14 @@ int main(int argc, char **argv)
         return pilot_n(argc - 2, argv + 2);
     if (argc >= 2 && strcmp(argv[1], "judge") == 0)
         return judge_answer(argc - 2, argv + 2);
+    if (argc >= 2 && strcmp(argv[1], "outliers") == 0)
+        return outlier_answer(argc - 2, argv + 2);
     if (argc == 4 && strcmp(argv[1], "comparison-json") == 0 && strcmp(argv[2], "--level") == 0)
         return comparison_json(parse_level(argv[3]));
     fprintf(stderr, "usage: clomp-stats summary V1 V2 ... | clomp-stats compare [--level L] A1,A2,... B1,B2,...\n"
                     "     | clomp-stats paired [--alpha A] [--looks N1,N2,...] [--tests M] A1,A2,... B1,B2,...\n"
                     "     | clomp-stats holm ALPHA P1,P2,... | clomp-stats pilot-n PCT FLOOR|none CAP V1 V2 ...\n"
                     "     | clomp-stats judge BOUND NOMINAL_GHZ|core CORE_MIN|unknown CORE_MAX|unknown LOW HIGH [PROCESSES]\n"
-                    "     | clomp-stats comparison-json --level L < RECORDS\n");
+                    "     | clomp-stats comparison-json --level L < RECORDS | clomp-stats outliers < REQUEST\n");
     return 2;
 }

@@ -52,6 +52,13 @@ typedef struct RankInfo {
     char cpus[192];                              /* its affinity at start, as a list: "0-3,8" */
     int cpu_count;
     unsigned char cpu_mask[CLOMP_MAX_CPUS / 8];  /* the same CPUs, one bit each */
+    /* Its own noise census's busy verdict (docs/noise.md), shared with rank 0
+     * after the probe (cluster_share_noise): a busy rank is named busy, never
+     * an outlier (timing/outlier_rule.h). */
+    int busy_judged;
+    int busy;
+    double lost_fraction;                        /* its noisiest thread's share of the probe lost */
+    char busy_reason[200];
 } RankInfo;
 
 /* The MPI side of a run (clomp_mpi); ranks 0 in the plain clomp. */
@@ -280,14 +287,11 @@ typedef struct RankTable {
 } RankTable;
 
 /* Ranks whose Serial Ref us/Loop or Static OMP overhead stands out from
- * the others' (mpi/rank_view.c finds them). */
-/* Outlier rule: with 3 or more ranks, a rank's Serial Ref us/Loop (or
- * Static OMP overhead) is an outlier when it is farther from the ranks'
- * median than 3.5 scaled median absolute deviations (1.4826 x MAD, the
- * Iglewicz-Hoaglin cut), than the rank's own 95% interval half-width, and
- * than 1% of the ranks' median Serial Ref us/Loop: a real difference, not
- * noise within a rank or between identical ranks. */
-#define RANK_OUTLIER_MADS 3.5
+ * the others' (mpi/rank_view.c finds them) by the outlier rule of
+ * timing/outlier_rule.h: farther from the median of the ranks that were not
+ * busy than 3.5 scaled MADs, than the rank's own 95% interval half-width and
+ * than this share of the ranks' median Serial Ref us/Loop (the floor: a real
+ * difference, not noise within a rank or between identical ranks). */
 #define RANK_OUTLIER_FLOOR 0.01
 
 #define CLOMP_MAX_OUTLIERS 32
@@ -297,7 +301,9 @@ typedef struct RankOutlier {
     double value, median, deviation, threshold;   /* us/Loop */
 } RankOutlier;
 typedef struct RankOutliers {
-    int ranks;                 /* ranks compared; fewer than 3: nothing is judged */
+    int ranks;                 /* ranks in the run */
+    int busy;                  /* ranks whose own noise census said busy: left out of the comparison */
+    int judged;                /* 1: enough ranks were compared (OUTLIER_FEWEST, not busy) */
     double serial_median;      /* NAN when not measured */
     double overhead_median;
     size_t count;

@@ -271,6 +271,13 @@ void write_json_mpi(JsonWriter *w, const RunRecord *r)
         json_string(w, "host", info->host);
         json_string(w, "cpus", info->cpus);
         json_integer(w, "cpu_count", info->cpu_count);
+        /* Its own noise census's busy verdict (schema 1.11): null when its probe did not run. */
+        if (info->busy_judged)
+            json_bool(w, "noise_busy", info->busy);
+        else
+            json_null(w, "noise_busy");
+        json_number(w, "noise_lost_fraction", info->busy_judged ? info->lost_fraction : NAN);
+        json_string(w, "noise_busy_reason", info->busy_judged && info->busy ? info->busy_reason : NULL);
         json_array_begin(w, "measurements");
         const RankTable *t = r->rank_table;
         for (size_t i = 0; t != NULL && t->results != NULL && i < t->count; i++) {
@@ -288,7 +295,8 @@ void write_json_mpi(JsonWriter *w, const RunRecord *r)
         json_null(w, "outliers");
     } else {
         json_object_begin(w, "outliers");
-        json_bool(w, "judged", o->ranks >= 3);
+        json_bool(w, "judged", o->judged);
+        json_integer(w, "busy_ranks", o->busy);
         json_number(w, "serial_median_us_per_loop", o->serial_median);
         json_number(w, "static_overhead_median_us_per_loop", o->overhead_median);
         json_array_begin(w, "ranks");

@@ -284,6 +284,14 @@ void print_block_results(FILE *out, const RunSetup *run, const Measurement *m,
         print_comparisons(out, m, serial, bestcase);
     /* No overhead where it or its Bestcase is not a result (judge_validity). */
     int overhead_void = m->invalid || (bestcase != NULL && bestcase->invalid);
+    if (sp->ranks > 0 && run->mpi.info != NULL && sp->min_rank < run->mpi.ranks && sp->max_rank < run->mpi.ranks) {
+        /* clomp's, after 1.2's lines: where 1.2's Min and Max ranks ran. */
+        fprintf(out, "%13s MPI Hosts: Min ", s->name);
+        print_escaped(out, run->mpi.info[sp->min_rank].host);
+        fprintf(out, " (Rank %d) Max ", sp->min_rank);
+        print_escaped(out, run->mpi.info[sp->max_rank].host);
+        fprintf(out, " (Rank %d)\n", sp->max_rank);
+    }
     print_block_notes(out, run, m);
     print_statistics(out, m, overhead_void);
     print_cycles(out, run, m, overhead_void);

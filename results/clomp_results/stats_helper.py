@@ -124,3 +124,19 @@ def judge(helper, bound, nominal_ghz, core, low, high, processes=None):
     out = answer(helper, args, ("core_low", "core_high"))
     out["qualified"] = bool(int(out["qualified"]))
     return out
+
+
+def outliers(helper, request):
+    """The outlier rule (timing/outlier_rule.h) for many distributions in one process: clomp-stats
+    outliers (compare/outlier_answer.c) on REQUEST (its text); its answer, one dict per line in order."""
+    text = run(helper, ["outliers"], request.encode("utf-8"))
+    out = []
+    for line in text.decode("utf-8", "replace").splitlines():
+        try:
+            doc = json.loads(line)
+        except ValueError as e:
+            raise StatsError("clomp-stats outliers: not JSON (%s)" % e)
+        if not isinstance(doc, dict) or not ("distribution" in doc or "member" in doc):
+            raise StatsError("clomp-stats outliers: members missing")
+        out.append(doc)
+    return out
