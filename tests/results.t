@@ -264,7 +264,8 @@ PY
     fi
     # On a busy machine a target's measurement can be invalid (issue 35): its verdict then reads "invalid"
     # (the full lane failed here once at load 11 with no other verdict on the page).
-    grep -Eq '<td class="(met|notmet|undecided|na)">(met|not met|undecided|invalid|unavailable \(no cycle rate\))</td>' "$root/dom.html"
+    # The judge's words (issue 44): OK, not met (...), unresolved: (...), invalid, unavailable (...).
+    grep -Eq '<td class="(met|notmet|undecided|na)">(OK|met|not met|undecided|unresolved|invalid|unavailable)( \(|:|</td>)' "$root/dom.html"
     ok $? "the rendered key results give a verdict against LLNL's targets" ||
         diag "the LLNL verdict cells: $(grep -Eo '<td class="(met|notmet|undecided|na)">[^<]*</td>' "$root/dom.html" | sort | uniq -c | tr '\n' ';')"
     timeout 120 "$chromium" "${flags[@]}" --user-data-dir="$root/chrome2" --window-size=1100,1800 \

@@ -65,8 +65,12 @@ double student_t_quantile(double p, double df)
 {
     if (!(p > 0.0 && p < 1.0) || !(df > 0.0))
         return NAN;
-    if (p < 0.5)
-        return -student_t_quantile(1.0 - p, df);
+    /* The distribution is symmetric: search the upper half, then mirror. */
+    double sign = 1.0;
+    if (p < 0.5) {
+        p = 1.0 - p;
+        sign = -1.0;
+    }
     double low = 0.0, high = 1.0;
     while (student_t_cdf(high, df) < p && high < 1e300)
         high *= 2.0;
@@ -77,7 +81,7 @@ double student_t_quantile(double p, double df)
         else
             high = mid;
     }
-    return 0.5 * (low + high);
+    return sign * 0.5 * (low + high);
 }
 
 /* ---- Brunner-Munzel -------------------------------------------------------------------- */

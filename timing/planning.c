@@ -82,7 +82,7 @@ static double plan_power_on(const double *z, long n, long trials, const long *lo
     long stopped = 0;
     for (long t = 0; t < trials; t++) {
         for (int j = 0; j < k; j++) {
-            long m = looks[j];
+            long m = looks[j] < n ? looks[j] : n;   /* a look never reads past its draws */
             for (long i = 0; i < m; i++) {
                 double x = z[t * n + i] + shift;
                 scratch[i] = (Ranked){fabs(x), x > 0.0};
@@ -126,7 +126,7 @@ static int plan_work(PlanWork *w, const long *looks, int k, long trials, uint64_
         if (looks[j] <= looks[j - 1])
             return -1;
     w->n = looks[k - 1];
-    w->z = malloc((size_t)(w->n * trials) * sizeof *w->z);
+    w->z = calloc((size_t)(w->n * trials), sizeof *w->z);   /* zeroed: every draw is written below, but the analyser cannot see it */
     w->counts = calloc((size_t)k, sizeof *w->counts);
     w->scratch = malloc((size_t)w->n * sizeof *w->scratch);
     int failed = w->z == NULL || w->counts == NULL || w->scratch == NULL;
