@@ -23,6 +23,7 @@
 #include "report/build_info.h"
 #include "report/progress.h"
 #include "report/result_files.h"
+#include "report/json_report.h"
 #include "report/text_report.h"
 #include "setup/setup.h"
 #include "timing/clock.h"
@@ -216,7 +217,7 @@ static int finish(int status)
     return status;
 }
 
-/* --help, --list-schedules, --list-constructs, --version, or a usage error: said, nothing run. */
+/* --help, --list-schedules, --list-figures, --list-constructs, --version, or a usage error: said, nothing run. */
 static int answer_without_running(int status, const Options *opts, const char *error, const char *exe, int reporter)
 {
     if (status != 0 && error[0] != '\0' && reporter)
@@ -227,6 +228,11 @@ static int answer_without_running(int status, const Options *opts, const char *e
         print_help(stdout, exe);
     } else if (status == 0 && opts->want_schedule_list && reporter) {
         print_schedule_list(stdout);
+    } else if (status == 0 && opts->want_figure_list && reporter) {
+        if (opts->figure_list_json)
+            write_figure_list_json(stdout);
+        else
+            print_figure_list(stdout);
     } else if (status == 0 && opts->constructs.want_list && reporter) {
         print_construct_list(stdout);
     } else if (status == 0 && reporter) {
@@ -257,7 +263,8 @@ int main(int argc, char **argv)
         return finish(status);
     }
     status = parse_options(argc, argv, &opts, error, sizeof error);
-    if (status != 0 || opts.want_help || opts.want_schedule_list || opts.constructs.want_list || opts.want_version)
+    if (status != 0 || opts.want_help || opts.want_schedule_list || opts.want_figure_list || opts.constructs.want_list ||
+        opts.want_version)
         return answer_without_running(status, &opts, error, argv[0], reporter);
 
     RunSetup run;

@@ -210,6 +210,10 @@ int parse_options(int argc, char **argv, Options *opts, char *error, size_t size
                 opts->want_version = 1;
             } else if (strcmp(arg, "--list-schedules") == 0) {
                 opts->want_schedule_list = 1;
+            } else if (strcmp(arg, "--list-figures") == 0) {
+                opts->want_figure_list = 1;
+            } else if (strcmp(arg, "--json") == 0) {
+                opts->figure_list_json = 1;   /* --list-figures --json; anything else needs --json=FILE (below) */
             } else if (strcmp(arg, "--dry-run") == 0) {
                 opts->dry_run = 1;
             } else if (strncmp(arg, "--numa=", 7) == 0) {
@@ -298,7 +302,11 @@ int parse_options(int argc, char **argv, Options *opts, char *error, size_t size
             return status;
         count++;
     }
-    if (opts->want_help || opts->want_version || opts->want_schedule_list || opts->constructs.want_list)
+    if (opts->figure_list_json && !opts->want_figure_list)
+        return fail(error, size, "--json: no file name (use --json=FILE, --json=- for standard output; a bare --json "
+                                 "goes with --list-figures)");
+    if (opts->want_help || opts->want_version || opts->want_schedule_list || opts->want_figure_list ||
+        opts->constructs.want_list)
         return 0;
     if (count != CLOMP_PARAMETER_COUNT) {
         /* Said first, before the usage text: what is missing. */

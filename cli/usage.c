@@ -8,7 +8,7 @@ void print_usage(FILE *out, const char *exe)
     fprintf(out,
             "Usage: %s [OPTIONS] numThreads allocThreads numParts zonesPerPart zoneSize \\\n"
             "           flopScale timeScale\n"
-            "       %s --help | --version | --list-schedules | --list-constructs\n"
+            "       %s --help | --version | --list-schedules | --list-constructs | --list-figures [--json]\n"
             "\n"
             "  numThreads:   Number of OpenMP threads to use (-1 for system default)\n"
             "  allocThreads: #threads when allocating data (-1 for numThreads)\n"
@@ -41,6 +41,9 @@ void print_usage(FILE *out, const char *exe)
             "  --list-schedules      print every measurement: key, report name, role, parameter,\n"
             "                        whether it runs by default, and on how many threads (one,\n"
             "                        team, nested); tab-separated, columns named in a '#' header\n"
+            "  --list-figures [--json]  print every figure the tools print by key: label, unit, what it\n"
+            "                        measures, its estimator, which way is better, its LLNL target;\n"
+            "                        tab-separated with a '#' header (--json: as JSON)\n"
             "  --quiet               print only the comma-delimited summary block\n"
             "  --verdict             end with a short verdict a newcomer can read: speedup, overhead with\n"
             "                        its interval, LLNL targets, and whether the run was too noisy to say\n"

@@ -57,6 +57,10 @@ void print_summary(FILE *out, const RunRecord *r);
  * run was too noisy to say (and what to do then). */
 void print_verdict(FILE *out, const RunRecord *r);
 
+/* clomp --list-figures (text_figures.c): the catalogue of figures, one
+ * tab-separated line each after a '#' header naming the columns. */
+void print_figure_list(FILE *out);
+
 /* clomp --constructs: the construct table, after the summary (and verdict). */
 void print_constructs(FILE *out, const RunRecord *r);
 
