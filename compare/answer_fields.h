@@ -17,5 +17,7 @@ void field_text(const char *name, double v, double uncertainty);
 /* clomp-stats paired ... and holm ... (compare/paired_answer.c): exit status. */
 int paired_answer(int argc, char **argv);
 int holm_answer(int argc, char **argv);
+/* clomp-stats plan ... (compare/plan_answer.c): exit status. */
+int plan_answer(int argc, char **argv);
 
 #endif

@@ -328,3 +328,17 @@ double signed_rank_normal_quantile(double p)
 {
     return normal_quantile(p);
 }
+
+double signed_rank_smallest_p(long n)
+{
+    /* Every difference on one side: W+ = 0 (or its mirror), one pattern of 2^n each. */
+    return n < 1 ? 1.0 : fmin(1.0, 2.0 * ldexp(1.0, -(int)(n > 1000 ? 1000 : n)));
+}
+
+long signed_rank_least_pairs(double alpha)
+{
+    for (long n = 1; n <= 1000; n++)
+        if (signed_rank_smallest_p(n) <= alpha)
+            return n;
+    return -1;
+}

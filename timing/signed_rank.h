@@ -82,6 +82,14 @@ double rng_normal(ClompRng *rng);    /* standard normal (Box-Muller) */
  * p-value is at most alpha. */
 double signed_rank_power(long n, double shift, double alpha, long trials, uint64_t seed);
 
+/* The smallest two-sided p-value the exact signed-rank test can give with
+ * n pairs (every difference on one side, no ties): 2 / 2^n, at most 1. */
+double signed_rank_smallest_p(long n);
+
+/* The fewest pairs whose smallest p-value reaches alpha (6 at 0.05): a plan
+ * with fewer can never show a difference; -1 beyond 1000 pairs. */
+long signed_rank_least_pairs(double alpha);
+
 /* The smallest shift, in standard deviations of one difference, that the
  * test detects with probability `power` at n pairs (bisection on the
  * simulated power with common random numbers, to 0.01 sd); NAN when even
