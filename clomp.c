@@ -386,9 +386,9 @@ int main(int argc, char **argv)
     record.cost = process_cost_now();
     print_run_end(out.report, &record);
     print_summary(out.text, &record);
-    if (run.verdict)
-        print_verdict(out.text, &record);
     print_constructs(out.text, &record);
+    if (run.verdict)   /* the answer last: make run's last lines hold it whole */
+        print_verdict(out.text, &record);
     int files_status = close_outputs(&out, &record);
     free_rank_table(&table);
     free_constructs(&constructs);
