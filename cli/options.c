@@ -284,6 +284,8 @@ int parse_options(int argc, char **argv, Options *opts, char *error, size_t size
                 opts->quiet = 1;
             } else if (strcmp(arg, "--verdict") == 0) {
                 opts->verdict = 1;
+            } else if (strcmp(arg, "--detail") == 0) {
+                opts->detail = 1;
             } else if (strncmp(arg, "--noise-census=", 15) == 0) {
                 if (strcmp(arg + 15, "on") != 0 && strcmp(arg + 15, "off") != 0)
                     return fail(error, size, "--noise-census: '%s' is not on or off", shown(arg + 15, buf, sizeof buf));

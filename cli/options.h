@@ -36,7 +36,8 @@ typedef struct Options {
     const char *json_path; /* --json=FILE; "-" is standard output */
     const char *csv_path;  /* --csv=FILE; "-" is standard output */
     int quiet;             /* --quiet: only the summary block */
-    int verdict;           /* --verdict: a short verdict after the CORAL RFP line */
+    int verdict;           /* --verdict: the answer block at the end */
+    int detail;            /* --detail: the blocks' other overhead estimators too */
     int noise_census_off;  /* --noise-census=off: no noise probe or per-chunk sampling (on by default) */
     ZoneLayout zone_layout;   /* --zone-stride=record (CLOMP 1.2's, default) | zonesize (spread) */
     long mpi_timeout;      /* --mpi-timeout=S (clomp_mpi): seconds a rank waits for the others; 0: default */

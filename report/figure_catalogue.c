@@ -329,22 +329,34 @@ int figure_of(const Schedule *s, const FigureKind *k, CatalogueFigure *f)
     return 1;
 }
 
+int project_overhead_of(const Measurement *m, int not_a_result, double *us, double *low, double *high)
+{
+    const char *which = project_overhead_kind->suffix;
+    *us = *low = *high = NAN;
+    if (not_a_result || !m->has_overhead)
+        return 0;
+    if (strcmp(which, "median_overhead_us") == 0) {
+        *us = m->overhead_us;
+        if (m->has_overhead_ci) {
+            *low = m->overhead_low;
+            *high = m->overhead_high;
+        }
+    } else if (strcmp(which, "paired_overhead_us") == 0 && m->paired.order != PAIRED_NOT_MEASURED) {
+        *us = m->paired.shift.estimate;
+        if (m->paired.shift.has_ci) {
+            *low = m->paired.shift.low;
+            *high = m->paired.shift.high;
+        }
+    } else if (strcmp(which, "overhead_us") == 0) {
+        *us = m->runtime_overhead_us;
+    }
+    return !isnan(*us);
+}
+
 int project_overhead(const RunRecord *r, const Measurement *m, double *us, double *low, double *high)
 {
     MeasurementFigures fig;
     measurement_figures(r, m, &fig);
-    *us = *low = *high = NAN;
-    const char *which = project_overhead_kind->suffix;
-    if (strcmp(which, "median_overhead_us") == 0) {
-        *us = fig.overhead;
-        *low = fig.overhead_low;
-        *high = fig.overhead_high;
-    } else if (strcmp(which, "paired_overhead_us") == 0) {
-        *us = fig.paired;
-        *low = fig.paired_low;
-        *high = fig.paired_high;
-    } else {
-        *us = fig.runtime_overhead;
-    }
-    return !isnan(*us);
+    /* Not a result where the figures void it (judge_validity; an incomplete or invalid measurement, or its Bestcase's). */
+    return project_overhead_of(m, !fig.complete || isnan(fig.overhead), us, low, high);
 }

@@ -92,6 +92,8 @@ int figure_of(const Schedule *s, const FigureKind *k, CatalogueFigure *f);
  * process (NAN without one); 0 when the measurement has none (or it is not
  * a result). */
 int project_overhead(const RunRecord *r, const Measurement *m, double *us, double *low, double *high);
+/* The same from the measurement alone; NOT_A_RESULT: it or its Bestcase is not a result. */
+int project_overhead_of(const Measurement *m, int not_a_result, double *us, double *low, double *high);
 
 /* Whether --compare tests kind K for every measurement that has it: its
  * flag, or it is the project's overhead. */
