@@ -265,11 +265,18 @@ start_row_writer "$base"   # the runs' .summary rows: one Python process (suite/
 have_setsid=0
 command -v setsid >/dev/null 2>&1 && have_setsid=1
 
-key_report() {  # what the 2007 summary tells users to check after each key run
-    local f=$1
+# What the 2007 summary tells users to check after each key run: the text lines of the catalogue's run
+# set (clomp --list-figures, by its columns' names), each as the block prints it ("%13s %8s:").
+key_lines=''
+key_report() {
+    local f=$1 list
+    if [ -z "$key_lines" ]; then
+        list=$("$exe" --list-figures 2>/dev/null) || list=$("$here/clomp" --list-figures 2>/dev/null)
+        key_lines=$(awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) { h = $i; sub(/^# /, "", h); c[h] = i }; next }
+            ("," $c["sets"] ",") ~ /,run,/ && $c["text_line"] != "-" { printf "%13s %8s:\n", $c["measurement_name"], $c["text_line"] }' <<<"$list")
+    fi
     echo "Key measurements from above run (if off, check environment):"
-    grep -E '^ *(OMP Barrier  us/Loop|Bestcase OMP  Speedup|Static OMP  Speedup|Static OMP Efficacy|Static OMP Overhead):' "$f" ||
-        echo "  (not available: the run failed)"
+    { [ -n "$key_lines" ] && grep -F -- "$key_lines" "$f"; } || echo "  (not available: the run failed)"
 }
 
 for ((i = 0; ; i++)); do

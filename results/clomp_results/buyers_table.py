@@ -1,35 +1,61 @@
 """The buyer's table (issue 33): the submissions' records in, one table
 document out (a JSON-able dict) that the HTML, CSV and JSON writers read.
 
-Every statistic is clomp-stats' (stats_helper: the tested C of timing/):
-- a cell: the median over the target input's processes; with 6 or more, the
-  95% order-statistic interval of that median; with 2 to 5, min .. max and
-  how often that range holds the median; with one, the value alone;
+The figures are the catalogue's (clomp --list-figures): the key set, the
+sweep set, the project's overhead as the primary figure. Every statistic is
+clomp-stats' (stats_helper: the tested C of timing/):
+- a cell: the median over the target input's processes that gave the
+  figure as a result (given.py), only from 3 or more and at least half of
+  them, else "no result (1 of 3 processes gave one: 2 busy)"; with 6 or
+  more, the 95% order-statistic interval of that median; with 3 to 5, min
+  .. max and how often that range holds the median; a submission of one
+  process, its value alone;
 - LLNL's targets: the interval (or range) of the target's cycles over the
   processes judged against the bound over the core clock's range
   (html_key.judge, the suite report's rule); one process: its own verdict;
 - differences, each submission against the baseline (--baseline, else the
   first): where both have two processes or more, clomp-stats compare (the
   Mann-Whitney test and the distribution-free interval of the ratio). The
-  primary figure (Static OMP overhead, as --compare's) is judged alone at
+  primary figure (the project's overhead, as --compare's) is judged alone at
   95%; the others are one family under Holm (clomp-stats holm) at 5%
   family-wise, each judged at its Holm step's level; a difference is beyond
   noise when its test rejects and its interval at that level excludes 1.
   Without two processes a side: "no test possible", with the plain ratio
-  of the two medians.
+  of the two medians. Where a side has no result for a figure the
+  difference cannot be decided, and says which reason holds on which side
+  (given.side_reason).
 """
 from __future__ import annotations
 
 from typing import Dict, List, Optional
 
-from . import stats_helper
+from . import catalogue, given, stats_helper
 from .html_key import judge
-from .submissions import KEY_FIGURES, SWEEP_FIGURES
+from .submissions import key_figures, sweep_figures
 
 LEVEL = 0.95
 ALPHA = 0.05      # 1 - LEVEL: Holm's family-wise level
-PRIMARY = "static_omp_overhead_us"
-LABELS = dict((fid, label) for fid, label, _, _ in KEY_FIGURES)
+
+
+def primary() -> str:
+    """The primary figure: the project's overhead (the catalogue's)."""
+    return catalogue.load().primary().key
+
+
+def label(fid: str) -> str:
+    fig = catalogue.load().figure(fid)
+    return fig.label if fig is not None else fid
+
+
+def figure_given(sub, fid) -> given.Given:
+    """Who gave FID in submission SUB: its record's counts (one archived before issue 43: its values and the
+    processes whose run marked the figure invalid)."""
+    values = sub["key"].get(fid, [])
+    counts = (sub.get("given") or {}).get(fid)
+    if not counts:
+        dropped = len(sub["dropped"].get(fid, []))
+        return given.Given(values, len(values) + dropped, {given.INVALID: dropped})
+    return given.Given(values, int(counts.get("of", len(values))), dict((r, int(counts.get(r, 0))) for r in given.REASONS))
 
 
 class Summaries(object):
@@ -64,13 +90,18 @@ class Summaries(object):
 
 
 def key_cell(summaries, sub, fid) -> Dict[str, object]:
-    """A key figure's cell; it says how many processes were left out because their run marked the figure invalid."""
-    values = sub["key"].get(fid, [])
-    cell = summaries.cell(values)
-    out = len(sub["dropped"].get(fid, []))
-    if out:
-        cell["text"] += " (%d of %d processes: %d marked invalid by their run)" % (len(values), len(values) + out, out)
-        cell["dropped"] = out
+    """A key figure's cell: the median over the processes that gave it as a result, saying how many of how many
+    when not all did; no result from too few (given.py)."""
+    g = figure_given(sub, fid)
+    if g.k == 0 and g.total == g.why.get(given.NOT_MEASURED, 0):
+        return summaries.cell([])
+    if not (g.summarised or g.single):
+        return {"n": 0, "text": g.no_result_text(), "median": None, "low": None, "high": None, "interval": "",
+                "given": g.count_text()}
+    cell = summaries.cell(g.values)
+    if g.k != g.total:
+        cell["text"] += " (%s)" % g.count_text()
+        cell["dropped"] = g.total - g.k
     return cell
 
 
@@ -113,17 +144,32 @@ def _testable(a: List[float], b: List[float]) -> bool:
     return len(a) >= 2 and len(b) >= 2
 
 
+def no_result(base, other, fid) -> str:
+    """Why a difference of FID cannot be decided because a side has no result for it, or ''."""
+    sides = [("the baseline", figure_given(base, fid)), ("this submission", figure_given(other, fid))]
+    short = [(name, g) for name, g in sides if not (g.summarised or g.single) and g.reasons()]
+    if not short:
+        return ""   # every side has a result, or too few processes in all (the test below says so)
+    return given.side_reason(short)
+
+
 def differences(helper, summaries, base, other) -> Dict[str, Dict[str, object]]:
     """figure id -> the comparison of OTHER with BASE (see the module's docstring)."""
     out: Dict[str, Dict[str, object]] = {}
-    testable = [fid for fid, _, _, _ in KEY_FIGURES if _testable(base["key"].get(fid, []), other["key"].get(fid, []))]
-    family = [fid for fid in testable if fid != PRIMARY]
+    fids = [f.key for f in key_figures()]
+    for fid in fids:
+        why = no_result(base, other, fid)
+        if why and (base["key"].get(fid) or other["key"].get(fid)):
+            out[fid] = {"test": False, "verdict": "cannot decide", "text": "cannot decide: %s" % why}
+    primary_fid = primary()
+    testable = [fid for fid in fids if fid not in out and _testable(base["key"].get(fid, []), other["key"].get(fid, []))]
+    family = [fid for fid in testable if fid != primary_fid]
     first = {}
     for fid in testable:
         first[fid] = stats_helper.compare(helper, base["key"][fid], other["key"][fid], repr(LEVEL))
     holm = stats_helper.holm_steps(helper, ALPHA, [first[fid]["p"] for fid in family])
     for fid in testable:
-        if fid == PRIMARY:
+        if fid == primary_fid:
             c, level, rejected, rule = first[fid], LEVEL, first[fid]["detected"], "primary figure, 95%"
         else:
             i = family.index(fid)
@@ -140,7 +186,7 @@ def differences(helper, summaries, base, other) -> Dict[str, Dict[str, object]]:
         out[fid] = {"test": True, "scale": c["scale"], "estimate": c["estimate"], "low": c["ci_low"], "high": c["ci_high"],
                     "p": c["p"], "level": level, "rule": rule, "verdict": verdict,
                     "text": "%s %s (%s), p %.2g: %s" % (scale, c["estimate_text"], interval, c["p"], said)}
-    for fid, _, _, _ in KEY_FIGURES:
+    for fid in fids:
         if fid in out:
             continue
         a, b = base["key"].get(fid, []), other["key"].get(fid, [])
@@ -179,10 +225,10 @@ def build(subs: List[Dict[str, object]], helper: str, baseline: Optional[str] = 
     labels = [s["label"] for s in subs]
     base_i = labels.index(baseline) if baseline in labels else 0
     table: Dict[str, object] = {"schema": "clomp-buyers-table", "schema_version": 1, "baseline": labels[base_i] if labels else "",
-                                "level": LEVEL, "primary": LABELS[PRIMARY],
+                                "level": LEVEL, "primary": label(primary()),
                                 "submissions": [{"label": s["label"], "valid": s["valid"]} for s in subs]}
-    table["key"] = [{"figure": fid, "label": label, "cells": [key_cell(summaries, s, fid) for s in subs]}
-                    for fid, label, _, _ in KEY_FIGURES]
+    table["key"] = [{"figure": f.key, "label": f.label, "unit": f.unit, "cells": [key_cell(summaries, s, f.key) for s in subs]}
+                    for f in key_figures()]
     target_keys: List[str] = []
     for s in subs:
         for k in s["targets"]:
@@ -195,9 +241,11 @@ def build(subs: List[Dict[str, object]], helper: str, baseline: Optional[str] = 
                      "cells": [target_cell(summaries, s, k) for s in subs]})
     table["targets"] = rows
     sweep = []
-    for fid in SWEEP_FIGURES:
+    for fid in [f.key for f in sweep_figures()]:
         threads = sorted({t for s in subs for t in s["sweep"].get(fid, {})}, key=_thread_key)
-        sweep.append({"figure": fid, "label": LABELS[fid], "rows": [
+        if not threads:
+            continue
+        sweep.append({"figure": fid, "label": label(fid), "unit": catalogue.load().figure(fid).unit, "rows": [
             {"threads": t, "cells": [summaries.cell(s["sweep"].get(fid, {}).get(t, [])) for s in subs]} for t in threads]})
     table["sweep"] = sweep
     names = []
@@ -212,15 +260,26 @@ def build(subs: List[Dict[str, object]], helper: str, baseline: Optional[str] = 
     table["constructs"] = [{"row": k, "construct": k.split("|")[0], "level": k.split("|")[1], "outer": k.split("|")[2],
                             "inner": k.split("|")[3], "cells": [summaries.cell(s["constructs"].get(k, [])) for s in subs]}
                            for k in sorted(names, key=construct_order)]
-    table["normalised"] = [{"figure": fid, "label": LABELS[fid], "cells": [
+    table["normalised"] = [{"figure": row["figure"], "label": row["label"], "cells": [
         {"us": cell["text"], "cycles": cycles_text(cell["median"], s["clock"])} for cell, s in zip(row["cells"], subs)]}
-        for fid, row in ((r["figure"], r) for r in table["key"]) if fid.endswith(("_us", "_us_per_loop"))]
+        for row in table["key"] if row["unit"] == "us"]
     table["differences"] = []
     for i, s in enumerate(subs):
         if i == base_i:
             continue
         d = differences(helper, summaries, subs[base_i], s)
-        table["differences"].append({"label": s["label"], "figures": [dict(d[fid], figure=fid, label=LABELS[fid])
-                                                                      for fid, _, _, _ in KEY_FIGURES]})
+        table["differences"].append({"label": s["label"], "figures": [dict(d[f.key], figure=f.key, label=f.label)
+                                                                      for f in key_figures()]})
     return table
 
+
+
+def primary_lines(table) -> List[str]:
+    """The closing lines: each submission against the baseline on the primary figure, with the reason and
+    its side when it cannot decide."""
+    out = []
+    for d in table["differences"]:
+        f = next((f for f in d["figures"] if f["label"] == table["primary"]), None)
+        if f is not None:
+            out.append("%s against %s, %s: %s" % (d["label"], table["baseline"], f["label"], f["text"]))
+    return out

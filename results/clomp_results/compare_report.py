@@ -16,7 +16,9 @@ STEM: the comparison's files' stem (<out>/CLOMP_<host>_<ID>_compare); its
 processes' records are STEM_<A|B><r>.json, pair r. RECORDS: the header records
 compare.sh wrote (date, host, arguments, replicates (the pairs), order,
 sequence, looks, side, setting; the format clomp-stats comparison-json reads).
-PRIMARY: the KEY of the figure the overall answer is about [static_overhead].
+PRIMARY: the KEY of the figure the overall answer is about [the project's
+overhead, the catalogue's primary: static_omp_median_overhead_us]; a key the
+tools printed before issue 43 (static_overhead) is read as its figure.
 --look: after PAIRS pairs, is the primary question decided at the planned
 LOOKS (N1,N2,...)? Exit 0 decided, 1 not yet, 2 PRIMARY is not a figure of
 these processes (one line), 3 an error. Without LOOKS ("-") it only checks
@@ -25,10 +27,9 @@ import os
 import sys
 from collections import Counter, OrderedDict
 
-from . import compare_figures, runtime_library, safe_write, stats_helper
+from . import catalogue, compare_figures, given, runtime_library, safe_write, stats_helper
 from .safe_io import for_terminal
 
-PRIMARY = "static_overhead"
 ALPHA = "0.05"
 CSV_HEADER = ("figure,scale,n_a,n_b,median_a,median_b,estimate,ci95_low,ci95_high,ci_coverage,u,p,test,detected,verdict,"
               "key,role,pairs,shift,shift_ci_low,shift_ci_high,shift_ci_coverage,paired_p,paired_test,holm_adjusted_p,"
@@ -89,7 +90,7 @@ def process_pairs(stem, n):
                 entry[1 + k] = f.value
                 entry[0].constant = entry[0].constant or f.constant
         for key, (f, a, b) in pair.items():
-            e = figures.setdefault(key, {"name": f.name, "constant": False, "a": [], "b": []})
+            e = figures.setdefault(key, {"name": f.name, "unit": f.unit, "constant": False, "a": [], "b": []})
             e["constant"] = e["constant"] or f.constant
             if a is not None and b is not None:
                 e["a"].append(a)
@@ -97,8 +98,8 @@ def process_pairs(stem, n):
     return figures, docs
 
 
-def unit_of(figure):
-    return figure.split(" ")[-1]
+def unit_of(fig):
+    return fig["unit"]
 
 
 def constant_reason(fig):
@@ -121,7 +122,7 @@ def spread_differs(c, alpha):
 def sentence(fig, c, decided, alpha):
     """The verdict of one figure from its paired answer and whether it was decided (primary: p at its level;
     others: Holm)."""
-    name, unit, n = fig["name"], unit_of(fig["name"]), c["n"]
+    name, unit, n = fig["name"], unit_of(fig), c["n"]
     if decided and spread_differs(c, alpha):
         return ("B's %s differs from A's in spread (median absolute deviation %.3g against %.3g), not shown in "
                 "centre (P(B>A) = %.2f, Brunner-Munzel p = %.2g)" % (name, c["mad_b"], c["mad_a"], c["p_b_greater"],
@@ -201,8 +202,19 @@ def nothing_compared(docs, n):
     return [text + ", so neither a difference nor its absence can be said."]
 
 
-def report(stem, header_text, helper, primary=PRIMARY):
+def undecided_reason(docs, primary):
+    """Why the primary figure is missing from pairs, per side: 'side A: 3 of 3 processes busy; side B: 1 of 3
+    processes invalid' (given.py's one printing of it); '' when every process gave it, or the figure is not
+    the catalogue's (a construct's)."""
+    fig = catalogue.load().figure(primary)
+    if fig is None:
+        return ""
+    return given.side_reason([("side %s" % side, given.over([(d, True) for d in docs[side]], fig)) for side in "AB"])
+
+
+def report(stem, header_text, helper, primary=None):
     """(text, csv, json bytes) of the comparison."""
+    primary = catalogue.load().canonical(primary) if primary else catalogue.load().primary().key
     single, sides, settings = read_header(header_text)
     n = int(single.get("replicates", "0"))
     looks = parse_looks(single.get("looks"))
@@ -228,8 +240,10 @@ def report(stem, header_text, helper, primary=PRIMARY):
     p_fig = figures.get(primary)
     out.append("")
     if p_fig is None or primary not in compared:
-        overall = ("Overall: the primary figure, %s, was not measured here, or was not a result in any pair (an invalid "
-                   "measurement: the processes' output is in .full; name another with --primary)." % primary)
+        why = undecided_reason(docs, primary)
+        overall = ("Overall: no answer on the primary figure, %s: %s." % (primary, (
+            "it was not a result in any pair (%s; the processes' output is in .full)" % why) if why else
+            "it was not measured here (name another with --primary)"))
     elif primary in constant:
         overall = "Overall: the primary figure, %s, is %s: name another with --primary." % (
             primary, constant_reason(p_fig))
@@ -247,7 +261,7 @@ def report(stem, header_text, helper, primary=PRIMARY):
                 "  P(B > A) = %.2f (Brunner-Munzel p = %s); spread (median absolute deviation) A %.3g, B %.3g" % (
                     c["p_b_greater"] if c["p_b_greater"] is not None else float("nan"),
                     "n/a" if c["bm_p"] is None else "%.2g" % c["bm_p"], c["mad_a"], c["mad_b"]),
-                "  Power: %s." % power_text(c, unit_of(p_fig["name"]))]
+                "  Power: %s." % power_text(c, unit_of(p_fig))]
         out += sequential_lines(c, looks, n)
         out.append("  Verdict: %s." % said)
         overall = "Overall (%s: %s, the primary figure): %s." % (primary, p_fig["name"], said)
@@ -323,6 +337,10 @@ def report(stem, header_text, helper, primary=PRIMARY):
     else:
         out.append("Verdict: %d of %d figures differ (the primary at alpha %s, the others under Holm); no difference is "
                    "detectable in the rest." % (flagged, m + (1 if primary in answers else 0), ALPHA))
+    if primary in answers and not decided.get(primary):
+        why = undecided_reason(docs, primary)   # which reason holds, on which side (issue 43, item 6)
+        if why:
+            overall = overall[:-1] + "; not a result in every process: %s." % why
     out.append(overall)
     js = stats_helper.comparison_json(helper, level, "\n".join(records) + "\n")
     return "\n".join(out) + "\n", "\n".join(csv_lines) + "\n", js
@@ -330,6 +348,7 @@ def report(stem, header_text, helper, primary=PRIMARY):
 
 def look(stem, pairs, helper, primary, looks_text):
     """--look: 0 decided, 1 not yet, 2 PRIMARY is no (counted) figure of these processes."""
+    primary = catalogue.load().canonical(primary)
     figures, docs = process_pairs(stem, pairs)
     possible = set()
     for doc in docs["A"] + docs["B"]:
@@ -371,14 +390,14 @@ def main(argv):
             return list_figures(argv[1])
         if argv[:1] == ["--look"] and len(argv) == 6:
             return look(argv[1], int(argv[2]), argv[3], argv[4], argv[5])
-    except (ValueError, stats_helper.StatsError) as e:
+    except (ValueError, stats_helper.StatsError, catalogue.CatalogueError) as e:
         sys.stderr.write("run_clomp.sh: --compare: %s\n" % for_terminal(str(e)))
         return 3
     if len(argv) not in (3, 4):
         sys.stderr.write("usage: compare-report STEM RECORDS HELPER [PRIMARY]\n")
         return 2
     stem, records_path, helper = argv[:3]
-    primary = argv[3] if len(argv) == 4 and argv[3] else PRIMARY
+    primary = argv[3] if len(argv) == 4 and argv[3] else None
     try:
         with open(records_path, encoding="utf-8") as f:
             header = with_runtime(f.read())
@@ -391,7 +410,7 @@ def main(argv):
             safe_write.replace_file(fd, name + ".json", js)
         finally:
             os.close(fd)
-    except (ValueError, stats_helper.StatsError, safe_write.UnsafeTarget, OSError) as e:
+    except (ValueError, stats_helper.StatsError, catalogue.CatalogueError, safe_write.UnsafeTarget, OSError) as e:
         sys.stderr.write("run_clomp.sh: --compare: %s\n" % for_terminal(str(e)))
         return 3
     sys.stdout.write(text)

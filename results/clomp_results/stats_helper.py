@@ -113,3 +113,11 @@ def summary(helper, values):
         return json.loads(answer.decode("utf-8", "replace"), parse_float=str, parse_int=str)
     except ValueError as e:
         raise StatsError("clomp-stats summary --json: not JSON (%s)" % e)
+
+
+def plan(helper, pairs, alpha="0.05"):
+    """Whether PAIRS pairs can reach ALPHA with the exact signed-rank test at all (clomp-stats plan,
+    compare/plan_answer.c): {"smallest_p", "pairs_needed", "reachable"}."""
+    out = answer(helper, ["plan", "--json", str(int(pairs)), alpha], ("smallest_p", "pairs_needed", "reachable"))
+    out["pairs_needed"], out["reachable"] = int(out["pairs_needed"]), int(out["reachable"])
+    return out
