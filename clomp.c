@@ -23,7 +23,6 @@
 #include "report/build_info.h"
 #include "report/progress.h"
 #include "report/result_files.h"
-#include "report/json_report.h"
 #include "report/text_report.h"
 #include "setup/setup.h"
 #include "timing/clock.h"
@@ -229,10 +228,7 @@ static int answer_without_running(int status, const Options *opts, const char *e
     } else if (status == 0 && opts->want_schedule_list && reporter) {
         print_schedule_list(stdout);
     } else if (status == 0 && opts->want_figure_list && reporter) {
-        if (opts->figure_list_json)
-            write_figure_list_json(stdout);
-        else
-            print_figure_list(stdout);
+        write_figure_list(stdout, opts->figure_list_json);
     } else if (status == 0 && opts->constructs.want_list && reporter) {
         print_construct_list(stdout);
     } else if (status == 0 && reporter) {
@@ -263,8 +259,7 @@ int main(int argc, char **argv)
         return finish(status);
     }
     status = parse_options(argc, argv, &opts, error, sizeof error);
-    if (status != 0 || opts.want_help || opts.want_schedule_list || opts.want_figure_list || opts.constructs.want_list ||
-        opts.want_version)
+    if (status != 0 || opts.answers_without_running)
         return answer_without_running(status, &opts, error, argv[0], reporter);
 
     RunSetup run;
@@ -280,10 +275,8 @@ int main(int argc, char **argv)
     } else if (opts.mpi_timeout > 0) {
         die(EXIT_USAGE, "--mpi-timeout: this clomp has no ranks to wait for; build clomp_mpi with make MPI=1");
     }
-    if (!reporter) {   /* rank 0 writes the report and the files */
-        run.json_path = run.csv_path = NULL;
-        run.quiet = 1;
-    }
+    if (!reporter)   /* rank 0 writes the report and the files */
+        run.json_path = run.csv_path = NULL, run.quiet = 1;
     Outputs out;
     check(open_outputs(&out, &run, pending_tmp, why, sizeof why), why);
     pending.out = &out;

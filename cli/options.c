@@ -307,8 +307,9 @@ int parse_options(int argc, char **argv, Options *opts, char *error, size_t size
     if (opts->figure_list_json && !opts->want_figure_list)
         return fail(error, size, "--json: no file name (use --json=FILE, --json=- for standard output; a bare --json "
                                  "goes with --list-figures)");
-    if (opts->want_help || opts->want_version || opts->want_schedule_list || opts->want_figure_list ||
-        opts->constructs.want_list)
+    opts->answers_without_running = opts->want_help || opts->want_version || opts->want_schedule_list ||
+                                    opts->want_figure_list || opts->constructs.want_list;
+    if (opts->answers_without_running)
         return 0;
     if (count != CLOMP_PARAMETER_COUNT) {
         /* Said first, before the usage text: what is missing. */

@@ -27,6 +27,7 @@ typedef struct Options {
     int want_schedule_list;   /* --list-schedules */
     int want_figure_list;     /* --list-figures (with --json: as JSON) */
     int figure_list_json;
+    int answers_without_running;   /* --help, --version or a --list-*: said, nothing run */
     int dry_run;           /* --dry-run: validate and print the plan, build nothing */
     long trials;           /* --trials=K chunks per timed run; 0: chosen by clomp */
     long paired_blocks;    /* --paired-blocks=N blocks of the paired overhead; -1: as many as the chunks */

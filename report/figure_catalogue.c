@@ -234,8 +234,8 @@ static void complete(CatalogueFigure *f)
             f->sets |= choices[i].sets;
     if (k == LLNL_KIND)   /* every judged target's cycles: the headline's targets table */
         f->sets |= HEADLINE;
-    char former[80], part[64];
     if (k->former != NULL) {
+        char former[80], part[64];
         key_part(part, sizeof part, s->key);
         snprintf(former, sizeof former, "%s_%s", part, k->former);
         if (strcmp(former, f->key) != 0 && !same_key_exists(former))

@@ -65,7 +65,7 @@ void measurement_figures(const RunRecord *r, const Measurement *m, MeasurementFi
     f->speedup = complete && s->role != ROLE_PROBE && serial != NULL ? serial->us / m->us : NAN;
     /* Serial Ref's own speedup is 1 by definition: no interval. The two medians' 97.5% intervals
      * give their ratio at least 95% (Bonferroni), as the overhead's difference. */
-    int speedup_ci = !isnan(f->speedup) && s->role != ROLE_REFERENCE && m->paired_stats.has_ci &&
+    int speedup_ci = serial != NULL && !isnan(f->speedup) && s->role != ROLE_REFERENCE && m->paired_stats.has_ci &&
                      serial->paired_stats.has_ci && m->paired_stats.ci_low > 0.0;
     f->speedup_low = speedup_ci ? serial->paired_stats.ci_low / m->paired_stats.ci_high : NAN;
     f->speedup_high = speedup_ci ? serial->paired_stats.ci_high / m->paired_stats.ci_low : NAN;
