@@ -31,6 +31,12 @@ void fault_delay_thread(long subcycle);
 #define DELAY_THREAD(s) fault_delay_thread(s)
 #define FAULT_ARM(schedule, subcycles, numParts, zonesPerPart) fault_arm((schedule), (subcycles), (numParts), (zonesPerPart))
 #define FAULT_DISARM() fault_disarm()
+/* CLOMP_FAULT=census-delay (CLOMP_FAULT_DELAY_US): every read of the noise
+ * census at a chunk boundary of every timed run (measure/noise_sampler.c)
+ * spins that long, so that a chunk accounting that bills the reads to a
+ * chunk shows it by far more than any noise (tests/chunk_accounting.t). */
+void fault_census_delay(void);
+#define CENSUS_DELAY() fault_census_delay()
 /* CLOMP_FAULT=construct-outside (CLOMP_FAULT_CONSTRUCT=key: only that
  * construct): the construct's test runs its delays outside the construct
  * (its reference in its place), as a broken benchmark would time them. */
@@ -62,6 +68,7 @@ void fault_stall_spin(double *seconds, double start);
 #define DELAY_THREAD(s) ((void)0)
 #define FAULT_ARM(schedule, subcycles, numParts, zonesPerPart) ((void)0)
 #define FAULT_DISARM() ((void)0)
+#define CENSUS_DELAY() ((void)0)
 #define CONSTRUCT_OUTSIDE(key) 0
 #define CONSTRUCT_WRONG_BODY(key) 0
 #define CONSTRUCT_STALL_FIRST(key) 0

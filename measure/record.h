@@ -223,6 +223,11 @@ typedef struct Measurement {
     double runtime_us;         /* us/Loop: Runtime over the run's subcycles, in microseconds */
     double runtime_efficacy;   /* percent: Bestcase's runtime_us / runtime_us */
     double runtime_overhead_us;/* runtime_us - Bestcase's runtime_us */
+    /* The 95% interval of runtime_overhead_us itself (one round: the chunks'
+     * rates, timing/statistics.h rate_difference_interval); the only ground
+     * for calling a negative one noise. */
+    int has_runtime_overhead_ci;
+    double runtime_overhead_low, runtime_overhead_high;
     /* clomp's own, robust to an outlying chunk, with intervals: */
     double us;                 /* us/Loop: median chunk, all rounds */
     SampleStats stats;         /* chunk us/Loop, interval at CLOMP_CI_LEVEL */

@@ -28,18 +28,15 @@ void print_block_unavailable(FILE *out, const RunSetup *run, const Measurement *
     fprintf(out, "---------------------\n");
 }
 
-/* Whether a negative overhead (efficacy above 100%) is only noise: the
- * interval of the robust overhead reaches 0. */
-static const char *noise_note(const Measurement *m, double overhead)
+/* Whether CLOMP 1.2's negative overhead (efficacy above 100%) is only
+ * noise: only an interval of that very figure can say so (none with
+ * several rounds, or too few chunks: then nothing is said). */
+static const char *noise_note(const Measurement *m)
 {
-    if (!m->has_overhead || !(overhead < 0.0))
+    if (!m->has_overhead || !(m->runtime_overhead_us < 0.0) || !m->has_runtime_overhead_ci)
         return "";
-    if (m->has_overhead_ci)
-        return m->overhead_high >= 0.0 ? " (within noise)" : " (below bestcase beyond noise: see docs/statistics.md)";
-    /* 2-5 rounds: a round on the other side of 0 is noise enough. */
-    if (m->has_round_range && m->round_range_high >= 0.0)
-        return " (within noise)";
-    return "";
+    return m->runtime_overhead_high >= 0.0 ? " (within noise)"
+                                            : " (below bestcase beyond noise: see docs/statistics.md)";
 }
 
 static void print_comparisons(FILE *out, const Measurement *m, const Measurement *serial,
@@ -62,7 +59,7 @@ static void print_comparisons(FILE *out, const Measurement *m, const Measurement
         fprintf(out, "%13s Efficacy: N/A (not a result: %s is invalid)\n", name, which);
         fprintf(out, "%13s Overhead: N/A (not a result: %s is invalid)\n", name, which);
     } else if (bestcase != NULL && m->schedule->role == ROLE_CHECKED && m->has_overhead) {
-        const char *note = noise_note(m, m->runtime_overhead_us);
+        const char *note = noise_note(m);
         fprintf(out, "%13s Efficacy: %.1f%% (of bestcase %.2f us/Loop)%s\n", name, m->runtime_efficacy,
                 bestcase->runtime_us, note);
         fprintf(out, "%13s Overhead: %.2f (versus bestcase, in us/Loop)%s\n", name, m->runtime_overhead_us, note);

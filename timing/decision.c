@@ -61,6 +61,25 @@ double student_t_cdf(double t, double df)
     return t > 0.0 ? 1.0 - tail : tail;
 }
 
+double student_t_quantile(double p, double df)
+{
+    if (!(p > 0.0 && p < 1.0) || !(df > 0.0))
+        return NAN;
+    if (p < 0.5)
+        return -student_t_quantile(1.0 - p, df);
+    double low = 0.0, high = 1.0;
+    while (student_t_cdf(high, df) < p && high < 1e300)
+        high *= 2.0;
+    for (int i = 0; i < 200 && high - low > 1e-12 * high; i++) {
+        double mid = 0.5 * (low + high);
+        if (student_t_cdf(mid, df) < p)
+            low = mid;
+        else
+            high = mid;
+    }
+    return 0.5 * (low + high);
+}
+
 /* ---- Brunner-Munzel -------------------------------------------------------------------- */
 
 typedef struct Tagged {

@@ -14,6 +14,10 @@
  * regularized incomplete beta function by its continued fraction). */
 double student_t_cdf(double t, double df);
 
+/* The t with P(T <= t) = p for Student's t with df > 0 degrees of freedom
+ * (bisection on student_t_cdf, to 1e-12 relative); NAN outside 0 < p < 1. */
+double student_t_quantile(double p, double df);
+
 typedef struct BrunnerMunzel {
     double p_b_greater;   /* P(B > A) + P(B = A)/2, from the pooled mid-ranks: the share of the
                              A x B pairs in which B is larger (ties half) */

@@ -73,6 +73,21 @@ double lag1_autocorrelation(const double *x, long n)
     return den > 0.0 ? num / den : 0.0;
 }
 
+double lag1_bias_corrected(double r, long n)
+{
+    if (n <= 4)
+        return r;
+    return fmax(-1.0, fmin(1.0, ((double)n * r + 1.0) / (double)(n - 4)));
+}
+
+double effective_sample_size(const double *x, long n)
+{
+    double rho = lag1_bias_corrected(lag1_autocorrelation(x, n), n);
+    if (!(rho > 0.0))
+        return (double)n;
+    return rho >= 1.0 ? 0.0 : (double)n * (1.0 - rho) / (1.0 + rho);
+}
+
 static double median_sorted_copy(const double *x, long n)
 {
     double *c = malloc((size_t)n * sizeof *c);

@@ -53,6 +53,19 @@ long holm_rejections(const double *p, size_t m, double alpha, int *reject, doubl
  * 0 when n < 3 or every value is equal. */
 double lag1_autocorrelation(const double *x, long n);
 
+/* The lag-1 autocorrelation of an AR(1) series of n values corrected for
+ * the bias of its estimate r (E r = rho - (1 + 4 rho)/n with the mean
+ * estimated, Marriott and Pope 1954): (n r + 1) / (n - 4), kept in -1..1;
+ * r itself when n <= 4. */
+double lag1_bias_corrected(double r, long n);
+
+/* The effective sample size of x[0..n-1] taken as an AR(1) series:
+ * n (1 - rho) / (1 + rho) with rho its bias-corrected lag-1 correlation,
+ * the n whose independent values' mean has the same variance (to first
+ * order); n when rho <= 0 (negative correlation is not taken as extra
+ * information); 0 when rho >= 1. */
+double effective_sample_size(const double *x, long n);
+
 /* Batch medians: x cut into consecutive batches of `length` (the last
  * batch takes the remainder when it is at least half a batch, else it joins
  * the one before), each replaced by its median. Writes them to out

@@ -349,6 +349,43 @@ static void test_verdict(void)
     ok(!has("busy") && has("does NOT pay"), "a census that found the machine quiet leaves the answer as it was");
 }
 
+/* CLOMP 1.2's overhead (Runtime minus Bestcase's Runtime) gets an interval
+ * of its own, from the chunks' rates (issue 44): one slow chunk moves the
+ * figure and widens that interval; chunks alike keep it narrow around it. */
+/* timed(), with the chunks but `slow` scattered by -0.2 .. +0.2% in no
+ * order instead of timed()'s steady drift (one long correlated run). */
+static void scattered(Timed *t, const char *key, double us, int slow, double slow_s, const Timed *bestcase)
+{
+    timed(t, key, us, slow, slow_s, bestcase);
+    t->round[0] = 0.0;
+    for (int c = 0; c < CHUNKS; c++) {
+        if (c != slow)
+            t->chunk[c] = us * (1.0 + 0.001 * (double)((c * 7) % 5 - 2)) * SUBCYCLES_PER_CHUNK * 1e-6;
+        t->round[0] += t->chunk[c];
+    }
+    summarize_measurement(&t->m, bestcase != NULL ? &bestcase->m : NULL);
+}
+
+static void test_runtime_overhead_interval(void)
+{
+    Timed best, stat;
+    scattered(&best, "bestcase", 8.0, -1, 0.0, NULL);
+    scattered(&stat, "static", 8.5, -1, 0.0, &best);
+    double figure = mean_us(&stat) - mean_us(&best);
+    ok(stat.m.has_runtime_overhead_ci && stat.m.runtime_overhead_low <= figure && figure <= stat.m.runtime_overhead_high &&
+           stat.m.runtime_overhead_low > 0.4 && stat.m.runtime_overhead_high < 0.6,
+       "chunks alike: 1.2's overhead %.4f lies in its own interval %.4f .. %.4f, which is narrow", figure,
+       stat.m.runtime_overhead_low, stat.m.runtime_overhead_high);
+    /* Bestcase's chunk 19 takes 20 chunks' time: its Runtime is 2x its median, 1.2's overhead negative. */
+    scattered(&best, "bestcase", 8.0, CHUNKS - 1, 8.0 * CHUNKS * SUBCYCLES_PER_CHUNK * 1e-6, NULL);
+    scattered(&stat, "static", 8.5, -1, 0.0, &best);
+    figure = mean_us(&stat) - mean_us(&best);
+    ok(figure < 0.0 && stat.m.has_runtime_overhead_ci && stat.m.runtime_overhead_low <= figure &&
+           stat.m.runtime_overhead_high >= 0.0,
+       "one slow Bestcase chunk: 1.2's overhead %.3f has an interval %.3f .. %.3f that reaches 0", figure,
+       stat.m.runtime_overhead_low, stat.m.runtime_overhead_high);
+}
+
 int main(void)
 {
     for (int c = 0; c < CHUNKS; c++)
@@ -358,6 +395,7 @@ int main(void)
     test_delay_probe_below_zero();
     test_busy_rule();
     test_verdict();
+    test_runtime_overhead_interval();
     free(text);
     return done_testing();
 }
