@@ -58,12 +58,13 @@ static void print_speedup(FILE *out, const RunRecord *r, const MeasurementFigure
 static void print_overhead(FILE *out, const RunRecord *r, const Measurement *stat)
 {
     double us, low, high;
-    char v[96], a[32];
+    char v[96];
     CatalogueFigure f;
     if (!project_overhead(r, stat, &us, &low, &high) || !figure_of(stat->schedule, project_overhead_kind, &f))
         return;
     fprintf(out, "Overhead:     %s", with_interval(v, sizeof v, us, low, high, 2, " us per loop"));
     if (r->run->cycles.source != CYCLES_UNAVAILABLE) {
+        char a[32];
         double u = isnan(low) ? 0.0 : 0.5 * (cycles_from_us(&r->run->cycles, high) - cycles_from_us(&r->run->cycles, low));
         fprintf(out, " = %s %s", measured_text(a, sizeof a, cycles_from_us(&r->run->cycles, us), u, 0),
                 cycle_clock_text(&r->run->cycles));
