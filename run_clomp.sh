@@ -38,6 +38,8 @@ done
 . "$here/suite/calibrate.sh"
 # shellcheck source=suite/env_file.sh
 . "$here/suite/env_file.sh"
+# shellcheck source=suite/catalogue.sh
+. "$here/suite/catalogue.sh"
 # shellcheck source=suite/replicates.sh
 . "$here/suite/replicates.sh"
 # shellcheck source=suite/results.sh
@@ -266,14 +268,14 @@ have_setsid=0
 command -v setsid >/dev/null 2>&1 && have_setsid=1
 
 # What the 2007 summary tells users to check after each key run: the text lines of the catalogue's run
-# set (clomp --list-figures, by its columns' names), each as the block prints it ("%13s %8s:").
+# set (suite/catalogue.sh), each as the block prints it ("%13s %8s:").
 key_lines=''
 key_report() {
-    local f=$1 list
+    local f=$1 name tag
     if [ -z "$key_lines" ]; then
-        list=$("$exe" --list-figures 2>/dev/null) || list=$("$here/clomp" --list-figures 2>/dev/null)
-        key_lines=$(awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) { h = $i; sub(/^# /, "", h); c[h] = i }; next }
-            ("," $c["sets"] ",") ~ /,run,/ && $c["text_line"] != "-" { printf "%13s %8s:\n", $c["measurement_name"], $c["text_line"] }' <<<"$list")
+        key_lines=$(figure_rows run measurement_name text_line | while IFS='|' read -r name tag; do
+            [ "$tag" = - ] || printf '%13s %8s:\n' "$name" "$tag"
+        done)
     fi
     echo "Key measurements from above run (if off, check environment):"
     { [ -n "$key_lines" ] && grep -F -- "$key_lines" "$f"; } || echo "  (not available: the run failed)"

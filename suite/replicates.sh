@@ -15,10 +15,11 @@
 # plan (and the results package's loader rebuilds it: with_auto_replicates).
 # Sourced by run_clomp.sh; reads its settings, declared here and assigned there
 # before any function below runs:
-#   reads: base, plan, total_runs, last_key_run, start_epoch, exe, here (run_clomp.sh); stats_helper (suite/common.sh)
+#   reads: base, plan, total_runs, last_key_run, start_epoch (run_clomp.sh); stats_helper (suite/common.sh);
+#          figure_rows (suite/catalogue.sh)
 #   sets:  replicates, auto_pct, auto_cap, auto_minutes (parse_replicates); plan, total_runs,
 #          auto_n, auto_at, auto_inserted, auto_finished (auto_replicates_step)
-declare -g base last_key_run start_epoch exe here
+declare -g base last_key_run start_epoch
 
 AUTO_START=6            # the pilot: the fewest processes with a 95% interval of the median
 AUTO_FLOOR=0.1          # us: the widest interval wanted for a figure in us
@@ -26,13 +27,12 @@ auto_pct='' auto_cap='' auto_minutes='' auto_inserted=0 auto_n=0 auto_finished=0
 
 # auto_figures: the figures that must be tight, one "measurement key|clomp CSV column|label|floor" a
 # line (the 0.1 us floor for a figure in us, none for another unit): the catalogue's replicates set
-# (clomp --list-figures, read by its columns' names: CLOMP 1.2's Runtime figures the key summary shows).
+# (CLOMP 1.2's Runtime figures the key summary shows).
 auto_figures() {
-    local list
-    list=$("$exe" --list-figures 2>/dev/null) || list=$("$here/clomp" --list-figures 2>/dev/null) || return 1
-    awk -F'\t' -v floor="$AUTO_FLOOR" 'NR == 1 { for (i = 1; i <= NF; i++) { h = $i; sub(/^# /, "", h); c[h] = i }; next }
-        ("," $c["sets"] ",") ~ /,replicates,/ {
-            print $c["measurement"] "|" $c["csv"] "|" $c["label"] "|" ($c["unit"] == "us" ? floor : "none") }' <<<"$list"
+    local key col label unit
+    figure_rows replicates measurement csv label unit | while IFS='|' read -r key col label unit; do
+        printf '%s|%s|%s|%s\n' "$key" "$col" "$label" "$([ "$unit" = us ] && echo "$AUTO_FLOOR" || echo none)"
+    done
 }
 
 # parse_replicates VALUE: sets replicates (the processes planned first: the pilot) and,
