@@ -19,15 +19,22 @@ static const char *or_null(const char *text)
     return text != NULL && text[0] != '\0' ? text : NULL;
 }
 
+/* What a kind and a figure both say of themselves, after their key. */
+static void write_description(JsonWriter *w, const char *label, const char *unit, const char *measures,
+                              const char *estimator, FigureBetter better)
+{
+    json_string(w, "label", label);
+    json_string(w, "unit", unit);
+    json_string(w, "measures", measures);
+    json_string(w, "estimator", estimator);
+    json_string(w, "better", figure_better_text(better));
+}
+
 static void write_kind(JsonWriter *w, const FigureKind *k)
 {
     json_object_begin(w, NULL);
     json_string(w, "suffix", k->suffix);
-    json_string(w, "label", k->label);
-    json_string(w, "unit", k->unit);
-    json_string(w, "measures", k->measures);
-    json_string(w, "estimator", k->estimator);
-    json_string(w, "better", figure_better_text(k->better));
+    write_description(w, k->label, k->unit, k->measures, k->estimator, k->better);
     json_string(w, "json", k->json);
     json_string(w, "csv", k->csv);
     json_string(w, "interval", k->interval);
@@ -46,11 +53,7 @@ static void write_figure(JsonWriter *w, const CatalogueFigure *f)
 {
     json_object_begin(w, NULL);
     json_string(w, "key", f->key);
-    json_string(w, "label", f->label);
-    json_string(w, "unit", f->unit);
-    json_string(w, "measures", f->measures);
-    json_string(w, "estimator", f->estimator);
-    json_string(w, "better", figure_better_text(f->better));
+    write_description(w, f->label, f->unit, f->measures, f->estimator, f->better);
     if (f->target != NULL) {
         json_object_begin(w, "llnl_target");
         json_string(w, "key", f->target->key);
