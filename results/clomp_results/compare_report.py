@@ -182,8 +182,8 @@ def sequential_lines(c, looks, n):
         "not decided by the last look" if n >= looks[-1] else "stopped before the last look, not decided")
     return ["  Group-sequential (--until): looks after %s pairs, each at Pocock's level p <= %.4g (simulated overall"
             % (",".join(str(x) for x in looks), c["nominal_alpha"]),
-            "  rate of a false 'differs' %.4f against alpha %s); %s after %d pairs." % (
-                c["overall_alpha"] if c["overall_alpha"] is not None else float("nan"), ALPHA, done, n)]
+            "  rate of a false 'differs' %s against alpha %s); %s after %d pairs." % (
+                "%.4f" % c["overall_alpha"] if c["overall_alpha"] is not None else "n/a", ALPHA, done, n)]
 
 
 def nothing_compared(docs, n):
@@ -258,8 +258,8 @@ def report(stem, header_text, helper, primary=None):
                 "  A median %.4g, B median %.4g; shift B - A %s%s; p = %.3g" % (
                     c["median_a"], c["median_b"], c["estimate_text"],
                     "" if c["ci_low"] is None else " (%s..%s)" % (c["ci_low_text"], c["ci_high_text"]), c["p"]),
-                "  P(B > A) = %.2f (Brunner-Munzel p = %s); spread (median absolute deviation) A %.3g, B %.3g" % (
-                    c["p_b_greater"] if c["p_b_greater"] is not None else float("nan"),
+                "  P(B > A) = %s (Brunner-Munzel p = %s); spread (median absolute deviation) A %.3g, B %.3g" % (
+                    "%.2f" % c["p_b_greater"] if c["p_b_greater"] is not None else "n/a",
                     "n/a" if c["bm_p"] is None else "%.2g" % c["bm_p"], c["mad_a"], c["mad_b"]),
                 "  Power: %s." % power_text(c, unit_of(p_fig))]
         out += sequential_lines(c, looks, n)
