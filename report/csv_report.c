@@ -115,9 +115,13 @@ int write_csv_report(FILE *out, const RunRecord *r)
 {
     if (r->run->constructs.asked)
         return write_construct_csv(out, r);
-    for (size_t c = 0; c < figure_column_count; c++)
+    for (size_t c = 0; c < figure_column_count; c++) {
+        if (c == figure_columns_before_limits)
+            write_limits_header(out);
         fprintf(out, "%s%s", c > 0 ? "," : "", figure_columns[c].csv);
-    write_limits_header(out);
+    }
+    if (figure_column_count == figure_columns_before_limits)
+        write_limits_header(out);
     fputc('\n', out);
     for (size_t i = 0; r->results != NULL && i < r->count; i++) {
         const Measurement *m = &r->results[i];
@@ -128,11 +132,14 @@ int write_csv_report(FILE *out, const RunRecord *r)
         FigureRow row = {r, m, &f};
         for (size_t c = 0; c < figure_column_count; c++) {
             char buf[64];
+            if (c == figure_columns_before_limits)
+                write_limits_cells(out, r);
             if (c > 0)
                 fputc(',', out);
             write_cell(out, figure_columns[c].cell(&row, buf, sizeof buf));
         }
-        write_limits_cells(out, r);
+        if (figure_column_count == figure_columns_before_limits)
+            write_limits_cells(out, r);
         fputc('\n', out);
     }
     return fflush(out) != 0 || ferror(out) ? -1 : 0;

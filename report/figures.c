@@ -284,7 +284,10 @@ const char *paired_order_text(PairedOrder order)
     X(core_clock_after_min_ghz, NULL, number(run->cycles.clock_after.measured ? run->cycles.clock_after.min_ghz : NAN)) \
     X(core_clock_after_max_ghz, NULL, number(run->cycles.clock_after.measured ? run->cycles.clock_after.max_ghz : NAN)) \
     OFFLOAD_FIGURE_COLUMNS(X) \
-    X(paired_effective_blocks, NULL, number(PAIRED(m->paired.effective_blocks))) \
+    X(paired_effective_blocks, NULL, number(PAIRED(m->paired.effective_blocks)))
+/* Columns added after --limits' (csv_report.c writes those between the two
+ * lists): appended after them, so that no column moves. */
+#define LATER_FIGURE_COLUMNS(X) \
     X(speedup_ci_low, NULL, number(f->speedup_low)) \
     X(speedup_ci_high, NULL, number(f->speedup_high))
 /* clang-format on */
@@ -300,7 +303,10 @@ const char *paired_order_text(PairedOrder order)
         return expr;                                                           \
     }
 FIGURE_COLUMNS(CELL_FUNCTION)
+LATER_FIGURE_COLUMNS(CELL_FUNCTION)
 
 #define COLUMN_ROW(column, json, expr) {#column, json, cell_##column},
-const FigureColumn figure_columns[] = {FIGURE_COLUMNS(COLUMN_ROW)};
+#define COUNT_COLUMN(column, json, expr) +1
+const FigureColumn figure_columns[] = {FIGURE_COLUMNS(COLUMN_ROW) LATER_FIGURE_COLUMNS(COLUMN_ROW)};
 const size_t figure_column_count = sizeof figure_columns / sizeof figure_columns[0];
+const size_t figure_columns_before_limits = 0 FIGURE_COLUMNS(COUNT_COLUMN);

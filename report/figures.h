@@ -87,5 +87,8 @@ double offload_launch_us(const Measurement *offload, const Measurement *device_b
 
 extern const FigureColumn figure_columns[];
 extern const size_t figure_column_count;
+/* The CSV writes --limits' columns after the first figure_columns_before_limits
+ * (every column is appended where it was added: csv_report.c). */
+extern const size_t figure_columns_before_limits;
 
 #endif
