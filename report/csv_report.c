@@ -6,7 +6,7 @@
 
 #include "construct_columns.h"
 #include "figures.h"
-#include "limits_figures.h"
+#include "process_figures.h"
 
 /* RFC 4180: quoted when it holds a comma, quote or line break. */
 static void text_cell(FILE *out, const char *text)
@@ -57,14 +57,14 @@ static void write_cell(FILE *out, FigureCell cell)
 }
 
 /* clomp --limits' columns, appended to every measurement's row (empty
- * without --limits): each figure of limits_figures.c's table as
- * limits_<key>, empty where it is not a result, then the team, the best
+ * without --limits): each figure of --limits' slice of process_figures.c
+ * (its CSV column, limits_<member>), empty where it is not a result, then the team, the best
  * reference barrier and whether the machine was busy. Not in the construct
  * table (--constructs), whose columns are its own (constructs.csv_columns). */
 static void write_limits_header(FILE *out)
 {
     for (size_t i = 0; i < limit_figure_count; i++)
-        fprintf(out, ",limits_%s", limit_figures[i].key);
+        fprintf(out, ",%s", limit_figures[i].csv);
     fputs(",limits_threads,limits_best_reference,limits_busy", out);
 }
 

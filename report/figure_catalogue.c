@@ -7,7 +7,8 @@
 
 #include "figures.h"
 
-const char *const figure_set_names[FIGURE_SET_COUNT] = {"key", "headline", "sweep", "replicates", "run", "primary", "cliff"};
+const char *const figure_set_names[FIGURE_SET_COUNT] = {"key",     "headline", "sweep",  "replicates", "run",
+                                                        "primary", "cliff",    "limits", "cluster"};
 const char *const figure_set_uses[FIGURE_SET_COUNT] = {
     "the target input's key figures: the between-process table, the buyer's key table",
     "the answer: the HTML headline and the suite's closing lines",
@@ -16,6 +17,8 @@ const char *const figure_set_uses[FIGURE_SET_COUNT] = {
     "the suite's lines after each key run (CLOMP 1.2's run script's)",
     "the project's overhead: --verdict, the Static OMP block, the headline, --compare's and the buyer's primary",
     "the suite's team-size cliff: one thread below the cores, at the cores, one above (results/clomp_results/cliff.py)",
+    "clomp --limits: its text block, the JSON's limits.figures and the CSV's limits_* columns (docs/limits.md)",
+    "the cluster report: what each node is judged on against its peers (results/clomp_results/cluster.py)",
 };
 
 #define PROBE (1u << ROLE_PROBE)
@@ -84,31 +87,34 @@ const FigureKind *const project_overhead_kind = &figure_kinds[KIND_PROJECT_OVERH
 #define RUN FIGURE_SET_RUN
 #define PRIMARY FIGURE_SET_PRIMARY
 #define CLIFF FIGURE_SET_CLIFF
+#define CLUSTER FIGURE_SET_CLUSTER
 static const struct {
     const char *schedule, *suffix;
     unsigned sets;
 } choices[] = {
     {"serial", "us_per_loop", KEY},
+    {"serial", "median_us_per_loop", CLUSTER},
     {"barrier", "us_per_loop", KEY | REPLICATES | RUN},
-    {"barrier", "median_us_per_loop", HEADLINE | SWEEP | CLIFF},
+    {"barrier", "median_us_per_loop", HEADLINE | SWEEP | CLIFF | CLUSTER},
     {"bestcase", "speedup", KEY | RUN},
     {"bestcase", "median_speedup", HEADLINE},
     {"static", "speedup", KEY | REPLICATES | RUN},
-    {"static", "median_speedup", HEADLINE},
+    {"static", "median_speedup", HEADLINE | CLUSTER},
     {"static", "efficacy_percent", KEY | RUN},
     {"static", "median_efficacy_percent", HEADLINE},
     {"static", "overhead_us", KEY | REPLICATES | RUN},
-    {"static", "", KEY | HEADLINE | SWEEP | PRIMARY},
+    {"static", "", KEY | HEADLINE | SWEEP | PRIMARY | CLUSTER},
     {"dynamic", "overhead_us", KEY | REPLICATES},
     {"manual", "overhead_us", KEY},
     {"nested", "overhead_us", KEY},
     {"parallel", "us_per_loop", KEY},
-    {"parallel", "median_us_per_loop", HEADLINE | SWEEP | CLIFF},
+    {"parallel", "median_us_per_loop", HEADLINE | SWEEP | CLIFF | CLUSTER},
     {"parallel_for", "median_us_per_loop", KEY | HEADLINE | SWEEP},
 };
 
 /* Keys the tools printed before issue 43 that the rule (a kind's former
- * suffix under the measurement's key) does not give: --sweep's. */
+ * suffix under the measurement's key) does not give: --sweep's, and the
+ * cluster report's node summaries' (issue 50). */
 static const struct {
     const char *schedule, *suffix, *former;
 } former_keys[] = {
@@ -116,30 +122,9 @@ static const struct {
     {"barrier", "median_us_per_loop", "barrier_us"},
     {"parallel_for", "median_us_per_loop", "parallel_for_us"},
     {"static", "median_overhead_us", "static_overhead_us"},
+    {"serial", "median_us_per_loop", "serial_us"},
+    {"static", "median_speedup", "static_speedup"},
 };
-
-/* The process's own figures, and the construct table's family (--constructs). */
-static const struct {
-    const char *key, *label, *unit, *measures, *estimator;
-    FigureBetter better;
-    const char *json, *csv;
-    unsigned sets;
-} other_figures[] = {
-    {"user_cpu_seconds", "user CPU seconds", "s", "CPU time the whole process spent in user mode (every thread)",
-     "getrusage at the process's end", BETTER_LOWER, "process_cost.user_cpu_seconds", "user_cpu_seconds", KEY},
-    {"system_cpu_seconds", "system CPU seconds", "s", "CPU time the whole process spent in the kernel (every thread)",
-     "getrusage at the process's end", BETTER_LOWER, "process_cost.system_cpu_seconds", "system_cpu_seconds", KEY},
-    {"cpu_per_wall", "CPU/wall", "CPU s per s",
-     "the cores the process kept busy: 2 = two cores throughout (a runtime whose idle threads spin burns its "
-     "team's cores between loops)",
-     "(user + system CPU seconds) over wall seconds, getrusage at the process's end", BETTER_LOWER,
-     "process_cost.cpus_busy", NULL, SWEEP},
-    {"CONSTRUCT[_chunkC]_levelL_overhead", "CONSTRUCT NAME level L (OUTERxINNER) overhead us", "us",
-     "one OpenMP construct's cost at nesting level L (clomp --constructs, docs/constructs.md)",
-     "EPCC's method: each repetition's test time minus its reference time over the inner repetitions; the median "
-     "over the repetitions", BETTER_LOWER, "constructs.rows[].levels[].overhead_us", "overhead_us", 0},
-};
-#define OTHER_COUNT (sizeof other_figures / sizeof other_figures[0])
 
 const char *figure_better_text(FigureBetter b)
 {
@@ -263,18 +248,25 @@ static int figure_at(size_t i, CatalogueFigure *f, int whole)
         return 1;
     }
     i -= schedules;
-    if (i >= OTHER_COUNT)
+    if (i >= process_figure_count)
         return 0;
+    const ProcessFigure *row = &process_figures[i];
     memset(f, 0, sizeof *f);
-    snprintf(f->key, sizeof f->key, "%s", other_figures[i].key);
-    snprintf(f->label, sizeof f->label, "%s", other_figures[i].label);
-    snprintf(f->json, sizeof f->json, "%s", other_figures[i].json != NULL ? other_figures[i].json : "");
-    f->unit = other_figures[i].unit;
-    f->measures = other_figures[i].measures;
-    f->estimator = other_figures[i].estimator;
-    f->better = other_figures[i].better;
-    f->csv = other_figures[i].csv;
-    f->sets = other_figures[i].sets;
+    f->row = row;
+    snprintf(f->key, sizeof f->key, "%s", row->key);
+    /* --limits' labels are its text block's, where the unit follows the value: here the unit says which. */
+    if (row->member != NULL)
+        snprintf(f->label, sizeof f->label, "%s (%s, --limits)", row->label, row->unit);
+    else
+        snprintf(f->label, sizeof f->label, "%s", row->label);
+    snprintf(f->json, sizeof f->json, "%s", row->json != NULL ? row->json : "");
+    snprintf(f->interval, sizeof f->interval, "%s", row->interval != NULL ? row->interval : "");
+    f->unit = row->unit;
+    f->measures = row->measures;
+    f->estimator = row->estimator;
+    f->better = row->better;
+    f->csv = row->csv;
+    f->sets = row->sets;
     return 1;
 }
 

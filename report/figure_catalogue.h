@@ -10,9 +10,10 @@
  * A measurement's figures are its schedule's prefix (its report name in
  * lower case, every run of other characters one '_': "Static OMP" ->
  * static_omp, as the .summary's columns have always been named) and a kind's
- * suffix, for every kind its role has; then the process's own figures and
- * the construct table's family. A new kind is one row of figure_kinds; a
- * figure joins a set by one row of the choices (figure_catalogue.c). */
+ * suffix, for every kind its role has; then the rows of process_figures.c:
+ * the process's own figures, the construct table's family and clomp
+ * --limits' figures. A new kind is one row of figure_kinds; a figure joins a
+ * set by one row of the choices (figure_catalogue.c). */
 #ifndef CLOMP_FIGURE_CATALOGUE_H
 #define CLOMP_FIGURE_CATALOGUE_H
 
@@ -20,20 +21,8 @@
 
 #include "../measure/llnl_targets.h"
 #include "../measure/record.h"
+#include "process_figures.h"
 
-typedef enum { BETTER_LOWER, BETTER_HIGHER } FigureBetter;
-
-/* The sets a tool shows: a figure may be in several. */
-enum {
-    FIGURE_SET_KEY = 1u << 0,         /* the target input's key figures: between-process table, buyer's key table */
-    FIGURE_SET_HEADLINE = 1u << 1,    /* the answer: the HTML headline and the suite's closing lines */
-    FIGURE_SET_SWEEP = 1u << 2,       /* over threads or settings: --sweep, the buyer's thread sweep */
-    FIGURE_SET_REPLICATES = 1u << 3,  /* --replicates auto plans its processes on these */
-    FIGURE_SET_RUN = 1u << 4,         /* the suite's lines after each key run (CLOMP 1.2's run script's) */
-    FIGURE_SET_PRIMARY = 1u << 5,     /* the project's overhead: the verdict's, the headline's, --compare's and the buyer's primary */
-    FIGURE_SET_CLIFF = 1u << 6,       /* the suite's team-size cliff (cores - 1, cores, cores + 1) */
-};
-#define FIGURE_SET_COUNT 7
 /* Each set's name (bit i), as --list-figures prints it, and what uses it. */
 extern const char *const figure_set_names[FIGURE_SET_COUNT];
 extern const char *const figure_set_uses[FIGURE_SET_COUNT];
@@ -68,8 +57,9 @@ extern const FigureKind *const project_overhead_kind;
 typedef struct CatalogueFigure {
     char key[80];
     char label[128];
-    const Schedule *schedule;   /* its measurement; NULL for a process or construct figure */
-    const FigureKind *kind;     /* NULL for a process or construct figure */
+    const Schedule *schedule;   /* its measurement; NULL for a process_figures.c row */
+    const FigureKind *kind;     /* NULL for a process_figures.c row */
+    const ProcessFigure *row;   /* its process_figures.c row; NULL for a measurement's figure */
     const char *unit, *measures, *estimator, *csv, *text_line;
     char json[96];              /* the JSON member it is read from ('.' between levels; "" : none) */
     char interval[96];          /* the JSON member of its 95% interval within the process; "" : none */

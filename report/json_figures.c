@@ -67,6 +67,7 @@ static void write_figure(JsonWriter *w, const CatalogueFigure *f)
     write_sets(w, f->sets);
     json_string(w, "measurement", f->schedule != NULL ? f->schedule->key : NULL);
     json_string(w, "measurement_name", f->schedule != NULL ? f->schedule->name : NULL);
+    json_string(w, "role", f->schedule != NULL ? schedule_role_text(f->schedule->role) : NULL);
     json_string(w, "kind", f->kind != NULL ? f->kind->suffix : NULL);
     json_string(w, "json", or_null(f->json));
     json_string(w, "csv", or_null(f->csv));

@@ -15,7 +15,7 @@ void print_figure_list(FILE *out)
     CatalogueFigure f;
     size_t i = 0;
     fprintf(out, "# key\tlabel\tunit\tmeasures\testimator\tbetter\tllnl_target\tsets\tmeasurement\tjson\tcsv\t"
-                 "interval\tformer\ttext_line\tmeasurement_name\n");
+                 "interval\tformer\ttext_line\tmeasurement_name\trole\n");
     while (figure_catalogue_next(&i, &f)) {
         fprintf(out, "%s\t%s\t%s\t%s\t%s\t%s\t", f.key, f.label, f.unit, f.measures, f.estimator,
                 figure_better_text(f.better));
@@ -29,8 +29,9 @@ void print_figure_list(FILE *out)
                 fprintf(out, "%s%s", sep, figure_set_names[b]);
                 sep = ",";
             }
-        fprintf(out, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", sep[0] == '\0' ? "-" : "",
+        fprintf(out, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", sep[0] == '\0' ? "-" : "",
                 f.schedule != NULL ? f.schedule->key : "-", cell(f.json), cell(f.csv), cell(f.interval), cell(f.former),
-                cell(f.text_line), f.schedule != NULL ? f.schedule->name : "-");
+                cell(f.text_line), f.schedule != NULL ? f.schedule->name : "-",
+                f.schedule != NULL ? schedule_role_text(f.schedule->role) : "-");
     }
 }

@@ -7,7 +7,10 @@
 # .summary's valued columns, the between-process table, --compare's figures,
 # --sweep's, the team-size cliff's, the buyer's key and sweep tables, the
 # HTML headline's labels and --replicates auto's figures (each from the
-# golden suite's records or the tool's own list). And no figure list is
+# golden suite's records or the tool's own list), clomp --limits' figures
+# (its JSON's limits.figures and CSV limits_* columns, from a short --limits
+# run) and the cluster report's (from a synthetic cluster of
+# bench/cluster_synth.py). And no figure list is
 # written outside the C table: no Python string constant (docstrings apart)
 # and no shell line outside comments in results/, suite/, compare/ or
 # run_clomp.sh holds a catalogue key or a former one.
@@ -33,10 +36,14 @@ checks=$(cd "$top/tests/python" && python3 - "${TMPDIR:-/tmp}/catalogue.$$.txt" 
 import ast
 import csv
 import glob
+import importlib.util
 import json
 import os
 import re
+import shutil
+import subprocess
 import sys
+import tempfile
 
 from render_fixture import GOLDEN, TOP, Scratch, Tables
 from clomp_results import between, catalogue, cliff, compare_figures, loader, submissions, sweep_report, tables
@@ -95,6 +102,41 @@ printed["buyer's table"] = set(sub["key"]) | set(sub["sweep"]) | set(sub["given"
 for tool, got in sorted(printed.items()):
     check(sorted(k for k in got if k not in keys) or ([] if got else ["no key"]), "every key %s prints is the catalogue's (%d)"
           % (tool, len(got)))
+# clomp --limits: its JSON's figures and their CSV columns (limits_<member>) are the catalogue's limits set.
+scratch = tempfile.mkdtemp(prefix="clomp-catalogue.")
+try:
+    done = subprocess.run([os.environ.get("CLOMP") or os.path.join(TOP, "clomp"), "--limits", "--schedules=serial",
+                           "--limits-reps=3", "--limits-time=50", "--limits-trips=64", "--quiet",
+                           "--json=" + os.path.join(scratch, "l.json"), "--csv=" + os.path.join(scratch, "l.csv"),
+                           "2", "1", "4", "10", "32", "1", "1"], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    members = list((json.load(open(os.path.join(scratch, "l.json")))["limits"] or {}).get("figures") or {})
+    columns = next(csv.reader(open(os.path.join(scratch, "l.csv"))))
+    printed["--limits"] = set(c for c in columns if c in ["limits_" + m for m in members])
+    limits_set = set(f["key"] for f in figs if "limits" in f["sets"])
+    check([] if members and printed["--limits"] == limits_set and len(members) == len(limits_set) else
+          ["exit %d %s" % (done.returncode, done.stderr.decode()[-200:]), sorted(set(members) ^ set(k[7:] for k in limits_set))],
+          "clomp --limits: each figure of its JSON has its CSV column limits_<member>, and those are the catalogue's "
+          "limits set (%d)" % len(members))
+    # The cluster report: the figures of its JSON and its CSV's columns.
+    spec = importlib.util.spec_from_file_location("cluster_synth", os.path.join(TOP, "bench", "cluster_synth.py"))
+    synth = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(synth)
+    synth.main(["--out", os.path.join(scratch, "nodes"), "--nodes", "30", "--seed", "1", "--plant", "1", "--busy", "1",
+                "--failed", "1"])
+    results = [sys.executable, os.path.join(TOP, "results", "clomp-results"), "cluster"]
+    rep = json.loads(subprocess.run(results + ["--format", "json", os.path.join(scratch, "nodes")], check=True,
+                                    stdout=subprocess.PIPE).stdout)
+    printed["cluster report"] = set(f["key"] for f in rep["figures"]) | set(o["figure"] for o in rep["outliers"])
+    head_csv = next(csv.reader(subprocess.run(results + ["--format", "csv", os.path.join(scratch, "nodes")], check=True,
+                                              stdout=subprocess.PIPE, universal_newlines=True).stdout.splitlines()))
+    check(sorted(k for k in printed["cluster report"] if k not in head_csv) or
+          sorted(set(f["key"] for f in figs if "cluster" in f["sets"]) ^ printed["cluster report"]),
+          "the cluster report judges the catalogue's cluster set, each figure a column of its CSV")
+finally:
+    shutil.rmtree(scratch, ignore_errors=True)
+for tool in ("--limits", "cluster report"):
+    check(sorted(k for k in printed[tool] if k not in keys) or ([] if printed[tool] else ["no key"]),
+          "every key %s prints is the catalogue's (%d)" % (tool, len(printed[tool])))
 labels = set(f["label"] for f in figs)
 s = Scratch()
 try:
