@@ -63,7 +63,8 @@ const FigureKind figure_kinds[] = {
      BETTER_LOWER, "overhead_us_per_loop", "overhead_us", "overhead_ci_95", NULL, BESTCASE | CHECKED, 0, "overhead"},
     {"paired_overhead_us", "overhead us/Loop (paired chunks)", "us", OVERHEAD_MEASURES,
      "Hodges-Lehmann shift of the paired differences (each chunk minus the Bestcase chunk beside it; "
-     "--paired-blocks: interleaved blocks in random order); interval: the signed-rank interval", BETTER_LOWER,
+     "--paired-blocks: interleaved blocks in random order); interval: the signed-rank interval, widened to the "
+     "blocks' effective number when they are serially correlated", BETTER_LOWER,
      "paired_overhead.us_per_loop", "paired_overhead_us", "paired_overhead.ci_95", NULL, CHECKED, 0, NULL},
     /* Only for a measurement with a judged LLNL target (figure_of). */
     {"llnl_target_cycles", "cycles (LLNL target)", "cycles", "the figure LLNL's target judges, in CPU cycles",
