@@ -166,6 +166,17 @@ static int kind_applies(const Schedule *s, const FigureKind *k)
     return k != LLNL_KIND || judged_target(s) != NULL;
 }
 
+/* What a kind and a process_figures.c row both say of their figures. */
+static void describe(CatalogueFigure *f, const char *unit, const char *measures, const char *estimator,
+                     FigureBetter better, const char *csv)
+{
+    f->unit = unit;
+    f->measures = measures;
+    f->estimator = estimator;
+    f->better = better;
+    f->csv = csv;
+}
+
 static void replace(char *out, size_t size, const char *pattern, const char *word, const char *with)
 {
     const char *at = strstr(pattern, word);
@@ -184,11 +195,7 @@ static void fill(const Schedule *s, const FigureKind *k, CatalogueFigure *f)
     snprintf(f->key, sizeof f->key, "%s_%s", prefix, k->suffix);
     f->schedule = s;
     f->kind = k;
-    f->unit = k->unit;
-    f->measures = k->measures;
-    f->estimator = k->estimator;
-    f->better = k->better;
-    f->csv = k->csv;
+    describe(f, k->unit, k->measures, k->estimator, k->better, k->csv);
     f->text_line = k->text_line;
     f->target = llnl_target_of(s);
     if (f->target != NULL && !(f->target->below_cycles > 0.0))
@@ -262,11 +269,7 @@ static int figure_at(size_t i, CatalogueFigure *f, int whole)
         snprintf(f->label, sizeof f->label, "%s", row->label);
     snprintf(f->json, sizeof f->json, "%s", row->json != NULL ? row->json : "");
     snprintf(f->interval, sizeof f->interval, "%s", row->interval != NULL ? row->interval : "");
-    f->unit = row->unit;
-    f->measures = row->measures;
-    f->estimator = row->estimator;
-    f->better = row->better;
-    f->csv = row->csv;
+    describe(f, row->unit, row->measures, row->estimator, row->better, row->csv);
     f->sets = row->sets;
     return 1;
 }

@@ -94,10 +94,7 @@ int write_figure_list_json(FILE *out)
     JsonWriter w;
     CatalogueFigure f;
     size_t i = 0;
-    json_start(&w, out);
-    json_object_begin(&w, NULL);
-    json_string(&w, "schema", "clomp-figures");
-    json_integer(&w, "schema_version", 1);
+    json_document_begin(&w, out, "clomp-figures", 1);
     json_string(&w, "project_overhead", project_overhead_kind->suffix);
     json_array_begin(&w, "sets");
     for (int b = 0; b < FIGURE_SET_COUNT; b++) {
