@@ -227,7 +227,7 @@ unit-tests: $(UNIT_BIN) $(ORACLE)
 # The statistics of timing/ for the shell drivers (run_clomp.sh --replicates
 # and --compare), built beside the objects; never installed.
 STATS_HELPER = $(BUILD)/clomp-stats
-STATS_SRC = compare/clomp_stats.c compare/answer_fields.c compare/figure_comparison.c compare/comparison_json.c compare/paired_answer.c compare/paired_figure.c compare/judge_answer.c compare/suite_table.c \
+STATS_SRC = compare/clomp_stats.c compare/answer_fields.c compare/figure_comparison.c compare/comparison_json.c compare/paired_answer.c compare/paired_figure.c compare/plan_answer.c compare/judge_answer.c compare/suite_table.c \
             compare/outlier_answer.c
 $(STATS_HELPER): $(STATS_SRC) $(LIB_OBJ) $(FLAGS_STAMP)
 	$(CC) $(ALL_CFLAGS) -MMD -MP $(ALL_LDFLAGS) -o $@ $(STATS_SRC) $(LIB_OBJ) $(LDLIBS)

@@ -215,7 +215,7 @@ static int finish(int status)
     return status;
 }
 
-/* --help, --list-schedules, --list-constructs, --version, or a usage error: said, nothing run. */
+/* --help, --list-schedules, --list-figures, --list-constructs, --version, or a usage error: said, nothing run. */
 static int answer_without_running(int status, const Options *opts, const char *error, const char *exe, int reporter)
 {
     if (status != 0 && error[0] != '\0' && reporter)
@@ -226,6 +226,8 @@ static int answer_without_running(int status, const Options *opts, const char *e
         print_help(stdout, exe);
     } else if (status == 0 && opts->want_schedule_list && reporter) {
         print_schedule_list(stdout);
+    } else if (status == 0 && opts->want_figure_list && reporter) {
+        write_figure_list(stdout, opts->figure_list_json);
     } else if (status == 0 && opts->constructs.want_list && reporter) {
         print_construct_list(stdout);
     } else if (status == 0 && reporter) {
@@ -256,7 +258,7 @@ int main(int argc, char **argv)
         return finish(status);
     }
     status = parse_options(argc, argv, &opts, error, sizeof error);
-    if (status != 0 || opts.want_help || opts.want_schedule_list || opts.constructs.want_list || opts.want_version)
+    if (status != 0 || opts.answers_without_running)
         return answer_without_running(status, &opts, error, argv[0], reporter);
 
     RunSetup run;
@@ -272,10 +274,8 @@ int main(int argc, char **argv)
     } else if (opts.mpi_timeout > 0) {
         die(EXIT_USAGE, "--mpi-timeout: this clomp has no ranks to wait for; build clomp_mpi with make MPI=1");
     }
-    if (!reporter) {   /* rank 0 writes the report and the files */
-        run.json_path = run.csv_path = NULL;
-        run.quiet = 1;
-    }
+    if (!reporter)   /* rank 0 writes the report and the files */
+        run.json_path = run.csv_path = NULL, run.quiet = 1;
     Outputs out;
     check(open_outputs(&out, &run, pending_tmp, why, sizeof why), why);
     pending.out = &out;
@@ -377,10 +377,10 @@ int main(int argc, char **argv)
     record.cost = process_cost_now();
     print_run_end(out.report, &record);
     print_summary(out.text, &record);
-    if (run.verdict)
-        print_verdict(out.text, &record);
     print_constructs(out.text, &record);
     print_limits(out.text, &record);
+    if (run.verdict)   /* the answer last: make run's last lines hold it whole */
+        print_verdict(out.text, &record);
     int files_status = close_outputs(&out, &record);
     free_rank_table(&table);
     free_groups(&groups);

@@ -27,6 +27,9 @@ failed nodes have no figures and a reason. DIR/planted.manifest (JSON; not a sum
 The distributions: --from DIR reads clomp --json records (one per process)
 of one node and takes each figure's median and log spread from them;
 without it, MEASURED below (where each comes from, and what is assumed).
+The summaries name each figure by the catalogue's key (`clomp
+--list-figures`'s cluster set); MEASURED names them by the keys issue 50's
+summaries used, which the catalogue maps to its own.
 """
 import argparse
 import json
@@ -35,6 +38,9 @@ import os
 import random
 import statistics
 import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "results"))
+from clomp_results import catalogue  # noqa: E402
 
 # figure -> (median, spread of the log values between processes). Measured on the 2-CPU VM nearly idle
 # (docs/noise.md, "Measured here": 6 processes of the target input, 2026-11-25, load 1.7-1.9; the
@@ -96,6 +102,11 @@ def from_records(directory):
     return out
 
 
+def current(key):
+    """The catalogue's key of a figure MEASURED names by its key before the catalogue."""
+    return catalogue.load().canonical(key)
+
+
 def node_summary(name, facts, scale, dist, processes, rng, plant=None, busy=False):
     figures = {}
     for k in KEYS:
@@ -108,7 +119,7 @@ def node_summary(name, facts, scale, dist, processes, rng, plant=None, busy=Fals
         if busy:
             values = [v / 1.5 if k == "static_speedup" else v * 1.5 for v in values]
         values.sort()
-        figures[k] = {"median": statistics.median(values), "ci_low": values[0], "ci_high": values[-1]}
+        figures[current(k)] = {"median": statistics.median(values), "ci_low": values[0], "ci_high": values[-1]}
     return {"clomp_node_summary": 1, "node": name, "status": "complete", "failure": None, "facts": facts,
             "busy": busy, "busy_reason": ("the noise census's probe: thread 3 (CPU 3) lost 41.0% of its time to other "
                                           "work, largest detour 12.0 ms; busy: a thread lost 25% or more") if busy else None,
@@ -154,7 +165,7 @@ def main(argv=None):
         else:
             doc = node_summary(name, facts, scale, dist, a.processes, rng, planted.get(i), i in busy)
             if i in planted:
-                manifest["outliers"][name] = planted[i][0]
+                manifest["outliers"][name] = current(planted[i][0])
             if i in busy:
                 manifest["busy"].append(name)
         with open(os.path.join(a.out, name + ".json"), "w") as f:

@@ -213,6 +213,10 @@ int parse_options(int argc, char **argv, Options *opts, char *error, size_t size
                 opts->want_version = 1;
             } else if (strcmp(arg, "--list-schedules") == 0) {
                 opts->want_schedule_list = 1;
+            } else if (strcmp(arg, "--list-figures") == 0) {
+                opts->want_figure_list = 1;
+            } else if (strcmp(arg, "--json") == 0) {
+                opts->figure_list_json = 1;   /* --list-figures --json; anything else needs --json=FILE (below) */
             } else if (strcmp(arg, "--dry-run") == 0) {
                 opts->dry_run = 1;
             } else if (strncmp(arg, "--numa=", 7) == 0) {
@@ -283,6 +287,8 @@ int parse_options(int argc, char **argv, Options *opts, char *error, size_t size
                 opts->quiet = 1;
             } else if (strcmp(arg, "--verdict") == 0) {
                 opts->verdict = 1;
+            } else if (strcmp(arg, "--detail") == 0) {
+                opts->detail = 1;
             } else if (strncmp(arg, "--noise-census=", 15) == 0) {
                 if (strcmp(arg + 15, "on") != 0 && strcmp(arg + 15, "off") != 0)
                     return fail(error, size, "--noise-census: '%s' is not on or off", shown(arg + 15, buf, sizeof buf));
@@ -300,7 +306,12 @@ int parse_options(int argc, char **argv, Options *opts, char *error, size_t size
             return status;
         count++;
     }
-    if (opts->want_help || opts->want_version || opts->want_schedule_list || opts->constructs.want_list)
+    if (opts->figure_list_json && !opts->want_figure_list)
+        return fail(error, size, "--json: no file name (use --json=FILE, --json=- for standard output; a bare --json "
+                                 "goes with --list-figures)");
+    opts->answers_without_running = opts->want_help || opts->want_version || opts->want_schedule_list ||
+                                    opts->want_figure_list || opts->constructs.want_list;
+    if (opts->answers_without_running)
         return 0;
     if (count != CLOMP_PARAMETER_COUNT) {
         /* No number at all: the usage text, as CLOMP 1.2 prints it. Some: one line naming what is

@@ -26,6 +26,9 @@ typedef struct Options {
     int show_usage;        /* the error is about the argument count: print usage too */
     int want_version;
     int want_schedule_list;   /* --list-schedules */
+    int want_figure_list;     /* --list-figures (with --json: as JSON) */
+    int figure_list_json;
+    int answers_without_running;   /* --help, --version or a --list-*: said, nothing run */
     int dry_run;           /* --dry-run: validate and print the plan, build nothing */
     long trials;           /* --trials=K chunks per timed run; 0: chosen by clomp */
     long paired_blocks;    /* --paired-blocks=N blocks of the paired overhead; -1: as many as the chunks */
@@ -35,7 +38,8 @@ typedef struct Options {
     const char *json_path; /* --json=FILE; "-" is standard output */
     const char *csv_path;  /* --csv=FILE; "-" is standard output */
     int quiet;             /* --quiet: only the summary block */
-    int verdict;           /* --verdict: a short verdict after the CORAL RFP line */
+    int verdict;           /* --verdict: the answer block at the end */
+    int detail;            /* --detail: the blocks' other overhead estimators too */
     int noise_census_off;  /* --noise-census=off: no noise probe or per-chunk sampling (on by default) */
     ZoneLayout zone_layout;   /* --zone-stride=record (CLOMP 1.2's, default) | zonesize (spread) */
     long mpi_timeout;      /* --mpi-timeout=S (clomp_mpi): seconds a rank waits for the others; 0: default */

@@ -21,5 +21,7 @@ int holm_answer(int argc, char **argv);
 int judge_answer(int argc, char **argv);
 /* clomp-stats outliers < REQUEST (compare/outlier_answer.c): exit status. */
 int outlier_answer(int argc, char **argv);
+/* clomp-stats plan ... (compare/plan_answer.c): exit status. */
+int plan_answer(int argc, char **argv);
 
 #endif

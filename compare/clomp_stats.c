@@ -312,7 +312,7 @@ int main(int argc, char **argv)
     /* clomp-stats summary|compare --json ...: the answer as one JSON object. */
     if (argc >= 3 && (strcmp(argv[1], "summary") == 0 || strcmp(argv[1], "compare") == 0 ||
                       strcmp(argv[1], "paired") == 0 || strcmp(argv[1], "holm") == 0 || strcmp(argv[1], "judge") == 0 ||
-                      strcmp(argv[1], "pilot-n") == 0) &&
+                      strcmp(argv[1], "pilot-n") == 0 || strcmp(argv[1], "plan") == 0) &&
         strcmp(argv[2], "--json") == 0) {
         json_output = 1;
         for (int i = 2; i < argc - 1; i++)
@@ -335,12 +335,14 @@ int main(int argc, char **argv)
         return judge_answer(argc - 2, argv + 2);
     if (argc >= 2 && strcmp(argv[1], "outliers") == 0)
         return outlier_answer(argc - 2, argv + 2);
+    if (argc >= 2 && strcmp(argv[1], "plan") == 0)
+        return plan_answer(argc - 2, argv + 2);
     if (argc == 4 && strcmp(argv[1], "comparison-json") == 0 && strcmp(argv[2], "--level") == 0)
         return comparison_json(parse_level(argv[3]));
     fprintf(stderr, "usage: clomp-stats summary V1 V2 ... | clomp-stats compare [--level L] A1,A2,... B1,B2,...\n"
                     "     | clomp-stats paired [--alpha A] [--looks N1,N2,...] [--tests M] A1,A2,... B1,B2,...\n"
                     "     | clomp-stats holm ALPHA P1,P2,... | clomp-stats pilot-n PCT FLOOR|none CAP V1 V2 ...\n"
                     "     | clomp-stats judge BOUND NOMINAL_GHZ|core CORE_MIN|unknown CORE_MAX|unknown LOW HIGH [PROCESSES]\n"
-                    "     | clomp-stats comparison-json --level L < RECORDS | clomp-stats outliers < REQUEST\n");
+                    "     | clomp-stats plan PAIRS ALPHA | clomp-stats comparison-json --level L < RECORDS | clomp-stats outliers < REQUEST\n");
     return 2;
 }

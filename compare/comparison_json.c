@@ -223,10 +223,7 @@ int comparison_json(double level)
     char *field[MAX_FIELDS];
     JsonWriter w;
     int status = 0;
-    json_start(&w, stdout);
-    json_object_begin(&w, NULL);
-    json_string(&w, "schema", "clomp-comparison");
-    json_integer(&w, "schema_version", 2);
+    json_document_begin(&w, stdout, "clomp-comparison", 2);
     json_string(&w, "date", record_value(&r, "date"));
     json_string(&w, "host", record_value(&r, "host"));
     json_string(&w, "arguments", record_value(&r, "arguments"));

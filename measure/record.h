@@ -181,6 +181,7 @@ typedef struct RunSetup {
     long rounds, paired_blocks;   /* --paired-blocks: the paired overhead's blocks; -1: trials; 0: none */
     int quiet;
     int verdict;              /* --verdict */
+    int detail;               /* --detail: every overhead estimator's line, not only the project's */
     const char *json_path;
     const char *csv_path;
     const char *schedule_list;    /* --schedules as given, or NULL */

@@ -1,20 +1,20 @@
 /* "limits" of the --json document (clomp --limits; null without it):
- * every figure of limits_figures.c's table by its key, then what they come
+ * every figure of --limits' slice of process_figures.c by its member, then what they come
  * from: each timing, each pair, each class. */
 #include "json_sections.h"
 
 #include <math.h>
 
-#include "limits_figures.h"
+#include "process_figures.h"
 
 static void write_figures(JsonWriter *w, const LimitsRecord *l)
 {
     json_object_begin(w, "figures");
     for (size_t i = 0; i < limit_figure_count; i++) {
-        const LimitFigure *f = &limit_figures[i];
+        const ProcessFigure *f = &limit_figures[i];
         LimitValue v = f->value(l);
         /* A figure derived from others that are not results is withheld; a timing's own is kept, flagged. */
-        json_object_begin(w, f->key);
+        json_object_begin(w, f->member);
         json_number(w, "value", v.withheld || !v.available ? NAN : v.value);
         json_interval(w, "ci_95", v.has_ci && !v.withheld, v.low, v.high);
         json_string(w, "unit", f->unit);

@@ -27,7 +27,7 @@ static void write_statistics(JsonWriter *w, const SampleStats *st)
 
 /* The paired overhead (schema 1.x, docs/json-schema.md): null when not
  * measured (not a checked schedule, no Bestcase, incomplete). */
-static void write_paired_overhead(JsonWriter *w, const PairedOverhead *p)
+static void write_paired_overhead(JsonWriter *w, const PairedOverhead *p, const MeasurementFigures *f)
 {
     if (p == NULL || p->order == PAIRED_NOT_MEASURED) {
         json_null(w, "paired_overhead");
@@ -35,8 +35,9 @@ static void write_paired_overhead(JsonWriter *w, const PairedOverhead *p)
     }
     const ShiftEstimate *s = &p->shift;
     json_object_begin(w, "paired_overhead");
-    json_number(w, "us_per_loop", s->estimate);
-    json_interval(w, "ci_95", s->has_ci, s->low, s->high);
+    /* null where the measurement (or its Bestcase) is not a result, as every other overhead */
+    json_number(w, "us_per_loop", f->paired);
+    json_interval(w, "ci_95", !isnan(f->paired_low), f->paired_low, f->paired_high);
     json_number(w, "ci_coverage", s->has_ci ? s->coverage : NAN);
     json_string(w, "ci_method", p->effective_blocks < (double)p->blocks
                                     ? "Hodges-Lehmann, signed-rank interval widened for serial correlation"
@@ -170,9 +171,10 @@ void write_json_measurement(JsonWriter *w, const RunRecord *r, const Measurement
                 : m->overhead_ci_paired ? "paired per-round differences, order statistics"
                                         : "pooled chunk medians, Bonferroni");
     json_string(w, "overhead_ci_scope", has_ci ? INTERVAL_SCOPE : NULL);
+    json_interval(w, "speedup_ci_95", !isnan(f.speedup_low), f.speedup_low, f.speedup_high);
     json_interval(w, "overhead_round_range", complete && m->has_overhead && m->has_round_range && !isnan(f.overhead), m->round_range_low,
              m->round_range_high);
-    write_paired_overhead(w, complete ? &m->paired : NULL);
+    write_paired_overhead(w, complete ? &m->paired : NULL, &f);
     json_integer(w, "subnormals", m->subnormals);
     write_json_ompt_measurement(w, run, m);
     if (m->spread.ranks > 0)

@@ -89,10 +89,7 @@ int write_json_report(FILE *out, const RunRecord *r)
 {
     JsonWriter w;
 
-    json_start(&w, out);
-    json_object_begin(&w, NULL);
-    json_string(&w, "schema", "clomp-result");
-    json_integer(&w, "schema_version", CLOMP_JSON_SCHEMA_VERSION);
+    json_document_begin(&w, out, "clomp-result", CLOMP_JSON_SCHEMA_VERSION);
     json_integer(&w, "schema_minor", CLOMP_JSON_SCHEMA_MINOR);
     json_string(&w, "clomp_version", build_info()->version);
     json_string(&w, "status", record_status(r));

@@ -1,16 +1,16 @@
 /* clomp --limits in the text report: the "Node limits" block, after
  * everything else (appended): the team and the clock, each pair's round
  * trip (in full up to TEXT_FULL_TABLE_ROWS pairs), the pairs by class, then
- * every figure of limits_figures.c's table, one line each. */
+ * every figure of --limits' slice of process_figures.c, one line each. */
 #include "text_report.h"
 
 #include <math.h>
 
-#include "limits_figures.h"
+#include "process_figures.h"
 #include "text_format.h"
 
 /* "151 ns, 95% CI 140 .. 160" to the digits the interval supports. */
-static void print_value(FILE *out, const LimitFigure *f, const LimitValue *v)
+static void print_value(FILE *out, const ProcessFigure *f, const LimitValue *v)
 {
     int decimals = f->unit[0] == 'x' ? 2 : f->unit[0] == 'c' ? 0 : 1;
     double u = v->has_ci ? 0.5 * (v->high - v->low) : 0.0;
@@ -23,7 +23,7 @@ static void print_value(FILE *out, const LimitFigure *f, const LimitValue *v)
     }
 }
 
-static void print_figure(FILE *out, const LimitsRecord *l, const LimitFigure *f)
+static void print_figure(FILE *out, const LimitsRecord *l, const ProcessFigure *f)
 {
     LimitValue v = f->value(l);
     fprintf(out, "%-32s ", f->label);

@@ -173,6 +173,7 @@ int resolve_run(const Options *opts, int argc, char **argv, RunSetup *run, char 
     run->paired_blocks = opts->paired_blocks;
     run->quiet = opts->quiet;
     run->verdict = opts->verdict;
+    run->detail = opts->detail;
     run->noise_census = !opts->noise_census_off;
     run->json_path = opts->json_path;
     run->csv_path = opts->csv_path;

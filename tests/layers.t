@@ -300,20 +300,23 @@ check(measuring_reached, "no writer (report/, mpi/rank_view) includes a measurin
 
 # ----------------------------------- (d) the writers in report/ stand apart
 # What each report/ file may include from report/ (besides nothing else of report/).
-SHARED = {"figures.h", "build_info.h", "construct_columns.h", "limits_figures.h"}
+SHARED = {"figures.h", "build_info.h", "construct_columns.h", "process_figures.h", "figure_catalogue.h"}
 REPORT_RULES = [
     (r"text_\w+\.[ch]", {"text_report.h", "text_format.h"} | SHARED, "the text writer"),
     (r"progress\.[ch]", {"progress.h", "text_report.h", "text_format.h"} | SHARED,
      "the live progress lines (they print the text writer's blocks)"),
     (r"json\w*\.[ch]", {"json_report.h", "json_sections.h", "json.h"} | SHARED, "the JSON writer"),
-    (r"csv_\w+\.[ch]", {"csv_report.h", "figures.h", "construct_columns.h", "limits_figures.h"}, "the CSV writer"),
-    (r"result_files\.[ch]", {"result_files.h", "csv_report.h", "json_report.h"},
-     "the dispatcher (opens the files, calls each writer)"),
+    (r"csv_\w+\.[ch]", {"csv_report.h", "figures.h", "construct_columns.h", "process_figures.h"}, "the CSV writer"),
+    (r"result_files\.[ch]", {"result_files.h", "csv_report.h", "json_report.h", "text_report.h"},
+     "the dispatcher (opens the files, calls each writer; --list-figures' text or JSON)"),
     (r"figures\.[ch]", {"figures.h"}, "the per-measurement table every writer loops over"),
+    (r"figure_catalogue\.[ch]", {"figure_catalogue.h", "figures.h", "process_figures.h"},
+     "the catalogue of figures (--list-figures): every figure's key, label, unit and estimator"),
     (r"build_info\.[ch]", {"build_info.h"}, "the build facts text and JSON print"),
     (r"construct_columns\.[ch]", {"construct_columns.h", "figures.h"},
      "the per-construct table (--constructs) every writer loops over"),
-    (r"limits_figures\.[ch]", {"limits_figures.h"}, "the --limits figures every writer loops over"),
+    (r"process_figures\.[ch]", {"process_figures.h"},
+     "the catalogue's process, construct and --limits figures (--limits' writers loop over its slice)"),
 ]
 crossing, unplaced = [], []
 for f in sources:

@@ -177,6 +177,20 @@ double sequential_detectable_shift(const long *looks, int k, double nominal, dou
     return result;
 }
 
+double signed_rank_smallest_p(long n)
+{
+    /* Every difference on one side: W+ = 0 (or its mirror), one pattern of 2^n each. */
+    return n < 1 ? 1.0 : fmin(1.0, 2.0 * ldexp(1.0, -(int)(n > 1000 ? 1000 : n)));
+}
+
+long signed_rank_least_pairs(double alpha)
+{
+    for (long n = 1; n <= 1000; n++)
+        if (signed_rank_smallest_p(n) <= alpha)
+            return n;
+    return -1;
+}
+
 double signed_rank_power(long n, double shift, double alpha, long trials, uint64_t seed)
 {
     const long look[1] = {n};   /* one look is the plain test */

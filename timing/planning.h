@@ -21,6 +21,14 @@ double chi_square_quantile(double p, double df);
  * NAN for n < 2. (The 80% bound is the usual one for planning: Browne 1995.) */
 double sd_upper_bound(double sd, long n, double confidence);
 
+/* The smallest two-sided p-value the exact signed-rank test can give with
+ * n pairs (every difference on one side, no ties): 2 / 2^n, at most 1. */
+double signed_rank_smallest_p(long n);
+
+/* The fewest pairs whose smallest p-value reaches alpha (6 at 0.05): a plan
+ * with fewer can never show a difference; -1 beyond 1000 pairs. */
+long signed_rank_least_pairs(double alpha);
+
 /* Power of the two-sided signed-rank test at level alpha with n pairs when
  * the differences are normal with mean `shift` and standard deviation 1:
  * the share of `trials` simulated samples (seeded, so reproducible) whose

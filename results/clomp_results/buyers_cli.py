@@ -235,6 +235,8 @@ def main(argv: List[str]) -> int:
         table = buyers_table.build(subs, find_stats_helper(), opts["baseline"])
         for path in write(opts["out"], subs, table):
             print("%s: wrote %s" % (ME, for_terminal(path)))
+        for line in buyers_table.primary_lines(table):   # the answer last: and why, when it cannot decide
+            print("%s: %s" % (ME, for_terminal(line)))
     except (archive.ArchiveError, sqlite3.Error) as e:
         err.write("%s: %s\n" % (ME, for_terminal(str(e))))
         return 3

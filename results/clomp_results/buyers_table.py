@@ -1,10 +1,15 @@
 """The buyer's table (issue 33): the submissions' records in, one table
 document out (a JSON-able dict) that the HTML, CSV and JSON writers read.
 
-Every statistic is clomp-stats' (stats_helper: the tested C of timing/):
-- a cell: the median over the target input's processes; with 6 or more, the
-  95% order-statistic interval of that median; with 2 to 5, min .. max and
-  how often that range holds the median; with one, the value alone;
+The figures are the catalogue's (clomp --list-figures): the key set, the
+sweep set, the project's overhead as the primary figure. Every statistic is
+clomp-stats' (stats_helper: the tested C of timing/):
+- a cell: the median over the target input's processes that gave the
+  figure as a result (given.py), only from 3 or more and at least half of
+  them, else "no result (1 of 3 processes gave one: 2 busy)"; with 6 or
+  more, the 95% order-statistic interval of that median; with 3 to 5, min
+  .. max and how often that range holds the median; a submission of one
+  process, its value alone;
 - LLNL's targets: the interval (or range) of the target's cycles over the
   processes judged against the bound over the core clock's range by
   clomp's own rule (clomp-stats judge: "unavailable" without the core
@@ -14,29 +19,50 @@ Every statistic is clomp-stats' (stats_helper: the tested C of timing/):
 - differences, each submission against the baseline (--baseline, else the
   first): where both have two processes or more, clomp-stats compare (the
   Mann-Whitney test and the distribution-free interval of the ratio). The
-  primary figure (Static OMP overhead, as --compare's) of every submission
-  is one family under Holm (clomp-stats holm) at 5%; each submission's
-  other figures are a family of their own under Holm at 5%; each interval
-  is drawn at the level clomp-stats holm gives it (its step's when
-  rejected, else Bonferroni's), and a difference is beyond noise when Holm
-  rejects it and its interval at that level excludes 1. The families and
-  their error rates are stated (table["family"]). The processes each side
-  lost for a figure, and why, are said, and the side that lost more named.
-  Without two processes a side: "no test possible", with the plain ratio
-  of the two medians.
+  primary figure (the project's overhead, as --compare's) of every
+  submission is one family under Holm (clomp-stats holm) at 5%; each
+  submission's other figures are a family of their own under Holm at 5%;
+  each interval is drawn at the level clomp-stats holm gives it (its step's
+  when rejected, else Bonferroni's), and a difference is beyond noise when
+  Holm rejects it and its interval at that level excludes 1. The families
+  and their error rates are stated (table["family"]). The processes each
+  side lost for a figure, and why, are said, and the side that lost more
+  named. Without two processes a side: "no test possible", with the plain
+  ratio of the two medians. Where a side has no result for a figure the
+  difference cannot be decided, and says which reason holds on which side
+  (given.side_reason).
 """
 from __future__ import annotations
 
 from typing import Dict, List, Optional
 
-from . import stats_helper
+from . import catalogue, given, stats_helper
 from .records import count_of
-from .submissions import KEY_FIGURES, SWEEP_FIGURES
+from .submissions import key_figures, sweep_figures
 
 LEVEL = 0.95
 ALPHA = 0.05      # 1 - LEVEL: Holm's family-wise level
-PRIMARY = "static_omp_overhead_us"
-LABELS = dict((fid, label) for fid, label, _, _ in KEY_FIGURES)
+
+
+def primary() -> str:
+    """The primary figure: the project's overhead (the catalogue's)."""
+    return catalogue.load().primary().key
+
+
+def label(fid: str) -> str:
+    fig = catalogue.load().figure(fid)
+    return fig.label if fig is not None else fid
+
+
+def figure_given(sub, fid) -> given.Given:
+    """Who gave FID in submission SUB: its record's counts (one archived before issue 43: its values and the
+    processes whose run marked the figure invalid)."""
+    values = sub["key"].get(fid, [])
+    counts = (sub.get("given") or {}).get(fid)
+    if not counts:
+        dropped = len(sub["dropped"].get(fid, []))
+        return given.Given(values, len(values) + dropped, {given.INVALID: dropped})
+    return given.Given(values, int(counts.get("of", len(values))), dict((r, int(counts.get(r, 0))) for r in given.REASONS))
 
 
 class Summaries(object):
@@ -76,17 +102,21 @@ def dropped_why(sub, fid) -> str:
 
 
 def key_cell(summaries, sub, fid) -> Dict[str, object]:
-    """A key figure's cell; it says how many processes were left out because their run marked the figure invalid,
-    and why."""
-    values = sub["key"].get(fid, [])
-    cell = summaries.cell(values)
-    out = len(sub["dropped"].get(fid, []))
-    if out:
+    """A key figure's cell: the median over the processes that gave it as a result, saying how many of how many
+    when not all did, and why a run marked it invalid; no result from too few (given.py)."""
+    g = figure_given(sub, fid)
+    if g.k == 0 and g.total == g.why.get(given.NOT_MEASURED, 0):
+        return summaries.cell([])
+    if not (g.summarised or g.single):
+        return {"n": 0, "text": g.no_result_text(), "median": None, "low": None, "high": None, "interval": "",
+                "given": g.count_text()}
+    cell = summaries.cell(g.values)
+    if g.k != g.total:
         why = dropped_why(sub, fid)
-        cell["text"] += " (%d of %d processes: %d marked invalid by their run%s)" % (
-            len(values), len(values) + out, out, ": " + why if why else "")
-        cell["dropped"] = out
-        cell["dropped_why"] = dict(sub.get("dropped_why", {}).get(fid, {}))
+        cell["text"] += " (%s%s)" % (g.count_text(), "; invalid: " + why if why else "")
+        cell["dropped"] = g.total - g.k
+        if why:
+            cell["dropped_why"] = dict(sub.get("dropped_why", {}).get(fid, {}))
     return cell
 
 
@@ -150,29 +180,45 @@ def lost_text(base, other, fid) -> str:
     return text
 
 
+def no_result(base, other, fid) -> str:
+    """Why a difference of FID cannot be decided because a side has no result for it, or ''."""
+    sides = [("the baseline", figure_given(base, fid)), ("this submission", figure_given(other, fid))]
+    short = [(name, g) for name, g in sides if not (g.summarised or g.single) and g.reasons()]
+    if not short:
+        return ""   # every side has a result, or too few processes in all (the test below says so)
+    return given.side_reason(short)
+
+
 def primary_family(helper, base, others) -> Dict[str, Dict[str, object]]:
     """The primary figure of every submission against the baseline, one family under Holm (clomp-stats holm)
     at ALPHA: label -> {"rejected", "level" (the level its interval is drawn at), "p", "m"}."""
-    tested = [s for s in others if _testable(base["key"].get(PRIMARY, []), s["key"].get(PRIMARY, []))]
-    first = [stats_helper.compare(helper, base["key"][PRIMARY], s["key"][PRIMARY], repr(LEVEL)) for s in tested]
+    fid = primary()
+    tested = [s for s in others if not no_result(base, s, fid) and _testable(base["key"].get(fid, []), s["key"].get(fid, []))]
+    first = [stats_helper.compare(helper, base["key"][fid], s["key"][fid], repr(LEVEL)) for s in tested]
     holm = stats_helper.holm(helper, ALPHA, [c["p"] for c in first])
     return dict((s["label"], {"rejected": r, "level": level, "p": c["p"], "m": len(tested)})
                 for s, c, r, level in zip(tested, first, holm["rejected"], holm["interval_level"]))
 
 
-def differences(helper, summaries, base, other, primary=None) -> Dict[str, Dict[str, object]]:
-    """figure id -> the comparison of OTHER with BASE (see the module's docstring); PRIMARY: this
+def differences(helper, summaries, base, other, judged_primary=None) -> Dict[str, Dict[str, object]]:
+    """figure id -> the comparison of OTHER with BASE (see the module's docstring); JUDGED_PRIMARY: this
     submission's primary figure as judged in the family over all submissions (primary_family)."""
     out: Dict[str, Dict[str, object]] = {}
-    testable = [fid for fid, _, _, _ in KEY_FIGURES if _testable(base["key"].get(fid, []), other["key"].get(fid, []))]
-    family = [fid for fid in testable if fid != PRIMARY]
+    fids = [f.key for f in key_figures()]
+    for fid in fids:
+        why = no_result(base, other, fid)
+        if why and (base["key"].get(fid) or other["key"].get(fid)):
+            out[fid] = {"test": False, "verdict": "cannot decide", "text": "cannot decide: %s" % why}
+    primary_fid = primary()
+    testable = [fid for fid in fids if fid not in out and _testable(base["key"].get(fid, []), other["key"].get(fid, []))]
+    family = [fid for fid in testable if fid != primary_fid]
     first = {}
     for fid in family:
         first[fid] = stats_helper.compare(helper, base["key"][fid], other["key"][fid], repr(LEVEL))
     holm = stats_helper.holm(helper, ALPHA, [first[fid]["p"] for fid in family])
     for fid in testable:
-        if fid == PRIMARY:
-            judged = primary or {"rejected": True, "level": LEVEL, "m": 1}
+        if fid == primary_fid:
+            judged = judged_primary or {"rejected": True, "level": LEVEL, "m": 1}
             level = judged["level"]
             c = stats_helper.compare(helper, base["key"][fid], other["key"][fid], "%.6f" % level)
             rejected = judged["rejected"] and c["detected"]
@@ -195,7 +241,7 @@ def differences(helper, summaries, base, other, primary=None) -> Dict[str, Dict[
                     "p": c["p"], "level": level, "rule": rule, "verdict": verdict, "lost": lost,
                     "text": "%s %s (%s), p %.2g: %s%s" % (scale, c["estimate_text"], interval, c["p"], said,
                                                          "; " + lost if lost else "")}
-    for fid, _, _, _ in KEY_FIGURES:
+    for fid in fids:
         if fid in out:
             continue
         a, b = base["key"].get(fid, []), other["key"].get(fid, [])
@@ -222,7 +268,7 @@ def family_statement(k_others: int, m_figures: int) -> str:
     return ("Families: the primary figure (%s) of the %d submission%s against the baseline, one family under Holm at "
             "%.2g (a false 'beyond noise' among them has probability at most %.2g); each submission's other figures "
             "(up to %d), a family of their own under Holm at %.2g: at most %.2g per submission, %.2g over the table's %d "
-            "submission%s." % (LABELS[PRIMARY], k_others, "" if k_others == 1 else "s", ALPHA, ALPHA, m_figures, ALPHA,
+            "submission%s." % (label(primary()), k_others, "" if k_others == 1 else "s", ALPHA, ALPHA, m_figures, ALPHA,
                               ALPHA, ALPHA * k_others, k_others, "" if k_others == 1 else "s"))
 
 
@@ -248,10 +294,10 @@ def build(subs: List[Dict[str, object]], helper: str, baseline: Optional[str] = 
     labels = [s["label"] for s in subs]
     base_i = labels.index(baseline) if baseline in labels else 0
     table: Dict[str, object] = {"schema": "clomp-buyers-table", "schema_version": 1, "baseline": labels[base_i] if labels else "",
-                                "level": LEVEL, "primary": LABELS[PRIMARY],
+                                "level": LEVEL, "primary": label(primary()),
                                 "submissions": [{"label": s["label"], "valid": s["valid"]} for s in subs]}
-    table["key"] = [{"figure": fid, "label": label, "cells": [key_cell(summaries, s, fid) for s in subs]}
-                    for fid, label, _, _ in KEY_FIGURES]
+    table["key"] = [{"figure": f.key, "label": f.label, "unit": f.unit, "cells": [key_cell(summaries, s, f.key) for s in subs]}
+                    for f in key_figures()]
     target_keys: List[str] = []
     for s in subs:
         for k in s["targets"]:
@@ -264,9 +310,11 @@ def build(subs: List[Dict[str, object]], helper: str, baseline: Optional[str] = 
                      "cells": [target_cell(summaries, s, k) for s in subs]})
     table["targets"] = rows
     sweep = []
-    for fid in SWEEP_FIGURES:
+    for fid in [f.key for f in sweep_figures()]:
         threads = sorted({t for s in subs for t in s["sweep"].get(fid, {})}, key=_thread_key)
-        sweep.append({"figure": fid, "label": LABELS[fid], "rows": [
+        if not threads:
+            continue
+        sweep.append({"figure": fid, "label": label(fid), "unit": catalogue.load().figure(fid).unit, "rows": [
             {"threads": t, "cells": [summaries.cell(s["sweep"].get(fid, {}).get(t, [])) for s in subs]} for t in threads]})
     table["sweep"] = sweep
     names = []
@@ -281,18 +329,29 @@ def build(subs: List[Dict[str, object]], helper: str, baseline: Optional[str] = 
     table["constructs"] = [{"row": k, "construct": k.split("|")[0], "level": k.split("|")[1], "outer": k.split("|")[2],
                             "inner": k.split("|")[3], "cells": [summaries.cell(s["constructs"].get(k, [])) for s in subs]}
                            for k in sorted(names, key=construct_order)]
-    table["normalised"] = [{"figure": fid, "label": LABELS[fid], "cells": [
+    table["normalised"] = [{"figure": row["figure"], "label": row["label"], "cells": [
         {"us": cell["text"], "cycles": cycles_text(cell["median"], s["clock"])} for cell, s in zip(row["cells"], subs)]}
-        for fid, row in ((r["figure"], r) for r in table["key"]) if fid.endswith(("_us", "_us_per_loop"))]
+        for row in table["key"] if row["unit"] == "us"]
     table["differences"] = []
     others = [s for i, s in enumerate(subs) if i != base_i]
-    primary = primary_family(helper, subs[base_i], others) if subs else {}
-    table["family"] = family_statement(len(others), len(KEY_FIGURES) - 1)
+    judged = primary_family(helper, subs[base_i], others) if subs else {}
+    table["family"] = family_statement(len(others), len(key_figures()) - 1)
     for i, s in enumerate(subs):
         if i == base_i:
             continue
-        d = differences(helper, summaries, subs[base_i], s, primary.get(s["label"]))
-        table["differences"].append({"label": s["label"], "figures": [dict(d[fid], figure=fid, label=LABELS[fid])
-                                                                      for fid, _, _, _ in KEY_FIGURES]})
+        d = differences(helper, summaries, subs[base_i], s, judged.get(s["label"]))
+        table["differences"].append({"label": s["label"], "figures": [dict(d[f.key], figure=f.key, label=f.label)
+                                                                      for f in key_figures()]})
     return table
 
+
+
+def primary_lines(table) -> List[str]:
+    """The closing lines: each submission against the baseline on the primary figure, with the reason and
+    its side when it cannot decide."""
+    out = []
+    for d in table["differences"]:
+        f = next((f for f in d["figures"] if f["label"] == table["primary"]), None)
+        if f is not None:
+            out.append("%s against %s, %s: %s" % (d["label"], table["baseline"], f["label"], f["text"]))
+    return out

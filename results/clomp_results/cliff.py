@@ -21,12 +21,17 @@ from __future__ import annotations
 from html import escape
 from typing import Dict, List, Optional, Tuple
 
+from . import catalogue
 from .records import count_of
 from .view import num
 
 CLIFF_FACTOR = 2.0
 OVERSUBSCRIBED_SET = "oversubscribed"
-FIGURES = [("parallel", "fork/join (OMP Parallel us/Loop)"), ("barrier", "OMP Barrier us/Loop")]
+
+
+def figures():
+    """The catalogue's cliff set (fork/join and barrier, median chunks): [catalogue.Figure]."""
+    return catalogue.load().in_set("cliff")
 
 
 def never_submitted(rel: str, name: str) -> bool:
@@ -34,11 +39,11 @@ def never_submitted(rel: str, name: str) -> bool:
     return rel.startswith("%s_%s." % (name, OVERSUBSCRIBED_SET)) or rel == "%s.%s.csv" % (name, OVERSUBSCRIBED_SET)
 
 
-def figure(doc, key: str) -> Optional[float]:
-    """A measurement's us/Loop from a record, None when missing, not valid or not positive."""
+def figure(doc, fig) -> Optional[float]:
+    """Catalogue figure FIG of a record, None when missing, not valid or not positive."""
     for m in doc.get("measurements") or []:
-        if isinstance(m, dict) and m.get("key") == key:
-            v = None if m.get("valid") is False else num(m.get("us_per_loop"))
+        if isinstance(m, dict) and m.get("key") == fig["measurement"]:
+            v = None if m.get("valid") is False else num(catalogue.value(m, fig["json"]))
             return v if v is not None and v > 0 else None
     return None
 
@@ -48,16 +53,16 @@ def points(runs: List[Tuple[str, int, dict]], target_set: str) -> Dict[int, Dict
     out: Dict[int, Dict[str, Optional[float]]] = {}
     for set_name, threads, doc in runs:
         if set_name in (target_set, OVERSUBSCRIBED_SET) and isinstance(doc, dict):
-            out[threads] = {key: figure(doc, key) for key, _ in FIGURES}
+            out[threads] = {f.key: figure(doc, f) for f in figures()}
     return out
 
 
 def judge(pts: Dict[int, Dict[str, Optional[float]]], cores: int, factor: float = CLIFF_FACTOR) -> List[dict]:
     """Per figure: the values at cores - 1, cores, cores + 1, the step cores / (cores - 1), and whether it is a cliff."""
     out = []
-    for key, name in FIGURES:
-        below, at, over = (pts.get(t, {}).get(key) for t in (cores - 1, cores, cores + 1))
-        row = {"figure": key, "name": name, "below": below, "at": at, "over": over, "step": None, "cliff": False}
+    for f in figures():
+        below, at, over = (pts.get(t, {}).get(f.key) for t in (cores - 1, cores, cores + 1))
+        row = {"figure": f.key, "name": f.label, "below": below, "at": at, "over": over, "step": None, "cliff": False}
         if cores - 1 < 2:
             row["why"] = "not judged: cores - 1 = %d (a team of one synchronises with no one)" % (cores - 1)
         elif below is None or at is None:

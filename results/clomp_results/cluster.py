@@ -77,7 +77,7 @@ def request(nodes: List[cluster_nodes.Node], group_of: List[int], groups: range)
         if n.status == "complete" and group_of[i] in members:
             members[group_of[i]].append(i)
     for g in groups:
-        for f in cluster_figures.FIGURES:
+        for f in cluster_figures.figures():
             share, of = f.floor
             lines.append("distribution g%d.%s share %r g%d.%s" % (g, f.key, share, g, of))
             for i in members[g]:
@@ -132,7 +132,7 @@ def analyse(stream: Iterable[cluster_nodes.Node], helper: str) -> dict:
     report["interval"] = " and ".join(sorted(intervals))
     report["rule"] = RULE
     report["figures"] = [OrderedDict((("key", f.key), ("label", f.label), ("unit", f.unit)))
-                         for f in cluster_figures.FIGURES]
+                         for f in cluster_figures.figures()]
     report["groups"] = []
     for facts, g in groups.items():
         members = [i for i in range(len(nodes)) if group_of[i] == g]
@@ -142,7 +142,7 @@ def analyse(stream: Iterable[cluster_nodes.Node], helper: str) -> dict:
                              ("busy", sum(1 for i in members if nodes[i].status == "complete" and nodes[i].busy))))
         entry["false_rate_percent"] = 100.0 * false_rate(len(members))
         entry["figures"] = OrderedDict()
-        for f in cluster_figures.FIGURES:
+        for f in cluster_figures.figures():
             d = dist["g%d.%s" % (g, f.key)]
             entry["figures"][f.key] = OrderedDict((k, d[k]) for k in ("n", "judged", "median", "mad", "spread_cut", "floor"))
         report["groups"].append(entry)
@@ -150,7 +150,7 @@ def analyse(stream: Iterable[cluster_nodes.Node], helper: str) -> dict:
     for i, n in enumerate(nodes):
         v = verdict(n, judged[i])
         figures = OrderedDict()
-        for f in cluster_figures.FIGURES:
+        for f in cluster_figures.figures():
             a = judged[i].get(f.key, {})
             value, half = n.figures[f.key]
             figures[f.key] = OrderedDict((("value", value), ("half_width", half),

@@ -1,38 +1,55 @@
-"""The cluster report's key figures, in one place (issue 50): what each node
-is judged on, how it is named, and where a clomp JSON record holds it. When
-the figure catalogue (`clomp --list-figures`) names these figures, its keys
-and labels replace this list; nothing else in the cluster report names a
-figure.
+"""The cluster report's key figures (issue 50): what each node is judged on,
+how it is named and where a clomp JSON record holds it - the catalogue's
+"cluster" set (`clomp --list-figures`, catalogue.py): its keys, labels,
+units and record members. Nothing else in the cluster report names a figure.
 
 Each figure is judged by the outlier rule (timing/outlier_rule.h) within its
 group of comparable nodes, two-sided (a node faster than its peers is as odd
 as a slower one: a different BIOS setting, a different turbo state). The
 floor says what difference is too small to matter: a share of the group's
 median of the figure itself, or - for an overhead, which is a difference of
-two loop times - of the group's median Serial Ref us/Loop, as the MPI rank
-table does (RANK_OUTLIER_FLOOR in measure/record.h).
+two loop times - of the group's median Serial Ref us/Loop (the set's figure
+of the reference measurement), as the MPI rank table does
+(RANK_OUTLIER_FLOOR in measure/record.h).
 """
 from __future__ import annotations
 
 from collections import namedtuple
-from typing import Dict, Optional, Tuple
+from typing import Dict, List, Optional, Tuple
 
-# key: the figure's name in summaries, CSV and JSON; label and unit: the text's;
-# measurement and member: where one clomp JSON record has it (mpi.per_rank's
-# measurements, or the record's own measurements); floor: (share, key of the
-# figure whose group median it is a share of: the figure's own or another).
-Figure = namedtuple("Figure", "key label unit measurement member floor")
+from . import catalogue
 
-FIGURES = [
-    Figure("serial_us", "Serial Ref", "us/Loop", "serial", "us_per_loop", (0.01, "serial_us")),
-    Figure("static_overhead_us", "Static OMP overhead", "us/Loop", "static", "overhead_us_per_loop", (0.01, "serial_us")),
-    Figure("barrier_us", "OMP Barrier", "us", "barrier", "us_per_loop", (0.01, "barrier_us")),
-    Figure("fork_join_us", "OMP Parallel (fork/join)", "us", "parallel", "us_per_loop", (0.01, "fork_join_us")),
-    # Serial Ref's us/Loop over Static OMP's: the target input's speed-up (no member of its own per rank).
-    Figure("static_speedup", "Static OMP speed-up", "x", "static", None, (0.01, "static_speedup")),
-]
-KEYS = [f.key for f in FIGURES]
-BY_KEY = {f.key: f for f in FIGURES}
+FLOOR_SHARE = 0.01
+# key, label, unit: the catalogue's; measurement and member: where one clomp JSON record has it (mpi.per_rank's
+# measurements, or the record's own measurements); interval: the member of its 95% interval; speedup: a
+# speedup over the reference figure (REFERENCE: its key), which mpi.per_rank has no member of; floor: (share,
+# key of the figure whose group median it is a share of: the figure's own or the reference's).
+Figure = namedtuple("Figure", "key label unit measurement member interval speedup floor")
+_FIGURES: List[Figure] = []
+
+
+def figures() -> List[Figure]:
+    """The catalogue's cluster set, in catalogue order (asked once per process)."""
+    if _FIGURES:
+        return _FIGURES
+    cat = catalogue.load()
+    chosen = cat.in_set("cluster")
+    reference = next(f for f in chosen if f.get("role") == "reference")
+    for f in chosen:
+        speedup = "speedup" in (f.get("kind") or "")
+        of = reference.key if "overhead" in (f.get("kind") or "") else f.key
+        _FIGURES.append(Figure(f.key, f.label, f.unit, f.get("measurement"), None if speedup else f.get("json"),
+                               f.get("interval"), reference.key if speedup else None, (FLOOR_SHARE, of)))
+    return _FIGURES
+
+
+def keys() -> List[str]:
+    return [f.key for f in figures()]
+
+
+def by_key() -> Dict[str, Figure]:
+    return dict((f.key, f) for f in figures())
+
 
 # What makes two nodes comparable: they are judged against each other only when all of these agree.
 FACTS = ("cpu_model", "cores", "memory_gib", "runtime", "plan")
@@ -53,23 +70,30 @@ def _number(v) -> Optional[float]:
 def rank_figures(measurements) -> Dict[str, Tuple[Optional[float], Optional[float]]]:
     """One rank's key figures from its mpi.per_rank measurements: key -> (value, half-width of its own
     95% interval, within the rank's process: its chunks). A measurement its record marks not a result
-    (valid false) or did not complete gives no figure (None)."""
-    by_key = {}
+    (valid false) or did not complete gives no figure (None). mpi.per_rank holds a us/Loop's interval as
+    <member>_ci_95 where the record's measurements hold it under statistics; a speedup is the reference's
+    us/Loop over the measurement's, as the catalogue's median speedup is."""
+    by_measurement = {}
     for m in measurements if isinstance(measurements, list) else []:
         if isinstance(m, dict) and isinstance(m.get("key"), str):
-            by_key[m["key"]] = m
+            by_measurement[m["key"]] = m
+    chosen = figures()
+    measured = dict((f.key, by_measurement.get(f.measurement)) for f in chosen)
+    valid = dict((k, m) for k, m in measured.items() if m is not None and m.get("valid") is not False)
     out: Dict[str, Tuple[Optional[float], Optional[float]]] = {}
-    for f in FIGURES:
-        m = by_key.get(f.measurement)
-        if f.key == "static_speedup":
-            serial = by_key.get("serial")
-            s = _number(serial.get("us_per_loop")) if serial and serial.get("valid") is not False else None
-            t = _number(m.get("us_per_loop")) if m and m.get("valid") is not False else None
+    for f in chosen:
+        m = valid.get(f.key)
+        if f.speedup is not None:
+            ref = by_key()[f.speedup]
+            s = _number(catalogue.value(valid.get(ref.key), ref.member))
+            t = _number(catalogue.value(m, ref.member)) if m is not None else None
             out[f.key] = (s / t if s is not None and t else None, None)
             continue
-        if m is None or m.get("valid") is False:
+        if m is None:
             out[f.key] = (None, None)
             continue
-        ci = m.get("overhead_ci_95" if f.member == "overhead_us_per_loop" else "us_per_loop_ci_95")
-        out[f.key] = (_number(m.get(f.member)), _interval_half(ci))
+        ci = catalogue.value(m, f.interval)
+        if ci is None:
+            ci = m.get("%s_ci_95" % f.member)
+        out[f.key] = (_number(catalogue.value(m, f.member)), _interval_half(ci))
     return out

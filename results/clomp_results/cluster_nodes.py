@@ -14,9 +14,11 @@ A per-node summary (schema 1), what `run_clomp.sh --nodes` writes per node:
      "busy": true | false | null,           its own noise census (null: not probed)
      "busy_reason": null | "...",
      "processes": 6,                        processes per figure (the intervals are between them)
-     "figures": {"serial_us": {"median": 10.2, "ci_low": 10.1, "ci_high": 10.4}, ...}}
+     "figures": {"serial_ref_median_us_per_loop": {"median": 10.2, "ci_low": 10.1, "ci_high": 10.4}, ...}}
 
-Figures are cluster_figures.KEYS; a figure absent or with a null median has
+Figures are the catalogue's cluster set (cluster_figures.keys(); the keys
+issue 50's summaries used, serial_us and the like, are read as their
+figures); a figure absent or with a null median has
 no value (not measured, or not a result); ci_low/ci_high null: no interval.
 Anything else is refused (Refused: one line naming the file and the rule).
 """
@@ -29,7 +31,7 @@ import stat
 from collections import namedtuple
 from typing import Iterator, List, Optional
 
-from . import cluster_figures
+from . import catalogue, cluster_figures
 from .safe_io import MiB, Refused, for_terminal, read_bounded
 
 SUMMARY_BYTES = 256 * 1024          # one node's summary: a few hundred bytes in practice
@@ -88,10 +90,13 @@ def summary_node(doc, where: str) -> Node:
         raise Refused("%s: busy is not true, false or null" % where)
     reason = None if doc.get("busy_reason") is None else _text(doc.get("busy_reason"), "busy_reason", where, 1000)
     figures = doc.get("figures")
-    if not isinstance(figures, dict) or any(k not in cluster_figures.BY_KEY for k in figures):
-        raise Refused("%s: figures must be an object of %s" % (where, ", ".join(cluster_figures.KEYS)))
+    if isinstance(figures, dict):   # a key the figure had before the catalogue named it is read as its figure
+        cat = catalogue.load()
+        figures = dict((cat.canonical(k) if isinstance(k, str) else k, v) for k, v in figures.items())
+    if not isinstance(figures, dict) or any(k not in cluster_figures.by_key() for k in figures):
+        raise Refused("%s: figures must be an object of %s" % (where, ", ".join(cluster_figures.keys())))
     values = {}
-    for key in cluster_figures.KEYS:
+    for key in cluster_figures.keys():
         f = figures.get(key)
         if f is None:
             values[key] = (None, None)

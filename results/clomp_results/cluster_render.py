@@ -33,8 +33,7 @@ def _facts(facts) -> str:
 
 
 def _label(key: str) -> str:
-    f = cluster_figures.BY_KEY[key]
-    return "%s %s" % (f.label, f.unit)
+    return cluster_figures.by_key()[key].label   # the catalogue's, its unit named in it
 
 
 def text(report) -> str:
@@ -74,9 +73,9 @@ def text(report) -> str:
         out.append("Group %d: %s: %d node%s (%d busy, %d failed); false rate at this size: %.2g%% per node and "
                    "figure" % (grp["group"], _facts(grp["facts"]), grp["nodes"], "" if grp["nodes"] == 1 else "s",
                                grp["busy"], grp["failed"], grp["false_rate_percent"]))
-        out.append("  %-34s %6s %11s %11s %11s %11s" % ("figure", "nodes", "median", "MAD", "3.5 sMAD", "floor"))
+        out.append("  %-44s %6s %11s %11s %11s %11s" % ("figure", "nodes", "median", "MAD", "3.5 sMAD", "floor"))
         for key, d in grp["figures"].items():
-            out.append("  %-34s %6d %11s %11s %11s %11s%s" % (
+            out.append("  %-44s %6d %11s %11s %11s %11s%s" % (
                 _label(key), d["n"], g(d["median"]), g(d["mad"]), g(d["spread_cut"]), g(d["floor"]),
                 "" if d["judged"] else "  not judged (fewer than %d nodes)" % report["rule"]["fewest"]))
     return "\n".join(out) + "\n"
@@ -87,7 +86,7 @@ def csv_text(report) -> str:
     buf = io.StringIO()
     w = SpreadsheetSafeWriter(buf)
     head = ["node", "group", "verdict", "failure", "busy", "busy_reason"]
-    for k in cluster_figures.KEYS:
+    for k in cluster_figures.keys():
         head += [k, k + "_half_width", k + "_stands_out", k + "_deviation", k + "_threshold", k + "_scaled_mads"]
     w.writerow(head)
 
@@ -100,7 +99,7 @@ def csv_text(report) -> str:
 
     for n in report["nodes"]:
         row = [n["node"], n["group"], n["verdict"], n["failure"] or "", cell(n["busy"]), n["busy_reason"] or ""]
-        for k in cluster_figures.KEYS:
+        for k in cluster_figures.keys():
             f = n["figures"][k]
             row += [cell(f[m]) for m in ("value", "half_width", "stands_out", "deviation", "threshold", "scaled_mads")]
         w.writerow(row)

@@ -16,7 +16,9 @@ STEM: the comparison's files' stem (<out>/CLOMP_<host>_<ID>_compare); its
 processes' records are STEM_<A|B><r>.json, pair r. RECORDS: the header records
 compare.sh wrote (date, host, arguments, replicates (the pairs), order,
 sequence, looks, side, setting; the format clomp-stats comparison-json reads).
-PRIMARY: the KEY of the figure the overall answer is about [static_overhead].
+PRIMARY: the KEY of the figure the overall answer is about [the project's
+overhead, the catalogue's primary: static_omp_median_overhead_us]; a key the
+tools printed before issue 43 (static_overhead) is read as its figure.
 --look: after PAIRS pairs, is the primary question decided at the planned
 LOOKS (N1,N2,...)? Exit 0 decided, 1 not yet, 2 PRIMARY is not a figure of
 these processes (one line), 3 an error. Without LOOKS ("-") it only checks
@@ -25,11 +27,10 @@ import os
 import sys
 from collections import Counter, OrderedDict
 
-from . import compare_figures, runtime_library, safe_write, stats_helper
+from . import catalogue, compare_figures, given, runtime_library, safe_write, stats_helper
 from .compare_words import dropped_text, interval_text, power_text, serial_text
 from .safe_io import for_terminal
 
-PRIMARY = "static_overhead"
 ALPHA = "0.05"
 CSV_HEADER = ("figure,scale,n_a,n_b,median_a,median_b,estimate,ci95_low,ci95_high,ci_coverage,u,p,test,detected,verdict,"
               "key,role,pairs,shift,shift_ci_low,shift_ci_high,shift_ci_coverage,paired_p,paired_test,holm_adjusted_p,"
@@ -93,7 +94,7 @@ def process_pairs(stem, n):
                 entry[0].constant = entry[0].constant or f.constant
             missing[label] = compare_figures.missing_reasons(doc)
         for key, (f, a, b) in pair.items():
-            e = figures.setdefault(key, {"name": f.name, "constant": False, "a": [], "b": [],
+            e = figures.setdefault(key, {"name": f.name, "unit": f.unit, "constant": False, "a": [], "b": [],
                                          "dropped": {"A": Counter(), "B": Counter()}})
             e["constant"] = e["constant"] or f.constant
             if a is not None and b is not None:
@@ -101,14 +102,16 @@ def process_pairs(stem, n):
                 e["b"].append(b)
         for label in "AB":
             for key, why in missing[label].items():
-                e = figures.setdefault(key, {"name": key, "constant": False, "a": [], "b": [],
+                fig = catalogue.load().figure(key)
+                e = figures.setdefault(key, {"name": fig.label if fig else key, "unit": fig.unit if fig else "",
+                                             "constant": False, "a": [], "b": [],
                                              "dropped": {"A": Counter(), "B": Counter()}})
                 e["dropped"][label][why] += 1
     return figures, docs
 
 
-def unit_of(figure):
-    return figure.split(" ")[-1]
+def unit_of(fig):
+    return fig["unit"]
 
 
 def constant_reason(fig):
@@ -131,7 +134,7 @@ def spread_differs(c, alpha):
 def sentence(fig, c, decided, alpha):
     """The verdict of one figure from its paired answer and whether it was decided (primary: p at its level
     with the interval excluding 0; others: Holm, with the interval at its level excluding 0)."""
-    name, unit, n = fig["name"], unit_of(fig["name"]), c["n"]
+    name, unit, n = fig["name"], unit_of(fig), c["n"]
     if decided and spread_differs(c, alpha):
         return ("B's %s differs from A's in spread (median absolute deviation %.3g against %.3g), not shown in "
                 "centre (P(B>A) = %.2f, Brunner-Munzel p = %.2g)" % (name, c["mad_b"], c["mad_a"], c["p_b_greater"],
@@ -175,8 +178,8 @@ def sequential_lines(c, looks, n):
         "not decided by the last look" if n >= looks[-1] else "stopped before the last look, not decided")
     return ["  Group-sequential (--until): looks after %s pairs, each at Pocock's level p <= %.4g (simulated overall"
             % (",".join(str(x) for x in looks), c["nominal_alpha"]),
-            "  rate of a false 'differs' %.4f against alpha %s); %s after %d pairs." % (
-                c["overall_alpha"] if c["overall_alpha"] is not None else float("nan"), ALPHA, done, n)]
+            "  rate of a false 'differs' %s against alpha %s); %s after %d pairs." % (
+                "%.4f" % c["overall_alpha"] if c["overall_alpha"] is not None else "n/a", ALPHA, done, n)]
 
 
 def nothing_compared(docs, n):
@@ -195,8 +198,19 @@ def nothing_compared(docs, n):
     return [text + ", so neither a difference nor its absence can be said."]
 
 
-def report(stem, header_text, helper, primary=PRIMARY):
+def undecided_reason(fig, n):
+    """Which reason holds on which side when the primary figure FIG (process_pairs' entry, None: measured by
+    neither side) is missing from pairs: 'side B: 6 of 6 processes busy; side A: 1 of 6 processes mean and
+    median chunk apart' - each side's processes left out (issue 44's counts, compare_figures.missing_reasons)
+    in given.py's one printing of it; '' when none was."""
+    if fig is None:
+        return ""
+    return given.side_reason([("side %s" % side, given.Given(total=n, why=fig["dropped"][side])) for side in "AB"])
+
+
+def report(stem, header_text, helper, primary=None):
     """(text, csv, json bytes) of the comparison."""
+    primary = catalogue.load().canonical(primary) if primary else catalogue.load().primary().key
     single, sides, settings = read_header(header_text)
     n = int(single.get("replicates", "0"))
     looks = parse_looks(single.get("looks"))
@@ -222,8 +236,10 @@ def report(stem, header_text, helper, primary=PRIMARY):
     p_fig = figures.get(primary)
     out.append("")
     if p_fig is None or primary not in compared:
-        overall = ("Overall: the primary figure, %s, was not measured here, or was not a result in any pair (an invalid "
-                   "measurement: the processes' output is in .full; name another with --primary)." % primary)
+        why = undecided_reason(p_fig, n)
+        overall = ("Overall: no answer on the primary figure, %s: %s." % (primary, (
+            "it was not a result in any pair (%s; the processes' output is in .full)" % why) if why else
+            "it was not measured here (name another with --primary)"))
         if p_fig is not None and dropped_text(p_fig, n):
             out.append("Primary figure: %s: no pair kept; %s." % (primary, dropped_text(p_fig, n).split("; ", 1)[1]))
     elif primary in constant:
@@ -241,10 +257,10 @@ def report(stem, header_text, helper, primary=PRIMARY):
                     c["median_a"], c["median_b"], c["estimate_text"],
                     " (no interval: the test keeps every shift at this level)" if interval_text(c) is None
                     else " (%s)" % interval_text(c), c["p"]),
-                "  P(B > A) = %.2f (Brunner-Munzel p = %s); spread (median absolute deviation) A %.3g, B %.3g" % (
-                    c["p_b_greater"] if c["p_b_greater"] is not None else float("nan"),
+                "  P(B > A) = %s (Brunner-Munzel p = %s); spread (median absolute deviation) A %.3g, B %.3g" % (
+                    "%.2f" % c["p_b_greater"] if c["p_b_greater"] is not None else "n/a",
                     "n/a" if c["bm_p"] is None else "%.2g" % c["bm_p"], c["mad_a"], c["mad_b"]),
-                "  Power: %s." % power_text(c, unit_of(p_fig["name"]), looks)]
+                "  Power: %s." % power_text(c, unit_of(p_fig), looks)]
         if serial_text(c):
             out.append("  Serial correlation: %s." % serial_text(c))
         if dropped_text(p_fig, n):
@@ -340,6 +356,10 @@ def report(stem, header_text, helper, primary=PRIMARY):
     else:
         out.append("Verdict: %d of %d figures differ (the primary at alpha %s, the others under Holm); no difference is "
                    "detectable in the rest." % (flagged, m + (1 if primary in answers else 0), ALPHA))
+    if primary in answers and not decided.get(primary):
+        why = undecided_reason(p_fig, n)   # which reason holds, on which side (issue 43, item 6)
+        if why:
+            overall = overall[:-1] + "; not a result in every process: %s." % why
     out.append(overall)
     js = stats_helper.comparison_json(helper, level, "\n".join(records) + "\n")
     return "\n".join(out) + "\n", "\n".join(csv_lines) + "\n", js
@@ -347,6 +367,7 @@ def report(stem, header_text, helper, primary=PRIMARY):
 
 def look(stem, pairs, helper, primary, looks_text):
     """--look: 0 decided, 1 not yet, 2 PRIMARY is no (counted) figure of these processes."""
+    primary = catalogue.load().canonical(primary)
     figures, docs = process_pairs(stem, pairs)
     possible = set()
     for doc in docs["A"] + docs["B"]:
@@ -388,14 +409,14 @@ def main(argv):
             return list_figures(argv[1])
         if argv[:1] == ["--look"] and len(argv) == 6:
             return look(argv[1], int(argv[2]), argv[3], argv[4], argv[5])
-    except (ValueError, stats_helper.StatsError) as e:
+    except (ValueError, stats_helper.StatsError, catalogue.CatalogueError) as e:
         sys.stderr.write("run_clomp.sh: --compare: %s\n" % for_terminal(str(e)))
         return 3
     if len(argv) not in (3, 4):
         sys.stderr.write("usage: compare-report STEM RECORDS HELPER [PRIMARY]\n")
         return 2
     stem, records_path, helper = argv[:3]
-    primary = argv[3] if len(argv) == 4 and argv[3] else PRIMARY
+    primary = argv[3] if len(argv) == 4 and argv[3] else None
     try:
         with open(records_path, encoding="utf-8") as f:
             header = with_runtime(f.read())
@@ -408,7 +429,7 @@ def main(argv):
             safe_write.replace_file(fd, name + ".json", js)
         finally:
             os.close(fd)
-    except (ValueError, stats_helper.StatsError, safe_write.UnsafeTarget, OSError) as e:
+    except (ValueError, stats_helper.StatsError, catalogue.CatalogueError, safe_write.UnsafeTarget, OSError) as e:
         sys.stderr.write("run_clomp.sh: --compare: %s\n" % for_terminal(str(e)))
         return 3
     sys.stdout.write(text)

@@ -140,3 +140,11 @@ def outliers(helper, request):
             raise StatsError("clomp-stats outliers: members missing")
         out.append(doc)
     return out
+
+
+def plan(helper, pairs, alpha="0.05"):
+    """Whether PAIRS pairs can reach ALPHA with the exact signed-rank test at all (clomp-stats plan,
+    compare/plan_answer.c): {"smallest_p", "pairs_needed", "reachable"}."""
+    out = answer(helper, ["plan", "--json", str(int(pairs)), alpha], ("smallest_p", "pairs_needed", "reachable"))
+    out["pairs_needed"], out["reachable"] = int(out["pairs_needed"]), int(out["reachable"])
+    return out

@@ -31,7 +31,7 @@ def scrambled(r, n):
 
 def record(value, compiler, runtime):
     return {"schema": "clomp-result", "build": {"compiler": compiler}, "ompt": {"runtime": runtime},
-            "measurements": [{"name": "Static OMP", "key": "static", "selected": True, "us_per_loop": value * 3,
+            "measurements": [{"name": "Static OMP", "key": "static", "role": "checked", "selected": True, "us_per_loop": value * 3,
                               "overhead_us_per_loop": value},
                              {"name": HOSTILE, "selected": True, "us_per_loop": value},
                              {"name": "calc_deposit", "selected": True, "us_per_loop": 1.0 + value / 1000}],
@@ -71,9 +71,10 @@ class CompareReport(unittest.TestCase):
     def test_every_comparison_ends_with_one_answer_for_the_primary_figure(self):
         text, csv_text, js = self.make((("GCC 12.2.0", "libgomp"), ("GCC 12.2.0", "libgomp")))
         last = text.rstrip("\n").split("\n")[-1]
-        self.assertTrue(last.startswith("Overall (static_overhead: Static OMP overhead us/Loop, the primary figure): B's "
-                                        "Static OMP overhead us/Loop is 1.0"), last)
-        self.assertIn(" us/Loop above A's (shift ", last)
+        self.assertTrue(last.startswith("Overall (static_omp_median_overhead_us: Static OMP overhead us/Loop (median "
+                                        "chunks), the primary figure): B's Static OMP overhead us/Loop (median chunks) "
+                                        "is 1.0"), last)
+        self.assertIn(" us above A's (shift ", last)
         # static us/Loop, static overhead, the hostile name's us/Loop and calc_deposit's; the CPU seconds are the
         # same in every process: not counted.
         self.assertEqual(json.loads(js.decode())["figures_compared"], 4)
@@ -85,23 +86,46 @@ class CompareReport(unittest.TestCase):
         text, csv_text, js = self.make((("GCC", "libgomp"), ("GCC", "libgomp")))
         rows = list(csv.reader(io.StringIO(csv_text)))
         self.assertEqual({len(r) for r in rows}, {31})
-        self.assertIn('a,b "q" <x> &  tab next us/Loop', [r[0] for r in rows])
+        self.assertIn('a,b "q" <x> &  tab next us/Loop (median chunk)', [r[0] for r in rows])
         # the table names the figure by its KEY (letters, digits, '_'); the name stays whole in the CSV and JSON
-        self.assertEqual(len([l for l in text.splitlines() if l.startswith("a_b_q_x_tab_next_us_per_loop ")]), 1)
+        self.assertEqual(len([l for l in text.splitlines() if l.startswith("a_b_q_x_tab_next_median_us_per_loop ")]), 1)
         self.assertFalse([l for l in text.splitlines() if l.lstrip().startswith("next")])
-        self.assertIn("a_b_q_x_tab_next_us_per_loop", [r[15] for r in rows])
+        self.assertIn("a_b_q_x_tab_next_median_us_per_loop", [r[15] for r in rows])
         figures = [f["figure"] for f in json.loads(js.decode())["figures"]]
-        self.assertIn('a,b "q" <x> &  tab next us/Loop', figures)
+        self.assertIn('a,b "q" <x> &  tab next us/Loop (median chunk)', figures)
 
     def test_an_unchanged_primary_figure_answers_no_difference(self):
         text = self.make((("GCC", "libgomp"), ("GCC", "libgomp")), b_factor=1.0)[0]
-        self.assertIn("Overall (static_overhead: Static OMP overhead us/Loop, the primary figure): no difference "
-                      "detectable with 6 pairs; every pair differs by the same amount", text.rstrip("\n").split("\n")[-1])
+        self.assertIn("Overall (static_omp_median_overhead_us: Static OMP overhead us/Loop (median chunks), the primary "
+                      "figure): no difference detectable with 6 pairs; every pair differs by the same amount",
+                      text.rstrip("\n").split("\n")[-1])
+
+    def test_a_key_printed_before_issue_43_names_its_figure(self):
+        text = self.make((("GCC", "libgomp"), ("GCC", "libgomp")))[0]
+        old = compare_report.report(self.stem, "replicates\t6\nsequence\tABBAAB\n", HELPER, "static_overhead")[0]
+        self.assertEqual(text.rstrip("\n").split("\n")[-1], old.rstrip("\n").split("\n")[-1])
 
     def test_a_primary_figure_not_measured_is_said(self):
         self.make((("GCC", "libgomp"), ("GCC", "libgomp")))
         text = compare_report.report(self.stem, "replicates\t6\nsequence\tABBAAB\n", HELPER, "barrier_level1_overhead")[0]
-        self.assertIn("Overall: the primary figure, barrier_level1_overhead, was not measured here", text)
+        self.assertIn("Overall: no answer on the primary figure, barrier_level1_overhead: it was not measured here", text)
+
+    def test_a_side_whose_processes_were_busy_is_named_in_the_last_line(self):
+        # Item 6 of issue 43: side B's 6 processes ran on a busy machine and marked Static OMP invalid; the last
+        # line says which reason holds on which side (the records' census and valid flags, read here as the oracle).
+        self.make((("GCC", "libgomp"), ("GCC", "libgomp")))
+        for r in range(1, 7):
+            path = "%s_B%d.json" % (self.stem, r)
+            with open(path) as f:
+                doc = json.load(f)
+            doc["noise_census"] = {"busy": True, "busy_reason": "thread 0 lost 60%"}
+            doc["measurements"][0].update(valid=False, overhead_us_per_loop=None, us_per_loop=None)
+            with open(path, "w") as f:
+                json.dump(doc, f)
+        text = compare_report.report(self.stem, "replicates\t6\nsequence\tABBAAB\n", HELPER)[0]
+        self.assertEqual(text.rstrip("\n").split("\n")[-1],
+                         "Overall: no answer on the primary figure, static_omp_median_overhead_us: it was not a result in "
+                         "any pair (side B: 6 of 6 processes busy; the processes' output is in .full).")
 
     def test_a_figure_holm_finds_different_at_its_second_step_has_an_interval_that_excludes_no_change(self):
         # Two Holm figures over 10 pairs: Static OMP us/Loop doubled (p = 2/1024, Holm's first step, at
@@ -117,7 +141,7 @@ class CompareReport(unittest.TestCase):
                 with open("%s_%s%d.json" % (self.stem, label, r), "w") as f:
                     json.dump(doc, f)
         js = compare_report.report(self.stem, "replicates\t%d\nsequence\t%s\n" % (n, "AB" * n), HELPER)[2]
-        x = [f for f in json.loads(js.decode())["figures"] if f["key"] == "x_us_per_loop"][0]
+        x = [f for f in json.loads(js.decode())["figures"] if f["key"] == "x_median_us_per_loop"][0]
         self.assertAlmostEqual(x["paired"]["p"], 50 / 1024.0, places=12)
         self.assertEqual(x["detected"], 1, "Holm's second step rejects at 0.05/1")
         self.assertAlmostEqual(x["paired"]["ci_level_asked"], 1 - 0.05 / 1, places=12)
@@ -125,7 +149,7 @@ class CompareReport(unittest.TestCase):
         self.assertTrue(low > 0 and high > 0, "a figure said to differ has an interval holding no change: %r" % ([low, high],))
 
     def primary_only(self, a, b, looks=None, invalid_b=()):
-        """Pairs whose primary figure (static_overhead) is a[i], b[i]; B's processes numbered in INVALID_B
+        """Pairs whose primary figure (the project's overhead, static_omp_median_overhead_us) is a[i], b[i]; B's processes numbered in INVALID_B
         marked not a result by their run (no overhead, the reason clomp gives)."""
         n = len(a)
         for r in range(1, n + 1):
@@ -148,7 +172,7 @@ class CompareReport(unittest.TestCase):
         text, _, js = self.primary_only(a, b)
         overall = text.rstrip("\n").split("\n")[-1]
         self.assertIn("no difference detectable with 8 pairs", overall)
-        figure = [f for f in json.loads(js.decode())["figures"] if f["key"] == "static_overhead"][0]
+        figure = [f for f in json.loads(js.decode())["figures"] if f["key"] == "static_omp_median_overhead_us"][0]
         self.assertAlmostEqual(figure["paired"]["p"], 2 / 32.0, places=12)
         self.assertFalse(figure["detected"])
 
@@ -158,7 +182,7 @@ class CompareReport(unittest.TestCase):
         text, _, js = self.primary_only(a, b)
         overall = text.rstrip("\n").split("\n")[-1]
         self.assertIn("above A's (shift 0.0 (excluded)..", overall)
-        figure = [f for f in json.loads(js.decode())["figures"] if f["key"] == "static_overhead"][0]
+        figure = [f for f in json.loads(js.decode())["figures"] if f["key"] == "static_omp_median_overhead_us"][0]
         self.assertAlmostEqual(figure["paired"]["p"], 2 / 64.0, places=12)
         self.assertTrue(figure["paired"]["shift_ci_low_open"])
 
@@ -176,7 +200,7 @@ class CompareReport(unittest.TestCase):
         self.assertIn("Processes left out: 8 of 10 pairs kept; A lost 0; B lost 2 (mean and median chunk apart 2); "
                       "B lost more: the pairs kept may favour B.", text)
         dropped = json.loads(js.decode())["dropped"]
-        self.assertEqual(dropped, [{"key": "static_overhead", "side": "B", "processes": 2,
+        self.assertEqual(dropped, [{"key": "static_omp_median_overhead_us", "side": "B", "processes": 2,
                                     "reason": "mean and median chunk apart"}])
 
     def test_the_error_rate_of_the_report_is_stated(self):

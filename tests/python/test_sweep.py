@@ -15,7 +15,7 @@ import unittest
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from bundle_lib import GOLDEN  # noqa: E402
-from clomp_results import cliff, grade, loader, sweep_plan  # noqa: E402
+from clomp_results import catalogue, cliff, grade, loader, sweep_plan  # noqa: E402
 from clomp_results.records import PlannedRun, RunRecord  # noqa: E402
 
 
@@ -74,7 +74,10 @@ def doc(fork_join, barrier, valid=True):
 
 class Cliff(unittest.TestCase):
     def judge(self, runs, cores):
-        return {r["figure"]: r for r in cliff.judge(cliff.points(runs, "6400zones"), cores)}
+        """The verdict rows by measurement key (the catalogue's cliff set: each one's median-chunk us/Loop)."""
+        keys = dict((f.key, f["measurement"]) for f in catalogue.load().in_set("cliff"))
+        self.assertEqual(sorted(keys.values()), ["barrier", "parallel"])
+        return {keys[r["figure"]]: r for r in cliff.judge(cliff.points(runs, "6400zones"), cores)}
 
     def test_a_step_above_the_factor_is_flagged_and_one_below_is_not(self):
         f = cliff.CLIFF_FACTOR

@@ -251,6 +251,41 @@ static void test_pairs_needed(void)
     ok(signed_rank_pairs_needed(5.0, 0.05, 0.8, 2000, 3) == 6, "a huge shift still needs 6 pairs (2/64 <= 0.05)");
 }
 
+/* The smallest two-sided p of the exact test with n untied pairs, by brute force: over all 2^n sign
+ * patterns of the ranks 1..n, P(|W+ - n(n+1)/4| >= the largest deviation), W+ the positive ranks' sum. */
+static double smallest_p_by_enumeration(int n)
+{
+    double mean = n * (n + 1) / 4.0, most = n * (n + 1) / 2.0 - mean;
+    long extreme = 0, patterns = 1L << n;
+    for (long p = 0; p < patterns; p++) {
+        int w = 0;
+        for (int r = 1; r <= n; r++)
+            if (p & (1L << (r - 1)))
+                w += r;
+        extreme += fabs(w - mean) >= most - 1e-9;
+    }
+    return (double)extreme / (double)patterns;
+}
+
+static void test_plan_reach(void)
+{
+    int same = 1;
+    for (int n = 1; n <= 16; n++)
+        same &= close_to(signed_rank_smallest_p(n), fmin(1.0, smallest_p_by_enumeration(n)), 1e-15);
+    ok(same, "the smallest p of 1..16 pairs is the brute-force enumeration's (2 / 2^n)");
+    /* The least n with 2/2^n <= alpha, from the enumeration too. */
+    int least = 1;
+    const double alphas[] = {0.5, 0.1, 0.05, 0.01, 0.001};
+    for (size_t i = 0; i < sizeof alphas / sizeof alphas[0]; i++) {
+        int n = 1;
+        while (smallest_p_by_enumeration(n) > alphas[i])
+            n++;
+        least &= signed_rank_least_pairs(alphas[i]) == n;
+    }
+    ok(least && signed_rank_least_pairs(0.05) == 6, "the fewest pairs that can reach alpha 0.5, 0.1, 0.05, 0.01, 0.001 "
+       "are the enumeration's (6 at 0.05: 3 or 5 pairs never can)");
+}
+
 static void test_planning(void)
 {
     /* Tables: chi2(0.95, 1) = 3.841459, chi2(0.2, 5) = 2.342534, chi2(0.5, 10) = 9.341818. */
@@ -283,6 +318,7 @@ int main(void)
     test_sequential();
     test_prediction();
     test_pairs_needed();
+    test_plan_reach();
     test_planning();
     return done_testing();
 }

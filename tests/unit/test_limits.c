@@ -20,7 +20,7 @@
 #include "kernels/ref_check.h"
 #include "measure/limits.h"
 #include "numa/cpu_place.h"
-#include "report/limits_figures.h"
+#include "report/process_figures.h"
 #include "tap.h"
 
 /* ---- stand-in topologies ---------------------------------------------------------------- */
@@ -388,21 +388,24 @@ static void early_barrier_caught(void)
 }
 
 /* The figure table describes each figure once and wholly: a key of its own, and every field the
- * writers and a figure catalogue read. */
+ * writers and the catalogue of figures read (--limits' rows of process_figures.c). */
 static void figure_table(void)
 {
     int whole = 1, unique = 1;
     for (size_t i = 0; i < limit_figure_count; i++) {
-        const LimitFigure *f = &limit_figures[i];
+        const ProcessFigure *f = &limit_figures[i];
         whole &= f->key != NULL && f->label != NULL && f->measures != NULL && f->estimator != NULL &&
-                 f->value != NULL && f->unit != NULL && f->better != NULL &&
+                 f->value != NULL && f->unit != NULL && f->member != NULL && f->csv != NULL && f->json != NULL &&
                  (strcmp(f->unit, "ns") == 0 || strcmp(f->unit, "cycles") == 0 || strcmp(f->unit, "x") == 0) &&
-                 (strcmp(f->better, "lower") == 0 || strcmp(f->better, "higher") == 0) && f->timing < LIMIT_TIMINGS;
+                 (f->better == BETTER_LOWER || f->better == BETTER_HIGHER) && f->timing < LIMIT_TIMINGS &&
+                 (f->sets & FIGURE_SET_LIMITS) && strncmp(f->key, "limits_", 7) == 0 &&
+                 strcmp(f->key + 7, f->member) == 0 && strcmp(f->csv, f->key) == 0;
         for (size_t j = 0; j < i; j++)
-            unique &= strcmp(limit_figures[j].key, f->key) != 0;
+            unique &= strcmp(limit_figures[j].member, f->member) != 0;
     }
     ok(limit_figure_count >= 20 && whole, "each of the %zu --limits figures has a key, label, unit (ns, cycles, x), "
-       "what it measures, its estimator, which way is better and its value", limit_figure_count);
+       "what it measures, its estimator, which way is better, its value, and its catalogue key limits_<member> "
+       "(the CSV column)", limit_figure_count);
     ok(unique, "no two figures share a key (the JSON member and the CSV column)");
     LimitsRecord l;
     memset(&l, 0, sizeof l);
@@ -414,9 +417,9 @@ static void figure_table(void)
     strcpy(l.bound.not_a_result, "no pair");
     for (size_t i = 0; i < limit_figure_count; i++) {
         LimitValue v = limit_figures[i].value(&l);
-        if (strcmp(limit_figures[i].key, "omp_barrier_cycles") == 0)
+        if (strcmp(limit_figures[i].member, "omp_barrier_cycles") == 0)
             cycles_right = v.available && v.value == 600.0 && !v.withheld;
-        if (strcmp(limit_figures[i].key, "barrier_bound_ns") == 0)
+        if (strcmp(limit_figures[i].member, "barrier_bound_ns") == 0)
             withheld_right = v.withheld && strcmp(v.not_a_result, "no pair") == 0;
     }
     ok(cycles_right, "OpenMP's barrier of 300 ns at 2 GHz is 600 cycles");

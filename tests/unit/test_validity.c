@@ -202,7 +202,7 @@ static void test_collapse(void)
     out = begin();
     print_verdict(out, &r);
     fclose(out);
-    ok(has("Not a result: Static OMP is invalid") && !has("speeds up") && !has("speed up") && !has("Speedup:"),
+    ok(has("Not a result: Static OMP is invalid") && !has("pays") && !has("speed up") && !has("Speedup:"),
        "the verdict says the Static OMP figures are not a result and draws no speedup conclusion:\n%s", text);
 }
 
@@ -325,25 +325,28 @@ static void test_verdict(void)
     stat.m.noisy = 1;                                 /* its chunks vary by more than 10% */
     RunRecord r = record_of(&run, &serial, &best, &stat);
     verdict_of(&r);
-    ok(has("Too noisy to say") && !has("does NOT speed up") && !has("still speeds up"),
-       "a noisy run with a speedup below 1 says 'Too noisy to say' and never 'does NOT speed up':\n%s", text);
+    ok(has("no conclusion about this 6400-zone loop (too noisy") && has("Quiet enough: no") && !has("does NOT") &&
+           !has("pays."),
+       "a noisy run with a speedup below 1 draws no conclusion, says it was too noisy, and never 'does NOT pay':\n%s", text);
     results[2].noisy = 0;
     verdict_of(&r);
-    ok(has("does NOT speed up") && !has("Too noisy"), "a steady run with a speedup below 1 says it does not speed up");
+    ok(has("threading this 6400-zone loop does NOT pay") && has("Quiet enough: ") && !has("Quiet enough: no") &&
+           !has("too noisy"),
+       "a steady run whose speedup interval lies below 1 says threading the loop does not pay:\n%s", text);
 
     census.busy_judged = census.busy = 1;
     snprintf(census.busy_reason, sizeof census.busy_reason, "thread 1 lost 52%%");
     r.noise = &census;
     verdict_of(&r);
     const char *first = strchr(text, '\n');
-    ok(first != NULL && strncmp(first + 1, "This machine was busy: these figures measure the contention, not the node's "
-                                           "OpenMP overhead (thread 1 lost 52%)", 96) == 0,
-       "with the census busy, the verdict leads with 'this machine was busy' and the census's reason:\n%s", text);
-    ok(!has("speeds up") && !has("speed up") && !has("Speedup:") && !has("Too noisy") && !has("LLNL targets:"),
+    ok(first != NULL && strncmp(first + 1, "Busy:         this machine was busy (thread 1 lost 52%), so these figures "
+                                           "measure the contention, not OpenMP: no conclusion.\nWhat to do: ", 126) == 0,
+       "with the census busy, the answer says so in one sentence with the census's reason, then what to do:\n%s", text);
+    ok(!has("pay") && !has("speed up") && !has("Speedup:") && !has("Quiet enough") && !has("LLNL target"),
        "and states no speedup conclusion, no noise judgement and no LLNL verdict");
     census.busy = 0;
     verdict_of(&r);
-    ok(!has("busy") && has("does NOT speed up"), "a census that found the machine quiet leaves the verdict as it was");
+    ok(!has("busy") && has("does NOT pay"), "a census that found the machine quiet leaves the answer as it was");
 }
 
 /* CLOMP 1.2's overhead (Runtime minus Bestcase's Runtime) gets an interval
