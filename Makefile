@@ -261,8 +261,8 @@ PYTHON_BIN_DIR = $(shell python3 -c 'import os, sys; print(os.path.dirname(sys.e
 TEST_ENV = $(if $(PYTHON_BIN_DIR),PATH='$(PYTHON_BIN_DIR)':"$$PATH") OMP_WAIT_POLICY=$${OMP_WAIT_POLICY:-passive} CLOMP=$(CURDIR)/$(CHECK_PROGRAM) CLOMP_FAULTS_BIN=$(CURDIR)/$(CHECK_PROGRAM)-faults BUILD_DIR=$(CURDIR)/$(BUILD) CLOMP_STATS=$(CURDIR)/$(STATS_HELPER) CLOMP_WRITE=$(CURDIR)/$(WRITE_HELPER)
 # The quick lane runs two test files at a time (CHECK_JOBS): most of them are
 # one shell or Python process at a time, and every test already copes with
-# oversubscribed cores. The full lane stays one file at a time: its guests,
-# ranks and Slurm daemons have time-outs of their own.
+# oversubscribed cores. The full lane's guests, ranks and Slurm daemons run
+# one file at a time (check-all).
 CHECK_JOBS ?= 2
 # The quick lane's test files (a lane may name fewer: .ci/run's offload lane),
 # the longest first: started last, one of them alone would hold the lane's end
@@ -284,8 +284,17 @@ check: $(CHECK_PROGRAM) clomp-faults unit-tests $(STATS_HELPER) $(WRITE_HELPER)
 check-build: $(CHECK_PROGRAM) clomp-faults unit-tests $(STATS_HELPER) $(WRITE_HELPER)
 	$(TEST_ENV) CLOMP_TEST_LANE=quick $(PROVE) -j$(CHECK_JOBS) --exec '' $(BUILD_TESTS) $(UNIT_BIN)
 
+# The full lane: the files that start guests, daemons or ranks with time-outs
+# of their own (FULL_LANE_ALONE) one at a time after the others, which run
+# CHECK_JOBS at a time as in the quick lane; a failure in the first part still
+# lets the second run.
+FULL_LANE_ALONE = tests/numa-vm.t tests/cluster.t tests/slurm.t tests/mpi.t tests/bignode-vm.t
 check-all: $(CHECK_PROGRAM) clomp-faults unit-tests $(STATS_HELPER) $(WRITE_HELPER)
-	$(TEST_ENV) CLOMP_TEST_LANE=full $(PROVE) --timer --exec '' $(UNIT_BIN) tests/*.t
+	rc=0; \
+	$(TEST_ENV) CLOMP_TEST_LANE=full $(PROVE) --timer -j$(CHECK_JOBS) --exec '' \
+	    $(filter-out $(FULL_LANE_ALONE),$(CHECK_TESTS)) $(UNIT_BIN) || rc=1; \
+	$(TEST_ENV) CLOMP_TEST_LANE=full $(PROVE) --timer --exec '' $(filter $(wildcard tests/*.t),$(FULL_LANE_ALONE)) || rc=1; \
+	exit $$rc
 
 # An emulated 4-node Slurm cluster (tests/cluster.t, issue 50: one slurmd per
 # node in its own UTS namespace, started and stopped by the test, nothing left
