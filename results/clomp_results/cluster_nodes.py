@@ -134,7 +134,7 @@ def read_summaries(paths: List[str]) -> Iterator[Node]:
         raw = read_bounded(path, SUMMARY_BYTES, what=path)
         try:
             doc = json.loads(raw.decode("utf-8"))
-        except (UnicodeDecodeError, ValueError) as e:
+        except (UnicodeDecodeError, ValueError, RecursionError) as e:
             raise Refused("%s: not JSON (%s)" % (where, for_terminal(str(e))[:200]))
         yield summary_node(doc, where)
 
@@ -146,7 +146,7 @@ def record_ranks(path: str) -> Iterator[Node]:
     where = for_terminal(path)
     try:
         doc = json.loads(read_bounded(path, RECORD_BYTES, what=path).decode("utf-8"))
-    except (UnicodeDecodeError, ValueError) as e:
+    except (UnicodeDecodeError, ValueError, RecursionError) as e:
         raise Refused("%s: not JSON (%s)" % (where, for_terminal(str(e))[:200]))
     mpi = doc.get("mpi") if isinstance(doc, dict) else None
     ranks = mpi.get("per_rank") if isinstance(mpi, dict) else None

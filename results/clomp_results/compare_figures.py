@@ -27,7 +27,7 @@ def read_record(path):
         raise ValueError(str(e))
     try:
         doc = json.loads(data.decode("utf-8", "replace"))
-    except ValueError as e:
+    except (ValueError, RecursionError) as e:
         raise ValueError("%s: not JSON (%s)" % (path, e))
     if not isinstance(doc, dict) or doc.get("schema") != "clomp-result":
         raise ValueError("%s: not a clomp-result record" % path)

@@ -159,7 +159,7 @@ def load_from_input(inp: safe_io.Input, name: str, source: str = "") -> Suite:
                 if not isinstance(doc, dict) or doc.get("schema") != "clomp-result":
                     raise ValueError("not a clomp-result document")
                 records[int(m.group(2))] = RunRecord(int(m.group(2)), m.group(1), rel, doc)
-            except ValueError as e:
+            except (ValueError, RecursionError) as e:
                 problems.append("%s: not a clomp JSON record (%s)" % (rel, e))
         elif rest.startswith("_") and rest.endswith(".summary"):
             summaries[rest[1:-len(".summary")]] = read_table(rel, safe_io.read_in_top(inp, rel))

@@ -247,7 +247,7 @@ def main(argv: List[str]) -> int:
     for path in argv:
         try:
             doc = json.loads(safe_io.read_bounded(path, safe_io.DEFAULT_LIMITS.max_member_bytes).decode("utf-8", "replace"))
-        except (OSError, ValueError, safe_io.Refused) as e:
+        except (OSError, ValueError, RecursionError, safe_io.Refused) as e:
             print("clomp-results offload: %s: %s" % (for_terminal(os.path.basename(path)), for_terminal(str(e))), file=sys.stderr)
             return 2
         if not isinstance(doc, dict):

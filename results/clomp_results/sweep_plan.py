@@ -160,7 +160,7 @@ def runtime_of(record_path: str) -> str:
     from . import safe_io
     try:
         doc = json.loads(safe_io.read_bounded(record_path, 16 << 20, what=record_path).decode("utf-8", "replace"))
-    except (OSError, ValueError, safe_io.Refused):
+    except (OSError, ValueError, RecursionError, safe_io.Refused):
         return ""
     ompt = doc.get("ompt") if isinstance(doc, dict) else None
     name = ompt.get("runtime_file") if isinstance(ompt, dict) else None

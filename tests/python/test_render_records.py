@@ -117,6 +117,16 @@ class FromRecords(unittest.TestCase):
         finally:
             other.close()
 
+    def test_a_record_nested_past_the_parser_is_a_damaged_record(self):
+        # json.loads raises RecursionError, not ValueError, on deep nesting: refused the same way.
+        with open(self.s.path("_key.run2.json"), "w") as f:
+            f.write("[" * 200000)
+        rc, err, page = self.s.render("no")
+        self.assertEqual(rc, 0, err)
+        self.assertNotIn("Traceback", err)
+        top = page[:page.index('id="key-results"')]
+        self.assertIn("CLOMP_vm_1_key.run2.json: not a clomp JSON record (maximum recursion depth", top)
+
     def test_a_damaged_or_missing_record_is_said_at_the_top(self):
         with open(self.s.path("_key.run2.json"), "w") as f:
             f.write("{not json")
