@@ -200,7 +200,7 @@ static void fill(const Schedule *s, const FigureKind *k, CatalogueFigure *f)
     f->target = llnl_target_of(s);
     if (f->target != NULL && !(f->target->below_cycles > 0.0))
         f->target = NULL;
-    if (k == LLNL_KIND) {
+    if (k == LLNL_KIND && f->target != NULL) {   /* kind_applies gives this kind only a judged target */
         snprintf(f->label, sizeof f->label, "%s cycles (LLNL target < %.0f)", s->name, f->target->below_cycles);
         replace(f->json, sizeof f->json, k->json, "TARGET", f->target->key);
         replace(f->interval, sizeof f->interval, k->interval, "TARGET", f->target->key);
@@ -241,8 +241,9 @@ static void complete(CatalogueFigure *f)
         }
 }
 
-/* Position i: schedule i / kind_count, kind i % kind_count; then the other figures. */
-static int figure_at(size_t i, CatalogueFigure *f, int whole)
+/* Position i: schedule i / kind_count, kind i % kind_count; then the other figures. A schedule's
+   figure without its sets and former keys (complete() adds them, asking figure_at for the others). */
+static int figure_at(size_t i, CatalogueFigure *f)
 {
     size_t per_schedule = figure_kind_count, schedules = clomp_schedule_count * per_schedule;
     if (i < schedules) {
@@ -251,8 +252,6 @@ static int figure_at(size_t i, CatalogueFigure *f, int whole)
         if (!kind_applies(s, k))
             return -1;
         fill(s, k, f);
-        if (whole)
-            complete(f);
         return 1;
     }
     i -= schedules;
@@ -278,7 +277,7 @@ static int same_key_exists(const char *key)
 {
     CatalogueFigure f;
     int got;
-    for (size_t i = 0; (got = figure_at(i, &f, 0)) != 0; i++)
+    for (size_t i = 0; (got = figure_at(i, &f)) != 0; i++)
         if (got > 0 && strcmp(f.key, key) == 0)
             return 1;
     return 0;
@@ -287,10 +286,12 @@ static int same_key_exists(const char *key)
 int figure_catalogue_next(size_t *index, CatalogueFigure *f)
 {
     int got;
-    while ((got = figure_at(*index, f, 1)) < 0)
+    while ((got = figure_at(*index, f)) < 0)
         (*index)++;
     if (got == 0)
         return 0;
+    if (f->row == NULL)
+        complete(f);
     (*index)++;
     return 1;
 }

@@ -306,7 +306,7 @@ FIGURE_COLUMNS(CELL_FUNCTION)
 LATER_FIGURE_COLUMNS(CELL_FUNCTION)
 
 #define COLUMN_ROW(column, json, expr) {#column, json, cell_##column},
-#define COUNT_COLUMN(column, json, expr) +1
+#define COUNT_COLUMN(column, json, expr) +1 /* NOLINT(bugprone-macro-parentheses): a term of the sum it ends in */
 const FigureColumn figure_columns[] = {FIGURE_COLUMNS(COLUMN_ROW) LATER_FIGURE_COLUMNS(COLUMN_ROW)};
 const size_t figure_column_count = sizeof figure_columns / sizeof figure_columns[0];
 const size_t figure_columns_before_limits = 0 FIGURE_COLUMNS(COUNT_COLUMN);
