@@ -210,7 +210,11 @@ tax_out=$("$top/run_clomp.sh" --ompt-tax --replicates 1 2>&1)
 is "$?" 2 "--ompt-tax --replicates 1 is bad usage (exit 2)"
 like "$tax_out" '^run_clomp.sh: --replicates' "and says which option"
 if [ -n "$tax_side" ]; then
-    tax_out=$("$top/run_clomp.sh" --ompt-tax --side "$tax_side" --replicates 2 --out "$tmp/tax" --schedules=barrier \
+    refused=$("$top/run_clomp.sh" --ompt-tax --side "$tax_side" --replicates 2 --out "$tmp/refused" --schedules=barrier \
+        "${small[@]}" 2>&1)
+    is "$?:$(wc -l <<<"$refused"):$([ -e "$tmp/refused" ] && echo made)" "2:1:" \
+        "--ompt-tax with 2 pairs without --force is refused in one line before anything runs (exit 2), as --compare is"
+    tax_out=$("$top/run_clomp.sh" --ompt-tax --side "$tax_side" --replicates 2 --out "$tmp/tax" --schedules=barrier --force \
         "${small[@]}" 2>"$tmp/tax.err")
     is "$?" 0 "--ompt-tax --side $tax_side --replicates 2 exits 0"
     tax_csv=$(ls "$tmp"/tax/*_ompt_tax.csv 2>/dev/null)

@@ -163,7 +163,7 @@ def parse_compare(cores: str, args: List[str]) -> List[str]:
 def parse_ompt_tax(args: List[str]) -> List[str]:
     """--ompt-tax's command line as compare/ompt_tax.sh reads it; Refused with its one line."""
     got = {"--side": "", "--replicates": "10", "--out": "out"}
-    clomp, quick, i = [], False, 0
+    clomp, quick, force, i = [], False, False, 0
     while i < len(args):
         arg = args[i]
         name = arg.partition("=")[0]
@@ -175,6 +175,8 @@ def parse_ompt_tax(args: List[str]) -> List[str]:
             return ["help"]
         elif arg == "--quick":
             quick = True
+        elif arg == "--force":
+            force = True
         elif name in ("--ompt", "--compare"):
             raise Refused("--ompt-tax: the tool is the driver's to choose (no --ompt)" if name == "--ompt"
                           else "--ompt-tax: give the side with --side, not --compare")
@@ -187,7 +189,8 @@ def parse_ompt_tax(args: List[str]) -> List[str]:
         raise Refused("--side: '%s' is one side (no comma)" % side)
     if "CLOMP_OMPT=" in side:
         raise Refused("--side: the driver sets CLOMP_OMPT itself")
-    return [side, n, got["--out"]] + (["--quick"] if quick else []) + clomp
+    check_plan(int(n), force)   # each tool's comparison is a --compare of N pairs: refused here, before any run
+    return [side, n, got["--out"]] + (["--quick"] if quick else []) + (["--force"] if force else []) + clomp
 
 
 def main(argv: List[str]) -> int:

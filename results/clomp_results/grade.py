@@ -58,8 +58,10 @@ def busy_reason(record) -> str:
 
 
 def not_graded(suite: Suite, cores: int) -> str:
-    """The line naming the runs the grade leaves out (oversubscribed by design), or ""."""
-    return by_design.describe(by_design.oversubscribed_by_design(suite, cores))
+    """The line naming the runs the grade leaves out (oversubscribed by design) that the suite carries
+    (a bundle leaves the cliff's run out altogether: nothing of it is shown), or ""."""
+    found = by_design.oversubscribed_by_design(suite, cores)
+    return by_design.describe({r: what for r, what in found.items() if suite.record(r) is not None})
 
 
 def submission_reasons(suite: Suite, cores: int) -> List[str]:
