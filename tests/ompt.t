@@ -221,7 +221,7 @@ if [ -n "$tax_side" ]; then
     is "$(tail -n 1 <<<"$tax_out")" "Files: ${tax_csv%.csv}.txt $tax_csv ${tax_csv%.csv}.d/" "its last line names its files"
     is "$(python3 -c 'import csv, sys; print(sorted(r["figure"] for r in csv.DictReader(open(sys.argv[1]))
 if r["trivial_ratio"] and r["sampling_ratio"]))' "$tax_csv")" \
-        "['OMP Barrier us/Loop', 'Serial Ref us/Loop', 'system CPU seconds', 'user CPU seconds']" \
+        "['OMP Barrier us/Loop (median chunk)', 'Serial Ref us/Loop (median chunk)', 'system CPU seconds', 'user CPU seconds']" \
         "its CSV has a trivial and a sampling ratio for every figure the runs measure"
     is "$(grep -c '^=== process .*side B' "$tmp"/tax/*_ompt_tax.d/sampling/*_compare.full)" 2 \
         "the sampling comparison ran 2 processes with the tool"
