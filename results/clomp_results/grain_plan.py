@@ -17,8 +17,9 @@ orders its combinations); a team stops at the first size whose efficiency
 interval lies above 90% (STOP_EFFICIENCY), or at MAX_ZONES. Then, for each
 threshold (speed-up above 1; efficiency at or above 50%), the bracket (the
 largest size measured below the smallest size above the threshold, and that
-size) is bisected geometrically, BISECTIONS times at most. A bad option
-exits 2 with one line."""
+size) is bisected geometrically until it spans at most FACTOR^(1/2^BISECTIONS)
+(BISECTIONS halvings of a step on the log scale; 1% slack, as the loop shapes
+round), each bisection a stage. A bad option exits 2 with one line."""
 from __future__ import annotations
 
 import json
@@ -202,7 +203,7 @@ def crosses(cells: Dict[int, Bounds], threads: int, threshold: float, per_thread
 
 
 def refine_ratio(s: Settings) -> float:
-    """The widest bracket left after BISECTIONS geometric bisections of a FACTOR step (1% slack for shapes)."""
+    """The widest bracket left: BISECTIONS geometric bisections of a FACTOR step (1% slack for the shapes)."""
     return s.factor ** (1.0 / 2 ** s.bisections) * 1.01
 
 
@@ -237,8 +238,8 @@ def process_seconds(s: Settings, constants: Dict[str, float], threads: int, zone
 
 
 def worst_case(s: Settings, constants: Dict[str, float]) -> Tuple[int, float, List[str]]:
-    """(processes, seconds, lines) of the plan at most: every geometric size for every team, then every
-    bisection of both brackets inside the step of the largest cost."""
+    """(processes, seconds, lines) of the plan's likely most: every geometric size for every team, then
+    BISECTIONS bisections of both brackets at the cost of the dearest size (a shape that rounds may add one)."""
     processes, seconds, lines = 0, 0.0, []
     for t in s.teams:
         sizes = sorted(set(zones_of(t, z) for z in geometric(s)))
