@@ -15,6 +15,8 @@ here=$(cd "$(dirname "$0")/.." && pwd)
 # The cost model's constants (the 2-core VM's, not calibrated): suite/calibrate.sh's (sourced for them).
 # shellcheck source=suite/calibrate.sh
 . "$here/suite/calibrate.sh"
+# shellcheck source=suite/binding.sh
+. "$here/suite/binding.sh"
 model_constants() {
     printf '%s\n' "ZONE_NS_CACHED=$ZONE_NS_CACHED" "ZONE_NS_MEMORY=$ZONE_NS_MEMORY" "MEMORY_SPEEDUP=$MEMORY_SPEEDUP" \
         "REGION_US=$REGION_US" "PROBE_US=$PROBE_US" "BUILD_NS_PER_BYTE=$BUILD_NS_PER_BYTE" \
@@ -49,6 +51,8 @@ grain_main() {
     local helper
     helper=$(stats_helper) || { echo "run_clomp.sh: --grain: clomp-stats could not be built" >&2; exit 3; }
 
+    choose_binding   # suite/binding.sh: threads bound as make run binds them, unless the environment chose
+    local binding=${suite_binding%%; the construct runs*}
     make_out_dir "$out"   # suite/common.sh
     find_writer
     claim_new_id "$out" "$(file_host_name)"
@@ -60,8 +64,9 @@ grain_main() {
         echo "---- CPU (lscpu)"
         lscpu 2>/dev/null || echo "not available"
         echo "---- load average: $(cat /proc/loadavg 2>/dev/null || echo 'not available')"
+        echo "---- thread binding: $binding"
     } | add_to_file "$base.env"
-    CLOMP_GRAIN_MODEL="${constants[*]}" "${results[@]}" grain-plan start "$stem" "$cores" "$@" || exit 2
+    CLOMP_GRAIN_MODEL="${constants[*]}" CLOMP_GRAIN_BINDING=$binding "${results[@]}" grain-plan start "$stem" "$cores" "$@" || exit 2
 
     # Stages until the plan has none left; within one, nothing starts after the time cap's deadline.
     local -a limit_cmd=() words

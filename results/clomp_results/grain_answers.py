@@ -86,7 +86,7 @@ def half_efficiency(cells: List[Cell]) -> Answer:
 class Best(NamedTuple):
     nominal: int
     threads: Optional[int]        # 1: Serial Ref (threading does not pay); None: not decided
-    fastest: Optional[Cell]
+    fastest: Optional[Cell]       # None with a best team: Serial Ref is the fastest
     within: List[int]             # the teams within noise of the fastest (1: Serial Ref)
     not_judged: List[Cell]        # the teams measured here without an interval
 
@@ -106,6 +106,10 @@ def best_team(settings, cells: List[Cell]) -> List[Best]:
             out.append(Best(nominal, None, None, [], unjudged))
             continue
         fastest = max(judged, key=lambda c: c.speedup.value)
+        if fastest.speedup.value < 1.0:   # Serial Ref (exactly 1) is the fastest: a team within noise reaches 1
+            within = [1] + sorted(c.threads for c in judged if c.speedup.high >= 1.0)
+            out.append(Best(nominal, 1, None, within, unjudged))
+            continue
         floor = fastest.speedup.low
         within = ([1] if floor <= 1.0 else []) + sorted(c.threads for c in judged if c.speedup.high >= floor)
         out.append(Best(nominal, within[0], fastest, within, unjudged))
@@ -117,7 +121,10 @@ def best_text(b: Best) -> str:
         return "not decided: no team has an interval here (%s)" % "; ".join(
             "team %d: %s" % (c.threads, c.why()) for c in b.not_judged[:SHOWN])
     head = "1 (Serial Ref: threading does not pay)" if b.threads == 1 else "%d threads" % b.threads
-    text = "%s; fastest: %d threads at %s" % (head, b.fastest.threads, interval_text(b.fastest.speedup))
+    if b.fastest is None:
+        text = "%s; fastest: Serial Ref (every team's speed-up estimate is below 1)" % head
+    else:
+        text = "%s; fastest: %d threads at %s" % (head, b.fastest.threads, interval_text(b.fastest.speedup))
     if len(b.within) > 1:
         text += "; within noise: %s" % ", ".join(map(str, b.within))
     if b.not_judged:

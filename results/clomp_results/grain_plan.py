@@ -328,7 +328,7 @@ def main(argv: List[str]) -> int:
             directory, name = os.path.split(stem)
             from .grain_report import loadavg
             doc = {"schema": "clomp-grain-plan", "settings": s._asdict(), "start_epoch": time.time(),
-                   "load_before": loadavg(),
+                   "load_before": loadavg(), "binding": os.environ.get("CLOMP_GRAIN_BINDING", "not recorded"),
                    "constants": dict((k, float(v)) for k, v in (w.split("=", 1) for w in os.environ.get(
                        "CLOMP_GRAIN_MODEL", "").split() if "=" in w))}
             safe_write.write_text(directory or ".", name + ".plan", json.dumps(doc, indent=1) + "\n")

@@ -81,11 +81,16 @@ def report(stem: str, helper: str):
            "       Load: %s before, %s after (1, 5, 15 min; run queue; last pid)" % (
                plan.get("load_before", "not recorded"), loadavg()),
            " Executable: %s" % for_terminal(s.exe),
+           "    Binding: %s" % for_terminal(str(plan.get("binding", "not recorded"))),
            "      Teams: %s of %d cores; %d processes per loop size; timeScale %d (fixed total work: about 1e7 x "
            "timeScale zone updates per measurement)" % (", ".join(map(str, s.teams)), s.cores, s.replicates, s.time_scale),
            "     Search: %s zones, each team stopping at its first size whose efficiency interval lies above %d%%; "
            "then %d bisection%s of each bracket" % (", ".join(map(str, geometric(s))), round(STOP_EFFICIENCY * 100),
                                                      s.bisections, "" if s.bisections == 1 else "s")]
+    busy, total = busy_count(all_cells["static"])
+    if busy and 2 * busy >= total:
+        out.append("       Busy: %d of %d processes found the machine busy (the noise census): their figures measure the "
+                   "contention, not OpenMP; run again on an idle node, threads bound" % (busy, total))
     if stopped:
         out.append("   Stopped: the time cap of %g min was reached: the search is not complete" % s.minutes)
     out += ["",
@@ -158,13 +163,19 @@ def report(stem: str, helper: str):
     doc = OrderedDict([
         ("schema", "clomp-grain"), ("schema_version", 1), ("stem", os.path.basename(stem)),
         ("start_epoch", plan["start_epoch"]), ("load_before", plan.get("load_before")), ("load_after", loadavg()),
-        ("settings", OrderedDict(s._asdict())), ("stopped_by_time_cap", stopped),
+        ("binding", plan.get("binding")), ("settings", OrderedDict(s._asdict())), ("stopped_by_time_cap", stopped),
+        ("busy_processes", busy), ("processes", total),
         ("figures", [OrderedDict([("key", f.key), ("label", f.label), ("unit", f.unit), ("json", f["json"]),
                                   ("estimator", f["estimator"])]) for f in fig.values()]),
         ("schedules", doc_schedules)])
     # The static schedule's teams and best team at the top level, where the catalogue's paths name them.
     doc["teams"], doc["best_team"] = doc_schedules[0]["teams"], doc_schedules[0]["best_team"]
     return "\n".join(out) + "\n", "\n".join(csv_lines) + "\n", json.dumps(doc, indent=1) + "\n", facts
+
+
+def busy_count(cells: List[Cell]):
+    """(processes busy, processes run) over the cells."""
+    return sum(c.given.why.get("busy", 0) for c in cells), sum(c.given.total for c in cells)
 
 
 def cell_doc(c: Cell):

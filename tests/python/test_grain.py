@@ -215,6 +215,8 @@ class BestTeam(unittest.TestCase):
                  cell(256, 1.5, threads=2), cell(256, 2.4, width=0.2, threads=4), cell(256, 2.5, width=0.02, threads=8)]
         best = dict((b.nominal, b) for b in grain_answers.best_team(s, cells))
         self.assertEqual(best[64].threads, 1, "no team speeds up: Serial Ref is best")
+        self.assertIsNone(best[64].fastest, "Serial Ref (speed-up 1) is the fastest")
+        self.assertEqual(best[64].within, [1], "no team's interval reaches 1")
         self.assertEqual(best[256].threads, 4, "4 threads' interval reaches 8 threads' lower end")
         self.assertEqual(best[256].fastest.threads, 8)
 
