@@ -25,8 +25,8 @@ from .safe_io import for_terminal
 
 # The grain document's members, as the catalogue's grain figures name them (their "json").
 SPEEDUP, EFFICIENCY = "teams[].sizes[].speedup.value", "teams[].sizes[].efficiency_percent.value"
-SERIAL, PARALLEL = "teams[].sizes[].serial_us_per_loop.value", "teams[].sizes[].parallel_us_per_loop.value"
-SMALLEST, SMALLEST_SERIAL = "teams[].smallest_speedup.zones", "teams[].smallest_speedup.serial_us_per_loop.value"
+SERIAL, PARALLEL = "teams[].sizes[].serial_loop_us.value", "teams[].sizes[].parallel_loop_us.value"
+SMALLEST, SMALLEST_SERIAL = "teams[].smallest_speedup.zones", "teams[].smallest_speedup.serial_loop_us.value"
 HALF, METG = "teams[].half_efficiency.zones", "teams[].half_efficiency.metg_us.value"
 BEST = "best_team[].threads"
 CSV_HEADER = "schedule,threads,zones,parts,zones_per_part,figure,value,ci95_low,ci95_high,processes,given,why"
@@ -130,7 +130,7 @@ def report(stem: str, helper: str):
                 ("threads", t),
                 ("smallest_speedup", OrderedDict([("zones", up.cell.zones if up.decided and up.cell else None),
                                                   ("decided", up.decided), ("below", up.below), ("text", up.text),
-                                                  ("serial_us_per_loop", summary_doc(up_serial))])),
+                                                  ("serial_loop_us", summary_doc(up_serial))])),
                 ("half_efficiency", OrderedDict([("zones", half.cell.zones if half.decided and half.cell else None),
                                                  ("decided", half.decided), ("below", half.below), ("text", half.text),
                                                  ("metg_us", summary_doc(metg))])),
@@ -183,7 +183,7 @@ def cell_doc(c: Cell):
         ("zones", c.zones), ("parts", c.parts), ("zones_per_part", c.zones_per_part), ("processes", c.given.total),
         ("given", c.given.k), ("not_given", OrderedDict(sorted(c.given.why.items()))), ("why", c.why() or None),
         ("speedup", summary_doc(c.speedup)), ("efficiency_percent", summary_doc(c.efficiency())),
-        ("serial_us_per_loop", summary_doc(c.serial_us)), ("parallel_us_per_loop", summary_doc(c.parallel_us))])
+        ("serial_loop_us", summary_doc(c.serial_us)), ("parallel_loop_us", summary_doc(c.parallel_us))])
 
 
 def main(argv: List[str]) -> int:
