@@ -30,6 +30,7 @@ grain_refuse "a schedule it does not know" "--schedules: 'manual': give some of 
 grain_refuse "--cores without --dry-run" "--cores: only with --dry-run" --cores 128
 grain_refuse "a largest loop below 64 zones" "--max-zones: '10' is not a whole number from 64 to" --max-zones 10
 grain_refuse "two binaries" "one EXE at most" ./a ./b
+grain_refuse "a control character in --out" "--out: .* holds a control character" --out "$root/a"$'\t'"b"
 
 drive --grain --help
 [ "$rc" -eq 0 ] && [[ $out == *'METG(50%)'* ]] && [[ $out == *'--dry-run'* ]]

@@ -102,6 +102,9 @@ def parse(cores: int, args: List[str]) -> Settings:
         i += 1
     if len(positional) > 1:
         raise OptionError("--grain: one EXE at most (got '%s')" % for_terminal(" ".join(positional)))
+    for name, value in (("EXE", positional[0] if positional else ""), ("--out", given.get("--out", "out"))):
+        if any(c < " " or c == "\x7f" for c in value):
+            raise OptionError("--grain: %s: '%s' holds a control character" % (name, for_terminal(value)))
     quick = "--quick" in flags
     if "--cores" in given:
         if "--dry-run" not in flags:
