@@ -26,6 +26,7 @@ for word in "$@"; do
         --compare | --compare=*) exec "$here/compare/compare.sh" "$@" ;;
         --ompt-tax) exec "$here/compare/ompt_tax.sh" "$@" ;;
         --sweep | --sweep=*) exec "$here/compare/sweep.sh" "$@" ;;
+        --grain) exec "$here/suite/grain.sh" "$@" ;;
     esac
 done
 # shellcheck source=suite/plan.sh

@@ -8,7 +8,8 @@
 #include "figures.h"
 
 const char *const figure_set_names[FIGURE_SET_COUNT] = {"key",     "headline", "sweep",  "replicates", "run",
-                                                        "primary", "cliff",    "limits", "cluster"};
+                                                        "primary", "cliff",    "limits", "cluster",
+                                                        "grain"};
 const char *const figure_set_uses[FIGURE_SET_COUNT] = {
     "the target input's key figures: the between-process table, the buyer's key table",
     "the answer: the HTML headline and the suite's closing lines",
@@ -19,6 +20,8 @@ const char *const figure_set_uses[FIGURE_SET_COUNT] = {
     "the suite's team-size cliff: one thread below the cores, at the cores, one above (results/clomp_results/cliff.py)",
     "clomp --limits: its text block, the JSON's limits.figures and the CSV's limits_* columns (docs/limits.md)",
     "the cluster report: what each node is judged on against its peers (results/clomp_results/cluster.py)",
+    ("run_clomp.sh --grain: the smallest loop worth threading per team size, METG(50%), the best team per loop size "
+     "(results/clomp_results/grain_*.py; docs/grain.md)"),
 };
 
 #define PROBE (1u << ROLE_PROBE)

@@ -98,6 +98,17 @@ static LimitValue forkjoin_multiple(const LimitsRecord *l)
     LIMIT(member, label, "ns", "round trip of one cache line between two of the team's CPUs " class_text,          \
           "median of the pairs of that class (" PAIRS ")", -1, fn)
 
+/* run_clomp.sh --grain's figures (docs/grain.md): from the processes of a team size and loop size, in the grain
+ * document (its JSON: teams[] per team size, teams[].sizes[] per loop size, best_team[] per loop size). */
+#define GRAIN(key, label, unit, measures, estimator, better, json)                                                  \
+    {key, label, unit, measures, estimator, better, json, NULL, NULL, FIGURE_SET_GRAIN, NOT_LIMITS}
+#define GRAIN_RATIO "the Hodges-Lehmann ratio of Serial Ref's median-chunk us/Loop to Static OMP's over the processes " \
+    "that gave both (clomp-stats compare, ratio scale); 95% interval: its Mann-Whitney interval (none below 4 processes)"
+#define GRAIN_MEDIAN "the median over the processes of each one's median chunk (clomp-stats summary); 95% order-statistic " \
+    "interval of that median (none below 6 processes)"
+#define GRAIN_SEARCH "loop sizes from 64 zones in geometric steps (stopping at the first whose efficiency interval lies " \
+    "above 90%, or at 1 M zones), then geometric bisection inside the bracket; the smallest size measured whose "
+
 #define RUSAGE "getrusage at the process's end"
 #define NOT_LIMITS NULL, -1, NULL
 
@@ -117,7 +128,40 @@ const ProcessFigure process_figures[] = {
      "EPCC's method: each repetition's test time minus its reference time over the inner repetitions; the median "
      "over the repetitions", BETTER_LOWER, "constructs.rows[].levels[].overhead_us", "overhead_us", NULL, 0,
      NOT_LIMITS},
-#define FIRST_LIMIT 4
+    GRAIN("grain_speedup", "Grain speed-up", "x",
+          "Static OMP's speed-up over Serial Ref at one loop size and team size, at fixed total work",
+          GRAIN_RATIO, BETTER_HIGHER, "teams[].sizes[].speedup.value"),
+    GRAIN("grain_efficiency_percent", "Grain efficiency", "%",
+          "the speed-up per thread: speed-up / team size x 100 (100%: perfect scaling over Serial Ref's rate)",
+          "the grain speed-up and its interval divided by the team size the runtime gave", BETTER_HIGHER,
+          "teams[].sizes[].efficiency_percent.value"),
+    GRAIN("grain_serial_us_per_loop", "Grain serial work per loop", "us",
+          "Serial Ref's time for one loop of that size: the serial work one parallel loop divides", GRAIN_MEDIAN,
+          BETTER_LOWER, "teams[].sizes[].serial_loop_us.value"),
+    GRAIN("grain_parallel_us_per_loop", "Grain parallel loop time", "us",
+          "Static OMP's wall time for one loop of that size on the team", GRAIN_MEDIAN, BETTER_LOWER,
+          "teams[].sizes[].parallel_loop_us.value"),
+    GRAIN("grain_smallest_speedup_zones", "Smallest loop that speeds up", "zones",
+          "the smallest loop (zones) whose threading on the team is faster than Serial Ref",
+          GRAIN_SEARCH "speed-up interval lies wholly above 1; not decided while a smaller size gave no interval",
+          BETTER_LOWER, "teams[].smallest_speedup.zones"),
+    GRAIN("grain_smallest_speedup_serial_us", "Smallest loop that speeds up, serial work", "us",
+          "the serial work per loop (Serial Ref's us/Loop) of the smallest loop that speeds up", GRAIN_MEDIAN,
+          BETTER_LOWER, "teams[].smallest_speedup.serial_loop_us.value"),
+    GRAIN("grain_half_efficiency_zones", "Smallest loop at 50% efficiency", "zones",
+          "the smallest loop (zones) whose threading on the team reaches 50% efficiency",
+          GRAIN_SEARCH "efficiency interval lies wholly at or above 50%; not decided while a smaller size gave no "
+          "interval", BETTER_LOWER, "teams[].half_efficiency.zones"),
+    GRAIN("grain_metg50_us", "METG(50%)", "us",
+          "Task Bench's minimum effective task granularity at 50% efficiency: wall time x cores / tasks, here one task "
+          "per thread per loop, so the wall time of one parallel loop at the smallest loop reaching 50% efficiency",
+          "Static OMP's us/Loop at that size: " GRAIN_MEDIAN, BETTER_LOWER, "teams[].half_efficiency.metg_us.value"),
+    GRAIN("grain_best_team", "Best team size", "threads",
+          "per loop size, the smallest team within noise of the fastest (Serial Ref counts as a team of 1 at speed-up 1)",
+          "the team of the highest grain speed-up; a smaller team whose speed-up interval reaches that one's lower end "
+          "is within noise; the smallest such (a team without an interval is not judged)", BETTER_LOWER,
+          "best_team[].threads"),
+#define FIRST_LIMIT 13
     LIMIT("round_trip_min_ns", "Round trip, closest pair", "ns",
           "one cache line there and back between the two CPUs of the team's closest pair", "least of " PAIRS, -1,
           round_trip_min),

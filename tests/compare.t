@@ -19,38 +19,16 @@
 # shellcheck source-path=SCRIPTDIR source=lib/tap.sh
 . "$(dirname "$0")/lib/tap.sh"
 
-rc='' out='' err=''
-top=$(cd "$(dirname "$0")/.." && pwd)
-driver=$top/run_clomp.sh
 export OMP_WAIT_POLICY=${OMP_WAIT_POLICY:-passive}
-host=$(uname -n)
-host=${host%%.*}
 # The placement each side ran with is recorded: start from none set.
 unset OMP_PROC_BIND OMP_PLACES GOMP_CPU_AFFINITY KMP_AFFINITY
-
-root=$(mktemp -d) || { echo "Bail out! mktemp failed"; exit 255; }
-trap 'rm -rf "$root"' EXIT
-
-drive() {  # drive ARGS...: sets rc, out, err
-    "$driver" "$@" </dev/null >"$root/drive.out" 2>"$root/drive.err"
-    rc=$?
-    out=$(cat "$root/drive.out")
-    err=$(cat "$root/drive.err")
-}
+# shellcheck source-path=SCRIPTDIR source=lib/driver.sh
+. "$(dirname "$0")/lib/driver.sh"   # drive, refuse; top, driver, host, root, bad_dir
 
 have_python=0
 command -v python3 >/dev/null 2>&1 && have_python=1
 
 # ---- 1. bad specifications: exit 2, one line, nothing written ---------------------------
-bad_dir=$root/bad
-refuse() {  # refuse DESC ERE ARGS...
-    local desc=$1 ere=$2
-    shift 2
-    drive --out "$bad_dir" "$@"
-    [ "$rc" -eq 2 ] && [ "$(line_count "$err")" -eq 1 ] && [ -z "$out" ] && [ ! -e "$bad_dir" ]
-    ok $? "$desc: exit 2 with one line on stderr, no output and no files"
-    like "$err" "$ere" "$desc: the line says what is wrong"
-}
 refuse "an unknown preset" "unknown preset 'nosuch'" --compare nosuch,"$CLOMP" --quick
 refuse "a missing binary" "side B: '\./no/such/clomp' is not an executable file" --compare "$CLOMP",./no/such/clomp --quick
 refuse "a preset without a buildable binary (intel)" "preset 'intel' has no binary" --compare intel,"$CLOMP" --quick

@@ -13,34 +13,12 @@
 # shellcheck source-path=SCRIPTDIR source=lib/tap.sh
 . "$(dirname "$0")/lib/tap.sh"
 
-rc='' out='' err=''
-top=$(cd "$(dirname "$0")/.." && pwd)
-driver=$top/run_clomp.sh
 export OMP_WAIT_POLICY=${OMP_WAIT_POLICY:-passive}
-host=$(uname -n)
-host=${host%%.*}
 command -v python3 >/dev/null 2>&1 || { echo "1..0 # SKIP no python3 (the sweep's report needs it)"; exit 0; }
-
-root=$(mktemp -d) || { echo "Bail out! mktemp failed"; exit 255; }
-trap 'rm -rf "$root"' EXIT
-
-drive() {  # drive ARGS...: sets rc, out, err
-    "$driver" "$@" </dev/null >"$root/drive.out" 2>"$root/drive.err"
-    rc=$?
-    out=$(cat "$root/drive.out")
-    err=$(cat "$root/drive.err")
-}
+# shellcheck source-path=SCRIPTDIR source=lib/driver.sh
+. "$(dirname "$0")/lib/driver.sh"   # drive, refuse; top, driver, host, root, bad_dir
 
 # ---- 1. bad specifications: exit 2, one line, nothing written ---------------------------
-bad_dir=$root/bad
-refuse() {  # refuse DESC ERE ARGS...
-    local desc=$1 ere=$2
-    shift 2
-    drive --out "$bad_dir" "$@"
-    [ "$rc" -eq 2 ] && [ "$(line_count "$err")" -eq 1 ] && [ -z "$out" ] && [ ! -e "$bad_dir" ]
-    ok $? "$desc: exit 2 with one line on stderr, no output and no files"
-    like "$err" "$ere" "$desc: the line says what is wrong"
-}
 refuse "a word that is neither VAR=V1,... nor a preset" "--sweep: unknown preset 'nosuch'" --sweep nosuch --quick
 refuse "an empty value list (A=)" "--sweep: FAKE_A: an empty value" --sweep FAKE_A= --quick
 refuse "an empty value among others (A=1,,2)" "--sweep: FAKE_A: an empty value" --sweep FAKE_A=1,,2 --quick

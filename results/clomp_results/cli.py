@@ -32,6 +32,8 @@ COMMANDS = {
     "bundle": ("clomp_results.bundle", "write the submission bundle <base>.tar.gz of a suite (MANIFEST, runtime library)"),
     "finish": ("clomp_results.finish", "a suite's end in one process: tables --write, between, report, bundle (and sign, with --sign KEY)"),
     "cluster": ("clomp_results.cluster", "the cluster report: per-node summaries or clomp_mpi ranks, grouped, the odd nodes named (.txt, .csv, .json)"),
+    "grain-plan": ("clomp_results.grain_plan", "run_clomp.sh --grain's options, dry run and bracket search: the next stage's processes from the records so far"),
+    "grain-report": ("clomp_results.grain_report", "the report of run_clomp.sh --grain from its processes' JSON records (.txt, .csv, .json, .html)"),
     "sign": ("clomp_results.sign", "sign a submission bundle: BUNDLE.sig (ssh-keygen -Y sign, namespace clomp-submission)"),
 }
 

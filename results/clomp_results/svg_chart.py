@@ -41,8 +41,8 @@ def _ticks(lo, hi, log):
     return [first + i * step for i in range(int((hi - first) / step) + 1)]
 
 
-def chart(title: str, x_label: str, y_label: str, series: List[Tuple[str, List[Point]]]) -> str:
-    """The SVG text; an empty string when no series has a point."""
+def chart(title: str, x_label: str, y_label: str, series: List[Tuple[str, List[Point]]], x_unit: str = "threads") -> str:
+    """The SVG text; an empty string when no series has a point. X_UNIT names x in a point's tooltip."""
     xs = [p[0] for _, pts in series for p in pts]
     ys = [v for _, pts in series for p in pts for v in (p[1], p[2], p[3]) if v is not None]
     if not xs or not ys:
@@ -87,8 +87,8 @@ def chart(title: str, x_label: str, y_label: str, series: List[Tuple[str, List[P
         for x, y, lo, hi in pts:
             if lo is not None and hi is not None:
                 out.append('<line x1="%.1f" y1="%.1f" x2="%.1f" y2="%.1f" stroke="%s"/>' % (px(x), py(lo), px(x), py(hi), colour))
-            out.append('<circle cx="%.1f" cy="%.1f" r="3.5" fill="%s"><title>%s: %g threads, %g</title></circle>'
-                       % (px(x), py(y), colour, escape(name), x, y))
+            out.append('<circle cx="%.1f" cy="%.1f" r="3.5" fill="%s"><title>%s: %g %s, %g</title></circle>'
+                       % (px(x), py(y), colour, escape(name), x, escape(x_unit), y))
         ly = TOP + 14 + 18 * i
         out.append('<line x1="%d" y1="%d" x2="%d" y2="%d" stroke="%s" stroke-width="2"%s/>' % (
             LEFT + pw + 12, ly - 4, LEFT + pw + 36, ly - 4, colour, ' stroke-dasharray="%s"' % dash if dash else ""))

@@ -1,0 +1,140 @@
+#!/usr/bin/env bash
+# run_clomp.sh --grain, black box (issue 48, item 1): bad options exit 2 with one
+# line before anything is written; --help and the dry run (the plan and its
+# estimate) run nothing. A stand-in clomp whose speed-up at Z zones on 2 threads is
+# 2Z / (Z + 300) (each process's figures jittered by under 1%) is searched to its
+# end: loop sizes 64, 256, 1024, 4096 (stopping there: above 90% efficiency), then
+# the bracket bisected at 512; the answer, its serial work and METG(50%) equal
+# what the test computes from the processes' own records, the CSV's figures are
+# the catalogue's grain set, and the page escapes a hostile path. A size whose
+# processes were all busy leaves the answer undecided and says so; a failed
+# process exits 1 and is left out. Every process is a stand-in: seconds, no timing.
+
+# shellcheck source-path=SCRIPTDIR source=lib/tap.sh
+. "$(dirname "$0")/lib/tap.sh"
+
+command -v python3 >/dev/null 2>&1 || { echo "1..0 # SKIP no python3 (--grain's plan and report need it)"; exit 0; }
+# shellcheck source-path=SCRIPTDIR source=lib/driver.sh
+. "$(dirname "$0")/lib/driver.sh"   # drive, refuse; top, driver, host, root, bad_dir
+
+# ---- 1. bad options: exit 2, one line, nothing written -----------------------------------
+grain_refuse() {  # grain_refuse DESC ERE ARGS...: refuse with --grain first
+    local desc=$1 ere=$2
+    shift 2
+    refuse "$desc" "$ere" --grain "$@"
+}
+grain_refuse "an unknown option" "--grain: unknown option '--nosuch'" --nosuch
+grain_refuse "3 processes per size (an interval needs 4)" "--replicates: '3' is not a whole number from 4 to 100" --replicates 3
+grain_refuse "a team larger than the cores" "--teams: '[0-9]+' is not a whole number from 2 to" --teams 2,100000
+grain_refuse "a schedule it does not know" "--schedules: 'manual': give some of dynamic, guided, taskloop" --schedules manual
+grain_refuse "--cores without --dry-run" "--cores: only with --dry-run" --cores 128
+grain_refuse "a largest loop below 64 zones" "--max-zones: '10' is not a whole number from 64 to" --max-zones 10
+grain_refuse "two binaries" "one EXE at most" ./a ./b
+grain_refuse "a control character in --out" "--out: .* holds a control character" --out "$root/a"$'\t'"b"
+
+drive --grain --help
+[ "$rc" -eq 0 ] && [[ $out == *'METG(50%)'* ]] && [[ $out == *'--dry-run'* ]]
+ok $? "--grain --help explains the answers and the options, and exits 0"
+
+drive --grain --dry-run --cores 128 --out "$bad_dir"
+[ "$rc" -eq 0 ] && [ ! -e "$bad_dir" ]
+ok $? "--dry-run --cores 128 exits 0 and writes nothing"
+like "$out" "8 team sizes \(2,4,8,16,32,64,127,128\) on 128 cores" "the dry run's teams double, then cores - 1 and cores"
+like "$out" "Estimated total: at most [0-9]+ processes, ~[0-9]{2}:[0-9]{2} \(mm:ss\)" "the dry run ends on its estimate"
+
+# ---- 2. a stand-in clomp with a chosen speed-up curve --------------------------------------
+# Each call takes the next number c from $FAKE_COUNTER and logs "c T ZONES"; Serial Ref's median
+# chunk is ZONES x 1 ns (x 1 + (c mod 7) / 1000), Static OMP's that over 2Z / (Z + 300) (x 1 + (c mod
+# 5) / 1000), on the team asked for; its processes at $FAKE_BUSY_ZONES zones find the machine busy.
+fake_dir=$root/'bin<b>x'
+mkdir -p "$fake_dir"
+fake=$fake_dir/clomp
+cat >"$fake" <<'FAKE'
+#!/usr/bin/env bash
+json='' nums=()
+for a in "$@"; do
+    case $a in --json=*) json=${a#--json=} ;; -*) ;; *) nums+=("$a") ;; esac
+done
+c=$(( $(cat "$FAKE_COUNTER" 2>/dev/null || echo 0) + 1 ))
+echo "$c" >"$FAKE_COUNTER"
+t=${nums[0]} zones=$((nums[2] * nums[3]))
+printf '%s %s %s\n' "$c" "$t" "$zones" >>"$FAKE_LOG"
+[ "$c" != "${FAKE_FAIL_CALL-}" ] || { echo "fake clomp: failing on purpose" >&2; exit 3; }
+serial=$(awk -v z="$zones" -v c="$c" 'BEGIN { printf "%.10g", z * 0.001 * (1 + (c % 7) / 1000) }')
+static=$(awk -v z="$zones" -v c="$c" 'BEGIN { printf "%.10g", z * 0.001 / (2 * z / (z + 300)) * (1 + (c % 5) / 1000) }')
+busy=false
+[ "$zones" != "${FAKE_BUSY_ZONES-}" ] || busy=true
+cat >"$json" <<JSON
+{"schema": "clomp-result", "schema_version": 1, "noise_census": {"busy": $busy},
+ "measurements": [
+  {"key": "serial", "name": "Serial Ref", "role": "reference", "selected": true, "threads": 1, "valid": true,
+   "us_per_loop": $serial},
+  {"key": "static", "name": "Static OMP", "role": "checked", "selected": true, "threads": $t, "valid": true,
+   "us_per_loop": $static}]}
+JSON
+echo "fake clomp, call $c"
+FAKE
+chmod +x "$fake"
+export FAKE_COUNTER=$root/counter FAKE_LOG=$root/fake.log
+
+grain_dir=$root/grain
+drive --grain --teams 2 --replicates 4 --bisections 1 --max-zones 16384 --out "$grain_dir" "$fake"
+is "$rc" 0 "a search of the stand-in on 2 threads: exit 0"
+is "$(awk '{ print $3 }' "$FAKE_LOG" | uniq -c | awk '{ printf "%s x%s;", $2, $1 }')" \
+    "64 x4;256 x4;1024 x4;4096 x4;512 x4;" \
+    "sizes 64, 256, 1024, 4096 (efficiency above 90% there: the steps stop), then 512 inside the bracket, 4 processes each"
+stem=$grain_dir/CLOMP_${host}_1_grain
+missing=0
+for file in "$stem".txt "$stem".csv "$stem".json "$stem".html "$stem".full "$grain_dir/CLOMP_${host}_1.env" "${stem}_t2z512r4.json"; do
+    [ -f "$file" ] || missing=$((missing + 1))
+done
+is "$missing" 0 "the search leaves .txt, .csv, .json, .html, .full, .env and each process's record under one new ID"
+like "$out" "Smallest loop that speeds up: +512 zones \(the next size below, 256, does not\)" \
+    "the text names the smallest loop that speeds up, and the size below it that does not"
+like "$out" "Load: [0-9.]+ [0-9.]+ [0-9.]+ .* before, [0-9.]+ " "the text quotes the load average before and after"
+
+check=$(python3 - "$stem" "$CLOMP" <<'PY'
+import csv, json, math, statistics, subprocess, sys
+stem, clomp = sys.argv[1], sys.argv[2]
+doc = json.load(open(stem + ".json"))
+team = doc["teams"][0]
+bad = []
+recs = [json.load(open("%s_t2z512r%d.json" % (stem, r))) for r in (1, 2, 3, 4)]
+serial = [m["us_per_loop"] for d in recs for m in d["measurements"] if m["key"] == "serial"]
+static = [m["us_per_loop"] for d in recs for m in d["measurements"] if m["key"] == "static"]
+if team["smallest_speedup"]["zones"] != 512 or not team["smallest_speedup"]["decided"]:
+    bad.append("smallest %r" % team["smallest_speedup"])
+if abs(team["smallest_speedup"]["serial_loop_us"]["value"] - statistics.median(serial)) > 1e-9:
+    bad.append("serial work %r, want %r" % (team["smallest_speedup"]["serial_loop_us"], statistics.median(serial)))
+if team["half_efficiency"]["zones"] != 512 or abs(team["half_efficiency"]["metg_us"]["value"] - statistics.median(static)) > 1e-9:
+    bad.append("METG %r, want %r" % (team["half_efficiency"], statistics.median(static)))
+size = [s for s in team["sizes"] if s["zones"] == 512][0]
+want = math.exp(statistics.median([math.log(a / b) for a in serial for b in static]))
+if abs(size["speedup"]["value"] - want) > 1e-6 * want or not size["speedup"]["ci_95"][0] > 1:
+    bad.append("speed-up %r, want %r" % (size["speedup"], want))
+cat = json.loads(subprocess.run([clomp, "--list-figures", "--json"], stdout=subprocess.PIPE).stdout)
+grain = set(f["key"] for f in cat["figures"] if "grain" in f["sets"])
+printed = set(r["figure"] for r in csv.DictReader(open(stem + ".csv", newline="")))
+if not printed or printed - grain:
+    bad.append("CSV figures not in the catalogue's grain set: %s" % sorted(printed - grain))
+if "<b>x" in open(stem + ".html").read() or "&lt;b&gt;x" not in open(stem + ".html").read():
+    bad.append("the page does not escape the binary's path")
+if "<svg" not in open(stem + ".html").read():
+    bad.append("no chart in the page")
+print("; ".join(bad))
+PY
+)
+is "$check" "" "the answer, its serial work, METG(50%) and the speed-up equal the records' own; the CSV's figures are the catalogue's; the page escapes the path and has its chart"
+
+# ---- 3. busy sizes and a failed process ------------------------------------------------------
+rm -f "$FAKE_COUNTER" "$FAKE_LOG"
+FAKE_BUSY_ZONES=64 FAKE_FAIL_CALL=14 drive --grain --teams 2 --replicates 4 --bisections 1 --max-zones 16384 \
+    --out "$grain_dir" "$fake"
+is "$rc" 1 "a failed process: exit 1 (the others still run and are reported)"
+like "$err" "1 process\(es\) failed" "stderr says how many processes failed"
+like "$out" "Smallest loop that speeds up: +not decided: at most 512 zones, but below it no interval at 64 zones \(4 of 4 processes gave none: 4 busy\)" \
+    "every process busy at 64 zones: the smallest loop is not decided, and the line says why"
+like "$out" "4096 +64x64 .* 3 of 4 processes \(1 failed\); no interval" \
+    "the failed process is counted as failed in its size's row, which then has no interval"
+
+done_testing
