@@ -112,7 +112,7 @@ static void write_build(JsonWriter *w, const RunSetup *run)
     json_string(w, "openmp_spec", b->openmp_spec);
     text_or_null(w, "openmp_runtime", run->ompt.runtime);
     text_or_null(w, "openmp_runtime_file", run->ompt.runtime_file);
-    text_or_null(w, "openmp_runtime_version", run->ompt.runtime_version);
+    text_or_null(w, "openmp_runtime_version", run->ompt.started ? run->ompt.runtime_version : NULL);
     for (char **env = environ; env != NULL && *env != NULL; env++) {
         const char *eq = strchr(*env, '=');
         if (eq == NULL || !is_openmp_variable(*env))

@@ -165,6 +165,8 @@ static void write_columns(JsonWriter *w, const ProfileColumn *columns, size_t co
                 json_string(w, profile_node_kind_names[k], member);
         }
         json_object_end(w);
+        if (columns[c].limit_unit != NULL)   /* only on the --limits figures in this unit */
+            json_string(w, "clomp.limits_unit", columns[c].limit_unit);
         json_object_end(w);
     }
     json_array_end(w);
