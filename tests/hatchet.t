@@ -106,6 +106,14 @@ done <<<"$results"
 records=$(find "$tmp/out" -name '*.run*.json' ! -name '*.cali.json' | wc -l | tr -d ' ')
 is "$count" "$((records + 1))" "every record of the suite has its profile, and Hatchet read each ($records + the --limits run)"
 
+# docs/harnesses.md's example, on this suite's files.
+example=$(awk '/^## Reading a suite.s profiles with Hatchet/ { on = 1 } on && /^```python/ { code = 1; next } code && /^```/ { exit } code' \
+    "$top/docs/harnesses.md")
+shown=$(cd "$tmp" && PYTHONPATH=$pythonpath "$ECOSYSTEM_PYTHON" -W ignore -c "${example//out\/CLOMP_\*_1_/out/CLOMP_*_1_}" 2>&1)
+ok "$([ -n "$example" ] && [[ $shown == *"Static OMP"* ]] && [[ $shown == *median_overhead_us_ci_high* ]] &&
+    [ "$(grep -c '\.cali\.json ' <<<"$shown")" = "$records" ]; echo $?)" \
+    "docs/harnesses.md's example reads the suite's profiles with Hatchet as it shows ($(tail -n 1 <<<"$shown"))"
+
 # The bundle carries the profiles; the validator checks them against the records.
 "$top/clomp_validate" "$base.tar.gz" >"$tmp/valid.txt" 2>&1
 valid=$?
