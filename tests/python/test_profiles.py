@@ -17,8 +17,7 @@ import sys
 import time
 import unittest
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import bundle_lib  # noqa: E402,F401  (puts results/ on the path)
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))), "results"))
 from clomp_results import profile_check  # noqa: E402
 from clomp_results.records import RunRecord  # noqa: E402
 
