@@ -72,6 +72,17 @@ void print_version(FILE *out, int mpi_build)
 #endif
 }
 
+const char *openmp_variable(const char *entry, char *name, size_t size)
+{
+    const char *eq = strchr(entry, '=');
+    if (eq == NULL || !is_openmp_variable(entry) || size == 0)
+        return NULL;
+    size_t len = (size_t)(eq - entry) < size - 1 ? (size_t)(eq - entry) : size - 1;
+    memcpy(name, entry, len);
+    name[len] = '\0';
+    return eq + 1;
+}
+
 int is_openmp_variable(const char *entry)
 {
     static const char *const prefixes[] = {"OMP_", "GOMP_", "KMP_", "XLSMPOPTS", "LIBOMP_"};

@@ -27,4 +27,8 @@ void print_version(FILE *out, int mpi_build);
  * list the same ones. */
 int is_openmp_variable(const char *entry);
 
+/* An environment entry's value when it steers an OpenMP runtime, its name in
+ * `name` (cut to `size`); NULL otherwise. */
+const char *openmp_variable(const char *entry, char *name, size_t size);
+
 #endif

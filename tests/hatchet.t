@@ -17,11 +17,7 @@ skip_all_unless_full_lane "Hatchet reads a quick suite's profiles"
 top=$(cd "$(dirname "$0")/.." && pwd)
 # shellcheck source=lib/ecosystem.sh
 . "$top/tests/lib/ecosystem.sh"
-lacking=$(ecosystem_missing hatchet)
-if [ -n "$lacking" ]; then
-    echo "1..0 # SKIP Hatchet $lacking"
-    exit 0
-fi
+skip_all_without hatchet Hatchet
 pythonpath=$(hatchet_pythonpath) || { echo "Bail out! could not build Hatchet's Cython module"; exit 255; }
 tmp=$(mktemp -d) || { echo "Bail out! mktemp failed"; exit 255; }
 trap 'rm -rf "$tmp"' EXIT

@@ -14,11 +14,7 @@ skip_all_unless_full_lane "JUBE runs clomp's benchmark"
 top=$(cd "$(dirname "$0")/.." && pwd)
 # shellcheck source=lib/ecosystem.sh
 . "$top/tests/lib/ecosystem.sh"
-lacking=$(ecosystem_missing jube)
-if [ -n "$lacking" ]; then
-    echo "1..0 # SKIP JUBE $lacking"
-    exit 0
-fi
+skip_all_without jube JUBE
 tmp=$(mktemp -d) || { echo "Bail out! mktemp failed"; exit 255; }
 trap 'rm -rf "$tmp"' EXIT
 xml=$top/integrations/jube/clomp.xml

@@ -17,11 +17,7 @@ skip_all_unless_full_lane "ReFrame runs clomp's test"
 top=$(cd "$(dirname "$0")/.." && pwd)
 # shellcheck source=lib/ecosystem.sh
 . "$top/tests/lib/ecosystem.sh"
-lacking=$(ecosystem_missing reframe)
-if [ -n "$lacking" ]; then
-    echo "1..0 # SKIP ReFrame $lacking"
-    exit 0
-fi
+skip_all_without reframe ReFrame
 tmp=$(mktemp -d) || { echo "Bail out! mktemp failed"; exit 255; }
 trap 'rm -rf "$tmp"' EXIT
 check=$top/integrations/reframe/clomp_check.py

@@ -7,6 +7,7 @@
 #
 #   ecosystem_missing TOOL   prints what TOOL (hatchet, reframe, jube) lacks here, in one line
 #                            naming the Debian packages or the copy; nothing when it is all there
+#   skip_all_without TOOL NAME  a whole test file skipped, naming what NAME lacks, unless TOOL is all there
 #   hatchet_pythonpath       builds Hatchet's Cython module once (into $BUILD_DIR/ecosystem) and
 #                            prints the PYTHONPATH that imports hatchet; exit status 1 if it cannot
 #   reframe_pythonpath       prints the PYTHONPATH that imports reframe
@@ -58,6 +59,14 @@ ecosystem_missing() {
     [ -z "$packages" ] || said+=("the Debian packages $packages (apt-get install, .ci/packages)")
     [ ${#copies[@]} -eq 0 ] || said+=("the source copies ${copies[*]} in $ECOSYSTEM")
     [ ${#said[@]} -eq 0 ] || printf '%s\n' "needs ${said[*]}"
+}
+
+skip_all_without() {
+    local lacking
+    lacking=$(ecosystem_missing "$1")
+    [ -z "$lacking" ] && return 0
+    echo "1..0 # SKIP $2 $lacking"
+    exit 0
 }
 
 hatchet_pythonpath() {
