@@ -45,6 +45,9 @@ METADATA = [("hostname", "host"), ("executablepath", "executable"), ("cmdline", 
             ("numa", "inputs.numa"), ("rounds", "inputs.rounds"), ("cycles_ghz", "cycles.ghz")] + \
            [(name, "inputs." + name) for name in INPUT_NAMES]
 OPENMP_VARIABLE = re.compile(r"^(OMP_|GOMP_|KMP_|XLSMPOPTS|LIBOMP_)")
+# A profile clomp writes has a few thousand nodes and some 40 columns at most (the construct table's
+# every row at three levels): a million cells is beyond any, and bounds the check's time.
+MAX_CELLS = 1000000
 
 
 class Bad(Exception):
@@ -90,8 +93,8 @@ def _read(text: str):
     """The profile's sections, checked for form: (columns, metadata, nodes, row of each node, the rest)."""
     try:
         doc = json.loads(text)
-    except ValueError as e:
-        raise Bad("not JSON (%s)" % e)
+    except (ValueError, RecursionError) as e:   # RecursionError: nesting deeper than the parser goes
+        raise Bad("not JSON (%s)" % str(e)[:120])
     if not isinstance(doc, dict) or not all(isinstance(doc.get(k), list) for k in SPLIT_KEYS):
         raise Bad("not a Caliper json-split profile (data, columns, column_metadata, nodes)")
     columns, meta, nodes = doc["columns"], doc["column_metadata"], doc["nodes"]
@@ -100,6 +103,8 @@ def _read(text: str):
     if "path" not in columns or meta[columns.index("path")].get("is_value") is not False:
         raise Bad("no path column (the tree)")
     path = columns.index("path")
+    if len(nodes) * len(columns) > MAX_CELLS:
+        raise Bad("%d nodes of %d columns: more than any profile clomp writes" % (len(nodes), len(columns)))
     for i, node in enumerate(nodes):
         if not isinstance(node, dict) or not isinstance(node.get("label"), str) or node.get("column") != "path":
             raise Bad("node %d is not a path node with a label" % i)

@@ -204,7 +204,10 @@ class ValidatorCheck(unittest.TestCase):
         self.assertIn("column median_overhead_us does not say which record member it is", " ".join(self.reasons()))
 
     def test_broken_forms_are_one_line_each_never_a_traceback(self):
-        cases = {"not JSON": "{", "not a Caliper json-split profile": "[]"}
+        cases = {"not JSON": "{", "not a Caliper json-split profile": "[]", "not JSON (maximum recursion": "[" * 100000}
+        p = copy.deepcopy(self.p)
+        p["nodes"] = p["nodes"] * (profile_check.MAX_CELLS // len(p["columns"]) // len(p["nodes"]) + 1)
+        cases["more than any profile clomp writes"] = json.dumps(p)
         p = copy.deepcopy(self.p)
         p["data"].pop()
         cases["1 nodes have no data row"] = json.dumps(p)
