@@ -26,6 +26,10 @@ ok "$([ "$rc" = 2 ] && [ "$(line_count "$err")" = 1 ] && [[ $err == *--caliper-j
 run_clomp --json=- --caliper-json=- "${input[@]}"
 ok "$([ "$rc" = 2 ] && [[ $err == *"--json=- and --caliper-json=- cannot both use standard output"* ]]; echo $?)" \
     "--json=- with --caliper-json=-: refused, naming both (got $rc: $err)"
+mkdir "$tmp/dir"
+run_clomp --caliper-json="$tmp/dir" "${input[@]}"
+ok "$([ "$rc" = 2 ] && [[ $err == "clomp: --caliper-json: cannot open '$tmp/dir': Is a directory" ]]; echo $?)" \
+    "--caliper-json to a directory: exit 2 before anything runs, naming the option (the --json and --csv files' rules: tests/own_files.t)"
 run_clomp --help
 like "$out" '--caliper-json=FILE' "--help names --caliper-json=FILE"
 run_clomp --version
