@@ -204,12 +204,13 @@ $(FLAGS_STAMP): FORCE
 
 # The binary reports how it was built; regenerated whenever a flag changes.
 # Its commit: git's, when this tree is a checkout's top ("-dirty" when a
-# tracked file differs from it); "unknown" in a copy without git (CI's trees).
+# tracked C file, header or this Makefile differs from it: what the binary is
+# built from); "unknown" in a copy without git (CI's trees).
 $(BUILD)/build_info_generated.h: FORCE
 	@mkdir -p $(BUILD)
 	@esc() { printf '%s' "$$1" | sed -e 's/\\/\\\\/g' -e 's/"/\\"/g'; }; \
 	commit() { [ "$$(git rev-parse --show-toplevel 2>/dev/null)" = "$$(pwd -P)" ] && c=$$(git rev-parse --short=12 HEAD 2>/dev/null) && \
-	           { git diff --quiet HEAD -- 2>/dev/null && echo "$$c" || echo "$$c-dirty"; } || echo unknown; }; \
+	           { git diff --quiet HEAD -- '*.c' '*.h' Makefile 2>/dev/null && echo "$$c" || echo "$$c-dirty"; } || echo unknown; }; \
 	{ printf '#define CLOMP_BUILD_CC "%s"\n' "$$(esc '$(CC)')"; \
 	  printf '#define CLOMP_BUILD_CFLAGS "%s"\n' "$$(esc '$(ALL_CFLAGS)')"; \
 	  printf '#define CLOMP_BUILD_LDFLAGS "%s"\n' "$$(esc '$(ALL_LDFLAGS) $(LDLIBS)')"; \

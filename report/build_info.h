@@ -15,7 +15,7 @@ typedef struct BuildInfo {
     const char *host;        /* host it was built on */
     const char *date;
     const char *version;     /* clomp's own version */
-    const char *commit;      /* the git commit built, "-dirty" with changes; "unknown" outside a checkout */
+    const char *commit;      /* the git commit built, "-dirty" with changed sources; "unknown" outside a checkout */
 } BuildInfo;
 
 const BuildInfo *build_info(void);
