@@ -203,14 +203,20 @@ $(FLAGS_STAMP): FORCE
 	if cmp -s $@.tmp $@; then rm -f $@.tmp; else mv $@.tmp $@; fi
 
 # The binary reports how it was built; regenerated whenever a flag changes.
+# Its commit: git's, when this tree is a checkout's top ("-dirty" when a
+# tracked C file, header or this Makefile differs from it: what the binary is
+# built from); "unknown" in a copy without git (CI's trees).
 $(BUILD)/build_info_generated.h: FORCE
 	@mkdir -p $(BUILD)
 	@esc() { printf '%s' "$$1" | sed -e 's/\\/\\\\/g' -e 's/"/\\"/g'; }; \
+	commit() { [ "$$(git rev-parse --show-toplevel 2>/dev/null)" = "$$(pwd -P)" ] && c=$$(git rev-parse --short=12 HEAD 2>/dev/null) && \
+	           { git diff --quiet HEAD -- '*.c' '*.h' Makefile 2>/dev/null && echo "$$c" || echo "$$c-dirty"; } || echo unknown; }; \
 	{ printf '#define CLOMP_BUILD_CC "%s"\n' "$$(esc '$(CC)')"; \
 	  printf '#define CLOMP_BUILD_CFLAGS "%s"\n' "$$(esc '$(ALL_CFLAGS)')"; \
 	  printf '#define CLOMP_BUILD_LDFLAGS "%s"\n' "$$(esc '$(ALL_LDFLAGS) $(LDLIBS)')"; \
 	  printf '#define CLOMP_BUILD_HOST "%s"\n' "$$(esc "$$(uname -n)")"; \
 	  printf '#define CLOMP_BUILD_DATE "%s"\n' "$$(date -u '+%Y-%m-%d')"; \
+	  printf '#define CLOMP_BUILD_COMMIT "%s"\n' "$$(esc "$$(commit)")"; \
 	} > $@.tmp; \
 	if cmp -s $@.tmp $@; then rm -f $@.tmp; else mv $@.tmp $@; fi
 

@@ -166,7 +166,10 @@ elif [ ! -x "$exe" ]; then
 fi
 
 # Every run writes its own CSV (--csv); a binary without it cannot be run by this driver.
-if [ "$dry_run" = 0 ] && ! "$exe" --help 2>&1 | grep -q -- '--csv='; then
+# And its Caliper profile (--caliper-json), where the binary writes one (docs/harnesses.md).
+exe_help=''
+[ "$dry_run" = 1 ] || exe_help=$("$exe" --help 2>&1)
+if [ "$dry_run" = 0 ] && [[ $exe_help != *--csv=* ]]; then
     die_usage "EXE: $exe has no --csv option (built from older sources? rebuild with make)"
 fi
 
@@ -313,9 +316,11 @@ for ((i = 0; ; i++)); do
     # .summary row comes from the JSON record). In the output directory, which a launcher's node also sees.
     # And its JSON record (docs/json-schema.md), kept beside .full: the source
     # every report of the suite reads (results/clomp_results/).
-    run_json="${base}_${set_name}.run${run}.json"
-    rm -f "$run_csv" "$run_json"
-    cmd+=("--csv=$run_csv" "--json=$run_json" "${a[@]}")
+    run_json="${base}_${set_name}.run${run}.json" run_profile="${base}_${set_name}.run${run}.cali.json"
+    rm -f "$run_csv" "$run_json" "$run_profile"
+    cmd+=("--csv=$run_csv" "--json=$run_json")
+    [[ $exe_help != *--caliper-json=* ]] || cmd+=("--caliper-json=$run_profile")   # Hatchet, Thicket
+    cmd+=("${a[@]}")
 
     now=$(date +%s)
     elapsed=$((now - start_epoch))
@@ -348,7 +353,7 @@ for ((i = 0; ; i++)); do
         stop_child
         wait "$child" 2>/dev/null
         child=''
-        rm -f "$tmp" "$tmp.err" "$tmp.timeout" "$run_csv" "$run_json"
+        rm -f "$tmp" "$tmp.err" "$tmp.timeout" "$run_csv" "$run_json" "$run_profile"
         mark_incomplete
     fi
     stop_child   # anything the run left in its process group

@@ -26,8 +26,9 @@ enum {
     FIGURE_SET_CLIFF = 1u << 6,       /* the suite's team-size cliff (cores - 1, cores, cores + 1) */
     FIGURE_SET_LIMITS = 1u << 7,      /* clomp --limits: its text block, JSON limits.figures, CSV limits_* columns */
     FIGURE_SET_CLUSTER = 1u << 8,     /* the cluster report: what each node is judged on against its peers */
+    FIGURE_SET_HARNESS = 1u << 9,     /* the harnesses' figures of merit: ReFrame's, JUBE's (integrations/) */
 };
-#define FIGURE_SET_COUNT 9
+#define FIGURE_SET_COUNT 10
 
 /* A --limits figure's value in a record. */
 typedef struct LimitValue {

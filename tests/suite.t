@@ -207,11 +207,12 @@ is "$rc" 0 "a quick suite of the real clomp (MAX_THREADS 2) completes with exit 
 want_files=$(for f in .csv .done .env .html .runs.csv .tar.gz _key.full _key.summary _machine; do echo "CLOMP_${host}_1$f"; done
     command -v gnuplot >/dev/null 2>&1 && echo "CLOMP_${host}_1_charts"
     for z in "${zone_sizes[@]}"; do echo "CLOMP_${host}_1_${z}zones.full" "CLOMP_${host}_1_${z}zones.summary"; done
-    # Each run's JSON record, <base>_<set>.run<N>.json, for the runs of the plan in .env.
-    sed -n 's/^plan: //p' "$main/CLOMP_${host}_1.env" | tr ';' '\n' | grep '|' | awk -F'|' -v b="CLOMP_${host}_1" '{ print b "_" $1 ".run" NR ".json" }')
+    # Each run's JSON record, <base>_<set>.run<N>.json, and its Caliper profile, .run<N>.cali.json, for the runs of the plan in .env.
+    sed -n 's/^plan: //p' "$main/CLOMP_${host}_1.env" | tr ';' '\n' | grep '|' |
+        awk -F'|' -v b="CLOMP_${host}_1" '{ print b "_" $1 ".run" NR ".json"; print b "_" $1 ".run" NR ".cali.json" }')
 want_files=$(tr ' ' '\n' <<<"$want_files" | LC_ALL=C sort | tr '\n' ' ')
 got_files=$(cd "$main" && find . -mindepth 1 -maxdepth 1 | sed 's|^\./||' | LC_ALL=C sort | tr '\n' ' ')
-is "$got_files" "$want_files" "the first suite in an empty dir is ID 1: .env, .done, .runs.csv, .csv, key and per-zone-size .full/.summary, each run's JSON record, machine description, charts (with gnuplot), .html and .tar.gz named CLOMP_<short host>_1*, nothing else"
+is "$got_files" "$want_files" "the first suite in an empty dir is ID 1: .env, .done, .runs.csv, .csv, key and per-zone-size .full/.summary, each run's JSON record and Caliper profile, machine description, charts (with gnuplot), .html and .tar.gz named CLOMP_<short host>_1*, nothing else"
 like "$main_out" "^CLOMP suite $main/CLOMP_${host}_1\$" "stdout names the suite's output base"
 file_has "$b1.html" 'Figures: <b>one process \(run 1\)' "with one process of the target input the report's headline says its figures are run 1's alone"
 
@@ -464,8 +465,14 @@ like "$err" 'other parameters' "the refusal says the parameters differ"
 is "$(cat "$bi.done")" "$done_snapshot" "a refused resume runs nothing"
 
 pids_before=$(lines_of "$root/slow.pids")
+# What an interrupted run may leave: a record and a profile of a run not done, never kept by the resume.
+last_set=$(sed -n 's/^plan: //p' "$bi.env" | tr ';' '\n' | grep '|' | sed -n "${total}p" | cut -d'|' -f1)
+echo '{}' >"${bi}_$last_set.run$total.json"
+echo '{}' >"${bi}_$last_set.run$total.cali.json"
 SLOW_SECONDS=0 drive "${args[@]}" --resume 1
 is "$rc" 0 "--resume ID with the same arguments completes the suite (exit 0)"
+ok "$(grep -q '"data"' "${bi}_$last_set.run$total.cali.json" && ! grep -qx '{}' "${bi}_$last_set.run$total.json"; echo $?)" \
+    "--resume replaces an unfinished run's record and Caliper profile with the run's own"
 is "$(($(lines_of "$root/slow.pids") - pids_before))" "$((total - done_before))" "the resume ran only the $((total - done_before)) missing runs"
 if [ "$have_python" = 1 ]; then
     rows=$(csv_rows "$bi"_*.summary)
