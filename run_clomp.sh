@@ -121,11 +121,10 @@ command -v flock >/dev/null 2>&1 || [ "$dry_run" = 1 ] || die_usage "flock (util
 # --sign KEY: the bundle signed at the end (results/clomp_results/sign.py): checked before anything runs.
 [ -z "$sign_key" ] || [ -r "$sign_key" ] || die_usage "--sign: '$sign_key' is not a readable key file"
 [ -z "$sign_key" ] || command -v ssh-keygen >/dev/null 2>&1 || die_usage "--sign: ssh-keygen is not installed (apt-get install openssh-client)"
-if [ -n "$env_preset" ]; then
-    [ -f "$here/env/$env_preset.sh" ] ||
-        die_usage "--env: no preset '$env_preset' (have: $(for f in "$here"/env/*.sh; do basename "$f" .sh; done | tr '\n' ' '))"
-    # shellcheck source=/dev/null
-    . "$here/env/$env_preset.sh"
+if [ -n "$env_preset" ]; then   # a runtime profile's preset (env/runtimes/*.tsv, read by env/runtime.sh)
+    # shellcheck source=env/runtime.sh
+    . "$here/env/runtime.sh" --functions
+    runtime_export_preset "$env_preset" || die_usage "--env: no preset '$env_preset' (have: $(runtime_presets))"
 fi
 choose_binding   # suite/binding.sh: threads bound as make run binds them, unless the environment chose
 read -r -a launcher_words <<<"$launcher"

@@ -85,7 +85,8 @@ const char *openmp_variable(const char *entry, char *name, size_t size)
 
 int is_openmp_variable(const char *entry)
 {
-    static const char *const prefixes[] = {"OMP_", "GOMP_", "KMP_", "XLSMPOPTS", "LIBOMP_"};
+    /* Every runtime profile's variables (env/runtimes/, through build_info_generated.h). */
+    static const char *const prefixes[] = {CLOMP_RUNTIME_VARIABLE_PREFIXES};
     for (size_t i = 0; i < sizeof prefixes / sizeof prefixes[0]; i++)
         if (strncmp(entry, prefixes[i], strlen(prefixes[i])) == 0)
             return 1;

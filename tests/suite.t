@@ -725,25 +725,26 @@ FAKE_SPEEDUP=1.5 FAKE_LOG=$log drive "${quick[@]}" --stop-on-slowdown --out "$st
 is "$rc $(lines_of "$log")" "0 $total" "--stop-on-slowdown with a speedup of 1.5 runs the whole suite"
 
 # ---- presets, executables, defaults ------------------------------------------------------------
-if [ -f "$top/env/gnu.sh" ]; then
-    pre=$(newdir preset)
-    elog=$root/preset-env.log
-    FAKE_ENV_LOG=$elog drive "${quick[@]}" --env gnu --out "$pre" "$fake" 2
-    is "$rc" 0 "--env gnu runs the suite"
-    file_has "$pre/CLOMP_${host}_1.env" '^env preset: gnu$' ".env names the preset"
-    # What sourcing the preset here gives: the runs and the .env must show exactly that.
-    # shellcheck source=/dev/null
-    want_env=$(. "$top/env/gnu.sh" >/dev/null 2>&1 && env | grep -E '^(OMP_|GOMP_|KMP_|XLSMPOPTS|BG_)' | LC_ALL=C sort)
-    is "$(head -n "$(grep -c . <<<"$want_env")" "$elog" 2>/dev/null)" "$want_env" "every run sees the OpenMP environment env/gnu.sh sets"
-    # shellcheck source=/dev/null
-    missing=$(. "$top/env/gnu.sh" >/dev/null 2>&1
-        for v in $(compgen -e | grep -E '^(OMP_|GOMP_|KMP_|XLSMPOPTS|BG_)'); do
-            grep -Fxq "$(printf '%s=%q' "$v" "${!v}")" "$pre/CLOMP_${host}_1.env" || echo "$v"
-        done)
-    is "$missing" "" ".env records every OpenMP variable the preset set"
-else
-    skip "--env gnu runs the suite with the preset's environment" "env/gnu.sh not written yet"
-fi
+# --env gnu is the libgomp profile's preset (env/runtimes/libgomp.tsv): its `set` lines, read here
+# with awk, exported into this test's environment are what the runs and the .env must show.
+pre=$(newdir preset)
+elog=$root/preset-env.log
+FAKE_ENV_LOG=$elog drive "${quick[@]}" --env gnu --out "$pre" "$fake" 2
+is "$rc" 0 "--env gnu runs the suite"
+file_has "$pre/CLOMP_${host}_1.env" '^env preset: gnu$' ".env names the preset"
+preset_env() {
+    local setting
+    while IFS= read -r setting; do export "${setting?}"; done < <(awk -F '\t' '$1 == "set" { print $2 }' "$top/env/runtimes/libgomp.tsv")
+    env | grep -E '^(OMP_|GOMP_|KMP_|XLSMPOPTS|BG_)' | LC_ALL=C sort
+}
+want_env=$(preset_env)
+like "$want_env" 'GOMP_SPINCOUNT=infinite' "the libgomp profile's preset sets GOMP_SPINCOUNT"
+is "$(head -n "$(grep -c . <<<"$want_env")" "$elog" 2>/dev/null)" "$want_env" "every run sees the OpenMP environment the libgomp profile's preset sets"
+missing=$(while IFS= read -r setting; do
+        v=${setting%%=*}
+        grep -Fxq "$(printf '%s=%q' "$v" "${setting#*=}")" "$pre/CLOMP_${host}_1.env" || echo "$v"
+    done <<<"$want_env")
+is "$missing" "" ".env records every OpenMP variable the preset set"
 
 # Thread binding (issue 43, item 5): bound as make run binds them, each variable only where the
 # environment left it unset, none where GOMP_CPU_AFFINITY or KMP_AFFINITY places the threads;

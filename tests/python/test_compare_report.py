@@ -329,7 +329,7 @@ class SideRuntime(unittest.TestCase):
             clean = {k: v for k, v in os.environ.items() if k not in ("OMP_PROC_BIND", "OMP_PLACES", "GOMP_CPU_AFFINITY",
                                                                       "KMP_AFFINITY")}
             for driver, b_placement in (({}, "not set: the threads may migrate (no OMP_PROC_BIND, OMP_PLACES, "
-                                              "GOMP_CPU_AFFINITY, KMP_AFFINITY)"),
+                                              "KMP_AFFINITY, GOMP_CPU_AFFINITY)"),
                                         ({"GOMP_CPU_AFFINITY": "0-1"}, "set in the driver's environment (GOMP_CPU_AFFINITY=0-1)")):
                 with mock.patch.dict(os.environ, dict(clean, **driver), clear=True):
                     sides = [line.split("\t") for line in compare_report.with_runtime(header).splitlines() if line.startswith("side")]
