@@ -160,7 +160,7 @@ UNIT_TESTS = test_mesh test_kernel test_schedules test_verify test_options test_
 UNIT_BIN = $(UNIT_TESTS:%=$(BUILD)/tests/%)
 ORACLE = $(BUILD)/tests/clomp_oracle
 
-.PHONY: all check check-build check-all cluster-check numa-vm-check device-check run run-suite plots clean install help unit-tests program clomp-faults clomp-stats clomp-write asan tsan fuzz golden FORCE
+.PHONY: all check check-build check-all cluster-check numa-vm-check device-check run run-suite plots clean install help unit-tests program clomp-faults clomp-stats clomp-write asan tsan fuzz golden runtimes FORCE
 
 # The program this make builds: clomp, or clomp-faults in its own build tree.
 PROGRAM ?= clomp
@@ -203,14 +203,25 @@ $(FLAGS_STAMP): FORCE
 	if cmp -s $@.tmp $@; then rm -f $@.tmp; else mv $@.tmp $@; fi
 
 # The binary reports how it was built; regenerated whenever a flag changes.
+# The environment variables an OpenMP runtime reads (the record's): the
+# prefixes the runtime profiles' `variables` lines give (env/runtimes/).
+# Its commit: git's, when this tree is a checkout's top ("-dirty" when a
+# tracked C file, header or this Makefile differs from it: what the binary is
+# built from); "unknown" in a copy without git (CI's trees).
 $(BUILD)/build_info_generated.h: FORCE
 	@mkdir -p $(BUILD)
 	@esc() { printf '%s' "$$1" | sed -e 's/\\/\\\\/g' -e 's/"/\\"/g'; }; \
+	commit() { [ "$$(git rev-parse --show-toplevel 2>/dev/null)" = "$$(pwd -P)" ] && c=$$(git rev-parse --short=12 HEAD 2>/dev/null) && \
+	           { git diff --quiet HEAD -- '*.c' '*.h' Makefile 2>/dev/null && echo "$$c" || echo "$$c-dirty"; } || echo unknown; }; \
 	{ printf '#define CLOMP_BUILD_CC "%s"\n' "$$(esc '$(CC)')"; \
 	  printf '#define CLOMP_BUILD_CFLAGS "%s"\n' "$$(esc '$(ALL_CFLAGS)')"; \
 	  printf '#define CLOMP_BUILD_LDFLAGS "%s"\n' "$$(esc '$(ALL_LDFLAGS) $(LDLIBS)')"; \
 	  printf '#define CLOMP_BUILD_HOST "%s"\n' "$$(esc "$$(uname -n)")"; \
 	  printf '#define CLOMP_BUILD_DATE "%s"\n' "$$(date -u '+%Y-%m-%d')"; \
+	  printf '#define CLOMP_BUILD_COMMIT "%s"\n' "$$(esc "$$(commit)")"; \
+	  printf '#define CLOMP_RUNTIME_VARIABLE_PREFIXES %s\n' \
+	      "$$(awk -F '\t' '$$1 == "variables" { for (i = 2; i <= NF; i++) if ($$i ~ /^[A-Z][A-Z0-9_]*$$/ && !seen[$$i]++) \
+	          printf "%s\"%s\"", n++ ? ", " : "", $$i }' env/runtimes/*.tsv)"; \
 	} > $@.tmp; \
 	if cmp -s $@.tmp $@; then rm -f $@.tmp; else mv $@.tmp $@; fi
 
@@ -362,6 +373,12 @@ RUN_BIND = OMP_PROC_BIND=$${OMP_PROC_BIND:-close} OMP_PLACES=$${OMP_PLACES:-core
 golden: clomp
 	bash tests/golden/regenerate.sh --reason "$${REASON:-}" ./clomp
 
+# Runtime libraries that cannot be installed beside the ones the build needs (Debian 12's
+# libomp5-16 and libomp5-19 remove libomp-dev), unpacked privately into build/runtimes/ from
+# their Debian packages: every runtime profile with an `unpack` field (env/runtimes/*.tsv).
+runtimes:
+	bash env/unpack_runtimes.sh
+
 run: clomp
 	@echo "make run: the target input on $(CORES) cores, threads bound: OMP_PROC_BIND=$${OMP_PROC_BIND:-close} OMP_PLACES=$${OMP_PLACES:-cores}"
 	OMP_NUM_THREADS=$(CORES) $(RUN_BIND) ./clomp -1 1 64 100 32 1 100 --verdict
@@ -410,6 +427,7 @@ help:
 	@echo "  make run-suite  the full CLOMP suite (run_clomp.sh, results in out/)"
 	@echo "  make plots OUT=out/CLOMP_host_N  charts (gnuplot) and HTML report of a suite (OUT=DIR: its latest)"
 	@echo "  make golden REASON='...'  rewrite tests/golden/ for an intended output change: prints the diff, records REASON"
+	@echo "  make runtimes   unpack the runtime profiles' private libraries (libomp 16, 19) into build/runtimes/ (apt-get download)"
 	@echo "  make clomp-faults  test build with fault injection (CLOMP_FAULT=name)"
 	@echo "  make OFFLOAD=host  build ./clomp-offload-host (clang, libomptarget's host plugin; nvptx: gcc-offload-nvptx)"
 	@echo "  make device-check  build the offload binaries and measure Offload OMP, the target probes, the crossover"

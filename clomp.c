@@ -33,12 +33,12 @@
 static volatile int exit_is_ours;
 static NoiseCensus census;   /* measure/noise.h; static: a table per thread of the team */
 
-/* While a --json document or --csv table is pending, a run that ends early
+/* While a --json, --csv or --caliper-json file is pending, a run that ends early
  * still writes it (status "failed", the reason, what was measured so far);
  * set once the outputs are open. The temporary files are removed if even
  * that fails. */
 static void (*write_failure_record)(int status, const char *why);
-static char pending_tmp[2][RESULT_PATH_MAX];
+static char pending_tmp[RESULT_FILE_COUNT][RESULT_PATH_MAX];
 
 static void catch_runtime_exit(void)
 {
@@ -64,7 +64,7 @@ static void catch_runtime_abort(int sig)
     if (write(STDERR_FILENO, msg, sizeof msg - 1) < 0) {
         /* nothing more can be said */
     }
-    for (int i = 0; i < 2; i++)
+    for (int i = 0; i < RESULT_FILE_COUNT; i++)
         if (pending_tmp[i][0] != '\0')
             unlink(pending_tmp[i]);   /* async-signal-safe; a document cannot be written here */
     _exit(EXIT_RESOURCE);
@@ -80,11 +80,11 @@ static void (*stop_run)(int status) = exit;
 static int failure_agreed;
 
 /* Killed by SIGTERM (mpirun ending a job whose rank died, a batch system's
- * time limit): no half-written --json or --csv file is left behind, and an
+ * time limit): no half-written --json, --csv or --caliper-json file is left behind, and an
  * earlier complete one stays as it was. */
 static void catch_termination(int sig)
 {
-    for (int i = 0; i < 2; i++)
+    for (int i = 0; i < RESULT_FILE_COUNT; i++)
         if (pending_tmp[i][0] != '\0')
             unlink(pending_tmp[i]);   /* async-signal-safe */
     signal(sig, SIG_DFL);
@@ -275,7 +275,7 @@ int main(int argc, char **argv)
         die(EXIT_USAGE, "--mpi-timeout: this clomp has no ranks to wait for; build clomp_mpi with make MPI=1");
     }
     if (!reporter)   /* rank 0 writes the report and the files */
-        run.json_path = run.csv_path = NULL, run.quiet = 1;
+        run.json_path = run.csv_path = run.caliper_path = NULL, run.quiet = 1;
     Outputs out;
     check(open_outputs(&out, &run, pending_tmp, why, sizeof why), why);
     pending.out = &out;

@@ -122,11 +122,10 @@ command -v flock >/dev/null 2>&1 || [ "$dry_run" = 1 ] || die_usage "flock (util
 # --sign KEY: the bundle signed at the end (results/clomp_results/sign.py): checked before anything runs.
 [ -z "$sign_key" ] || [ -r "$sign_key" ] || die_usage "--sign: '$sign_key' is not a readable key file"
 [ -z "$sign_key" ] || command -v ssh-keygen >/dev/null 2>&1 || die_usage "--sign: ssh-keygen is not installed (apt-get install openssh-client)"
-if [ -n "$env_preset" ]; then
-    [ -f "$here/env/$env_preset.sh" ] ||
-        die_usage "--env: no preset '$env_preset' (have: $(for f in "$here"/env/*.sh; do basename "$f" .sh; done | tr '\n' ' '))"
-    # shellcheck source=/dev/null
-    . "$here/env/$env_preset.sh"
+if [ -n "$env_preset" ]; then   # a runtime profile's preset (env/runtimes/*.tsv, read by env/runtime.sh)
+    # shellcheck source=env/runtime.sh
+    . "$here/env/runtime.sh" --functions
+    runtime_export_preset "$env_preset" || die_usage "--env: no preset '$env_preset' (have: $(runtime_presets))"
 fi
 choose_binding   # suite/binding.sh: threads bound as make run binds them, unless the environment chose
 read -r -a launcher_words <<<"$launcher"
@@ -167,7 +166,10 @@ elif [ ! -x "$exe" ]; then
 fi
 
 # Every run writes its own CSV (--csv); a binary without it cannot be run by this driver.
-if [ "$dry_run" = 0 ] && ! "$exe" --help 2>&1 | grep -q -- '--csv='; then
+# And its Caliper profile (--caliper-json), where the binary writes one (docs/harnesses.md).
+exe_help=''
+[ "$dry_run" = 1 ] || exe_help=$("$exe" --help 2>&1)
+if [ "$dry_run" = 0 ] && [[ $exe_help != *--csv=* ]]; then
     die_usage "EXE: $exe has no --csv option (built from older sources? rebuild with make)"
 fi
 
@@ -314,9 +316,11 @@ for ((i = 0; ; i++)); do
     # .summary row comes from the JSON record). In the output directory, which a launcher's node also sees.
     # And its JSON record (docs/json-schema.md), kept beside .full: the source
     # every report of the suite reads (results/clomp_results/).
-    run_json="${base}_${set_name}.run${run}.json"
-    rm -f "$run_csv" "$run_json"
-    cmd+=("--csv=$run_csv" "--json=$run_json" "${a[@]}")
+    run_json="${base}_${set_name}.run${run}.json" run_profile="${base}_${set_name}.run${run}.cali.json"
+    rm -f "$run_csv" "$run_json" "$run_profile"
+    cmd+=("--csv=$run_csv" "--json=$run_json")
+    [[ $exe_help != *--caliper-json=* ]] || cmd+=("--caliper-json=$run_profile")   # Hatchet, Thicket
+    cmd+=("${a[@]}")
 
     now=$(date +%s)
     elapsed=$((now - start_epoch))
@@ -349,7 +353,7 @@ for ((i = 0; ; i++)); do
         stop_child
         wait "$child" 2>/dev/null
         child=''
-        rm -f "$tmp" "$tmp.err" "$tmp.timeout" "$run_csv" "$run_json"
+        rm -f "$tmp" "$tmp.err" "$tmp.timeout" "$run_csv" "$run_json" "$run_profile"
         mark_incomplete
     fi
     stop_child   # anything the run left in its process group

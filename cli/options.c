@@ -279,6 +279,10 @@ int parse_options(int argc, char **argv, Options *opts, char *error, size_t size
                 else
                     return fail(error, size, "--zone-stride: '%s' is not record (CLOMP 1.2's layout) or zonesize",
                                 shown(arg + 14, buf, sizeof buf));
+            } else if (strncmp(arg, "--caliper-json=", 15) == 0) {
+                if (arg[15] == '\0')
+                    return fail(error, size, "--caliper-json: no file name (use --caliper-json=- for standard output)");
+                opts->caliper_path = arg + 15;
             } else if (strncmp(arg, "--csv=", 6) == 0) {
                 if (arg[6] == '\0')
                     return fail(error, size, "--csv: no file name (use --csv=- for standard output)");
@@ -329,9 +333,15 @@ int parse_options(int argc, char **argv, Options *opts, char *error, size_t size
     }
     if (check_limits_options(&opts->limits, error, size) != 0)
         return EXIT_USAGE;
-    if (opts->json_path != NULL && opts->csv_path != NULL && strcmp(opts->json_path, "-") == 0 &&
-        strcmp(opts->csv_path, "-") == 0)
-        return fail(error, size, "--json=- and --csv=- cannot both use standard output");
+    const char *to_stdout[][2] = {{"--json", opts->json_path}, {"--csv", opts->csv_path}, {"--caliper-json", opts->caliper_path}};
+    const char *first = NULL;
+    for (size_t i = 0; i < sizeof to_stdout / sizeof to_stdout[0]; i++) {
+        if (to_stdout[i][1] == NULL || strcmp(to_stdout[i][1], "-") != 0)
+            continue;
+        if (first != NULL)
+            return fail(error, size, "%s=- and %s=- cannot both use standard output", first, to_stdout[i][0]);
+        first = to_stdout[i][0];
+    }
     /* The tool is chosen per process: CLOMP_OMPT lets a --compare side set it (+CLOMP_OMPT=trivial). */
     const char *from_environment = getenv("CLOMP_OMPT");
     if (!ompt_given && from_environment != NULL && from_environment[0] != '\0')

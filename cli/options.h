@@ -37,6 +37,7 @@ typedef struct Options {
     const char *schedules; /* --schedules=LIST as given (checked against the table later); NULL: all */
     const char *json_path; /* --json=FILE; "-" is standard output */
     const char *csv_path;  /* --csv=FILE; "-" is standard output */
+    const char *caliper_path;   /* --caliper-json=FILE: the Caliper json-split profile; "-" is standard output */
     int quiet;             /* --quiet: only the summary block */
     int verdict;           /* --verdict: the answer block at the end */
     int detail;            /* --detail: the blocks' other overhead estimators too */

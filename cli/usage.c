@@ -56,6 +56,8 @@ void print_usage(FILE *out, const char *exe)
             "                        and the text report goes to standard error)\n"
             "  --csv=FILE            also write one CSV row per measurement to FILE (- : standard\n"
             "                        output, and the text report goes to standard error)\n"
+            "  --caliper-json=FILE   also write the run as a Caliper json-split profile (Hatchet's\n"
+            "                        GraphFrame.from_caliper, Thicket; docs/harnesses.md) to FILE\n"
             "  --constructs[=LIST]   after the measurements, EPCC's overhead of each OpenMP construct\n"
             "                        (keys: --list-constructs) at level 1 and inside nested teams\n"
             "                        (--nested=OUTERxINNER); --csv then holds the construct table\n"

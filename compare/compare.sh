@@ -19,14 +19,10 @@ here=$(cd "$(dirname "$0")/.." && pwd)
 # environment settings (newline-separated VAR=VALUE), and LD_LIBRARY_PATH to put first.
 side_spec=() side_bin=() side_what=() side_settings=() side_libpath=()
 
-# The variables a preset file sets, as VAR=VALUE lines (the file is sourced
-# in a clean subshell; only what it exports counts).
-preset_settings() {  # preset_settings NAME
-    # shellcheck disable=SC2016  # expanded by the inner bash
-    env -i PATH="$PATH" bash -c 'set -a; . "$1" >/dev/null 2>&1; set +a; compgen -e | while read -r v; do
-        case $v in PATH | PWD | SHLVL | _ | OLDPWD) ;; *) printf "%s=%s\n" "$v" "${!v}" ;; esac; done' _ "$here/env/$1.sh" |
-        LC_ALL=C sort
-}
+# The runtime profiles (env/runtimes/*.tsv): each names its sides, how clomp is built against it
+# and its preset's settings (env/runtime.sh reads them; nothing in them is evaluated).
+# shellcheck source=env/runtime.sh
+. "$here/env/runtime.sh" --functions
 
 compare_build() {  # compare_build WHAT MAKE_ARGS...: builds, or exits 3 with one line
     local what=$1 log
@@ -37,61 +33,104 @@ compare_build() {  # compare_build WHAT MAKE_ARGS...: builds, or exits 3 with on
     }
 }
 
-# ./clomp as the gcc (libgomp) build: made when missing; an existing one is
-# used as it is (a make here would rebuild it with the default flags over
-# whatever the user built), but it must be gcc's.
-gcc_clomp() {  # gcc_clomp LABEL BASE
-    [ -x "$here/clomp" ] || compare_build "./clomp (gcc)" clomp
-    "$here/clomp" --version 2>/dev/null | grep -q '^compiler: GCC' ||
-        die_usage "--compare: side $1: $2 needs ./clomp built by gcc, not '$("$here/clomp" --version 2>/dev/null | sed -n 's/^compiler: //p')'"
+# The binary built against runtime profile P (its build, binary, build_needs and compiler
+# fields), made now: with a compiler named, an existing binary is used as it is (a make there
+# would rebuild it with the default flags over whatever the user built) but must be that
+# compiler's; else make brings it up to date. Prints its path.
+profile_binary() {  # profile_binary PROFILE LABEL SIDE
+    local p=$1 bin need hint compiler build=()
+    bin=$(runtime_value "$p" binary) || bin=clomp
+    IFS=$'\t' read -r -a build < <(runtime_lines "$p" build | head -n 1)
+    IFS=$'\t' read -r need hint < <(runtime_lines "$p" build_needs | head -n 1)
+    [ -z "$need" ] || command -v "$need" >/dev/null 2>&1 || die_usage "--compare: side $2: $3 needs $need (${hint:-install it})"
+    compiler=$(runtime_value "$p" compiler) || compiler=''
+    if [ -z "$compiler" ] || [ ! -x "$here/$bin" ]; then
+        compare_build "./$bin ($(runtime_value "$p" build_describes || echo "$p"))" "${build[@]}"
+    fi
+    if [ -n "$compiler" ] && ! "$here/$bin" --version 2>/dev/null | grep -q "^compiler: $compiler"; then
+        die_usage "--compare: side $2: $3 needs ./$bin built by $compiler, not '$("$here/$bin" --version 2>/dev/null | sed -n 's/^compiler: //p')'"
+    fi
+    printf '%s\n' "$here/$bin"
 }
 
-# The directory holding libgomp.so.1 -> LLVM's libomp.so.5, made once per comparison.
-libomp_as_libgomp() {
-    local lib='' candidate
-    for candidate in /usr/lib/llvm-*/lib/libomp.so.5; do [ ! -e "$candidate" ] || lib=$candidate; done
-    [ -n "$lib" ] || lib=$(ldconfig -p 2>/dev/null | awk '/libomp\.so\.5 /{ print $NF; exit }')
-    [ -n "$lib" ] || die_usage "--compare: side libomp: no libomp.so.5 found (install libomp-dev)"
-    mkdir -p "$compare_tmp/libomp" && ln -sf "$lib" "$compare_tmp/libomp/libgomp.so.1"
-    printf '%s\n' "$compare_tmp/libomp"
+# The library file of runtime profile P: the last file its library patterns find (relative ones
+# under the tree), else the loader's cache's file of its soname; nothing when neither.
+profile_library() {  # profile_library PROFILE
+    local p=$1 lib='' pattern candidate soname patterns=()
+    IFS=$'\t' read -r -a patterns < <(runtime_lines "$p" library | head -n 1)
+    for pattern in "${patterns[@]}"; do
+        [[ $pattern == /* ]] || pattern=$here/$pattern
+        for candidate in $pattern; do [ ! -f "$candidate" ] || lib=$candidate; done
+    done
+    soname=$(runtime_value "$p" soname) || soname=''
+    [ -n "$lib" ] || [ -z "$soname" ] || lib=$(ldconfig -p 2>/dev/null | awk -v s="$soname" '$1 == s { print $NF; exit }')
+    printf '%s\n' "$lib"
+}
+
+# A directory of this comparison's holding SONAME -> LIBRARY: a build that loads SONAME loads it.
+library_as() {  # library_as LIBRARY SONAME
+    local dir
+    dir=$compare_tmp/as-$(printf '%s' "$2" | tr -c 'A-Za-z0-9._-' _)-$RANDOM
+    mkdir -p "$dir" && ln -sf "$1" "$dir/$2" && printf '%s\n' "$dir"
 }
 
 resolve_side() {  # resolve_side INDEX SPEC
-    local k=$1 spec=$2 label setting settings='' base
+    local k=$1 spec=$2 label setting settings='' base p mode of lib
     label=$([ "$k" = 0 ] && echo A || echo B)
     IFS='+' read -r -a parts <<<"$spec"
     base=${parts[0]-}
     [ -n "$base" ] || die_usage "--compare: side $label is empty (give A,B; see --compare --help)"
-    case $base in
-        */*)
-            if [ ! -f "$base" ] || [ ! -x "$base" ]; then die_usage "--compare: side $label: '$base' is not an executable file"; fi
-            side_bin[k]=$base side_what[k]="binary $base" ;;
-        gnu)
-            gcc_clomp "$label" gnu
-            side_bin[k]=$here/clomp side_what[k]="gcc build ./clomp (libgomp), env/gnu.sh"
-            settings=$(preset_settings gnu) ;;
-        llvm)
-            command -v clang >/dev/null 2>&1 || die_usage "--compare: side $label: llvm needs clang (install clang and libomp-dev)"
-            compare_build "the clang build" CC=clang BUILD=build-clang PROGRAM=build-clang/clomp program
-            side_bin[k]=$here/build-clang/clomp side_what[k]="clang build build-clang/clomp (libomp), env/llvm.sh"
-            settings=$(preset_settings llvm) ;;
-        libomp)
-            gcc_clomp "$label" libomp
-            side_bin[k]=$here/clomp side_what[k]="gcc build ./clomp run on LLVM libomp (libgomp.so.1 -> libomp.so.5), env/llvm.sh"
-            side_libpath[k]=$(libomp_as_libgomp)
-            settings=$(preset_settings llvm) ;;
-        *)
-            if [ -f "$here/env/$base.sh" ]; then
-                die_usage "--compare: side $label: preset '$base' has no binary this driver can build (use PATH+VAR=VALUE; have gnu, llvm, libomp)"
-            fi
-            die_usage "--compare: side $label: unknown preset '$base' (a binary path with a '/', or gnu, llvm, libomp)" ;;
-    esac
+    if [[ $base == */* ]]; then
+        if [ ! -f "$base" ] || [ ! -x "$base" ]; then die_usage "--compare: side $label: '$base' is not an executable file"; fi
+        side_bin[k]=$base side_what[k]="binary $base"
+    elif p=$(runtime_named side "$base"); then
+        IFS=$'\t' read -r _ mode of < <(runtime_lines "$p" side | awk -F '\t' -v s="$base" '$1 == s { print; exit }')
+        lib=$(profile_library "$p")
+        case $mode in
+            build | library)   # its own build; library: its library's directory first in LD_LIBRARY_PATH
+                side_bin[k]=$(profile_binary "$p" "$label" "$base") || exit
+                side_what[k]="$(runtime_value "$p" build_describes) ($(runtime_value "$p" describes))"
+                if [ "$mode" = library ]; then
+                    [ -n "$lib" ] || die_usage "--compare: side $label: $base: $(profile_missing "$p")"
+                    side_libpath[k]=$(dirname "$lib") side_what[k]+=", $lib"
+                fi ;;
+            as)   # runtime OF's build, this runtime's library loaded in place of OF's
+                [ -n "$lib" ] || die_usage "--compare: side $label: $base: $(profile_missing "$p")"
+                side_bin[k]=$(profile_binary "$of" "$label" "$base") || exit
+                side_what[k]="$(runtime_value "$of" build_describes) run on $(runtime_value "$p" describes) ($(runtime_value "$of" soname) -> $lib)"
+                side_libpath[k]=$(library_as "$lib" "$(runtime_value "$of" soname)") ;;
+            *) die_usage "--compare: side $label: $base: its profile $p.tsv has no side mode '$mode' (build, library, as PROFILE)" ;;
+        esac
+        side_what[k]+=", env/runtimes/$p.tsv"
+        settings=$(runtime_settings "$p")
+    elif p=$(runtime_named preset "$base"); then
+        die_usage "--compare: side $label: preset '$base' has no binary this driver can build (use PATH+VAR=VALUE; have $(runtime_sides))"
+    else
+        die_usage "--compare: side $label: unknown preset '$base' (a binary path with a '/', or $(runtime_sides))"
+    fi
     for setting in "${parts[@]:1}"; do
         [[ $setting =~ ^[A-Za-z_][A-Za-z0-9_]*=.*$ ]] ||
             die_usage "--compare: side $label: '$setting' is not VAR=VALUE"
         settings+=${settings:+$'\n'}$setting
     done
     side_spec[k]=$spec side_settings[k]=$settings
+}
+
+# Why runtime profile P's library is not here: its unpack field says how to get it.
+profile_missing() {  # profile_missing PROFILE
+    local pkg
+    pkg=$(runtime_value "$1" unpack) || pkg=''
+    if [ -n "$pkg" ]; then
+        printf 'its library (%s) is not unpacked: make runtimes (apt-get download %s, never installed)' "$(runtime_lines "$1" library | head -n 1)" "$pkg"
+    else
+        printf 'no %s found (install %s)' "$(runtime_value "$1" soname)" "$(runtime_value "$1" package || echo "its package")"
+    fi
+}
+
+# Every profile's sides, comma-separated: what --compare and --sweep's --side take besides a path.
+runtime_sides() {
+    local p
+    for p in $(runtime_names); do runtime_lines "$p" side | cut -f1; done | paste -sd, - | sed 's/,/, /g'
 }
 
 # One process of a comparison (and of --sweep, compare/sweep.sh): the side's

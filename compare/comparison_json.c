@@ -88,7 +88,9 @@ static long record_count(const Records *r, const char *type)
     return value;
 }
 
-static void write_side(JsonWriter *w, const Records *r, char **side)
+/* One side: the driver's cells, the runtime library ldd resolved, and (a 10th cell) which
+ * library its processes loaded, by their records (compare_report.loaded_libraries). */
+static void write_side(JsonWriter *w, const Records *r, char **side, int cells)
 {
     char *field[MAX_FIELDS];
     json_object_begin(w, NULL);
@@ -100,6 +102,8 @@ static void write_side(JsonWriter *w, const Records *r, char **side)
     json_object_begin(w, "runtime_library");
     json_string(w, "path", side[6]);
     json_string(w, "version", side[7]);
+    if (cells > 9)
+        json_string(w, "loaded_by_processes", side[9]);
     json_object_end(w);
     json_object_begin(w, "settings");
     for (long i = 0; i < r->count; i++) {
@@ -244,11 +248,12 @@ int comparison_json(double level)
         if (strncmp(r.line[i], "side\t", 5) != 0)
             continue;
         char *copy = strdup(r.line[i]);
-        if (copy == NULL || split_fields(copy, field, 9) != 9) {
+        int cells = copy != NULL ? split_fields(copy, field, 10) : 0;
+        if (cells != 9 && cells != 10) {
             fprintf(stderr, "clomp-stats: comparison-json: bad side record\n");
             exit(2);
         }
-        write_side(&w, &r, field);
+        write_side(&w, &r, field, cells);
         free(copy);
     }
     json_array_end(&w);

@@ -184,6 +184,7 @@ typedef struct RunSetup {
     int detail;               /* --detail: every overhead estimator's line, not only the project's */
     const char *json_path;
     const char *csv_path;
+    const char *caliper_path;     /* --caliper-json=FILE, or NULL */
     const char *schedule_list;    /* --schedules as given, or NULL */
     int selected[32];             /* per clomp_schedules[] entry: asked for in this run */
     const char *unavailable[32];  /* per entry: why it cannot run here (NULL: it can); set with the nested shape */

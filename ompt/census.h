@@ -62,6 +62,9 @@ typedef struct OmptSetup {
     char runtime_file[64];          /* the OpenMP library's file, by its real name ("libgomp.so.1.0.0"); "" if unknown */
     char runtime[32];               /* that name up to ".so" ("libgomp", "libomp") */
     char runtime_version[96];       /* what ompt_start_tool was given ("LLVM OMP version: ...") */
+    char runtime_path[512];         /* the library file's real path, as /proc/self/maps lists it: which of several
+                                     * installed versions this process loaded (libomp 14, 16, 19 all say the
+                                     * same version string); "" if unknown */
 } OmptSetup;
 
 #endif

@@ -336,19 +336,21 @@ void ompt_tool_request(OmptMode mode, double rate_hz)
         requested_rate_hz = rate_hz;
 }
 
-/* The file the OpenMP runtime was loaded from, by its real name: the gcc
- * build run on libomp finds it as libgomp.so.1. */
-static void runtime_file(char *name, size_t size)
+/* The file the OpenMP runtime was loaded from, by its real name (the gcc
+ * build run on libomp finds it as libgomp.so.1), and its real path. */
+static void runtime_file(char *name, size_t size, char *full, size_t full_size)
 {
     Dl_info info;
     char real[PATH_MAX];
     int (*function)(void) = omp_get_num_threads;
     void *address;
     memcpy(&address, &function, sizeof address);   /* a function's address as dladdr takes it */
-    name[0] = '\0';
+    name[0] = full[0] = '\0';
     if (dladdr(address, &info) == 0 || info.dli_fname == NULL)
         return;
     const char *path = realpath(info.dli_fname, real) != NULL ? real : info.dli_fname;
+    if (strlen(path) < full_size)   /* a path cut short would name another file: none rather */
+        memcpy(full, path, strlen(path) + 1);
     const char *slash = strrchr(path, '/'), *base = slash != NULL ? slash + 1 : path;
     size_t length = strlen(base) < size - 1 ? strlen(base) : size - 1;
     memcpy(name, base, length);
@@ -362,7 +364,7 @@ void ompt_tool_setup(OmptSetup *setup)
     setup->rate_hz = requested_mode == OMPT_MODE_SAMPLING ? requested_rate_hz : 0.0;
     setup->started = start_called;
     setup->attached = start_called && tool_initialized && requested_mode != OMPT_MODE_NONE;
-    runtime_file(setup->runtime_file, sizeof setup->runtime_file);
+    runtime_file(setup->runtime_file, sizeof setup->runtime_file, setup->runtime_path, sizeof setup->runtime_path);
     size_t stem = strcspn(setup->runtime_file, ".");
     if (stem >= sizeof setup->runtime)
         stem = sizeof setup->runtime - 1;

@@ -44,6 +44,7 @@ const BuildInfo *build_info(void)
     info.host = CLOMP_BUILD_HOST;
     info.date = CLOMP_BUILD_DATE;
     info.version = CLOMP_VERSION;
+    info.commit = CLOMP_BUILD_COMMIT;
     return &info;
 }
 
@@ -56,6 +57,7 @@ void print_version(FILE *out, int mpi_build)
     fprintf(out, "LDFLAGS: %s\n", b->ldflags);
     fprintf(out, "OpenMP: %ld (OpenMP %s)\n", b->openmp, b->openmp_spec);
     fprintf(out, "built on: %s at %s\n", b->host, b->date);
+    fprintf(out, "commit: %s\n", b->commit);
     fprintf(out, "libnuma: %s\n", numa_support_built() ? "yes (--numa available)" : "no (built with NUMA=0 or without libnuma-dev)");
     fprintf(out, "mpi: %s\n", mpi_build ? "yes (clomp_mpi: run it under mpirun or srun)"
                                          : "no (make MPI=1 builds clomp_mpi)");
@@ -70,9 +72,21 @@ void print_version(FILE *out, int mpi_build)
 #endif
 }
 
+const char *openmp_variable(const char *entry, char *name, size_t size)
+{
+    const char *eq = strchr(entry, '=');
+    if (eq == NULL || !is_openmp_variable(entry) || size == 0)
+        return NULL;
+    size_t len = (size_t)(eq - entry) < size - 1 ? (size_t)(eq - entry) : size - 1;
+    memcpy(name, entry, len);
+    name[len] = '\0';
+    return eq + 1;
+}
+
 int is_openmp_variable(const char *entry)
 {
-    static const char *const prefixes[] = {"OMP_", "GOMP_", "KMP_", "XLSMPOPTS", "LIBOMP_"};
+    /* Every runtime profile's variables (env/runtimes/, through build_info_generated.h). */
+    static const char *const prefixes[] = {CLOMP_RUNTIME_VARIABLE_PREFIXES};
     for (size_t i = 0; i < sizeof prefixes / sizeof prefixes[0]; i++)
         if (strncmp(entry, prefixes[i], strlen(prefixes[i])) == 0)
             return 1;

@@ -15,6 +15,7 @@ typedef struct BuildInfo {
     const char *host;        /* host it was built on */
     const char *date;
     const char *version;     /* clomp's own version */
+    const char *commit;      /* the git commit built, "-dirty" with changed sources; "unknown" outside a checkout */
 } BuildInfo;
 
 const BuildInfo *build_info(void);
@@ -25,5 +26,9 @@ void print_version(FILE *out, int mpi_build);
  * (OMP_*, GOMP_*, KMP_*, XLSMPOPTS, LIBOMP_*): the text report and the JSON
  * list the same ones. */
 int is_openmp_variable(const char *entry);
+
+/* An environment entry's value when it steers an OpenMP runtime, its name in
+ * `name` (cut to `size`); NULL otherwise. */
+const char *openmp_variable(const char *entry, char *name, size_t size);
 
 #endif

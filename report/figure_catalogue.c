@@ -9,7 +9,7 @@
 
 const char *const figure_set_names[FIGURE_SET_COUNT] = {"key",     "headline", "sweep",  "replicates", "run",
                                                         "primary", "cliff",    "limits", "cluster",
-                                                        "grain"};
+                                                        "grain",   "harness"};
 const char *const figure_set_uses[FIGURE_SET_COUNT] = {
     "the target input's key figures: the between-process table, the buyer's key table",
     "the answer: the HTML headline and the suite's closing lines",
@@ -22,6 +22,7 @@ const char *const figure_set_uses[FIGURE_SET_COUNT] = {
     "the cluster report: what each node is judged on against its peers (results/clomp_results/cluster.py)",
     ("run_clomp.sh --grain: the smallest loop worth threading per team size, METG(50%), the best team per loop size "
      "(results/clomp_results/grain_*.py; docs/grain.md)"),
+    "the harnesses' figures of merit: ReFrame's performance variables, JUBE's result table (integrations/clomp_figures.py)",
 };
 
 #define PROBE (1u << ROLE_PROBE)
@@ -38,43 +39,47 @@ const FigureKind figure_kinds[] = {
     {"us_per_loop", "us/Loop (CLOMP 1.2)", "us",
      "time per loop: one subcycle (the deposit and every part's update), or one construct of a probe",
      RUNTIME_12 ": Runtime over the subcycles", BETTER_LOWER,
-     "runtime_us_per_loop", "runtime_us_per_loop", NULL, "us/Loop", ANY_ROLE, 0, NULL},
+     "runtime_us_per_loop", "runtime_us_per_loop", NULL, "us/Loop", ANY_ROLE, 0, NULL, NULL, NULL},
     {"median_us_per_loop", "us/Loop (median chunk)", "us",
      "time per loop: one subcycle (the deposit and every part's update), or one construct of a probe",
      "the median of the chunks' us/Loop (every round's chunks pooled; a delay probe's chunk is its region's time "
      "minus the same delays run serially, EPCC's method); interval: order statistics of the chunks",
-     BETTER_LOWER, "us_per_loop", "us_per_loop", "statistics.median_ci_95", NULL, ANY_ROLE, 1, "us_per_loop"},
+     BETTER_LOWER, "us_per_loop", "us_per_loop", "statistics.median_ci_95", NULL, ANY_ROLE, 1, "us_per_loop",
+     "us_per_loop_ci_low", "us_per_loop_ci_high"},
     {"speedup", "speedup (CLOMP 1.2)", "x", "how many times faster than Serial Ref",
      RUNTIME_12 ": Serial Ref's Runtime over this Runtime", BETTER_HIGHER,
-     "runtime_speedup", "runtime_speedup", NULL, "Speedup", REFERENCE | BESTCASE | CHECKED, 0, NULL},
+     "runtime_speedup", "runtime_speedup", NULL, "Speedup", REFERENCE | BESTCASE | CHECKED, 0, NULL, NULL, NULL},
     {"median_speedup", "speedup (median chunks)", "x", "how many times faster than Serial Ref",
      "Serial Ref's median chunk over this median chunk; interval: the two medians' 97.5% intervals (Bonferroni)",
-     BETTER_HIGHER, "speedup", "speedup", "speedup_ci_95", NULL, BESTCASE | CHECKED, 0, NULL},
+     BETTER_HIGHER, "speedup", "speedup", "speedup_ci_95", NULL, BESTCASE | CHECKED, 0, NULL,
+     "speedup_ci_low", "speedup_ci_high"},
     {"efficacy_percent", "efficacy % (CLOMP 1.2)", "%", "Bestcase OMP's time as a share of this one's (100%: no overhead)",
      RUNTIME_12 ": Bestcase's Runtime over this Runtime", BETTER_HIGHER,
-     "runtime_efficacy_percent", "runtime_efficacy_percent", NULL, "Efficacy", BESTCASE | CHECKED, 0, NULL},
+     "runtime_efficacy_percent", "runtime_efficacy_percent", NULL, "Efficacy", BESTCASE | CHECKED, 0, NULL, NULL, NULL},
     {"median_efficacy_percent", "efficacy % (median chunks)", "%",
      "Bestcase OMP's time as a share of this one's (100%: no overhead)",
      "Bestcase's median chunk over this median chunk (with --rounds: the median over rounds)", BETTER_HIGHER,
-     "efficacy_percent", "efficacy_percent", NULL, NULL, BESTCASE | CHECKED, 0, NULL},
+     "efficacy_percent", "efficacy_percent", NULL, NULL, BESTCASE | CHECKED, 0, NULL, NULL, NULL},
     {"overhead_us", "overhead us/Loop (CLOMP 1.2)", "us", OVERHEAD_MEASURES,
      RUNTIME_12 ": this Runtime minus Bestcase's, over the subcycles", BETTER_LOWER,
-     "runtime_overhead_us_per_loop", "runtime_overhead_us", NULL, "Overhead", BESTCASE | CHECKED, 0, NULL},
+     "runtime_overhead_us_per_loop", "runtime_overhead_us", NULL, "Overhead", BESTCASE | CHECKED, 0, NULL, NULL, NULL},
     {"median_overhead_us", "overhead us/Loop (median chunks)", "us", OVERHEAD_MEASURES,
      "this median chunk minus Bestcase's median chunk (with --rounds: the median over rounds of each round's "
      "difference); interval: the two medians' 97.5% intervals (Bonferroni), with 6+ rounds the rounds' differences'",
-     BETTER_LOWER, "overhead_us_per_loop", "overhead_us", "overhead_ci_95", NULL, BESTCASE | CHECKED, 0, "overhead"},
+     BETTER_LOWER, "overhead_us_per_loop", "overhead_us", "overhead_ci_95", NULL, BESTCASE | CHECKED, 0, "overhead",
+     "overhead_ci_low", "overhead_ci_high"},
     {"paired_overhead_us", "overhead us/Loop (paired chunks)", "us", OVERHEAD_MEASURES,
      "Hodges-Lehmann shift of the paired differences (each chunk minus the Bestcase chunk beside it; "
      "--paired-blocks: interleaved blocks in random order); interval: the signed-rank interval, widened to the "
      "blocks' effective number when they are serially correlated", BETTER_LOWER,
-     "paired_overhead.us_per_loop", "paired_overhead_us", "paired_overhead.ci_95", NULL, CHECKED, 0, NULL},
+     "paired_overhead.us_per_loop", "paired_overhead_us", "paired_overhead.ci_95", NULL, CHECKED, 0, NULL,
+     "paired_overhead_ci_low", "paired_overhead_ci_high"},
     /* Only for a measurement with a judged LLNL target (figure_of). */
     {"llnl_target_cycles", "cycles (LLNL target)", "cycles", "the figure LLNL's target judges, in CPU cycles",
      "the median chunk (an overhead: the median-chunk overhead) at the run's cycle rate: nominal TSC cycles, or "
      "--ghz's; judged in core cycles over the cores' clock range", BETTER_LOWER,
      "llnl_targets.TARGET.cycles", "llnl_target_cycles", "llnl_targets.TARGET.cycles_ci_95", NULL, ANY_ROLE, 0,
-     "llnl_target_cycles"},
+     "llnl_target_cycles", NULL, NULL},
 };
 /* clang-format on */
 const size_t figure_kind_count = sizeof figure_kinds / sizeof figure_kinds[0];
@@ -92,6 +97,7 @@ const FigureKind *const project_overhead_kind = &figure_kinds[KIND_PROJECT_OVERH
 #define PRIMARY FIGURE_SET_PRIMARY
 #define CLIFF FIGURE_SET_CLIFF
 #define CLUSTER FIGURE_SET_CLUSTER
+#define HARNESS FIGURE_SET_HARNESS
 static const struct {
     const char *schedule, *suffix;
     unsigned sets;
@@ -99,21 +105,23 @@ static const struct {
     {"serial", "us_per_loop", KEY},
     {"serial", "median_us_per_loop", CLUSTER},
     {"barrier", "us_per_loop", KEY | REPLICATES | RUN},
-    {"barrier", "median_us_per_loop", HEADLINE | SWEEP | CLIFF | CLUSTER},
+    {"barrier", "median_us_per_loop", HEADLINE | SWEEP | CLIFF | CLUSTER | HARNESS},
+    {"barrier", "llnl_target_cycles", HARNESS},
     {"bestcase", "speedup", KEY | RUN},
     {"bestcase", "median_speedup", HEADLINE},
-    {"static", "speedup", KEY | REPLICATES | RUN},
-    {"static", "median_speedup", HEADLINE | CLUSTER},
+    {"static", "speedup", KEY | REPLICATES | RUN | HARNESS},
+    {"static", "median_speedup", HEADLINE | CLUSTER | HARNESS},
     {"static", "efficacy_percent", KEY | RUN},
     {"static", "median_efficacy_percent", HEADLINE},
     {"static", "overhead_us", KEY | REPLICATES | RUN},
-    {"static", "", KEY | HEADLINE | SWEEP | PRIMARY | CLUSTER},
+    {"static", "", KEY | HEADLINE | SWEEP | PRIMARY | CLUSTER | HARNESS},
     {"dynamic", "overhead_us", KEY | REPLICATES},
     {"manual", "overhead_us", KEY},
     {"nested", "overhead_us", KEY},
     {"parallel", "us_per_loop", KEY},
-    {"parallel", "median_us_per_loop", HEADLINE | SWEEP | CLIFF | CLUSTER},
-    {"parallel_for", "median_us_per_loop", KEY | HEADLINE | SWEEP},
+    {"parallel", "median_us_per_loop", HEADLINE | SWEEP | CLIFF | CLUSTER | HARNESS},
+    {"parallel_for", "median_us_per_loop", KEY | HEADLINE | SWEEP | HARNESS},
+    {"parallel_for", "llnl_target_cycles", HARNESS},
 };
 
 /* Keys the tools printed before issue 43 that the rule (a kind's former

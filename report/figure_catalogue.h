@@ -42,6 +42,7 @@ typedef struct FigureKind {
     unsigned roles;         /* 1u << ScheduleRole of the measurements that have it */
     int compared;           /* --compare tests it for every measurement that has it (the project's overhead too) */
     const char *former;     /* its suffix under the measurement's key before issue 43 (--compare's), or NULL */
+    const char *csv_low, *csv_high;   /* the CSV columns of its 95% interval within the process, or NULL */
 } FigureKind;
 
 extern const FigureKind figure_kinds[];

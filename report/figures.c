@@ -17,6 +17,13 @@ const Measurement *record_find_key(const RunRecord *r, const char *key)
     return s != NULL ? record_find(r, s->role, s->key) : NULL;
 }
 
+void run_inputs_given(const RunSetup *run, long values[CLOMP_PARAMETER_COUNT])
+{
+    long given[CLOMP_PARAMETER_COUNT] = {run->inputNumThreads, run->inputAllocThreads, run->numParts, run->zonesPerPart,
+                                         run->requestedZoneSize, run->flopScale, run->timeScale};
+    memcpy(values, given, sizeof given);
+}
+
 const char *record_status(const RunRecord *r)
 {
     return r->exit_status == 0 ? "ok" : r->failed != NULL ? "verification failed" : "failed";

@@ -9,6 +9,7 @@
 
 #include <stddef.h>
 
+#include "../cli/options.h"
 #include "../measure/llnl_targets.h"
 #include "../measure/record.h"
 
@@ -45,6 +46,9 @@ typedef struct MeasurementFigures {
 /* A measurement of the record that completed every round (and did not fail),
  * or NULL: figures of a partial one would mislead. */
 const Measurement *record_find(const RunRecord *r, ScheduleRole role, const char *key);
+
+/* CLOMP 1.2's seven inputs as given (the CORAL RFP line's), in clomp_parameter_names' order. */
+void run_inputs_given(const RunSetup *run, long values[CLOMP_PARAMETER_COUNT]);
 
 /* record_find() by schedule key, whatever its role. */
 const Measurement *record_find_key(const RunRecord *r, const char *key);

@@ -13,6 +13,18 @@ void json_start(JsonWriter *w, FILE *out)
     w->count[0] = 0;
     w->closer[0] = '\0';
     w->error = 0;
+    w->one_line_depth = 0;
+}
+
+void json_one_line(JsonWriter *w, int depth)
+{
+    w->one_line_depth = depth;
+}
+
+/* Whether the members of the container at `depth` share its line. */
+static int on_one_line(const JsonWriter *w, int depth)
+{
+    return w->one_line_depth > 0 && depth >= w->one_line_depth;
 }
 
 static void indent(const JsonWriter *w, int level)
@@ -101,7 +113,10 @@ static int begin_value(JsonWriter *w, const char *key)
     if (w->depth > 0) {
         if (w->count[w->depth] > 0)
             fputc(',', w->out);
-        indent(w, w->depth);
+        if (!on_one_line(w, w->depth))
+            indent(w, w->depth);
+        else if (w->count[w->depth] > 0)
+            fputc(' ', w->out);
     }
     if (key) {
         write_string(w->out, key);
@@ -132,7 +147,7 @@ static void close_container(JsonWriter *w, char closer)
         return;
     }
     /* An empty container stays on one line: {} rather than {\n}. */
-    if (w->count[w->depth] > 0)
+    if (w->count[w->depth] > 0 && !on_one_line(w, w->depth))
         indent(w, w->depth - 1);
     fputc(closer, w->out);
     w->depth--;

@@ -14,12 +14,17 @@ typedef struct JsonWriter {
     int count[JSON_MAX_DEPTH];     /* members written so far at each open level */
     char closer[JSON_MAX_DEPTH];   /* '}' or ']' for each open level */
     int error;                     /* misuse (bad nesting, key inside an array, ...) or a write error */
+    int one_line_depth;            /* containers this deep or deeper on one line; 0: never (json_one_line) */
 } JsonWriter;
 
 void json_start(JsonWriter *w, FILE *out);
 /* A document of its own: json_start, its top-level object, and its `schema`
  * and `schema_version` members, as every document clomp writes begins. */
 void json_document_begin(JsonWriter *w, FILE *out, const char *schema, long version);
+
+/* Containers opened at `depth` (the document's top-level value is depth 1)
+ * or deeper are written on one line each: a table's rows stay readable. */
+void json_one_line(JsonWriter *w, int depth);
 
 /* `key` names the member inside an object and must be NULL inside an array
  * and for the top-level value; anything else sets w->error. */

@@ -96,5 +96,6 @@ void write_json_ompt_setup(JsonWriter *w, const RunSetup *run)
     json_string(w, "runtime", o->runtime[0] != '\0' ? o->runtime : NULL);
     json_string(w, "runtime_file", o->runtime_file[0] != '\0' ? o->runtime_file : NULL);
     json_string(w, "runtime_version", o->started ? o->runtime_version : NULL);
+    json_string(w, "runtime_path", o->runtime_path[0] != '\0' ? o->runtime_path : NULL);
     json_object_end(w);
 }

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "build_info.h"
+#include "figures.h"
 #include "../offload/device_info.h"
 
 extern char **environ;
@@ -23,14 +24,11 @@ void json_interval(JsonWriter *w, const char *key, int has, double low, double h
 void write_json_inputs(JsonWriter *w, const RunSetup *run)
 {
     char policy[32];
+    long given[CLOMP_PARAMETER_COUNT];
+    run_inputs_given(run, given);
     json_object_begin(w, "inputs");
-    json_integer(w, "numThreads", run->inputNumThreads);
-    json_integer(w, "allocThreads", run->inputAllocThreads);
-    json_integer(w, "numParts", run->numParts);
-    json_integer(w, "zonesPerPart", run->zonesPerPart);
-    json_integer(w, "zoneSize", run->requestedZoneSize);
-    json_integer(w, "flopScale", run->flopScale);
-    json_integer(w, "timeScale", run->timeScale);
+    for (int i = 0; i < CLOMP_PARAMETER_COUNT; i++)
+        json_integer(w, clomp_parameter_names[i], given[i]);
     json_string(w, "numa", placement_text(&run->placement, policy, sizeof policy));
     json_string(w, "zone_stride", run->zoneLayout == ZONE_LAYOUT_SPREAD ? "zonesize" : "record");
     if (run->requested_trials > 0)
@@ -103,14 +101,10 @@ static void write_openmp_environment(JsonWriter *w)
 {
     json_object_begin(w, "openmp_environment");
     for (char **env = environ; env != NULL && *env != NULL; env++) {
-        const char *eq = strchr(*env, '=');
-        if (eq == NULL || !is_openmp_variable(*env))
-            continue;
         char name[256];
-        size_t len = (size_t)(eq - *env) < sizeof name - 1 ? (size_t)(eq - *env) : sizeof name - 1;
-        memcpy(name, *env, len);
-        name[len] = '\0';
-        json_string(w, name, eq + 1);
+        const char *value = openmp_variable(*env, name, sizeof name);
+        if (value != NULL)
+            json_string(w, name, value);
     }
     json_object_end(w);
 }

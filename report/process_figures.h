@@ -27,8 +27,9 @@ enum {
     FIGURE_SET_LIMITS = 1u << 7,      /* clomp --limits: its text block, JSON limits.figures, CSV limits_* columns */
     FIGURE_SET_CLUSTER = 1u << 8,     /* the cluster report: what each node is judged on against its peers */
     FIGURE_SET_GRAIN = 1u << 9,       /* run_clomp.sh --grain: the smallest loop worth threading (docs/grain.md) */
+    FIGURE_SET_HARNESS = 1u << 10,    /* the harnesses' figures of merit: ReFrame's, JUBE's (integrations/) */
 };
-#define FIGURE_SET_COUNT 10
+#define FIGURE_SET_COUNT 11
 
 /* A --limits figure's value in a record. */
 typedef struct LimitValue {

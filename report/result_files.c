@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "../cli/exit_status.h"
+#include "caliper_report.h"
 #include "csv_report.h"
 #include "json_report.h"
 #include "text_report.h"
@@ -121,19 +122,22 @@ static int open_result_file(ResultFile *rf, Outputs *o, char *why, size_t why_si
     return 0;
 }
 
-int open_outputs(Outputs *o, const RunSetup *run, char pending[2][RESULT_PATH_MAX], char *why, size_t why_size)
+int open_outputs(Outputs *o, const RunSetup *run, char pending[RESULT_FILE_COUNT][RESULT_PATH_MAX], char *why,
+                 size_t why_size)
 {
     memset(o, 0, sizeof *o);
     o->text = stdout;
     o->json = (ResultFile){.option = "--json", .path = run->json_path, .write = write_json_report, .pending = pending[0]};
     o->csv = (ResultFile){.option = "--csv", .path = run->csv_path, .write = write_csv_report, .pending = pending[1]};
-    int status = open_result_file(&o->json, o, why, why_size);
-    if (status == 0)
-        status = open_result_file(&o->csv, o, why, why_size);
+    o->caliper = (ResultFile){.option = "--caliper-json", .path = run->caliper_path, .write = write_caliper_report,
+                              .pending = pending[2]};
+    ResultFile *opened[RESULT_FILE_COUNT] = {&o->json, &o->csv, &o->caliper};
+    int status = 0;
+    for (int i = 0; i < RESULT_FILE_COUNT && status == 0; i++)
+        status = open_result_file(opened[i], o, why, why_size);
     o->report = run->quiet ? NULL : o->text;
-    if (status != 0) {   /* nothing half-made stays behind: the file opened before the one that failed goes */
-        ResultFile *opened[] = {&o->json, &o->csv};
-        for (int i = 0; i < 2; i++)
+    if (status != 0) {   /* nothing half-made stays behind: the files opened before the one that failed go */
+        for (int i = 0; i < RESULT_FILE_COUNT; i++)
             if (opened[i]->file != NULL && opened[i]->file != stdout && opened[i]->file != stderr) {
                 fclose(opened[i]->file);
                 if (!opened[i]->in_place)
@@ -191,9 +195,13 @@ static int close_result_file(ResultFile *rf, const RunRecord *record)
 
 int close_outputs(Outputs *o, const RunRecord *record)
 {
-    int json_status = close_result_file(&o->json, record);
-    int csv_status = close_result_file(&o->csv, record);
-    return json_status != 0 ? json_status : csv_status;
+    ResultFile *files[RESULT_FILE_COUNT] = {&o->json, &o->csv, &o->caliper};
+    int status = 0;
+    for (int i = 0; i < RESULT_FILE_COUNT; i++) {
+        int file_status = close_result_file(files[i], record);
+        status = status != 0 ? status : file_status;
+    }
+    return status;
 }
 
 int write_figure_list(FILE *out, int json)

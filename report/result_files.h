@@ -1,5 +1,6 @@
-/* Where the reports go: the text report to stdout (stderr when the JSON or
- * CSV has stdout, a sink under --quiet), --json and --csv to temporary files
+/* Where the reports go: the text report to stdout (stderr when the JSON,
+ * CSV or profile has stdout, a sink under --quiet), --json, --csv and
+ * --caliper-json to temporary files
  * (mkstemp, beside FILE) renamed over FILE only when complete; a device or
  * FIFO is written in place, never replaced. Calls the writers; writes nothing of
  * its own. */
@@ -12,9 +13,10 @@
 #include "../measure/record.h"
 
 #define RESULT_PATH_MAX 4096
+#define RESULT_FILE_COUNT 3   /* --json, --csv, --caliper-json */
 
 typedef struct ResultFile {
-    const char *option;    /* "--json", "--csv" */
+    const char *option;    /* "--json", "--csv", "--caliper-json" */
     const char *path;      /* NULL: not asked for */
     int (*write)(FILE *out, const RunRecord *record);
     FILE *file;            /* NULL once written (or never opened) */
@@ -24,15 +26,17 @@ typedef struct ResultFile {
 } ResultFile;
 
 typedef struct Outputs {
-    FILE *text;        /* the report: stdout, or stderr when JSON or CSV has stdout */
+    FILE *text;        /* the report: stdout, or stderr when a file below has stdout */
     FILE *report;      /* header and blocks: `text`, or under --quiet a sink (NULL until open_report) */
     ResultFile json;
     ResultFile csv;
+    ResultFile caliper;   /* the Caliper json-split profile (caliper_report.h) */
 } Outputs;
 
-/* `pending[2]`: where the temporary files' names are kept while they exist
+/* `pending[RESULT_FILE_COUNT]`: where the temporary files' names are kept while they exist
  * (for signal handlers). 0, or an exit status with the reason in `why`. */
-int open_outputs(Outputs *o, const RunSetup *run, char pending[2][RESULT_PATH_MAX], char *why, size_t why_size);
+int open_outputs(Outputs *o, const RunSetup *run, char pending[RESULT_FILE_COUNT][RESULT_PATH_MAX], char *why,
+                 size_t why_size);
 
 /* Under --quiet, the sink the header and blocks go to: opened only once the
  * mesh is built, so that --quiet never moves the heap under it (the pages

@@ -177,6 +177,7 @@ int resolve_run(const Options *opts, int argc, char **argv, RunSetup *run, char 
     run->noise_census = !opts->noise_census_off;
     run->json_path = opts->json_path;
     run->csv_path = opts->csv_path;
+    run->caliper_path = opts->caliper_path;
     run->schedule_list = opts->schedules;
     run->limits = opts->limits;
     status = select_schedules(run, opts->schedules, why, why_size);

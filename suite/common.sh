@@ -118,8 +118,8 @@ drop_unfinished_runs() {  # uses $base
             die_usage "--resume: cannot rewrite $f"
         fi
     done
-    for f in "$base"_*.run*.json; do   # a run's JSON record: <base>_<set>.run<N>.json
-        [[ $f =~ \.run([0-9]+)\.json$ ]] || continue
+    for f in "$base"_*.run*.json; do   # a run's JSON record <base>_<set>.run<N>.json and its profile .run<N>.cali.json
+        [[ $f =~ \.run([0-9]+)(\.cali)?\.json$ ]] || continue
         grep -qx "${BASH_REMATCH[1]}" "$base.done" || rm -f "$f"
     done
 }

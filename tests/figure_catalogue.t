@@ -10,7 +10,8 @@
 # golden suite's records or the tool's own list), clomp --limits' figures
 # (its JSON's limits.figures and CSV limits_* columns, from a short --limits
 # run) and the cluster report's (from a synthetic cluster of
-# bench/cluster_synth.py). And no figure list is
+# bench/cluster_synth.py), and the harnesses' (integrations/: clomp_figures.py,
+# the JUBE benchmark's patterns, the ReFrame test's references). And no figure list is
 # written outside the C table: no Python string constant (docstrings apart)
 # and no shell line outside comments in results/, suite/, compare/ or
 # run_clomp.sh holds a catalogue key or a former one.
@@ -137,6 +138,26 @@ finally:
 for tool in ("--limits", "cluster report"):
     check(sorted(k for k in printed[tool] if k not in keys) or ([] if printed[tool] else ["no key"]),
           "every key %s prints is the catalogue's (%d)" % (tool, len(printed[tool])))
+# The harnesses (integrations/): clomp_figures.py's figures, the JUBE benchmark's patterns and result columns
+# and the ReFrame test's references are the catalogue's harness set, which holds the project's overhead.
+harness = [f for f in figs if "harness" in f["sets"]]
+spec = importlib.util.spec_from_file_location("clomp_figures", os.path.join(TOP, "integrations", "clomp_figures.py"))
+clomp_figures = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(clomp_figures)
+told = [tuple(f) for f in clomp_figures.figures(os.environ.get("CLOMP") or os.path.join(TOP, "clomp"))]
+check([] if told == [(f["key"], f["measurement"], f["csv"], f["unit"], f["label"]) for f in harness] and
+      any("primary" in f["sets"] for f in harness) else [told],
+      "the harnesses' figures (clomp_figures.py) are the catalogue's harness set (%d: key, measurement, CSV column, "
+      "unit, label), the project's overhead among them" % len(harness))
+xml = open(os.path.join(TOP, "integrations", "jube", "clomp.xml")).read()
+patterns = re.findall(r'<pattern name="([a-z0-9_]+)"', xml)
+columns = [c for c in re.findall(r"<column[^>]*>([a-z0-9_]+)</column>", xml) if c not in ("jube_wp_id", "threads", "wait_policy")]
+check([] if sorted(patterns) == sorted(columns) == sorted(f["key"] for f in harness) else [patterns, columns],
+      "the JUBE benchmark's patterns and result columns are the harness set's keys")
+reframe_code = ast.parse(open(os.path.join(TOP, "integrations", "reframe", "clomp_check.py")).read())
+named = [n.value for n in ast.walk(reframe_code) if isinstance(n, ast.Constant) and n.value in set(keys) | set(former)]
+check(sorted(set(named) - set(f["key"] for f in harness)) or ([] if named else ["no reference"]),
+      "the ReFrame test's references name figures of the harness set (%d)" % len(named))
 labels = set(f["label"] for f in figs)
 s = Scratch()
 try:
@@ -150,7 +171,8 @@ finally:
 # No figure list outside the C table: no key in product code (docstrings and comments are prose).
 words = set(keys) | set(former)
 found = []
-for path in sorted(glob.glob(os.path.join(TOP, "results", "clomp_results", "*.py"))):
+for path in sorted(glob.glob(os.path.join(TOP, "results", "clomp_results", "*.py")) +
+                  [os.path.join(TOP, "integrations", "clomp_figures.py")]):
     tree = ast.parse(open(path).read())
     docstrings = set()
     for node in ast.walk(tree):
@@ -170,7 +192,8 @@ for path in sorted(shells):
         hit = words & set(re.findall(r"[a-z0-9_]+", code))
         if hit:
             found.append("%s:%d %s" % (os.path.relpath(path, TOP), n, ",".join(sorted(hit))))
-check(found, "no figure key is written in the results package's code or the suite's shell: they take them from the catalogue")
+check(found, "no figure key is written in the results package's code, the harnesses' clomp_figures.py or the suite's "
+      "shell: they take them from the catalogue")
 print("\n".join(out))
 PY
 )

@@ -307,7 +307,10 @@ REPORT_RULES = [
      "the live progress lines (they print the text writer's blocks)"),
     (r"json\w*\.[ch]", {"json_report.h", "json_sections.h", "json.h"} | SHARED, "the JSON writer"),
     (r"csv_\w+\.[ch]", {"csv_report.h", "figures.h", "construct_columns.h", "process_figures.h"}, "the CSV writer"),
-    (r"result_files\.[ch]", {"result_files.h", "csv_report.h", "json_report.h", "text_report.h"},
+    # json.h is the JSON text itself (escaping, numbers that read back), not the --json record's writer.
+    (r"caliper_\w+\.[ch]", {"caliper_report.h", "caliper_sections.h", "json.h"} | SHARED,
+     "the Caliper profile's writer (--caliper-json)"),
+    (r"result_files\.[ch]", {"result_files.h", "csv_report.h", "json_report.h", "text_report.h", "caliper_report.h"},
      "the dispatcher (opens the files, calls each writer; --list-figures' text or JSON)"),
     (r"figures\.[ch]", {"figures.h"}, "the per-measurement table every writer loops over"),
     (r"figure_catalogue\.[ch]", {"figure_catalogue.h", "figures.h", "process_figures.h"},

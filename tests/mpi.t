@@ -120,7 +120,7 @@ rank_counts=(2)
 full_lane && rank_counts+=(3)
 wide=${rank_counts[-1]}
 for ranks in "${rank_counts[@]}"; do
-    run_mpi "$ranks" "$MPI_BIN" "${args[@]}" --json="$tmp/run$ranks.json"
+    run_mpi "$ranks" "$MPI_BIN" "${args[@]}" --json="$tmp/run$ranks.json" --caliper-json="$tmp/run$ranks.cali.json"
     is "$rc" 0 "mpirun -np $ranks clomp_mpi ${args[*]} passes"
     like "$out" "^       Invoke MPI: YES \(MPI_THREAD_FUNNELED\)$" "$ranks ranks: 1.2's Invoke MPI line names the thread level"
     like "$out" "^        MPI Tasks: $ranks$" "$ranks ranks: 1.2's MPI Tasks line counts the ranks"
@@ -147,6 +147,8 @@ for ranks in "${rank_counts[@]}"; do
     is "$(grep -vc " $want\$" <<<"$checksums")" 0 "$ranks ranks: every rank's checksum of every schedule equals the oracle's ($want)"
     is "$(python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(sorted(set(r["host"] for r in d["mpi"]["per_rank"])), len(d["mpi"]["per_rank"]))' "$tmp/run$ranks.json")" \
         "['$host'] $ranks" "$ranks ranks: the JSON lists every rank with its host"
+    is "$(python3 -c 'import json,sys; p=json.load(open(sys.argv[1])); print(p["jobsize"], p["numhosts"], p["hostname"])' "$tmp/run$ranks.cali.json" 2>&1)" \
+        "$ranks 1 $(uname -n)" "$ranks ranks: rank 0's Caliper profile says jobsize $ranks (Adiak's MPI ranks) on 1 host"
 done
 # Oversubscribed ranks are often busy by their own noise census: then they are named busy, not judged.
 skip_unless_full_lane "3 ranks: the outlier section judges Serial Ref and Static OMP overhead" &&

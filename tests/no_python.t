@@ -30,7 +30,8 @@ base=$(find "$out" -maxdepth 1 -name 'CLOMP_*.env' | head -n 1)
 base=${base%.env}
 runs=$(sed -n 's/^plan: //p' "$base.env" | tr ';' '\n' | grep -c '|')
 is "$(wc -l <"$base.done" | tr -d ' ')" "$runs" "every one of its $runs runs is marked done"
-is "$(find "$out" -maxdepth 1 -name "$(basename "$base")_*.run*.json" | wc -l | tr -d ' ')" "$runs" "every run left its JSON record"
+is "$(find "$out" -maxdepth 1 -name "$(basename "$base")_*.run*.json" ! -name '*.cali.json' | wc -l | tr -d ' ')" "$runs" "every run left its JSON record"
+is "$(find "$out" -maxdepth 1 -name "$(basename "$base")_*.run*.cali.json" | wc -l | tr -d ' ')" "$runs" "and its Caliper profile"
 is "$(($(wc -l <"$base.runs.csv") - 1))" "$runs" "and its line in .runs.csv"
 is "$(grep -c '^=== end of run ' "$base"_*.full | awk -F: '{ n += $2 } END { print n }')" "$runs" "and its .full section"
 is "$(find "$out" -maxdepth 1 -name '*.summary' | wc -l | tr -d ' ')" 0 "no .summary is made without Python"

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Python hygiene: every Python file of the product, its tests and bench/ is
+# Python hygiene: every Python file of the product (integrations/ too), its tests and bench/ is
 # pyflakes-clean (Debian's pyflakes3) and parses as Python 3.8 (the oldest
 # Python the results package supports: no walrus, no match, no newer syntax).
 
@@ -8,7 +8,7 @@
 
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top" || exit 255
-mapfile -t files < <(find results tests/python bench -name '*.py' | LC_ALL=C sort; echo results/clomp-results)
+mapfile -t files < <(find results tests/python bench integrations -name '*.py' | LC_ALL=C sort; echo results/clomp-results)
 
 if command -v pyflakes3 >/dev/null 2>&1; then
     msg=$(pyflakes3 "${files[@]}" 2>&1)

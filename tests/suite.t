@@ -207,11 +207,12 @@ is "$rc" 0 "a quick suite of the real clomp (MAX_THREADS 2) completes with exit 
 want_files=$(for f in .csv .done .env .html .runs.csv .tar.gz _key.full _key.summary _machine; do echo "CLOMP_${host}_1$f"; done
     command -v gnuplot >/dev/null 2>&1 && echo "CLOMP_${host}_1_charts"
     for z in "${zone_sizes[@]}"; do echo "CLOMP_${host}_1_${z}zones.full" "CLOMP_${host}_1_${z}zones.summary"; done
-    # Each run's JSON record, <base>_<set>.run<N>.json, for the runs of the plan in .env.
-    sed -n 's/^plan: //p' "$main/CLOMP_${host}_1.env" | tr ';' '\n' | grep '|' | awk -F'|' -v b="CLOMP_${host}_1" '{ print b "_" $1 ".run" NR ".json" }')
+    # Each run's JSON record, <base>_<set>.run<N>.json, and its Caliper profile, .run<N>.cali.json, for the runs of the plan in .env.
+    sed -n 's/^plan: //p' "$main/CLOMP_${host}_1.env" | tr ';' '\n' | grep '|' |
+        awk -F'|' -v b="CLOMP_${host}_1" '{ print b "_" $1 ".run" NR ".json"; print b "_" $1 ".run" NR ".cali.json" }')
 want_files=$(tr ' ' '\n' <<<"$want_files" | LC_ALL=C sort | tr '\n' ' ')
 got_files=$(cd "$main" && find . -mindepth 1 -maxdepth 1 | sed 's|^\./||' | LC_ALL=C sort | tr '\n' ' ')
-is "$got_files" "$want_files" "the first suite in an empty dir is ID 1: .env, .done, .runs.csv, .csv, key and per-zone-size .full/.summary, each run's JSON record, machine description, charts (with gnuplot), .html and .tar.gz named CLOMP_<short host>_1*, nothing else"
+is "$got_files" "$want_files" "the first suite in an empty dir is ID 1: .env, .done, .runs.csv, .csv, key and per-zone-size .full/.summary, each run's JSON record and Caliper profile, machine description, charts (with gnuplot), .html and .tar.gz named CLOMP_<short host>_1*, nothing else"
 like "$main_out" "^CLOMP suite $main/CLOMP_${host}_1\$" "stdout names the suite's output base"
 file_has "$b1.html" 'Figures: <b>one process \(run 1\)' "with one process of the target input the report's headline says its figures are run 1's alone"
 
@@ -464,8 +465,14 @@ like "$err" 'other parameters' "the refusal says the parameters differ"
 is "$(cat "$bi.done")" "$done_snapshot" "a refused resume runs nothing"
 
 pids_before=$(lines_of "$root/slow.pids")
+# What an interrupted run may leave: a record and a profile of a run not done, never kept by the resume.
+last_set=$(sed -n 's/^plan: //p' "$bi.env" | tr ';' '\n' | grep '|' | sed -n "${total}p" | cut -d'|' -f1)
+echo '{}' >"${bi}_$last_set.run$total.json"
+echo '{}' >"${bi}_$last_set.run$total.cali.json"
 SLOW_SECONDS=0 drive "${args[@]}" --resume 1
 is "$rc" 0 "--resume ID with the same arguments completes the suite (exit 0)"
+ok "$(grep -q '"data"' "${bi}_$last_set.run$total.cali.json" && ! grep -qx '{}' "${bi}_$last_set.run$total.json"; echo $?)" \
+    "--resume replaces an unfinished run's record and Caliper profile with the run's own"
 is "$(($(lines_of "$root/slow.pids") - pids_before))" "$((total - done_before))" "the resume ran only the $((total - done_before)) missing runs"
 if [ "$have_python" = 1 ]; then
     rows=$(csv_rows "$bi"_*.summary)
@@ -718,25 +725,26 @@ FAKE_SPEEDUP=1.5 FAKE_LOG=$log drive "${quick[@]}" --stop-on-slowdown --out "$st
 is "$rc $(lines_of "$log")" "0 $total" "--stop-on-slowdown with a speedup of 1.5 runs the whole suite"
 
 # ---- presets, executables, defaults ------------------------------------------------------------
-if [ -f "$top/env/gnu.sh" ]; then
-    pre=$(newdir preset)
-    elog=$root/preset-env.log
-    FAKE_ENV_LOG=$elog drive "${quick[@]}" --env gnu --out "$pre" "$fake" 2
-    is "$rc" 0 "--env gnu runs the suite"
-    file_has "$pre/CLOMP_${host}_1.env" '^env preset: gnu$' ".env names the preset"
-    # What sourcing the preset here gives: the runs and the .env must show exactly that.
-    # shellcheck source=/dev/null
-    want_env=$(. "$top/env/gnu.sh" >/dev/null 2>&1 && env | grep -E '^(OMP_|GOMP_|KMP_|XLSMPOPTS|BG_)' | LC_ALL=C sort)
-    is "$(head -n "$(grep -c . <<<"$want_env")" "$elog" 2>/dev/null)" "$want_env" "every run sees the OpenMP environment env/gnu.sh sets"
-    # shellcheck source=/dev/null
-    missing=$(. "$top/env/gnu.sh" >/dev/null 2>&1
-        for v in $(compgen -e | grep -E '^(OMP_|GOMP_|KMP_|XLSMPOPTS|BG_)'); do
-            grep -Fxq "$(printf '%s=%q' "$v" "${!v}")" "$pre/CLOMP_${host}_1.env" || echo "$v"
-        done)
-    is "$missing" "" ".env records every OpenMP variable the preset set"
-else
-    skip "--env gnu runs the suite with the preset's environment" "env/gnu.sh not written yet"
-fi
+# --env gnu is the libgomp profile's preset (env/runtimes/libgomp.tsv): its `set` lines, read here
+# with awk, exported into this test's environment are what the runs and the .env must show.
+pre=$(newdir preset)
+elog=$root/preset-env.log
+FAKE_ENV_LOG=$elog drive "${quick[@]}" --env gnu --out "$pre" "$fake" 2
+is "$rc" 0 "--env gnu runs the suite"
+file_has "$pre/CLOMP_${host}_1.env" '^env preset: gnu$' ".env names the preset"
+preset_env() {
+    local setting
+    while IFS= read -r setting; do export "${setting?}"; done < <(awk -F '\t' '$1 == "set" { print $2 }' "$top/env/runtimes/libgomp.tsv")
+    env | grep -E '^(OMP_|GOMP_|KMP_|XLSMPOPTS|BG_)' | LC_ALL=C sort
+}
+want_env=$(preset_env)
+like "$want_env" 'GOMP_SPINCOUNT=infinite' "the libgomp profile's preset sets GOMP_SPINCOUNT"
+is "$(head -n "$(grep -c . <<<"$want_env")" "$elog" 2>/dev/null)" "$want_env" "every run sees the OpenMP environment the libgomp profile's preset sets"
+missing=$(while IFS= read -r setting; do
+        v=${setting%%=*}
+        grep -Fxq "$(printf '%s=%q' "$v" "${setting#*=}")" "$pre/CLOMP_${host}_1.env" || echo "$v"
+    done <<<"$want_env")
+is "$missing" "" ".env records every OpenMP variable the preset set"
 
 # Thread binding (issue 43, item 5): bound as make run binds them, each variable only where the
 # environment left it unset, none where GOMP_CPU_AFFINITY or KMP_AFFINITY places the threads;

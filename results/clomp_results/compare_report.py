@@ -51,6 +51,12 @@ def read_header(text):
     return single, sides, settings
 
 
+def zip_sides(header_text, sides):
+    """Each line of the header with its side's cells (the side records in order), else None."""
+    it = iter(sides)
+    return [(line, next(it) if line.startswith("side\t") else None) for line in header_text.splitlines()]
+
+
 def with_runtime(header_text):
     """The driver's "side LABEL SPEC WHAT BINARY LD_LIBRARY_PATH_FIRST" records with the OpenMP runtime
     the side loads (runtime_library.loaded_runtime: ldd in the side's environment as the driver runs
@@ -68,6 +74,24 @@ def with_runtime(header_text):
             cells.append(runtime_library.placement(settings.get(cells[1], []), os.environ))
         lines.append("\t".join(cells))
     return "\n".join(lines) + "\n"
+
+
+def loaded_libraries(docs, resolved):
+    """Which OpenMP library each process of a side really loaded (its record's ompt.runtime_path: the
+    file as /proc/self/maps lists it), against the one ldd RESOLVED before the run: "PATH (all N
+    processes)", or each path with its count, and a note where it is not the resolved one."""
+    counts = Counter(for_terminal(str((d.get("ompt") or {}).get("runtime_path") or
+                                      "not recorded (a clomp before schema_minor 15)")) for d in docs)
+    if not counts:
+        return "no process ran"
+    if len(counts) == 1:
+        path, n = next(iter(counts.items()))
+        said = "%s (all %d processes)" % (path, n)
+    else:
+        said = "; ".join("%s (%d processes)" % (p, n) for p, n in sorted(counts.items()))
+    others = [p for p in counts if p.startswith("/") and resolved.startswith("/") and
+              os.path.realpath(p) != os.path.realpath(resolved)]
+    return said + ("; not the library ldd resolved for the side (%s)" % resolved if others else "")
 
 
 def csv_cell(text, always=False):
@@ -215,6 +239,11 @@ def report(stem, header_text, helper, primary=None):
     n = int(single.get("replicates", "0"))
     looks = parse_looks(single.get("looks"))
     figures, docs = process_pairs(stem, n)
+    for cells in sides:   # what each side's processes loaded: the side records' last cell
+        if len(cells) == 8:
+            cells.append(loaded_libraries(docs.get(cells[0], []), cells[5]))
+    header_text = "".join("side\t%s\n" % "\t".join(cells) if line.startswith("side\t") and len(cells) == 9 else line + "\n"
+                          for line, cells in zip_sides(header_text, sides))
     compared = [k for k, f in figures.items() if len(f["a"]) >= 1]
     constant = [k for k in compared if constant_reason(figures[k])]
     others = [k for k in compared if k not in constant and k != primary]
@@ -229,6 +258,7 @@ def report(stem, header_text, helper, primary=None):
         label = cells[0]
         out += ["     Side %s: %s: %s" % (label, cells[1], cells[2]),
                 "             runtime library: %s (%s)" % (cells[5], cells[6]),
+                "             loaded by its processes: %s" % (cells[8] if len(cells) > 8 else "not known"),
                 "             settings: %s" % (" ".join(settings.get(label, [])) or "none"),
                 "             placement: %s" % cells[7]]
     out += mixing_note(docs, sides)

@@ -28,7 +28,9 @@ reason, naming the file, the run and the value on each side:
   placement's unbound threads and the noise census's lost time;
 - check_machine: the machine description (_machine/) against the .env and
   the records: online CPUs, cores, lscpu's fields, the build facts, the host
-  (a record's CPUs and host only where no launcher may have run it elsewhere).
+  (a record's CPUs and host only where no launcher may have run it elsewhere);
+- check_profiles (profile_check.py): each run's Caliper profile
+  (.cali.json) against its record: tree, every metric, the metadata.
 
 What this cannot catch: a forger who rewrites every file consistently (the
 records, the CSV, the text, the tables, the machine description and the
@@ -44,7 +46,7 @@ import math
 import re
 from typing import Callable, Dict, List, Optional
 
-from . import catalogue, cliff, full_text, tables
+from . import catalogue, cliff, full_text, profile_check, tables
 from .loader import read_table
 from .records import INPUT_NAMES, PLAIN_INT, count_of
 from .safe_io import SAFE_NAME, for_terminal
@@ -348,6 +350,13 @@ def check_machine(suite, reasons: List[str]) -> None:
     say.close()
 
 
+def check_profiles(suite, read_text: Callable[[str], Optional[str]], reasons: List[str]) -> None:
+    """Each run's Caliper profile against its record (profile_check.py), through READ_TEXT."""
+    say = Said(reasons, "profiles that differ from their records")
+    profile_check.check_profiles(suite, read_text, say)
+    say.close()
+
+
 def check_all(suite, read_text: Callable[[str], Optional[str]], reasons: List[str]) -> None:
     """Every check above, in order."""
     check_plan(suite, reasons)
@@ -356,3 +365,4 @@ def check_all(suite, read_text: Callable[[str], Optional[str]], reasons: List[st
     check_csv(suite, reasons)
     check_full(suite, read_text, reasons)
     check_machine(suite, reasons)
+    check_profiles(suite, read_text, reasons)

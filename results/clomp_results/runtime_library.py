@@ -16,6 +16,8 @@ import sys
 from collections import Counter
 from typing import Dict, List, Optional, Tuple
 
+from . import runtime_profiles
+
 
 def _run(argv: List[str], env: Optional[Dict[str, str]] = None) -> str:
     try:
@@ -60,24 +62,43 @@ def find_runtime(file_name: str, libraries: Optional[List[Tuple[str, str]]] = No
     return facts
 
 
+def unpacked_package(path: str) -> str:
+    """"PACKAGE VERSION" of a runtime library unpacked privately (make runtimes: a Debian package
+    extracted under build/runtimes/<profile>/, never installed, its package and version in that
+    directory's file `package`), else ""."""
+    here = os.path.dirname(path)
+    while len(here) > 1:
+        if os.path.basename(os.path.dirname(here)) == "runtimes" and os.path.isfile(os.path.join(here, "package")):
+            try:
+                with open(os.path.join(here, "package"), encoding="utf-8") as f:
+                    said = f.read(200).strip()
+            except OSError:
+                return ""
+            return said if re.match(r"^[a-z0-9][a-z0-9.+-]* [0-9A-Za-z.:~+-]+$", said) else ""
+        here = os.path.dirname(here)
+    return ""
+
+
 def loaded_runtime(binary: str, env: Optional[Dict[str, str]] = None) -> Tuple[str, str]:
     """(path, version) of the OpenMP runtime BINARY loads in this process's
     environment (or ENV), as ldd resolves it (run_clomp.sh --compare and --sweep: the
     user's own binaries, run next anyway; never a bundle's): the real path,
-    and the owning package with its version, else the file's name; unknown
-    when ldd names none."""
+    and the owning package with its version (or the privately unpacked one's),
+    else the file's name; unknown when ldd names none. A runtime library is
+    one of the runtime profiles' files (runtime_profiles.library_names)."""
+    names = "|".join(re.escape(n) for n in runtime_profiles.library_names()) or "$^"
     for line in _run(["ldd", binary], env).splitlines():
         words = line.split()
-        if re.search(r"lib(gomp|omp|iomp5|xlsmp)[^ ]* => ", line) and len(words) > 2:
+        if re.search(r"(%s)[^ ]* => " % names, line) and len(words) > 2:
             real = os.path.realpath(words[2])
             pkg, version = owning_package(real)
             if pkg:   # the package without its architecture, as --compare's side line names it
                 return real, "%s %s" % (pkg.split(":")[0], version)
-            return real, os.path.basename(real)
+            return real, unpacked_package(real) or os.path.basename(real)
     return "unknown", "unknown"
 
 
-PLACEMENT_VARIABLES = ("OMP_PROC_BIND", "OMP_PLACES", "GOMP_CPU_AFFINITY", "KMP_AFFINITY")
+PLACEMENT_VARIABLES = tuple(runtime_profiles.placement_variables())
 
 
 def placement(settings: List[str], environ: Dict[str, str]) -> str:

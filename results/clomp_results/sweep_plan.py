@@ -27,19 +27,14 @@ import re
 import sys
 from typing import List, Tuple
 
+from . import runtime_profiles
 from .safe_io import for_terminal
 
 NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 MAX_COMBINATIONS = 64   # each runs --replicates processes: 64 x 6 of the target input is about an hour
 PRESETS = ("wait", "barrier")
-# libgomp: GOMP_SPINCOUNT is how many times an idle thread polls before it sleeps (libgomp's default:
-# 300000 without OMP_WAIT_POLICY, 0 under passive, 3e10 under active; given, it overrides the policy's).
-GOMP_SPINCOUNTS = ("0", "10000", "300000", "infinite")
-# libomp: KMP_BLOCKTIME is how long (ms) an idle thread spins before it sleeps (default 200).
-KMP_BLOCKTIMES = ("0", "200", "infinite")
-# libomp's barrier algorithms (kmp_settings.cpp's __kmp_barrier_pattern_name), gather,release alike.
-BARRIER_PATTERNS = ("linear", "tree", "hyper", "hierarchical")
-BARRIER_VARIABLES = ("KMP_PLAIN_BARRIER_PATTERN", "KMP_FORKJOIN_BARRIER_PATTERN", "KMP_REDUCTION_BARRIER_PATTERN")
+# Each runtime's knobs are its profile's (env/runtimes/<name>.tsv, runtime_profiles): `wait` VAR and the
+# values swept against OMP_WAIT_POLICY, `barrier` the barrier-pattern variables and `barrier_patterns`.
 
 Axis = List[List[Tuple[str, str]]]   # the levels of one axis, each one or more (VAR, VALUE)
 
@@ -49,13 +44,18 @@ class SpecError(Exception):
 
 
 def runtime_kind(runtime_file: str) -> str:
-    """libgomp, libomp (LLVM's, or Intel's libiomp5, which reads the same KMP_ variables) or unknown."""
-    name = (runtime_file or "").lower()
-    if name.startswith("libgomp"):
-        return "libgomp"
-    if name.startswith("libomp") or name.startswith("libiomp"):
-        return "libomp"
-    return "unknown"
+    """The runtime profile whose library RUNTIME_FILE is (libgomp, libomp, ...), or unknown."""
+    try:
+        p = runtime_profiles.for_file(runtime_file)
+    except runtime_profiles.ProfileError as e:
+        raise SpecError(str(e)) from None
+    return p.name if p is not None else "unknown"
+
+
+def barrier_variables(runtime_file: str) -> List[str]:
+    """The barrier-pattern variables of the runtime's profile ([] when it has none)."""
+    p = runtime_profiles.for_file(runtime_file)
+    return [v for line in (p.values("barrier") if p else []) for v in line if v]
 
 
 def check_value(var: str, value: str) -> None:
@@ -84,30 +84,34 @@ def parse_variable(spec: str) -> Axis:
 
 
 def preset(name: str, runtime_file: str, has_patterns: bool) -> Tuple[List[Axis], List[str]]:
-    """The axes of preset NAME for the runtime the binary loaded, and notes saying what was chosen."""
+    """The axes of preset NAME for the runtime the binary loaded (its profile's knobs), and notes saying
+    what was chosen."""
     kind = runtime_kind(runtime_file)
+    p = runtime_profiles.load(kind) if kind != "unknown" else None
     shown = runtime_file or "not known"
+    known = ", ".join(q.name for q in runtime_profiles.profiles() if q.values("files"))
     if name == "wait":
+        knob = p.values("wait")[0] if p is not None and p.values("wait") else []
+        if len(knob) < 2:
+            raise SpecError("wait: the OpenMP runtime (%s) has no wait knob in a runtime profile (%s; "
+                            "env/runtimes/): name the variables (VAR=V1,V2,...)"
+                            % (for_terminal(shown), for_terminal(kind if p is not None else "profiles: " + known)))
         policy = [[("OMP_WAIT_POLICY", v)] for v in ("active", "passive")]
-        if kind == "libgomp":
-            return [policy, [[("GOMP_SPINCOUNT", v)] for v in GOMP_SPINCOUNTS]], [
-                "wait: %s is libgomp: OMP_WAIT_POLICY x GOMP_SPINCOUNT (an explicit spin count overrides the "
-                "policy's own: 0 under passive, 3e10 under active)" % shown]
-        if kind == "libomp":
-            return [policy, [[("KMP_BLOCKTIME", v)] for v in KMP_BLOCKTIMES]], [
-                "wait: %s is libomp: OMP_WAIT_POLICY x KMP_BLOCKTIME (ms an idle thread spins before it sleeps)" % shown]
-        raise SpecError("wait: the OpenMP runtime (%s) is neither libgomp nor libomp: name the variables "
-                        "(VAR=V1,V2,...)" % for_terminal(shown))
+        return [policy, [[(knob[0], v)] for v in knob[1:]]], [
+            "wait: %s is %s: OMP_WAIT_POLICY x %s (%s)" % (shown, kind, knob[0], p.value("wait_note", "its profile's"))]
     if name == "barrier":
-        if kind != "libomp":
-            raise SpecError("barrier: the OpenMP runtime (%s) has no barrier-pattern settings: they are libomp's "
-                            "KMP_*_BARRIER_PATTERN (run on libomp: --side llvm or --side libomp)" % for_terminal(shown))
+        variables = barrier_variables(runtime_file)
+        patterns = [v for line in (p.values("barrier_patterns") if p else []) for v in line if v]
+        if not variables or not patterns:
+            raise SpecError("barrier: the OpenMP runtime (%s) has no barrier-pattern settings in its profile (%s): "
+                            "libomp has them, KMP_*_BARRIER_PATTERN (run on libomp: --side llvm or --side libomp)"
+                            % (for_terminal(shown), for_terminal(kind)))
         if not has_patterns:
-            raise SpecError("barrier: this libomp (%s) does not read KMP_PLAIN_BARRIER_PATTERN: it has no barrier "
-                            "patterns to sweep" % for_terminal(shown))
-        axis = [[(var, "%s,%s" % (p, p)) for var in BARRIER_VARIABLES] for p in BARRIER_PATTERNS]
-        return [axis], ["barrier: %s is libomp: every barrier (plain, fork/join, reduction) gathers and releases "
-                        "by one pattern: %s" % (shown, ", ".join(BARRIER_PATTERNS))]
+            raise SpecError("barrier: this %s (%s) does not read %s: it has no barrier patterns to sweep"
+                            % (kind, for_terminal(shown), variables[0]))
+        axis = [[(var, "%s,%s" % (pattern, pattern)) for var in variables] for pattern in patterns]
+        return [axis], ["barrier: %s is %s: every barrier (%s) gathers and releases by one pattern: %s"
+                        % (shown, kind, ", ".join(variables), ", ".join(patterns))]
     raise SpecError("unknown preset '%s' (have: %s)" % (for_terminal(name), ", ".join(PRESETS)))
 
 
@@ -199,9 +203,10 @@ def main(argv: List[str]) -> int:
         runtime = runtime_of(argv[0])
         if not runtime and library:
             runtime = os.path.basename(os.path.realpath(library))
-        patterns = runtime_kind(runtime) == "libomp" and "barrier" in args and library_reads(runtime, library, BARRIER_VARIABLES[0])
+        variables = barrier_variables(runtime) if "barrier" in args else []
+        patterns = bool(variables) and library_reads(runtime, library, variables[0])
         axes, notes = parse(args, runtime, patterns)
-    except SpecError as e:
+    except (SpecError, runtime_profiles.ProfileError) as e:
         sys.stderr.write("run_clomp.sh: --sweep: %s\n" % e)
         return 2
     lines = ["runtime\t%s\t%s" % (runtime or "unknown", runtime_kind(runtime))]

@@ -15,6 +15,8 @@ import sys
 base, clomp = sys.argv[1], sys.argv[2]
 invalid = set()   # (run, key) a record says is not a result
 for path in glob.glob(base + "_*.run*.json"):
+    if path.endswith(".cali.json"):   # the run's Caliper profile beside its record (issue 49)
+        continue
     run = int(path.rsplit(".run", 1)[1][:-5])
     for m in json.load(open(path)).get("measurements", []):
         if m.get("valid") is False:

@@ -64,6 +64,30 @@ class CompareReport(unittest.TestCase):
         self.assertIn("differ in the compiler (GCC 12.2.0; clang 14.0.6) and the OpenMP runtime (libgomp; libomp)", head)
         self.assertIn("--compare gnu,libomp", head)
 
+    def test_each_side_says_which_library_its_processes_loaded(self):
+        """The records' ompt.runtime_path, counted per side, in the text and the JSON; a path that is not the
+        one ldd resolved is said; records without it say so."""
+        n = 6
+        self.make((("GCC 12.2.0", "libgomp"), ("GCC 12.2.0", "libomp")), n=n)
+        for r in range(1, n + 1):
+            for label, path in (("A", "/lib/libgomp.so.1"), ("B", "/x/llvm-19/lib/libomp.so.5" if r <= 4 else None)):
+                name = "%s_%s%d.json" % (self.stem, label, r)
+                doc = json.load(open(name))
+                doc["ompt"]["runtime_path"] = path
+                json.dump(doc, open(name, "w"))
+        header = ("date\tnow\nhost\th\narguments\t2 1 64 100 32 1 1\nreplicates\t%d\norder\tABBA\nsequence\t%s\n"
+                  "side\tA\tgnu\tgcc build\t./clomp\t\t/lib/libgomp.so.1\tlibgomp1 12\tnot set\n"
+                  "side\tB\tlibomp19\tclang build\tbuild-clang/clomp\t/x\t/lib/libomp.so.5\tlibomp5-19 1:19\tnot set\n"
+                  % (n, "ABBA" * (n // 2)))
+        text, _, js = compare_report.report(self.stem, header, HELPER)
+        self.assertIn("loaded by its processes: /lib/libgomp.so.1 (all 6 processes)\n", text)
+        b = "/x/llvm-19/lib/libomp.so.5 (4 processes); not recorded (a clomp before schema_minor 15) (2 processes); " \
+            "not the library ldd resolved for the side (/lib/libomp.so.5)"
+        self.assertIn("loaded by its processes: %s\n" % b, text)
+        sides = json.loads(js)["sides"]
+        self.assertEqual([s["runtime_library"]["loaded_by_processes"] for s in sides],
+                         ["/lib/libgomp.so.1 (all 6 processes)", b])
+
     def test_the_runtime_alone_gets_no_such_note(self):
         text = self.make((("GCC 12.2.0", "libgomp"), ("GCC 12.2.0", "libomp")))[0]
         self.assertNotIn("at once", text)
@@ -329,7 +353,7 @@ class SideRuntime(unittest.TestCase):
             clean = {k: v for k, v in os.environ.items() if k not in ("OMP_PROC_BIND", "OMP_PLACES", "GOMP_CPU_AFFINITY",
                                                                       "KMP_AFFINITY")}
             for driver, b_placement in (({}, "not set: the threads may migrate (no OMP_PROC_BIND, OMP_PLACES, "
-                                              "GOMP_CPU_AFFINITY, KMP_AFFINITY)"),
+                                              "KMP_AFFINITY, GOMP_CPU_AFFINITY)"),
                                         ({"GOMP_CPU_AFFINITY": "0-1"}, "set in the driver's environment (GOMP_CPU_AFFINITY=0-1)")):
                 with mock.patch.dict(os.environ, dict(clean, **driver), clear=True):
                     sides = [line.split("\t") for line in compare_report.with_runtime(header).splitlines() if line.startswith("side")]

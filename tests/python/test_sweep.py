@@ -37,14 +37,17 @@ class Presets(unittest.TestCase):
                                   for b in ("0", "200", "infinite")])
 
     def test_wait_on_an_unknown_runtime_is_refused(self):
-        with self.assertRaisesRegex(sweep_plan.SpecError, "neither libgomp nor libomp"):
+        with self.assertRaisesRegex(sweep_plan.SpecError, r"has no wait knob in a runtime profile \(ibm-xl"):
             self.combos(["wait"], "libxlsmp.so.1")
+        with self.assertRaisesRegex(sweep_plan.SpecError, r"has no wait knob .*profiles: .*libgomp"):
+            self.combos(["wait"], "libnosuch.so.1")
 
     def test_barrier_on_libomp_sets_every_barrier_to_one_pattern(self):
         combos, _ = self.combos(["barrier"], "libomp.so.5", True)
         self.assertEqual(len(combos), 4)
         for combo, p in zip(combos, ("linear", "tree", "hyper", "hierarchical")):
-            self.assertEqual(combo, [(v, "%s,%s" % (p, p)) for v in sweep_plan.BARRIER_VARIABLES])
+            self.assertEqual(combo, [(v, "%s,%s" % (p, p)) for v in ("KMP_PLAIN_BARRIER_PATTERN", "KMP_FORKJOIN_BARRIER_PATTERN",
+                                                                      "KMP_REDUCTION_BARRIER_PATTERN")])
 
     def test_barrier_is_refused_on_libgomp_and_on_a_libomp_without_patterns(self):
         with self.assertRaisesRegex(sweep_plan.SpecError, "has no barrier-pattern settings"):
