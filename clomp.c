@@ -246,9 +246,12 @@ int main(int argc, char **argv)
     signal(SIGABRT, catch_runtime_abort);
     signal(SIGTERM, catch_termination);
 
+    int status = topology_query(argc, argv, print_topology);   /* --topology, before MPI: the suite asks clomp_mpi too */
+    if (status >= 0)
+        return finish(status);
     /* clomp_mpi: MPI first (it may take its own arguments out of argv);
      * only rank 0 speaks for a failure every rank shares. */
-    int status = cluster_start(&argc, &argv, error, sizeof error);
+    status = cluster_start(&argc, &argv, error, sizeof error);
     int reporter = cluster_rank() == 0;
     if (status != 0) {
         if (reporter)
@@ -270,13 +273,10 @@ int main(int argc, char **argv)
                              opts.mpi_timeout > 0 ? opts.mpi_timeout : 60};
         cluster_set_timeout((double)run.mpi.timeout);
         stop_run = cluster_abort;
-    } else if (opts.mpi_timeout > 0) {
+    } else if (opts.mpi_timeout > 0)
         die(EXIT_USAGE, "--mpi-timeout: this clomp has no ranks to wait for; build clomp_mpi with make MPI=1");
-    }
-    if (!reporter) {   /* rank 0 writes the report and the files */
-        run.json_path = run.csv_path = NULL;
-        run.quiet = 1;
-    }
+    if (!reporter)   /* rank 0 writes the report and the files */
+        run.json_path = run.csv_path = NULL, run.quiet = 1;
     Outputs out;
     check(open_outputs(&out, &run, pending_tmp, why, sizeof why), why);
     pending.out = &out;
@@ -318,7 +318,7 @@ int main(int argc, char **argv)
     if (run.mpi.info != NULL)
         rank_layout_warnings(run.mpi.info, run.mpi.ranks, &setup_warnings);
     locality_setup_warnings(&locality, &setup_warnings);
-    team_placement_warnings(&placement, &setup_warnings);
+    team_placement_warnings(&placement, &run.job, &setup_warnings);
     pending.record.locality = &locality;
     pending.record.setup_warnings = &setup_warnings;
     Measurement *results = create_measurements(&run);

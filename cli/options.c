@@ -212,6 +212,14 @@ int parse_options(int argc, char **argv, Options *opts, char *error, size_t size
                 opts->want_schedule_list = 1;
             } else if (strcmp(arg, "--dry-run") == 0) {
                 opts->dry_run = 1;
+            } else if (strcmp(arg, "--topology") == 0) {
+                opts->want_topology = 1;
+            } else if (strcmp(arg, "--oversubscribe") == 0) {
+                opts->oversubscribe = 1;
+            } else if (strncmp(arg, "--cores=", 8) == 0) {
+                int status = parse_count("--cores", arg + 8, MAX_CORES, &opts->cores, error, size);
+                if (status != 0)
+                    return status;
             } else if (strncmp(arg, "--numa=", 7) == 0) {
                 if (parse_placement(arg + 7, &opts->placement) != 0)
                     return fail(error, size, "--numa: '%s' is not first-touch, interleave, local or node:N",
@@ -297,7 +305,8 @@ int parse_options(int argc, char **argv, Options *opts, char *error, size_t size
             return status;
         count++;
     }
-    if (opts->want_help || opts->want_version || opts->want_schedule_list || opts->constructs.want_list)
+    if (opts->want_help || opts->want_version || opts->want_schedule_list || opts->constructs.want_list ||
+        opts->want_topology)
         return 0;
     if (count != CLOMP_PARAMETER_COUNT) {
         /* No number at all: the usage text, as CLOMP 1.2 prints it. Some: one line naming what is
