@@ -314,11 +314,12 @@ fuzz:
 	    -o $(BUILD)/fuzz_options tests/fuzz/fuzz_options.c cli/options.c cli/construct_options.c numa/placement.c
 	$(BUILD)/fuzz_options -max_total_time=$(FUZZ_SECONDS) -print_final_stats=1 $(BUILD)/fuzz-work tests/fuzz-corpus
 
-# The target input spot check: ~6400 zones, one thread per core (physical
-# cores, as run_clomp.sh counts them; not whatever OMP_NUM_THREADS says).
-CORES = $(shell c=$$(lscpu -p=CORE,SOCKET 2>/dev/null | grep -v '^\#' | sort -u | wc -l); \
-          n=$$(env -u OMP_NUM_THREADS -u OMP_THREAD_LIMIT nproc); \
-          if [ "$$c" -ge 1 ] && [ "$$c" -le "$$n" ]; then echo "$$c"; else echo "$$n"; fi)
+# The target input spot check: ~6400 zones, one thread per core: the cores
+# this job may use as clomp counts them (clomp --topology: affinity mask,
+# cgroup cpuset and cpu.max, SMT, Slurm; CORES=N instead), not whatever
+# OMP_NUM_THREADS says. Parts follow the team (suite/common.sh team_shape):
+# CLOMP 1.2's 64 x 100 where the cores divide 64, else a multiple of the
+# cores with 6400 zones in all, so that every thread has a part.
 # Threads bound as the README recommends (unless the environment already
 # says otherwise), and a verdict at the end.
 RUN_BIND = OMP_PROC_BIND=$${OMP_PROC_BIND:-close} OMP_PLACES=$${OMP_PLACES:-cores}
@@ -329,8 +330,11 @@ golden: clomp
 	bash tests/golden/regenerate.sh --reason "$${REASON:-}" ./clomp
 
 run: clomp
-	@echo "make run: the target input on $(CORES) cores, threads bound: OMP_PROC_BIND=$${OMP_PROC_BIND:-close} OMP_PLACES=$${OMP_PLACES:-cores}"
-	OMP_NUM_THREADS=$(CORES) $(RUN_BIND) ./clomp -1 1 64 100 32 1 100 --verdict
+	@cores=$${CORES:-$$(./clomp --topology | sed -n 's/^cores: //p')}; \
+	shape=$$(bash -c '. suite/common.sh && team_shape "$$1" 6400 64' team_shape "$$cores") || exit 2; \
+	echo "make run: the target input on $$cores cores ($${shape% *} parts of $${shape#* } zones: parts follow the team), threads bound: OMP_PROC_BIND=$${OMP_PROC_BIND:-close} OMP_PLACES=$${OMP_PLACES:-cores}"; \
+	echo "OMP_NUM_THREADS=$$cores $(RUN_BIND) ./clomp -1 1 $$shape 32 1 100 --verdict"; \
+	OMP_NUM_THREADS=$$cores $(RUN_BIND) ./clomp -1 1 $$shape 32 1 100 --verdict
 
 # The offload measurements (docs/offload.md): builds every offload binary this
 # machine can build and measures with each that has a device: Offload OMP and
@@ -368,7 +372,7 @@ clean:
 help:
 	@echo "Targets:"
 	@echo "  make            build ./clomp"
-	@echo "  make run        target input spot check, threads bound, with a verdict: ./clomp -1 1 64 100 32 1 100 --verdict"
+	@echo "  make run        target input spot check on every core, threads bound, with a verdict: ./clomp -1 1 64 100 32 1 100 --verdict (parts follow the team where the cores do not divide 64; CORES=N)"
 	@echo "  make check      build and run the quick test lane: every feature (prove)"
 	@echo "  make check-all  every test: the full lane (long matrices, guests, Slurm)"
 	@echo "  make numa-vm-check  NUMA policies on emulated 2- and 4-node guests (qemu, busybox-static)"
