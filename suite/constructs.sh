@@ -73,8 +73,8 @@ suite_construct_list() {
 construct_options() {  # construct_options SET THREADS
     local reps time delay
     ! is_offload_set "$1" || { offload_options "$1"; return 0; }   # suite/offload.sh
-    # The team-size cliff's oversubscribed run measures the probes only (suite/cliff.sh).
-    [ "$1" != "$OVERSUBSCRIBED_SET" ] || { echo --schedules=serial; return 0; }
+    # The team-size cliff's oversubscribed run measures what the cliff reads (suite/cliff.sh).
+    [ "$1" != "$OVERSUBSCRIBED_SET" ] || { echo "--schedules=$CLIFF_SCHEDULES"; return 0; }
     is_construct_set "$1" || return 0
     read -r reps time delay <<<"$(construct_settings)"
     printf '%s ' "--constructs=$(suite_construct_list)" --schedules=serial "--construct-reps=$reps" "--construct-time=$time" \

@@ -1,8 +1,10 @@
-"""The team-size cliff (issue 32, item 4; docs/suite.md, "The team-size
-cliff"): the fork/join (OMP Parallel) and OMP Barrier figures of the suite's
+"""The team-size cliff (issue 32, item 4; issue 47, item 2; docs/suite.md,
+"The team-size cliff"): the fork/join (OMP Parallel), OMP Barrier and Parallel
+For probes and the Static overhead (Static OMP - Bestcase OMP) of the suite's
 runs at the target input's zones at cores - 1, cores and the oversubscribed
-cores + 1 (suite/cliff.sh), side by side, and a flag when the step from
-cores - 1 to cores exceeds CLIFF_FACTOR.
+cores + 1 (suite/cliff.sh: the same settings, the last measuring only these),
+side by side, and a flag when the step from cores - 1 to cores exceeds
+CLIFF_FACTOR.
 
 The factor, stated: from T - 1 to T threads a tree or linear barrier costs at
 most T / (T - 1) more (1.5x at T = 3, less above), so a step above 2x is not
@@ -26,7 +28,11 @@ from .view import num
 
 CLIFF_FACTOR = 2.0
 OVERSUBSCRIBED_SET = "oversubscribed"
-FIGURES = [("parallel", "fork/join (OMP Parallel us/Loop)"), ("barrier", "OMP Barrier us/Loop")]
+# (measurement key, what the table calls it, the record's member)
+FIGURES = [("parallel", "fork/join (OMP Parallel us/Loop)", "us_per_loop"),
+           ("barrier", "OMP Barrier us/Loop", "us_per_loop"),
+           ("parallel_for", "parallel for (Parallel For us/Loop)", "us_per_loop"),
+           ("static", "Static overhead (Static OMP - Bestcase OMP us/Loop)", "overhead_us_per_loop")]
 
 
 def never_submitted(rel: str, name: str) -> bool:
@@ -34,11 +40,11 @@ def never_submitted(rel: str, name: str) -> bool:
     return rel.startswith("%s_%s." % (name, OVERSUBSCRIBED_SET)) or rel == "%s.%s.csv" % (name, OVERSUBSCRIBED_SET)
 
 
-def figure(doc, key: str) -> Optional[float]:
-    """A measurement's us/Loop from a record, None when missing, not valid or not positive."""
+def figure(doc, key: str, member: str = "us_per_loop") -> Optional[float]:
+    """A measurement's figure (us/Loop, or its overhead) from a record, None when missing, not valid or not positive."""
     for m in doc.get("measurements") or []:
         if isinstance(m, dict) and m.get("key") == key:
-            v = None if m.get("valid") is False else num(m.get("us_per_loop"))
+            v = None if m.get("valid") is False else num(m.get(member))
             return v if v is not None and v > 0 else None
     return None
 
@@ -48,14 +54,14 @@ def points(runs: List[Tuple[str, int, dict]], target_set: str) -> Dict[int, Dict
     out: Dict[int, Dict[str, Optional[float]]] = {}
     for set_name, threads, doc in runs:
         if set_name in (target_set, OVERSUBSCRIBED_SET) and isinstance(doc, dict):
-            out[threads] = {key: figure(doc, key) for key, _ in FIGURES}
+            out[threads] = {key: figure(doc, key, member) for key, _, member in FIGURES}
     return out
 
 
 def judge(pts: Dict[int, Dict[str, Optional[float]]], cores: int, factor: float = CLIFF_FACTOR) -> List[dict]:
     """Per figure: the values at cores - 1, cores, cores + 1, the step cores / (cores - 1), and whether it is a cliff."""
     out = []
-    for key, name in FIGURES:
+    for key, name, _ in FIGURES:
         below, at, over = (pts.get(t, {}).get(key) for t in (cores - 1, cores, cores + 1))
         row = {"figure": key, "name": name, "below": below, "at": at, "over": over, "step": None, "cliff": False}
         if cores - 1 < 2:
@@ -93,7 +99,7 @@ def html_section(suite) -> List[str]:
     e = lambda v: escape(str(v), quote=True)
     g = lambda v: "not measured" if v is None else "%.3g" % v
     out = ['<h2 id="cliff">Team-size cliff</h2>',
-           "<p>Fork/join and barrier cost at %s (the target input's zones) one thread below the cores, at the cores, "
+           "<p>Fork/join, barrier and parallel-for cost and the Static overhead at %s (the target input's zones) one thread below the cores, at the cores, "
            "and one above (oversubscribed: shown here, never submitted; the bundle leaves that run out). A step "
            "from %d to %d threads above %gx is flagged: a barrier costs at most T/(T-1) more for one more thread. "
            "One process per point: measure a flagged step again with <code>run_clomp.sh --sweep wait</code>.</p>"
