@@ -159,7 +159,7 @@ UNIT_TESTS = test_mesh test_kernel test_schedules test_verify test_options test_
 UNIT_BIN = $(UNIT_TESTS:%=$(BUILD)/tests/%)
 ORACLE = $(BUILD)/tests/clomp_oracle
 
-.PHONY: all check check-all numa-vm-check device-check run run-suite plots clean install help unit-tests program clomp-faults clomp-stats clomp-write asan tsan fuzz golden FORCE
+.PHONY: all check check-all numa-vm-check bignode-vm-check device-check run run-suite plots clean install help unit-tests program clomp-faults clomp-stats clomp-write asan tsan fuzz golden FORCE
 
 # The program this make builds: clomp, or clomp-faults in its own build tree.
 PROGRAM ?= clomp
@@ -276,6 +276,14 @@ check-all: $(CHECK_PROGRAM) clomp-faults unit-tests $(STATS_HELPER) $(WRITE_HELP
 numa-vm-check: clomp
 	CLOMP=$(CURDIR)/clomp BUILD_DIR=$(CURDIR)/$(BUILD) $(PROVE) -v tests/numa-vm.t
 
+# clomp and a tiny suite inside a QEMU guest with 32 vCPUs: 2 sockets of 8
+# cores, SMT-2, 4 NUMA nodes (TCG, about 2 minutes): core counting, placement,
+# SMT, the nested default and the plan against the guest's lscpu. Needs
+# qemu-system-x86, busybox-static and numactl; the guest kernel as above.
+bignode-vm-check: clomp $(WRITE_HELPER) $(STATS_HELPER)
+	CLOMP=$(CURDIR)/clomp BUILD_DIR=$(CURDIR)/$(BUILD) CLOMP_TEST_LANE=full CLOMP_WRITE=$(CURDIR)/$(WRITE_HELPER) \
+	    CLOMP_STATS=$(CURDIR)/$(STATS_HELPER) $(PROVE) -v tests/bignode-vm.t
+
 # The whole test suite under AddressSanitizer and UndefinedBehaviorSanitizer,
 # in a copy of the tree so that no sanitized binary ever replaces ./clomp.
 # Full stacks for each allocation (fast_unwind_on_malloc=0): libgomp has no
@@ -376,6 +384,7 @@ help:
 	@echo "  make check      build and run the quick test lane: every feature (prove)"
 	@echo "  make check-all  every test: the full lane (long matrices, guests, Slurm)"
 	@echo "  make numa-vm-check  NUMA policies on emulated 2- and 4-node guests (qemu, busybox-static)"
+	@echo "  make bignode-vm-check  clomp and a tiny suite on an emulated 32-vCPU, 2-socket, 4-node, SMT-2 guest"
 	@echo "  make run-suite  the full CLOMP suite (run_clomp.sh, results in out/)"
 	@echo "  make plots OUT=out/CLOMP_host_N  charts (gnuplot) and HTML report of a suite (OUT=DIR: its latest)"
 	@echo "  make golden REASON='...'  rewrite tests/golden/ for an intended output change: prints the diff, records REASON"
