@@ -224,7 +224,7 @@ bad_case() {  # bad_case DESC WORD OPTION...: exit 2, one stderr line naming WOR
 }
 bad_case "an unknown construct" "'nonsense'" --constructs=parallel,nonsense
 bad_case "a malformed OUTERxINNER" "--nested" --constructs --nested=2by2
-bad_case "a too large OUTERxINNER" "too large" --constructs --nested=1000x1000
+bad_case "a too large OUTERxINNER (even with --oversubscribe)" "too large" --constructs --nested=1000x1000 --oversubscribe
 bad_case "zero repetitions" "--construct-reps" --constructs --construct-reps=0
 bad_case "a negative delay" "--construct-delay" --constructs --construct-delay=-0.1
 bad_case "a construct option without --constructs" "--constructs" --construct-reps=3
