@@ -140,13 +140,14 @@ KERNEL_SRC = $(sort $(wildcard kernels/*.c))
 # Every file in report/ (the writers) and setup/.
 REPORT_SRC = $(sort $(wildcard report/*.c))
 SETUP_SRC = $(sort $(wildcard setup/*.c))
-CLI_SRC = cli/options.c cli/usage.c cli/construct_options.c
-NUMA_SRC = numa/placement.c numa/arena.c numa/thread_placement.c numa/node_topology.c numa/job_cores.c
-TIMING_SRC = timing/statistics.c timing/signed_rank.c timing/series.c timing/decision.c timing/core_clock.c timing/cycles.c timing/comparison.c timing/process_cost.c timing/replication.c
+CLI_SRC = cli/options.c cli/usage.c cli/construct_options.c cli/limits_options.c
+NUMA_SRC = numa/placement.c numa/arena.c numa/thread_placement.c numa/cpu_classes.c numa/cpu_place.c numa/node_topology.c numa/job_cores.c
+TIMING_SRC = timing/statistics.c timing/signed_rank.c timing/series.c timing/decision.c timing/planning.c timing/core_clock.c timing/cycles.c timing/comparison.c timing/process_cost.c timing/replication.c timing/outlier_rule.c
 MEASURE_SRC = measure/chunk_plan.c measure/sequence.c measure/record.c measure/warnings.c measure/locality.c \
               measure/llnl_targets.c measure/summarize.c measure/paired_overhead.c measure/construct_overhead.c measure/construct_resolution.c measure/construct_shape.c measure/construct_level.c measure/constructs.c \
               measure/ompt_plan.c \
-              measure/noise_probe.c measure/noise_sampler.c
+              measure/noise_probe.c measure/noise_sampler.c \
+              measure/groups.c measure/limits.c measure/limits_pairs.c measure/limits_timing.c
 MPI_SRC = mpi/rank_view.c $(CLUSTER_SRC)
 OMPT_SRC = ompt/tool.c
 # The offload device (docs/offload.md): inert in builds without OFFLOAD.
@@ -155,11 +156,11 @@ LIB_SRC = $(MESH_SRC) $(KERNEL_SRC) $(REPORT_SRC) $(SETUP_SRC) $(CLI_SRC) $(NUMA
           $(MPI_SRC) $(OMPT_SRC) $(OFFLOAD_SRC)
 LIB_OBJ = $(LIB_SRC:%.c=$(BUILD)/%.o)
 
-UNIT_TESTS = test_mesh test_kernel test_schedules test_verify test_options test_locality test_statistics test_signed_rank test_decision test_core_clock_range test_json test_report test_chunk_plan test_thread_placement test_arena test_comparison test_rank_view test_constructs test_setup_warnings test_validity test_replication
+UNIT_TESTS = test_mesh test_kernel test_schedules test_verify test_options test_locality test_statistics test_signed_rank test_decision test_core_clock_range test_json test_report test_chunk_plan test_thread_placement test_arena test_comparison test_rank_view test_constructs test_setup_warnings test_validity test_replication test_limits test_autocorrelation test_outlier_rule
 UNIT_BIN = $(UNIT_TESTS:%=$(BUILD)/tests/%)
 ORACLE = $(BUILD)/tests/clomp_oracle
 
-.PHONY: all check check-all numa-vm-check bignode-vm-check device-check run run-suite plots clean install help unit-tests program clomp-faults clomp-stats clomp-write asan tsan fuzz golden FORCE
+.PHONY: all check check-all cluster-check numa-vm-check bignode-vm-check device-check run run-suite plots clean install help unit-tests program clomp-faults clomp-stats clomp-write asan tsan fuzz golden FORCE
 
 # The program this make builds: clomp, or clomp-faults in its own build tree.
 PROGRAM ?= clomp
@@ -226,7 +227,8 @@ unit-tests: $(UNIT_BIN) $(ORACLE)
 # The statistics of timing/ for the shell drivers (run_clomp.sh --replicates
 # and --compare), built beside the objects; never installed.
 STATS_HELPER = $(BUILD)/clomp-stats
-STATS_SRC = compare/clomp_stats.c compare/figure_comparison.c compare/comparison_json.c compare/paired_answer.c compare/suite_table.c
+STATS_SRC = compare/clomp_stats.c compare/answer_fields.c compare/figure_comparison.c compare/comparison_json.c compare/paired_answer.c compare/paired_figure.c compare/plan_answer.c compare/judge_answer.c compare/suite_table.c \
+            compare/outlier_answer.c
 $(STATS_HELPER): $(STATS_SRC) $(LIB_OBJ) $(FLAGS_STAMP)
 	$(CC) $(ALL_CFLAGS) -MMD -MP $(ALL_LDFLAGS) -o $@ $(STATS_SRC) $(LIB_OBJ) $(LDLIBS)
 
@@ -269,6 +271,14 @@ check: $(CHECK_PROGRAM) clomp-faults unit-tests $(STATS_HELPER) $(WRITE_HELPER)
 
 check-all: $(CHECK_PROGRAM) clomp-faults unit-tests $(STATS_HELPER) $(WRITE_HELPER)
 	$(TEST_ENV) CLOMP_TEST_LANE=full $(PROVE) --timer --exec '' $(UNIT_BIN) tests/*.t
+
+# An emulated 4-node Slurm cluster (tests/cluster.t, issue 50: one slurmd per
+# node in its own UTS namespace, started and stopped by the test, nothing left
+# running): clomp_mpi across the nodes under srun and mpirun, checksums against
+# CLOMP 1.2's MPI build, lost, hung and busy nodes, the cluster report. As root,
+# with slurm-wlm, munge and Open MPI; also in make check-all (the full lane).
+cluster-check: clomp unit-tests $(STATS_HELPER) $(WRITE_HELPER)
+	$(TEST_ENV) CLOMP_TEST_LANE=full $(PROVE) -v tests/cluster.t
 
 # clomp inside QEMU guests with 2 and 4 emulated NUMA nodes (TCG, about a
 # minute): locality per policy against the topology. Needs qemu-system-x86
@@ -319,7 +329,7 @@ FUZZ_CC ?= clang
 fuzz:
 	mkdir -p $(BUILD)/fuzz-work
 	$(FUZZ_CC) -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -std=c11 -D_POSIX_C_SOURCE=200809L -I. \
-	    -o $(BUILD)/fuzz_options tests/fuzz/fuzz_options.c cli/options.c cli/construct_options.c numa/placement.c
+	    -o $(BUILD)/fuzz_options tests/fuzz/fuzz_options.c cli/options.c cli/construct_options.c cli/limits_options.c numa/placement.c
 	$(BUILD)/fuzz_options -max_total_time=$(FUZZ_SECONDS) -print_final_stats=1 $(BUILD)/fuzz-work tests/fuzz-corpus
 
 # The target input spot check: ~6400 zones, one thread per core: the cores
@@ -383,6 +393,7 @@ help:
 	@echo "  make run        target input spot check on every core, threads bound, with a verdict: ./clomp -1 1 64 100 32 1 100 --verdict (parts follow the team where the cores do not divide 64; CORES=N)"
 	@echo "  make check      build and run the quick test lane: every feature (prove)"
 	@echo "  make check-all  every test: the full lane (long matrices, guests, Slurm)"
+	@echo "  make cluster-check  an emulated 4-node Slurm cluster: clomp_mpi across nodes, faults, the cluster report (root)"
 	@echo "  make numa-vm-check  NUMA policies on emulated 2- and 4-node guests (qemu, busybox-static)"
 	@echo "  make bignode-vm-check  clomp and a tiny suite on an emulated 32-vCPU, 2-socket, 4-node, SMT-2 guest"
 	@echo "  make run-suite  the full CLOMP suite (run_clomp.sh, results in out/)"

@@ -1,8 +1,7 @@
-/* clomp: what OpenMP threading really costs on an unstructured mesh. The story
- * of a run: parse the CLOMP 1.2 command line, set the run up (setup/), measure
- * everything into the run record (measure/), and write it out (report/): the
- * text report as it goes, then the JSON and CSV. This file keeps main, the
- * signal handlers and the hooks that tie them together. */
+/* clomp: what OpenMP threading really costs on an unstructured mesh. The story of a run: parse the
+ * CLOMP 1.2 command line, set the run up (setup/), measure everything into the run record (measure/),
+ * and write it out (report/): the text report as it goes, then the JSON and CSV. This file keeps
+ * main, the signal handlers and the hooks that tie them together. */
 #include <omp.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -13,7 +12,7 @@
 
 #include "cli/exit_status.h"
 #include "cli/options.h"
-#include "measure/constructs.h"
+#include "measure/groups.h"
 #include "measure/locality.h"
 #include "measure/sequence.h"
 #include "measure/warnings.h"
@@ -34,10 +33,9 @@
 static volatile int exit_is_ours;
 static NoiseCensus census;   /* measure/noise.h; static: a table per thread of the team */
 
-/* While a --json document or --csv table is pending, a run that ends early
- * still writes it (status "failed", the reason, what was measured so far);
- * set once the outputs are open. The temporary files are removed if even
- * that fails. */
+/* While a --json document or --csv table is pending, a run that ends early still writes it (status
+ * "failed", the reason, what was measured so far); set once the outputs are open. The temporary files
+ * are removed if even that fails. */
 static void (*write_failure_record)(int status, const char *why);
 static char pending_tmp[2][RESULT_PATH_MAX];
 
@@ -216,7 +214,7 @@ static int finish(int status)
     return status;
 }
 
-/* --help, --list-schedules, --list-constructs, --version, or a usage error: said, nothing run. */
+/* --help, --list-schedules, --list-figures, --list-constructs, --version, or a usage error: said, nothing run. */
 static int answer_without_running(int status, const Options *opts, const char *error, const char *exe, int reporter)
 {
     if (status != 0 && error[0] != '\0' && reporter)
@@ -227,6 +225,8 @@ static int answer_without_running(int status, const Options *opts, const char *e
         print_help(stdout, exe);
     } else if (status == 0 && opts->want_schedule_list && reporter) {
         print_schedule_list(stdout);
+    } else if (status == 0 && opts->want_figure_list && reporter) {
+        write_figure_list(stdout, opts->figure_list_json);
     } else if (status == 0 && opts->constructs.want_list && reporter) {
         print_construct_list(stdout);
     } else if (status == 0 && reporter) {
@@ -249,8 +249,7 @@ int main(int argc, char **argv)
     int status = topology_query(argc, argv, print_topology);   /* --topology, before MPI: the suite asks clomp_mpi too */
     if (status >= 0)
         return finish(status);
-    /* clomp_mpi: MPI first (it may take its own arguments out of argv);
-     * only rank 0 speaks for a failure every rank shares. */
+    /* clomp_mpi: MPI next (it may take its own arguments out of argv); rank 0 speaks for a failure all share. */
     status = cluster_start(&argc, &argv, error, sizeof error);
     int reporter = cluster_rank() == 0;
     if (status != 0) {
@@ -260,7 +259,7 @@ int main(int argc, char **argv)
         return finish(status);
     }
     status = parse_options(argc, argv, &opts, error, sizeof error);
-    if (status != 0 || opts.want_help || opts.want_schedule_list || opts.constructs.want_list || opts.want_version)
+    if (status != 0 || opts.answers_without_running)
         return answer_without_running(status, &opts, error, argv[0], reporter);
 
     RunSetup run;
@@ -273,8 +272,9 @@ int main(int argc, char **argv)
                              opts.mpi_timeout > 0 ? opts.mpi_timeout : 60};
         cluster_set_timeout((double)run.mpi.timeout);
         stop_run = cluster_abort;
-    } else if (opts.mpi_timeout > 0)
+    } else if (opts.mpi_timeout > 0) {
         die(EXIT_USAGE, "--mpi-timeout: this clomp has no ranks to wait for; build clomp_mpi with make MPI=1");
+    }
     if (!reporter)   /* rank 0 writes the report and the files */
         run.json_path = run.csv_path = NULL, run.quiet = 1;
     Outputs out;
@@ -343,6 +343,7 @@ int main(int argc, char **argv)
     if (!reporter)
         out.text = out.report;
     probe_noise(&census, &run, &setup_warnings);   /* the team, before the set-up lines that report it */
+    cluster_share_noise(&census);                   /* clomp_mpi: every rank's busy verdict to rank 0 */
     print_header(out.report, &run, host, started);
     print_setup(out.report, &pending.record);
 
@@ -353,15 +354,15 @@ int main(int argc, char **argv)
                            skipped, &census, &run.cycles};
     pending.record.measuring_from = process_cost_now().wall_seconds;
     status = run_measurements(&pb, &run, results, clomp_schedule_count, &hooks, why, sizeof why);
-    ConstructTable constructs = {0};
+    MeasuredGroups groups = {0};
     if (status == 0)
-        status = measure_asked_constructs(&run, &pending.record, &constructs, why, sizeof why);
+        status = measure_asked_groups(&run, &pending.record, &groups, why, sizeof why);
     RunRecord record = pending.record;
     record.exit_status = status;
     record.failure = status != 0 ? why : NULL;
     if (status != 0) {
         record.cost = process_cost_now();
-        if (status == EXIT_VERIFY_FAILED && record.constructs == NULL)
+        if (status == EXIT_VERIFY_FAILED && record.constructs == NULL && record.limits == NULL)
             record.failed = &shown[hooks_context.last];
         close_outputs(&out, &record);
         die(status, "%s", why);
@@ -372,19 +373,18 @@ int main(int argc, char **argv)
     remeasure_locality(&pb.mesh, (int)run.numThreads, &locality);
     clomp_openmp_running = 0;
     RankOutliers outliers;
-    if (record.rank_table != NULL) {
-        rank_outliers(&table, &outliers);
-        record.outliers = &outliers;
-    }
+    if (record.rank_table != NULL)
+        rank_outliers(&table, run.mpi.info, &outliers), record.outliers = &outliers;
     record.cost = process_cost_now();
     print_run_end(out.report, &record);
     print_summary(out.text, &record);
-    if (run.verdict)
-        print_verdict(out.text, &record);
     print_constructs(out.text, &record);
+    print_limits(out.text, &record);
+    if (run.verdict)   /* the answer last: make run's last lines hold it whole */
+        print_verdict(out.text, &record);
     int files_status = close_outputs(&out, &record);
     free_rank_table(&table);
-    free_constructs(&constructs);
+    free_groups(&groups);
     if (shown != results)
         free(shown);
     free_measurements(results, clomp_schedule_count);

@@ -38,6 +38,8 @@ done
 . "$here/suite/calibrate.sh"
 # shellcheck source=suite/env_file.sh
 . "$here/suite/env_file.sh"
+# shellcheck source=suite/catalogue.sh
+. "$here/suite/catalogue.sh"
 # shellcheck source=suite/replicates.sh
 . "$here/suite/replicates.sh"
 # shellcheck source=suite/results.sh
@@ -286,11 +288,18 @@ start_row_writer "$base"   # the runs' .summary rows: one Python process (suite/
 have_setsid=0
 command -v setsid >/dev/null 2>&1 && have_setsid=1
 
-key_report() {  # what the 2007 summary tells users to check after each key run
-    local f=$1
+# What the 2007 summary tells users to check after each key run: the text lines of the catalogue's run
+# set (suite/catalogue.sh), each as the block prints it ("%13s %8s:").
+key_lines=''
+key_report() {
+    local f=$1 name tag
+    if [ -z "$key_lines" ]; then
+        key_lines=$(figure_rows run measurement_name text_line | while IFS='|' read -r name tag; do
+            [ "$tag" = - ] || printf '%13s %8s:\n' "$name" "$tag"
+        done)
+    fi
     echo "Key measurements from above run (if off, check environment):"
-    grep -E '^ *(OMP Barrier  us/Loop|Bestcase OMP  Speedup|Static OMP  Speedup|Static OMP Efficacy|Static OMP Overhead):' "$f" ||
-        echo "  (not available: the run failed)"
+    { [ -n "$key_lines" ] && grep -F -- "$key_lines" "$f"; } || echo "  (not available: the run failed)"
 }
 
 for ((i = 0; ; i++)); do

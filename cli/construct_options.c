@@ -35,7 +35,7 @@ static int refuse(char *error, size_t size, const char *option, const char *text
 
 /* A plain decimal (digits, at most one '.'), above 0 and at most `maximum`;
  * a sign, an exponent, hex or inf is refused with what was wrong. */
-static int parse_positive(const char *option, const char *text, double maximum, double *value, char *error,
+int parse_positive(const char *option, const char *text, double maximum, double *value, char *error,
                           size_t size)
 {
     int digits = 0, dots = 0;
@@ -65,7 +65,7 @@ static int parse_positive(const char *option, const char *text, double maximum, 
 /* A whole number above 0 and at most `maximum`, as parse_positive takes it
  * once a fraction or nothing at all is refused; kept as a double so that a
  * value far beyond a long is refused before any conversion. */
-static int parse_whole(const char *option, const char *text, double maximum, double *value, char *error, size_t size)
+int parse_whole(const char *option, const char *text, double maximum, double *value, char *error, size_t size)
 {
     if (text[0] == '\0' || strchr(text, '.') != NULL)
         return refuse(error, size, option, text, "is not a whole number");

@@ -50,4 +50,10 @@ void default_construct_options(ConstructOptions *c);
  * `c`), 0 when it is not one, or an exit status (2) with a one-line error. */
 int parse_construct_option(const char *arg, ConstructOptions *c, char *error, size_t size);
 
+/* A plain decimal above 0 and at most `maximum` (digits and one '.'; no
+ * sign, exponent, hex or inf), and a whole number so: 0, or exit status 2
+ * with "OPTION: 'TEXT' why" (also for --limits' options). */
+int parse_positive(const char *option, const char *text, double maximum, double *value, char *error, size_t size);
+int parse_whole(const char *option, const char *text, double maximum, double *value, char *error, size_t size);
+
 #endif

@@ -189,6 +189,7 @@ int parse_options(int argc, char **argv, Options *opts, char *error, size_t size
     opts->offload_device = -1;
     opts->paired_blocks = 0;   /* interleaved blocks only when asked: they double a checked schedule's time (issue 31) */
     default_construct_options(&opts->constructs);
+    default_limits_options(&opts->limits);
     error[0] = '\0';
     for (int i = 1; i < argc; i++) {
         const char *arg = argv[i];
@@ -198,6 +199,8 @@ int parse_options(int argc, char **argv, Options *opts, char *error, size_t size
         }
         if (!options_done && strncmp(arg, "--", 2) == 0) {
             int construct_option = parse_construct_option(arg, &opts->constructs, error, size);
+            if (construct_option == 0)   /* --limits and its options: the same contract */
+                construct_option = parse_limits_option(arg, &opts->limits, error, size);
             if (construct_option > 1)
                 return construct_option;
             if (construct_option == 1) {
@@ -210,6 +213,10 @@ int parse_options(int argc, char **argv, Options *opts, char *error, size_t size
                 opts->want_version = 1;
             } else if (strcmp(arg, "--list-schedules") == 0) {
                 opts->want_schedule_list = 1;
+            } else if (strcmp(arg, "--list-figures") == 0) {
+                opts->want_figure_list = 1;
+            } else if (strcmp(arg, "--json") == 0) {
+                opts->figure_list_json = 1;   /* --list-figures --json; anything else needs --json=FILE (below) */
             } else if (strcmp(arg, "--dry-run") == 0) {
                 opts->dry_run = 1;
             } else if (strcmp(arg, "--topology") == 0) {
@@ -288,6 +295,8 @@ int parse_options(int argc, char **argv, Options *opts, char *error, size_t size
                 opts->quiet = 1;
             } else if (strcmp(arg, "--verdict") == 0) {
                 opts->verdict = 1;
+            } else if (strcmp(arg, "--detail") == 0) {
+                opts->detail = 1;
             } else if (strncmp(arg, "--noise-census=", 15) == 0) {
                 if (strcmp(arg + 15, "on") != 0 && strcmp(arg + 15, "off") != 0)
                     return fail(error, size, "--noise-census: '%s' is not on or off", shown(arg + 15, buf, sizeof buf));
@@ -305,8 +314,12 @@ int parse_options(int argc, char **argv, Options *opts, char *error, size_t size
             return status;
         count++;
     }
-    if (opts->want_help || opts->want_version || opts->want_schedule_list || opts->constructs.want_list ||
-        opts->want_topology)
+    if (opts->figure_list_json && !opts->want_figure_list)
+        return fail(error, size, "--json: no file name (use --json=FILE, --json=- for standard output; a bare --json "
+                                 "goes with --list-figures)");
+    opts->answers_without_running = opts->want_help || opts->want_version || opts->want_schedule_list ||
+                                    opts->want_figure_list || opts->constructs.want_list || opts->want_topology;
+    if (opts->answers_without_running)
         return 0;
     if (count != CLOMP_PARAMETER_COUNT) {
         /* No number at all: the usage text, as CLOMP 1.2 prints it. Some: one line naming what is
@@ -322,6 +335,8 @@ int parse_options(int argc, char **argv, Options *opts, char *error, size_t size
         return fail(error, size, "expected 7 numbers, got %d: %s %s missing (see clomp --help)", count, missing,
                     count == CLOMP_PARAMETER_COUNT - 1 ? "is" : "are");
     }
+    if (check_limits_options(&opts->limits, error, size) != 0)
+        return EXIT_USAGE;
     if (opts->json_path != NULL && opts->csv_path != NULL && strcmp(opts->json_path, "-") == 0 &&
         strcmp(opts->csv_path, "-") == 0)
         return fail(error, size, "--json=- and --csv=- cannot both use standard output");

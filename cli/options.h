@@ -7,6 +7,7 @@
 #include "../mesh/mesh.h"
 #include "../numa/placement.h"
 #include "construct_options.h"
+#include "limits_options.h"
 #include "ompt_mode.h"
 
 typedef struct Options {
@@ -25,6 +26,9 @@ typedef struct Options {
     int show_usage;        /* the error is about the argument count: print usage too */
     int want_version;
     int want_schedule_list;   /* --list-schedules */
+    int want_figure_list;     /* --list-figures (with --json: as JSON) */
+    int figure_list_json;
+    int answers_without_running;   /* --help, --version or a --list-*: said, nothing run */
     int dry_run;           /* --dry-run: validate and print the plan, build nothing */
     int want_topology;     /* --topology: the job's cores and domains as clomp counts them, nothing run */
     long cores;            /* --cores=N: this job's cores, instead of counting them; 0: counted */
@@ -37,12 +41,14 @@ typedef struct Options {
     const char *json_path; /* --json=FILE; "-" is standard output */
     const char *csv_path;  /* --csv=FILE; "-" is standard output */
     int quiet;             /* --quiet: only the summary block */
-    int verdict;           /* --verdict: a short verdict after the CORAL RFP line */
+    int verdict;           /* --verdict: the answer block at the end */
+    int detail;            /* --detail: the blocks' other overhead estimators too */
     int noise_census_off;  /* --noise-census=off: no noise probe or per-chunk sampling (on by default) */
     ZoneLayout zone_layout;   /* --zone-stride=record (CLOMP 1.2's, default) | zonesize (spread) */
     long mpi_timeout;      /* --mpi-timeout=S (clomp_mpi): seconds a rank waits for the others; 0: default */
     long offload_device;   /* --offload-device=N (offload builds): the target device; -1: the runtime's default */
     ConstructOptions constructs;   /* --constructs[=LIST] and its options, --list-constructs */
+    LimitsOptions limits;  /* --limits and its options */
     OmptMode ompt_mode;    /* --ompt=MODE: the OMPT tool to attach (ompt/tool.h); none by default */
     double ompt_rate_hz;   /* --ompt=sampling,RATE: samples per second of CPU time; 0: the default */
 } Options;

@@ -9,6 +9,7 @@ void print_usage(FILE *out, const char *exe)
             "Usage: %s [OPTIONS] numThreads allocThreads numParts zonesPerPart zoneSize \\\n"
             "           flopScale timeScale\n"
             "       %s --help | --version | --list-schedules | --list-constructs | --topology\n"
+            "       %s --list-figures [--json]\n"
             "\n"
             "  numThreads:   Number of OpenMP threads to use (-1 for system default)\n"
             "  allocThreads: #threads when allocating data (-1 for numThreads)\n"
@@ -47,9 +48,14 @@ void print_usage(FILE *out, const char *exe)
             "  --list-schedules      print every measurement: key, report name, role, parameter,\n"
             "                        whether it runs by default, and on how many threads (one,\n"
             "                        team, nested); tab-separated, columns named in a '#' header\n"
+            "  --list-figures [--json]  print every figure the tools print by key: label, unit, what it\n"
+            "                        measures, its estimator, which way is better, its LLNL target;\n"
+            "                        tab-separated with a '#' header (--json: as JSON)\n"
             "  --quiet               print only the comma-delimited summary block\n"
-            "  --verdict             end with a short verdict a newcomer can read: speedup, overhead with\n"
-            "                        its interval, LLNL targets, and whether the run was too noisy to say\n"
+            "  --verdict             end with the answer a newcomer can read: speedup and overhead with\n"
+            "                        their intervals, LLNL targets, whether the machine was quiet enough\n"
+            "  --detail              the blocks also print the overhead estimators the project does not\n"
+            "                        quote (clomp --list-figures; --json and --csv always hold them)\n"
             "  --noise-census=off    skip the noise census (default on: a 1 us x 20,000 work-quantum\n"
             "                        probe per thread, preemptions and migrations per chunk; docs/noise.md)\n"
             "  --ghz=F               cycle rate for the cycles figures (default: calibrated TSC)\n"
@@ -72,6 +78,10 @@ void print_usage(FILE *out, const char *exe)
             "                        EPCC 4.0's schedbench runs 1024)\n"
             "  --construct-sizes=LIST  array sizes of PRIVATE n, FIRSTPRIVATE n, COPYPRIVATE n, COPYIN n:\n"
             "                        powers of 3 (default EPCC's 1,3,9,..,59049)\n"
+            "  --limits              after the measurements, the node's own limits on the run's team: each\n"
+            "                        pair's cache-line round trip, hand-written barriers and fork/join\n"
+            "                        against OpenMP's (docs/limits.md); --limits-reps=N (default 20),\n"
+            "                        --limits-time=US per repetition (1000), --limits-trips=N per pair (2048)\n"
             "  --mpi-timeout=S       clomp_mpi: a rank waits for the others at most S s (default 60)\n"
             "                        beyond 4x its own work since they last met, then ends the run\n"
             "  --ompt=MODE           attach clomp's OMPT tool (an OMPT runtime: LLVM libomp): trivial,\n"
@@ -97,5 +107,5 @@ void print_usage(FILE *out, const char *exe)
             "\n"
             "Exit status: 0 ok, 1 verification failed, 2 usage or bad argument,\n"
             "             3 resource failure (memory, threads).\n",
-            exe, exe);
+            exe, exe, exe);
 }

@@ -1,4 +1,4 @@
-/* How clomp-stats writes one answer (compare/clomp_stats.c): field by
+/* How clomp-stats writes one answer (compare/answer_fields.c): field by
  * field, tab-separated in the fields' order, or with --json one JSON
  * object whose members are the fields' names. NaN is NA / null. */
 #ifndef CLOMP_ANSWER_FIELDS_H
@@ -17,5 +17,11 @@ void field_text(const char *name, double v, double uncertainty);
 /* clomp-stats paired ... and holm ... (compare/paired_answer.c): exit status. */
 int paired_answer(int argc, char **argv);
 int holm_answer(int argc, char **argv);
+/* clomp-stats judge ... (compare/judge_answer.c): exit status. */
+int judge_answer(int argc, char **argv);
+/* clomp-stats outliers < REQUEST (compare/outlier_answer.c): exit status. */
+int outlier_answer(int argc, char **argv);
+/* clomp-stats plan ... (compare/plan_answer.c): exit status. */
+int plan_answer(int argc, char **argv);
 
 #endif

@@ -31,7 +31,8 @@
  *       fewest (with an interval: 6), needed (NA: never), processes (needed within
  *       [min(fewest, CAP), CAP]), expected_half_width (at processes), reachable (0/1),
  *       half_width (the larger side of the values' own 95% interval of the median; NA
- *       below 6) and within (1 when it is at most wanted).
+ *       below 6), within (1 when it is at most wanted) and planning_scale (what the plan
+ *       used: the 80% upper bound of the scale made unbiased for n; timing/replication.h).
  *   clomp-stats summary|pilot-n ... --table CSV INPUT RUNS KEY COLUMN
  *       the values (instead of V1 V2 ...) from a suite's <base>.csv by column name
  *       (compare/suite_table.c): COLUMN of the OK runs among RUNS (space-separated) of
@@ -40,6 +41,8 @@
  *       runs and n 0 when no row gives a value.
  *   clomp-stats holm ALPHA P1,P2,...
  *       Holm's procedure: m, rejected, reject (0/1 per p), adjusted (Holm-adjusted p).
+ *   clomp-stats judge BOUND NOMINAL_GHZ CORE_MIN CORE_MAX LOW HIGH [PROCESSES]
+ *       LLNL's target BOUND judged by clomp's rule (compare/judge_answer.c says how).
  *   clomp-stats comparison-json --level L < RECORDS
  *       the document run_clomp.sh --compare writes (docs/compare.md), with
  *       report/json.c's writer, to stdout: each figure is compared here as
@@ -51,15 +54,23 @@
  *         side A|B SPEC WHAT BINARY LD_LIBRARY_PATH_FIRST (empty: none)
  *             RUNTIME_PATH RUNTIME_VERSION |
  *         setting A|B VAR VALUE |
- *         figure NAME A1,A2,... B1,B2,... VERDICT
+ *         figure NAME A1,A2,... B1,B2,... VERDICT |
+ *         dropped KEY A|B PROCESSES REASON (a side's processes that could give KEY and did not)
  *
  *   clomp-stats holm --json ALPHA P1 P2 ...
  *       Holm's step-down procedure (timing/series.c) on the p-values of a
  *       family at family-wise level ALPHA: m, alpha, rejections, then per
  *       p-value in the order given: rejected (0/1), adjusted (the Holm-adjusted
- *       p-value) and step_level (1 - ALPHA / (m - rank + 1), the confidence
- *       level its step tests at; rank 1 is the smallest p). The buyer's table
- *       (results/clomp_results/buyers_stats.py) reads it.
+ *       p-value), step_level (1 - ALPHA / (m - rank + 1), the confidence
+ *       level its step tests at; rank 1 is the smallest p, tied p-values share
+ *       the first tie's) and interval_level (the level its interval is drawn
+ *       at: step_level when rejected, else 1 - ALPHA / m). The --compare
+ *       report and the buyer's table read it (stats_helper.holm): the one Holm.
+ *
+ *   clomp-stats outliers < REQUEST
+ *       the outlier rule (timing/outlier_rule.h, the MPI rank-outlier table's) for many
+ *       distributions at once, answered as JSON lines: compare/outlier_answer.c says the
+ *       request and every field. The cluster report's (results/clomp_results/cluster.py).
  *
  * summary and compare print one tab-separated line, or with --json right
  * after the subcommand one JSON object naming each field as above (n, median,
@@ -81,68 +92,6 @@
 #include "answer_fields.h"
 #include "figure_comparison.h"
 #include "suite_table.h"
-
-/* One answer, field by field: tab-separated in the fields' order (the
- * shell drivers' old form), or with --json one JSON object whose members
- * are the fields' names (what the results package reads: by name). NaN
- * (no such figure) is NA in the tab form, null in JSON. Numbers are the
- * same text in both. */
-int json_output;
-int fields_written;
-
-void field_begin(const char *name)
-{
-    if (json_output)
-        printf("%s\"%s\": ", fields_written == 0 ? "{" : ", ", name);
-    else if (fields_written > 0)
-        putchar('\t');
-    fields_written++;
-}
-
-void answer_end(void)
-{
-    printf(json_output ? "}\n" : "\n");
-    fields_written = 0;
-}
-
-void field_raw(const char *name, const char *text, int is_string)
-{
-    field_begin(name);
-    if (json_output && strcmp(text, "NA") == 0)
-        fputs("null", stdout);
-    else if (json_output && is_string)
-        printf("\"%s\"", text);   /* the texts here are numbers, NA and fixed words: nothing to escape */
-    else
-        fputs(text, stdout);
-}
-
-void field_number(const char *name, double v)
-{
-    char text[64];
-    if (isnan(v))
-        snprintf(text, sizeof text, "NA");
-    else
-        snprintf(text, sizeof text, "%.15g", v);   /* 15 digits: decimal inputs read back as written */
-    field_raw(name, text, 0);
-}
-
-void field_long(const char *name, long v)
-{
-    char text[32];
-    snprintf(text, sizeof text, "%ld", v);
-    field_raw(name, text, 0);
-}
-
-/* V as text to the precision its uncertainty supports. */
-void field_text(const char *name, double v, double uncertainty)
-{
-    char text[64];
-    if (isnan(v))
-        snprintf(text, sizeof text, "NA");
-    else
-        snprintf(text, sizeof text, "%.*f", decimals_for_uncertainty(uncertainty, 3), v);
-    field_raw(name, text, 1);
-}
 
 /* A ratio to DIGITS significant digits (3: 0.0520, 1.04, 12.0, 180) into
  * TEXT: a +4% change reads 1.04, and an interval of ratios can span
@@ -342,6 +291,7 @@ static int pilot_n(int argc, char **argv)
     double half = s.has_ci ? fmax(s.median - s.ci_low, s.ci_high - s.median) : NAN;
     field_number("half_width", half);
     field_long("within", s.has_ci && half <= p.wanted);
+    field_number("planning_scale", p.planning_scale);
     answer_end();
     return 0;
 }
@@ -361,8 +311,8 @@ int main(int argc, char **argv)
 {
     /* clomp-stats summary|compare --json ...: the answer as one JSON object. */
     if (argc >= 3 && (strcmp(argv[1], "summary") == 0 || strcmp(argv[1], "compare") == 0 ||
-                      strcmp(argv[1], "paired") == 0 || strcmp(argv[1], "holm") == 0 ||
-                      strcmp(argv[1], "pilot-n") == 0) &&
+                      strcmp(argv[1], "paired") == 0 || strcmp(argv[1], "holm") == 0 || strcmp(argv[1], "judge") == 0 ||
+                      strcmp(argv[1], "pilot-n") == 0 || strcmp(argv[1], "plan") == 0) &&
         strcmp(argv[2], "--json") == 0) {
         json_output = 1;
         for (int i = 2; i < argc - 1; i++)
@@ -381,11 +331,18 @@ int main(int argc, char **argv)
         return holm_answer(argc - 2, argv + 2);
     if (argc >= 2 && strcmp(argv[1], "pilot-n") == 0)
         return pilot_n(argc - 2, argv + 2);
+    if (argc >= 2 && strcmp(argv[1], "judge") == 0)
+        return judge_answer(argc - 2, argv + 2);
+    if (argc >= 2 && strcmp(argv[1], "outliers") == 0)
+        return outlier_answer(argc - 2, argv + 2);
+    if (argc >= 2 && strcmp(argv[1], "plan") == 0)
+        return plan_answer(argc - 2, argv + 2);
     if (argc == 4 && strcmp(argv[1], "comparison-json") == 0 && strcmp(argv[2], "--level") == 0)
         return comparison_json(parse_level(argv[3]));
     fprintf(stderr, "usage: clomp-stats summary V1 V2 ... | clomp-stats compare [--level L] A1,A2,... B1,B2,...\n"
                     "     | clomp-stats paired [--alpha A] [--looks N1,N2,...] [--tests M] A1,A2,... B1,B2,...\n"
                     "     | clomp-stats holm ALPHA P1,P2,... | clomp-stats pilot-n PCT FLOOR|none CAP V1 V2 ...\n"
-                    "     | clomp-stats comparison-json --level L < RECORDS\n");
+                    "     | clomp-stats judge BOUND NOMINAL_GHZ|core CORE_MIN|unknown CORE_MAX|unknown LOW HIGH [PROCESSES]\n"
+                    "     | clomp-stats plan PAIRS ALPHA | clomp-stats comparison-json --level L < RECORDS | clomp-stats outliers < REQUEST\n");
     return 2;
 }

@@ -11,6 +11,7 @@
 #include "../timing/decision.h"
 #include "../timing/signed_rank.h"
 #include "../timing/statistics.h"
+#include "paired_figure.h"
 
 /* ---- comparison-json ------------------------------------------------------------------ */
 
@@ -123,9 +124,12 @@ static void write_paired(JsonWriter *w, const double *a, const double *b, long n
                          const char *adjusted)
 {
     static double d[MAX_VALUES];
-    for (long i = 0; i < n; i++)
-        d[i] = b[i] - a[i];
-    ShiftEstimate s = signed_rank_shift(d, n, ci_level > 0.0 && ci_level < 1.0 ? ci_level : 0.95);
+    PairedFigure f;
+    if (paired_figure(a, b, n, ci_level > 0.0 && ci_level < 1.0 ? ci_level : 0.95, d, &f) != 0) {
+        fprintf(stderr, "clomp-stats: comparison-json: out of memory\n");
+        exit(3);
+    }
+    const ShiftEstimate s = f.shift;
     BrunnerMunzel bm;
     int have_bm = brunner_munzel(a, n, b, n, &bm) == 0;
     char *end;
@@ -148,10 +152,17 @@ static void write_paired(JsonWriter *w, const double *a, const double *b, long n
     }
     json_number(w, "w_plus", s.w_plus);
     json_number(w, "p", s.p_value);
-    json_string(w, "test", s.exact ? "exact signed-rank" : "normal signed-rank (ties, zeros or > 50 pairs)");
+    json_string(w, "test", s.exact ? "exact signed-rank (conditional on ties and zeros)"
+                                   : "normal signed-rank (> 50 non-zero pairs)");
     json_number(w, "holm_adjusted_p", end != adjusted && *end == '\0' ? holm : NAN);
     json_number(w, "p_b_greater", have_bm ? bm.p_b_greater : NAN);
     json_number(w, "brunner_munzel_p", have_bm ? bm.p_value : NAN);
+    json_bool(w, "shift_ci_low_open", s.has_ci && s.low_open);
+    json_bool(w, "shift_ci_high_open", s.has_ci && s.high_open);
+    json_number(w, "serial_lag1", f.lag1);
+    json_number(w, "effective_pairs", f.effective_pairs);
+    json_number(w, "serial_p", f.serial_p);
+    json_bool(w, "serial_correlation_widened", f.serial);
     json_object_end(w);
 }
 
@@ -212,10 +223,7 @@ int comparison_json(double level)
     char *field[MAX_FIELDS];
     JsonWriter w;
     int status = 0;
-    json_start(&w, stdout);
-    json_object_begin(&w, NULL);
-    json_string(&w, "schema", "clomp-comparison");
-    json_integer(&w, "schema_version", 2);
+    json_document_begin(&w, stdout, "clomp-comparison", 2);
     json_string(&w, "date", record_value(&r, "date"));
     json_string(&w, "host", record_value(&r, "host"));
     json_string(&w, "arguments", record_value(&r, "arguments"));
@@ -253,6 +261,28 @@ int comparison_json(double level)
             exit(2);
         }
         status = write_figure(&w, field, level);
+    }
+    json_array_end(&w);
+    /* dropped KEY SIDE PROCESSES REASON: the processes of a side that could give a figure and did not */
+    json_array_begin(&w, "dropped");
+    for (long i = 0; i < r.count; i++) {
+        if (strncmp(r.line[i], "dropped\t", 8) != 0)
+            continue;
+        char *copy = strdup(r.line[i]);
+        char *end;
+        long processes;
+        if (copy == NULL || split_fields(copy, field, 5) != 5 || (processes = strtol(field[3], &end, 10)) < 1 ||
+            *end != '\0') {
+            fprintf(stderr, "clomp-stats: comparison-json: bad dropped record\n");
+            exit(2);
+        }
+        json_object_begin(&w, NULL);
+        json_string(&w, "key", field[1]);
+        json_string(&w, "side", field[2]);
+        json_integer(&w, "processes", processes);
+        json_string(&w, "reason", field[4]);
+        json_object_end(&w);
+        free(copy);
     }
     json_array_end(&w);
     json_object_end(&w);

@@ -23,19 +23,31 @@ CLOMP_MODULES(bestcase, (const Problem *pb, long it, long start, long end, doubl
 
 /* Chunk c of the parallel part ends when the last thread finishes it:
  * threads never wait for each other here, so each notes its own times and
- * the chunk's time is measured between the latest ones. The serial
- * calc_deposit() calls of each chunk are timed after the region and added. */
+ * the chunk's time is measured between the latest ones. Thread 0's marks
+ * leave out the time it spent reading the census (census_seconds in all),
+ * so it really finished the last chunk census_seconds after its last mark;
+ * the region's join is what follows the last thread's real finish, and the
+ * last chunk gets that much on top of its latest mark, as the join it would
+ * have had without the census - never the census reads themselves, which
+ * would otherwise all land in the last chunk and grow with the number of
+ * chunks. The serial calc_deposit() calls of each chunk are timed after the
+ * region and added. */
 static void time_chunks(Problem *pb, ChunkTimer *timer, const double *finished, int nthreads, double start,
-                        double joined)
+                        double joined, double census_seconds)
 {
     double previous = start;
+    long last = timer->count - 1;
+    double last_real = finished[last] + census_seconds;   /* thread 0's real finish */
+    for (int t = 1; t < nthreads; t++)
+        if (finished[(long)t * timer->count + last] > last_real)
+            last_real = finished[(long)t * timer->count + last];
     for (long c = 0; c < timer->count; c++) {
         double latest = previous;
         for (int t = 0; t < nthreads; t++)
             if (finished[(long)t * timer->count + c] > latest)
                 latest = finished[(long)t * timer->count + c];
-        if (c == timer->count - 1 && joined > latest)
-            latest = joined;
+        if (c == last && joined > last_real)
+            latest += joined - last_real;
         timer->seconds[c] = latest - previous;
         previous = latest;
     }
@@ -60,6 +72,7 @@ static void run(Problem *pb, long subcycles, ChunkTimer *timer, TeamObservation 
     assert(timer == NULL || finished != NULL);   /* the caller's part of the contract, see chunk_timer.h */
     if (census != NULL)
         census->sample(census->context, 0);
+    double census_seconds = 0.0;   /* thread 0's, in all: written by it before the join */
     double start = now_seconds();
 #pragma omp parallel
     {
@@ -80,6 +93,8 @@ static void run(Problem *pb, long subcycles, ChunkTimer *timer, TeamObservation 
                 }
             }
         }
+        if (tid == 0)
+            census_seconds = census_time;
     }
     if (timer == NULL) {
         run_fooled_calc_deposits(pb, subcycles);
@@ -88,7 +103,7 @@ static void run(Problem *pb, long subcycles, ChunkTimer *timer, TeamObservation 
     double joined = now_seconds();
     if (census != NULL)
         census->sample(census->context, 1);
-    time_chunks(pb, timer, finished, nthreads, start, joined);
+    time_chunks(pb, timer, finished, nthreads, start, joined, census_seconds);
 }
 
 static const char *const pseudocode[] = {

@@ -8,7 +8,9 @@
  * CLOMP_FAULT_DELAY_US microseconds on the TSC (timing/'s calibration, run
  * before main; the monotonic clock where there is no invariant TSC), so
  * the schedule's overhead grows by that much per subcycle and Bestcase's does
- * not (bench/detect.sh). */
+ * not (bench/detect.sh). census-delay is not a fault either: every census
+ * read at a chunk boundary spins CLOMP_FAULT_DELAY_US, in every timed run,
+ * and the count is printed at exit (tests/chunk_accounting.t). */
 #ifdef CLOMP_FAULTS
 
 #define _GNU_SOURCE
@@ -39,13 +41,15 @@ typedef enum {
     FAULT_REGION_DELAY,       /* a known delay before every parallel region (no mesh fault) */
     FAULT_CONSTRUCT_WRONG,    /* --constructs: a construct's body without what it promises (no mesh fault) */
     FAULT_DEVICE_ZONE,        /* Offload OMP: one zone's value off by its last bit on the device, once */
-    FAULT_CONSTRUCT_STALL     /* --constructs: each row's first level-1 calibration timing stalled (no mesh fault) */
+    FAULT_CONSTRUCT_STALL,    /* --constructs: each row's first level-1 calibration timing stalled (no mesh fault) */
+    FAULT_LIMITS_SKIP_ROUND,  /* --limits: a reference barrier's round skipped, once per repetition (no mesh fault) */
+    FAULT_CENSUS_DELAY        /* a known delay in every census read at a chunk boundary (no mesh fault) */
 } FaultKind;
 
 const char *const fault_names[] = {
     "none", "lost-update", "skipped-part", "double-update", "stale-deposit",
     "reordered-zones", "missing-barrier", "extra-calc-deposit", "construct-outside", "region-delay",
-    "construct-wrong", "device-zone", "construct-stall", NULL,
+    "construct-wrong", "device-zone", "construct-stall", "limits-skip-round", "census-delay", NULL,
 };
 
 static FaultKind armed = FAULT_NONE;
@@ -58,6 +62,8 @@ static double delay_us, ticks_per_us;
 static unsigned long long delay_ticks, spun_ticks, spins;
 static const char *delay_schedule = "";
 static int ticks_are_tsc;   /* else nanoseconds of CLOCK_MONOTONIC */
+static int census_delayed;  /* CLOMP_FAULT=census-delay, for the whole process */
+static unsigned long long census_spins, census_ticks;
 
 static unsigned long long fault_ticks(void)
 {
@@ -68,6 +74,22 @@ static unsigned long long fault_ticks(void)
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (unsigned long long)ts.tv_sec * 1000000000ull + (unsigned long long)ts.tv_nsec;
+}
+
+static void report_census_delay(void)
+{
+    fprintf(stderr, "clomp-faults: census-delay: %llu delays, %.4f us each on average (asked %g)\n", census_spins,
+            census_spins > 0 ? (double)census_ticks / (double)census_spins / ticks_per_us : 0.0, delay_us);
+}
+
+/* Spins `ticks` clock ticks; returns what was spun (the last read included). */
+static unsigned long long spin_ticks(unsigned long long ticks)
+{
+    unsigned long long start = fault_ticks(), now;
+    do
+        now = fault_ticks();
+    while (now - start < ticks);
+    return now - start;
 }
 
 /* The settings are checked before main, where exit(2) with one line is a
@@ -83,13 +105,13 @@ __attribute__((constructor)) static void check_fault_environment(void)
         fprintf(stderr, "clomp-faults: unknown CLOMP_FAULT '%s'\n", name);
         exit(2);
     }
-    if (name == NULL || strcmp(name, "region-delay") != 0)
+    if (name == NULL || (strcmp(name, "region-delay") != 0 && strcmp(name, "census-delay") != 0))
         return;
     char *end;
     delay_us = text != NULL ? strtod(text, &end) : -1.0;
     if (text == NULL || *text == '\0' || *end != '\0' || !(delay_us >= 0.0 && delay_us <= 1e6)) {
-        fprintf(stderr, "clomp-faults: region-delay needs CLOMP_FAULT_DELAY_US, microseconds 0..1000000 (got '%s')\n",
-                text != NULL ? text : "nothing");
+        fprintf(stderr, "clomp-faults: %s needs CLOMP_FAULT_DELAY_US, microseconds 0..1000000 (got '%s')\n",
+                name, text != NULL ? text : "nothing");
         exit(2);
     }
     /* Here, not when armed: a 10 ms spin just before the timed run made
@@ -97,6 +119,10 @@ __attribute__((constructor)) static void check_fault_environment(void)
     CycleRate rate = calibrate_cycle_rate(0.0, 0);
     ticks_are_tsc = rate.source == CYCLES_TSC;
     ticks_per_us = ticks_are_tsc ? rate.ghz * 1e3 : 1e3;
+    if (strcmp(name, "census-delay") == 0) {
+        census_delayed = 1;
+        atexit(report_census_delay);
+    }
 }
 
 static void arm_region_delay(const char *schedule)
@@ -113,12 +139,16 @@ static void region_delay(void)
 {
     if (delay_ticks == 0)
         return;
-    unsigned long long start = fault_ticks(), now;
-    do
-        now = fault_ticks();
-    while (now - start < delay_ticks);
-    spun_ticks += now - start;
+    spun_ticks += spin_ticks(delay_ticks);
     spins++;
+}
+
+void fault_census_delay(void)
+{
+    if (!census_delayed || delay_us <= 0.0)
+        return;
+    census_ticks += spin_ticks((unsigned long long)(delay_us * ticks_per_us + 0.5));
+    census_spins++;
 }
 
 void fault_arm(const char *schedule, long subcycles, long numParts, long zonesPerPart)
@@ -134,7 +164,8 @@ void fault_arm(const char *schedule, long subcycles, long numParts, long zonesPe
         fprintf(stderr, "clomp-faults: unknown CLOMP_FAULT '%s'\n", name);
         exit(2);
     }
-    if (armed == FAULT_CONSTRUCT_OUTSIDE || armed == FAULT_CONSTRUCT_WRONG || armed == FAULT_CONSTRUCT_STALL) {
+    if (armed == FAULT_CONSTRUCT_OUTSIDE || armed == FAULT_CONSTRUCT_WRONG || armed == FAULT_CONSTRUCT_STALL ||
+        armed == FAULT_LIMITS_SKIP_ROUND || armed == FAULT_CENSUS_DELAY) {
         /* not mesh faults: read below */
         armed = FAULT_NONE;
         return;
@@ -190,6 +221,20 @@ int fault_construct_stall(const char *key)
 {
     const char *name = getenv("CLOMP_FAULT"), *only = getenv("CLOMP_FAULT_CONSTRUCT");
     return name != NULL && strcmp(name, "construct-stall") == 0 && (only == NULL || strcmp(only, key) == 0);
+}
+
+int fault_limits_skip_round(const char *key)
+{
+    const char *name = getenv("CLOMP_FAULT"), *only = getenv("CLOMP_FAULT_LIMITS");
+    return name != NULL && strcmp(name, "limits-skip-round") == 0 && (only == NULL || strcmp(only, key) == 0);
+}
+
+void fault_arrive_late(const RefFault *fault, int thread)
+{
+    if (fault->delayed != thread)
+        return;
+    struct timespec late = {0, FAULT_LATE_MS * 1000L * 1000L};
+    nanosleep(&late, NULL);
 }
 
 void fault_stall_spin(double *seconds, double start)

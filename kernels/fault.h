@@ -6,6 +6,7 @@
 #define CLOMP_FAULT_H
 
 #include "deposit.h"
+#include "ref_barrier.h"
 #include "update_part.h"
 
 #ifdef CLOMP_FAULTS
@@ -31,6 +32,12 @@ void fault_delay_thread(long subcycle);
 #define DELAY_THREAD(s) fault_delay_thread(s)
 #define FAULT_ARM(schedule, subcycles, numParts, zonesPerPart) fault_arm((schedule), (subcycles), (numParts), (zonesPerPart))
 #define FAULT_DISARM() fault_disarm()
+/* CLOMP_FAULT=census-delay (CLOMP_FAULT_DELAY_US): every read of the noise
+ * census at a chunk boundary of every timed run (measure/noise_sampler.c)
+ * spins that long, so that a chunk accounting that bills the reads to a
+ * chunk shows it by far more than any noise (tests/chunk_accounting.t). */
+void fault_census_delay(void);
+#define CENSUS_DELAY() fault_census_delay()
 /* CLOMP_FAULT=construct-outside (CLOMP_FAULT_CONSTRUCT=key: only that
  * construct): the construct's test runs its delays outside the construct
  * (its reference in its place), as a broken benchmark would time them. */
@@ -53,6 +60,18 @@ int fault_construct_stall(const char *key);
 /* Spins inside a timing until *seconds have passed since start, once (*seconds set to 0). */
 void fault_stall_spin(double *seconds, double start);
 #define CONSTRUCT_STALL_SPIN(seconds, start) fault_stall_spin((seconds), (start))
+/* CLOMP_FAULT=limits-skip-round (CLOMP_FAULT_LIMITS=key: only that
+ * reference): in the first checked episode after every timed repetition, a
+ * reference barrier's thread skips one round's wait (RefBarrierKind's
+ * broken_round) and the thread it would have heard from arrives
+ * FAULT_LATE_MS late; the reference fork/join's master does not wait for
+ * one join. The check (kernels/ref_check.c) must catch it. */
+#define FAULT_LATE_MS 100
+int fault_limits_skip_round(const char *key);
+#define LIMITS_SKIP_ROUND(key) fault_limits_skip_round(key)
+#define REF_SKIPS(fault, thread, k) ((fault)->victim == (thread) && (fault)->round == (k))
+void fault_arrive_late(const RefFault *fault, int thread);
+#define REF_ARRIVE_LATE(fault, thread) fault_arrive_late((fault), (thread))
 
 #else
 
@@ -62,10 +81,14 @@ void fault_stall_spin(double *seconds, double start);
 #define DELAY_THREAD(s) ((void)0)
 #define FAULT_ARM(schedule, subcycles, numParts, zonesPerPart) ((void)0)
 #define FAULT_DISARM() ((void)0)
+#define CENSUS_DELAY() ((void)0)
 #define CONSTRUCT_OUTSIDE(key) 0
 #define CONSTRUCT_WRONG_BODY(key) 0
 #define CONSTRUCT_STALL_FIRST(key) 0
 #define CONSTRUCT_STALL_SPIN(seconds, start) ((void)0)   /* nothing inside the timed interval */
+#define LIMITS_SKIP_ROUND(key) 0
+#define REF_SKIPS(fault, thread, k) 0
+#define REF_ARRIVE_LATE(fault, thread) ((void)0)
 
 #endif
 

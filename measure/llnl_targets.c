@@ -65,22 +65,32 @@ void judge_llnl_target(const LlnlTarget *t, const Measurement *m, const CycleRat
     j->cycles = cycles_from_us(rate, j->us);
     j->cycles_low = cycles_from_us(rate, j->us_low);
     j->cycles_high = cycles_from_us(rate, j->us_high);
-    j->core_low = j->has_ci ? j->cycles_low : j->cycles;
-    j->core_high = j->has_ci ? j->cycles_high : j->cycles;
     int stretched = rate->source == CYCLES_TSC && rate->ghz > 0.0;
-    if (stretched && rate->core_range_known == CORE_RANGE_UNKNOWN) {
+    const char *verdict = judge_cycles(j->cycles, j->has_ci, j->cycles_low, j->cycles_high, t->below_cycles,
+                                       stretched ? rate->ghz : 0.0,
+                                       rate->core_range_known != CORE_RANGE_UNKNOWN ? rate->core_min_ghz : NAN,
+                                       rate->core_range_known != CORE_RANGE_UNKNOWN ? rate->core_max_ghz : NAN,
+                                       &j->core_low, &j->core_high);
+    if (t->below_cycles > 0.0)
+        j->verdict = verdict;
+}
+
+const char *judge_cycles(double cycles, int has_ci, double low, double high, double bound, double nominal_ghz,
+                         double core_min_ghz, double core_max_ghz, double *core_low, double *core_high)
+{
+    *core_low = has_ci ? low : cycles;
+    *core_high = has_ci ? high : cycles;
+    int stretched = nominal_ghz > 0.0;
+    if (stretched && !(core_min_ghz > 0.0 && core_max_ghz > 0.0)) {
         /* Nominal cycles only: without the core clock no core count, no verdict. */
-        j->core_low = j->core_high = NAN;
-        if (t->below_cycles > 0.0)
-            j->verdict = "unavailable";
-        return;
+        *core_low = *core_high = NAN;
+        return "unavailable";
     }
     if (stretched) {   /* the widest core-cycle range either end can stand for (a difference may be negative) */
-        double lo = j->core_low, hi = j->core_high;
-        double slow = rate->core_min_ghz / rate->ghz, fast = rate->core_max_ghz / rate->ghz;
-        j->core_low = fmin(lo * slow, lo * fast);
-        j->core_high = fmax(hi * slow, hi * fast);
+        double lo = *core_low, hi = *core_high;
+        double slow = core_min_ghz / nominal_ghz, fast = core_max_ghz / nominal_ghz;
+        *core_low = fmin(lo * slow, lo * fast);
+        *core_high = fmax(hi * slow, hi * fast);
     }
-    if (t->below_cycles > 0.0)
-        j->verdict = target_verdict(j->cycles, j->has_ci || stretched, j->core_low, j->core_high, t->below_cycles);
+    return target_verdict(cycles, has_ci || stretched, *core_low, *core_high, bound);
 }

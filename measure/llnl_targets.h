@@ -53,4 +53,15 @@ void judge_llnl_target(const LlnlTarget *t, const Measurement *m, const CycleRat
  * "undecided" unless --ghz gives the core clock. */
 const char *target_verdict(double cycles, int has_ci, double low, double high, double target);
 
+/* The one judge of a cycle count against `bound` (every report uses it:
+ * the text, JSON and CSV here, the HTML report and the buyer's table
+ * through clomp-stats judge): cycles with, when has_ci, its interval low ..
+ * high; nominal_ghz > 0 when they are nominal TSC cycles at that rate, which
+ * are judged as core cycles over the cores' clock range core_min_ghz ..
+ * core_max_ghz ("unavailable" when that range is unknown: NAN); 0 when they
+ * are core cycles already (--ghz). The core-cycle range judged goes to
+ * core_low, core_high. */
+const char *judge_cycles(double cycles, int has_ci, double low, double high, double bound, double nominal_ghz,
+                         double core_min_ghz, double core_max_ghz, double *core_low, double *core_high);
+
 #endif

@@ -19,6 +19,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "../kernels/fault.h"
 #include "../timing/clock.h"
 
 typedef struct ThreadCounters {
@@ -139,6 +140,7 @@ static void sample_chunk(void *context, int at_end)
 {
     struct NoiseState *st = context;
     double start = now_seconds();
+    CENSUS_DELAY();   /* the test build's known cost of a read (kernels/fault.h) */
     if (!at_end) {
         read_threads(st, st->at_start);
         st->chunk_open = 1;

@@ -10,10 +10,6 @@
 #include "../timing/clock.h"
 #include "sequence.h"
 
-/* At least this many batches when the differences are batched: six is the
- * fewest from which a 95% signed-rank interval exists (1 - 2/64). */
-#define PAIRED_MIN_BATCHES 6
-
 long last_level_cache_bytes(void)
 {
     long best_level = 0, bytes = 0;
@@ -110,10 +106,9 @@ static double time_chunk(const Schedule *s, Problem *pb, long subcycles, double 
 /* The figures of m->paired from the two series in time order (us/Loop). */
 static void estimate(PairedOverhead *p, const double *schedule_us, const double *bestcase_us, long n)
 {
-    double *d = malloc((size_t)(n > 0 ? n : 1) * sizeof *d), *batched = malloc((size_t)(n + 1) * sizeof *batched);
-    if (d == NULL || batched == NULL || n < 1) {
+    double *d = malloc((size_t)(n > 0 ? n : 1) * sizeof *d);
+    if (d == NULL || n < 1) {
         free(d);
-        free(batched);
         p->order = PAIRED_NOT_MEASURED;
         return;
     }
@@ -126,17 +121,13 @@ static void estimate(PairedOverhead *p, const double *schedule_us, const double 
     p->lag1_schedule = lag1_autocorrelation(schedule_us, n);
     p->lag1_bestcase = lag1_autocorrelation(bestcase_us, n);
     /* Positively correlated neighbours make n differences worth fewer
-     * independent ones: the interval is taken over batch medians. */
-    p->batch_length = decorrelating_batch_length(p->lag1, n, PAIRED_MIN_BATCHES);
-    if (p->batch_length > 1) {
-        p->batches = batch_medians(d, n, p->batch_length, batched);
-        p->shift = signed_rank_shift(batched, p->batches, CLOMP_CI_LEVEL);
-    } else {
-        p->batches = n;
-        p->shift = signed_rank_shift(d, n, CLOMP_CI_LEVEL);
-    }
+     * independent ones: the interval is widened to their effective number
+     * (timing/signed_rank.h widen_for_correlation). */
+    p->lag1_corrected = lag1_bias_corrected(p->lag1, n);
+    p->effective_blocks = effective_sample_size(d, n);
+    p->shift = signed_rank_shift(d, n, CLOMP_CI_LEVEL);
+    widen_for_correlation(&p->shift, p->effective_blocks, CLOMP_CI_LEVEL);
     free(d);
-    free(batched);
 }
 
 /* Chunk c of round r of the schedule against the same chunk of Bestcase's run. */

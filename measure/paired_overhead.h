@@ -3,8 +3,9 @@
  * on equally warm data, so that drift between the two runs minutes apart
  * (CLOMP 1.2's overhead) moves neither the estimate nor its interval. The
  * overhead is the Hodges-Lehmann shift of the block differences with its
- * signed-rank interval (timing/signed_rank.h), over batch medians when the
- * differences are positively autocorrelated. docs/statistics.md. */
+ * signed-rank interval (timing/signed_rank.h), widened to the differences'
+ * effective number when they are positively autocorrelated.
+ * docs/statistics.md. */
 #ifndef CLOMP_PAIRED_OVERHEAD_H
 #define CLOMP_PAIRED_OVERHEAD_H
 

@@ -24,9 +24,9 @@ typedef struct PairedOverhead {
     double lag1;               /* lag-1 autocorrelation of the block differences, in time order */
     double lag1_schedule;      /* ... of the schedule's chunks (us/Loop), in time order */
     double lag1_bestcase;      /* ... of Bestcase's */
-    long batch_length;         /* 1: the differences themselves; > 1: medians of batches this long (lag1 > 0) */
-    long batches;              /* what the estimate is taken over: blocks, or batches */
-    ShiftEstimate shift;       /* us/Loop, interval at CLOMP_CI_LEVEL */
+    double lag1_corrected;     /* lag1 corrected for its small-sample bias (lag1_bias_corrected) */
+    double effective_blocks;   /* effective_sample_size of the differences: blocks when lag1_corrected <= 0 */
+    ShiftEstimate shift;       /* us/Loop, interval at CLOMP_CI_LEVEL, widened when effective_blocks < blocks */
     double schedule_us, bestcase_us;   /* median chunk of each in the blocks */
     double seconds;            /* wall time of the interleaved blocks (untimed copies included) */
 } PairedOverhead;

@@ -65,8 +65,10 @@ WallTime record_wall_time(const RunRecord *r)
             w.timed += m->round_seconds[round];
     }
     w.constructs = r->constructs_seconds;
+    w.limits = r->limits_seconds;
     if (r->measured_until > 0.0)
         w.after_runs = w.total - r->measured_until;
-    w.rest = w.total - w.setup - w.build - w.warmup - w.reset - w.timed - w.check - w.paired - w.constructs - w.after_runs;
+    w.rest = w.total - w.setup - w.build - w.warmup - w.reset - w.timed - w.check - w.paired - w.constructs - w.limits -
+             w.after_runs;
     return w;
 }

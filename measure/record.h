@@ -8,6 +8,7 @@
 #include <stddef.h>
 
 #include "../cli/construct_options.h"
+#include "../cli/limits_options.h"
 #include "../kernels/construct.h"
 #include "../kernels/problem.h"
 #include "../kernels/schedule.h"
@@ -20,6 +21,7 @@
 #include "../timing/process_cost.h"
 #include "../timing/statistics.h"
 #include "construct_record.h"
+#include "limits_record.h"
 #include "noise_record.h"
 #include "paired_record.h"
 
@@ -51,6 +53,13 @@ typedef struct RankInfo {
     char cpus[192];                              /* its affinity at start, as a list: "0-3,8" */
     int cpu_count;
     unsigned char cpu_mask[CLOMP_MAX_CPUS / 8];  /* the same CPUs, one bit each */
+    /* Its own noise census's busy verdict (docs/noise.md), shared with rank 0
+     * after the probe (cluster_share_noise): a busy rank is named busy, never
+     * an outlier (timing/outlier_rule.h). */
+    int busy_judged;
+    int busy;
+    double lost_fraction;                        /* its noisiest thread's share of the probe lost */
+    char busy_reason[200];
 } RankInfo;
 
 /* The MPI side of a run (clomp_mpi); ranks 0 in the plain clomp. */
@@ -176,6 +185,7 @@ typedef struct RunSetup {
     long rounds, paired_blocks;   /* --paired-blocks: the paired overhead's blocks; -1: trials; 0: none */
     int quiet;
     int verdict;              /* --verdict */
+    int detail;               /* --detail: every overhead estimator's line, not only the project's */
     const char *json_path;
     const char *csv_path;
     const char *schedule_list;    /* --schedules as given, or NULL */
@@ -186,6 +196,7 @@ typedef struct RunSetup {
     DelayCalibration delay;   /* the Parallel For probe's delay, calibrated at start (length 0: not yet) */
     MpiSetup mpi;
     ConstructOptions constructs;  /* --constructs: asked or not, and how */
+    LimitsOptions limits;         /* --limits: asked or not, and how */
     int construct_selected[64];   /* per clomp_constructs[] entry: in --constructs=LIST (all without a list) */
     int max_active_levels;        /* omp_get_max_active_levels() once configured */
     int max_active_levels_from_env;   /* 1: OMP_MAX_ACTIVE_LEVELS set it (clomp left it); 0: clomp set 2 */
@@ -226,6 +237,11 @@ typedef struct Measurement {
     double runtime_us;         /* us/Loop: Runtime over the run's subcycles, in microseconds */
     double runtime_efficacy;   /* percent: Bestcase's runtime_us / runtime_us */
     double runtime_overhead_us;/* runtime_us - Bestcase's runtime_us */
+    /* The 95% interval of runtime_overhead_us itself (one round: the chunks'
+     * rates, timing/statistics.h rate_difference_interval); the only ground
+     * for calling a negative one noise. */
+    int has_runtime_overhead_ci;
+    double runtime_overhead_low, runtime_overhead_high;
     /* clomp's own, robust to an outlying chunk, with intervals: */
     double us;                 /* us/Loop: median chunk, all rounds */
     SampleStats stats;         /* chunk us/Loop, interval at CLOMP_CI_LEVEL */
@@ -276,14 +292,11 @@ typedef struct RankTable {
 } RankTable;
 
 /* Ranks whose Serial Ref us/Loop or Static OMP overhead stands out from
- * the others' (mpi/rank_view.c finds them). */
-/* Outlier rule: with 3 or more ranks, a rank's Serial Ref us/Loop (or
- * Static OMP overhead) is an outlier when it is farther from the ranks'
- * median than 3.5 scaled median absolute deviations (1.4826 x MAD, the
- * Iglewicz-Hoaglin cut), than the rank's own 95% interval half-width, and
- * than 1% of the ranks' median Serial Ref us/Loop: a real difference, not
- * noise within a rank or between identical ranks. */
-#define RANK_OUTLIER_MADS 3.5
+ * the others' (mpi/rank_view.c finds them) by the outlier rule of
+ * timing/outlier_rule.h: farther from the median of the ranks that were not
+ * busy than 3.5 scaled MADs, than the rank's own 95% interval half-width and
+ * than this share of the ranks' median Serial Ref us/Loop (the floor: a real
+ * difference, not noise within a rank or between identical ranks). */
 #define RANK_OUTLIER_FLOOR 0.01
 
 #define CLOMP_MAX_OUTLIERS 32
@@ -293,7 +306,9 @@ typedef struct RankOutlier {
     double value, median, deviation, threshold;   /* us/Loop */
 } RankOutlier;
 typedef struct RankOutliers {
-    int ranks;                 /* ranks compared; fewer than 3: nothing is judged */
+    int ranks;                 /* ranks in the run */
+    int busy;                  /* ranks whose own noise census said busy: left out of the comparison */
+    int judged;                /* 1: enough ranks were compared (OUTLIER_FEWEST, not busy) */
     double serial_median;      /* NAN when not measured */
     double overhead_median;
     size_t count;
@@ -332,6 +347,8 @@ typedef struct RunRecord {
     double measuring_from;               /* process wall seconds when the measurements began; 0: never */
     double measured_until;               /* ... when they and the construct table ended; 0: never */
     double constructs_seconds;           /* wall seconds measuring the construct table (--constructs) */
+    const LimitsRecord *limits;          /* --limits (after the construct table); else NULL */
+    double limits_seconds;               /* wall seconds measuring it */
 } RunRecord;
 
 /* Where the process's wall time went, in seconds (record_wall_time): the
@@ -343,6 +360,7 @@ typedef struct WallTime {
     int measured;              /* 0: the measurements never began, or no process cost */
     double total, setup, build, warmup, reset, timed, check;
     double constructs, paired; /* the construct table (--constructs); the paired overheads' blocks */
+    double limits;             /* --limits */
     double after_runs;         /* from the end of the measurements to the record: locality again, summaries */
     double rest;               /* what no part timed (the hooks between measurements): small, >= 0 */
 } WallTime;

@@ -1,6 +1,7 @@
 /* A measurement's figures from its raw chunk timings (summarize.h). */
 #include "summarize.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -49,6 +50,24 @@ void judge_validity(Measurement *m)
     }
 }
 
+/* CLOMP 1.2's us/Loop of one round, total time over total subcycles, with
+ * its standard error from the round's chunks. */
+static RateEstimate runtime_rate(const Measurement *m, long round)
+{
+    RateEstimate r = {0, NAN, NAN, NAN};
+    double *y = malloc((size_t)m->chunks * sizeof *y), *x = malloc((size_t)m->chunks * sizeof *x);
+    if (y != NULL && x != NULL) {
+        for (long c = 0; c < m->chunks; c++) {
+            y[c] = m->chunk_seconds[round * m->chunks + c] * 1e6;
+            x[c] = (double)chunk_subcycles(m, c);
+        }
+        r = rate_of_sums(y, x, m->chunks);
+    }
+    free(y);
+    free(x);
+    return r;
+}
+
 void summarize_measurement(Measurement *m, const Measurement *bestcase)
 {
     long n = m->rounds_done * m->chunks;
@@ -77,6 +96,13 @@ void summarize_measurement(Measurement *m, const Measurement *bestcase)
     if (m->has_overhead) {
         m->runtime_overhead_us = m->runtime_us - bestcase->runtime_us;
         m->runtime_efficacy = bestcase->runtime_us / m->runtime_us * 100.0;
+        /* With one round, Runtime is the chunks' total: its interval comes
+         * from them. Several rounds' Runtime is a median of totals: none. */
+        if (m->rounds_done == 1) {
+            RateEstimate a = runtime_rate(m, 0), b = runtime_rate(bestcase, 0);
+            m->has_runtime_overhead_ci = rate_difference_interval(&a, &b, CLOMP_CI_LEVEL, &m->runtime_overhead_low,
+                                                                  &m->runtime_overhead_high) == 0;
+        }
         /* One round: the difference of the medians, with the Bonferroni
          * interval of the two. Several rounds: each round is paired with
          * the bestcase of the same round, and the overhead, its interval

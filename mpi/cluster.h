@@ -39,6 +39,10 @@ void cluster_on_abort(void (*write_failure)(int status, const char *why));
  * the previous one before the run is declared broken (--mpi-timeout). */
 void cluster_set_timeout(double seconds);
 
+/* After the noise census's probe, on every rank: rank 0 receives each
+ * rank's own busy verdict into cluster_ranks() (RankInfo.busy...). */
+void cluster_share_noise(const NoiseCensus *census);
+
 /* All ranks take the smallest of their values (the chunk count each one's
  * calibration chose, so that every rank times the same chunks). */
 long cluster_min(long value);

@@ -9,6 +9,7 @@
 #define _GNU_SOURCE
 #include "cluster.h"
 
+#include <math.h>
 #include <mpi.h>
 #include <sched.h>
 #include <stdarg.h>
@@ -167,6 +168,21 @@ void cluster_on_abort(void (*write_failure)(int status, const char *why))
 void cluster_set_timeout(double seconds)
 {
     timeout = seconds;
+}
+
+void cluster_share_noise(const NoiseCensus *c)
+{
+    self.busy_judged = c->busy_judged;
+    self.busy = c->busy_judged && c->busy;
+    self.lost_fraction = NAN;
+    for (int t = 0; c->busy_judged && t < c->threads; t++)
+        if (isnan(self.lost_fraction) || c->thread[t].lost_fraction > self.lost_fraction)
+            self.lost_fraction = c->thread[t].lost_fraction;
+    snprintf(self.busy_reason, sizeof self.busy_reason, "%s", self.busy ? c->busy_reason : "");
+    MPI_Request request;
+    check(MPI_Igather(&self, (int)sizeof self, MPI_BYTE, all, (int)sizeof self, MPI_BYTE, 0, MPI_COMM_WORLD,
+                      &request), "sharing the noise census verdicts");
+    wait_for(&request, "sharing the noise census verdicts", 0);
 }
 
 long cluster_min(long value)

@@ -17,6 +17,7 @@ const RankInfo *cluster_self(void) { return NULL; }
 const RankInfo *cluster_ranks(void) { return NULL; }
 void cluster_on_abort(void (*write_failure)(int status, const char *why)) { (void)write_failure; }
 void cluster_set_timeout(double seconds) { (void)seconds; }
+void cluster_share_noise(const NoiseCensus *census) { (void)census; }
 long cluster_min(long value) { return value; }
 void cluster_barrier(void) {}
 

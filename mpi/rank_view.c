@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "../measure/summarize.h"
+#include "../timing/outlier_rule.h"
 
 static const Measurement *table_entry(const RankTable *t, int rank, size_t i)
 {
@@ -43,47 +44,44 @@ void rank_view(const RunSetup *run, const RankTable *t, size_t i, const Measurem
     view->spread = sp;
 }
 
-/* One figure over the ranks (judged only when every rank has it); `floor`
- * NAN: 1% of its own median. */
-static void judge_figure(const RankTable *t, RankOutliers *o, size_t i, int overhead, double floor, double *median)
+/* One figure over the ranks by the outlier rule (timing/outlier_rule.h): the
+ * busy ranks left out, judged only when every other rank has the figure;
+ * `floor` NAN: 1% of its own median. Returns 1 when it was judged. */
+static int judge_figure(const RankTable *t, const unsigned char *busy, RankOutliers *o, size_t i, int overhead,
+                         double floor, double *median)
 {
-    double *v = malloc((size_t)t->ranks * sizeof *v), *dev = malloc((size_t)t->ranks * sizeof *dev);
+    double *v = malloc((size_t)t->ranks * sizeof *v);
+    int judged = 0;
     *median = NAN;
-    if (v == NULL || dev == NULL) {
-        free(v);
-        free(dev);
-        return;
-    }
-    int n = 0;
+    if (v == NULL)
+        return 0;
     for (int r = 0; r < t->ranks; r++) {
         const Measurement *m = table_entry(t, r, i);
-        if (overhead && !m->has_overhead)
-            continue;
-        v[n++] = overhead ? m->overhead_us : m->us;
+        v[r] = overhead ? (m->has_overhead ? m->overhead_us : NAN) : m->us;
     }
-    if (n == t->ranks && n > 0) {
-        *median = median_of(v, n);
-        for (int k = 0; k < n; k++)
-            dev[k] = fabs(v[k] - *median);
-        double mad = median_of(dev, n);
+    OutlierGroup g;
+    if (outlier_group(v, busy, t->ranks, &g) == 0 && g.n > 0 && g.missing == 0) {
+        *median = g.median;
+        judged = g.judged;
         if (isnan(floor))
-            floor = RANK_OUTLIER_FLOOR * fabs(*median);
-        for (int r = 0; n >= 3 && r < t->ranks; r++) {
+            floor = RANK_OUTLIER_FLOOR * fabs(g.median);
+        for (int r = 0; r < t->ranks; r++) {
+            if (busy[r])
+                continue;
             const Measurement *m = table_entry(t, r, i);
-            double x = overhead ? m->overhead_us : m->us;
             double noise = overhead ? (m->has_overhead_ci ? 0.5 * (m->overhead_high - m->overhead_low) : 0.0)
                                     : (m->stats.has_ci ? 0.5 * (m->stats.ci_high - m->stats.ci_low) : 0.0);
-            double threshold = fmax(fmax(RANK_OUTLIER_MADS * 1.4826 * mad, noise), floor);
-            if (fabs(x - *median) > threshold && o->count < CLOMP_MAX_OUTLIERS)
-                o->item[o->count++] = (RankOutlier){r, overhead ? "Static OMP overhead" : "Serial Ref us/Loop", x,
-                                                    *median, x - *median, threshold};
+            double threshold = outlier_threshold(&g, noise, floor);
+            if (outlier_stands_out(&g, v[r], threshold) && o->count < CLOMP_MAX_OUTLIERS)
+                o->item[o->count++] = (RankOutlier){r, overhead ? "Static OMP overhead" : "Serial Ref us/Loop", v[r],
+                                                    g.median, v[r] - g.median, threshold};
         }
     }
     free(v);
-    free(dev);
+    return judged;
 }
 
-void rank_outliers(const RankTable *t, RankOutliers *o)
+void rank_outliers(const RankTable *t, const RankInfo *info, RankOutliers *o)
 {
     memset(o, 0, sizeof *o);
     o->ranks = t->ranks;
@@ -98,11 +96,20 @@ void rank_outliers(const RankTable *t, RankOutliers *o)
         else if (m->schedule->role == ROLE_CHECKED && strcmp(m->schedule->key, "static") == 0)
             stat = i;
     }
-    if (serial == t->count || t->ranks < 1)
+    unsigned char *busy = calloc((size_t)(t->ranks > 0 ? t->ranks : 1), 1);
+    if (busy == NULL)
         return;
-    judge_figure(t, o, serial, 0, NAN, &o->serial_median);
-    if (stat != t->count)
-        judge_figure(t, o, stat, 1, RANK_OUTLIER_FLOOR * o->serial_median, &o->overhead_median);
+    for (int r = 0; info != NULL && r < t->ranks; r++)
+        if (info[r].busy_judged && info[r].busy) {
+            busy[r] = 1;
+            o->busy++;
+        }
+    if (serial != t->count && t->ranks >= 1) {
+        o->judged = judge_figure(t, busy, o, serial, 0, NAN, &o->serial_median);
+        if (stat != t->count)
+            judge_figure(t, busy, o, stat, 1, RANK_OUTLIER_FLOOR * o->serial_median, &o->overhead_median);
+    }
+    free(busy);
 }
 
 void cpu_list_text(const unsigned char *mask, char *buf, size_t size, int *count)

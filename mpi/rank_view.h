@@ -20,8 +20,10 @@ RankSpread rank_spread(const RankTable *t, size_t i);
 void rank_view(const RunSetup *run, const RankTable *t, size_t i, const Measurement *view_bestcase,
                Measurement *view);
 
-/* The outlier rule: RANK_OUTLIER_MADS in measure/record.h. */
-void rank_outliers(const RankTable *t, RankOutliers *o);
+/* The ranks whose Serial Ref us/Loop or Static OMP overhead stand out, by
+ * the outlier rule (timing/outlier_rule.h); the ranks whose own noise census
+ * said busy (info[r].busy; info may be NULL) are left out and counted. */
+void rank_outliers(const RankTable *t, const RankInfo *info, RankOutliers *o);
 
 /* "0-3,8" for the CPUs set in `mask` (CLOMP_MAX_CPUS bits); their count in *count. */
 void cpu_list_text(const unsigned char *mask, char *buf, size_t size, int *count);

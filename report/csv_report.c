@@ -6,6 +6,7 @@
 
 #include "construct_columns.h"
 #include "figures.h"
+#include "process_figures.h"
 
 /* RFC 4180: quoted when it holds a comma, quote or line break. */
 static void text_cell(FILE *out, const char *text)
@@ -55,6 +56,37 @@ static void write_cell(FILE *out, FigureCell cell)
     }
 }
 
+/* clomp --limits' columns, appended to every measurement's row (empty
+ * without --limits): each figure of --limits' slice of process_figures.c
+ * (its CSV column, limits_<member>), empty where it is not a result, then the team, the best
+ * reference barrier and whether the machine was busy. Not in the construct
+ * table (--constructs), whose columns are its own (constructs.csv_columns). */
+static void write_limits_header(FILE *out)
+{
+    for (size_t i = 0; i < limit_figure_count; i++)
+        fprintf(out, ",%s", limit_figures[i].csv);
+    fputs(",limits_threads,limits_best_reference,limits_busy", out);
+}
+
+static void write_limits_cells(FILE *out, const RunRecord *r)
+{
+    const LimitsRecord *l = r->limits != NULL && r->limits->not_measured[0] == '\0' ? r->limits : NULL;
+    for (size_t i = 0; i < limit_figure_count; i++) {
+        LimitValue v = l != NULL ? limit_figures[i].value(l) : (LimitValue){0};
+        fputc(',', out);
+        if (v.available && v.not_a_result == NULL)
+            number_cell(out, v.value);
+    }
+    if (r->limits == NULL) {
+        fputs(",,,", out);
+        return;
+    }
+    fprintf(out, ",%d,", r->limits->threads);
+    if (l != NULL && l->best_reference >= 0)
+        text_cell(out, l->timing[l->best_reference].key);
+    fprintf(out, ",%d", r->limits->busy);
+}
+
 /* clomp --constructs: the construct table, one row per construct, chunk and
  * level shown; the header alone before it is measured (--dry-run, a failure). */
 static int write_construct_csv(FILE *out, const RunRecord *r)
@@ -83,8 +115,13 @@ int write_csv_report(FILE *out, const RunRecord *r)
 {
     if (r->run->constructs.asked)
         return write_construct_csv(out, r);
-    for (size_t c = 0; c < figure_column_count; c++)
+    for (size_t c = 0; c < figure_column_count; c++) {
+        if (c == figure_columns_before_limits)
+            write_limits_header(out);
         fprintf(out, "%s%s", c > 0 ? "," : "", figure_columns[c].csv);
+    }
+    if (figure_column_count == figure_columns_before_limits)
+        write_limits_header(out);
     fputc('\n', out);
     for (size_t i = 0; r->results != NULL && i < r->count; i++) {
         const Measurement *m = &r->results[i];
@@ -95,10 +132,14 @@ int write_csv_report(FILE *out, const RunRecord *r)
         FigureRow row = {r, m, &f};
         for (size_t c = 0; c < figure_column_count; c++) {
             char buf[64];
+            if (c == figure_columns_before_limits)
+                write_limits_cells(out, r);
             if (c > 0)
                 fputc(',', out);
             write_cell(out, figure_columns[c].cell(&row, buf, sizeof buf));
         }
+        if (figure_column_count == figure_columns_before_limits)
+            write_limits_cells(out, r);
         fputc('\n', out);
     }
     return fflush(out) != 0 || ferror(out) ? -1 : 0;

@@ -63,6 +63,12 @@ void measurement_figures(const RunRecord *r, const Measurement *m, MeasurementFi
     f->us_high = complete && m->stats.has_ci ? m->stats.ci_high : NAN;
     f->cv = complete ? m->stats.cv : NAN;
     f->speedup = complete && s->role != ROLE_PROBE && serial != NULL ? serial->us / m->us : NAN;
+    /* Serial Ref's own speedup is 1 by definition: no interval. The two medians' 97.5% intervals
+     * give their ratio at least 95% (Bonferroni), as the overhead's difference. */
+    int speedup_ci = serial != NULL && !isnan(f->speedup) && s->role != ROLE_REFERENCE && m->paired_stats.has_ci &&
+                     serial->paired_stats.has_ci && m->paired_stats.ci_low > 0.0;
+    f->speedup_low = speedup_ci ? serial->paired_stats.ci_low / m->paired_stats.ci_high : NAN;
+    f->speedup_high = speedup_ci ? serial->paired_stats.ci_high / m->paired_stats.ci_low : NAN;
     int against_bestcase = complete && (s->role == ROLE_CHECKED || s->role == ROLE_BESTCASE) && bestcase != NULL;
     f->efficacy = against_bestcase ? m->efficacy : NAN;
     f->runtime_efficacy = against_bestcase ? m->runtime_efficacy : NAN;
@@ -74,13 +80,18 @@ void measurement_figures(const RunRecord *r, const Measurement *m, MeasurementFi
     int has_ci = complete && m->has_overhead && m->has_overhead_ci;
     f->overhead_low = has_ci ? m->overhead_low : NAN;
     f->overhead_high = has_ci ? m->overhead_high : NAN;
+    int paired = complete && m->paired.order != PAIRED_NOT_MEASURED;
+    f->paired = paired ? m->paired.shift.estimate : NAN;
+    f->paired_low = paired && m->paired.shift.has_ci ? m->paired.shift.low : NAN;
+    f->paired_high = paired && m->paired.shift.has_ci ? m->paired.shift.high : NAN;
     /* Not a result (judge_validity): no speedup, efficacy or overhead of it, nor
      * a speedup over an invalid Serial Ref, nor an overhead against an invalid
      * Bestcase; its times stay, flagged `valid` false. */
     if (m->invalid || (serial != NULL && serial->invalid))
-        f->speedup = f->runtime_speedup = NAN;
+        f->speedup = f->runtime_speedup = f->speedup_low = f->speedup_high = NAN;
     if (m->invalid || (bestcase != NULL && bestcase->invalid))
-        f->efficacy = f->runtime_efficacy = f->overhead = f->runtime_overhead = f->overhead_low = f->overhead_high = NAN;
+        f->efficacy = f->runtime_efficacy = f->overhead = f->runtime_overhead = f->overhead_low = f->overhead_high =
+            f->paired = f->paired_low = f->paired_high = NAN;
     f->target = llnl_target_of(s);
     f->judgement.cycles = NAN;
     if (f->target != NULL)
@@ -262,17 +273,23 @@ const char *paired_order_text(PairedOrder order)
     X(overhead_percent_ci_high, NULL, number(f->overhead_high / f->us * 100.0)) \
     X(valid, "valid", f->complete ? boolean(!m->invalid) : text(NULL)) \
     X(invalid_reason, "invalid_reason", text(f->complete && m->invalid ? m->invalid_reason : NULL)) \
-    X(paired_overhead_us, NULL, number(PAIRED(m->paired.shift.estimate))) \
-    X(paired_overhead_ci_low, NULL, number(PAIRED(m->paired.shift.has_ci ? m->paired.shift.low : NAN))) \
-    X(paired_overhead_ci_high, NULL, number(PAIRED(m->paired.shift.has_ci ? m->paired.shift.high : NAN))) \
+    X(paired_overhead_us, NULL, number(f->paired)) \
+    X(paired_overhead_ci_low, NULL, number(f->paired_low)) \
+    X(paired_overhead_ci_high, NULL, number(f->paired_high)) \
     X(paired_order, NULL, text(HAS_PAIRED ? paired_order_text(m->paired.order) : NULL)) \
     X(paired_blocks, NULL, HAS_PAIRED ? integer(m->paired.blocks) : text(NULL)) \
-    X(paired_batch_length, NULL, HAS_PAIRED ? integer(m->paired.batch_length) : text(NULL)) \
+    X(paired_batch_length, NULL, HAS_PAIRED ? integer(1) : text(NULL)) \
     X(paired_lag1, NULL, number(PAIRED(m->paired.lag1))) \
     X(core_clock_source, NULL, text(run->cycles.source == CYCLES_TSC ? core_range_source_text(&run->cycles) : NULL)) \
     X(core_clock_after_min_ghz, NULL, number(run->cycles.clock_after.measured ? run->cycles.clock_after.min_ghz : NAN)) \
     X(core_clock_after_max_ghz, NULL, number(run->cycles.clock_after.measured ? run->cycles.clock_after.max_ghz : NAN)) \
-    OFFLOAD_FIGURE_COLUMNS(X)
+    OFFLOAD_FIGURE_COLUMNS(X) \
+    X(paired_effective_blocks, NULL, number(PAIRED(m->paired.effective_blocks)))
+/* Columns added after --limits' (csv_report.c writes those between the two
+ * lists): appended after them, so that no column moves. */
+#define LATER_FIGURE_COLUMNS(X) \
+    X(speedup_ci_low, NULL, number(f->speedup_low)) \
+    X(speedup_ci_high, NULL, number(f->speedup_high))
 /* clang-format on */
 
 #define CELL_FUNCTION(column, json, expr)                                      \
@@ -286,7 +303,10 @@ const char *paired_order_text(PairedOrder order)
         return expr;                                                           \
     }
 FIGURE_COLUMNS(CELL_FUNCTION)
+LATER_FIGURE_COLUMNS(CELL_FUNCTION)
 
 #define COLUMN_ROW(column, json, expr) {#column, json, cell_##column},
-const FigureColumn figure_columns[] = {FIGURE_COLUMNS(COLUMN_ROW)};
+#define COUNT_COLUMN(column, json, expr) +1
+const FigureColumn figure_columns[] = {FIGURE_COLUMNS(COLUMN_ROW) LATER_FIGURE_COLUMNS(COLUMN_ROW)};
 const size_t figure_column_count = sizeof figure_columns / sizeof figure_columns[0];
+const size_t figure_columns_before_limits = 0 FIGURE_COLUMNS(COUNT_COLUMN);

@@ -32,9 +32,11 @@ typedef struct MeasurementFigures {
     double us_low, us_high;    /* its 95% interval */
     double cv;
     double speedup;            /* Serial Ref us / this us */
+    double speedup_low, speedup_high;     /* its 95% interval: the two medians' 97.5% intervals (Bonferroni) */
     double efficacy;           /* percent */
     double overhead;           /* us/Loop against the bestcase; 0 for Bestcase OMP itself, by definition */
     double overhead_low, overhead_high;   /* 95% interval of the overhead (none for Bestcase OMP) */
+    double paired, paired_low, paired_high;   /* the paired overhead (Hodges-Lehmann) and its interval */
     /* The LLNL target this measurement's figure is judged against, if any. */
     const LlnlTarget *target;  /* NULL: none (or not judged: below_cycles 0) */
     TargetJudgement judgement;
@@ -85,5 +87,8 @@ double offload_launch_us(const Measurement *offload, const Measurement *device_b
 
 extern const FigureColumn figure_columns[];
 extern const size_t figure_column_count;
+/* The CSV writes --limits' columns after the first figure_columns_before_limits
+ * (every column is appended where it was added: csv_report.c). */
+extern const size_t figure_columns_before_limits;
 
 #endif

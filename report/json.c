@@ -191,6 +191,14 @@ void json_null(JsonWriter *w, const char *key)
         fputs("null", w->out);
 }
 
+void json_document_begin(JsonWriter *w, FILE *out, const char *schema, long version)
+{
+    json_start(w, out);
+    json_object_begin(w, NULL);
+    json_string(w, "schema", schema);
+    json_integer(w, "schema_version", version);
+}
+
 int json_finish(JsonWriter *w)
 {
     if (w->error || w->depth != 0)

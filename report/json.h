@@ -17,6 +17,9 @@ typedef struct JsonWriter {
 } JsonWriter;
 
 void json_start(JsonWriter *w, FILE *out);
+/* A document of its own: json_start, its top-level object, and its `schema`
+ * and `schema_version` members, as every document clomp writes begins. */
+void json_document_begin(JsonWriter *w, FILE *out, const char *schema, long version);
 
 /* `key` names the member inside an object and must be NULL inside an array
  * and for the top-level value; anything else sets w->error. */

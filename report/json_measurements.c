@@ -27,7 +27,7 @@ static void write_statistics(JsonWriter *w, const SampleStats *st)
 
 /* The paired overhead (schema 1.x, docs/json-schema.md): null when not
  * measured (not a checked schedule, no Bestcase, incomplete). */
-static void write_paired_overhead(JsonWriter *w, const PairedOverhead *p)
+static void write_paired_overhead(JsonWriter *w, const PairedOverhead *p, const MeasurementFigures *f)
 {
     if (p == NULL || p->order == PAIRED_NOT_MEASURED) {
         json_null(w, "paired_overhead");
@@ -35,11 +35,14 @@ static void write_paired_overhead(JsonWriter *w, const PairedOverhead *p)
     }
     const ShiftEstimate *s = &p->shift;
     json_object_begin(w, "paired_overhead");
-    json_number(w, "us_per_loop", s->estimate);
-    json_interval(w, "ci_95", s->has_ci, s->low, s->high);
+    /* null where the measurement (or its Bestcase) is not a result, as every other overhead */
+    json_number(w, "us_per_loop", f->paired);
+    json_interval(w, "ci_95", !isnan(f->paired_low), f->paired_low, f->paired_high);
     json_number(w, "ci_coverage", s->has_ci ? s->coverage : NAN);
-    json_string(w, "ci_method", s->ci_exact ? "Hodges-Lehmann, exact signed-rank interval (Walsh averages)"
-                                            : "Hodges-Lehmann, signed-rank interval by the normal approximation");
+    json_string(w, "ci_method", p->effective_blocks < (double)p->blocks
+                                    ? "Hodges-Lehmann, signed-rank interval widened for serial correlation"
+                                : s->ci_exact ? "Hodges-Lehmann, exact signed-rank interval (Walsh averages)"
+                                              : "Hodges-Lehmann, signed-rank interval by the normal approximation");
     json_string(w, "ci_scope", INTERVAL_SCOPE);
     json_number(w, "p_value", s->p_value);
     json_bool(w, "p_value_exact", s->exact);
@@ -62,8 +65,10 @@ static void write_paired_overhead(JsonWriter *w, const PairedOverhead *p)
     json_number(w, "lag1_autocorrelation", p->lag1);
     json_number(w, "lag1_schedule", p->lag1_schedule);
     json_number(w, "lag1_bestcase", p->lag1_bestcase);
-    json_integer(w, "batch_length", p->batch_length);
-    json_integer(w, "batches", p->batches);
+    json_integer(w, "batch_length", 1);   /* no batching since issue 44: kept for its readers */
+    json_integer(w, "batches", p->blocks);
+    json_number(w, "lag1_corrected", p->lag1_corrected);
+    json_number(w, "effective_blocks", p->effective_blocks);
     json_number(w, "schedule_us_per_loop", p->schedule_us);
     json_number(w, "bestcase_us_per_loop", p->bestcase_us);
     json_object_end(w);
@@ -166,9 +171,10 @@ void write_json_measurement(JsonWriter *w, const RunRecord *r, const Measurement
                 : m->overhead_ci_paired ? "paired per-round differences, order statistics"
                                         : "pooled chunk medians, Bonferroni");
     json_string(w, "overhead_ci_scope", has_ci ? INTERVAL_SCOPE : NULL);
+    json_interval(w, "speedup_ci_95", !isnan(f.speedup_low), f.speedup_low, f.speedup_high);
     json_interval(w, "overhead_round_range", complete && m->has_overhead && m->has_round_range && !isnan(f.overhead), m->round_range_low,
              m->round_range_high);
-    write_paired_overhead(w, complete ? &m->paired : NULL);
+    write_paired_overhead(w, complete ? &m->paired : NULL, &f);
     json_integer(w, "subnormals", m->subnormals);
     write_json_ompt_measurement(w, run, m);
     if (m->spread.ranks > 0)
@@ -267,6 +273,13 @@ void write_json_mpi(JsonWriter *w, const RunRecord *r)
         json_string(w, "host", info->host);
         json_string(w, "cpus", info->cpus);
         json_integer(w, "cpu_count", info->cpu_count);
+        /* Its own noise census's busy verdict (schema 1.11): null when its probe did not run. */
+        if (info->busy_judged)
+            json_bool(w, "noise_busy", info->busy);
+        else
+            json_null(w, "noise_busy");
+        json_number(w, "noise_lost_fraction", info->busy_judged ? info->lost_fraction : NAN);
+        json_string(w, "noise_busy_reason", info->busy_judged && info->busy ? info->busy_reason : NULL);
         json_array_begin(w, "measurements");
         const RankTable *t = r->rank_table;
         for (size_t i = 0; t != NULL && t->results != NULL && i < t->count; i++) {
@@ -284,7 +297,8 @@ void write_json_mpi(JsonWriter *w, const RunRecord *r)
         json_null(w, "outliers");
     } else {
         json_object_begin(w, "outliers");
-        json_bool(w, "judged", o->ranks >= 3);
+        json_bool(w, "judged", o->judged);
+        json_integer(w, "busy_ranks", o->busy);
         json_number(w, "serial_median_us_per_loop", o->serial_median);
         json_number(w, "static_overhead_median_us_per_loop", o->overhead_median);
         json_array_begin(w, "ranks");

@@ -41,6 +41,7 @@ static void write_wall_time(JsonWriter *w, const RunRecord *r)
     json_number(w, "constructs_seconds", t.constructs);
     json_number(w, "after_runs_seconds", t.after_runs);
     json_number(w, "paired_blocks_seconds", t.paired);
+    json_number(w, "limits_seconds", t.limits);
     json_object_end(w);
 }
 
@@ -88,10 +89,7 @@ int write_json_report(FILE *out, const RunRecord *r)
 {
     JsonWriter w;
 
-    json_start(&w, out);
-    json_object_begin(&w, NULL);
-    json_string(&w, "schema", "clomp-result");
-    json_integer(&w, "schema_version", CLOMP_JSON_SCHEMA_VERSION);
+    json_document_begin(&w, out, "clomp-result", CLOMP_JSON_SCHEMA_VERSION);
     json_integer(&w, "schema_minor", CLOMP_JSON_SCHEMA_MINOR);
     json_string(&w, "clomp_version", build_info()->version);
     json_string(&w, "status", record_status(r));
@@ -123,6 +121,7 @@ int write_json_report(FILE *out, const RunRecord *r)
     write_process_cost(&w, &r->cost);
     write_json_constructs(&w, r);
     write_wall_time(&w, r);
+    write_json_limits(&w, r);
 
     json_array_begin(&w, "warnings");
     write_warnings(&w, "setup", r->setup_warnings);

@@ -10,7 +10,11 @@
  * changes meaning; CLOMP_JSON_SCHEMA_MINOR counts additions (readers may
  * ignore it). */
 #define CLOMP_JSON_SCHEMA_VERSION 1
-#define CLOMP_JSON_SCHEMA_MINOR 11
+#define CLOMP_JSON_SCHEMA_MINOR 15
+
+/* clomp --list-figures --json (json_figures.c): the catalogue of figures;
+ * 0, or -1 when it could not be written. */
+int write_figure_list_json(FILE *out);
 
 /* Writes the whole document; 0, or -1 when it could not be written. */
 int write_json_report(FILE *out, const RunRecord *record);

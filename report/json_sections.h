@@ -16,6 +16,11 @@ void write_json_build(JsonWriter *w);
 /* "setup", "numa" (locality, thread placement) and "cycles". */
 void write_json_setup(JsonWriter *w, const RunRecord *r);
 
+/* A core clock sample (timing/core_clock.h) as "cycles" holds them, or null when not measured. */
+void write_core_clock(JsonWriter *w, const char *key, const CoreClockSample *s);
+/* "limits": clomp --limits (json_limits.c), or null. */
+void write_json_limits(JsonWriter *w, const RunRecord *r);
+
 /* "noise_census": the probe per thread and the timed runs' totals (json_noise.c). */
 void write_json_noise(JsonWriter *w, const RunRecord *r);
 

@@ -10,6 +10,7 @@
 #include "../cli/exit_status.h"
 #include "csv_report.h"
 #include "json_report.h"
+#include "text_report.h"
 
 /* The mode a new file gets from open(..., 0666): the umask applied. */
 static mode_t new_file_mode(void)
@@ -193,4 +194,12 @@ int close_outputs(Outputs *o, const RunRecord *record)
     int json_status = close_result_file(&o->json, record);
     int csv_status = close_result_file(&o->csv, record);
     return json_status != 0 ? json_status : csv_status;
+}
+
+int write_figure_list(FILE *out, int json)
+{
+    if (json)
+        return write_figure_list_json(out);
+    print_figure_list(out);
+    return 0;
 }

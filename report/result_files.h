@@ -43,4 +43,9 @@ int open_report(Outputs *o, char *why, size_t why_size);
  * be written is a resource failure (said on stderr). */
 int close_outputs(Outputs *o, const RunRecord *record);
 
+/* clomp --list-figures: the catalogue of figures on OUT, as the text
+ * writer's table or (JSON 1) the JSON writer's document; 0, or -1 when the
+ * JSON could not be written. */
+int write_figure_list(FILE *out, int json);
+
 #endif

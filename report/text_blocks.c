@@ -1,8 +1,10 @@
 #include "text_report.h"
 
+#include <math.h>
 #include <string.h>
 
 #include "../measure/llnl_targets.h"
+#include "figure_catalogue.h"
 #include "text_format.h"
 
 void print_block_start(FILE *out, const Measurement *m)
@@ -26,18 +28,15 @@ void print_block_unavailable(FILE *out, const RunSetup *run, const Measurement *
     fprintf(out, "---------------------\n");
 }
 
-/* Whether a negative overhead (efficacy above 100%) is only noise: the
- * interval of the robust overhead reaches 0. */
-static const char *noise_note(const Measurement *m, double overhead)
+/* Whether CLOMP 1.2's negative overhead (efficacy above 100%) is only
+ * noise: only an interval of that very figure can say so (none with
+ * several rounds, or too few chunks: then nothing is said). */
+static const char *noise_note(const Measurement *m)
 {
-    if (!m->has_overhead || !(overhead < 0.0))
+    if (!m->has_overhead || !(m->runtime_overhead_us < 0.0) || !m->has_runtime_overhead_ci)
         return "";
-    if (m->has_overhead_ci)
-        return m->overhead_high >= 0.0 ? " (within noise)" : " (below bestcase beyond noise: see docs/statistics.md)";
-    /* 2-5 rounds: a round on the other side of 0 is noise enough. */
-    if (m->has_round_range && m->round_range_high >= 0.0)
-        return " (within noise)";
-    return "";
+    return m->runtime_overhead_high >= 0.0 ? " (within noise)"
+                                            : " (below bestcase beyond noise: see docs/statistics.md)";
 }
 
 static void print_comparisons(FILE *out, const Measurement *m, const Measurement *serial,
@@ -60,15 +59,24 @@ static void print_comparisons(FILE *out, const Measurement *m, const Measurement
         fprintf(out, "%13s Efficacy: N/A (not a result: %s is invalid)\n", name, which);
         fprintf(out, "%13s Overhead: N/A (not a result: %s is invalid)\n", name, which);
     } else if (bestcase != NULL && m->schedule->role == ROLE_CHECKED && m->has_overhead) {
-        const char *note = noise_note(m, m->runtime_overhead_us);
+        const char *note = noise_note(m);
         fprintf(out, "%13s Efficacy: %.1f%% (of bestcase %.2f us/Loop)%s\n", name, m->runtime_efficacy,
                 bestcase->runtime_us, note);
         fprintf(out, "%13s Overhead: %.2f (versus bestcase, in us/Loop)%s\n", name, m->runtime_overhead_us, note);
     }
 }
 
-/* The paired overhead (measure/paired_overhead.h), after the lines above:
- * the Hodges-Lehmann shift of the block differences and its interval. */
+#define PROJECT_NOTE ": the project's overhead"
+
+/* Which estimator a block's overhead line is: the project's (always
+ * printed), or one --detail adds (the JSON and CSV always hold them). */
+static int is_project(const char *suffix)
+{
+    return strcmp(project_overhead_kind->suffix, suffix) == 0;
+}
+
+/* The paired overhead (measure/paired_overhead.h): the Hodges-Lehmann shift
+ * of the block differences and its interval. */
 static void print_paired_overhead(FILE *out, const Measurement *m)
 {
     const PairedOverhead *p = &m->paired;
@@ -76,33 +84,77 @@ static void print_paired_overhead(FILE *out, const Measurement *m)
     char a[32], how[160];
     if (p->order == PAIRED_NOT_MEASURED)
         return;
+    const char *project = is_project("paired_overhead_us") ? PROJECT_NOTE : "";
     double u = s->has_ci ? 0.5 * (s->high - s->low) : 0.0;
     if (p->order == PAIRED_INTERLEAVED)
         snprintf(how, sizeof how, "%ld interleaved blocks, random order", p->blocks);
     else
         snprintf(how, sizeof how, "%ld sequential pairs of chunks", p->blocks);
     int n = (int)strlen(how);
-    if (p->batch_length > 1)
-        snprintf(how + n, sizeof how - (size_t)n, "; lag-1 %.2f: medians of %ld batches of %ld", p->lag1, p->batches,
-                 p->batch_length);
+    if (p->effective_blocks < (double)p->blocks)
+        snprintf(how + n, sizeof how - (size_t)n, "; lag-1 %.2f: worth %.1f independent blocks, interval widened",
+                 p->lag1, p->effective_blocks);
     else
         snprintf(how + n, sizeof how - (size_t)n, "; lag-1 %.2f", p->lag1);
     if (s->has_ci) {
         char b[32], c[32];
-        fprintf(out, "%13s Pair Ovh: %s us/Loop, 95%% CI %s .. %s (Hodges-Lehmann, %s), " INTERVAL_SCOPE "\n",
+        fprintf(out, "%13s Pair Ovh: %s us/Loop, 95%% CI %s .. %s (Hodges-Lehmann, %s), " INTERVAL_SCOPE "%s\n",
                 m->schedule->name, measured_text(a, sizeof a, s->estimate, u, 3), measured_text(b, sizeof b, s->low, u, 3),
-                measured_text(c, sizeof c, s->high, u, 3), how);
+                measured_text(c, sizeof c, s->high, u, 3), how, project);
     } else {
-        fprintf(out, "%13s Pair Ovh: %s us/Loop, no 95%% CI from %ld (needs 6 or more) (Hodges-Lehmann, %s)\n",
-                m->schedule->name, measured_text(a, sizeof a, s->estimate, 0.0, 2), p->batches, how);
+        fprintf(out, "%13s Pair Ovh: %s us/Loop, no 95%% CI from %ld blocks worth %.1f (needs 6 or more) (Hodges-Lehmann, %s)%s\n",
+                m->schedule->name, measured_text(a, sizeof a, s->estimate, 0.0, 2), p->blocks, p->effective_blocks, how, project);
     }
 }
 
-/* clomp's statistics of the chunks: spread, the median with its interval,
- * the overhead from the medians with its interval (robust to an outlying
- * chunk, where 1.2's lines above come from the whole Runtime); every number
- * to the precision its spread supports. */
-static void print_statistics(FILE *out, const Measurement *m, int overhead_void)
+/* The overhead from the median chunks (and, with rounds, the rounds'
+ * medians): one line, its 95% interval (or the rounds' range) on it. */
+static void print_median_overhead(FILE *out, const Measurement *m)
+{
+    const char *name = m->schedule->name, *project = is_project("median_overhead_us") ? PROJECT_NOTE : "";
+    const char *how = m->rounds_done > 1 ? "median over rounds of the round's median chunk minus Bestcase's"
+                                         : "median chunk minus Bestcase's median chunk";
+    char a[32], b[32], c[32];
+    if (m->has_overhead_ci) {
+        double ou = 0.5 * (m->overhead_high - m->overhead_low);
+        fprintf(out, "%13s Med. Ovh: %s us/Loop, 95%% CI %s .. %s, " INTERVAL_SCOPE "%s%s (%s%s)\n", name,
+                measured_text(a, sizeof a, m->overhead_us, ou, 3), measured_text(b, sizeof b, m->overhead_low, ou, 3),
+                measured_text(c, sizeof c, m->overhead_high, ou, 3),
+                m->overhead_low <= 0.0 && m->overhead_high >= 0.0 ? ", within noise of 0" : "", project, how,
+                m->overhead_ci_paired ? "; interval paired by round" : "");
+    } else if (m->has_round_range) {
+        double ou = 0.5 * (m->round_range_high - m->round_range_low);
+        fprintf(out, "%13s Med. Ovh: %s us/Loop, no 95%% CI from %ld rounds (needs 6); the rounds range %s .. %s, "
+                     INTERVAL_SCOPE "%s (%s)\n", name, measured_text(a, sizeof a, m->overhead_us, ou, 3), m->rounds_done,
+                measured_text(b, sizeof b, m->round_range_low, ou, 3), measured_text(c, sizeof c, m->round_range_high, ou, 3),
+                project, how);
+    } else {
+        fprintf(out, "%13s Med. Ovh: %s us/Loop, no 95%% CI%s (%s)\n", name,
+                measured_text(a, sizeof a, m->overhead_us, 0.0, 2), project, how);
+    }
+}
+
+/* The overhead lines after CLOMP 1.2's Overhead line: the project's
+ * estimator (catalogue), and with --detail the others. */
+static void print_overheads(FILE *out, const RunSetup *run, const Measurement *m, int overhead_void)
+{
+    if (!m->has_overhead)
+        return;
+    if (overhead_void) {
+        fprintf(out, "%13s %s: N/A (not a result: see the INVALID line)\n", m->schedule->name,
+                is_project("paired_overhead_us") ? "Pair Ovh" : "Med. Ovh");
+        return;
+    }
+    if (is_project("median_overhead_us") || run->detail)
+        print_median_overhead(out, m);
+    if (is_project("paired_overhead_us") || run->detail)
+        print_paired_overhead(out, m);
+}
+
+/* clomp's statistics of the chunks: spread and the median with its
+ * interval (robust to an outlying chunk, where 1.2's lines above come from
+ * the whole Runtime); every number to the precision its spread supports. */
+static void print_statistics(FILE *out, const RunSetup *run, const Measurement *m, int overhead_void)
 {
     const SampleStats *st = &m->stats;
     const char *name = m->schedule->name;
@@ -121,34 +173,11 @@ static void print_statistics(FILE *out, const Measurement *m, int overhead_void)
     else
         fprintf(out, "%13s   Median: %s us/Loop, no 95%% CI from %ld samples (needs 6 or more)\n", name,
                 measured_text(a, sizeof a, st->median, u, 3), st->n);
-    if (m->has_overhead && overhead_void) {
-        fprintf(out, "%13s Med. Ovh: N/A (not a result: see the INVALID line)\n", name);
-        return;
-    }
-    if (m->has_overhead) {
-        double ou = m->has_overhead_ci ? 0.5 * (m->overhead_high - m->overhead_low) : 0.0;
-        fprintf(out, "%13s Med. Ovh: %s us/Loop (%s; robust to an outlying chunk)\n", name,
-                measured_text(a, sizeof a, m->overhead_us, ou, m->has_overhead_ci ? 3 : 2),
-                m->rounds_done > 1 ? "median over rounds of the round's median chunk minus Bestcase's"
-                                   : "median chunk minus Bestcase's median chunk");
-    }
-    if (m->has_overhead && m->has_overhead_ci) {
-        double ou = 0.5 * (m->overhead_high - m->overhead_low);
-        fprintf(out, "%13s  Ovh. CI: %s .. %s us/Loop (95%%, against bestcase%s)%s, " INTERVAL_SCOPE "\n", name,
-                measured_text(a, sizeof a, m->overhead_low, ou, 3), measured_text(b, sizeof b, m->overhead_high, ou, 3),
-                m->overhead_ci_paired ? ", paired by round" : "",
-                m->overhead_low <= 0.0 && m->overhead_high >= 0.0 ? ": within noise of 0" : "");
-    } else if (m->has_overhead && m->has_round_range) {
-        double ou = 0.5 * (m->round_range_high - m->round_range_low);
-        fprintf(out, "%13s  Ovh. CI: none at 95%% from %ld rounds (needs 6); the rounds range %s .. %s us/Loop, " INTERVAL_SCOPE "\n",
-                name, m->rounds_done, measured_text(a, sizeof a, m->round_range_low, ou, 3),
-                measured_text(b, sizeof b, m->round_range_high, ou, 3));
-    }
-    print_paired_overhead(out, m);
+    print_overheads(out, run, m, overhead_void);
 }
 
 /* Cycle counts of what LLNL sets targets for (the targets table names the
- * figure and says what it is), and of every other overhead, in the block
+ * figure and says what it is), and of the project's overhead, in the block
  * they come from. */
 static void print_cycles(FILE *out, const RunSetup *run, const Measurement *m, int overhead_void)
 {
@@ -163,13 +192,10 @@ static void print_cycles(FILE *out, const RunSetup *run, const Measurement *m, i
         has_ci = m->stats.has_ci;
         low = m->stats.ci_low;
         high = m->stats.ci_high;
-    } else if (!m->invalid && m->has_overhead && !overhead_void) {
+    } else if (!m->invalid && project_overhead_of(m, overhead_void, &us, &low, &high)) {
         /* Against Bestcase: CLOMP's overhead, not the quantity of LLNL's target. */
         what = target != NULL ? target->block_text : "of CLOMP overhead per subcycle (versus bestcase)";
-        us = m->overhead_us;
-        has_ci = m->has_overhead_ci;
-        low = m->overhead_low;
-        high = m->overhead_high;
+        has_ci = !isnan(low);
     } else {
         return;   /* not a result (invalid), or no figure to count */
     }
@@ -177,8 +203,8 @@ static void print_cycles(FILE *out, const RunSetup *run, const Measurement *m, i
         fprintf(out, "%13s   Cycles: unavailable (%s)\n", s->name, run->cycles.why);
         return;
     }
-    /* The robust figure (median chunks), in the rate's cycles, with its
-     * interval beside it whenever it is rounded to the interval's digits. */
+    /* The robust figure, in the rate's cycles, with its interval beside it
+     * whenever it is rounded to the interval's digits. */
     const CycleRate *rate = &run->cycles;
     char a[32];
     double u = has_ci ? 0.5 * (cycles_from_us(rate, high) - cycles_from_us(rate, low)) : 0.0;
@@ -287,8 +313,16 @@ void print_block_results(FILE *out, const RunSetup *run, const Measurement *m,
         print_comparisons(out, m, serial, bestcase);
     /* No overhead where it or its Bestcase is not a result (judge_validity). */
     int overhead_void = m->invalid || (bestcase != NULL && bestcase->invalid);
+    if (sp->ranks > 0 && run->mpi.info != NULL && sp->min_rank < run->mpi.ranks && sp->max_rank < run->mpi.ranks) {
+        /* clomp's, after 1.2's lines: where 1.2's Min and Max ranks ran. */
+        fprintf(out, "%13s MPI Hosts: Min ", s->name);
+        print_escaped(out, run->mpi.info[sp->min_rank].host);
+        fprintf(out, " (Rank %d) Max ", sp->min_rank);
+        print_escaped(out, run->mpi.info[sp->max_rank].host);
+        fprintf(out, " (Rank %d)\n", sp->max_rank);
+    }
     print_block_notes(out, run, m);
-    print_statistics(out, m, overhead_void);
+    print_statistics(out, run, m, overhead_void);
     print_cycles(out, run, m, overhead_void);
     fprintf(out, "---------------------\n");
 }

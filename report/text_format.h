@@ -31,8 +31,9 @@ void print_warnings(FILE *out, const char *label, const WarningList *warnings, W
 /* Prints the name of row i of a table (ctx: the table). */
 typedef void (*RowNamer)(FILE *out, int i, const void *ctx);
 /* "LABEL: min a (row), median b, max c (row); outliers: row (v), ..." over
- * v[0..n-1]; a row stands out as a rank does among the MPI ranks
- * (RANK_OUTLIER_MADS), or, when most rows are equal, by differing at all. */
+ * v[0..n-1]; a row stands out by the outlier rule of timing/outlier_rule.h
+ * (the MPI ranks' and the cluster report's) with no interval and no floor:
+ * beyond 3.5 scaled MADs, or, when most rows are equal, by differing at all. */
 void print_table_summary(FILE *out, const char *label, const double *v, int n, RowNamer name, const void *ctx);
 /* Beyond TEXT_FULL_TABLE_ROWS threads: threads per core, CPUs per thread, threads by node. */
 void print_thread_placement_summary(FILE *out, const TeamPlacement *tp);

@@ -59,6 +59,35 @@ static int print_noise_summary(FILE *out, const NoiseCensus *c, const NoiseSumma
     return 1;
 }
 
+/* clomp_mpi: every rank's own busy verdict (rank 0's is the Noise busy line),
+ * the busy ones named: they are left out of the rank outliers. */
+#define NAMED_BUSY_RANKS 8
+static void print_rank_busy(FILE *out, const MpiSetup *mpi)
+{
+    if (mpi->info == NULL)
+        return;
+    int busy = 0, judged = 0;
+    for (int r = 0; r < mpi->ranks; r++) {
+        judged += mpi->info[r].busy_judged;
+        busy += mpi->info[r].busy_judged && mpi->info[r].busy;
+    }
+    fprintf(out, "   MPI ranks busy: %d of %d (each rank's own noise census", busy, mpi->ranks);
+    if (judged < mpi->ranks)
+        fprintf(out, "; %d not probed", mpi->ranks - judged);
+    fputc(')', out);
+    for (int r = 0, named = 0; r < mpi->ranks && named < NAMED_BUSY_RANKS; r++) {
+        const RankInfo *info = &mpi->info[r];
+        if (!(info->busy_judged && info->busy))
+            continue;
+        fprintf(out, "%s rank %d on ", named++ == 0 ? ":" : ",", r);
+        print_escaped(out, info->host);
+        fprintf(out, " (lost %.0f%%)", 100.0 * info->lost_fraction);
+    }
+    if (busy > NAMED_BUSY_RANKS)
+        fprintf(out, " and %d more", busy - NAMED_BUSY_RANKS);
+    fputc('\n', out);
+}
+
 void print_noise_census(FILE *out, const RunRecord *r)
 {
     const NoiseCensus *c = r->noise;
@@ -88,6 +117,7 @@ void print_noise_census(FILE *out, const RunRecord *r)
         fprintf(out, "       Noise busy: YES: %s\n", c->busy_reason);
     else if (c->busy_judged)
         fprintf(out, "       Noise busy: no (busy: a thread lost %.0f%% of its time or more)\n", 100.0 * c->busy_threshold);
+    print_rank_busy(out, &r->run->mpi);
     if (c->state == NULL && c->note[0] != '\0')
         fprintf(out, "   Noise sampling: off (%s)\n", c->note);
 }

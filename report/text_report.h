@@ -57,12 +57,21 @@ void print_noise_timed(FILE *out, const RunRecord *r);
  * outliers; then the summary. */
 void print_run_end(FILE *out, const RunRecord *r);
 void print_summary(FILE *out, const RunRecord *r);
-/* --verdict, after the CORAL RFP line: does the target loop speed up, what
- * the threading costs with its interval, LLNL's targets, and whether the
- * run was too noisy to say (and what to do then). */
+/* --verdict, at the very end (after the CORAL RFP line and any construct
+ * table): the answer block: does the target loop speed up (with its
+ * interval), the project's overhead, barrier and fork/join against LLNL's
+ * targets, and whether the machine was quiet enough to say so; on a busy
+ * machine that alone, and what to do. */
 void print_verdict(FILE *out, const RunRecord *r);
 
-/* clomp --constructs: the construct table, after the summary (and verdict). */
+/* clomp --list-figures (text_figures.c): the catalogue of figures, one
+ * tab-separated line each after a '#' header naming the columns. */
+void print_figure_list(FILE *out);
+
+/* clomp --constructs: the construct table, after the summary (before the answer). */
 void print_constructs(FILE *out, const RunRecord *r);
+
+/* clomp --limits: the "Node limits" block, after the construct table (text_limits.c). */
+void print_limits(FILE *out, const RunRecord *r);
 
 #endif

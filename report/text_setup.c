@@ -284,6 +284,10 @@ void print_plan(FILE *out, const RunSetup *run)
         else
             fprintf(out, "%dx%d\n", run->nestedOuter, run->nestedInner);
     }
+    if (run->limits.asked)
+        fprintf(out, "           Limits: %ld pairs of %ld threads, %ld round trips each; %ld repetitions of 6 timings, "
+                     "each aimed at %g us (docs/limits.md)\n", run->numThreads * (run->numThreads - 1) / 2,
+                run->numThreads, run->limits.trips, run->limits.reps, run->limits.target_us);
     fprintf(out, "          Dry run: arguments valid; the mesh was not built and nothing was timed\n");
 }
 

@@ -6,6 +6,7 @@
 #include "../measure/llnl_targets.h"
 #include "figures.h"
 #include "text_format.h"
+#include "../timing/outlier_rule.h"
 
 typedef enum { ROW_RUNTIME, ROW_US_PER_LOOP, ROW_SPEEDUP, ROW_EFFICACY, ROW_OVERHEAD } SummaryRow;
 
@@ -225,25 +226,55 @@ static void print_wall_time(FILE *out, const RunRecord *r)
         return;
     fprintf(out, "Wall time: %.3f s: set-up %.3f, mesh build %.3f, warm-ups %.3f, mesh resets %.3f, timed %.3f, "
                  "verification %.3f, constructs %.3f, after the runs %.3f, the rest %.3f (seconds; untimed %.1f%%)"
-                 "; paired blocks %.3f\n",
+                 "; paired blocks %.3f",
             w.total, w.setup, w.build, w.warmup, w.reset, w.timed, w.check, w.constructs, w.after_runs, w.rest,
             w.total > 0.0 ? 100.0 * (w.total - w.timed) / w.total : 0.0, w.paired);
+    if (r->limits != NULL)   /* --limits only: every other run's line stays as it was */
+        fprintf(out, "; limits %.3f", w.limits);
+    fputc('\n', out);
+}
+
+/* The ranks whose own noise census said busy: named, with why, never judged. */
+#define NAMED_BUSY_RANKS 8
+static void print_busy_ranks(FILE *out, const RunSetup *run, const RankOutliers *o)
+{
+    int named = 0;
+    for (int r = 0; run->mpi.info != NULL && r < o->ranks; r++) {
+        const RankInfo *info = &run->mpi.info[r];
+        if (!(info->busy_judged && info->busy) || named++ >= NAMED_BUSY_RANKS)
+            continue;
+        fprintf(out, "Busy: rank %d on ", r);
+        print_escaped(out, info->host);
+        fprintf(out, ": %s; left out of the comparison (its figures measure the contention)\n", info->busy_reason);
+    }
+    if (named > NAMED_BUSY_RANKS)
+        fprintf(out, "Busy: %d more ranks (every rank's verdict is in the JSON's mpi.per_rank)\n",
+                named - NAMED_BUSY_RANKS);
 }
 
 static void print_rank_outliers(FILE *out, const RunSetup *run, const RankOutliers *o)
 {
     fprintf(out, "----------- MPI ranks: outliers ----------\n");
-    if (o->ranks < 3) {
-        fprintf(out, "Outliers: not judged with %d rank%s (needs 3 or more to tell one from the others)\n", o->ranks,
-                o->ranks == 1 ? "" : "s");
+    if (o->ranks < OUTLIER_FEWEST) {
+        fprintf(out, "Outliers: not judged with %d rank%s (needs %d or more to tell one from the others)\n", o->ranks,
+                o->ranks == 1 ? "" : "s", OUTLIER_FEWEST);
+        return;
+    }
+    print_busy_ranks(out, run, o);
+    if (!o->judged) {
+        fprintf(out, "Outliers: not judged: %d of %d ranks busy (needs %d or more not busy to tell one from the "
+                     "others)\n", o->busy, o->ranks, OUTLIER_FEWEST);
         return;
     }
     char a[32];
     fprintf(out, "Rank medians: Serial Ref %s us/Loop", measured_text(a, sizeof a, o->serial_median, 0.0, 2));
     if (!isnan(o->overhead_median))
         fprintf(out, ", Static OMP overhead %s us/Loop", measured_text(a, sizeof a, o->overhead_median, 0.0, 2));
-    fprintf(out, " (%d ranks; outlier: farther from the median than %.1f scaled MADs, its own 95%% CI and 1%% of "
-                 "Serial Ref)\n", o->ranks, RANK_OUTLIER_MADS);
+    fprintf(out, " (%d ranks", o->ranks - o->busy);
+    if (o->busy > 0)
+        fprintf(out, " not busy of %d", o->ranks);
+    fprintf(out, "; outlier: farther from the median than %.1f scaled MADs, its own 95%% CI and 1%% of Serial Ref)\n",
+            OUTLIER_MADS);
     if (o->count == 0)
         fprintf(out, "Outliers: none\n");
     for (size_t k = 0; k < o->count; k++) {

@@ -8,25 +8,15 @@
 #include <string.h>
 
 #include "text_format.h"
-#include "../timing/statistics.h"
+#include "../timing/outlier_rule.h"
 
 /* At most this many outliers are named on a line; the rest are counted. */
 #define NAMED_OUTLIERS 8
 
-/* The rule of the MPI rank outliers (RANK_OUTLIER_MADS scaled MADs, 1.4826 x
- * MAD, Iglewicz-Hoaglin); when most rows are equal (MAD 0), any row that differs. */
-static int table_outlier(double value, double median, double mad)
-{
-    if (mad > 0.0)
-        return fabs(value - median) > RANK_OUTLIER_MADS * 1.4826 * mad;
-    return value != median;
-}
-
 void print_table_summary(FILE *out, const char *label, const double *v, int n, RowNamer name, const void *ctx)
 {
-    double *deviation = malloc((size_t)(n > 0 ? n : 1) * sizeof *deviation);
-    if (n <= 0 || deviation == NULL) {
-        free(deviation);
+    OutlierGroup g;
+    if (n <= 0 || outlier_group(v, NULL, n, &g) != 0) {
         fprintf(out, "%17s: none\n", label);
         return;
     }
@@ -37,18 +27,15 @@ void print_table_summary(FILE *out, const char *label, const double *v, int n, R
         if (v[i] > v[hi])
             hi = i;
     }
-    double median = median_of(v, n);
-    for (int i = 0; i < n; i++)
-        deviation[i] = fabs(v[i] - median);
-    double mad = median_of(deviation, n);
     fprintf(out, "%17s: min %g (", label, v[lo]);
     name(out, lo, ctx);
-    fprintf(out, "), median %g, max %g (", median, v[hi]);
+    fprintf(out, "), median %g, max %g (", g.median, v[hi]);
     name(out, hi, ctx);
     fputc(')', out);
     int outliers = 0;
     for (int i = 0; i < n; i++) {
-        if (!table_outlier(v[i], median, mad))
+        /* The outlier rule with no interval and no floor (the rows are counts and CPU lists). */
+        if (!outlier_stands_out(&g, v[i], outlier_threshold(&g, NAN, NAN)))
             continue;
         if (outliers < NAMED_OUTLIERS) {
             fprintf(out, "%s", outliers == 0 ? "; outliers: " : ", ");
@@ -60,7 +47,6 @@ void print_table_summary(FILE *out, const char *label, const double *v, int n, R
     if (outliers > NAMED_OUTLIERS)
         fprintf(out, " and %d more", outliers - NAMED_OUTLIERS);
     fputc('\n', out);
-    free(deviation);
 }
 
 /* ---- threads ------------------------------------------------------------------- */

@@ -15,7 +15,8 @@
 # plan (and the results package's loader rebuilds it: with_auto_replicates).
 # Sourced by run_clomp.sh; reads its settings, declared here and assigned there
 # before any function below runs:
-#   reads: base, plan, total_runs, last_key_run, start_epoch (run_clomp.sh); stats_helper (suite/common.sh)
+#   reads: base, plan, total_runs, last_key_run, start_epoch (run_clomp.sh); stats_helper (suite/common.sh);
+#          figure_rows (suite/catalogue.sh)
 #   sets:  replicates, auto_pct, auto_cap, auto_minutes (parse_replicates); plan, total_runs,
 #          auto_n, auto_at, auto_inserted, auto_finished (auto_replicates_step)
 declare -g base last_key_run start_epoch
@@ -23,10 +24,16 @@ declare -g base last_key_run start_epoch
 AUTO_START=6            # the pilot: the fewest processes with a 95% interval of the median
 AUTO_FLOOR=0.1          # us: the widest interval wanted for a figure in us
 auto_pct='' auto_cap='' auto_minutes='' auto_inserted=0 auto_n=0 auto_finished=0 auto_at=()
-# The figures that must be tight, as "measurement key|clomp CSV column|label|floor" (the 0.1 us floor
-# for a figure in us, none for the speedup): CLOMP 1.2's Runtime figures, as the key summary shows them.
-auto_figures=("barrier|runtime_us_per_loop|OMP Barrier us/Loop|$AUTO_FLOOR" "static|runtime_overhead_us|Static OMP overhead|$AUTO_FLOOR"
-    "dynamic|runtime_overhead_us|Dynamic OMP overhead|$AUTO_FLOOR" 'static|runtime_speedup|Static OMP speedup|none')
+
+# auto_figures: the figures that must be tight, one "measurement key|clomp CSV column|label|floor" a
+# line (the 0.1 us floor for a figure in us, none for another unit): the catalogue's replicates set
+# (CLOMP 1.2's Runtime figures the key summary shows).
+auto_figures() {
+    local key col label unit
+    figure_rows replicates measurement csv label unit | while IFS='|' read -r key col label unit; do
+        printf '%s|%s|%s|%s\n' "$key" "$col" "$label" "$([ "$unit" = us ] && echo "$AUTO_FLOOR" || echo none)"
+    done
+}
 
 # parse_replicates VALUE: sets replicates (the processes planned first: the pilot) and,
 # for auto, auto_pct, auto_cap, auto_minutes; exits 2 with one line on bad input.
@@ -94,17 +101,22 @@ auto_decide() {
         return 0
     fi
     auto_n=0 pilot=$replicates   # the pilot planned, where clomp-stats cannot count it
+    local -a figures=()
     if helper=$(stats_helper); then
-        for figure in "${auto_figures[@]}"; do
+        mapfile -t figures < <(auto_figures)
+        for figure in ${figures[@]+"${figures[@]}"}; do
             IFS='|' read -r key col label floor <<<"$figure"
             json=$(auto_answer "$(seq -s ' ' 1 "$i")" "$key" "$col" "$floor") || continue
             pilot=$(stats_field "$json" runs) n=$(stats_field "$json" processes)
-            [ "$(stats_field "$json" n)" != 0 ] || { lines+=$(printf '  %-22s no pilot process gave a result: not planned for' "$label")$'\n'; continue; }
+            [ "$(stats_field "$json" n)" != 0 ] || { lines+=$(printf '  %-40s no pilot process gave a result: not planned for' "$label")$'\n'; continue; }
             [ "$n" -le "$auto_n" ] || auto_n=$n
             lines+=$(awk -v l="$label" -v k="$(stats_field "$json" n)" -v m="$(stats_field "$json" median)" \
                 -v s="$(stats_field "$json" scale)" -v w="$(stats_field "$json" wanted)" -v n="$n" \
+                -v u="$(stats_field "$json" planning_scale)" -v runs="$(stats_field "$json" runs)" \
                 -v need="$(stats_field "$json" needed)" -v e="$(stats_field "$json" expected_half_width)" 'BEGIN {
-                printf "  %-22s pilot median %.4g, spread %.3g (1.4826 x MAD) from %d: %d processes for +-%.3g", l, m, s, k, n, w
+                printf "  %-40s pilot median %.4g, spread %.3g (1.4826 x MAD) from %d", l, m, s, k
+                if (runs != "" && runs + 0 > k + 0) printf " of %d (%d not a result)", runs, runs - k
+                printf ", planned on %.3g (its 80%% upper bound): %d processes for +-%.3g", u, n, w
                 if (e != "null") printf " (expected +-%.3g)", e
                 if (need == "null" || need + 0 > n + 0) printf "; it would need %s", need == "null" ? "a spread of 0" : need " processes"
                 printf "\n" }')$'\n'
@@ -134,20 +146,29 @@ auto_insert() {  # auto_insert I: a stage-2 target process at plan index I
 # auto_finish WHY: the interval reported, from the stage-2 processes alone; said and recorded.
 auto_finish() {
     local why=$1 runs helper figure key col label floor json processes=$auto_inserted lines='' wide='' judged=0
+    local -a figures=()
     auto_finished=1
     runs=${auto_at[*]:0:auto_inserted}   # the stage-2 processes inserted so far
     helper=$(stats_helper) || { echo "run_clomp.sh: warning: clomp-stats could not be built: no interval to report" >&2; helper=false; }
-    for figure in "${auto_figures[@]}"; do
+    mapfile -t figures < <(auto_figures)
+    for figure in ${figures[@]+"${figures[@]}"}; do
         IFS='|' read -r key col label floor <<<"$figure"
         json=$(auto_answer "$runs" "$key" "$col" "$floor") || continue
         processes=$(stats_field "$json" runs) judged=1
         # A figure no process gave (issue 35: not a result in each) is still wide, never tight.
         [ "$(stats_field "$json" within)" = 1 ] || wide+="${wide:+, }$label"
-        [ "$(stats_field "$json" n)" != 0 ] || { lines+=$(printf '  %-22s no stage-2 process gave a result' "$label")$'\n'; continue; }
+        [ "$(stats_field "$json" n)" != 0 ] || { lines+=$(printf '  %-40s no stage-2 process gave a result' "$label")$'\n'; continue; }
+        # Processes that gave no result are left out: the interval is then of those that gave one, a
+        # number the plan did not fix (issue 44), and said so with why the others gave none.
         lines+=$(awk -v l="$label" -v n="$(stats_field "$json" n)" -v m="$(stats_field "$json" median)" \
-            -v h="$(stats_field "$json" half_width)" -v w="$(stats_field "$json" wanted)" 'BEGIN {
-            printf "  %-22s median %.4g, 95%% interval %s (wanted +-%.4g) from %d processes\n", l, m, h == "null" ? "none" : sprintf("+-%.4g", h), w, n }')$'\n'
+            -v h="$(stats_field "$json" half_width)" -v w="$(stats_field "$json" wanted)" -v runs="$processes" 'BEGIN {
+            printf "  %-40s median %.4g, 95%% interval %s (wanted +-%.4g) from %d processes", l, m, h == "null" ? "none" : sprintf("+-%.4g", h), w, n
+            if (runs + 0 > n + 0) printf " of %d: %d dropped as not a result (their runs say why), so its coverage is that of the %d left, not of a number fixed in advance", runs, runs - n, n
+            printf "\n" }')$'\n'
     done
+    if [ "$processes" -lt "$auto_n" ]; then
+        lines+="  stage 2 ran $processes of the $auto_n processes planned: every interval above is of those that ran (the plan's coverage claim is for $auto_n fixed in advance)"$'\n'
+    fi
     if [ "$judged" = 0 ]; then why="${why:+$why; }no key figure to judge"
     elif [ -z "$wide" ]; then why="${why:+$why; }every key figure's 95% interval is within +-${auto_pct}% and +-$AUTO_FLOOR us"
     else why="${why:+$why; }still wide: $wide"

@@ -64,7 +64,7 @@ print(" ".join(k for k in ("barrier", "parallel", "parallel_for", "bestcase", "s
         "$over_json" 2>&1)
     is "$got" "barrier parallel parallel_for bestcase static" \
         "the oversubscribed run's record has the barrier, fork/join and parallel-for figures, and Static and Bestcase for the overhead"
-    for figure in "fork/join" "OMP Barrier" "parallel for" "Static overhead"; do
+    for figure in "OMP Parallel us/Loop" "OMP Barrier us/Loop" "Parallel For us/Loop" "Static OMP overhead"; do
         grep -q "<td>$figure" "$base.html" || echo "missing $figure"
     done >"$root/rows"
     is "$(cat "$root/rows")" "" "and the report's cliff table has a row for each of the four"

@@ -64,8 +64,8 @@ refuse "--json (the driver writes its own)" "--json is the driver's own" --compa
 refuse "--csv (the driver reads its own)" "--csv is the driver's own" --compare "$CLOMP","$CLOMP" --csv=x.csv
 refuse "--primary that is not a KEY" "--primary: 'Static OMP overhead' is not a figure KEY" --compare "$CLOMP","$CLOMP" --quick --primary 'Static OMP overhead'
 refuse "--primary naming no figure" "--primary: 'static_overhed' names no figure" --compare "$CLOMP","$CLOMP" --quick --primary static_overhed
-refuse "--primary with a measurement clomp lacks" "side A's clomp has no measurement 'statik'" --compare "$CLOMP","$CLOMP" --quick --primary statik_overhead
-refuse "--primary on a figure constant by definition" "'bestcase_overhead' is 0 by definition" --compare "$CLOMP","$CLOMP" --quick --primary bestcase_overhead
+refuse "--primary with a measurement clomp lacks" "'statik_overhead' names no figure --compare tests that side A's clomp gives" --compare "$CLOMP","$CLOMP" --quick --primary statik_overhead
+refuse "--primary on a figure constant by definition" "'bestcase_omp_median_overhead_us' is 0 by definition" --compare "$CLOMP","$CLOMP" --quick --primary bestcase_overhead
 refuse "--until that is not decided[,MAX]" "--until: 'always' is not decided\[,MAX\]" --compare "$CLOMP","$CLOMP" --quick --until always
 refuse "--until with too few pairs" "--until: MAX '5' must be 6 to 1000 pairs" --compare "$CLOMP","$CLOMP" --quick --until decided,5
 refuse "--until beside --replicates" "--until and --replicates: give one" --compare "$CLOMP","$CLOMP" --quick --until decided --replicates 8
@@ -76,9 +76,10 @@ ok $? "--compare --help explains the side specification and exits 0"
 
 # ---- 2. a stand-in clomp with chosen figures ------------------------------------------
 # Each call takes the next number c from $FAKE_COUNTER, logs "c FAKE_SCALE" to
-# $FAKE_LOG and writes, as clomp's --json does, a record with figures (1 + c/FAKE_STEP) x
+# $FAKE_LOG and writes, as clomp's --json does, a record with figures (1 + (5c mod 17)/FAKE_STEP) x
 # FAKE_SCALE (defaults 100 and 1), so that in the order A B B A A B B A ... A
-# gets calls 1 4 5 8 9 12 and B 2 3 6 7 10 11: two interleaved samples. The report reads
+# gets calls 1 4 5 8 9 12 and B 2 3 6 7 10 11: two interleaved samples, whose pair differences
+# follow no trend (a trend in them is serial correlation, which the report checks and widens for). The report reads
 # the record by member name: here the members are in another order than clomp's, with
 # one clomp does not have, a measurement not selected, and the second measurement's
 # name holds a comma (as clomp names its optional schedule "Static,1 OMP").
@@ -98,7 +99,7 @@ echo "$c" >"$FAKE_COUNTER"
 scale=${FAKE_SCALE:-1}
 echo "$c $scale ${OMP_PROC_BIND-unset} ${OMP_PLACES-unset}" >>"$FAKE_LOG"
 v=$(awk -v c="$c" -v d="${FAKE_STEP:-100}" -v s="$scale" -v j="${FAKE_JITTER:-0}" \
-    'BEGIN { printf "%.10g", (1 + (j ? ((c * 7919) % 13) - 6 : c) / d) * s }')
+    'BEGIN { printf "%.10g", (1 + (j ? ((c * 7919) % 13) - 6 : (c * 5) % 17) / d) * s }')
 echo "fake clomp, call $c"
 cat >"$json" <<JSON
 {"not_a_clomp_member": 99, "schema": "clomp-result", "schema_version": 1,
@@ -140,8 +141,8 @@ is "$(tail -n 1 <<<"$out")" "Files: $stem.txt $stem.csv $stem.json $stem.full $f
 is "$(grep -c '^=== process [0-9]*/16: side [AB], pair [1-8]: ' "$stem.full")" 16 ".full holds all 16 processes' output, each marked with its side and pair"
 [ "$(grep -c '^comparison-json$' "$root/stats.log")" -eq 1 ] && [ -s "$stem.json" ] && cmp -s "$root/stats-json.out" "$stem.json"
 ok $? "the .json is the document clomp-stats comparison-json wrote (once), byte for byte"
-like "$out" "Overall \(static_1_overhead: Static,1 OMP overhead us/Loop, the primary figure\): B's Static,1 OMP overhead us/Loop is [0-9.]+ us/Loop above A's \(shift [0-9.]+\.\.[0-9.]+, p = 0\.0078\)\." \
-    "the one overall answer: the primary figure is above A's by its shift, with its interval and the exact p = 2/256"
+like "$out" "Overall \(static_1_omp_median_overhead_us: Static,1 OMP overhead us/Loop \(median chunks\), the primary figure\): B's Static,1 OMP overhead us/Loop \(median chunks\) is [0-9.]+ us above A's \(shift [0-9.]+\.\.[0-9.]+, p = 0\.0078\)\." \
+    "the one overall answer: the primary figure (named by its key before issue 43, read as the catalogue's) is above A's by its shift, with its interval and the exact p = 2/256"
 like "$out" "Not counted \(constant\): system_cpu_seconds \(the same value in every process\)" \
     "a figure with the same value in every process is not counted"
 if [ "$have_python" -eq 1 ]; then
@@ -150,11 +151,11 @@ import csv, json, random, statistics, sys
 rows = {r["key"]: r for r in csv.DictReader(open(sys.argv[1], newline=""))}
 doc = json.load(open(sys.argv[2]))
 seq = sys.argv[3]
-# The stand-in's value of call c is (1 + c/100) x scale: pair r holds calls 2r-1 and 2r.
+# The stand-in's value of call c is (1 + (5c mod 17)/100) x scale: pair r holds calls 2r-1 and 2r.
 a, b = [], []
 for r in range(8):
     first, second = seq[2 * r], seq[2 * r + 1]
-    v = {first: 1 + (2 * r + 1) / 100, second: 1 + (2 * r + 2) / 100}
+    v = {first: 1 + (5 * (2 * r + 1) % 17) / 100, second: 1 + (5 * (2 * r + 2) % 17) / 100}
     a.append(v["A"])
     b.append(2 * v["B"])
 d = [y - x for x, y in zip(a, b)]
@@ -176,7 +177,7 @@ def interval(d, level):             # Walsh averages of ranks k and M+1-k: P(W <
 
 bad = []
 shift, lo, hi, cover = interval(d, 0.95)
-p = rows.get("static_1_overhead")
+p = rows.get("static_1_omp_median_overhead_us")   # --primary static_1_overhead: its key before issue 43
 if p is None:
     bad.append("no primary row")
 else:
@@ -184,7 +185,7 @@ else:
     want = [shift, lo, hi, cover, 2 / 256]
     if any(abs(g - w) > 1e-9 * max(1, abs(w)) for g, w in zip(got, want)) or p["role"] != "primary" or p["decided"] != "1":
         bad.append("primary %s != %s (role %s decided %s)" % (got, want, p["role"], p["decided"]))
-others = ["barrier_us_per_loop", "static_1_us_per_loop", "user_cpu_seconds"]
+others = ["omp_barrier_median_us_per_loop", "static_1_omp_median_us_per_loop", "user_cpu_seconds"]
 for k in others:            # the same differences (the stand-in gives every figure the same value)
     r = rows.get(k)
     if r is None:
@@ -197,7 +198,7 @@ for k in others:            # the same differences (the stand-in gives every fig
 s = rows.get("system_cpu_seconds")
 if s is None or s["role"] != "constant" or s["decided"] != "0":
     bad.append("system CPU seconds (all 0): %s" % s)
-if doc["schema_version"] != 2 or doc["primary"] != "static_1_overhead" or doc["figures_compared"] != 4 or doc["replicates"] != 8:
+if doc["schema_version"] != 2 or doc["primary"] != "static_1_omp_median_overhead_us" or doc["figures_compared"] != 4 or doc["replicates"] != 8:
     bad.append("JSON header %s" % {k: doc.get(k) for k in ("schema_version", "primary", "figures_compared", "replicates")})
 j = {f["key"]: f for f in doc["figures"]}
 for k, f in j.items():
@@ -207,7 +208,7 @@ for k, f in j.items():
     if f["paired"] is not None and abs(f["paired"]["shift"] - float(r["shift"])) > 1e-12:
         bad.append("%s: JSON shift" % k)
 same = lambda xs, ys: len(xs) == len(ys) and all(abs(x - y) <= 1e-9 * abs(y) for x, y in zip(xs, ys))
-if sorted(j) != sorted(rows) or not same(j["barrier_us_per_loop"]["a"], a) or not same(j["barrier_us_per_loop"]["b"], b):
+if sorted(j) != sorted(rows) or not same(j["omp_barrier_median_us_per_loop"]["a"], a) or not same(j["omp_barrier_median_us_per_loop"]["b"], b):
     bad.append("JSON figures or pair order %s" % sorted(j))
 print("; ".join(bad) if bad else "ok")
 PY
@@ -224,12 +225,12 @@ ok $? "the .txt says, for each side, that no placement was set"
 
 # A side's placement reaches its processes only, and is recorded; so is a driver's environment's.
 rm -f "$FAKE_COUNTER" "$FAKE_LOG"
-drive --compare "$fake","$fake"+FAKE_SCALE=2+OMP_PROC_BIND=false --replicates 2 --out "$root/placement" 2 1 16 100 32 1 1
+drive --compare "$fake","$fake"+FAKE_SCALE=2+OMP_PROC_BIND=false --replicates 2 --force --out "$root/placement" 2 1 16 100 32 1 1
 is "$(awk '{ print ($2 == 2) ? "B" : "A", $3, $4 }' "$FAKE_LOG" | sort -u | tr '\n' ';')" "A unset unset;B false unset;" \
     "+OMP_PROC_BIND=false on B: B's processes get it, A's get nothing"
 like "$out" "placement: set by the side \(OMP_PROC_BIND\)" "and the .txt says B set its own placement"
 rm -f "$FAKE_COUNTER" "$FAKE_LOG"
-OMP_PLACES=threads drive --compare "$fake","$fake" --replicates 2 --out "$root/placement" 2 1 16 100 32 1 1
+OMP_PLACES=threads drive --compare "$fake","$fake" --replicates 2 --force --out "$root/placement" 2 1 16 100 32 1 1
 is "$(awk '{ print $3, $4 }' "$FAKE_LOG" | sort -u)" "unset threads" \
     "OMP_PLACES=threads in the driver's environment: the processes run with it and nothing is added"
 like "$out" "placement: set in the driver's environment \(OMP_PLACES=threads\)" "and the .txt says so"
@@ -240,12 +241,12 @@ like "$out" "placement: set in the driver's environment \(OMP_PLACES=threads\)" 
 # region from all 256 sign patterns) simulated at that shift over the stated spread of a difference.
 rm -f "$FAKE_COUNTER" "$FAKE_LOG"
 CLOMP_COMPARE_SEED=11 FAKE_JITTER=1 drive --compare "$fake","$fake" --replicates 8 --primary static_1_overhead --out "$fake_dir" 2 1 16 100 32 1 1
-like "$out" "Overall \(static_1_overhead: .*\): no difference detectable with 8 pairs; 80% power at a shift of [0-9.]+ us/Loop" \
+like "$out" "Overall \(static_1_omp_median_overhead_us: .*\): no difference detectable with 8 pairs; 80% power at a shift of about [0-9.]+ us if differences are normal with the spread seen" \
     "the same stand-in on both sides: no difference detectable, with the shift 80% power reaches"
 if [ "$have_python" -eq 1 ]; then
     is "$(python3 - "$fake_dir/CLOMP_${host}_2_compare.csv" <<'PY'
 import csv, random, sys
-r = {x["key"]: x for x in csv.DictReader(open(sys.argv[1], newline=""))}["static_1_overhead"]
+r = {x["key"]: x for x in csv.DictReader(open(sys.argv[1], newline=""))}["static_1_omp_median_overhead_us"]
 shift = float(r["detectable_80"]) / float(r["sd_difference"])
 n = 8
 counts = [0] * 37
@@ -277,10 +278,10 @@ is "$(sed -n 's/^  Processes: 8 pairs, .* within each pair: //p' <<<"$out")" "$s
 rm -f "$FAKE_COUNTER" "$FAKE_LOG"
 drive --compare "$fake","$fake" --list-figures 2 1 16 100 32 1 1
 [ "$rc" -eq 0 ] && [ "$(grep -c . "$FAKE_LOG")" -eq 1 ] &&
-    [ "$(awk '{ print $1 }' <<<"$out" | tr '\n' ' ')" = "barrier_us_per_loop static_1_us_per_loop static_1_overhead user_cpu_seconds system_cpu_seconds " ]
-ok $? "--list-figures runs side A once and prints the KEYs of its record, in report order"
+    [ "$(awk '{ print $1 }' <<<"$out" | tr '\n' ' ')" = "omp_barrier_median_us_per_loop static_1_omp_median_us_per_loop static_1_omp_median_overhead_us user_cpu_seconds system_cpu_seconds " ]
+ok $? "--list-figures runs side A once and prints the KEYs of its record (the catalogue's), in report order"
 rm -f "$FAKE_COUNTER" "$FAKE_LOG"
-drive --compare "$fake","$fake" --replicates 4 --primary nosuch_level1_overhead --out "$root/noconstruct" 2 1 16 100 32 1 1
+drive --compare "$fake","$fake" --replicates 4 --force --primary nosuch_level1_overhead --out "$root/noconstruct" 2 1 16 100 32 1 1
 [ "$rc" -eq 2 ] && [ "$(line_count "$err" | tr -d ' ')" -ge 1 ] && [ "$(grep -c . "$FAKE_LOG")" -eq 2 ] &&
     [ "$(grep -c "^run_clomp.sh: --primary: 'nosuch_level1_overhead' is not a figure of these processes (have: " <<<"$err")" -eq 1 ]
 ok $? "a construct KEY the processes do not give: exit 2 after the first pair, one line naming the KEYs they give"
@@ -306,8 +307,8 @@ table=$(sed -n '/^figure  /,/^$/p' <<<"$out" | sed '1d;$d')
 # section then counts the pairs in which both processes gave it (1 to 6), and where none did the
 # report says the primary figure was not measured.
 [ "$(line_count "$table")" -ge 8 ] && ! grep -q '^bestcase_overhead ' <<<"$table" &&
-    { [[ $out == *'Primary figure: static_overhead (Static OMP overhead us/Loop), '[1-6]' pairs.'* ]] ||
-        [[ $out == *'Overall: the primary figure, static_overhead, was not measured here'* ]]; }
+    { [[ $out == *'Primary figure: static_omp_median_overhead_us (Static OMP overhead us/Loop (median chunks)), '[1-6]' pairs.'* ]] ||
+        [[ $out == *'Overall: no answer on the primary figure, static_omp_median_overhead_us: it was not a result in any pair ('*')'* ]]; }
 ok $? "a binary compared with itself: the primary figure has its section (or is said to be missing), every other figure a row, Bestcase's overhead none"
 like "$out" "Arguments: [0-9]+ 1 64 100 32 1 1" "--quick compares the target input at timeScale 1"
 if [ "$have_python" -eq 1 ]; then
@@ -332,8 +333,8 @@ if skip_unless_full_lane "a binary against itself over 20 tries: the primary fig
             diag "try $try: exit $rc: $(tail -n 1 <<<"$err")"
             continue
         fi
-        [[ $out != *'Overall (static_overhead: Static OMP overhead us/Loop, the primary figure): '* ]] || answered=$((answered + 1))
-        if [[ $out == *'Overall (static_overhead: Static OMP overhead us/Loop, the primary figure): B'* ]]; then
+        [[ $out != *'Overall (static_omp_median_overhead_us: Static OMP overhead us/Loop (median chunks), the primary figure): '* ]] || answered=$((answered + 1))
+        if [[ $out == *'Overall (static_omp_median_overhead_us: Static OMP overhead us/Loop (median chunks), the primary figure): B'* ]]; then
             flagged=$((flagged + 1))
             flagged_lines+=$'\n'"try $try: $(grep -E '^  (A median|Processes:)' <<<"$out" | tr -s ' ' | tr '\n' ';')"
         fi
@@ -350,7 +351,7 @@ libomp=''
 for candidate in /usr/lib/llvm-*/lib/libomp.so.5; do [ ! -e "$candidate" ] || libomp=$candidate; done
 # Not under the sanitizers (make asan): their runtime would have to load LLVM's libomp as well.
 if [ -n "$libomp" ] && [ "$CLOMP" = "$top/clomp" ] && [ -z "${CLOMP_SANITIZED-}" ] && "$CLOMP" --version | grep -q '^compiler: GCC'; then
-    drive --compare "$CLOMP",libomp --replicates 2 --quick --out "$root/libomp" --schedules=barrier
+    drive --compare "$CLOMP",libomp --replicates 2 --force --quick --out "$root/libomp" --schedules=barrier
     is "$rc" 0 "--compare CLOMP,libomp runs the gcc build on libomp (2 processes each)"
     b_lib=$(awk '/^ *Side B: libomp: / { getline; print; exit }' <<<"$out")
     like "$b_lib" "^ *runtime library: $(readlink -f "$libomp") " \

@@ -206,7 +206,7 @@ ok $? "and measures nothing: its CSV is the construct table's header alone"
 
 # ------------------------------------------------------------ --compare A,B --constructs
 driver=$(cd "$(dirname "$0")/.." && pwd)/run_clomp.sh
-"$driver" --compare "$CLOMP","$CLOMP"+OMP_WAIT_POLICY=passive --replicates 2 --out "$tmp/compare" \
+"$driver" --compare "$CLOMP","$CLOMP"+OMP_WAIT_POLICY=passive --replicates 2 --force --out "$tmp/compare" \
     --constructs=barrier,dynamic_n "${quick[@]}" --nested=2x2 "${input[@]}" </dev/null >"$tmp/compare.out" 2>&1
 is "$?" 0 "run_clomp.sh --compare A,B --constructs runs both sides"
 # Only rows both sides resolved have an overhead to compare (--construct-reps=3 gives no interval: none).

@@ -109,7 +109,7 @@ FOLDER_LAYER = {"timing": 0, "numa": 0, "cli": 0, "ompt": 0, "mesh": 1, "offload
 # The record is a layer of its own inside measure/: what every writer may read.
 # Its two .c files implement it and sit with it, so they cannot reach the sequence either.
 RECORD = {"measure/record.h", "measure/record.c", "measure/llnl_targets.h", "measure/llnl_targets.c",
-          "measure/noise_record.h", "measure/construct_record.h", "measure/paired_record.h"}
+          "measure/noise_record.h", "measure/construct_record.h", "measure/paired_record.h", "measure/limits_record.h"}
 TOP_FILES = {"clomp.c": 7}
 # Single edges the layer list gets wrong, each with why it is legitimate.
 LAYER_EXCEPTIONS = {
@@ -233,6 +233,14 @@ MEASURING = {
     "offload/device_mesh.h": "copies the mesh to and from the offload device around the timed chunks",
     "measure/paired_overhead.h": "times the paired overhead's blocks of adjacent chunks",
     "timing/core_clock.h": "times a chain of additions on every thread of the team",
+    "kernels/ref_barrier.h": "the reference barriers of --limits: spinning waits inside the team's regions",
+    "kernels/ref_spin.h": "how the reference barriers and the ping-pong spin on a flag",
+    "kernels/ref_forkjoin.h": "the reference fork/join's spinning pool",
+    "kernels/ref_check.h": "checks the reference barriers and fork/join inside the team's regions",
+    "kernels/line_pingpong.h": "bounces a cache line between two threads and times it",
+    "numa/cpu_place.h": "reads a CPU's topology from sysfs",
+    "measure/limits.h": "measures --limits: the pairs, the barriers and fork/joins",
+    "measure/groups.h": "measures the groups a run asks for after its sequence (--constructs, --limits)",
 }
 # Headers below the writers that a writer may reach: types, tables and arithmetic on recorded values.
 DATA = {
@@ -266,7 +274,12 @@ DATA = {
     "timing/signed_rank.h": "paired statistics of recorded samples (signed-rank, Holm, series)",
     "timing/decision.h": "decisions on recorded samples (Brunner-Munzel, group-sequential level, prediction interval)",
     "timing/replication.h": "how many processes a pilot's recorded figures ask for (--replicates auto)",
+    "timing/planning.h": "what recorded differences let a plan promise (power, the spread's upper bound)",
+    "timing/outlier_rule.h": "the outlier rule on recorded figures (ranks, table rows, cluster nodes)",
     "measure/paired_record.h": "the paired overhead's figures, as the record holds them",
+    "measure/limits_record.h": "--limits' figures, as the record holds them",
+    "numa/cpu_classes.h": "what lies between two CPUs: the classes and their names, from CPU places as data",
+    "cli/limits_options.h": "the parsed --limits options and their defaults",
 }
 
 def is_writer(f):
@@ -289,19 +302,23 @@ check(measuring_reached, "no writer (report/, mpi/rank_view) includes a measurin
 
 # ----------------------------------- (d) the writers in report/ stand apart
 # What each report/ file may include from report/ (besides nothing else of report/).
-SHARED = {"figures.h", "build_info.h", "construct_columns.h"}
+SHARED = {"figures.h", "build_info.h", "construct_columns.h", "process_figures.h", "figure_catalogue.h"}
 REPORT_RULES = [
     (r"text_\w+\.[ch]", {"text_report.h", "text_format.h"} | SHARED, "the text writer"),
     (r"progress\.[ch]", {"progress.h", "text_report.h", "text_format.h"} | SHARED,
      "the live progress lines (they print the text writer's blocks)"),
     (r"json\w*\.[ch]", {"json_report.h", "json_sections.h", "json.h"} | SHARED, "the JSON writer"),
-    (r"csv_\w+\.[ch]", {"csv_report.h", "figures.h", "construct_columns.h"}, "the CSV writer"),
-    (r"result_files\.[ch]", {"result_files.h", "csv_report.h", "json_report.h"},
-     "the dispatcher (opens the files, calls each writer)"),
+    (r"csv_\w+\.[ch]", {"csv_report.h", "figures.h", "construct_columns.h", "process_figures.h"}, "the CSV writer"),
+    (r"result_files\.[ch]", {"result_files.h", "csv_report.h", "json_report.h", "text_report.h"},
+     "the dispatcher (opens the files, calls each writer; --list-figures' text or JSON)"),
     (r"figures\.[ch]", {"figures.h"}, "the per-measurement table every writer loops over"),
+    (r"figure_catalogue\.[ch]", {"figure_catalogue.h", "figures.h", "process_figures.h"},
+     "the catalogue of figures (--list-figures): every figure's key, label, unit and estimator"),
     (r"build_info\.[ch]", {"build_info.h"}, "the build facts text and JSON print"),
     (r"construct_columns\.[ch]", {"construct_columns.h", "figures.h"},
      "the per-construct table (--constructs) every writer loops over"),
+    (r"process_figures\.[ch]", {"process_figures.h"},
+     "the catalogue's process, construct and --limits figures (--limits' writers loop over its slice)"),
 ]
 crossing, unplaced = [], []
 for f in sources:

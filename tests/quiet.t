@@ -55,7 +55,7 @@ TIMING = {
     "measurements[].delay.us", "measurements[].delay.additions",  # calibrated against the clock
     "measurements[].runtime_seconds", "measurements[].us_per_loop", "measurements[].speedup",
     "measurements[].efficacy_percent", "measurements[].overhead_us_per_loop",
-    "measurements[].overhead_ci_95", "measurements[].overhead_round_range",
+    "measurements[].overhead_ci_95", "measurements[].overhead_round_range", "measurements[].speedup_ci_95",
     "measurements[].statistics.min", "measurements[].statistics.max", "measurements[].statistics.median",
     "measurements[].statistics.mean", "measurements[].statistics.sd", "measurements[].statistics.cv",
     "measurements[].statistics.outliers", "measurements[].statistics.median_ci_95",
@@ -88,6 +88,7 @@ TIMING = {
     "measurements[].paired_overhead.seconds", "measurements[].paired_overhead.lag1_autocorrelation",
     "measurements[].paired_overhead.lag1_schedule", "measurements[].paired_overhead.lag1_bestcase",
     "measurements[].paired_overhead.batch_length", "measurements[].paired_overhead.batches",
+    "measurements[].paired_overhead.lag1_corrected", "measurements[].paired_overhead.effective_blocks",
     "measurements[].paired_overhead.schedule_us_per_loop", "measurements[].paired_overhead.bestcase_us_per_loop",
     "wall_time.paired_blocks_seconds", "cycles.core_clock_before", "cycles.core_clock_after",
 }
@@ -175,7 +176,8 @@ TIMING = {"runtime_seconds", "us_per_loop", "us_per_loop_ci_low", "us_per_loop_c
           "noise_interrupts", "noise_comparable", "overhead_resolution", "overhead_percent_of_loop",
           "overhead_percent_ci_low", "overhead_percent_ci_high", "valid", "invalid_reason",
           "paired_overhead_us", "paired_overhead_ci_low", "paired_overhead_ci_high", "paired_batch_length", "paired_lag1",
-          "core_clock_after_min_ghz", "core_clock_after_max_ghz"}
+          "core_clock_after_min_ghz", "core_clock_after_max_ghz", "paired_effective_blocks",
+          "speedup_ci_low", "speedup_ci_high"}
 if a[0] != b[0]:
     print("header: --quiet %s, plain run %s" % (a[0], b[0]))
 if len(a) != len(b):

@@ -264,7 +264,8 @@ PY
     fi
     # On a busy machine a target's measurement can be invalid (issue 35): its verdict then reads "invalid"
     # (the full lane failed here once at load 11 with no other verdict on the page).
-    grep -Eq '<td class="(met|notmet|undecided|na)">(met|not met|undecided|invalid|unavailable \(no cycle rate\))</td>' "$root/dom.html"
+    # The judge's words (issue 44): OK, not met (...), unresolved: (...), invalid, unavailable (...).
+    grep -Eq '<td class="(met|notmet|undecided|na)">(OK|met|not met|undecided|unresolved|invalid|unavailable)( \(|:|</td>)' "$root/dom.html"
     ok $? "the rendered key results give a verdict against LLNL's targets" ||
         diag "the LLNL verdict cells: $(grep -Eo '<td class="(met|notmet|undecided|na)">[^<]*</td>' "$root/dom.html" | sort | uniq -c | tr '\n' ';')"
     timeout 120 "$chromium" "${flags[@]}" --user-data-dir="$root/chrome2" --window-size=1100,1800 \
@@ -323,47 +324,53 @@ fi
 # With replicates (3 by default) the headline is the target input's median over its
 # processes (<base>_key.processes.csv), and says so; LLNL's verdicts are judged on them.
 pcsv=${base}_key.processes.csv
-between() { awk -F, -v f="$1" -v d="$2" 'NR > 1 && $3 == f && index(" " $5 " ", " 1 ") { printf "%." d "f\n", $6 }' "$pcsv"; }
+between() { awk -F, -v f="$1" -v d="$2" 'NR > 1 && $3 == f && index(" " $5 " ", " 1 ") && $6 != "" { printf "%." d "f\n", $6 }' "$pcsv"; }
 # (The processes the input ran as: a figure's own median may count fewer, those whose figure is valid.)
 n=$(awk -F, 'NR > 1 && $3 == "static_omp_speedup" && index(" " $5 " ", " 1 ") { print split($5, r, " ") }' "$pcsv")
 like "$(cat "$html")" "Figures: <b>the median over the processes of runs [0-9 ]+ \(--replicates\) that gave the figure" \
     "with replicates the headline says it is the median over the target input's processes that gave each figure"
-# statistic_want FIGURE: what the headline's statistic cell must say: the count of processes the figure's
-# median used (the processes column of <base>_key.processes.csv), of the $n the input ran as.
-statistic_want() {
-    local k
-    k=$(awk -F, -v f="$1" 'NR > 1 && $3 == f && index(" " $5 " ", " 1 ") { print $4 }' "$pcsv")
-    if [ -z "$k" ]; then echo "run 1, median chunk (no process gave a figure between processes)"
-    elif [ "$k" = "$n" ]; then echo "median over $n processes"
-    else echo "median over $k of $n processes (not a result in the others)"; fi
+# The headline's statistic and value cells of a median-chunk figure of Static OMP, worked out from the
+# target input's records with json (the oracle, not the package): a process gives the figure when its
+# census did not find the machine busy, Static OMP is not marked invalid and the member has a value; a
+# median only from 3 or more processes and at least half of them (issue 43), else "no result (k of n
+# processes gave one: <why>)".
+headline_want() {  # headline_want MEMBER
+    python3 - "$base" "$1" "$(awk -F, 'NR > 1 && index(" " $5 " ", " 1 ") { print $5; exit }' "$pcsv")" <<'PY'
+import json, statistics, sys
+base, member, runs = sys.argv[1], sys.argv[2], sys.argv[3].split()
+values, why = [], {}
+for r in runs:
+    d = json.load(open("%s_key.run%s.json" % (base, r)))
+    m = [x for x in d["measurements"] if x["key"] == "static"][0]
+    reason = ("busy" if (d.get("noise_census") or {}).get("busy") is True else
+              "invalid" if m.get("valid") is False else "not measured" if m.get(member) is None else None)
+    if reason:
+        why[reason] = why.get(reason, 0) + 1
+    else:
+        values.append(m[member])
+k, n = len(values), len(runs)
+said = ", ".join("%d %s" % (why[w], w) for w in ("busy", "invalid", "failed", "not measured") if w in why)
+if k >= 3 and 2 * k >= n:
+    print("median over %d of %d processes%s:%.4g" % (k, n, " (%s)" % said if said else "", statistics.median(values)))
+else:
+    print("median over processes:no result (%d of %d processes gave one%s)" % (
+        k, n, ": " + said if said else "; a median needs 3"))
+PY
 }
-# headline_want FIGURE KEY COLUMN DECIMALS: the median over the processes whose figure is valid; with
-# none (every process's figure invalid on a busy machine), run 1's own figure, or n/a when its record
-# says it is not a result.
-headline_want() {
-    local b
-    b=$(between "$1" "$4")
-    if [ -n "$b" ]; then
-        echo "$b"
-    elif python3 -c 'import glob, json, sys
-d = json.load(open(glob.glob(sys.argv[1] + "_key.run1.json")[0]))
-sys.exit(0 if any(m.get("key") == sys.argv[2] and m.get("valid") is False for m in d["measurements"]) else 1)' "$base" "$2"; then
-        echo n/a
-    else
-        awk -F, -v k="$2" -v col="$3" -v d="$4" 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i }
-            NR > 1 && $1 == 1 && $c["key"] == k { if ($c[col] == "") print "n/a"; else printf "%." d "f\n", $c[col] }' "$base.csv"
-    fi
+cell() {  # cell LABEL: the headline row's statistic and value (its number, or the whole no-result text)
+    sed -n "s|.*<td>$1</td><td>\([^<]*\)</td><td class=\"[a-z]*\">\([^<]*\)</td>.*|\1:\2|p" "$html" |
+        sed -e 's/:\([-0-9.e+]*\) (.*/:\1/'
 }
-got=$(sed -n 's|.*<td>Static OMP speedup over Serial Ref</td><td>\([^<]*\)</td><td class="num">\([^ <]*\).*|\1:\2|p' "$html")
-is "$got" "$(statistic_want static_omp_speedup):$(headline_want static_omp_speedup static speedup 2)" \
-    "the headline's Static OMP speedup is the median over processes (whose figure is valid), saying how many"
-got=$(sed -n 's|.*<td>Static OMP overhead, us per loop</td><td>\([^<]*\)</td><td class="num">\([^ <]*\).*|\1:\2|p' "$html")
-is "$got" "$(statistic_want static_omp_overhead_us):$(headline_want static_omp_overhead_us static overhead_us 2)" \
-    "the headline's Static OMP overhead is the median over processes (whose figure is valid), saying how many"
-got=$(sed -n 's|.*<td>Barrier latency (OMP Barrier)</td><td class="num">\([^ <]*\).*|\1|p' "$html")
-want=$(between barrier_llnl_target_cycles 0)
+is "$(cell 'Static OMP speedup (median chunks)')" "$(headline_want speedup)" \
+    "the headline's Static OMP speedup is the median over the processes that gave it, saying how many (or no result)"
+is "$(cell 'Static OMP overhead us/Loop (median chunks)')" "$(headline_want overhead_us_per_loop)" \
+    "the headline's overhead, the project's, is the median over the processes that gave it, saying how many (or no result)"
+got=$(sed -n 's|.*<td>Barrier latency (OMP Barrier)</td><td class="num">\([^<]*\)</td>.*|\1|p' "$html" | sed 's/ (.*//')
+want=$(between omp_barrier_llnl_target_cycles 0)
 if [ -n "$want" ]; then
     is "$got" "$want" "LLNL's barrier verdict counts the median of the processes' barrier cycles"
+elif [ -n "$(awk -F, 'NR > 1 && $3 == "omp_barrier_llnl_target_cycles" && index(" " $5 " ", " 1 ")' "$pcsv")" ]; then
+    is "$got" "no result" "too few processes gave the barrier's cycles: the targets table says no result, and judges nothing"
 else
     skip "LLNL's barrier verdict counts the median over processes" "no cycle rate on this machine"
 fi

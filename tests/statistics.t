@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Chunked timing and its statistics: --trials splits each timed run into
 # verified chunks without changing a single checksum, --rounds repeats the
-# sequence, and the Spread/Median/Ovh. CI/Cycles lines, the LLNL targets, the
+# sequence, and the Spread/Median/Med. Ovh/Cycles lines, the LLNL targets, the
 # summary and the JSON document (--json) agree with the chunk times they come
 # from; --schedules, --quiet, --ghz, --dry-run and bad option values. The
 # oracles are computed here (awk, python3), never copied from clomp's output.
@@ -311,8 +311,8 @@ is "$rc" 0 "--trials=1 (CLOMP 1.2's single shot) exits 0"
 sums_single=$(grep 'Checksum:' <<<"$out")
 like "$out" $'\n''           Trials: 1 chunk per timed run \(--trials\), timed whole as in CLOMP 1\.2; 1 round'$'\n' \
     "--trials=1 says each run is one chunk, timed whole as in CLOMP 1.2"
-[[ $out != *'  Spread: '* && $out != *'  Median: '* && $out != *' Ovh. CI: '* ]]
-ok $? "--trials=1 prints no Spread, Median or Ovh. CI lines (one sample per measurement)"
+[[ $out != *'  Spread: '* && $out != *'  Median: '* && $out != *' Med. Ovh: '* ]]
+ok $? "--trials=1 prints no Spread, Median or Med. Ovh lines (one sample per measurement)"
 is "$(line_count "$sums_single")" 5 "--trials=1 prints five Checksum lines (Serial Ref and the four checked schedules)"
 
 run_clomp "${args[@]}"
@@ -476,11 +476,11 @@ if [ "$have_python" -eq 1 ]; then
     fi
     ci_ok=0
     for name in 'Static OMP' 'Dynamic OMP' 'Manual OMP' 'Nested OMP'; do
-        text=$(grep -c "^$(printf '%13s' "$name")  Ovh. CI: .* us/Loop (95%, against bestcase)" <<<"$t7_out")
+        text=$(grep -c "^$(printf '%13s' "$name") Med. Ovh: .* us/Loop, 95% CI .*, within this process" <<<"$t7_out")
         json=$(pyget "$tmp/t7.json" '1 if by["'"$name"'"]["overhead_ci_95"] is not None else 0')
-        [ "$text" = "$json" ] || { ci_ok=1; diag "$name: $text Ovh. CI line(s), JSON interval: $json"; }
+        [ "$text" = "$json" ] || { ci_ok=1; diag "$name: $text Med. Ovh line(s) with an interval, JSON interval: $json"; }
     done
-    ok "$ci_ok" "each checked schedule prints an Ovh. CI line exactly when the JSON has its overhead_ci_95"
+    ok "$ci_ok" "each checked schedule's overhead line (the project's, Med. Ovh) gives an interval exactly when the JSON has its overhead_ci_95"
     pycheck "$tmp/t7.json" 'all((m["statistics"] is None or (m["statistics"]["median_ci_95"] is None) == (m["statistics"]["median_ci_scope"] is None)) and (m["overhead_ci_95"] is None) == (m.get("overhead_ci_scope") is None) for m in d["measurements"])' \
         "every JSON interval of a measurement has its scope beside it, and only an interval has one"
     pycheck "$tmp/t7.json" 'set(m["statistics"]["median_ci_scope"] for m in d["measurements"] if m["statistics"] and m["statistics"]["median_ci_scope"]) | set(m["overhead_ci_scope"] for m in d["measurements"] if m["overhead_ci_scope"]) == {"within this process"}' \
@@ -497,10 +497,10 @@ else
     skip "the text report and the JSON agree" "no python3"
 fi
 # Every interval line of the text says what it covers.
-interval_lines=$(grep -E '  Median: .*95% CI|  Ovh. CI: |\(95% CI ' <<<"$t7_out")
+interval_lines=$(grep -E '  Median: .*95% CI| Med. Ovh: .*95% CI|\(95% CI ' <<<"$t7_out")
 bad=$(grep -vc 'within this process' <<<"$interval_lines")
 [ "$(line_count "$interval_lines")" -ge 10 ] && [ "$bad" -eq 0 ]
-ok $? "every Median, Ovh. CI and LLNL target interval line of the text (at least 10 here) says 'within this process'"
+ok $? "every Median, Med. Ovh and LLNL target interval line of the text (at least 10 here) says 'within this process'"
 targets_at=$(lines_starting "$t7_out" "$TARGETS")
 cost_at=$(lines_starting "$t7_out" 'Process CPU time: ')
 summary_at=$(lines_starting "$t7_out" "$SUMMARY")
@@ -607,8 +607,8 @@ done
 ok $? "--schedules=static,barrier: the $((${#names[@]} - 3)) unselected columns are N/A in all five summary rows"
 is "$(summary_cell "$sel_out" Efficacy 5),$(summary_cell "$sel_out" Overhead 5)" "N/A,N/A" \
     "--schedules=static,barrier: Static OMP's Efficacy and Overhead are N/A (no Bestcase OMP to compare with)"
-[[ $sel_out != *'Static OMP Efficacy:'* && $sel_out != *'Static OMP Overhead:'* && $sel_out != *'Static OMP  Ovh. CI:'* ]]
-ok $? "--schedules=static,barrier: the Static OMP block has no Efficacy, Overhead or Ovh. CI line"
+[[ $sel_out != *'Static OMP Efficacy:'* && $sel_out != *'Static OMP Overhead:'* && $sel_out != *'Static OMP Med. Ovh:'* ]]
+ok $? "--schedules=static,barrier: the Static OMP block has no Efficacy, Overhead or Med. Ovh line"
 coral=$(grep '^CORAL RFP, ' <<<"$sel_out")
 IFS=',' read -r -a F <<<"$coral"
 got=''

@@ -813,19 +813,13 @@ like "$out" "$target \(numa first-touch\): 6 processes, runs 1 2 4 5 7 8" \
 ok "$([ -f "${rb}_key.processes.csv" ] && [ -f "${rb}_key.processes.txt" ]; echo $?)" \
     "the between-process summary is kept in <base>_key.processes.csv and .txt"
 if [ "$have_python" = 1 ]; then
-    check=$(python3 - "${rb}_key.summary" "${rb}_key.processes.csv" "$rb" <<'PY'
+    "$CLOMP" --list-figures --json >"$rep/catalogue.json"
+    check=$(python3 - "${rb}_key.summary" "${rb}_key.processes.csv" "$rb" "$rep/catalogue.json" <<'PY'
 import csv, glob, json, re, statistics, sys
 rows = list(csv.DictReader(open(sys.argv[1], newline="")))
 procs = list(csv.DictReader(open(sys.argv[2], newline="")))
+catalogue = {f["key"]: f for f in json.load(open(sys.argv[4]))["figures"]}
 bad = []
-# A process whose run marked a measurement not a result (issue 35) gives none of its figures: the
-# measurements' keys and name prefixes ("OMP Barrier" -> omp_barrier_) from each run's own JSON record.
-def marked(run, figure):
-    for path in glob.glob("%s_key.run%s.json" % (sys.argv[3], run)):
-        for m in json.load(open(path))["measurements"]:
-            if m.get("valid") is False and (figure == m["key"] or figure.startswith(m["name"].lower().replace(" ", "_") + "_")):
-                return True
-    return False
 header = open(sys.argv[1]).readline().strip().split(",")
 if header[-2:] != ["user_cpu_seconds", "system_cpu_seconds"]:
     bad.append("header ends with %s" % header[-2:])
@@ -834,23 +828,41 @@ if [r["run"] for r in target] != ["1", "2", "4", "5", "7", "8"]:
     bad.append("target runs %s" % [r["run"] for r in target])
 if {p["input"] for p in procs} != {"2 -1 64 100 32 1 1"}:
     bad.append("inputs %s (only the target input ran more than once)" % {p["input"] for p in procs})
-# LLNL's cycle figures come from the suite's table (<base>.csv): KEY_llnl_target_cycles.
-table = list(csv.DictReader(open(sys.argv[3] + ".csv", newline="")))
+records = {r["run"]: json.load(open(glob.glob("%s_key.run%s.json" % (sys.argv[3], r["run"]))[0])) for r in target}
+
+
+def member(doc, path):
+    for part in path.split("."):
+        doc = doc.get(part) if isinstance(doc, dict) else None
+    return doc
+
+
+def given(fig, doc):
+    """The figure's value in one process's record when it gave it as a result (issue 43: not busy, not
+    marked invalid), else None: worked out here from the record, the catalogue giving only where it lives."""
+    if (doc.get("noise_census") or {}).get("busy") is True:
+        return None
+    if not fig["measurement"]:
+        return member(doc, fig["json"])
+    m = [x for x in doc["measurements"] if x["key"] == fig["measurement"]]
+    if not m or m[0].get("valid") is False:
+        return None
+    return member(doc if fig["kind"] == "llnl_target_cycles" else m[0], fig["json"])
+
+
 for p in procs:
-    if p["figure"] in rows[0]:
-        vals = [float(r[p["figure"]]) for r in target if r[p["figure"]] != "" and not marked(r["run"], p["figure"])]
-    else:
-        key, col = p["figure"].split("_llnl_")
-        vals = [float(t["llnl_" + col]) for t in table if t["key"] == key and t["run"] in p["runs"].split()
-                and t["llnl_" + col] != "" and not marked(t["run"], key)]
-    if not vals:   # no process gave the figure (issue 35: not a result in any): nothing to summarise
-        if p["median"] != "":
-            bad.append("%s: median %s from no value" % (p["figure"], p["median"]))
+    fig = catalogue.get(p["figure"])
+    if fig is None:
+        bad.append("%s: not a figure of the catalogue" % p["figure"])
         continue
-    if int(p["processes"]) != len(vals) or p["runs"] != "1 2 4 5 7 8":
-        bad.append("%s: processes %s runs %s" % (p["figure"], p["processes"], p["runs"]))
-    # 6 values: the 95% interval of the median is [min, max] (ranks 1 and 6, coverage 1 - 2/64);
-    # fewer (a process whose figure was not a result, issue 35): no interval.
+    vals = [v for v in (given(fig, records[r]) for r in sorted(records, key=int)) if v is not None]
+    if int(p["processes"]) != len(vals) or p["runs"] != "1 2 4 5 7 8" or p["of"] != "6":
+        bad.append("%s: processes %s of %s runs %s, want %d of 6" % (p["figure"], p["processes"], p["of"], p["runs"], len(vals)))
+    if len(vals) < 3:   # no median from fewer than 3 processes, or fewer than half of the 6 (issue 43)
+        if p["median"] != "" or not p["said"].startswith("no result (%d of 6 processes gave one" % len(vals)):
+            bad.append("%s: %d processes gave it, yet median %r (%s)" % (p["figure"], len(vals), p["median"], p["said"]))
+        continue
+    # 6 values: the 95% interval of the median is [min, max] (ranks 1 and 6, coverage 1 - 2/64); fewer: none.
     want = {"median": statistics.median(vals), "min": min(vals), "max": max(vals)}
     if len(vals) == 6:
         want.update({"ci95_low": min(vals), "ci95_high": max(vals)})
@@ -860,19 +872,11 @@ for p in procs:
     if len(vals) == 6 and abs(float(p["ci_coverage"]) - (1 - 2 / 64)) > 1e-12:
         bad.append("%s coverage %s" % (p["figure"], p["ci_coverage"]))
 figs = {p["figure"] for p in procs}
-for f in ("omp_barrier_us_per_loop", "static_omp_overhead_us", "user_cpu_seconds", "system_cpu_seconds",
-          "barrier_llnl_target_cycles", "parallel_for_llnl_target_cycles"):
-    # A figure no target process gave (not a result in every one, issue 35) has nothing to summarise
-    # (a run of another input that gave it does not count: on a busy machine that happens).
-    if f in rows[0]:
-        given = any(r[f] != "" and not marked(r["run"], f) for r in target)
-    else:
-        key, col = f.split("_llnl_")
-        target_runs = {r["run"] for r in target}
-        given = any(t["key"] == key and t["run"] in target_runs and t["llnl_" + col] != "" and not marked(t["run"], key)
-                    for t in table)
-    if f not in figs and given:
-        bad.append("no figure " + f)
+for key, fig in catalogue.items():
+    # Every figure of the key and headline sets a target process measured has its row (given or not).
+    if {"key", "headline"} & set(fig["sets"]) and key not in figs and \
+            any(given(fig, dict(d, noise_census=None)) is not None for d in records.values()):
+        bad.append("no figure " + key)
 # The CPU columns are each run's own "Process CPU time:" line.
 full = open(sys.argv[3] + "_key.full").read()
 for r in rows:
@@ -883,7 +887,7 @@ for r in rows:
 print("; ".join(bad) if bad else "ok")
 PY
 )
-    is "$check" ok "per figure the median, min, max and the 95% interval ([min, max] for 6 processes, coverage 1 - 2/64) are those of the 6 target rows of the key summary; user and system CPU seconds are the last columns, each the run's own Process CPU time line (to its 3 decimals)"
+    is "$check" ok "per figure (the catalogue's key and headline sets) the processes that gave it and, from 3 of them, the median, min, max and the 95% interval ([min, max] for 6, coverage 1 - 2/64) are those of the 6 target processes' records, read here; no median from fewer; user and system CPU seconds are the key summary's last columns, each the run's own Process CPU time line (to its 3 decimals)"
 else
     skip "the between-process summary agrees with the key summary" "no python3"
 fi

@@ -92,7 +92,8 @@ cat >"$json" <<JSON
   {"key": "static", "name": "Static OMP", "selected": true, "us_per_loop": 99, "overhead_us_per_loop": $(v 4),
    "valid": $([ $((c % 5)) = 0 ] && echo false || echo true)}],
  "process_cost": {"user_cpu_seconds": $(awk -v c="$c" 'BEGIN { print c / 10 + 0.5 }'), "system_cpu_seconds": 0.25,
-                  "wall_seconds": $(awk -v c="$c" 'BEGIN { print 1 + c / 50 }')}}
+                  "wall_seconds": $(awk -v c="$c" 'BEGIN { print 1 + c / 50 }'),
+                  "cpus_busy": $(awk -v c="$c" 'BEGIN { printf "%.17g", (c / 10 + 0.5 + 0.25) / (1 + c / 50) }')}}
 JSON
 echo "fake clomp, call $c"
 [ "$c" != "${FAKE_FAIL_CALL-}" ] || { echo "fake clomp: failing on purpose" >&2; exit 3; }
@@ -125,8 +126,11 @@ def median(v):
 rows = {(r["combination"], r["figure"]): r for r in csv.DictReader(open(stem + ".csv", newline=""))}
 doc = json.load(open(stem + ".json"))
 bad = []
-members = {"fork_join_us": ("parallel", "us_per_loop"), "barrier_us": ("barrier", "us_per_loop"),
-           "parallel_for_us": ("parallel_for", "us_per_loop"), "static_overhead_us": ("static", "overhead_us_per_loop")}
+# The sweep's figures by the catalogue's keys (clomp --list-figures: the median chunks and the project's overhead).
+members = {"omp_parallel_median_us_per_loop": ("parallel", "us_per_loop"),
+           "omp_barrier_median_us_per_loop": ("barrier", "us_per_loop"),
+           "parallel_for_median_us_per_loop": ("parallel_for", "us_per_loop"),
+           "static_omp_median_overhead_us": ("static", "overhead_us_per_loop")}
 for c in range(1, 5):
     recs = [json.load(open("%s_c%dr%d.json" % (stem, c, r))) for r in (1, 2, 3)]
     for fig, (key, member) in members.items():
@@ -144,9 +148,10 @@ for c in range(1, 5):
         bad.append("%d CPU/wall %s, want %r" % (c, row and row["median"], median(cpu)))
     entry = doc["combinations"][c - 1]
     marked = sum(1 for rec in recs for m in rec["measurements"] if m["key"] == "static" and m.get("valid") is False)
-    if entry["not_valid"]["static_overhead_us"] != marked:
-        bad.append("%d: %s processes counted not valid, the records mark %d" % (c, entry["not_valid"]["static_overhead_us"], marked))
-    if sorted(entry["figures"]["cpu_per_wall"]["values"]) != sorted(cpu):
+    if entry["not_valid"]["static_omp_median_overhead_us"] != marked:
+        bad.append("%d: %s processes counted not valid, the records mark %d" % (c, entry["not_valid"]["static_omp_median_overhead_us"], marked))
+    got_cpu = sorted(entry["figures"]["cpu_per_wall"]["values"])
+    if len(got_cpu) != len(cpu) or any(abs(g - w) > 1e-12 * w for g, w in zip(got_cpu, sorted(cpu))):
         bad.append("%d JSON CPU/wall values %s against %s" % (c, entry["figures"]["cpu_per_wall"]["values"], cpu))
 want_settings = [{"FAKE_A": a, "FAKE_B": b} for a in ("1", "2") for b in ("x", "y z")]
 if [e["settings"] for e in doc["combinations"]] != want_settings:
@@ -163,7 +168,7 @@ rm -f "$FAKE_COUNTER" "$FAKE_LOG"
 drive --sweep FAKE_A=3 --side "$fake" --replicates 6 --out "$sweep_dir" --no-plots 2 1 16 100 32 1 1
 is "$(python3 - "$sweep_dir/CLOMP_${host}_2_sweep.csv" <<'PY'
 import csv, sys
-r = [x for x in csv.DictReader(open(sys.argv[1])) if x["figure"] == "fork_join_us"][0]
+r = [x for x in csv.DictReader(open(sys.argv[1])) if x["figure"] == "omp_parallel_median_us_per_loop"][0]
 v = sorted(30 + c / 100 for c in range(1, 7))
 ok = float(r["ci95_low"]) == v[0] and float(r["ci95_high"]) == v[5] and abs(float(r["ci_coverage"]) - (1 - 2 / 64)) < 1e-12
 print("ok" if ok else r)
@@ -177,7 +182,7 @@ fstem=$sweep_dir/CLOMP_${host}_3_sweep
 [ "$rc" -eq 1 ] && [ "$(grep -c . "$FAKE_LOG")" -eq 6 ] && [[ $err == *"combination 2 (process 2) failed with exit status 3"* ]]
 ok $? "a failing process (call 3: combination 2, process 2) makes the sweep exit 1 after every process ran, naming it"
 like "$out" "Process 2 of combination 2 FAILED \(exit status 3\)" "the report says which process failed"
-is "$(awk -F, '$1 == 2 && $3 == "fork_join_us" { print $4 }' "$fstem.csv"),$(awk -F, '$1 == 1 && $3 == "fork_join_us" { print $4 }' "$fstem.csv")" \
+is "$(awk -F, '$1 == 2 && $3 == "omp_parallel_median_us_per_loop" { print $4 }' "$fstem.csv"),$(awk -F, '$1 == 1 && $3 == "omp_parallel_median_us_per_loop" { print $4 }' "$fstem.csv")" \
     "2,3" "its figures are left out (2 processes for combination 2, 3 for combination 1)"
 
 # ---- 3. hostile values: environment only, escaped in HTML, quoted in CSV -----------------

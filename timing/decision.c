@@ -61,6 +61,29 @@ double student_t_cdf(double t, double df)
     return t > 0.0 ? 1.0 - tail : tail;
 }
 
+double student_t_quantile(double p, double df)
+{
+    if (!(p > 0.0 && p < 1.0) || !(df > 0.0))
+        return NAN;
+    /* The distribution is symmetric: search the upper half, then mirror. */
+    double sign = 1.0;
+    if (p < 0.5) {
+        p = 1.0 - p;
+        sign = -1.0;
+    }
+    double low = 0.0, high = 1.0;
+    while (student_t_cdf(high, df) < p && high < 1e300)
+        high *= 2.0;
+    for (int i = 0; i < 200 && high - low > 1e-12 * high; i++) {
+        double mid = 0.5 * (low + high);
+        if (student_t_cdf(mid, df) < p)
+            low = mid;
+        else
+            high = mid;
+    }
+    return sign * 0.5 * (low + high);
+}
+
 /* ---- Brunner-Munzel -------------------------------------------------------------------- */
 
 typedef struct Tagged {
@@ -127,7 +150,12 @@ int brunner_munzel(const double *a, long m, const double *b, long n, BrunnerMunz
     }
     out->p_b_greater = (mean_b - own_mean_b) / (double)m;
     double spread = (double)m * s2a + (double)n * s2b;
-    if (spread > 0.0) {
+    /* The placements are multiples of 1/2 and their means are not: what is
+     * left of a spread of 0 (all values equal, or the sides separated and
+     * each constant) is rounding, far below one placement's step. */
+    double scale = (double)total * (double)total;
+    int apart = fabs(mean_b - mean_a) > 1e-9 * (double)total;
+    if (spread > 1e-12 * scale) {
         out->statistic = (double)m * (double)n * (mean_b - mean_a) / ((double)total * sqrt(spread));
         out->df = spread * spread / ((double)m * s2a * (double)m * s2a / (double)(m - 1) +
                                      (double)n * s2b * (double)n * s2b / (double)(n - 1));
@@ -135,8 +163,10 @@ int brunner_munzel(const double *a, long m, const double *b, long n, BrunnerMunz
         out->p_value = fmin(1.0, 2.0 * fmin(lower, 1.0 - lower));
     } else {
         out->degenerate = 1;
-        out->statistic = mean_b > mean_a ? INFINITY : mean_b < mean_a ? -INFINITY : 0.0;
-        out->p_value = mean_b != mean_a ? 0.0 : 1.0;
+        out->statistic = !apart ? 0.0 : mean_b > mean_a ? INFINITY : -INFINITY;
+        out->p_value = apart ? 0.0 : 1.0;
+        if (!apart)
+            out->p_b_greater = 0.5;
     }
     free(all), free(pooled), free(own), free(t);
     return 0;
@@ -268,18 +298,6 @@ double sequential_overall_rate(const long *looks, int k, double nominal, long si
         rejected += minp[i] <= nominal;
     free(minp);
     return (double)rejected / (double)sims;
-}
-
-long signed_rank_pairs_needed(double shift_sd, double alpha, double power, long trials, uint64_t seed)
-{
-    if (!(shift_sd > 0.0))
-        return -1;
-    for (long n = 6; n <= SIGNED_RANK_EXACT_MAX; n++)
-        if (signed_rank_power(n, shift_sd, alpha, trials, seed) >= power)
-            return n;
-    double z = signed_rank_normal_quantile(1.0 - alpha / 2.0) + signed_rank_normal_quantile(power);
-    double n = 3.14159265358979323846 / 3.0 * (z / shift_sd) * (z / shift_sd);
-    return n > (double)SIGNED_RANK_EXACT_MAX ? (long)ceil(n) : SIGNED_RANK_EXACT_MAX + 1;
 }
 
 PredictionInterval prediction_interval(const double *v, long n, double level)

@@ -3,7 +3,7 @@
  * Brunner-Munzel test of P(B > A) = 1/2 (valid when the sides' spreads
  * differ), Student's t distribution it needs, the group-sequential
  * (Pocock) level of a signed-rank test looked at after several planned
- * numbers of pairs, and the pairs a shift needs for a given power.
+ * numbers of pairs (the pairs a shift needs: planning.h).
  * docs/statistics.md says where each is used. */
 #ifndef CLOMP_DECISION_H
 #define CLOMP_DECISION_H
@@ -13,6 +13,10 @@
 /* P(T <= t) for Student's t with df > 0 degrees of freedom (the
  * regularized incomplete beta function by its continued fraction). */
 double student_t_cdf(double t, double df);
+
+/* The t with P(T <= t) = p for Student's t with df > 0 degrees of freedom
+ * (bisection on student_t_cdf, to 1e-12 relative); NAN outside 0 < p < 1. */
+double student_t_quantile(double p, double df);
 
 typedef struct BrunnerMunzel {
     double p_b_greater;   /* P(B > A) + P(B = A)/2, from the pooled mid-ranks: the share of the
@@ -49,14 +53,6 @@ double sequential_nominal_level(const long *looks, int k, double alpha, long sim
 /* The overall rejection rate of that rule at nominal level `nominal`,
  * simulated the same way (for the report and the tests). */
 double sequential_overall_rate(const long *looks, int k, double nominal, long sims, uint64_t seed);
-
-/* The pairs the signed-rank test needs to detect a shift of `shift_sd`
- * standard deviations of one difference with probability `power` at
- * level alpha: the least n in 6..50 by simulated power (trials, seed),
- * beyond 50 the asymptotic n = (pi/3) ((z_{1-alpha/2} + z_power) / shift)^2
- * (the test's efficiency 3/pi against the t test on normal differences);
- * -1 when shift_sd is not positive. */
-long signed_rank_pairs_needed(double shift_sd, double alpha, double power, long trials, uint64_t seed);
 
 /* A distribution-free prediction interval for one more value of the
  * population v[0..n-1] came from (the next process): the order statistics

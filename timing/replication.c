@@ -3,6 +3,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "planning.h"
 #include "signed_rank.h"
 #include "statistics.h"
 
@@ -53,6 +54,16 @@ static long processes_needed(long fewest, double scale, double wanted, double le
     return (long)ceil(rough * rough);
 }
 
+double small_sample_mad_factor(long n)
+{
+    /* Croux and Rousseeuw (1992): 1.4826 x MAD is unbiased for a normal's sd
+     * only for large n; below 10 their tabulated factors, above n / (n - 0.8). */
+    static const double table[] = {NAN, NAN, 1.196, 1.495, 1.363, 1.206, 1.200, 1.140, 1.129, 1.107};
+    if (n < 2)
+        return NAN;
+    return n < 10 ? table[n] : (double)n / ((double)n - 0.8);
+}
+
 int plan_from_pilot(const double *pilot, long n, double pct, double floor_width, long cap, double level,
                     PilotPlan *out)
 {
@@ -64,6 +75,13 @@ int plan_from_pilot(const double *pilot, long n, double pct, double floor_width,
     out->scale = robust_scale(pilot, n);
     if (isnan(out->median) || isnan(out->scale))
         return -1;
+    /* The plan takes the spread's 80% upper confidence bound (of the MAD's
+     * scale made unbiased for n: a pilot's spread is low about half the
+     * time, and a plan on it then falls short), as a standard deviation's
+     * with n - 1 degrees of freedom (timing/planning.h). */
+    out->planning_scale = n >= 2 && out->scale > 0.0
+                              ? sd_upper_bound(out->scale * small_sample_mad_factor(n), n, PLANNING_CONFIDENCE)
+                              : out->scale;
     out->wanted = fabs(out->median) * pct / 100.0;
     if (floor_width > 0.0 && floor_width < out->wanted)
         out->wanted = floor_width;
@@ -75,14 +93,14 @@ int plan_from_pilot(const double *pilot, long n, double pct, double floor_width,
     if (out->scale == 0.0)
         out->needed = out->fewest;
     else if (out->wanted > 0.0)
-        out->needed = processes_needed(out->fewest, out->scale, out->wanted, level);
+        out->needed = processes_needed(out->fewest, out->planning_scale, out->wanted, level);
     else
         out->needed = -1;
     long least = out->fewest < cap ? out->fewest : cap;
     out->processes = out->needed < 0 || out->needed > cap ? cap : out->needed;
     if (out->processes < least)
         out->processes = least;
-    out->expected_half_width = expected_median_half_width(out->processes, out->scale, level);
+    out->expected_half_width = expected_median_half_width(out->processes, out->planning_scale, level);
     out->reachable = out->expected_half_width <= out->wanted;
     return 0;
 }

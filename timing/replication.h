@@ -21,16 +21,24 @@ double robust_scale(const double *values, long n);
  * such interval (fewer than 6 at 95%). */
 double expected_median_half_width(long n, double scale, double level);
 
+/* The one-sided confidence of the spread's upper bound a plan is made on. */
+#define PLANNING_CONFIDENCE 0.8
+
+/* Croux and Rousseeuw's factor that makes 1.4826 x MAD of n normal values
+ * unbiased for their standard deviation (1.200 at 6, n / (n - 0.8) from 10). */
+double small_sample_mad_factor(long n);
+
 typedef struct PilotPlan {
     long pilot_n;               /* values in the pilot */
     double median;              /* the pilot's median */
     double scale;               /* robust_scale of the pilot */
+    double planning_scale;      /* what the plan uses: the 80% upper bound of scale x small_sample_mad_factor */
     double wanted;              /* the half-width wanted: the smaller of pct% of |median| and floor */
     long fewest;                /* the fewest values with an interval at `level` (6 at 95%) */
-    long needed;                /* the fewest n >= fewest whose expected half-width is <= wanted;
+    long needed;                /* the fewest n >= fewest whose expected half-width (at planning_scale) is <= wanted;
                                  * -1 when none is (wanted 0 with a spread) */
     long processes;             /* needed within [min(fewest, cap), cap]: what stage 2 runs */
-    double expected_half_width; /* at `processes`; NaN below `fewest` */
+    double expected_half_width; /* at `processes` and planning_scale; NaN below `fewest` */
     int reachable;              /* 1 when `processes` is expected to reach `wanted` */
 } PilotPlan;
 

@@ -1,19 +1,16 @@
 /* Series and multiple-test helpers of timing/signed_rank.h (one module,
- * split for length): Holm's procedure, lag-1 autocorrelation, batch
- * medians and the seeded generator. */
+ * split for length): Holm's procedure, lag-1 autocorrelation and the
+ * effective sample size, the interval widened for serial correlation, the
+ * permutation test of serial correlation and the seeded generator. */
 #include "signed_rank.h"
+
+#include "decision.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #define CLOMP_PI 3.14159265358979323846
-
-static int compare_doubles(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
 
 typedef struct IndexedP {
     double p;
@@ -73,48 +70,66 @@ double lag1_autocorrelation(const double *x, long n)
     return den > 0.0 ? num / den : 0.0;
 }
 
-static double median_sorted_copy(const double *x, long n)
+double lag1_bias_corrected(double r, long n)
 {
-    double *c = malloc((size_t)n * sizeof *c);
-    if (c == NULL)
-        return NAN;
-    memcpy(c, x, (size_t)n * sizeof *c);
-    qsort(c, (size_t)n, sizeof *c, compare_doubles);
-    double m = n % 2 ? c[n / 2] : 0.5 * (c[n / 2 - 1] + c[n / 2]);
-    free(c);
-    return m;
+    if (n <= 4)
+        return r;
+    return fmax(-1.0, fmin(1.0, ((double)n * r + 1.0) / (double)(n - 4)));
 }
 
-long batch_medians(const double *x, long n, long length, double *out)
+double effective_sample_size(const double *x, long n)
 {
-    if (length < 1 || n < 1)
+    int constant = 1;
+    for (long i = 1; i < n && constant; i++)
+        constant = x[i] == x[0];
+    if (constant)   /* no variance: no correlation to speak of */
+        return (double)n;
+    double rho = lag1_bias_corrected(lag1_autocorrelation(x, n), n);
+    if (!(rho > 0.0))
+        return (double)n;
+    return rho >= 1.0 ? 0.0 : (double)n * (1.0 - rho) / (1.0 + rho);
+}
+
+int widen_for_correlation(ShiftEstimate *s, double effective, double level)
+{
+    if (!s->has_ci || !(effective < (double)s->n))
         return 0;
-    long full = n / length, rest = n % length;
-    if (full == 0) {
-        out[0] = median_sorted_copy(x, n);
-        return 1;
+    double n = (double)s->n;
+    if (!(effective >= 2.0)) {
+        s->has_ci = 0;
+        return -1;
     }
-    int own_batch = rest > 0 && 2 * rest >= length;
-    long batches = full + own_batch;
-    for (long b = 0; b < batches; b++) {
-        long start = b * length, count = length;
-        if (b == batches - 1)
-            count = n - start;   /* the last takes the remainder, or is it */
-        out[b] = median_sorted_copy(x + start, count);
-    }
-    return batches;
+    double q = 0.5 + 0.5 * level;
+    double f = student_t_quantile(q, 0.5 * (effective - 1.0)) / student_t_quantile(q, n - 1.0) * sqrt(n / effective);
+    s->low = s->estimate - (s->estimate - s->low) * f;
+    s->high = s->estimate + (s->high - s->estimate) * f;
+    s->low_open = s->high_open = 0;
+    s->coverage = level;
+    return 0;
 }
 
-long decorrelating_batch_length(double r, long n, long min_batches)
+double serial_correlation_p(const double *x, long n, long permutations, uint64_t seed)
 {
-    if (!(r > 0.0))
-        return 1;
-    long length = 2;
-    while (length < n && pow(r, (double)length) / (double)length >= 0.1)
-        length++;
-    while (length > 1 && n / length < min_batches)
-        length--;
-    return length;
+    if (n < 3 || permutations < 1)
+        return 1.0;
+    double *copy = malloc((size_t)n * sizeof *copy);
+    if (copy == NULL)
+        return NAN;
+    memcpy(copy, x, (size_t)n * sizeof *copy);
+    double seen = lag1_autocorrelation(x, n);
+    ClompRng rng = {seed};
+    long as_large = 0;
+    for (long k = 0; k < permutations; k++) {
+        for (long i = n - 1; i > 0; i--) {   /* Fisher-Yates */
+            long j = (long)(rng_next(&rng) % (uint64_t)(i + 1));
+            double t = copy[i];
+            copy[i] = copy[j];
+            copy[j] = t;
+        }
+        as_large += lag1_autocorrelation(copy, n) >= seen - 1e-12;
+    }
+    free(copy);
+    return (double)(as_large + 1) / (double)(permutations + 1);
 }
 
 uint64_t rng_next(ClompRng *rng)

@@ -4,6 +4,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "decision.h"
+#include "signed_rank.h"
+
 static int compare_doubles(const void *a, const void *b)
 {
     double x = *(const double *)a, y = *(const double *)b;
@@ -121,6 +124,52 @@ int difference_interval(const SampleStats *a, const SampleStats *b, double *low,
         return -1;
     *low = a->ci_low - b->ci_high;
     *high = a->ci_high - b->ci_low;
+    return 0;
+}
+
+RateEstimate rate_of_sums(const double *y, const double *x, long n)
+{
+    RateEstimate r = {0, NAN, NAN, NAN};
+    double sy = 0.0, sx = 0.0;
+    for (long i = 0; i < n; i++) {
+        sy += y[i];
+        sx += x[i];
+    }
+    if (n < 1 || !(sx > 0.0))
+        return r;
+    r.rate = sy / sx;
+    double *e = malloc((size_t)n * sizeof *e);
+    if (n < 3 || e == NULL) {
+        free(e);
+        return r;
+    }
+    double squares = 0.0;
+    for (long i = 0; i < n; i++) {
+        e[i] = y[i] - r.rate * x[i];
+        squares += e[i] * e[i];
+    }
+    double size = effective_sample_size(e, n);
+    free(e);
+    if (size < 2.0)
+        return r;
+    r.ok = 1;
+    r.se = sqrt(squares / (double)(n - 1) / size) / (sx / (double)n);
+    r.df = size - 1.0;
+    return r;
+}
+
+int rate_difference_interval(const RateEstimate *a, const RateEstimate *b, double level, double *low, double *high)
+{
+    if (!a->ok || !b->ok)
+        return -1;
+    double va = a->se * a->se, vb = b->se * b->se, d = a->rate - b->rate;
+    double half = 0.0;
+    if (va + vb > 0.0) {
+        double df = (va + vb) * (va + vb) / (va * va / a->df + vb * vb / b->df);
+        half = student_t_quantile(0.5 + 0.5 * level, df) * sqrt(va + vb);
+    }
+    *low = d - half;
+    *high = d + half;
     return 0;
 }
 

@@ -49,6 +49,23 @@ SampleStats summarize_samples(const double *values, long n, double level);
  * Returns 0, or -1 when either has no interval. */
 int difference_interval(const SampleStats *a, const SampleStats *b, double *low, double *high);
 
+/* CLOMP 1.2's kind of figure from chunks: the total of y over the total of
+ * x (seconds over subcycles), with the standard error of that ratio by its
+ * linearisation: the residuals e = y - rate x, their variance over their
+ * effective sample size (signed_rank.h effective_sample_size: the chunks of
+ * a run are serially correlated), divided by the mean x. ok 0 below 3 chunks or when the effective size is
+ * under 2. */
+typedef struct RateEstimate {
+    int ok;
+    double rate, se;
+    double df;         /* effective sample size - 1 */
+} RateEstimate;
+RateEstimate rate_of_sums(const double *y, const double *x, long n);
+
+/* The Welch interval of a.rate - b.rate at `level` (Satterthwaite degrees
+ * of freedom); 0, or -1 when either has no estimate. */
+int rate_difference_interval(const RateEstimate *a, const RateEstimate *b, double level, double *low, double *high);
+
 /* Decimals that keep exactly one significant digit of `uncertainty` (a
  * spread or interval half-width): 0.37 -> 1, 2.6 -> 0, 0.004 -> 3. Never
  * more than max_decimals; max_decimals when uncertainty <= 0 or not finite. */

@@ -14,4 +14,6 @@ Python 3.8+, standard library only. Modules, one concern each:
   submissions      the buyer's table's inputs made into records (bundles, suites, --compare, CLOMP 1.2 text:
                    text12; machine_facts: the header); buyers_table the table from them (clomp-stats),
                    buyers_html/svg_chart the page, buyers_cli ./clomp_compare, archive the SQLite archive
+  cluster          the cluster report (docs/cluster.md): cluster_nodes reads per-node summaries and clomp_mpi's
+                   mpi.per_rank, cluster_figures names the key figures, cluster_render writes text, CSV, JSON
 """

@@ -148,8 +148,9 @@ def select(db: sqlite3.Connection, spec: str) -> List[Dict[str, object]]:
     sql = "SELECT id, label, conflict, record FROM submissions%s ORDER BY id" % (" WHERE " + " AND ".join(where) if where else "")
     out = []
     seen = set()
+    from .submissions import with_current_keys
     for rid, label, conflict, text in db.execute(sql, params):
-        r = json.loads(text)
+        r = with_current_keys(json.loads(text))
         if label in seen:
             r["label"] = "%s #%d" % (label, rid)
         seen.add(r["label"])

@@ -4,11 +4,15 @@ processes by clomp-stats (the tested C statistics, asked for JSON and read
 by name): the median, min .. max, and the 95% interval of the median
 (order statistics; none below 6 processes, when [min, max] and how often it
 holds the median are given). Written to <base>_key.processes.csv and .txt
-and printed, as suite/between_processes.sh did.
+and printed: the suite's closing lines.
 
-The figures: FIGURES (the key summary's columns users check, read from the
-.summary rows tables.py renders from the records), then one per LLNL target
-the records judge (their llnl_targets table: no target is named here).
+The figures: the catalogue's key and headline sets (clomp --list-figures:
+1.2's Runtime figures users check, the project's overhead, the headline's
+median-chunk figures and the LLNL targets' cycles), read from each run's
+record by the catalogue's member. A figure comes only from the processes
+that gave it as a result (given.py: not failed, not busy, not invalid), and
+a median only from 3 or more of them and at least half: else "no result (1
+of 3 processes gave one: 2 busy)".
 """
 from __future__ import annotations
 
@@ -18,25 +22,21 @@ import subprocess
 import sys
 from typing import Dict, List, Optional, Tuple
 
-from . import loader, safe_io, tables
+from . import catalogue, given, loader, safe_io, tables
 from .records import Suite
 
 TOP = os.path.dirname(os.path.dirname(os.path.dirname(os.path.realpath(__file__))))
-FIGURES = [("omp_barrier_us_per_loop", "OMP Barrier us/Loop"), ("bestcase_omp_speedup", "Bestcase OMP speedup"),
-           ("static_omp_speedup", "Static OMP speedup"), ("static_omp_efficacy_percent", "Static OMP efficacy %"),
-           ("static_omp_overhead_us", "Static OMP overhead us/Loop"), ("dynamic_omp_overhead_us", "Dynamic OMP overhead us/Loop"),
-           ("manual_omp_overhead_us", "Manual OMP overhead us/Loop"), ("nested_omp_overhead_us", "Nested OMP overhead us/Loop"),
-           ("omp_parallel_us_per_loop", "OMP Parallel us/Loop"), ("user_cpu_seconds", "user CPU seconds"),
-           ("system_cpu_seconds", "system CPU seconds")]
 CSV_HEADER = ("input,numa,figure,processes,runs,median,min,max,ci95_low,ci95_high,ci_coverage,range_coverage,"
-              "prediction_low,prediction_high,prediction_coverage")
+              "prediction_low,prediction_high,prediction_coverage,of,busy,invalid,failed,not_measured,said")
 INTRO = """Between processes: the key runs that ran as several processes (--replicates).
-Each figure: the median over processes, min .. max, the 95% interval of that median (order
+Each figure: how many processes gave it as a result (not failed, not on a busy machine, not
+marked invalid), the median over them, min .. max, the 95% interval of that median (order
 statistics over processes; below 6 processes none exists, and [min, max] with how often it holds
 the median is given), and where the NEXT process will land: a prediction interval (order
 statistics j and n+1-j hold a new process with probability (n+1-2j)/(n+1): 95% needs 39
-processes; with fewer, [min, max] and how often it holds the next one). The interval of the
-median says where the typical process lies, not what the next run will give."""
+processes; with fewer, [min, max] and how often it holds the next one). No median from fewer
+than 3 processes, or fewer than half: "no result". The interval of the median says where the
+typical process lies, not what the next run will give."""
 
 
 def stats_helper() -> str:
@@ -55,60 +55,38 @@ def summarise(helper: str, values: List[str]) -> Optional[Dict[str, Optional[str
     return json.loads(done.stdout.decode(), parse_float=str, parse_int=str)
 
 
-def key_rows(suite: Suite) -> List[Tuple[str, List[str], Dict[str, str], object]]:
-    """(input key, summary columns, summary row by name, record) of every OK key run, in plan order."""
+def key_rows(suite: Suite) -> List[Tuple[str, str, object, bool]]:
+    """(input key, run, record or None, run ended OK) of every key run done (OK or not), in plan order."""
     facts = tables.driver_facts(suite)
     pilot = set(suite.auto_pilot_runs)   # --replicates auto: the interval is stage 2's alone
     out = []
     for p in suite.plan:
-        if p.set_name != "key" or facts.get(p.index, [""])[0] != "OK" or p.index in pilot:
+        if p.set_name != "key" or p.index not in facts or p.index in pilot:
             continue
+        ok = facts[p.index][0] == "OK"
         rec = suite.record(p.index)
-        status, rc, seconds = facts[p.index]
-        cols = tables.summary_columns(rec)
-        row = dict(zip(cols, tables.summary_row(p, rec, status, rc, seconds)))
-        out.append(("%s|%s" % (p.args_text, row["numa"]), cols, row, rec))
+        out.append(("%s|%s" % (p.args_text, p.policy or "first-touch"), str(p.index), rec, ok))
     return out
 
 
-def _marked_invalid(rec, key: Optional[str]) -> bool:
-    """Whether the run marked measurement KEY not a result (issue 35: its figures are left out)."""
-    m = rec.measurement(key) if (rec is not None and key) else None
-    return m is not None and m.doc.get("valid") is False
+def figures():
+    """The catalogue figures of the table: its key and headline sets, in catalogue order."""
+    return [f for f in catalogue.load().figures if {"key", "headline"} & set(f.get("sets") or [])]
 
 
-def _measurement_of_column(rec) -> Dict[str, str]:
-    """.summary figure column -> the measurement key it comes from."""
-    out = {"omp_parallel_us_per_loop": tables.FORK_JOIN}
-    for key, prefix in tables.summary_measurements(rec) + tables.appended_measurements(rec):
-        for figure, _ in tables.RUNTIME_FIGURES:
-            out["%s_%s" % (prefix, figure)] = key
-    return out
+def figures_of(rows) -> List[Tuple[object, given.Given]]:
+    """(catalogue figure, Given) of one input's processes (given.py's rule)."""
+    records = [(rec.doc if rec is not None else None, ok) for _, _, rec, ok in rows]
+    return [(f, given.over(records, f)) for f in figures()]
 
 
-def figures_of(rows) -> List[Tuple[str, str, List[str]]]:
-    """(figure column, label, values) of one input's processes; a process whose run marked the
-    measurement not a result gives no value (issue 35), as in the buyer's table."""
-    out = []
-    of_column = [_measurement_of_column(rec) for _, _, _, rec in rows]   # once per process, not per figure
-    for col, label in FIGURES:
-        out.append((col, label, [r[col] for (_, _, r, rec), columns in zip(rows, of_column) if r.get(col, "")
-                                 and not _marked_invalid(rec, columns.get(col))]))
-    targets = []
-    for _, _, _, rec in rows:
-        for t in (rec.llnl_targets if rec is not None else []):
-            if t.not_judged is None and t.measurement not in [m for m, _ in targets]:
-                m = rec.measurement(t.measurement)
-                targets.append((t.measurement, (m.name if m is not None else t.measurement) + " cycles (LLNL)"))
-    for key, label in targets:
-        values = []
-        for _, _, _, rec in rows:
-            for t in (rec.llnl_targets if rec is not None else []):
-                if t.measurement == key and t.not_judged is None and t.cycles is not None \
-                        and not _marked_invalid(rec, key):
-                    values.append(tables.number_text(t.cycles))
-        out.append((key + "_llnl_target_cycles", label, values))
-    return out
+def percent(value) -> str:
+    v = None
+    try:
+        v = float(value)
+    except (TypeError, ValueError):
+        pass
+    return "%.0f%%" % (v * 100) if v is not None and v == v else "no coverage"
 
 
 def report(suite: Suite, helper: str) -> Tuple[List[str], List[str]]:
@@ -126,34 +104,43 @@ def report(suite: Suite, helper: str) -> Tuple[List[str], List[str]]:
     for key in order:
         rows = groups[key]
         inputs, numa = key.split("|", 1)
-        runs = " ".join(r["run"] for _, _, r, _ in rows)
+        runs = " ".join(r for _, r, _, _ in rows)
         txt += ["", "  %s (numa %s): %d processes, runs %s" % (inputs, numa, len(rows), runs)]
-        if suite.auto_pilot_runs and set(r["run"] for _, _, r, _ in rows) <= set(map(str, suite.env.auto_stage2_runs)):
+        if suite.auto_pilot_runs and set(r for _, r, _, _ in rows) <= set(map(str, suite.env.auto_stage2_runs)):
             txt.append("    (--replicates auto: stage 2's fresh processes alone; the pilot's %d, runs %s, planned how many "
                        "and are left out)" % (len(suite.auto_pilot_runs), " ".join(map(str, suite.auto_pilot_runs))))
-        txt.append("    %-30s %10s  %-17s  %-26s  %s" % ("figure", "median", "min .. max", "95% interval of the median",
-                                                        "next process (prediction)"))
-        for col, label, values in figures_of(rows):
-            if not values:
+        txt.append("    %-44s %-22s %10s  %-17s  %-26s  %s" % ("figure", "processes", "median", "min .. max",
+                                                              "95% interval of the median", "next process (prediction)"))
+        for fig, g in figures_of(rows):
+            if g.k == 0 and not g.why.get(given.BUSY) and not g.why.get(given.INVALID) and not g.why.get(given.FAILED):
+                continue   # measured by none of them: not this input's figure
+            counts = [str(g.total)] + [str(g.why.get(r, 0)) for r in given.REASONS]
+            if not g.summarised:
+                said = g.no_result_text()
+                csv_lines.append(",".join([inputs, numa, fig.key, str(g.k), runs] + [""] * 10 + counts
+                                          + [tables.text_cell(said)]))
+                txt.append("    %-44s %s" % (fig.label, said))
                 continue
-            s = summarise(helper, values)
+            s = summarise(helper, [tables.number_text(v) for v in g.values])
             if s is None:
                 continue
+            said = "median over %s" % g.count_text()
             cells = [s.get(k) or "" for k in ("median", "min", "max", "ci_low", "ci_high", "ci_coverage", "range_coverage",
                                                "prediction_low", "prediction_high", "prediction_coverage")]
-            csv_lines.append(",".join([inputs, numa, col, s["n"], runs] + cells))
+            csv_lines.append(",".join([inputs, numa, fig.key, s["n"], runs] + cells + counts + [tables.text_cell(said)]))
             span = "%s .. %s" % (s["min_text"], s["max_text"])
             if s.get("ci_low") is not None:
                 median_ci = "%s .. %s" % (s["ci_low_text"], s["ci_high_text"])
             else:
-                median_ci = "none from %d (min .. max: %.0f%%)" % (int(s["n"]), float(s["range_coverage"] or "nan") * 100)
+                median_ci = "none from %d (min .. max: %s)" % (int(s["n"]), percent(s.get("range_coverage")))
             if s.get("prediction_low") is None:
-                nxt = "none from 1 process"
+                nxt = "none from %s processes" % s["n"]
             else:
-                nxt = "%s .. %s holds it %.0f%%%s" % (
-                    s["prediction_low_text"], s["prediction_high_text"], float(s["prediction_coverage"]) * 100,
+                nxt = "%s .. %s holds it %s%s" % (
+                    s["prediction_low_text"], s["prediction_high_text"], percent(s["prediction_coverage"]),
                     "" if float(s["prediction_coverage"]) >= 0.95 else " (95%% needs %s processes)" % s["processes_for_prediction"])
-            txt.append("    %-30s %10s  %-17s  %-26s  %s" % (label, s["median_text"], span, median_ci, nxt))
+            txt.append("    %-44s %-22s %10s  %-17s  %-26s  %s" % (fig.label, g.count_text(), s["median_text"], span,
+                                                                  median_ci, nxt))
     return csv_lines, txt
 
 
@@ -166,7 +153,11 @@ def main(argv: List[str]) -> int:
     except (loader.SuiteError, safe_io.NotABundle, safe_io.Refused) as e:
         print("clomp-results between: %s" % e, file=sys.stderr)
         return 2
-    csv_lines, txt = report(suite, stats_helper())
+    try:
+        csv_lines, txt = report(suite, stats_helper())
+    except catalogue.CatalogueError as e:
+        print("clomp-results between: %s" % e, file=sys.stderr)
+        return 2
     if not csv_lines:
         return 0
     if len(argv) == 1:

@@ -137,6 +137,8 @@ def csv_text(subs, table) -> str:
         for f in d["figures"]:
             w.writerow(["difference_from_" + table["baseline"], f["figure"], "", s["label"], 1 if s["valid"] else 0, "",
                         _n(f.get("estimate")), _n(f.get("low")), _n(f.get("high")), f.get("rule", ""), f["verdict"], f["text"]])
+    if table["differences"] and table.get("family"):   # a row of the table, of no one submission
+        w.writerow(["families", "", "", "", "", "", "", "", "", "", "", table["family"]])
     return buf.getvalue()
 
 
@@ -233,6 +235,8 @@ def main(argv: List[str]) -> int:
         table = buyers_table.build(subs, find_stats_helper(), opts["baseline"])
         for path in write(opts["out"], subs, table):
             print("%s: wrote %s" % (ME, for_terminal(path)))
+        for line in buyers_table.primary_lines(table):   # the answer last: and why, when it cannot decide
+            print("%s: %s" % (ME, for_terminal(line)))
     except (archive.ArchiveError, sqlite3.Error) as e:
         err.write("%s: %s\n" % (ME, for_terminal(str(e))))
         return 3

@@ -16,8 +16,8 @@ td,th{border:1px solid #bbb;padding:3px 7px;vertical-align:top}th{background:#ee
 .met{background:#d4f4d4}.notmet{background:#f8d0d0}.undecided{background:#fff2c0}.na{color:#777}
 .beyond{background:#f8e0b0}.invalid{color:#b00;font-weight:bold}caption{text-align:left;font-weight:bold}
 .note{color:#444;font-size:90%}"""
-VERDICT_CLASS = {"met": "met", "not met": "notmet", "undecided": "undecided", "beyond noise": "beyond"}
-CHART_UNITS = {"omp_parallel_us_per_loop": "us/Loop", "omp_barrier_us_per_loop": "us/Loop", "static_omp_overhead_us": "us/Loop"}
+VERDICT_CLASS = {"met": "met", "not met": "notmet", "undecided": "undecided", "beyond noise": "beyond",
+                 "cannot decide": "undecided"}
 
 
 def e(value) -> str:
@@ -68,9 +68,11 @@ def header_section(subs) -> List[str]:
 
 def key_section(table, subs) -> List[str]:
     out = ["<h2>The target input: key figures</h2>",
-           '<p class="note">Each cell: the median over the target input\'s processes; with 6 or more, (the 95% interval '
-           'of the median); with 2 to 5, [min .. max] (hover a cell: how often that range holds the median); one '
-           'process: the value alone. Processes whose run marked a figure invalid are left out of it.</p>',
+           '<p class="note">Each cell: the median over the target input\'s processes that gave the figure as a result '
+           '(not failed, not on a busy machine, not marked invalid by their run: the cell says how many of how many '
+           'when not all did); none from fewer than 3 processes or fewer than half of them: <i>no result</i>, and '
+           'why. With 6 or more, (the 95% interval of the median); with 3 to 5, [min .. max] (hover a cell: how often '
+           'that range holds the median); a submission of one process: its value alone.</p>',
            "<table>", heads(subs, "figure")]
     for row in table["key"]:
         out.append("<tr><th>%s</th>%s</tr>" % (e(row["label"]), "".join(cell_td(c, s) for c, s in zip(row["cells"], subs))))
@@ -97,11 +99,12 @@ def differences_section(table, subs) -> List[str]:
     others = [by_label[d["label"]] for d in table["differences"]]
     out = ["<h2>Differences from the baseline, %s</h2>" % e(table["baseline"]),
            '<p class="note">B: the submission, A: the baseline. B/A: the median of all process ratios with its '
-           'distribution-free interval (B - A where a value is not positive); p: Mann-Whitney. The primary figure, '
-           '%s, is judged alone at 95%%; the others are one family under Holm (5%% family-wise), each interval at its '
-           'Holm step\'s level. <i>beyond noise</i>: the test rejects and the interval excludes no change. <i>no test '
-           'possible</i>: a side has fewer than two processes; the plain ratio of the medians is shown, with no '
-           'verdict.</p>' % e(table["primary"])]
+           'distribution-free interval (B - A where a value is not positive); p: Mann-Whitney. %s Each interval is '
+           'drawn at the level its Holm step gives it. <i>beyond noise</i>: Holm rejects and the interval excludes no '
+           'change. <i>no test possible</i>: a side has fewer than two processes; the plain ratio of the medians is '
+           'shown, with no verdict. <i>cannot decide</i>: a side has no result for the figure, and the cell says why on '
+           'which side (busy, invalid, failed). A cell says how many processes each side lost for the figure and why.</p>'
+           % e(table.get("family", ""))]
     if not others:
         return out + ['<p class="na">one submission: nothing to compare</p>']
     out += ["<table>", heads(others, "figure")]
@@ -130,7 +133,7 @@ def sweep_section(table, subs) -> List[str]:
         out.append("</table>")
         if not fig["rows"]:
             out.append('<p class="na">no submission has a thread sweep of this figure</p>')
-        svg = svg_chart.chart(fig["label"] + " vs threads", "threads", CHART_UNITS.get(fig["figure"], ""),
+        svg = svg_chart.chart(fig["label"] + " vs threads", "threads", fig.get("unit", ""),
                               [(label + (" [INVALID]" if not s["valid"] else ""), series[label])
                                for label, s in ((s["label"], s) for s in subs) if series[label]])
         if svg:

@@ -31,6 +31,7 @@ COMMANDS = {
     "find-suite": ("clomp_results.find_suite", "which suite of a directory run_clomp.sh --bundle [ID] rewrites (its base name)"),
     "bundle": ("clomp_results.bundle", "write the submission bundle <base>.tar.gz of a suite (MANIFEST, runtime library)"),
     "finish": ("clomp_results.finish", "a suite's end in one process: tables --write, between, report, bundle (and sign, with --sign KEY)"),
+    "cluster": ("clomp_results.cluster", "the cluster report: per-node summaries or clomp_mpi ranks, grouped, the odd nodes named (.txt, .csv, .json)"),
     "sign": ("clomp_results.sign", "sign a submission bundle: BUNDLE.sig (ssh-keygen -Y sign, namespace clomp-submission)"),
 }
 

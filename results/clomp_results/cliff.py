@@ -23,16 +23,17 @@ from __future__ import annotations
 from html import escape
 from typing import Dict, List, Optional, Tuple
 
+from . import catalogue
 from .records import count_of
 from .view import num
 
 CLIFF_FACTOR = 2.0
 OVERSUBSCRIBED_SET = "oversubscribed"
-# (measurement key, what the table calls it, the record's member)
-FIGURES = [("parallel", "fork/join (OMP Parallel us/Loop)", "us_per_loop"),
-           ("barrier", "OMP Barrier us/Loop", "us_per_loop"),
-           ("parallel_for", "parallel for (Parallel For us/Loop)", "us_per_loop"),
-           ("static", "Static overhead (Static OMP - Bestcase OMP us/Loop)", "overhead_us_per_loop")]
+
+
+def figures():
+    """The catalogue's cliff set (barrier, fork/join and parallel-for us/Loop and the Static overhead, median chunks): [catalogue.Figure]."""
+    return catalogue.load().in_set("cliff")
 
 
 def never_submitted(rel: str, name: str) -> bool:
@@ -40,11 +41,11 @@ def never_submitted(rel: str, name: str) -> bool:
     return rel.startswith("%s_%s." % (name, OVERSUBSCRIBED_SET)) or rel == "%s.%s.csv" % (name, OVERSUBSCRIBED_SET)
 
 
-def figure(doc, key: str, member: str = "us_per_loop") -> Optional[float]:
-    """A measurement's figure (us/Loop, or its overhead) from a record, None when missing, not valid or not positive."""
+def figure(doc, fig) -> Optional[float]:
+    """Catalogue figure FIG of a record, None when missing, not valid or not positive."""
     for m in doc.get("measurements") or []:
-        if isinstance(m, dict) and m.get("key") == key:
-            v = None if m.get("valid") is False else num(m.get(member))
+        if isinstance(m, dict) and m.get("key") == fig["measurement"]:
+            v = None if m.get("valid") is False else num(catalogue.value(m, fig["json"]))
             return v if v is not None and v > 0 else None
     return None
 
@@ -54,16 +55,16 @@ def points(runs: List[Tuple[str, int, dict]], target_set: str) -> Dict[int, Dict
     out: Dict[int, Dict[str, Optional[float]]] = {}
     for set_name, threads, doc in runs:
         if set_name in (target_set, OVERSUBSCRIBED_SET) and isinstance(doc, dict):
-            out[threads] = {key: figure(doc, key, member) for key, _, member in FIGURES}
+            out[threads] = {f.key: figure(doc, f) for f in figures()}
     return out
 
 
 def judge(pts: Dict[int, Dict[str, Optional[float]]], cores: int, factor: float = CLIFF_FACTOR) -> List[dict]:
     """Per figure: the values at cores - 1, cores, cores + 1, the step cores / (cores - 1), and whether it is a cliff."""
     out = []
-    for key, name, _ in FIGURES:
-        below, at, over = (pts.get(t, {}).get(key) for t in (cores - 1, cores, cores + 1))
-        row = {"figure": key, "name": name, "below": below, "at": at, "over": over, "step": None, "cliff": False}
+    for f in figures():
+        below, at, over = (pts.get(t, {}).get(f.key) for t in (cores - 1, cores, cores + 1))
+        row = {"figure": f.key, "name": f.label, "below": below, "at": at, "over": over, "step": None, "cliff": False}
         if cores - 1 < 2:
             row["why"] = "not judged: cores - 1 = %d (a team of one synchronises with no one)" % (cores - 1)
         elif below is None or at is None:

@@ -1,17 +1,19 @@
 """The figures `run_clomp.sh --compare` compares, from each process's JSON
-record (docs/json-schema.md) by member name: per selected measurement its
-us/Loop and its overhead against Bestcase, the process's CPU seconds; with
---constructs, one overhead per construct, chunk and level. A figure a
-process did not measure (null) is left out of that process.
+record (docs/json-schema.md) by member name: per selected measurement the
+catalogue's compared kinds (its median-chunk us/Loop and the project's
+overhead, catalogue.py), the process's CPU seconds; with --constructs, one
+overhead per construct, chunk and level. A figure a process did not measure
+(null) is left out of that process.
 
-Each figure has a KEY (what --primary names): the measurement's key and the
-figure joined by '_' (static_overhead, barrier_us_per_loop), user_cpu_seconds
-and system_cpu_seconds, and per construct row <construct>[_chunk<C>]_level<L>_overhead.
-Bestcase's overhead is 0 by definition: it is marked constant (never counted)."""
+Each figure has a KEY (what --primary names): the catalogue's
+(static_omp_median_overhead_us, omp_barrier_median_us_per_loop,
+user_cpu_seconds; clomp --list-figures prints them), and per construct row
+<construct>[_chunk<C>]_level<L>_overhead. Bestcase's overhead is 0 by
+definition: it is marked constant (never counted)."""
 import json
 import re
 
-from . import safe_io
+from . import catalogue, given, safe_io
 from .view import num
 
 RECORD_BYTES = 64 << 20   # one process's record (a 64-thread nested run is a few MB)
@@ -44,12 +46,22 @@ def key_part(text):
 
 
 class Figure:
-    """One figure of one process: its KEY, its name (the report's row), its value, and whether it is
-    constant by definition (never counted among the figures compared)."""
-    __slots__ = ("key", "name", "value", "constant")
+    """One figure of one process: its KEY, its name (the report's row), its unit, its value, and whether it
+    is constant by definition (never counted among the figures compared)."""
+    __slots__ = ("key", "name", "unit", "value", "constant")
 
-    def __init__(self, key, name, value, constant=False):
-        self.key, self.name, self.value, self.constant = key, name, value, constant
+    def __init__(self, key, name, value, constant=False, unit="us"):
+        self.key, self.name, self.value, self.constant, self.unit = key, name, value, constant, unit
+
+
+def process_figures(cat):
+    """The catalogue's figures of the process itself that --compare tests (its CPU seconds: the key set's)."""
+    return [f for f in cat.in_set("key") if not f.get("measurement") and f.get("json")]
+
+
+def compared_figures(cat, m):
+    """The catalogue's figures --compare tests of record measurement M."""
+    return cat.measurement_figures(dict(m, name=plain(m.get("name", ""))), compared_only=True)
 
 
 def figures(doc):
@@ -57,21 +69,20 @@ def figures(doc):
     constructs = doc.get("constructs")
     if isinstance(constructs, dict) and constructs.get("rows"):
         return construct_figures(constructs["rows"])
+    cat = catalogue.load()
     out = []
     for m in doc.get("measurements") or []:
         if not isinstance(m, dict) or not m.get("selected"):
             continue
-        name = plain(m.get("name", ""))
-        key = key_part(m.get("key") or name)
-        if num(m.get("us_per_loop")) is not None:
-            out.append(Figure(key + "_us_per_loop", "%s us/Loop" % name, num(m.get("us_per_loop"))))
-        if num(m.get("overhead_us_per_loop")) is not None:
-            out.append(Figure(key + "_overhead", "%s overhead us/Loop" % name, num(m.get("overhead_us_per_loop")),
-                              m.get("role") == "bestcase"))
-    cost = doc.get("process_cost") or {}
-    for member, name in (("user_cpu_seconds", "user CPU seconds"), ("system_cpu_seconds", "system CPU seconds")):
-        if num(cost.get(member)) is not None:
-            out.append(Figure(member, name, num(cost.get(member))))
+        for f in compared_figures(cat, m):
+            v = num(catalogue.value(m, f["json"]))
+            if v is not None:
+                out.append(Figure(f.key, plain(f.label), v, m.get("role") == "bestcase" and "overhead" in f["kind"],
+                                  f.unit))
+    for f in process_figures(cat):
+        v = num(catalogue.value(doc, f["json"]))
+        if v is not None:
+            out.append(Figure(f.key, f.label, v, unit=f.unit))
     return out
 
 
@@ -81,17 +92,67 @@ def possible_keys(doc):
     constructs = doc.get("constructs")
     if isinstance(constructs, dict) and constructs.get("rows"):
         return set(f.key for f in construct_figures(constructs["rows"], every=True))
-    keys = {"user_cpu_seconds", "system_cpu_seconds"}
+    cat = catalogue.load()
+    keys = set(f.key for f in process_figures(cat))
     for m in doc.get("measurements") or []:
         if isinstance(m, dict) and m.get("selected"):
-            key = key_part(m.get("key") or plain(m.get("name", "")))
-            keys.add(key + "_us_per_loop")
-            if m.get("role") in ("checked", "bestcase") or num(m.get("overhead_us_per_loop")) is not None:
-                keys.add(key + "_overhead")
+            keys |= set(f.key for f in compared_figures(cat, m))
     return keys
 
 
-def construct_figures(rows, every=False):
+# What clomp's judge_validity (measure/summarize.c) says, by how its reason begins, as a short name.
+INVALID_KINDS = (("its Runtime us/Loop", "mean and median chunk apart"),
+                 ("faster than Bestcase OMP beyond", "faster than Bestcase beyond its interval"),
+                 ("faster than Bestcase OMP in every round", "faster than Bestcase in every round"),
+                 ("faster than its serial reference", "below its serial reference"))
+
+
+def invalid_kind(m):
+    reason = str(m.get("invalid_reason") or "")
+    return next((name for start, name in INVALID_KINDS if reason.startswith(start)), "marked invalid by its run")
+
+
+def missing_reasons(doc):
+    """{KEY: why} of the figures this process could give (possible_keys) but did not: the reason its run
+    gave (not a result, and which rule), its Bestcase not a result, unavailable, or a construct level's
+    status (an interval holding 0 named as such: a cheap construct, not a failed one). A figure of a
+    measurement the process did not run at all is not counted as left out."""
+    out = {}
+    constructs = doc.get("constructs")
+    if isinstance(constructs, dict) and constructs.get("rows"):
+        gave = set(f.key for f in construct_figures(constructs["rows"]))
+        for f, level in construct_figures(constructs["rows"], every=True, with_level=True):
+            if f.key in gave:
+                continue
+            problem = str(level.get("problem") or "")
+            status = plain(level.get("status") or "no status")
+            out[f.key] = ("cheap: its interval holds 0" if "contains 0" in problem else status)
+        return out
+    cat = catalogue.load()
+    selected = [m for m in doc.get("measurements") or [] if isinstance(m, dict) and m.get("selected")]
+    bestcase = next((m for m in selected if m.get("role") == "bestcase"), None)
+    given_keys = set(f.key for f in figures(doc))
+    for m in selected:
+        for f in compared_figures(cat, m):
+            overhead = "overhead" in f["kind"]
+            if f.key in given_keys or (overhead and m.get("role") == "bestcase"):
+                continue   # given, or 0 by definition: nothing was left out
+            # The rule of given.py (busy before invalid: the census explains the rest), its invalid named by rule.
+            _, why = given.of_process(doc, f)
+            if m.get("unavailable"):
+                out[f.key] = "unavailable"
+            elif why == given.BUSY:
+                out[f.key] = why
+            elif m.get("valid") is False:
+                out[f.key] = invalid_kind(m)
+            elif overhead and bestcase is not None and bestcase.get("valid") is False:
+                out[f.key] = "its Bestcase: " + invalid_kind(bestcase)
+            else:
+                out[f.key] = "no value"
+    return out
+
+
+def construct_figures(rows, every=False, with_level=False):
     out = []
     for row in rows:
         for level in row.get("levels") or []:
@@ -102,10 +163,11 @@ def construct_figures(rows, every=False):
             key = "%s%s_level%s_overhead" % (key_part(row.get("construct") or row.get("construct_name", "")),
                                              "" if chunk is None else "_chunk%s" % key_part(chunk),
                                              key_part(level.get("level", "")))
-            out.append(Figure(key, "%s level %s (%sx%s) overhead us" % (
+            f = Figure(key, "%s level %s (%sx%s) overhead us" % (
                 plain(row.get("construct_name", "")), level.get("level", ""),
                 "" if level.get("outer_threads") is None else level.get("outer_threads"),
-                "" if level.get("inner_threads") is None else level.get("inner_threads")), value))
+                "" if level.get("inner_threads") is None else level.get("inner_threads")), value, unit="us")
+            out.append((f, level) if with_level else f)
     return out
 
 

@@ -12,9 +12,13 @@
 
 Exit 0 (the looks printed, or KEY can name a figure), 2 with one line on
 stderr naming what is wrong. --primary checks what the names allow: KEY's
-form, its figure, and (a measurement's figure) that side A's clomp has that
-measurement; a construct's KEY is checked against the first pair's records
-(compare-report --look)."""
+form, its figure (the catalogue's: clomp --list-figures; a key the tools
+printed before issue 43, static_overhead, is read as its figure), and (a
+measurement's figure) that side A's clomp has that measurement; a
+construct's KEY is checked against the first pair's records (compare-report
+--look). A plan whose pairs can never reach the primary figure's level with
+the exact signed-rank test (3 pairs: p >= 0.25) is refused with the pairs it
+needs (clomp-stats plan), unless --force."""
 from __future__ import annotations
 
 import os
@@ -23,8 +27,11 @@ import shutil
 import sys
 from typing import Dict, List
 
+from . import catalogue, stats_helper
 from .estimate import listing_rows
 from .safe_io import for_terminal
+
+ALPHA = "0.05"   # the primary figure's level (compare_report.ALPHA)
 
 
 class Refused(Exception):
@@ -52,23 +59,41 @@ def plan_looks(spec: str) -> List[int]:
 
 def check_primary(key: str, listing: str) -> None:
     if not re.fullmatch(r"[a-z0-9]+(_[a-z0-9]+)*", key):
-        raise Refused("--primary: '%s' is not a figure KEY (a measurement key and a figure joined by '_', e.g. "
-                      "static_overhead; --compare --list-figures prints them)" % key)
-    if key in ("user_cpu_seconds", "system_cpu_seconds") or re.fullmatch(r".*_level[0-9].*_overhead", key):
+        raise Refused("--primary: '%s' is not a figure KEY (e.g. %s; --compare --list-figures prints them)"
+                      % (key, catalogue.load().primary().key))
+    if re.fullmatch(r".*_level[0-9].*_overhead", key):
         return
-    for ending in ("_us_per_loop", "_overhead"):
-        if key.endswith(ending):
-            measurement = key[:-len(ending)]
-            break
-    else:
-        raise Refused("--primary: '%s' names no figure (KEY ends in _us_per_loop or _overhead, or is "
-                      "user_cpu_seconds/system_cpu_seconds; --compare --list-figures prints them)" % key)
-    keys = {re.sub(r"[^a-z0-9]", "_", row.get("key", "").lower()) for row in listing_rows(listing)}
-    if measurement not in keys:
-        raise Refused("--primary: '%s': side A's clomp has no measurement '%s' (clomp --list-schedules prints "
-                      "the keys)" % (key, measurement))
-    if key == "bestcase_overhead":
-        raise Refused("--primary: 'bestcase_overhead' is 0 by definition (never counted): name another")
+    cat = catalogue.load()
+    key = cat.canonical(key)
+    if any(f.key == key for f in cat.in_set("key") if not f.get("measurement") and f.get("json")):
+        return   # the process's CPU seconds
+    rows = listing_rows(listing)
+    for row in rows:   # side A's measurements, named as clomp names their figures
+        for f in cat.measurement_figures({"key": row.get("key"), "name": row.get("report name", ""),
+                                          "role": row.get("role")}, compared_only=True):
+            if f.key == key:
+                if row.get("role") == "bestcase" and "overhead" in f["kind"]:
+                    raise Refused("--primary: '%s' is 0 by definition (never counted): name another" % key)
+                return
+    raise Refused("--primary: '%s' names no figure --compare tests that side A's clomp gives (clomp --list-figures "
+                  "lists every figure; --compare --list-figures the ones a process gives)" % key)
+
+
+def check_plan(n: int, force: bool) -> None:
+    """A plan whose pairs can never reach the primary figure's level with the exact signed-rank test is
+    refused before it runs (clomp-stats plan), unless --force."""
+    if force:
+        return
+    from .between import stats_helper as helper_path
+    try:
+        p = stats_helper.plan(helper_path(), n, ALPHA)
+    except stats_helper.StatsError as e:
+        raise Refused("--compare: could not check the plan: %s" % e)
+    if not p["reachable"]:
+        raise Refused("--replicates %d: %d pairs can never show a difference at p <= %s with the exact signed-rank "
+                      "test (the smallest p from %d pairs is %.3g); it needs %d pairs: give --replicates %d or more "
+                      "(or --force to run them anyway)" % (n, n, ALPHA, n, p["smallest_p"], p["pairs_needed"],
+                                                          p["pairs_needed"]))
 
 
 def take_value(args: List[str], i: int, got: Dict[str, str], command: str) -> int:
@@ -94,7 +119,7 @@ def check_replicates(n: str) -> None:
 
 def parse_compare(cores: str, args: List[str]) -> List[str]:
     """--compare's command line as compare/compare.sh reads it; Refused with its one line."""
-    got = {"--compare": "", "--replicates": "10", "--until": "", "--out": "out", "--primary": "static_overhead"}
+    got = {"--compare": "", "--replicates": "10", "--until": "", "--out": "out", "--primary": ""}
     given, flags, clomp, numbers, i = set(), set(), [], 0, 0
     while i < len(args):
         arg = args[i]
@@ -104,7 +129,7 @@ def parse_compare(cores: str, args: List[str]) -> List[str]:
             given.add(name)
             i += taken
             continue
-        if arg in ("--list-figures", "--quick"):
+        if arg in ("--list-figures", "--quick", "--force"):
             flags.add(arg)
         elif name in ("--json", "--csv"):
             raise Refused("--compare: clomp's %s is the driver's own (the results go to --out)" % name)
@@ -128,7 +153,10 @@ def parse_compare(cores: str, args: List[str]) -> List[str]:
         clomp += [cores, "1", "64", "100", "32", "1", "1" if "--quick" in flags else "100"]
     if got["--compare"].count(",") != 1:
         raise Refused("--compare: '%s' is not A,B (two sides, one comma)" % got["--compare"])
-    return [got["--compare"], n, looks, got["--primary"], str(int("--primary" in given)),
+    if "--list-figures" not in flags:
+        check_plan(int(n), "--force" in flags)
+    primary = catalogue.load().canonical(got["--primary"]) if got["--primary"] else catalogue.load().primary().key
+    return [got["--compare"], n, looks, primary, str(int("--primary" in given)),
             str(int("--list-figures" in flags)), got["--out"]] + clomp
 
 
@@ -180,3 +208,6 @@ def main(argv: List[str]) -> int:
     except Refused as e:
         sys.stderr.write("run_clomp.sh: %s\n" % for_terminal(str(e)))
         return 2
+    except catalogue.CatalogueError as e:
+        sys.stderr.write("run_clomp.sh: --compare: %s\n" % for_terminal(str(e)))
+        return 3

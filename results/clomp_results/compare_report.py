@@ -16,7 +16,9 @@ STEM: the comparison's files' stem (<out>/CLOMP_<host>_<ID>_compare); its
 processes' records are STEM_<A|B><r>.json, pair r. RECORDS: the header records
 compare.sh wrote (date, host, arguments, replicates (the pairs), order,
 sequence, looks, side, setting; the format clomp-stats comparison-json reads).
-PRIMARY: the KEY of the figure the overall answer is about [static_overhead].
+PRIMARY: the KEY of the figure the overall answer is about [the project's
+overhead, the catalogue's primary: static_omp_median_overhead_us]; a key the
+tools printed before issue 43 (static_overhead) is read as its figure.
 --look: after PAIRS pairs, is the primary question decided at the planned
 LOOKS (N1,N2,...)? Exit 0 decided, 1 not yet, 2 PRIMARY is not a figure of
 these processes (one line), 3 an error. Without LOOKS ("-") it only checks
@@ -25,10 +27,10 @@ import os
 import sys
 from collections import Counter, OrderedDict
 
-from . import compare_figures, runtime_library, safe_write, stats_helper
+from . import catalogue, compare_figures, given, runtime_library, safe_write, stats_helper
+from .compare_words import dropped_text, interval_text, power_text, serial_text
 from .safe_io import for_terminal
 
-PRIMARY = "static_overhead"
 ALPHA = "0.05"
 CSV_HEADER = ("figure,scale,n_a,n_b,median_a,median_b,estimate,ci95_low,ci95_high,ci_coverage,u,p,test,detected,verdict,"
               "key,role,pairs,shift,shift_ci_low,shift_ci_high,shift_ci_coverage,paired_p,paired_test,holm_adjusted_p,"
@@ -76,11 +78,13 @@ def csv_cell(text, always=False):
 
 
 def process_pairs(stem, n):
-    """OrderedDict KEY -> {"name", "constant", "a": [...], "b": [...]} over the pairs 1..n in which both
-    processes gave the figure, and side -> [records]."""
+    """OrderedDict KEY -> {"name", "constant", "a": [...], "b": [...], "dropped": {"A": {why: processes},
+    "B": {...}}} over the pairs 1..n: a pair gives the figure when both its processes did; a process
+    that could give it but did not is counted on its side with the reason its record gives
+    (compare_figures.missing_reasons); and side -> [records]."""
     figures, docs = OrderedDict(), {"A": [], "B": []}
     for r in range(1, n + 1):
-        pair = OrderedDict()
+        pair, missing = OrderedDict(), {}
         for k, label in enumerate("AB"):
             doc = compare_figures.read_record("%s_%s%d.json" % (stem, label, r))
             docs[label].append(doc)
@@ -88,17 +92,26 @@ def process_pairs(stem, n):
                 entry = pair.setdefault(f.key, [f, None, None])
                 entry[1 + k] = f.value
                 entry[0].constant = entry[0].constant or f.constant
+            missing[label] = compare_figures.missing_reasons(doc)
         for key, (f, a, b) in pair.items():
-            e = figures.setdefault(key, {"name": f.name, "constant": False, "a": [], "b": []})
+            e = figures.setdefault(key, {"name": f.name, "unit": f.unit, "constant": False, "a": [], "b": [],
+                                         "dropped": {"A": Counter(), "B": Counter()}})
             e["constant"] = e["constant"] or f.constant
             if a is not None and b is not None:
                 e["a"].append(a)
                 e["b"].append(b)
+        for label in "AB":
+            for key, why in missing[label].items():
+                fig = catalogue.load().figure(key)
+                e = figures.setdefault(key, {"name": fig.label if fig else key, "unit": fig.unit if fig else "",
+                                             "constant": False, "a": [], "b": [],
+                                             "dropped": {"A": Counter(), "B": Counter()}})
+                e["dropped"][label][why] += 1
     return figures, docs
 
 
-def unit_of(figure):
-    return figure.split(" ")[-1]
+def unit_of(fig):
+    return fig["unit"]
 
 
 def constant_reason(fig):
@@ -119,34 +132,18 @@ def spread_differs(c, alpha):
 
 
 def sentence(fig, c, decided, alpha):
-    """The verdict of one figure from its paired answer and whether it was decided (primary: p at its level;
-    others: Holm)."""
-    name, unit, n = fig["name"], unit_of(fig["name"]), c["n"]
+    """The verdict of one figure from its paired answer and whether it was decided (primary: p at its level
+    with the interval excluding 0; others: Holm, with the interval at its level excluding 0)."""
+    name, unit, n = fig["name"], unit_of(fig), c["n"]
     if decided and spread_differs(c, alpha):
         return ("B's %s differs from A's in spread (median absolute deviation %.3g against %.3g), not shown in "
                 "centre (P(B>A) = %.2f, Brunner-Munzel p = %.2g)" % (name, c["mad_b"], c["mad_a"], c["p_b_greater"],
                                                                      c["bm_p"]))
     if decided:
-        return "B's %s is %s %s %s A's (shift %s..%s, p = %.2g)" % (
+        return "B's %s is %s %s %s A's (shift %s, p = %.2g)" % (
             name, c["estimate_text"].lstrip("-"), unit, "below" if c["estimate"] < 0 else "above",
-            c["ci_low_text"], c["ci_high_text"], c["p"])
+            interval_text(c), c["p"])
     return "no difference detectable with %d pairs; %s" % (n, power_text(c, unit))
-
-
-def power_text(c, unit):
-    """What these pairs could detect: the shift found with 80% power at their level, and the pairs 5% of
-    A's median needs."""
-    if c["sd_difference"] == 0:
-        return "every pair differs by the same amount (no spread to judge power by)"
-    if c["detectable_80"] is None:
-        text = "too few pairs for any shift to reach p <= %.2g" % c["nominal_alpha"]
-    else:
-        text = "80%% power at a shift of %s %s" % (c["detectable_text"], unit)
-    if c["pairs_needed_5pct"] is not None:
-        text += ", 5%% of A's median needs about %d pairs" % int(c["pairs_needed_5pct"])
-    elif c["median_a"] == 0:
-        text += " (A's median is 0: no 5% figure)"
-    return text
 
 
 def mixing_note(docs, sides):
@@ -181,8 +178,8 @@ def sequential_lines(c, looks, n):
         "not decided by the last look" if n >= looks[-1] else "stopped before the last look, not decided")
     return ["  Group-sequential (--until): looks after %s pairs, each at Pocock's level p <= %.4g (simulated overall"
             % (",".join(str(x) for x in looks), c["nominal_alpha"]),
-            "  rate of a false 'differs' %.4f against alpha %s); %s after %d pairs." % (
-                c["overall_alpha"] if c["overall_alpha"] is not None else float("nan"), ALPHA, done, n)]
+            "  rate of a false 'differs' %s against alpha %s); %s after %d pairs." % (
+                "%.4f" % c["overall_alpha"] if c["overall_alpha"] is not None else "n/a", ALPHA, done, n)]
 
 
 def nothing_compared(docs, n):
@@ -201,8 +198,19 @@ def nothing_compared(docs, n):
     return [text + ", so neither a difference nor its absence can be said."]
 
 
-def report(stem, header_text, helper, primary=PRIMARY):
+def undecided_reason(fig, n):
+    """Which reason holds on which side when the primary figure FIG (process_pairs' entry, None: measured by
+    neither side) is missing from pairs: 'side B: 6 of 6 processes busy; side A: 1 of 6 processes mean and
+    median chunk apart' - each side's processes left out (issue 44's counts, compare_figures.missing_reasons)
+    in given.py's one printing of it; '' when none was."""
+    if fig is None:
+        return ""
+    return given.side_reason([("side %s" % side, given.Given(total=n, why=fig["dropped"][side])) for side in "AB"])
+
+
+def report(stem, header_text, helper, primary=None):
     """(text, csv, json bytes) of the comparison."""
+    primary = catalogue.load().canonical(primary) if primary else catalogue.load().primary().key
     single, sides, settings = read_header(header_text)
     n = int(single.get("replicates", "0"))
     looks = parse_looks(single.get("looks"))
@@ -228,8 +236,12 @@ def report(stem, header_text, helper, primary=PRIMARY):
     p_fig = figures.get(primary)
     out.append("")
     if p_fig is None or primary not in compared:
-        overall = ("Overall: the primary figure, %s, was not measured here, or was not a result in any pair (an invalid "
-                   "measurement: the processes' output is in .full; name another with --primary)." % primary)
+        why = undecided_reason(p_fig, n)
+        overall = ("Overall: no answer on the primary figure, %s: %s." % (primary, (
+            "it was not a result in any pair (%s; the processes' output is in .full)" % why) if why else
+            "it was not measured here (name another with --primary)"))
+        if p_fig is not None and dropped_text(p_fig, n):
+            out.append("Primary figure: %s: no pair kept; %s." % (primary, dropped_text(p_fig, n).split("; ", 1)[1]))
     elif primary in constant:
         overall = "Overall: the primary figure, %s, is %s: name another with --primary." % (
             primary, constant_reason(p_fig))
@@ -239,39 +251,53 @@ def report(stem, header_text, helper, primary=PRIMARY):
         said = sentence(p_fig, c, decided[primary], c["nominal_alpha"])
         out += ["Primary figure: %s (%s), %d pairs. The exact Wilcoxon signed-rank test on the pair differences B - A"
                 % (primary, p_fig["name"], c["n"]),
-                "(%s) at alpha %s; shift: Hodges-Lehmann, with its signed-rank interval (coverage %s)." % (
+                "(%s) at alpha %s; shift: Hodges-Lehmann, with the interval of the shifts the test keeps (coverage %s)." % (
                     c["test"], ALPHA, "n/a" if c["ci_coverage"] is None else "%.4f" % c["ci_coverage"]),
                 "  A median %.4g, B median %.4g; shift B - A %s%s; p = %.3g" % (
                     c["median_a"], c["median_b"], c["estimate_text"],
-                    "" if c["ci_low"] is None else " (%s..%s)" % (c["ci_low_text"], c["ci_high_text"]), c["p"]),
-                "  P(B > A) = %.2f (Brunner-Munzel p = %s); spread (median absolute deviation) A %.3g, B %.3g" % (
-                    c["p_b_greater"] if c["p_b_greater"] is not None else float("nan"),
+                    " (no interval: the test keeps every shift at this level)" if interval_text(c) is None
+                    else " (%s)" % interval_text(c), c["p"]),
+                "  P(B > A) = %s (Brunner-Munzel p = %s); spread (median absolute deviation) A %.3g, B %.3g" % (
+                    "%.2f" % c["p_b_greater"] if c["p_b_greater"] is not None else "n/a",
                     "n/a" if c["bm_p"] is None else "%.2g" % c["bm_p"], c["mad_a"], c["mad_b"]),
-                "  Power: %s." % power_text(c, unit_of(p_fig["name"]))]
+                "  Power: %s." % power_text(c, unit_of(p_fig), looks)]
+        if serial_text(c):
+            out.append("  Serial correlation: %s." % serial_text(c))
+        if dropped_text(p_fig, n):
+            out.append("  Processes left out: %s." % dropped_text(p_fig, n))
         out += sequential_lines(c, looks, n)
         out.append("  Verdict: %s." % said)
         overall = "Overall (%s: %s, the primary figure): %s." % (primary, p_fig["name"], said)
     for k in others:
         answers[k] = stats_helper.paired(helper, figures[k]["a"], figures[k]["b"], ALPHA, m)
-    reject, adjusted = stats_helper.holm(helper, ALPHA, [answers[k]["p"] for k in others])
-    holm_p = dict(zip(others, adjusted))
+    holm = stats_helper.holm(helper, ALPHA, [answers[k]["p"] for k in others])
+    holm_p = dict(zip(others, holm["adjusted"]))
     step_alpha = {}
-    for k, r in zip(others, reject):
-        decided[k] = bool(r)
-        # A figure Holm finds different: its interval at the level of the step that rejected it,
-        # 1 - 0.05/(m - j), j the figures with a smaller p (tied figures share the first tie's step),
-        # which excludes no change as its test does; at 1 - 0.05/m it could hold 0 beside "differs".
-        left = m - sum(1 for o in others if answers[o]["p"] < answers[k]["p"])
-        step_alpha[k] = 0.05 / left if r else 0.05 / max(1, m)
-        if r and left != m:
-            answers[k] = stats_helper.paired(helper, figures[k]["a"], figures[k]["b"], ALPHA, left)
+    for k, r, level in zip(others, holm["rejected"], holm["interval_level"]):
+        # Each figure's interval at the level clomp-stats holm gives it (its step's when rejected, else
+        # Bonferroni's): one Holm, in C; "differs" only where that interval excludes 0 as well.
+        step_alpha[k] = 1.0 - level
+        if level != 1.0 - answers[k]["nominal_alpha"]:
+            answers[k] = stats_helper.paired(helper, figures[k]["a"], figures[k]["b"], ALPHA, m, ci_level=level)
+        decided[k] = bool(r) and bool(answers[k]["ci_excludes_0"])
     out += ["", "Other figures: the same paired test, judged together by Holm's procedure (family-wise %s over the %d"
             % (ALPHA, m),
             "figures); shifts with their interval at %s each (Bonferroni), one that differs at the level of the Holm "
             "step that rejected it; power at %s." % (
                 "%.4g%%" % (100 * (1 - 0.05 / m)) if m else "-", "0.05/%d" % m if m else "-")]
+    tested = [what for what, there in (("the primary answer at %s" % ALPHA, primary in answers),
+                                       ("the other figures' family under Holm at %s" % ALPHA, m > 0)) if there]
+    if tested:
+        out.append("Error rate: %s: a false 'differs' anywhere in this report has probability at most %.2g." % (
+            " and ".join(tested), float(ALPHA) * len(tested)))
     if constant:
         out.append("Not counted (constant): %s." % ", ".join("%s (%s)" % (k, constant_reason(figures[k])) for k in constant))
+    lost = [(k, dropped_text(figures[k], n)) for k in others if dropped_text(figures[k], n)]
+    lost += [(k, "no pair kept; %s" % dropped_text(f, n).split("; ", 1)[1]) for k, f in figures.items()
+             if k not in compared and not f["constant"] and dropped_text(f, n)]
+    if lost:
+        out.append("Processes left out (a pair is kept only when both its processes gave the figure):")
+        out += ["  %s: %s" % (k, t) for k, t in lost]
     out.append("%-28s %10s %10s  %-26s %8s %8s  %s" % ("figure", "A median", "B median", "shift B-A (interval)", "p",
                                                         "Holm p", "verdict"))
     csv_lines, rows = [CSV_HEADER], []
@@ -289,8 +315,7 @@ def report(stem, header_text, helper, primary=PRIMARY):
         else:
             said = "not counted: %s" % constant_reason(fig)
         if role == "holm":
-            shown = "%s%s" % (c["estimate_text"], "" if c["ci_low"] is None else " (%s..%s)" % (c["ci_low_text"],
-                                                                                              c["ci_high_text"]))
+            shown = "%s%s" % (c["estimate_text"], "" if interval_text(c) is None else " (%s)" % interval_text(c))
             out.append("%-28s %10s %10s  %-26s %8.2g %8.2g  %s" % (key, "%.4g" % c["median_a"], "%.4g" % c["median_b"],
                                                                    shown, c["p"], holm_p[key], said))
         u = stats_helper.compare(helper, fig["a"], fig["b"], level)
@@ -304,10 +329,18 @@ def report(stem, header_text, helper, primary=PRIMARY):
                                    praw("detectable_80"), praw("sd_difference"), praw("pairs_needed_5pct"), praw("p_b_greater"), praw("bm_p")]))
         ci_level = "" if c is None or c["ci_coverage"] is None else (
             repr(1 - c["nominal_alpha"]) if role == "primary" else repr(1 - step_alpha[key]))
+        for side in "AB":
+            for why, k in sorted(fig["dropped"][side].items()):
+                records.append("dropped\t%s\t%s\t%d\t%s" % (key, side, k, why))
         records.append("figure\t%s\t%s\t%d\t%s\t%s\t%s\t%s\t%s\t%s" % (
             key, role, 1 if decided.get(key) else 0, repr(holm_p[key]) if key in holm_p else "NA", ci_level or "NA",
             fig["name"], ",".join(repr(v) for v in fig["a"]), ",".join(repr(v) for v in fig["b"]), said))
         rows.append((key, c, said))
+    for key, fig in figures.items():
+        if key not in compared:
+            for side in "AB":
+                for why, k in sorted(fig["dropped"][side].items()):
+                    records.append("dropped\t%s\t%s\t%d\t%s" % (key, side, k, why))
     out.append("")
     if not compared:
         # No figure measured by both sides (every construct level unresolved, say): why, never "no difference".
@@ -323,6 +356,10 @@ def report(stem, header_text, helper, primary=PRIMARY):
     else:
         out.append("Verdict: %d of %d figures differ (the primary at alpha %s, the others under Holm); no difference is "
                    "detectable in the rest." % (flagged, m + (1 if primary in answers else 0), ALPHA))
+    if primary in answers and not decided.get(primary):
+        why = undecided_reason(p_fig, n)   # which reason holds, on which side (issue 43, item 6)
+        if why:
+            overall = overall[:-1] + "; not a result in every process: %s." % why
     out.append(overall)
     js = stats_helper.comparison_json(helper, level, "\n".join(records) + "\n")
     return "\n".join(out) + "\n", "\n".join(csv_lines) + "\n", js
@@ -330,6 +367,7 @@ def report(stem, header_text, helper, primary=PRIMARY):
 
 def look(stem, pairs, helper, primary, looks_text):
     """--look: 0 decided, 1 not yet, 2 PRIMARY is no (counted) figure of these processes."""
+    primary = catalogue.load().canonical(primary)
     figures, docs = process_pairs(stem, pairs)
     possible = set()
     for doc in docs["A"] + docs["B"]:
@@ -371,14 +409,14 @@ def main(argv):
             return list_figures(argv[1])
         if argv[:1] == ["--look"] and len(argv) == 6:
             return look(argv[1], int(argv[2]), argv[3], argv[4], argv[5])
-    except (ValueError, stats_helper.StatsError) as e:
+    except (ValueError, stats_helper.StatsError, catalogue.CatalogueError) as e:
         sys.stderr.write("run_clomp.sh: --compare: %s\n" % for_terminal(str(e)))
         return 3
     if len(argv) not in (3, 4):
         sys.stderr.write("usage: compare-report STEM RECORDS HELPER [PRIMARY]\n")
         return 2
     stem, records_path, helper = argv[:3]
-    primary = argv[3] if len(argv) == 4 and argv[3] else PRIMARY
+    primary = argv[3] if len(argv) == 4 and argv[3] else None
     try:
         with open(records_path, encoding="utf-8") as f:
             header = with_runtime(f.read())
@@ -391,7 +429,7 @@ def main(argv):
             safe_write.replace_file(fd, name + ".json", js)
         finally:
             os.close(fd)
-    except (ValueError, stats_helper.StatsError, safe_write.UnsafeTarget, OSError) as e:
+    except (ValueError, stats_helper.StatsError, catalogue.CatalogueError, safe_write.UnsafeTarget, OSError) as e:
         sys.stderr.write("run_clomp.sh: --compare: %s\n" % for_terminal(str(e)))
         return 3
     sys.stdout.write(text)

@@ -44,20 +44,18 @@ import math
 import re
 from typing import Callable, Dict, List, Optional
 
-from . import cliff, full_text, tables
+from . import catalogue, cliff, full_text, tables
 from .loader import read_table
 from .records import INPUT_NAMES, PLAIN_INT, count_of
 from .safe_io import SAFE_NAME, for_terminal
 
 CAP = 10
 POLICY = re.compile(r"^[A-Za-z0-9_.,:=-]*$")
-# A measurement's .csv columns and the record's members they are written from (report/csv_report.c).
-CSV_MEASUREMENT = [("threads", "threads"), ("runtime_seconds", "runtime_seconds"), ("us_per_loop", "us_per_loop"),
-                   ("speedup", "speedup"), ("efficacy_percent", "efficacy_percent"), ("overhead_us", "overhead_us_per_loop"),
-                   ("runtime_us_per_loop", "runtime_us_per_loop"), ("runtime_speedup", "runtime_speedup"),
-                   ("runtime_efficacy_percent", "runtime_efficacy_percent"),
-                   ("runtime_overhead_us", "runtime_overhead_us_per_loop"), ("noise_spans_disturbed", "noise_spans_disturbed"),
-                   ("noise_involuntary_switches", "noise_involuntary_switches"), ("noise_migrations", "noise_migrations")]
+# A measurement's .csv columns that are no figure of the catalogue, and the record's members they are
+# written from (report/figures.c); the figures' own come from the catalogue (csv_measurement).
+OTHER_CSV_MEASUREMENT = [("threads", "threads"), ("runtime_seconds", "runtime_seconds"),
+                         ("noise_spans_disturbed", "noise_spans_disturbed"),
+                         ("noise_involuntary_switches", "noise_involuntary_switches"), ("noise_migrations", "noise_migrations")]
 LSCPU_FIELDS = ("Model name", "CPU(s)", "On-line CPU(s) list", "Socket(s)", "Core(s) per socket", "Thread(s) per core",
                 "NUMA node(s)")
 
@@ -76,6 +74,12 @@ class Said:
     def close(self) -> None:
         if self.count > CAP:
             self.reasons.append("... and %d more differences of %s" % (self.count - CAP, self.kind))
+
+
+def csv_measurement():
+    """[(CSV column, record member)] of a measurement's row: the catalogue's figure kinds (each one's column
+    and member, '.' between levels), then the other columns."""
+    return [(k["csv"], k["json"]) for k in catalogue.load().kinds if k.get("csv") and k.get("json")] + OTHER_CSV_MEASUREMENT
 
 
 def _same_number(cell: str, value) -> bool:
@@ -179,10 +183,10 @@ def check_tables(suite, reasons: List[str]) -> None:
     if suite.constructs is not None:
         carried[suite.name + ".constructs.csv"] = suite.constructs
     for fname, lines in tables.render(suite).items():
-        if cliff.never_submitted(fname, suite.name):
-            continue   # the team-size cliff's oversubscribed run: its table stays out of every bundle
         want = read_table(fname, "\n".join(lines).encode())
         have = carried.get(fname)
+        if have is None and cliff.never_submitted(fname, suite.name):
+            continue   # the oversubscribed run's table: a bundle leaves it out by design
         if have is None:
             say("%s is missing: the records give it %d rows" % (for_terminal(fname), len(want.rows)))
             continue
@@ -225,6 +229,7 @@ def check_csv(suite, reasons: List[str]) -> None:
         rows.setdefault((row.get("run", ""), row.get("key", "")), row)
     columns = set(suite.csv.columns)
     csv_name = suite.name + ".csv"
+    measured = csv_measurement()
     for p in suite.plan:
         rec = suite.record(p.index)
         if rec is None or _table_of(p) != ".csv" or rec.status != "ok":
@@ -238,7 +243,8 @@ def check_csv(suite, reasons: List[str]) -> None:
             checks = list(run_inputs) + [("verification", m.verification), ("selected", 1 if m.selected else 0)]
             checksum = m.get("checksum") if isinstance(m.get("checksum"), dict) else {}
             checks += [("checksum_" + k, checksum.get(k)) for k in ("sum", "residue", "total") if k in checksum]
-            checks += [(column, m.doc.get(member)) for column, member in CSV_MEASUREMENT if member in m.doc]
+            checks += [(column, catalogue.value(m.doc, member)) for column, member in measured
+                       if member.split(".", 1)[0] in m.doc]
             wrong = [(c, v) for c, v in checks if c in columns and not _same_number(row.get(c, ""), v)]
             if wrong:      # the first difference of the run: one line a run
                 column, value = wrong[0]

@@ -17,7 +17,7 @@ import math
 import re
 from typing import Callable, Dict, List, Optional
 
-from . import tables
+from . import catalogue, tables
 from .records import INPUT_NAMES
 from .safe_io import SAFE_NAME, for_terminal
 
@@ -25,12 +25,20 @@ SHOWN = 10    # runs named in one line
 RUN_START = re.compile(r"^=== run ([0-9]{1,9})/[0-9]{1,9}: (.*)$")
 RUN_END = re.compile(r"^=== end of run ([0-9]{1,9}): exit status (-?[0-9]{1,9}) \(([A-Z]+)\)$")
 SUMMARY_MARK = "----------- Comma-delimited summary ----------"
-SUMMARY_ROWS = {"Runtime": ("runtime_seconds", 3), "us/Loop": ("runtime_us_per_loop", 2),
-                "Speedup": ("runtime_speedup", 1), "Efficacy": ("runtime_efficacy_percent", 1),
-                "Overhead": ("runtime_overhead_us_per_loop", 2)}
+# The decimal places CLOMP 1.2's comma-delimited summary prints each row at (report/text_summary.c).
+SUMMARY_DECIMALS = {"Runtime": 3, "us/Loop": 2, "Speedup": 1, "Efficacy": 1, "Overhead": 2}
 HEADER_INPUT = re.compile(r"^ *(numThreads|timeScale): (-?[0-9]{1,9})\b")
 PLACEMENT = re.compile(r"^ Thread placement: [0-9]+ -> ")
 NOISE_THREAD = re.compile(r"^   Noise thread ([0-9]+): .*, lost ([0-9.]+)%, ")
+
+
+def summary_rows() -> Dict[str, tuple]:
+    """label -> (record member, decimals) of CLOMP 1.2's summary rows: Runtime, then the catalogue's kinds
+    1.2 prints (its text_line: us/Loop, Speedup, Efficacy, Overhead), each read from its member."""
+    rows = {"Runtime": ("runtime_seconds", SUMMARY_DECIMALS["Runtime"])}
+    for k in catalogue.load().runtime_kinds():
+        rows[k["text_line"]] = (k["json"], SUMMARY_DECIMALS[k["text_line"]])
+    return rows
 
 
 def _printed(cell: str, value, decimals: int) -> bool:
@@ -72,10 +80,10 @@ def _summary_block(body: List[str]):
             at = i
     if at is None or at + 1 >= len(body):
         return None
-    rows = {}
+    rows, known = {}, summary_rows()
     for line in body[at + 2:]:
         label, _, rest = line.partition(",")
-        if label not in SUMMARY_ROWS:
+        if label not in known:
             break
         rows[label] = rest.split(",")
     width = len(rows.get("us/Loop", []))
@@ -96,11 +104,12 @@ def _compare_text(p, rec, body: List[str], where: str, say: Callable[[str], None
                 say("%s: its text says %s %s, its record %s" % (where, m.group(1), m.group(2), for_terminal(str(rec.inputs.get(m.group(1)))[:40])))
                 return
     block = _summary_block(body)
+    summary = summary_rows()
     named = {}
     for m in rec.measurements:
         named.setdefault(m.name, m)
     if block is None:
-        if any(m.get("runtime_us_per_loop") is not None for m in rec.measurements):
+        if any(m.get(summary["us/Loop"][0]) is not None for m in rec.measurements):
             say("%s: no CLOMP 1.2 summary in its text, which its record's figures would be printed in" % where)
         return
     inputs, rows, names = block
@@ -114,7 +123,7 @@ def _compare_text(p, rec, body: List[str], where: str, say: Callable[[str], None
             say("%s: its text's summary has a column '%s' that its record does not" % (where, for_terminal(name[:80])))
             return
         for label, cells in rows.items():
-            member, decimals = SUMMARY_ROWS[label]
+            member, decimals = summary[label]
             if k < len(cells) and not _printed(cells[k], m.get(member), decimals):
                 say("%s: its text prints %s %s %s, its record %s" % (where, for_terminal(name[:80]), label, for_terminal(cells[k].strip()[:40]),
                                                                    for_terminal(str(m.get(member))[:40])))

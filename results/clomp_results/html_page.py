@@ -116,22 +116,41 @@ def head(suite, views, first_failure):
     return out
 
 
-def busy_banner(suite):
-    """The noise census's busy verdict, for every run whose record has one; a run oversubscribed
-    by design (by_design.py) is named apart: its own team made its census find the node busy."""
+def busy_runs(suite):
+    """[(run, the census's reason)] of every run whose record's noise census found the machine busy, but a run
+    oversubscribed by design (by_design.py): its own team made its census find the node busy."""
     optional = by_design.oversubscribed_by_design(suite, core_count(suite))
-    busy = []
+    out = []
     for run in sorted(set(suite.records) - set(optional)):
         census = suite.records[run].noise_census
         if isinstance(census, dict) and census.get("busy"):
-            why = census.get("busy_reason") or census.get("note") or ""
-            busy.append("run %d%s" % (run, ": " + str(why) if why else ""))
+            out.append((run, str(census.get("busy_reason") or census.get("note") or "no reason recorded")))
+    return out
+
+
+def busy_banner(suite):
+    """One sentence when the noise census found the machine busy, and a link to each run's reason; the runs
+    oversubscribed by design are named apart."""
+    optional = by_design.oversubscribed_by_design(suite, core_count(suite))
     line = by_design.describe(optional)
     out = ["<p>%s%s.</p>" % (e(line[:1].upper()), e(line[1:]))] if optional else []
+    busy = busy_runs(suite)
     if not busy:
         return out
-    return ['<p class="notmet">This machine was busy (the noise census): these figures measure the contention, not the '
-            "node's OpenMP overhead. %s</p>" % e("; ".join(busy))] + out
+    return ['<p class="notmet">This machine was busy during %d of %d runs (the noise census): their figures measure the '
+            'contention, not the node\'s OpenMP overhead, and are not results (<a href="#busy-runs">which runs, and '
+            'why</a>).</p>' % (len(busy), len(suite.records) - len(optional))] + out
+
+
+def busy_section(suite):
+    """Each busy run and the census's reason: what the banner links to."""
+    busy = busy_runs(suite)
+    if not busy:
+        return []
+    return (['<h2 id="busy-runs">Busy runs</h2>',
+             "<p>The noise census (docs/noise.md) timed fixed work on each thread before the timed runs; a run is busy "
+             "when a thread lost 25% or more of its time to other work. Run the suite again on an idle node.</p>", "<ul>"]
+            + ["<li>run %d: %s</li>" % (run, e(why)) for run, why in busy] + ["</ul>"])
 
 
 def charts_section(views, charts, no_charts):
@@ -241,6 +260,7 @@ def page(suite, views, drawn, charts_dir_name, no_charts="", first_failure="", s
     parts += sweeps_section(sweeps)
     parts += environment_section(suite)
     parts += warnings_section(suite)
+    parts += busy_section(suite)
     parts += files_section(suite)
     parts.append('<p class="na">Made by run_clomp.sh (results/clomp_results) on %s. Self-contained: no scripts, no network.</p>'
                  % time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()))

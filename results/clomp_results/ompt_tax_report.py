@@ -40,7 +40,7 @@ def by_figure(doc):
 
 
 def g(v, spec):
-    return "nan" if v is None else spec % v
+    return "n/a" if v is None else spec % v   # NaN never reaches an output (issue 43)
 
 
 def interval(lo, hi):

@@ -50,7 +50,8 @@ def comparison_json(helper, level, records):
 
 PAIRED_NUMBERS = ("median_a", "median_b", "estimate", "ci_low", "ci_high", "ci_coverage", "w_plus", "p", "alpha",
                   "nominal_alpha", "overall_alpha", "sd_difference", "detectable_80", "pairs_needed_5pct", "p_b_greater",
-                  "bm_statistic", "bm_df", "bm_p", "mad_a", "mad_b")
+                  "bm_statistic", "bm_df", "bm_p", "mad_a", "mad_b", "p_floor", "serial_lag1", "serial_lag1_corrected",
+                  "effective_pairs", "serial_p", "sd_upper_80")
 
 
 def answer(helper, args, numbers):
@@ -70,38 +71,32 @@ def answer(helper, args, numbers):
     return out
 
 
-def paired(helper, a, b, alpha="0.05", tests=1, looks=None):
-    """The paired comparison of B with A (pair i: a[i], b[i]): clomp-stats paired (compare/paired_answer.c)."""
+def paired(helper, a, b, alpha="0.05", tests=1, looks=None, ci_level=None):
+    """The paired comparison of B with A (pair i: a[i], b[i]): clomp-stats paired (compare/paired_answer.c);
+    CI_LEVEL: the interval's level when not 1 - the decision's (a Holm figure's interval_level)."""
     args = ["paired", "--json", "--alpha", alpha, "--tests", str(tests)]
     if looks:
         args += ["--looks", ",".join(str(n) for n in looks)]
+    if ci_level is not None:
+        args += ["--ci-level", repr(float(ci_level))]
     out = answer(helper, args + [",".join(repr(v) for v in a), ",".join(repr(v) for v in b)], PAIRED_NUMBERS)
-    for k in ("n", "tests", "look", "decided", "bm_degenerate"):
+    for k in ("n", "tests", "look", "decided", "bm_degenerate", "ci_low_open", "ci_high_open", "serial", "ci_excludes_0"):
         out[k] = int(out[k])
     return out
 
 
 def holm(helper, alpha, p_values):
-    """Holm's procedure (clomp-stats holm): ([rejected 0/1], [adjusted p]) in the p-values' order."""
+    """Holm's procedure (clomp-stats holm, the one Holm of the package): {"rejected": [bool], "adjusted":
+    [float], "step_level": [confidence level of its step], "interval_level": [the level its interval is
+    drawn at: its step's when rejected, else 1 - alpha/m]}, in the order given. Nothing of it is recomputed
+    here: the reports draw each interval at interval_level."""
     if not p_values:
-        return [], []
-    out = answer(helper, ["holm", "--json", alpha, ",".join(repr(p) for p in p_values)], ())
-    try:
-        return [int(x) for x in out["reject"]], [float(x) for x in out["adjusted"]]
-    except (KeyError, TypeError, ValueError):
-        raise StatsError("clomp-stats holm --json: members missing")
-
-
-def holm_steps(helper, alpha, p_values):
-    """Holm's procedure with each figure's step (clomp-stats holm, the one Holm of the package):
-    {"rejected": [bool], "adjusted": [float], "step_level": [confidence level of its step]}, in the order
-    given; the buyer's table draws each figure's interval at its step level."""
-    if not p_values:
-        return {"rejected": [], "adjusted": [], "step_level": []}
+        return {"rejected": [], "adjusted": [], "step_level": [], "interval_level": []}
     out = answer(helper, ["holm", "--json", repr(float(alpha)), ",".join(repr(float(p)) for p in p_values)], ())
     try:
         return {"rejected": [bool(int(x)) for x in out["reject"]], "adjusted": [float(x) for x in out["adjusted"]],
-                "step_level": [float(x) for x in out["step_level"]]}
+                "step_level": [float(x) for x in out["step_level"]],
+                "interval_level": [float(x) for x in out["interval_level"]]}
     except (KeyError, TypeError, ValueError):
         raise StatsError("clomp-stats holm --json: members missing")
 
@@ -113,3 +108,43 @@ def summary(helper, values):
         return json.loads(answer.decode("utf-8", "replace"), parse_float=str, parse_int=str)
     except ValueError as e:
         raise StatsError("clomp-stats summary --json: not JSON (%s)" % e)
+
+
+def judge(helper, bound, nominal_ghz, core, low, high, processes=None):
+    """LLNL's target BOUND judged by clomp's own rule (clomp-stats judge, measure/llnl_targets.c): LOW .. HIGH
+    cycles, nominal TSC cycles at NOMINAL_GHZ (None: core cycles already), CORE the cores' clock range (None:
+    unknown: no verdict for nominal cycles); PROCESSES (2..5): LOW .. HIGH is those processes' min .. max, and
+    the verdict covers them only. {"verdict", "core_low", "core_high", "qualified", "text"}."""
+    core = core if core and None not in core else (None, None)
+    args = ["judge", "--json", repr(float(bound)), "core" if not nominal_ghz else repr(float(nominal_ghz)),
+            "unknown" if core[0] is None else repr(float(core[0])), "unknown" if core[1] is None else repr(float(core[1])),
+            repr(float(low)), repr(float(high))]
+    if processes is not None and 1 < processes < 6:
+        args.append(str(int(processes)))
+    out = answer(helper, args, ("core_low", "core_high"))
+    out["qualified"] = bool(int(out["qualified"]))
+    return out
+
+
+def outliers(helper, request):
+    """The outlier rule (timing/outlier_rule.h) for many distributions in one process: clomp-stats
+    outliers (compare/outlier_answer.c) on REQUEST (its text); its answer, one dict per line in order."""
+    text = run(helper, ["outliers"], request.encode("utf-8"))
+    out = []
+    for line in text.decode("utf-8", "replace").splitlines():
+        try:
+            doc = json.loads(line)
+        except ValueError as e:
+            raise StatsError("clomp-stats outliers: not JSON (%s)" % e)
+        if not isinstance(doc, dict) or not ("distribution" in doc or "member" in doc):
+            raise StatsError("clomp-stats outliers: members missing")
+        out.append(doc)
+    return out
+
+
+def plan(helper, pairs, alpha="0.05"):
+    """Whether PAIRS pairs can reach ALPHA with the exact signed-rank test at all (clomp-stats plan,
+    compare/plan_answer.c): {"smallest_p", "pairs_needed", "reachable"}."""
+    out = answer(helper, ["plan", "--json", str(int(pairs)), alpha], ("smallest_p", "pairs_needed", "reachable"))
+    out["pairs_needed"], out["reachable"] = int(out["pairs_needed"]), int(out["reachable"])
+    return out

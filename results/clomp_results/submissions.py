@@ -19,8 +19,13 @@ suite's files but MANIFEST, the HTML report, its charts and the runtime
 description a bundle adds), host, suite, suite_id, header [[fact, value]],
 validation {status, exit, reasons}, valid, target_input, runs, key {figure:
 [values per process]}, dropped {figure: processes whose figure the run
-marked invalid}, targets, clock, sweep {figure: {threads: [values]}},
-constructs {row: [values]}, notes.
+marked invalid (or whose Bestcase it marked so, for an overhead)}, dropped_why
+{figure: {reason: processes}} (compare_figures.invalid_kind), given {figure:
+{of: processes, busy, invalid, failed, not measured: how many gave none and
+why}}, targets, clock, sweep {figure: {threads: [values]}}, constructs {row:
+[values]}, notes. The figures are the catalogue's (clomp --list-figures):
+its key and sweep sets, by key; a figure comes only from a process that gave
+it as a result (given.py).
 """
 from __future__ import annotations
 
@@ -31,27 +36,22 @@ import os
 import re
 from typing import Dict, List, Optional
 
-from . import compare_figures, crosscheck, grade, loader, machine_facts, safe_io, tables, text12, validate
+from . import catalogue, compare_figures, crosscheck, given, grade, loader, machine_facts, safe_io, tables, text12, validate
 from .safe_io import NotABundle, Refused, for_terminal
 from .view import num
 
-# The target input's figures (the key table's rows): id (the .summary's column), label, measurement key,
-# record member. The members are the Runtime-based figures CLOMP 1.2 prints and the .summary holds (but one).
-KEY_FIGURES = [
-    ("serial_ref_us_per_loop", "Serial Ref us/Loop", "serial", "runtime_us_per_loop"),
-    ("bestcase_omp_speedup", "Bestcase OMP speedup", "bestcase", "runtime_speedup"),
-    ("static_omp_speedup", "Static OMP speedup", "static", "runtime_speedup"),
-    ("static_omp_overhead_us", "Static OMP overhead us/Loop", "static", "runtime_overhead_us_per_loop"),
-    ("dynamic_omp_overhead_us", "Dynamic OMP overhead us/Loop", "dynamic", "runtime_overhead_us_per_loop"),
-    ("manual_omp_overhead_us", "Manual OMP overhead us/Loop", "manual", "runtime_overhead_us_per_loop"),
-    ("omp_barrier_us_per_loop", "Barrier (OMP Barrier) us/Loop", "barrier", "runtime_us_per_loop"),
-    ("omp_parallel_us_per_loop", "Fork/join (OMP Parallel) us/Loop", "parallel", "runtime_us_per_loop"),
-    ("parallel_for_us_per_loop", "Parallel-for (Parallel For) us/Loop, median chunk", "parallel_for", "us_per_loop"),
-]
-# Parallel For is no CLOMP 1.2 figure and no .summary column: its row is the median chunk, the figure its LLNL
-# target counts (its Runtime-based figure is EPCC's difference of two runtimes, which noise can make negative).
-# The thread sweep's figures (fork/join, barrier, Static overhead), by KEY_FIGURES id.
-SWEEP_FIGURES = ["omp_parallel_us_per_loop", "omp_barrier_us_per_loop", "static_omp_overhead_us"]
+
+
+def key_figures() -> List[catalogue.Figure]:
+    """The target input's figures (the key table's rows): the catalogue's key set."""
+    return catalogue.load().in_set("key")
+
+
+def sweep_figures() -> List[catalogue.Figure]:
+    """The thread sweep's figures: the catalogue's sweep set."""
+    return catalogue.load().in_set("sweep")
+
+
 NOT_CONTENT = re.compile(r"^(MANIFEST|CLOMP_.+\.html|CLOMP_.+_charts/.*|CLOMP_.+_machine/openmp_runtime\.txt)$")
 TEXT_BYTES = 16 << 20
 MAX_PROCESSES = 10000   # compare/figure_comparison.h's MAX_VALUES: clomp-stats' bound on the values of one figure
@@ -115,34 +115,49 @@ def check_directory(suite, read_text):
     return validate.EXIT_VALID, "VALID (no MANIFEST: a directory)", []
 
 
-def record_figures(rec) -> Dict[str, Optional[float]]:
-    """KEY_FIGURES of one process's record: None where it did not measure the figure or marks it invalid."""
-    out = {}
-    for fid, _, key, member in KEY_FIGURES:
-        m = rec.measurement(key)
-        value = num(m.get(member)) if m is not None else None
-        out[fid] = None if (m is not None and m.valid is False) else value
-    return out
+def with_current_keys(r: Dict[str, object]) -> Dict[str, object]:
+    """A record archived before issue 43, its figures by the keys the catalogue names them now (the buyer's
+    Parallel For us/Loop, a median chunk, was parallel_for_us_per_loop)."""
+    cat = catalogue.load()
+    for section in ("key", "dropped", "dropped_why", "given", "sweep"):
+        if isinstance(r.get(section), dict):
+            r[section] = dict((cat.canonical(k), v) for k, v in r[section].items())
+    return r
+
+
+def record_figures(rec, figures=None) -> Dict[str, Optional[float]]:
+    """The key figures (or FIGURES) of one process's record: None where it did not give the figure as a result
+    (not measured, busy, marked invalid: given.py)."""
+    return dict((f.key, given.of_process(rec.doc, f)[0]) for f in (figures or key_figures()))
 
 
 def _empty(label, kind, source) -> Dict[str, object]:
     return {"label": label, "kind": kind, "source": source, "sha256": "", "content_sha256": "", "host": "",
             "suite": "", "suite_id": "", "header": [], "validation": {"status": "", "exit": None, "reasons": []},
-            "valid": True, "target_input": "", "runs": [], "key": {}, "dropped": {}, "targets": {},
+            "valid": True, "target_input": "", "runs": [], "key": {}, "dropped": {}, "given": {}, "targets": {},
             "clock": {"ghz": None, "core_ghz": None, "source": "unknown", "clock": ""}, "sweep": {},
             "constructs": {}, "notes": [], "signer": ""}
 
 
-def _process_records(r, records, runs):
-    """Fill key, dropped, targets, clock from the processes' records (one input)."""
+def _process_records(r, records, runs, failed=0):
+    """Fill key, dropped, given, targets, clock from the processes' records (one input); FAILED: the input's
+    processes that ended without a record of figures."""
+    for fig in key_figures():
+        g = given.over([(rec.doc, True) for rec in records] + [(None, False)] * failed, fig)
+        if g.values:
+            r["key"][fig.key] = list(g.values)
+        r["given"][fig.key] = dict([("of", g.total)] + [(why, g.why.get(why, 0)) for why in given.REASONS])
+        invalid = [rec for rec in records if given.of_process(rec.doc, fig)[1] == given.INVALID]
+        if invalid:
+            r["dropped"][fig.key] = [rec.run for rec in invalid]
+            why = r.setdefault("dropped_why", {}).setdefault(fig.key, {})
+            for rec in invalid:
+                m = given.measurement(rec.doc, fig.get("measurement"))
+                # the run's reason, or (for an overhead) its Bestcase's
+                kind = (compare_figures.invalid_kind(m) if m is not None and m.get("valid") is False
+                        else "its Bestcase: " + compare_figures.invalid_kind(given.invalid_bestcase(rec.doc)))
+                why[kind] = why.get(kind, 0) + 1
     for rec in records:
-        figs = record_figures(rec)
-        for fid, _, key, member in KEY_FIGURES:
-            m = rec.measurement(key)
-            if figs[fid] is not None:
-                r["key"].setdefault(fid, []).append(figs[fid])
-            elif m is not None and m.valid is False:
-                r["dropped"].setdefault(fid, []).append(rec.run)
         for t in rec.llnl_targets:
             entry = r["targets"].setdefault(t.key, {"label": t.label, "measurement": t.measurement, "bound": num(t.target_below),
                                                     "citation": t.citation or "", "not_judged": t.not_judged or "",
@@ -156,10 +171,11 @@ def _process_records(r, records, runs):
                     entry["verdict"] = t.verdict
     r["clock"] = machine_facts.clock(records)
     r["runs"] = runs
-    labels = dict((fid, label) for fid, label, _, _ in KEY_FIGURES)
+    labels = dict((f.key, f.label) for f in key_figures())
     for fid, runs_out in r["dropped"].items():
-        r["notes"].append("%s: left out of process%s %s, whose run marked it invalid (not a result)" % (
-            labels[fid], "" if len(runs_out) == 1 else "es", " ".join(str(x) for x in runs_out)))
+        r["notes"].append("%s: left out of process%s %s, whose run marked it invalid (not a result: %s)" % (
+            labels[fid], "" if len(runs_out) == 1 else "es", " ".join(str(x) for x in runs_out),
+            ", ".join("%s %d" % kv for kv in sorted(r.get("dropped_why", {}).get(fid, {}).items()))))
 
 
 def from_suite(path: str, label: str, bundle_sha: Optional[str] = None, signers: Optional[str] = None) -> Dict[str, object]:
@@ -196,12 +212,13 @@ def from_suite(path: str, label: str, bundle_sha: Optional[str] = None, signers:
         raise SubmissionError("%s: its plan has no key run (no target input)" % for_terminal(path))
     first = key[0]
     pilot = set(suite.auto_pilot_runs)   # --replicates auto: the interval is stage 2's alone (issue 31)
-    target = [p for p in key if p.args == first.args and p.policy == first.policy and p.index not in pilot
-              and facts.get(p.index, [""])[0] == "OK" and suite.record(p.index) is not None]
+    processes = [p for p in key if p.args == first.args and p.policy == first.policy and p.index not in pilot
+                 and p.index in facts]
+    target = [p for p in processes if facts[p.index][0] == "OK" and suite.record(p.index) is not None]
     records = [suite.record(p.index) for p in target]
     r["target_input"] = first.args_text + (" --numa=" + first.policy if first.policy else "")
     _process_records(r, records, [{"run": p.index, "set": p.set_name, "args": p.args_text, "numa": p.policy or "first-touch",
-                                   "status": facts.get(p.index, [""])[0]} for p in suite.plan])
+                                   "status": facts.get(p.index, [""])[0]} for p in suite.plan], len(processes) - len(target))
     if pilot:
         r["notes"].append("--replicates auto: the target input's figures are stage 2's %d fresh processes; the pilot's %d "
                           "(which planned how many) are left out" % (len(target), len(pilot)))
@@ -215,10 +232,10 @@ def from_suite(path: str, label: str, bundle_sha: Optional[str] = None, signers:
         if p.args[1:] != first.args[1:] or p.policy != first.policy:
             continue
         threads = str(rec.resolved.get("numThreads") or p.threads)
-        figs = record_figures(rec)
-        for fid in SWEEP_FIGURES:
-            if figs[fid] is not None:
-                r["sweep"].setdefault(fid, {}).setdefault(threads, []).append(figs[fid])
+        figs = record_figures(rec, sweep_figures())
+        for fid, value in figs.items():
+            if value is not None:
+                r["sweep"].setdefault(fid, {}).setdefault(threads, []).append(value)
     if suite.constructs is not None:
         for row in suite.constructs.rows:
             value = num(row.get("overhead_us"))
@@ -323,11 +340,13 @@ def from_text12(path: str, label: str, data: bytes) -> Dict[str, object]:
     r["sha256"] = r["content_sha256"] = sha256_hex(data)
     r["host"] = str(parsed["host"])
     r["target_input"] = " ".join(parsed["inputs"])
-    for values in parsed["processes"]:
-        for fid, _, _, _ in KEY_FIGURES:
-            if fid in values:
-                r["key"].setdefault(fid, []).append(values[fid])
     n = len(parsed["processes"])
+    for fig in key_figures():
+        got = [values[fig.key] for values in parsed["processes"] if fig.key in values]
+        if got:
+            r["key"][fig.key] = got
+        r["given"][fig.key] = dict([("of", n)] + [(why, 0) for why in given.REASONS])
+        r["given"][fig.key][given.NOT_MEASURED] = n - len(got)
     r["validation"] = {"status": "not validated (CLOMP 1.2 text: nothing to check it against)", "exit": None, "reasons": []}
     r["runs"] = [{"run": i + 1, "set": "text", "args": r["target_input"], "numa": "", "status": "OK"} for i in range(n)]
     r["header"] = [["host", r["host"]], ["program", str(parsed["version"])], ["invocation", str(parsed["invocation"])],

@@ -21,24 +21,18 @@ import sys
 from collections import OrderedDict
 from typing import Dict, List
 
-from . import compare_figures, gnuplot, runtime_library, safe_write, stats_helper
+from . import catalogue, compare_figures, gnuplot, runtime_library, safe_write, stats_helper
 from .between import summarise
 from .safe_io import for_terminal
 from .view import num
 
-# (key, name in the tables, unit, what it is) of every figure the sweep reports, in order.
-FIGURES = [
-    ("fork_join_us", "fork/join", "us", "OMP Parallel us/Loop: an empty parallel region's fork and join"),
-    ("barrier_us", "barrier", "us", "OMP Barrier us/Loop: one barrier of the whole team"),
-    ("parallel_for_us", "parallel for", "us", "Parallel For us/Loop: a parallel for of the team, fork and join included"),
-    ("static_overhead_us", "Static overhead", "us", "Static OMP overhead us/Loop: Static OMP's loop less Bestcase's"),
-    ("cpu_per_wall", "CPU/wall", "CPU s per s",
-     "the process's user + system CPU seconds over its wall seconds (getrusage at its end): 2 = two cores busy throughout"),
-]
 CSV_HEADER = "combination,settings,figure,processes,median,min,max,ci95_low,ci95_high,ci_coverage,range_coverage"
-# (figure key, measurement key, member) read from each record's measurements.
-MEASURED = [("fork_join_us", "parallel", "us_per_loop"), ("barrier_us", "barrier", "us_per_loop"),
-            ("parallel_for_us", "parallel_for", "us_per_loop"), ("static_overhead_us", "static", "overhead_us_per_loop")]
+
+
+def figures():
+    """(key, label, unit, what it measures and how) of every figure the sweep reports, in order: the
+    catalogue's sweep set (clomp --list-figures)."""
+    return [(f.key, f.label, f.unit, "%s: %s" % (f["measures"], f["estimator"])) for f in catalogue.load().in_set("sweep")]
 
 
 def read_header(text: str):
@@ -80,12 +74,12 @@ def figures_of(doc) -> Dict[str, object]:
     """One process's figures: a number, None (not measured), or INVALID where the record marks the
     measurement not valid (valid: false; docs/statistics.md, "Not a result")."""
     out: Dict[str, object] = {}
-    for fig, key, member in MEASURED:
-        m = measurement(doc, key)
-        out[fig] = None if m is None else INVALID if m.get("valid") is False else num(m.get(member))
-    cost = doc.get("process_cost") or {}
-    user, system, wall = (num(cost.get(k)) for k in ("user_cpu_seconds", "system_cpu_seconds", "wall_seconds"))
-    out["cpu_per_wall"] = (user + system) / wall if None not in (user, system, wall) and wall > 0 else None
+    for f in catalogue.load().in_set("sweep"):
+        if not f.get("measurement"):   # the process's own (CPU/wall)
+            out[f.key] = num(catalogue.value(doc, f["json"]))
+            continue
+        m = measurement(doc, f["measurement"])
+        out[f.key] = None if m is None else INVALID if m.get("valid") is False else num(catalogue.value(m, f["json"]))
     return out
 
 
@@ -95,9 +89,10 @@ def collect(stem: str, combos, n: int, failed=()):
     {(combination, process) as text: exit status}) gives nothing."""
     values, problems = OrderedDict(), OrderedDict()
     invalid = OrderedDict()
+    figs = figures()
     for c, _ in combos:
-        values[c] = OrderedDict((f[0], []) for f in FIGURES)
-        invalid[c] = OrderedDict((f[0], 0) for f in FIGURES)
+        values[c] = OrderedDict((f[0], []) for f in figs)
+        invalid[c] = OrderedDict((f[0], 0) for f in figs)
         problems[c] = []
         for r in range(1, n + 1):
             if (str(c), str(r)) in failed:
@@ -154,6 +149,7 @@ def report(stem: str, header: str, helper: str):
     n = int(single.get("replicates", "0") or 0)
     values, problems, invalid = collect(stem, combos, n, failed)
     stats = summaries(helper, values)
+    figs = figures()
     labels = OrderedDict((c, settings_text(pairs)) for c, pairs in combos)
     width = max([len("settings")] + [len(t) for t in labels.values()])
     out = ["clomp runtime settings sweep %s" % os.path.basename(stem),
@@ -175,9 +171,9 @@ def report(stem: str, header: str, helper: str):
             "chunks disagree: docs/statistics.md) are left out of it.",
             "CPU/wall: the process's user + system CPU seconds over its wall seconds (getrusage): the cores it kept",
             "busy; a runtime whose idle threads spin burns up to its team's cores between loops.", ""]
-    cells = OrderedDict((c, [cell_text(stats[c][f[0]], invalid[c][f[0]]) for f in FIGURES]) for c in labels)
-    heads = ["%s %s" % (f[1], f[2]) for f in FIGURES]
-    widths = [max([len(heads[i])] + [len(row[i]) for row in cells.values()]) for i in range(len(FIGURES))]
+    cells = OrderedDict((c, [cell_text(stats[c][f[0]], invalid[c][f[0]]) for f in figs]) for c in labels)
+    heads = [f[1] for f in figs]
+    widths = [max([len(heads[i])] + [len(row[i]) for row in cells.values()]) for i in range(len(figs))]
     out.append("%3s  %-*s  %s" % ("#", width, "settings", "  ".join("%-*s" % (w, h) for w, h in zip(widths, heads))))
     csv_lines = [CSV_HEADER]
     doc_combos = []
@@ -186,8 +182,8 @@ def report(stem: str, header: str, helper: str):
         entry = OrderedDict([("combination", c), ("settings", OrderedDict(p.split("=", 1) for p in dict(combos)[c])),
                              ("processes", n), ("failed", sorted(int(r) for (fc, r) in failed if fc == str(c))),
                              ("problems", problems[c]), ("figures", OrderedDict()),
-                             ("not_valid", OrderedDict((f[0], invalid[c][f[0]]) for f in FIGURES))])
-        for fig, name, unit, _ in FIGURES:
+                             ("not_valid", OrderedDict((f[0], invalid[c][f[0]]) for f in figs))])
+        for fig, name, unit, _ in figs:
             s = stats[c][fig]
             vs = values[c][fig]
             if s is not None:
@@ -214,7 +210,7 @@ def report(stem: str, header: str, helper: str):
                                   "placement"), side))),
         ("side_settings", OrderedDict(p.split("=", 1) for p in side_settings)), ("runtime", single.get("runtime", "")),
         ("notes", notes), ("interval", "95% order-statistic interval of the median between processes (clomp-stats summary)"),
-        ("figures", [OrderedDict([("key", f[0]), ("name", f[1]), ("unit", f[2]), ("definition", f[3])]) for f in FIGURES]),
+        ("figures", [OrderedDict([("key", f[0]), ("name", f[1]), ("unit", f[2]), ("definition", f[3])]) for f in figs]),
         ("combinations", doc_combos)])
     facts = {"single": single, "side": side, "notes": notes, "labels": labels, "stats": stats, "n": n, "failed": failed,
              "invalid": invalid}

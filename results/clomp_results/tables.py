@@ -29,7 +29,7 @@ import re
 import sys
 from typing import Any, Dict, List, Optional
 
-from . import loader, safe_io
+from . import catalogue, loader, safe_io
 from .records import INPUT_NAMES, PlannedRun, RunRecord, Suite, count_of
 from .safe_io import for_terminal
 
@@ -38,8 +38,6 @@ DRIVER_COLUMNS = ["run", "set", "status", "exit_code", "seconds"]
 FIRST_MEASUREMENTS = [("calc_deposit", "calc_deposit"), ("barrier", "omp_barrier"), ("serial", "serial_ref"),
                       ("bestcase", "bestcase_omp"), ("static", "static_omp"), ("dynamic", "dynamic_omp"),
                       ("manual", "manual_omp"), ("nested", "nested_omp")]
-RUNTIME_FIGURES = [("us_per_loop", "runtime_us_per_loop"), ("speedup", "runtime_speedup"),
-                   ("efficacy_percent", "runtime_efficacy_percent"), ("overhead_us", "runtime_overhead_us_per_loop")]
 FORK_JOIN = "parallel"
 PLAIN_NUMBER = re.compile(r"^-?[0-9]+(\.[0-9]+)?([eE][-+]?[0-9]+)?$")
 
@@ -93,13 +91,25 @@ def appended_measurements(record: Optional[RunRecord]) -> List[tuple]:
             if m.key not in first and m.role != "probe" and m.selected]
 
 
+def runtime_figures() -> List[tuple]:
+    """(key suffix, record member) of CLOMP 1.2's four figures per measurement (the catalogue's kinds that
+    1.2 prints: us/Loop, speedup, efficacy, overhead, each from the Runtime), in the .summary's order."""
+    return [(k["suffix"], k["json"]) for k in catalogue.load().runtime_kinds()]
+
+
+def fork_join_figure():
+    """The .summary's fork/join column: OMP Parallel's CLOMP 1.2 us/Loop (the catalogue's figure)."""
+    return catalogue.load().figure_of(FORK_JOIN, runtime_figures()[0][0])
+
+
 def summary_columns(record: Optional[RunRecord] = None) -> List[str]:
     cols = DRIVER_COLUMNS + list(INPUT_NAMES)
+    kinds = runtime_figures()
     for _, prefix in summary_measurements(record):
-        cols += ["%s_%s" % (prefix, f) for f, _ in RUNTIME_FIGURES]
-    cols += ["numa", "omp_parallel_us_per_loop", "user_cpu_seconds", "system_cpu_seconds"]
+        cols += ["%s_%s" % (prefix, f) for f, _ in kinds]
+    cols += ["numa", fork_join_figure().key] + [f.key for f in catalogue.load().process_columns()]
     for _, prefix in appended_measurements(record):
-        cols += ["%s_%s" % (prefix, f) for f, _ in RUNTIME_FIGURES]
+        cols += ["%s_%s" % (prefix, f) for f, _ in kinds]
     return cols
 
 
@@ -114,13 +124,14 @@ def summary_row(planned: PlannedRun, record: Optional[RunRecord], status: str, e
     are empty (they are in .full, the record and the construct table)."""
     row = [str(planned.index), planned.set_name, status, exit_code, seconds] + list(planned.args)
     figures = record if (status == "OK" and not planned.is_construct) else None
+    kinds = runtime_figures()
     for key, _ in summary_measurements(record):
-        row += [_figure(figures, key, member) for _, member in RUNTIME_FIGURES]
-    cost = (figures.doc.get("process_cost") or {}) if figures is not None else {}
-    cpu = [number_text(cost.get("user_cpu_seconds")), number_text(cost.get("system_cpu_seconds"))]
-    row += [planned.policy or "first-touch", _figure(figures, FORK_JOIN, "runtime_us_per_loop")] + cpu
+        row += [_figure(figures, key, member) for _, member in kinds]
+    cpu = [number_text(catalogue.value(figures.doc, f["json"])) if figures is not None else ""
+           for f in catalogue.load().process_columns()]
+    row += [planned.policy or "first-touch", _figure(figures, FORK_JOIN, fork_join_figure()["json"])] + cpu
     for key, _ in appended_measurements(figures):
-        row += [_figure(figures, key, member) for _, member in RUNTIME_FIGURES]
+        row += [_figure(figures, key, member) for _, member in kinds]
     return row
 
 

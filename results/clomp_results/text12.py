@@ -15,8 +15,9 @@ from __future__ import annotations
 import re
 from typing import Dict, List
 
+from . import catalogue
+
 SUMMARY_MARK = "Comma-delimited summary"
-ROWS = {"us/Loop": "us_per_loop", "Speedup": "speedup", "Efficacy": "efficacy_percent", "Overhead": "overhead_us"}
 NUMBER = re.compile(r"^-?[0-9]+(\.[0-9]+)?([eE][-+]?[0-9]+)?%?$")
 
 
@@ -36,6 +37,9 @@ def looks_like(text: str) -> bool:
 def parse(text: str) -> Dict[str, object]:
     """{"processes": [{figure column: value}], "inputs": [7 input texts], "host", "date", "threads",
     "version", "invocation"}; NotClomp12Text without a summary block, or when the blocks' inputs differ."""
+    # The summary's rows (us/Loop, Speedup, Efficacy, Overhead): the catalogue's kinds CLOMP 1.2 prints, by
+    # their text line, each a figure key's suffix.
+    rows = dict((k["text_line"], k["suffix"]) for k in catalogue.load().runtime_kinds())
     lines = text.splitlines()
     facts = {"host": "", "date": "", "threads": "", "version": "", "invocation": ""}
     processes: List[Dict[str, float]] = []
@@ -63,9 +67,9 @@ def parse(text: str) -> Dict[str, object]:
             columns = header[1:]
             values: Dict[str, float] = {}
             j = i + 2
-            while j < len(lines) and lines[j].split(",", 1)[0].strip() in ("Runtime",) + tuple(ROWS):
+            while j < len(lines) and lines[j].split(",", 1)[0].strip() in ("Runtime",) + tuple(rows):
                 cells = [c.strip() for c in lines[j].split(",")]
-                member = ROWS.get(cells[0])
+                member = rows.get(cells[0])
                 for name, cell in zip(columns, cells[1:]):
                     if member and NUMBER.match(cell):
                         values["%s_%s" % (column_slug(name), member)] = float(cell.rstrip("%"))

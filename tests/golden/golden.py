@@ -4,7 +4,8 @@ changes from run to run, machine to machine or build to build masked, so that
 what is left must be identical before and after a change of the C code.
 
     golden.py text OUT --exe PATH     the text report, masked line by line
-    golden.py json-keys JSON          every key path of the JSON (arrays collapsed to [])
+    golden.py json-keys JSON          every key path of the JSON (arrays collapsed to []; not inside
+                                      numa.locality.after_timed_runs or paired_overhead.ci_95, which follow the machine)
     golden.py json-values JSON        the few JSON values that are deterministic
     golden.py csv CSV                 the CSV header and the deterministic columns of every row
     golden.py without-libnuma KIND    (txt or json-keys; filter, stdin to stdout) drop what a NUMA=0 build cannot have
@@ -24,7 +25,9 @@ Text masking (by the line's label; the label itself and the line's place always 
       time of Round lines, the summary rows Runtime, us/Loop, Speedup, Efficacy,
       Overhead (whose cells are also stripped of their padding), and the CORAL RFP figures after its 7 inputs
   partly masked: Nested OMP shape (the default's reason, which names NUMA nodes and
-      sockets, becomes `default: *`)
+      sockets, becomes `default: *`); Pair Ovh keeps its estimate's number masked and
+      masks everything after it (its interval, or none, and how it was taken follow the
+      chunks' serial correlation and the machine's cache)
   numbers masked, any label beginning with Noise: the noise census's lines (the
       probe per thread, a measurement's disturbed chunks, the timed runs' totals);
       the value of Noise busy (the busy-machine rule follows the load) becomes *
@@ -97,8 +100,9 @@ def mask_value(label, value):
     if label == "Ovh. CI":
         return numbers(value.replace(": within noise of 0", ""))
     if label == "Pair Ovh":
-        # Interleaved or sequential follows the machine's last-level cache; batching, the chunks' correlation.
-        return numbers(re.sub(r"\(Hodges-Lehmann, .*\)", "(Hodges-Lehmann, *)", value))
+        # Interleaved or sequential follows the machine's last-level cache; whether the interval is widened,
+        # or there is none (fewer than 2 effective blocks), the chunks' correlation: the words after the estimate.
+        return numbers(re.sub(r", (?:95% CI|no 95% CI) .*$", ", * (Hodges-Lehmann, *)", value))
     if label in NUMBERS_MASKED:
         return numbers(value)
     if label in LLNL_LINES:
@@ -160,8 +164,10 @@ def key_paths(value, prefix, out):
             path = prefix + "." + k if prefix else k
             out.add(path)
             # Present only when the kernel's numa_balancing is on: the key is
-            # compared, its contents follow the machine.
-            if path != "numa.locality.after_timed_runs":
+            # compared, its contents follow the machine. The paired overhead's
+            # interval is null or a pair by its blocks' serial correlation (issue
+            # 44): the key is compared, whether it holds a pair is not.
+            if path not in ("numa.locality.after_timed_runs", "measurements[].paired_overhead.ci_95"):
                 key_paths(v, path, out)
     elif isinstance(value, list):
         out.add(prefix + "[]")

@@ -17,6 +17,9 @@
 # Why not the system's slurm: a test must not depend on, or disturb, a cluster
 # configured on the machine, and must leave nothing behind.
 
+# shellcheck source-path=SCRIPTDIR source=daemons.sh
+. "$(dirname "${BASH_SOURCE[0]}")/daemons.sh"
+
 slurm_dir='' slurm_pids=()
 
 slurm_missing() {
@@ -26,19 +29,6 @@ slurm_missing() {
         command -v "$tool" >/dev/null 2>&1 || { echo "no $tool (apt-get install slurm-wlm munge)"; return; }
     done
     command -v python3 >/dev/null 2>&1 || echo "no python3 (finds free ports)"
-}
-
-# Two TCP ports nobody listens on (bound once by the kernel's choice, then released).
-slurm_free_ports() {
-    python3 - <<'PY'
-import socket
-socks = []
-for _ in range(2):
-    s = socket.socket()
-    s.bind(("", 0))
-    socks.append(s)
-print(" ".join(str(s.getsockname()[1]) for s in socks))
-PY
 }
 
 slurm_pid_of() {  # slurm_pid_of NAME: the pid in DIR/run/NAME.pid, if it is there
@@ -54,7 +44,7 @@ slurm_start() {
     trap 'exit 143' TERM
     mkdir -p "$slurm_dir"/{state,spool,log,run,munge} && chmod 755 "$slurm_dir" "$slurm_dir/run" || return 1
     host=$(hostname -s)
-    read -r ctl_port node_port < <(slurm_free_ports)
+    read -r ctl_port node_port < <(free_ports 2)
     cpus=$(nproc --all)
     head -c 1024 /dev/urandom >"$slurm_dir/munge/munge.key" && chmod 400 "$slurm_dir/munge/munge.key"
     munged --key-file="$slurm_dir/munge/munge.key" --socket="$slurm_dir/run/munge.sock" \
@@ -115,19 +105,11 @@ slurm_note_pid() {
 }
 
 slurm_logs() {
-    local f
-    for f in "$slurm_dir"/log/*.log; do
-        [ -f "$f" ] || continue
-        echo "--- $f" >&2
-        tail -n 15 "$f" >&2
-    done
+    tail_logs "$slurm_dir/log"
 }
 
 slurm_daemons_left() {
-    local pid
-    for pid in ${slurm_pids[@]+"${slurm_pids[@]}"}; do
-        if kill -0 "$pid" 2>/dev/null; then echo "$pid"; fi
-    done
+    pids_alive ${slurm_pids[@]+"${slurm_pids[@]}"}
 }
 
 slurm_stop() {
@@ -163,10 +145,5 @@ slurm_kill_steps() {
 }
 
 slurm_wait_job() {  # slurm_wait_job ID SECONDS
-    local id=$1 limit=$2 t=0
-    while [ -n "$(squeue -h -j "$id" -o %i 2>/dev/null)" ]; do
-        t=$((t + 1))
-        [ "$t" -le $((limit * 5)) ] || return 1
-        sleep 0.2
-    done
+    wait_job_gone "$1" "$2"
 }

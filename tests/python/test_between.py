@@ -39,7 +39,7 @@ class Between(unittest.TestCase):
     def test_the_llnl_rows_come_from_the_records_targets(self):
         csv_lines, _ = between.report(loader.load_suite(GOLDEN), HELPER)
         figures = [line.split(",")[2] for line in csv_lines[1:]]
-        self.assertEqual([f for f in figures if "llnl" in f], ["barrier_llnl_target_cycles", "parallel_for_llnl_target_cycles"])
+        self.assertEqual([f for f in figures if "llnl" in f], ["omp_barrier_llnl_target_cycles", "parallel_for_llnl_target_cycles"])
 
     def test_summary_json_names_the_tab_fields(self):
         rng = random.Random(29)

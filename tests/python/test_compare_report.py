@@ -23,9 +23,15 @@ HELPER = os.environ.get("CLOMP_STATS") or os.path.join(TOP, "build", "clomp-stat
 HOSTILE = 'a,b "q" <x> & \ttab\nnext'
 
 
+def scrambled(r, n):
+    """1..n in an order without a trend ((5 r) mod (n + 1), n + 1 prime to 5): pair differences that drift
+    with the pair number would be serially correlated, which the report checks and widens for."""
+    return (5 * r) % (n + 1)
+
+
 def record(value, compiler, runtime):
     return {"schema": "clomp-result", "build": {"compiler": compiler}, "ompt": {"runtime": runtime},
-            "measurements": [{"name": "Static OMP", "key": "static", "selected": True, "us_per_loop": value * 3,
+            "measurements": [{"name": "Static OMP", "key": "static", "role": "checked", "selected": True, "us_per_loop": value * 3,
                               "overhead_us_per_loop": value},
                              {"name": HOSTILE, "selected": True, "us_per_loop": value},
                              {"name": "calc_deposit", "selected": True, "us_per_loop": 1.0 + value / 1000}],
@@ -45,7 +51,7 @@ class CompareReport(unittest.TestCase):
         for r in range(1, n + 1):
             for label, (compiler, runtime), factor in (("A", sides[0], 1.0), ("B", sides[1], b_factor)):
                 with open("%s_%s%d.json" % (self.stem, label, r), "w") as f:
-                    json.dump(record((1 + r / 100.0) * factor, compiler, runtime), f)
+                    json.dump(record((1 + scrambled(r, n) / 100.0) * factor, compiler, runtime), f)
         header = ("date\tnow\nhost\th\narguments\t2 1 64 100 32 1 1\nreplicates\t%d\norder\tABBA\nsequence\t%s\n"
                   "side\tA\tgnu\tgcc build\t./clomp\t\t/lib/libgomp.so.1\tlibgomp1 12\tnot set\n"
                   "side\tB\tllvm\tclang build\tbuild-clang/clomp\t\t/lib/libomp.so.5\tlibomp5 14\tnot set\n"
@@ -65,9 +71,10 @@ class CompareReport(unittest.TestCase):
     def test_every_comparison_ends_with_one_answer_for_the_primary_figure(self):
         text, csv_text, js = self.make((("GCC 12.2.0", "libgomp"), ("GCC 12.2.0", "libgomp")))
         last = text.rstrip("\n").split("\n")[-1]
-        self.assertTrue(last.startswith("Overall (static_overhead: Static OMP overhead us/Loop, the primary figure): B's "
-                                        "Static OMP overhead us/Loop is 1.0"), last)
-        self.assertIn(" us/Loop above A's (shift ", last)
+        self.assertTrue(last.startswith("Overall (static_omp_median_overhead_us: Static OMP overhead us/Loop (median "
+                                        "chunks), the primary figure): B's Static OMP overhead us/Loop (median chunks) "
+                                        "is 1.0"), last)
+        self.assertIn(" us above A's (shift ", last)
         # static us/Loop, static overhead, the hostile name's us/Loop and calc_deposit's; the CPU seconds are the
         # same in every process: not counted.
         self.assertEqual(json.loads(js.decode())["figures_compared"], 4)
@@ -79,44 +86,135 @@ class CompareReport(unittest.TestCase):
         text, csv_text, js = self.make((("GCC", "libgomp"), ("GCC", "libgomp")))
         rows = list(csv.reader(io.StringIO(csv_text)))
         self.assertEqual({len(r) for r in rows}, {31})
-        self.assertIn('a,b "q" <x> &  tab next us/Loop', [r[0] for r in rows])
+        self.assertIn('a,b "q" <x> &  tab next us/Loop (median chunk)', [r[0] for r in rows])
         # the table names the figure by its KEY (letters, digits, '_'); the name stays whole in the CSV and JSON
-        self.assertEqual(len([l for l in text.splitlines() if l.startswith("a_b_q_x_tab_next_us_per_loop ")]), 1)
+        self.assertEqual(len([l for l in text.splitlines() if l.startswith("a_b_q_x_tab_next_median_us_per_loop ")]), 1)
         self.assertFalse([l for l in text.splitlines() if l.lstrip().startswith("next")])
-        self.assertIn("a_b_q_x_tab_next_us_per_loop", [r[15] for r in rows])
+        self.assertIn("a_b_q_x_tab_next_median_us_per_loop", [r[15] for r in rows])
         figures = [f["figure"] for f in json.loads(js.decode())["figures"]]
-        self.assertIn('a,b "q" <x> &  tab next us/Loop', figures)
+        self.assertIn('a,b "q" <x> &  tab next us/Loop (median chunk)', figures)
 
     def test_an_unchanged_primary_figure_answers_no_difference(self):
         text = self.make((("GCC", "libgomp"), ("GCC", "libgomp")), b_factor=1.0)[0]
-        self.assertIn("Overall (static_overhead: Static OMP overhead us/Loop, the primary figure): no difference "
-                      "detectable with 6 pairs; every pair differs by the same amount", text.rstrip("\n").split("\n")[-1])
+        self.assertIn("Overall (static_omp_median_overhead_us: Static OMP overhead us/Loop (median chunks), the primary "
+                      "figure): no difference detectable with 6 pairs; every pair differs by the same amount",
+                      text.rstrip("\n").split("\n")[-1])
+
+    def test_a_key_printed_before_issue_43_names_its_figure(self):
+        text = self.make((("GCC", "libgomp"), ("GCC", "libgomp")))[0]
+        old = compare_report.report(self.stem, "replicates\t6\nsequence\tABBAAB\n", HELPER, "static_overhead")[0]
+        self.assertEqual(text.rstrip("\n").split("\n")[-1], old.rstrip("\n").split("\n")[-1])
 
     def test_a_primary_figure_not_measured_is_said(self):
         self.make((("GCC", "libgomp"), ("GCC", "libgomp")))
         text = compare_report.report(self.stem, "replicates\t6\nsequence\tABBAAB\n", HELPER, "barrier_level1_overhead")[0]
-        self.assertIn("Overall: the primary figure, barrier_level1_overhead, was not measured here", text)
+        self.assertIn("Overall: no answer on the primary figure, barrier_level1_overhead: it was not measured here", text)
+
+    def test_a_side_whose_processes_were_busy_is_named_in_the_last_line(self):
+        # Item 6 of issue 43: side B's 6 processes ran on a busy machine and marked Static OMP invalid; the last
+        # line says which reason holds on which side (the records' census and valid flags, read here as the oracle).
+        self.make((("GCC", "libgomp"), ("GCC", "libgomp")))
+        for r in range(1, 7):
+            path = "%s_B%d.json" % (self.stem, r)
+            with open(path) as f:
+                doc = json.load(f)
+            doc["noise_census"] = {"busy": True, "busy_reason": "thread 0 lost 60%"}
+            doc["measurements"][0].update(valid=False, overhead_us_per_loop=None, us_per_loop=None)
+            with open(path, "w") as f:
+                json.dump(doc, f)
+        text = compare_report.report(self.stem, "replicates\t6\nsequence\tABBAAB\n", HELPER)[0]
+        self.assertEqual(text.rstrip("\n").split("\n")[-1],
+                         "Overall: no answer on the primary figure, static_omp_median_overhead_us: it was not a result in "
+                         "any pair (side B: 6 of 6 processes busy; the processes' output is in .full).")
 
     def test_a_figure_holm_finds_different_at_its_second_step_has_an_interval_that_excludes_no_change(self):
         # Two Holm figures over 10 pairs: Static OMP us/Loop doubled (p = 2/1024, Holm's first step, at
         # 0.05/2) and X, whose differences have the ranks 1, 3, 4 negative (W- = 8: p = 50/1024 = 0.0488,
         # above 0.05/2, at or below 0.05/1, Holm's second step). Its interval is at that step's level, 95%.
-        n, ranks = 10, [-1, 2, -3, -4, 5, 6, 7, 8, 9, 10]
+        n, ranks = 10, [5, -1, 9, 2, -4, 7, 10, -3, 6, 8]   # in no order: no serial correlation
         for r in range(1, n + 1):
             for label in "AB":
-                doc = record((1 + r / 100.0) * (2 if label == "B" else 1), "GCC", "libgomp")
+                doc = record((1 + scrambled(r, n) / 100.0) * (2 if label == "B" else 1), "GCC", "libgomp")
                 doc["measurements"] = doc["measurements"][:1] + [
                     {"name": "X", "key": "x", "selected": True,
                      "us_per_loop": 5.0 + r / 7.0 + (ranks[r - 1] * 0.01 if label == "B" else 0.0)}]
                 with open("%s_%s%d.json" % (self.stem, label, r), "w") as f:
                     json.dump(doc, f)
         js = compare_report.report(self.stem, "replicates\t%d\nsequence\t%s\n" % (n, "AB" * n), HELPER)[2]
-        x = [f for f in json.loads(js.decode())["figures"] if f["key"] == "x_us_per_loop"][0]
+        x = [f for f in json.loads(js.decode())["figures"] if f["key"] == "x_median_us_per_loop"][0]
         self.assertAlmostEqual(x["paired"]["p"], 50 / 1024.0, places=12)
         self.assertEqual(x["detected"], 1, "Holm's second step rejects at 0.05/1")
         self.assertAlmostEqual(x["paired"]["ci_level_asked"], 1 - 0.05 / 1, places=12)
         low, high = x["paired"]["shift_ci"]
         self.assertTrue(low > 0 and high > 0, "a figure said to differ has an interval holding no change: %r" % ([low, high],))
+
+    def primary_only(self, a, b, looks=None, invalid_b=()):
+        """Pairs whose primary figure (the project's overhead, static_omp_median_overhead_us) is a[i], b[i]; B's processes numbered in INVALID_B
+        marked not a result by their run (no overhead, the reason clomp gives)."""
+        n = len(a)
+        for r in range(1, n + 1):
+            for label, v in (("A", a[r - 1]), ("B", b[r - 1])):
+                m = {"name": "Static OMP", "key": "static", "role": "checked", "selected": True, "us_per_loop": 10.0,
+                     "overhead_us_per_loop": v}
+                if label == "B" and r in invalid_b:
+                    m.update(overhead_us_per_loop=None, valid=False, invalid_reason="its Runtime us/Loop 18.28 (the mean "
+                             "over its chunks) is 3.42x its median chunk's 5.35, beyond the factor 2: ...")
+                with open("%s_%s%d.json" % (self.stem, label, r), "w") as f:
+                    json.dump({"schema": "clomp-result", "measurements": [m]}, f)
+        header = "replicates\t%d\nsequence\t%s\n" % (n, "AB" * n) + ("looks\t%s\n" % looks if looks else "")
+        return compare_report.report(self.stem, header, HELPER)
+
+    def test_ties_and_zeros_never_say_differs_beside_an_interval_holding_0(self):
+        # Issue 44: five differences of +0.004 and three zeros gave p = 0.037 (normal, zeros dropped), "decided",
+        # beside a shift interval 0.000 .. 0.004. The exact conditional p is 2/32.
+        a = [1.0] * 8
+        b = [1.004, 1.0, 1.004, 1.004, 1.0, 1.004, 1.0, 1.004]
+        text, _, js = self.primary_only(a, b)
+        overall = text.rstrip("\n").split("\n")[-1]
+        self.assertIn("no difference detectable with 8 pairs", overall)
+        figure = [f for f in json.loads(js.decode())["figures"] if f["key"] == "static_omp_median_overhead_us"][0]
+        self.assertAlmostEqual(figure["paired"]["p"], 2 / 32.0, places=12)
+        self.assertFalse(figure["detected"])
+
+    def test_ten_zeros_and_six_ones_differ_with_an_interval_that_excludes_0(self):
+        a = [1.0] * 16
+        b = [1.0 + (1 if (5 * r) % 17 >= 11 else 0) for r in range(1, 17)]   # six ones, in no order
+        text, _, js = self.primary_only(a, b)
+        overall = text.rstrip("\n").split("\n")[-1]
+        self.assertIn("above A's (shift 0.0 (excluded)..", overall)
+        figure = [f for f in json.loads(js.decode())["figures"] if f["key"] == "static_omp_median_overhead_us"][0]
+        self.assertAlmostEqual(figure["paired"]["p"], 2 / 64.0, places=12)
+        self.assertTrue(figure["paired"]["shift_ci_low_open"])
+
+    def test_six_equal_differences_at_the_first_look_decide_nothing_and_print_no_missing_interval(self):
+        text = self.primary_only([1.0] * 6, [2.0] * 6, looks="6,10,13,17,20")[0]
+        self.assertNotIn("None", text)
+        self.assertIn("no interval: the test keeps every shift at this level", text)
+        self.assertIn("not decided", text.split("Group-sequential")[1])
+        self.assertIn("every pair differs by the same amount", text.rstrip("\n").split("\n")[-1])
+
+    def test_a_side_losing_more_processes_is_named_with_the_reason(self):
+        a = [1.0 + 0.01 * ((5 * r) % 11) for r in range(1, 11)]
+        b = [v + 0.5 for v in a]
+        text, _, js = self.primary_only(a, b, invalid_b=(2, 7))
+        self.assertIn("Processes left out: 8 of 10 pairs kept; A lost 0; B lost 2 (mean and median chunk apart 2); "
+                      "B lost more: the pairs kept may favour B.", text)
+        dropped = json.loads(js.decode())["dropped"]
+        self.assertEqual(dropped, [{"key": "static_omp_median_overhead_us", "side": "B", "processes": 2,
+                                    "reason": "mean and median chunk apart"}])
+
+    def test_the_error_rate_of_the_report_is_stated(self):
+        text = self.make((("GCC", "libgomp"), ("GCC", "libgomp")))[0]
+        self.assertIn("the primary answer at 0.05 and the other figures' family under Holm at 0.05: a false 'differs' "
+                      "anywhere in this report has probability at most 0.1", text)
+
+    def test_power_says_what_it_assumes(self):
+        a = [1.0 + 0.01 * ((5 * r) % 11) for r in range(1, 11)]
+        b = [v + 0.003 * (-1) ** r for r, v in enumerate(a)]
+        text = self.primary_only(a, b)[0]
+        self.assertIn("80% power at a shift of about", text)
+        self.assertIn("if differences are normal with the spread seen (sd 0.003)", text)
+        self.assertIn("planned on the spread's 80% upper bound", text)
 
     def construct_records(self, statuses, n=6):
         """--compare --constructs records: two construct levels per process, with these statuses."""
@@ -290,6 +388,15 @@ class PairedAnswers(unittest.TestCase):
                 self.assertAlmostEqual(x, y, places=14)
         doc = json.loads(ask("holm", "--json", "0.05", "0.01,0.04,0.03,0.005").stdout)
         self.assertEqual((doc["reject"], doc["adjusted"]), ([1, 0, 0, 1], [0.03, 0.06, 0.06, 0.02]))
+
+    def test_tied_p_values_share_their_step_and_every_report_takes_the_level_from_c(self):
+        # Issue 44: p = (0.01, 0.01, 0.5) gave 0.9833/0.975 in C and 0.9833/0.9833 in Python. One Holm: both
+        # tied figures are tested at the first tie's step (Holm rejects both or neither there).
+        doc = json.loads(ask("holm", "--json", "0.05", "0.01,0.01,0.5").stdout)
+        self.assertEqual(doc["reject"], [1, 1, 0])
+        for got, want in zip(doc["interval_level"], [1 - 0.05 / 3, 1 - 0.05 / 3, 1 - 0.05 / 3]):
+            self.assertAlmostEqual(got, want, places=12)
+        self.assertFalse(hasattr(compare_report, "holm"), "the report has no Holm of its own")
 
     def test_bad_input_is_refused_with_one_line_and_exit_2(self):
         for args, said in ((["paired", "1,2,3", "1,2"], "3 values of A but 2 of B"),

@@ -42,6 +42,12 @@ run_clomp --nested=2x2 4 1 16 100 32 1 1
 [ "$rc" -eq 0 ] && [[ $err != *ThreadSanitizer* ]]
 ok $? "nested 2x2 teams show no data race"
 
+# --limits: the reference barriers' and fork/join's stamps are plain stores, ordered only by the
+# atomics under test; the ping-pong's line is atomic.
+run_clomp --schedules=serial --limits --limits-reps=2 --limits-time=50 --limits-trips=64 2 1 4 10 32 1 1
+[ "$rc" -eq 0 ] && [[ $err != *ThreadSanitizer* ]]
+ok $? "--limits' reference barriers, fork/join and ping-pong show no data race" || diag "$(printf '%s\n' "$err" | head -20)"
+
 FAULTS_BIN=${CLOMP_FAULTS_BIN:-}
 if [ -x "$FAULTS_BIN" ]; then
     CLOMP_FAULT=missing-barrier CLOMP_FAULT_SCHEDULE='Manual OMP' "$FAULTS_BIN" 2 1 16 100 32 1 1 >/dev/null 2>"$BUILD_DIR/tsan-fault.err"
@@ -49,6 +55,11 @@ if [ -x "$FAULTS_BIN" ]; then
     is "$rc" 66 "the missing-barrier fault build ends with ThreadSanitizer's exit status"
     grep -q 'WARNING: ThreadSanitizer: data race' "$BUILD_DIR/tsan-fault.err"
     ok $? "the removed barrier is reported as a data race"
+    CLOMP_FAULT=limits-skip-round CLOMP_FAULT_LIMITS=dissemination "$FAULTS_BIN" --schedules=serial --limits \
+        --limits-reps=1 --limits-time=50 --limits-trips=64 2 1 4 10 32 1 1 >/dev/null 2>"$BUILD_DIR/tsan-limits.err"
+    rc=$?
+    grep -q 'WARNING: ThreadSanitizer: data race' "$BUILD_DIR/tsan-limits.err"
+    ok $? "a dissemination barrier with a round skipped is reported as a data race too (exit $rc)"
 else
     skip "the missing-barrier fault is reported as a data race" "no clomp-faults build"
 fi

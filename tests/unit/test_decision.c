@@ -9,6 +9,7 @@
 
 #include "tap.h"
 #include "timing/decision.h"
+#include "timing/planning.h"
 #include "timing/signed_rank.h"
 
 static int close_to(double got, double want, double tol)
@@ -112,6 +113,13 @@ static void test_brunner_munzel(void)
     ok(brunner_munzel(low, 4, high, 3, &bm) == 0 && bm.degenerate && bm.p_value == 0.0 && bm.p_b_greater == 1.0,
        "completely separated sides: no variance in the placements, P(B > A) = 1, p = 0, said to be degenerate");
     ok(brunner_munzel(low, 1, high, 3, &bm) == -1, "a side of one value is refused");
+    /* Issue 44: float residue of a spread of 0 is not a spread. */
+    const double six_a[] = {1, 1, 1, 1, 1, 1}, six_b[] = {2, 2, 2, 2, 2, 2}, seven[] = {7, 7, 7, 7, 7, 7, 7};
+    ok(brunner_munzel(six_a, 6, six_b, 6, &bm) == 0 && bm.degenerate && bm.p_value == 0.0 && isinf(bm.statistic),
+       "two separated constant sides are degenerate (no statistic of 1.5e16 from rounding): p = 0");
+    ok(brunner_munzel(seven, 7, seven, 7, &bm) == 0 && bm.degenerate && bm.p_value == 1.0 && bm.statistic == 0.0 &&
+           bm.p_b_greater == 0.5,
+       "all values equal: degenerate, P(B > A) = 1/2, p = 1 (not 'df 12, p 1' from rounding)");
 
     /* A spread that differs with a centre that does not: B = A's values stretched 4x about the same
      * median. The share of pairs with B larger stays 1/2 and the test does not reject. */
@@ -243,6 +251,66 @@ static void test_pairs_needed(void)
     ok(signed_rank_pairs_needed(5.0, 0.05, 0.8, 2000, 3) == 6, "a huge shift still needs 6 pairs (2/64 <= 0.05)");
 }
 
+/* The smallest two-sided p of the exact test with n untied pairs, by brute force: over all 2^n sign
+ * patterns of the ranks 1..n, P(|W+ - n(n+1)/4| >= the largest deviation), W+ the positive ranks' sum. */
+static double smallest_p_by_enumeration(int n)
+{
+    double mean = n * (n + 1) / 4.0, most = n * (n + 1) / 2.0 - mean;
+    long extreme = 0, patterns = 1L << n;
+    for (long p = 0; p < patterns; p++) {
+        int w = 0;
+        for (int r = 1; r <= n; r++)
+            if (p & (1L << (r - 1)))
+                w += r;
+        extreme += fabs(w - mean) >= most - 1e-9;
+    }
+    return (double)extreme / (double)patterns;
+}
+
+static void test_plan_reach(void)
+{
+    int same = 1;
+    for (int n = 1; n <= 16; n++)
+        same &= close_to(signed_rank_smallest_p(n), fmin(1.0, smallest_p_by_enumeration(n)), 1e-15);
+    ok(same, "the smallest p of 1..16 pairs is the brute-force enumeration's (2 / 2^n)");
+    /* The least n with 2/2^n <= alpha, from the enumeration too. */
+    int least = 1;
+    const double alphas[] = {0.5, 0.1, 0.05, 0.01, 0.001};
+    for (size_t i = 0; i < sizeof alphas / sizeof alphas[0]; i++) {
+        int n = 1;
+        while (smallest_p_by_enumeration(n) > alphas[i])
+            n++;
+        least &= signed_rank_least_pairs(alphas[i]) == n;
+    }
+    ok(least && signed_rank_least_pairs(0.05) == 6, "the fewest pairs that can reach alpha 0.5, 0.1, 0.05, 0.01, 0.001 "
+       "are the enumeration's (6 at 0.05: 3 or 5 pairs never can)");
+}
+
+static void test_planning(void)
+{
+    /* Tables: chi2(0.95, 1) = 3.841459, chi2(0.2, 5) = 2.342534, chi2(0.5, 10) = 9.341818. */
+    ok(close_to(chi_square_quantile(0.95, 1.0), 3.841459, 1e-6) && close_to(chi_square_quantile(0.2, 5.0), 2.342534, 1e-6) &&
+           close_to(chi_square_quantile(0.5, 10.0), 9.341818, 1e-6),
+       "chi-square quantiles match the tables (3.841459, 2.342534, 9.341818)");
+    ok(close_to(chi_square_quantile(0.3, 2.0), -2.0 * log(0.7), 1e-9), "with 2 degrees of freedom it is -2 log(1 - p)");
+    ok(close_to(sd_upper_bound(2.0, 6, 0.8), 2.0 * sqrt(5.0 / 2.342534), 1e-6) && isnan(sd_upper_bound(2.0, 1, 0.8)),
+       "the 80%% upper bound of an sd of 2 from 6 values is 2 sqrt(5 / chi2(0.2, 5)); none from one value");
+    /* One look is the plain test: the same power within simulation error (2000 draws: sd 0.011). */
+    const long one[] = {10};
+    double seq = sequential_power(one, 1, 0.05, 1.0, 2000, 5), plain = signed_rank_power(10, 1.0, 0.05, 2000, 6);
+    ok(fabs(seq - plain) < 0.05, "a plan of one look has the plain test's power (%.3f against %.3f)", seq, plain);
+    const long looks[] = {6, 10, 13, 17, 20};
+    double nominal = 0.0202, size = sequential_power(looks, 5, nominal, 0.0, 4000, 7);
+    ok(size <= 0.05 + 3.0 * sqrt(0.05 * 0.95 / 4000.0), "the plan at Pocock's 0.0202 says 'differs' of no shift in %.3f "
+       "of 4000 sequences (at most 0.05)", size);
+    double shift = sequential_detectable_shift(looks, 5, nominal, 0.8, 1000, 8);
+    /* Its last look alone at the same level has no more power than the whole plan; a single test of 20
+     * pairs at 0.05 (no looks to pay for) has more. */
+    double last = signed_rank_detectable_shift(20, nominal, 0.8, 1000, 8), free = signed_rank_detectable_shift(20, 0.05, 0.8, 1000, 8);
+    ok(shift <= last + 0.01 && shift > free, "the plan's 80%%-power shift, %.3f sd, lies between a single test's of 20 "
+       "pairs at 0.05 (%.3f) and its last look's alone at 0.0202 (%.3f)", shift, free, last);
+}
+
 int main(void)
 {
     test_student_t();
@@ -250,5 +318,7 @@ int main(void)
     test_sequential();
     test_prediction();
     test_pairs_needed();
+    test_plan_reach();
+    test_planning();
     return done_testing();
 }

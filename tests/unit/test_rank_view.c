@@ -155,7 +155,7 @@ static void test_outliers(void)
     }
     finish_ranks(&run, &t);
     RankOutliers o;
-    rank_outliers(&t, &o);
+    rank_outliers(&t, NULL, &o);
     ok(o.ranks == RANKS && fabs(o.serial_median - 10.05) < 1e-9 && fabs(o.overhead_median - 1.0) < 1e-9,
        "the ranks' medians: Serial Ref 10.05, Static overhead 1.0 us/Loop");
     ok(o.count == 1 && o.item[0].rank == 4 && strcmp(o.item[0].figure, "Serial Ref us/Loop") == 0 &&
@@ -163,11 +163,22 @@ static void test_outliers(void)
        "rank 4's Serial Ref (14.0, +3.95) is the one outlier; 0.05 us/Loop of Static overhead is not");
     set(&t, 2, stat, 8.0);   /* overhead 3.0: 2 from the median, far above the 0.1005 floor */
     finish_ranks(&run, &t);
-    rank_outliers(&t, &o);
+    rank_outliers(&t, NULL, &o);
     ok(o.count == 2 && o.item[1].rank == 2 && strcmp(o.item[1].figure, "Static OMP overhead") == 0,
        "a rank whose Static overhead is 3.0 against a median of 1.0 is named too");
+    /* Rank 4's own noise census said busy: left out, so the others' median is 10.0 and nothing stands out
+     * (rank 2's Static overhead 3.0 still does: busy ranks do not shield the others). */
+    RankInfo info[RANKS];
+    memset(info, 0, sizeof info);
+    info[4].busy_judged = info[4].busy = 1;
+    rank_outliers(&t, info, &o);
+    ok(o.busy == 1 && o.judged && fabs(o.serial_median - 10.025) < 1e-9 && o.count == 1 && o.item[0].rank == 2,
+       "a rank busy by its own census (rank 4) is left out and never named an outlier; the other four are judged");
+    info[0].busy_judged = info[0].busy = info[1].busy_judged = info[1].busy = 1;
+    rank_outliers(&t, info, &o);
+    ok(o.busy == 3 && !o.judged && o.count == 0, "with 3 of 5 ranks busy, 2 are left: nothing is judged");
     t.ranks = 2;
-    rank_outliers(&t, &o);
+    rank_outliers(&t, NULL, &o);
     ok(o.count == 0, "with 2 ranks no rank is an outlier against the other");
 }
 

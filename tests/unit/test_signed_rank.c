@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "tap.h"
+#include "timing/planning.h"
 #include "timing/signed_rank.h"
 
 static int close_to(double got, double want, double tol)
@@ -95,48 +96,164 @@ static void test_hand_case(void)
        "a series paired with itself: shift 0, an interval containing 0, p = 1, no non-zero difference");
 }
 
-/* The interval is the set of centres theta that the test does not reject:
- * W+(d - theta) in k..M-k. Checked at points between consecutive Walsh
- * averages, with W+ counted plainly. */
+/* The brute-force conditional test: zeros dropped, midranks over tied
+ * magnitudes (the samples here are exact binary fractions: ties are exact),
+ * and every one of the 2^u sign patterns of those magnitudes counted. */
+static double brute_p(const double *d, long n, double theta)
+{
+    double mag[20], rank[20], w = 0.0;
+    int positive[20];
+    long u = 0;
+    for (long i = 0; i < n; i++)
+        if (d[i] != theta) {
+            mag[u] = fabs(d[i] - theta);
+            positive[u++] = d[i] > theta;
+        }
+    for (long i = 0; i < u; i++) {
+        long below = 0, equal = 0;
+        for (long j = 0; j < u; j++) {
+            below += mag[j] < mag[i];
+            equal += mag[j] == mag[i];
+        }
+        rank[i] = (double)below + 0.5 * (double)(equal + 1);   /* the midrank of its tie group */
+        if (positive[i])
+            w += rank[i];
+    }
+    double low = 0.0, high = 0.0;
+    for (unsigned long mask = 0; mask < (1ul << u); mask++) {
+        double x = 0.0;
+        for (long i = 0; i < u; i++)
+            if (mask & (1ul << i))
+                x += rank[i];
+        low += x <= w + 1e-9;
+        high += x >= w - 1e-9;
+    }
+    return u == 0 ? 1.0 : fmin(1.0, 2.0 * fmin(low, high) / ldexp(1.0, (int)u));
+}
+
+static int compare_values(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* The interval is the hull of the centres the brute-force test keeps at
+ * 1 - level, checked at every Walsh average, between consecutive ones and
+ * outside them (the test's outcome changes only at Walsh averages); an end
+ * is open exactly when the brute-force test rejects that end itself. */
+static int inversion_agrees(const double *d, long n, double level, const ShiftEstimate *s)
+{
+    double walsh[210], theta[430];
+    long m = 0, t = 0;
+    for (long i = 0; i < n; i++)
+        for (long j = i; j < n; j++)
+            walsh[m++] = 0.5 * (d[i] + d[j]);
+    qsort(walsh, (size_t)m, sizeof *walsh, compare_values);
+    theta[t++] = walsh[0] - 1.0;
+    for (long i = 0; i < m; i++) {
+        theta[t++] = walsh[i];
+        theta[t++] = i + 1 < m ? 0.5 * (walsh[i] + walsh[i + 1]) : walsh[i] + 1.0;
+    }
+    double lo = INFINITY, hi = -INFINITY;
+    int unbounded = 0;
+    for (long i = 0; i < t; i++)
+        if (brute_p(d, n, theta[i]) > 1.0 - level) {
+            lo = fmin(lo, theta[i]);
+            hi = fmax(hi, theta[i]);
+            unbounded |= i == 0 || i == t - 1;
+        }
+    if (unbounded || lo > hi)
+        return !s->has_ci;
+    /* a kept stretch next to a rejected Walsh average: the hull's end is that average, open */
+    long at_lo = 0, at_hi = 0;
+    for (long i = 0; i < t; i++) {
+        if (theta[i] == lo)
+            at_lo = i;
+        if (theta[i] == hi)
+            at_hi = i;
+    }
+    int lo_open = at_lo % 2 == 0, hi_open = at_hi % 2 == 0;   /* odd indices are the Walsh averages */
+    double want_lo = lo_open ? theta[at_lo - 1] : lo, want_hi = hi_open ? theta[at_hi + 1] : hi;
+    return s->has_ci && s->low == want_lo && s->high == want_hi && s->low_open == lo_open && s->high_open == hi_open;
+}
+
 static void test_interval_inversion(void)
 {
     ClompRng rng = {12345};
     int agrees = 1, contains = 1, coverage_right = 1;
     for (int trial = 0; trial < 40; trial++) {
-        long n = 6 + trial % 10;
-        double d[16], shifted[16];
+        long n = 6 + trial % 6;
+        double d[16];
+        /* continuous, on a grid of 1/4096 so that a Walsh average and the ties at it are exact */
         for (long i = 0; i < n; i++)
-            d[i] = rng_normal(&rng) + 0.3;
+            d[i] = nearbyint((rng_normal(&rng) + 0.3) * 4096.0) / 4096.0;
         ShiftEstimate s = signed_rank_shift(d, n, 0.95);
         contains &= s.has_ci && s.low <= s.estimate && s.estimate <= s.high;
-        long top = n * (n + 1) / 2;
-        double counts[200];
+        agrees &= inversion_agrees(d, n, 0.95, &s);
+        /* the classic interval [W(k), W(M+1-k)], k the largest with P(W+ <= k-1) <= 0.025 */
+        long top = n * (n + 1) / 2, k = 0;
+        double counts[200], walsh[200], tail = 0.0, tail_k = 0.0;
         brute_counts((int)n, counts);
-        /* the k whose exact coverage is s.coverage */
-        long k = 0;
-        double tail = 0.0;
         for (long kk = 1; 2 * kk <= top; kk++) {
             tail += counts[kk - 1] / ldexp(1.0, (int)n);
             if (tail > 0.025)
                 break;
             k = kk;
+            tail_k = tail;
         }
-        double want_coverage = 1.0 - 2.0 * (tail - counts[k] / ldexp(1.0, (int)n));
-        coverage_right &= close_to(s.coverage, want_coverage, 1e-12);
-        for (double theta = s.low - 1.0; theta <= s.high + 1.0; theta += 0.0137) {
-            for (long i = 0; i < n; i++)
-                shifted[i] = d[i] - theta;
-            double w = plain_w_plus(shifted, n);
-            int accepted = w >= (double)k && w <= (double)(top - k);
-            int inside = theta > s.low && theta < s.high;
-            int outside = theta < s.low || theta > s.high;
-            if ((inside && !accepted) || (outside && accepted))
-                agrees = 0;
-        }
+        long m = 0;
+        for (long i = 0; i < n; i++)
+            for (long j = i; j < n; j++)
+                walsh[m++] = 0.5 * (d[i] + d[j]);
+        qsort(walsh, (size_t)m, sizeof *walsh, compare_values);
+        int classic = s.low == walsh[k - 1] && s.high == walsh[m - k];
+        coverage_right &= classic ? close_to(s.coverage, 1.0 - 2.0 * tail_k, 1e-12) : s.coverage == 0.95;
     }
     ok(contains, "the Hodges-Lehmann estimate lies within its interval (40 random samples)");
-    ok(coverage_right, "the interval's stated coverage is 1 - 2 P(W+ <= k-1) by brute force");
-    ok(agrees, "the interval is exactly the centres the signed-rank test does not reject (brute-force W+)");
+    ok(coverage_right, "the stated coverage is 1 - 2 P(W+ <= k-1) (brute force) where the interval is the classic "
+                       "[W(k), W(M+1-k)], else the level, which the kept set's hull is known to reach");
+    ok(agrees, "the interval is the hull of the centres the brute-force test keeps, open where its end is rejected "
+               "(40 samples of 6..11 continuous differences)");
+
+    /* Tick-quantised differences: quarters from -1 to 2, many ties and zeros. */
+    int tied_agrees = 1, p_agrees = 1;
+    for (int trial = 0; trial < 60; trial++) {
+        long n = 6 + trial % 6;
+        double d[16];
+        for (long i = 0; i < n; i++)
+            d[i] = 0.25 * (double)((long)(rng_next(&rng) % 13) - 4);
+        ShiftEstimate s = signed_rank_shift(d, n, 0.95);
+        p_agrees &= s.exact && close_to(s.p_value, brute_p(d, n, 0.0), 1e-12);
+        tied_agrees &= inversion_agrees(d, n, 0.95, &s);
+    }
+    ok(p_agrees, "with ties and zeros the p-value is the brute-force conditional one: every sign pattern of the "
+                 "non-zero magnitudes with midranks (60 samples of 6..11 quarters)");
+    ok(tied_agrees, "and the interval is the hull of the centres that brute-force test keeps, at 95%%");
+}
+
+/* The review's cases (issue 44): ties and zeros must never give "differs"
+ * beside an interval holding 0. */
+static void test_review_cases(void)
+{
+    const double five_and_zeros[] = {0.004, 0.0, 0.004, 0.004, 0.0, 0.004, 0.0, 0.004};
+    ShiftEstimate s = signed_rank_shift(five_and_zeros, 8, 0.95);
+    ok(s.exact && close_to(s.p_value, 2.0 / 32.0, 1e-12),
+       "five differences of +0.004 and three zeros: the exact conditional p is 2/32 = 0.0625 (got %.4f)", s.p_value);
+    ok(s.has_ci && !shift_excludes(&s, 0.0) && s.low == 0.0 && s.high == 0.004,
+       "and its interval, 0 .. 0.004, holds 0 as the test does");
+    double ten_six[16];
+    for (int i = 0; i < 16; i++)
+        ten_six[i] = i % 8 < 5 ? 0.0 : 1.0;   /* ten zeros, six ones */
+    s = signed_rank_shift(ten_six, 16, 0.95);
+    ok(s.exact && close_to(s.p_value, 2.0 / 64.0, 1e-12), "ten zeros and six +1s: p = 2/64 = 0.031 (got %.4f)",
+       s.p_value);
+    ok(s.has_ci && s.low == 0.0 && s.low_open && shift_excludes(&s, 0.0),
+       "and the interval excludes 0 as the test does: it starts just above 0 (0 itself rejected), up to %g", s.high);
+    const double six_equal[] = {1, 1, 1, 1, 1, 1};
+    s = signed_rank_shift(six_equal, 6, 1.0 - 0.0202);
+    ok(s.exact && close_to(s.p_value, 2.0 / 64.0, 1e-12) && close_to(s.p_floor, 2.0 / 64.0, 1e-12),
+       "six equal +1 differences: p = 2/64, the least these magnitudes can give");
+    ok(!s.has_ci, "at Pocock's level 0.0202 no centre can be rejected: no interval (never 'None..None')");
 }
 
 static void test_exact_p_brute_force(void)
@@ -172,12 +289,18 @@ static void test_normal_approximation(void)
     ShiftEstimate s = signed_rank_shift(d, 60, 0.95);
     ok(!s.ci_exact && !s.exact && s.has_ci && close_to(s.coverage, 0.95, 0.01),
        "60 differences use the normal approximation, coverage near 95%%");
-    /* Ties: 1, 1, 2, -2, 3 (zeros none): midranks 1.5 1.5 3.5 3.5 5; W+ = 1.5+1.5+3.5+5 = 11.5;
-     * mean 7.5, var 5*6*11/24 - ((8-2)+(8-2))/48 = 13.75 - 0.25 = 13.5; z = (4 - 0.5)/sqrt(13.5). */
+    /* Ties: 1, 1, 2, -2, 3: midranks 1.5 1.5 3.5 3.5 5; W+ = 1.5+1.5+3.5+5 = 11.5. Of the 32 sign
+     * patterns of 1.5 1.5 3.5 3.5 5 (sum 15), W+ >= 11.5 means W- <= 3.5: {}, {1.5}x2, {1.5 1.5},
+     * {3.5}x2: 6 patterns -> p = 2 x 6/32 = 0.375. */
     const double tied[] = {1.0, 1.0, 2.0, -2.0, 3.0};
     s = signed_rank_shift(tied, 5, 0.95);
-    ok(s.ties && !s.exact && s.w_plus == 11.5 && close_to(s.p_value, erfc(3.5 / sqrt(13.5) / sqrt(2.0)), 1e-12),
-       "tied magnitudes take midranks and the tie-corrected normal p-value with continuity correction");
+    ok(s.ties && s.exact && s.w_plus == 11.5 && close_to(s.p_value, 0.375, 1e-12),
+       "tied magnitudes take midranks and the exact conditional p-value, 2 x 6/32");
+    /* Beyond 50: 60 values with ties (quarters) take the tie-corrected normal approximation. */
+    for (int i = 0; i < 60; i++)
+        d[i] = 0.25 * (double)(i % 7) - 0.5;
+    s = signed_rank_shift(d, 60, 0.95);
+    ok(s.ties && !s.exact, "60 tied differences use the tie-corrected normal approximation, and say so");
 }
 
 static void test_narrowing(void)
@@ -244,15 +367,24 @@ static void test_series(void)
     /* 1 -1 1 -1: num -3, den 4 -> -0.75 */
     const double alternating[] = {1.0, -1.0, 1.0, -1.0};
     ok(close_to(lag1_autocorrelation(alternating, 4), -0.75, 1e-15), "of 1 -1 1 -1 it is -0.75");
-    const double seven[] = {1, 2, 3, 4, 5, 6, 7};
-    double out[8];
-    ok(batch_medians(seven, 7, 3, out) == 2 && out[0] == 2.0 && out[1] == 5.5,
-       "batches of 3 over 7 values: [1 2 3] [4 5 6 7] (a short remainder joins the last), medians 2 and 5.5");
-    ok(batch_medians(seven, 7, 2, out) == 4 && out[0] == 1.5 && out[2] == 5.5 && out[3] == 7.0,
-       "batches of 2: a remainder of half a batch is a batch of its own");
-    ok(decorrelating_batch_length(-0.2, 40, 6) == 1 && decorrelating_batch_length(0.5, 40, 6) == 3,
-       "no batching without positive correlation; r = 0.5 needs batches of 3 (0.5^2/2 = 0.125, 0.5^3/3 = 0.042)");
-    ok(decorrelating_batch_length(0.95, 40, 6) == 6, "strong correlation is capped to keep 6 batches of 40");
+    /* Widening: an interval 1 .. 3 about 2 from 20 differences worth 5 stretches each end by
+     * t(0.975, 2) / t(0.975, 19) x sqrt(20/5) = 4.302653 / 2.093024 x 2 = 4.111423. */
+    ShiftEstimate s = {.n = 20, .used = 20, .estimate = 2.0, .has_ci = 1, .low = 1.0, .high = 3.0, .low_open = 1, .coverage = 0.96};
+    ok(widen_for_correlation(&s, 5.0, 0.95) == 0 && close_to(s.high - 2.0, 4.111423, 1e-5) &&
+           close_to(2.0 - s.low, 4.111423, 1e-5) && !s.low_open && s.coverage == 0.95,
+       "an interval from 20 differences worth 5 independent ones is widened 4.111x about its estimate");
+    ShiftEstimate same = {.n = 20, .used = 20, .estimate = 2.0, .has_ci = 1, .low = 1.0, .high = 3.0, .coverage = 0.96};
+    ok(widen_for_correlation(&same, 20.0, 0.95) == 0 && same.low == 1.0 && same.high == 3.0 && same.coverage == 0.96,
+       "uncorrelated differences keep their interval as it is");
+    ok(widen_for_correlation(&same, 1.5, 0.95) == -1 && !same.has_ci, "below 2 effective differences: no interval");
+    /* A sawtooth in time order is as anti-correlated as can be; a ramp is as correlated. */
+    double ramp[24], saw[24];
+    for (int i = 0; i < 24; i++) {
+        ramp[i] = i;
+        saw[i] = i % 2;
+    }
+    ok(serial_correlation_p(ramp, 24, 999, 5) == 1.0 / 1000.0, "a ramp's lag-1 is beyond every one of 999 shuffles");
+    ok(serial_correlation_p(saw, 24, 999, 5) > 0.99, "an alternating series shows no positive correlation");
 }
 
 static void test_power(void)
@@ -273,6 +405,7 @@ int main(void)
     test_counts();
     test_hand_case();
     test_interval_inversion();
+    test_review_cases();
     test_exact_p_brute_force();
     test_normal_approximation();
     test_narrowing();

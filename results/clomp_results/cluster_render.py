@@ -1,0 +1,111 @@
+"""The cluster report's writers (cluster.py builds the content): text (the
+answer first: the odd nodes by name; then each group and its figures), CSV
+(one row per node, spreadsheet-safe) and JSON (the content as it is).
+Node names and facts come from outside: escaped for the terminal in the
+text, formula-safe in the CSV, JSON-encoded in the JSON."""
+from __future__ import annotations
+
+import io
+import json
+
+from . import cluster_figures
+from .safe_io import SAFE_NAME, for_terminal
+
+NAMED = 50          # at most this many nodes per verdict are named in the text; the CSV and JSON have all
+
+
+def good_stem(stem: str) -> bool:
+    return bool(SAFE_NAME.match(stem)) and stem not in (".", "..")
+
+
+def g(v) -> str:
+    """A figure to four significant digits (the rule's threshold says what difference matters)."""
+    return "NA" if v is None else "%.4g" % v
+
+
+def _facts(facts) -> str:
+    parts = []
+    for k, v in facts.items():
+        if v in ("", 0):
+            continue
+        parts.append("%s %s" % (cluster_figures.FACT_LABELS[k], for_terminal(str(v))))
+    return ", ".join(parts) or "ranks of one run"
+
+
+def _label(key: str) -> str:
+    return cluster_figures.by_key()[key].label   # the catalogue's, its unit named in it
+
+
+def text(report) -> str:
+    c = report["counts"]
+    out = ["Cluster report: %d node%s in %d group%s: %d outlier%s, %d busy, %d failed, %d within their group, "
+           "%d not judged" % (c["nodes"], "" if c["nodes"] == 1 else "s", c["groups"], "" if c["groups"] == 1 else "s",
+                              c["outlier"], "" if c["outlier"] == 1 else "s", c["busy"], c["failed"], c["within"],
+                              c["not judged"])]
+    by_node = {}
+    for o in report["outliers"]:
+        by_node.setdefault((o["node"], o["group"]), []).append(o)
+    named = 0
+    for (node, group), items in by_node.items():
+        named += 1
+        if named > NAMED:
+            continue
+        what = "; ".join("%s %s (median %s, %+.4g = %s scaled MADs; threshold %s)" % (
+            _label(o["figure"]), g(o["value"]), g(o["median"]), o["deviation"],
+            "%.1f" % o["scaled_mads"] if o["scaled_mads"] is not None else "NA", g(o["threshold"])) for o in items)
+        out.append("Outlier: %s (group %d): %s" % (for_terminal(node), group, what))
+    if named > NAMED:
+        out.append("Outlier: %d more (the CSV and JSON name every one)" % (named - NAMED))
+    for kind, label in (("busy", "Busy"), ("failed", "Failed")):
+        nodes = [n for n in report["nodes"] if n["verdict"] == kind]
+        for n in nodes[:NAMED]:
+            why = n["busy_reason"] if kind == "busy" else n["failure"]
+            tail = "; left out of its group (its figures measure the contention)" if kind == "busy" else ""
+            out.append("%s: %s (group %d): %s%s" % (label, for_terminal(n["node"]), n["group"],
+                                                   for_terminal(why or "its own noise census said busy"), tail))
+        if len(nodes) > NAMED:
+            out.append("%s: %d more (the CSV and JSON name every one)" % (label, len(nodes) - NAMED))
+    out.append("Intervals: %s" % report["interval"])
+    out.append("Rule: %s" % report["rule"]["text"])
+    out.append("False rate: %s" % report["rule"]["false_rate"])
+    for grp in report["groups"]:
+        out.append("")
+        out.append("Group %d: %s: %d node%s (%d busy, %d failed); false rate at this size: %.2g%% per node and "
+                   "figure" % (grp["group"], _facts(grp["facts"]), grp["nodes"], "" if grp["nodes"] == 1 else "s",
+                               grp["busy"], grp["failed"], grp["false_rate_percent"]))
+        out.append("  %-44s %6s %11s %11s %11s %11s" % ("figure", "nodes", "median", "MAD", "3.5 sMAD", "floor"))
+        for key, d in grp["figures"].items():
+            out.append("  %-44s %6d %11s %11s %11s %11s%s" % (
+                _label(key), d["n"], g(d["median"]), g(d["mad"]), g(d["spread_cut"]), g(d["floor"]),
+                "" if d["judged"] else "  not judged (fewer than %d nodes)" % report["rule"]["fewest"]))
+    return "\n".join(out) + "\n"
+
+
+def csv_text(report) -> str:
+    from .buyers_cli import SpreadsheetSafeWriter   # here: the text and JSON need none of the buyer's table
+    buf = io.StringIO()
+    w = SpreadsheetSafeWriter(buf)
+    head = ["node", "group", "verdict", "failure", "busy", "busy_reason"]
+    for k in cluster_figures.keys():
+        head += [k, k + "_half_width", k + "_stands_out", k + "_deviation", k + "_threshold", k + "_scaled_mads"]
+    w.writerow(head)
+
+    def cell(v):
+        if v is None:
+            return ""
+        if isinstance(v, bool):
+            return "1" if v else "0"
+        return repr(v) if isinstance(v, float) else v
+
+    for n in report["nodes"]:
+        row = [n["node"], n["group"], n["verdict"], n["failure"] or "", cell(n["busy"]), n["busy_reason"] or ""]
+        for k in cluster_figures.keys():
+            f = n["figures"][k]
+            row += [cell(f[m]) for m in ("value", "half_width", "stands_out", "deviation", "threshold", "scaled_mads")]
+        w.writerow(row)
+    return buf.getvalue()
+
+
+def json_text(report) -> str:
+    return json.dumps(report, indent=1) + "\n"
+

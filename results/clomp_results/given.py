@@ -1,0 +1,140 @@
+"""Which processes gave a figure as a result, and why the others did not
+(issue 43, items 4 and 6): the one rule the suite's closing lines (the
+between-process table), the HTML headline, the buyer's table and
+--compare's last line follow, and the one place their reasons are printed.
+
+A process gives a figure as a result when its run ended OK, the noise
+census did not find the machine busy (its figures then measure the
+contention: docs/noise.md), the measurement is not marked invalid (valid:
+false, docs/statistics.md) and the figure has a value. A median is given
+only from at least MIN_PROCESSES processes and at least half of them
+(``summarised``); with fewer: "no result (1 of 3 processes gave one: 2
+busy)". A submission of one process (CLOMP 1.2's text, a suite without
+--replicates) gives that process's value, said to be one process's.
+"""
+from __future__ import annotations
+
+from collections import Counter
+from typing import List, Optional, Tuple
+
+from . import catalogue
+from .view import num
+
+MIN_PROCESSES = 3
+# The reasons a process gave no figure, in the order they are named.
+BUSY, INVALID, FAILED, NOT_MEASURED = "busy", "invalid", "failed", "not measured"
+REASONS = (BUSY, INVALID, FAILED, NOT_MEASURED)
+
+
+def ordered(why) -> List[str]:
+    """The reasons of Counter WHY in the order they are named: REASONS', then any finer one (--compare's
+    'mean and median chunk apart', compare_figures.missing_reasons) by name."""
+    return [r for r in REASONS if why.get(r)] + sorted(r for r in why if r not in REASONS and why[r])
+
+
+def busy(doc) -> bool:
+    census = (doc or {}).get("noise_census") if isinstance(doc, dict) else None
+    return isinstance(census, dict) and census.get("busy") is True
+
+
+def measurement(doc, key):
+    for m in (doc or {}).get("measurements") or []:
+        if isinstance(m, dict) and m.get("key") == key:
+            return m
+    return None
+
+
+def invalid_bestcase(doc):
+    """The record's Bestcase measurement when its run marked it invalid (every overhead is then void), else None."""
+    bestcase = next((m for m in (doc or {}).get("measurements") or [] if isinstance(m, dict) and m.get("role") == "bestcase"), None)
+    return bestcase if bestcase is not None and bestcase.get("valid") is False else None
+
+
+def of_process(doc, fig, ok=True) -> Tuple[Optional[float], Optional[str]]:
+    """(value, None) when the process (its record DOC, OK: its run ended OK) gave catalogue figure FIG as a
+    result, else (None, reason)."""
+    if not ok or not isinstance(doc, dict):
+        return None, FAILED
+    key = fig.get("measurement")
+    m = measurement(doc, key) if key else None
+    if key and (m is None or not m.get("selected", True) or m.get("unavailable")):
+        return None, NOT_MEASURED   # not asked for, or not possible here (Nested OMP below 2x2 threads)
+    if busy(doc):
+        return None, BUSY
+    if key:
+        if m.get("valid") is False or (invalid_bestcase(doc) is not None and "overhead" in (fig.get("kind") or "")):
+            return None, INVALID   # an overhead against a Bestcase that is not a result is none either
+        v = num(catalogue.value(doc if fig.get("kind") == "llnl_target_cycles" else m, fig.get("json")))
+    else:
+        v = num(catalogue.value(doc, fig.get("json")))
+    return (v, None) if v is not None else (None, NOT_MEASURED)
+
+
+class Given(object):
+    """One figure over the processes of one input (or submission): the values given and why the rest
+    gave none."""
+
+    def __init__(self, values=None, total=0, why=None):
+        self.values: List[float] = list(values or [])
+        self.total = total
+        self.why = Counter(why or {})
+
+    def add(self, value, reason):
+        self.total += 1
+        if reason is None:
+            self.values.append(value)
+        else:
+            self.why[reason] += 1
+
+    @property
+    def k(self) -> int:
+        return len(self.values)
+
+    @property
+    def summarised(self) -> bool:
+        """A median may be given: at least MIN_PROCESSES processes gave the figure, and at least half."""
+        return self.k >= MIN_PROCESSES and 2 * self.k >= self.total
+
+    @property
+    def single(self) -> bool:
+        """One process in all, and it gave the figure: its value, said to be one process's."""
+        return self.total == 1 and self.k == 1
+
+    def reasons(self) -> str:
+        """'2 busy, 1 invalid' ('' when every process gave it)."""
+        return ", ".join("%d %s" % (self.why[r], r) for r in ordered(self.why))
+
+    def count_text(self) -> str:
+        """'3 of 3 processes', '2 of 3 processes (1 busy)'."""
+        why = self.reasons()
+        return "%d of %d process%s%s" % (self.k, self.total, "" if self.total == 1 else "es", " (%s)" % why if why else "")
+
+    def no_result_text(self) -> str:
+        """Why there is no median: 'no result (1 of 3 processes gave one: 2 busy)'; with every process but
+        too few of them: 'no result (2 of 2 processes gave one; a median needs 3)'."""
+        why = self.reasons()
+        said = "%d of %d process%s gave one" % (self.k, self.total, "" if self.total == 1 else "es")
+        if why:
+            return "no result (%s: %s)" % (said, why)
+        return "no result (%s; a median needs %d)" % (said, MIN_PROCESSES)
+
+
+def over(records, fig) -> Given:
+    """Given of catalogue figure FIG over RECORDS: [(record doc or None, run ended OK)]."""
+    g = Given()
+    for doc, ok in records:
+        g.add(*of_process(doc, fig, ok))
+    return g
+
+
+def side_reason(sides) -> str:
+    """The last line's reason when a comparison cannot decide (item 6): which reason holds and on which side,
+    from SIDES [(label, Given)]: 'side B: 3 of 6 processes busy; side A: 1 invalid'. '' when every
+    process of every side gave the figure."""
+    out = []
+    for label, g in sides:
+        why = ["%d of %d process%s %s" % (g.why[r], g.total, "" if g.total == 1 else "es", r)
+               for r in ordered(g.why)]
+        if why:
+            out.append("%s: %s" % (label, ", ".join(why)))
+    return "; ".join(out)

@@ -1,0 +1,217 @@
+#include "planning.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "decision.h"
+#include "signed_rank.h"
+
+/* P(a, x), the regularized lower incomplete gamma function: its series for
+ * x < a + 1, else 1 - the continued fraction of Q (modified Lentz). */
+static double regularized_gamma(double a, double x)
+{
+    if (x <= 0.0)
+        return 0.0;
+    double front = exp(a * log(x) - x - lgamma(a));
+    if (x < a + 1.0) {
+        double term = 1.0 / a, sum = term;
+        for (int n = 1; n < 100000 && fabs(term) > 1e-17 * fabs(sum); n++) {
+            term *= x / (a + n);
+            sum += term;
+        }
+        return fmin(1.0, front * sum);
+    }
+    const double tiny = 1e-300;
+    double b = x + 1.0 - a, c = 1.0 / tiny, d = 1.0 / b, h = d;
+    for (int i = 1; i < 100000; i++) {
+        double an = -i * (i - a);
+        b += 2.0;
+        d = an * d + b;
+        d = fabs(d) < tiny ? tiny : d;
+        c = b + an / c;
+        c = fabs(c) < tiny ? tiny : c;
+        d = 1.0 / d;
+        double step = d * c;
+        h *= step;
+        if (fabs(step - 1.0) < 1e-16)
+            break;
+    }
+    return fmax(0.0, 1.0 - front * h);
+}
+
+double chi_square_quantile(double p, double df)
+{
+    if (!(p > 0.0 && p < 1.0) || !(df > 0.0))
+        return NAN;
+    double low = 0.0, high = fmax(1.0, df);
+    while (regularized_gamma(0.5 * df, 0.5 * high) < p && high < 1e300)
+        high *= 2.0;
+    for (int i = 0; i < 300 && high - low > 1e-12 * high; i++) {
+        double mid = 0.5 * (low + high);
+        if (regularized_gamma(0.5 * df, 0.5 * mid) < p)
+            low = mid;
+        else
+            high = mid;
+    }
+    return 0.5 * (low + high);
+}
+
+double sd_upper_bound(double sd, long n, double confidence)
+{
+    if (n < 2 || !(confidence > 0.0 && confidence < 1.0))
+        return NAN;
+    return sd * sqrt((double)(n - 1) / chi_square_quantile(1.0 - confidence, (double)(n - 1)));
+}
+
+typedef struct Ranked {
+    double magnitude;
+    int positive;
+} Ranked;
+
+static int compare_ranked(const void *x, const void *y)
+{
+    double a = ((const Ranked *)x)->magnitude, b = ((const Ranked *)y)->magnitude;
+    return (a > b) - (a < b);
+}
+
+/* The plan's power on fixed standard-normal draws z[trials x n] shifted by `shift`. */
+static double plan_power_on(const double *z, long n, long trials, const long *looks, int k, double nominal,
+                            double shift, double *const *counts, Ranked *scratch)
+{
+    long stopped = 0;
+    for (long t = 0; t < trials; t++) {
+        for (int j = 0; j < k; j++) {
+            long m = looks[j] < n ? looks[j] : n;   /* a look never reads past its draws */
+            for (long i = 0; i < m; i++) {
+                double x = z[t * n + i] + shift;
+                scratch[i] = (Ranked){fabs(x), x > 0.0};
+            }
+            qsort(scratch, (size_t)m, sizeof *scratch, compare_ranked);
+            double w = 0.0;
+            for (long r = 0; r < m; r++)
+                if (scratch[r].positive)
+                    w += (double)(r + 1);
+            if (signed_rank_p(m, w, counts[j]) <= nominal) {
+                stopped++;
+                break;
+            }
+        }
+    }
+    return (double)stopped / (double)trials;
+}
+
+/* Draws and exact counts for a plan; NULL z on bad input or memory. */
+typedef struct PlanWork {
+    double *z, **counts;
+    Ranked *scratch;
+    long n;
+} PlanWork;
+
+static void free_plan(PlanWork *w, int k)
+{
+    for (int j = 0; w->counts != NULL && j < k; j++)
+        free(w->counts[j]);
+    free(w->counts);
+    free(w->z);
+    free(w->scratch);
+}
+
+static int plan_work(PlanWork *w, const long *looks, int k, long trials, uint64_t seed)
+{
+    memset(w, 0, sizeof *w);
+    if (k < 1 || trials < 1 || looks[0] < 1)
+        return -1;
+    for (int j = 1; j < k; j++)
+        if (looks[j] <= looks[j - 1])
+            return -1;
+    w->n = looks[k - 1];
+    w->z = calloc((size_t)(w->n * trials), sizeof *w->z);   /* zeroed: every draw is written below, but the analyser cannot see it */
+    w->counts = calloc((size_t)k, sizeof *w->counts);
+    w->scratch = malloc((size_t)w->n * sizeof *w->scratch);
+    int failed = w->z == NULL || w->counts == NULL || w->scratch == NULL;
+    for (int j = 0; !failed && j < k; j++) {
+        if (looks[j] > SIGNED_RANK_EXACT_MAX)
+            continue;
+        w->counts[j] = malloc((size_t)(looks[j] * (looks[j] + 1) / 2 + 1) * sizeof **w->counts);
+        failed = w->counts[j] == NULL || signed_rank_counts((int)looks[j], w->counts[j]) != 0;
+    }
+    if (failed) {
+        free_plan(w, k);
+        return -1;
+    }
+    ClompRng rng = {seed};
+    for (long i = 0; i < w->n * trials; i++)
+        w->z[i] = rng_normal(&rng);
+    return 0;
+}
+
+double sequential_power(const long *looks, int k, double nominal, double shift, long trials, uint64_t seed)
+{
+    PlanWork w;
+    if (plan_work(&w, looks, k, trials, seed) != 0)
+        return NAN;
+    double power = plan_power_on(w.z, w.n, trials, looks, k, nominal, shift, w.counts, w.scratch);
+    free_plan(&w, k);
+    return power;
+}
+
+double sequential_detectable_shift(const long *looks, int k, double nominal, double power, long trials, uint64_t seed)
+{
+    PlanWork w;
+    if (plan_work(&w, looks, k, trials, seed) != 0)
+        return NAN;
+    double result = NAN;
+    if (plan_power_on(w.z, w.n, trials, looks, k, nominal, 20.0, w.counts, w.scratch) >= power) {
+        double lo = 0.0, hi = 20.0;
+        while (hi - lo > 0.005) {
+            double mid = 0.5 * (lo + hi);
+            if (plan_power_on(w.z, w.n, trials, looks, k, nominal, mid, w.counts, w.scratch) >= power)
+                hi = mid;
+            else
+                lo = mid;
+        }
+        result = hi;
+    }
+    free_plan(&w, k);
+    return result;
+}
+
+double signed_rank_smallest_p(long n)
+{
+    /* Every difference on one side: W+ = 0 (or its mirror), one pattern of 2^n each. */
+    return n < 1 ? 1.0 : fmin(1.0, 2.0 * ldexp(1.0, -(int)(n > 1000 ? 1000 : n)));
+}
+
+long signed_rank_least_pairs(double alpha)
+{
+    for (long n = 1; n <= 1000; n++)
+        if (signed_rank_smallest_p(n) <= alpha)
+            return n;
+    return -1;
+}
+
+double signed_rank_power(long n, double shift, double alpha, long trials, uint64_t seed)
+{
+    const long look[1] = {n};   /* one look is the plain test */
+    return n < 1 ? NAN : sequential_power(look, 1, alpha, shift, trials, seed);
+}
+
+double signed_rank_detectable_shift(long n, double alpha, double power, long trials, uint64_t seed)
+{
+    const long look[1] = {n};
+    return n < 1 ? NAN : sequential_detectable_shift(look, 1, alpha, power, trials, seed);
+}
+
+long signed_rank_pairs_needed(double shift_sd, double alpha, double power, long trials, uint64_t seed)
+{
+    if (!(shift_sd > 0.0))
+        return -1;
+    for (long n = 6; n <= SIGNED_RANK_EXACT_MAX; n++)
+        if (signed_rank_power(n, shift_sd, alpha, trials, seed) >= power)
+            return n;
+    double z = signed_rank_normal_quantile(1.0 - alpha / 2.0) + signed_rank_normal_quantile(power);
+    double n = 3.14159265358979323846 / 3.0 * (z / shift_sd) * (z / shift_sd);
+    return n > (double)SIGNED_RANK_EXACT_MAX ? (long)ceil(n) : SIGNED_RANK_EXACT_MAX + 1;
+}
+
