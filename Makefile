@@ -287,7 +287,7 @@ numa-vm-check: clomp
 	CLOMP=$(CURDIR)/clomp BUILD_DIR=$(CURDIR)/$(BUILD) $(PROVE) -v tests/numa-vm.t
 
 # clomp and a tiny suite inside a QEMU guest with 32 vCPUs: 2 sockets of 8
-# cores, SMT-2, 4 NUMA nodes (TCG, about 2 minutes): core counting, placement,
+# cores, SMT-2, 4 NUMA nodes (TCG, about 3 minutes here): core counting, placement,
 # SMT, the nested default and the plan against the guest's lscpu. Needs
 # qemu-system-x86, busybox-static and numactl; the guest kernel as above.
 bignode-vm-check: clomp $(WRITE_HELPER) $(STATS_HELPER)

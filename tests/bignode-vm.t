@@ -19,8 +19,8 @@
 #   the suite: a dry run plans MAX_THREADS = the cores, every run a part per
 #     thread; and a tiny suite (timeScale 1, MAX_THREADS 2, 4 runs) completes
 #     with every run OK, its records counting the guest's cores.
-# Full lane only (make check-all, make bignode-vm-check): about 2 minutes on
-# this 2-core machine at load 10. Skips with a reason when qemu, busybox or
+# Full lane only (make check-all, make bignode-vm-check): 3 min 6 s on this
+# 2-core machine at load 14-17 (2026-11-29). Skips with a reason when qemu, busybox or
 # the guest kernel is unavailable.
 
 # shellcheck source-path=SCRIPTDIR source=lib/tap.sh
