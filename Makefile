@@ -141,7 +141,7 @@ KERNEL_SRC = $(sort $(wildcard kernels/*.c))
 REPORT_SRC = $(sort $(wildcard report/*.c))
 SETUP_SRC = $(sort $(wildcard setup/*.c))
 CLI_SRC = cli/options.c cli/usage.c cli/construct_options.c cli/limits_options.c
-NUMA_SRC = numa/placement.c numa/arena.c numa/thread_placement.c numa/cpu_classes.c numa/cpu_place.c
+NUMA_SRC = numa/placement.c numa/arena.c numa/thread_placement.c numa/cpu_classes.c numa/cpu_place.c numa/node_topology.c numa/job_cores.c
 TIMING_SRC = timing/statistics.c timing/signed_rank.c timing/series.c timing/decision.c timing/planning.c timing/core_clock.c timing/cycles.c timing/comparison.c timing/process_cost.c timing/replication.c timing/outlier_rule.c
 MEASURE_SRC = measure/chunk_plan.c measure/sequence.c measure/record.c measure/warnings.c measure/locality.c \
               measure/llnl_targets.c measure/summarize.c measure/paired_overhead.c measure/construct_overhead.c measure/construct_resolution.c measure/construct_shape.c measure/construct_level.c measure/constructs.c \
@@ -160,7 +160,7 @@ UNIT_TESTS = test_mesh test_kernel test_schedules test_verify test_options test_
 UNIT_BIN = $(UNIT_TESTS:%=$(BUILD)/tests/%)
 ORACLE = $(BUILD)/tests/clomp_oracle
 
-.PHONY: all check check-build check-all cluster-check numa-vm-check device-check run run-suite plots clean install help unit-tests program clomp-faults clomp-stats clomp-write asan tsan fuzz golden runtimes FORCE
+.PHONY: all check check-build check-all cluster-check numa-vm-check bignode-vm-check device-check run run-suite plots clean install help unit-tests program clomp-faults clomp-stats clomp-write asan tsan fuzz golden runtimes FORCE
 
 # The program this make builds: clomp, or clomp-faults in its own build tree.
 PROGRAM ?= clomp
@@ -321,6 +321,14 @@ cluster-check: clomp unit-tests $(STATS_HELPER) $(WRITE_HELPER)
 numa-vm-check: clomp
 	CLOMP=$(CURDIR)/clomp BUILD_DIR=$(CURDIR)/$(BUILD) $(PROVE) -v tests/numa-vm.t
 
+# clomp and a tiny suite inside a QEMU guest with 32 vCPUs: 2 sockets of 8
+# cores, SMT-2, 4 NUMA nodes (TCG, about 3 minutes here): core counting, placement,
+# SMT, the nested default and the plan against the guest's lscpu. Needs
+# qemu-system-x86, busybox-static and numactl; the guest kernel as above.
+bignode-vm-check: clomp $(WRITE_HELPER) $(STATS_HELPER)
+	CLOMP=$(CURDIR)/clomp BUILD_DIR=$(CURDIR)/$(BUILD) CLOMP_TEST_LANE=full CLOMP_WRITE=$(CURDIR)/$(WRITE_HELPER) \
+	    CLOMP_STATS=$(CURDIR)/$(STATS_HELPER) $(PROVE) -v tests/bignode-vm.t
+
 # The quick lane's build-dependent tests (check-build) under AddressSanitizer and UndefinedBehaviorSanitizer,
 # in a copy of the tree so that no sanitized binary ever replaces ./clomp.
 # Full stacks for each allocation (fast_unwind_on_malloc=0): libgomp has no
@@ -359,11 +367,12 @@ fuzz:
 	    -o $(BUILD)/fuzz_options tests/fuzz/fuzz_options.c cli/options.c cli/construct_options.c cli/limits_options.c numa/placement.c
 	$(BUILD)/fuzz_options -max_total_time=$(FUZZ_SECONDS) -print_final_stats=1 $(BUILD)/fuzz-work tests/fuzz-corpus
 
-# The target input spot check: ~6400 zones, one thread per core (physical
-# cores, as run_clomp.sh counts them; not whatever OMP_NUM_THREADS says).
-CORES = $(shell c=$$(lscpu -p=CORE,SOCKET 2>/dev/null | grep -v '^\#' | sort -u | wc -l); \
-          n=$$(env -u OMP_NUM_THREADS -u OMP_THREAD_LIMIT nproc); \
-          if [ "$$c" -ge 1 ] && [ "$$c" -le "$$n" ]; then echo "$$c"; else echo "$$n"; fi)
+# The target input spot check: ~6400 zones, one thread per core: the cores
+# this job may use as clomp counts them (clomp --topology: affinity mask,
+# cgroup cpuset and cpu.max, SMT, Slurm; CORES=N instead), not whatever
+# OMP_NUM_THREADS says. Parts follow the team (suite/common.sh team_shape):
+# CLOMP 1.2's 64 x 100 where the cores divide 64, else a multiple of the
+# cores with 6400 zones in all, so that every thread has a part.
 # Threads bound as the README recommends (unless the environment already
 # says otherwise), and a verdict at the end.
 RUN_BIND = OMP_PROC_BIND=$${OMP_PROC_BIND:-close} OMP_PLACES=$${OMP_PLACES:-cores}
@@ -380,8 +389,11 @@ runtimes:
 	bash env/unpack_runtimes.sh
 
 run: clomp
-	@echo "make run: the target input on $(CORES) cores, threads bound: OMP_PROC_BIND=$${OMP_PROC_BIND:-close} OMP_PLACES=$${OMP_PLACES:-cores}"
-	OMP_NUM_THREADS=$(CORES) $(RUN_BIND) ./clomp -1 1 64 100 32 1 100 --verdict
+	@cores=$${CORES:-$$(./clomp --topology | sed -n 's/^cores: //p')}; \
+	shape=$$(bash -c '. suite/common.sh && team_shape "$$1" 6400 64' team_shape "$$cores") || exit 2; \
+	echo "make run: the target input on $$cores cores ($${shape% *} parts of $${shape#* } zones: parts follow the team), threads bound: OMP_PROC_BIND=$${OMP_PROC_BIND:-close} OMP_PLACES=$${OMP_PLACES:-cores}"; \
+	echo "OMP_NUM_THREADS=$$cores $(RUN_BIND) ./clomp -1 1 $$shape 32 1 100 --verdict"; \
+	OMP_NUM_THREADS=$$cores $(RUN_BIND) ./clomp -1 1 $$shape 32 1 100 --verdict
 
 # The offload measurements (docs/offload.md): builds every offload binary this
 # machine can build and measures with each that has a device: Offload OMP and
@@ -419,11 +431,12 @@ clean:
 help:
 	@echo "Targets:"
 	@echo "  make            build ./clomp"
-	@echo "  make run        target input spot check, threads bound, with a verdict: ./clomp -1 1 64 100 32 1 100 --verdict"
+	@echo "  make run        target input spot check on every core, threads bound, with a verdict: ./clomp -1 1 64 100 32 1 100 --verdict (parts follow the team where the cores do not divide 64; CORES=N)"
 	@echo "  make check      build and run the quick test lane: every feature (prove)"
 	@echo "  make check-all  every test: the full lane (long matrices, guests, Slurm)"
 	@echo "  make cluster-check  an emulated 4-node Slurm cluster: clomp_mpi across nodes, faults, the cluster report (root)"
 	@echo "  make numa-vm-check  NUMA policies on emulated 2- and 4-node guests (qemu, busybox-static)"
+	@echo "  make bignode-vm-check  clomp and a tiny suite on an emulated 32-vCPU, 2-socket, 4-node, SMT-2 guest"
 	@echo "  make run-suite  the full CLOMP suite (run_clomp.sh, results in out/)"
 	@echo "  make plots OUT=out/CLOMP_host_N  charts (gnuplot) and HTML report of a suite (OUT=DIR: its latest)"
 	@echo "  make golden REASON='...'  rewrite tests/golden/ for an intended output change: prints the diff, records REASON"

@@ -33,10 +33,9 @@
 static volatile int exit_is_ours;
 static NoiseCensus census;   /* measure/noise.h; static: a table per thread of the team */
 
-/* While a --json, --csv or --caliper-json file is pending, a run that ends early
- * still writes it (status "failed", the reason, what was measured so far);
- * set once the outputs are open. The temporary files are removed if even
- * that fails. */
+/* While a --json, --csv or --caliper-json file is pending, a run that ends early still writes it
+ * (status "failed", the reason, what was measured so far); set once the outputs are open. The
+ * temporary files are removed if even that fails. */
 static void (*write_failure_record)(int status, const char *why);
 static char pending_tmp[RESULT_FILE_COUNT][RESULT_PATH_MAX];
 
@@ -247,9 +246,11 @@ int main(int argc, char **argv)
     signal(SIGABRT, catch_runtime_abort);
     signal(SIGTERM, catch_termination);
 
-    /* clomp_mpi: MPI first (it may take its own arguments out of argv);
-     * only rank 0 speaks for a failure every rank shares. */
-    int status = cluster_start(&argc, &argv, error, sizeof error);
+    int status = topology_query(argc, argv, print_topology);   /* --topology, before MPI: the suite asks clomp_mpi too */
+    if (status >= 0)
+        return finish(status);
+    /* clomp_mpi: MPI next (it may take its own arguments out of argv); rank 0 speaks for a failure all share. */
+    status = cluster_start(&argc, &argv, error, sizeof error);
     int reporter = cluster_rank() == 0;
     if (status != 0) {
         if (reporter)
@@ -317,7 +318,7 @@ int main(int argc, char **argv)
     if (run.mpi.info != NULL)
         rank_layout_warnings(run.mpi.info, run.mpi.ranks, &setup_warnings);
     locality_setup_warnings(&locality, &setup_warnings);
-    team_placement_warnings(&placement, &setup_warnings);
+    team_placement_warnings(&placement, &run.job, &setup_warnings);
     pending.record.locality = &locality;
     pending.record.setup_warnings = &setup_warnings;
     Measurement *results = create_measurements(&run);

@@ -54,12 +54,12 @@ quick=0 max_zone_scale=10000 zone_scale_factor=10 target_parts=64 target_zones=6
 out_dir=out env_preset='' launcher='' stop_on_slowdown=0 resume_id='' dry_run=0 numa=0 mpi_launcher=''
 mpi_given=0
 plots=auto bundle_only=0 bundle_id='' validate_path='' sign_key=''
-max_zone_scale_set=0 replicates=3 constructs=1 offload=1 calibrate=auto run_timeout=''
+max_zone_scale_set=0 replicates=3 constructs=1 offload=1 calibrate=auto run_timeout='' cores_given=''
 positional=()
 
 while [ $# -gt 0 ]; do
     case $1 in
-        --max-zone-scale | --zone-scale-factor | --target-parts | --target-zones | --out | --env | --launcher | --resume | --validate | --mpi | --replicates | --run-timeout | --sign)
+        --max-zone-scale | --zone-scale-factor | --target-parts | --target-zones | --out | --env | --launcher | --resume | --validate | --mpi | --replicates | --run-timeout | --sign | --cores)
             [ $# -ge 2 ] || die_usage "$1: needs a value (see --help)" ;;
     esac
     case $1 in
@@ -83,6 +83,8 @@ while [ $# -gt 0 ]; do
         --replicates=*) replicates=${1#*=} ;;
         --run-timeout) run_timeout=${2-}; shift ;;
         --run-timeout=*) run_timeout=${1#*=} ;;
+        --cores) cores_given=${2-}; shift ;;
+        --cores=*) cores_given=${1#*=} ;;
         --dry-run) dry_run=1 ;;
         --plots) plots=yes ;;
         --no-plots) plots=no ;;
@@ -102,14 +104,15 @@ done
 [ -z "$validate_path" ] || exec "$here/clomp_validate" "$validate_path"
 
 if [ "$mpi_given" = 1 ]; then exe=${positional[0]-./clomp_mpi}; else exe=${positional[0]-./clomp}; fi
-max_threads=${positional[1]-$(count_cores)}
+max_threads=${positional[1]-}   # default: the cores, counted once the binary is known (below)
 time_scale=${positional[2]-100}
 if [ "$quick" = 1 ]; then
     [ ${#positional[@]} -ge 3 ] || time_scale=1
     [ "$max_zone_scale_set" = 1 ] || max_zone_scale=100
 fi
 
-for pair in "MAX_THREADS:$max_threads" "TIME_SCALE:$time_scale" "--max-zone-scale:$max_zone_scale" \
+[ -z "$cores_given" ] || is_count "$cores_given" || die_usage "--cores: '$cores_given' is not a whole number > 0"
+for pair in "MAX_THREADS:${max_threads:-1}" "TIME_SCALE:$time_scale" "--max-zone-scale:$max_zone_scale" \
     "--zone-scale-factor:$zone_scale_factor" "--target-parts:$target_parts" "--target-zones:$target_zones"; do
     is_count "${pair#*:}" || die_usage "${pair%%:*}: '${pair#*:}' is not a whole number > 0"
 done
@@ -130,8 +133,6 @@ fi
 choose_binding   # suite/binding.sh: threads bound as make run binds them, unless the environment chose
 read -r -a launcher_words <<<"$launcher"
 [ "$mpi_given" = 0 ] || [ -n "${mpi_launcher// /}" ] || die_usage "--mpi: needs the launcher command, e.g. \"mpirun -np 4\""
-
-read_mpi_ranks
 
 # The host name goes into file names: keep it to safe characters.
 host=$(file_host_name)
@@ -181,12 +182,20 @@ if [ "$numa" = 1 ] && [ "$dry_run" = 0 ] && ! "$exe" --version 2>/dev/null | gre
     die_usage "--numa: $exe was built without libnuma (install libnuma-dev and rebuild)"
 fi
 
+# The cores as the binary counts them (suite/common.sh), the default MAX_THREADS.
+read_topology
+read_mpi_ranks
+[ -n "$max_threads" ] || max_threads=$(count_cores)
+cores_line="Cores: $(count_cores) ($(topology_note))"
+
 # ---- the plan: every run, in order (suite/plan.sh) ------------------------------------
 probe_offload   # suite/offload.sh: the offload runs need a binary whose device opens
 build_plan
 calibrate_model   # suite/calibrate.sh: the estimate's constants, from this node
 estimate_plan     # suite/calibrate.sh: every run's, counting EXE's own tables
 if [ "$dry_run" = 1 ]; then
+    echo "$cores_line"
+    echo "Parts: $parts_rule"
     echo "Model: $calibration_note"
     echo "Binding: $suite_binding"
     offload_plan_line
@@ -242,7 +251,8 @@ CLOMP suite $base
       Max threads: $max_threads
        Time scale: $time_scale
  Output base name: $base
-     Target parts: $target_parts
+     Target parts: $target_parts ($parts_rule)
+            Cores: ${cores_line#Cores: }
      Target zones: $target_zones
  Max zone scaling: $max_zone_scale (factor $zone_scale_factor)
              Runs: $total_runs${resume_id:+ (resuming: $(wc -l <"$base.done") already done)}

@@ -219,6 +219,14 @@ int parse_options(int argc, char **argv, Options *opts, char *error, size_t size
                 opts->figure_list_json = 1;   /* --list-figures --json; anything else needs --json=FILE (below) */
             } else if (strcmp(arg, "--dry-run") == 0) {
                 opts->dry_run = 1;
+            } else if (strcmp(arg, "--topology") == 0) {
+                opts->want_topology = 1;
+            } else if (strcmp(arg, "--oversubscribe") == 0) {
+                opts->oversubscribe = 1;
+            } else if (strncmp(arg, "--cores=", 8) == 0) {
+                int status = parse_count("--cores", arg + 8, MAX_CORES, &opts->cores, error, size);
+                if (status != 0)
+                    return status;
             } else if (strncmp(arg, "--numa=", 7) == 0) {
                 if (parse_placement(arg + 7, &opts->placement) != 0)
                     return fail(error, size, "--numa: '%s' is not first-touch, interleave, local or node:N",
@@ -314,7 +322,7 @@ int parse_options(int argc, char **argv, Options *opts, char *error, size_t size
         return fail(error, size, "--json: no file name (use --json=FILE, --json=- for standard output; a bare --json "
                                  "goes with --list-figures)");
     opts->answers_without_running = opts->want_help || opts->want_version || opts->want_schedule_list ||
-                                    opts->want_figure_list || opts->constructs.want_list;
+                                    opts->want_figure_list || opts->constructs.want_list || opts->want_topology;
     if (opts->answers_without_running)
         return 0;
     if (count != CLOMP_PARAMETER_COUNT) {

@@ -30,6 +30,9 @@ typedef struct Options {
     int figure_list_json;
     int answers_without_running;   /* --help, --version or a --list-*: said, nothing run */
     int dry_run;           /* --dry-run: validate and print the plan, build nothing */
+    int want_topology;     /* --topology: the job's cores and domains as clomp counts them, nothing run */
+    long cores;            /* --cores=N: this job's cores, instead of counting them; 0: counted */
+    int oversubscribe;     /* --oversubscribe: run a team of more than 64 threads per hardware thread */
     long trials;           /* --trials=K chunks per timed run; 0: chosen by clomp */
     long paired_blocks;    /* --paired-blocks=N blocks of the paired overhead; -1: as many as the chunks */
     long rounds;           /* --rounds=R repeats of the whole sequence (1) */
@@ -56,6 +59,7 @@ typedef struct Options {
 #define MAX_GHZ 100.0
 #define MAX_MPI_TIMEOUT 86400L
 #define MAX_OFFLOAD_DEVICE 4095L
+#define MAX_CORES 1048576L
 
 /* The seven CLOMP parameters in command-line order. */
 #define CLOMP_PARAMETER_COUNT 7

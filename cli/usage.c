@@ -8,7 +8,8 @@ void print_usage(FILE *out, const char *exe)
     fprintf(out,
             "Usage: %s [OPTIONS] numThreads allocThreads numParts zonesPerPart zoneSize \\\n"
             "           flopScale timeScale\n"
-            "       %s --help | --version | --list-schedules | --list-constructs | --list-figures [--json]\n"
+            "       %s --help | --version | --list-schedules | --list-constructs | --topology\n"
+            "       %s --list-figures [--json]\n"
             "\n"
             "  numThreads:   Number of OpenMP threads to use (-1 for system default)\n"
             "  allocThreads: #threads when allocating data (-1 for numThreads)\n"
@@ -19,7 +20,13 @@ void print_usage(FILE *out, const char *exe)
             "  flopScale:    Scales flops/zone to increase memory reuse (1 nominal, 1-1e9 valid)\n"
             "  timeScale:    Scales target time per test (10-100 nominal, 1-1e6 valid)\n"
             "\n"
-            "  --nested=OUTERxINNER  Nested OMP team shape (default 2x(numThreads/2))\n"
+            "  --nested=OUTERxINNER  Nested OMP team shape (default from this job's CPUs: one outer\n"
+            "                        thread per NUMA node, socket or L3 domain, else two halves)\n"
+            "  --topology            print this job's cores as clomp counts them (affinity mask,\n"
+            "                        cgroup cpuset and cpu.max, SMT, Slurm) and their domains; run nothing\n"
+            "  --cores=N             this job's cores are N (instead of counting them)\n"
+            "  --oversubscribe       run a team of more than 64 threads per hardware thread\n"
+            "                        (refused without it: e.g. --nested=64x64 on 2 CPUs)\n"
             "  --zone-stride=zonesize  spread layout: zone k at k x zoneSize (default record:\n"
             "                        zones 32 bytes apart, CLOMP 1.2's layout and published results)\n"
             "  --dry-run             check the arguments and print the plan (iterations, memory,\n"
@@ -102,5 +109,5 @@ void print_usage(FILE *out, const char *exe)
             "\n"
             "Exit status: 0 ok, 1 verification failed, 2 usage or bad argument,\n"
             "             3 resource failure (memory, threads).\n",
-            exe, exe);
+            exe, exe, exe);
 }

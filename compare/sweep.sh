@@ -56,7 +56,11 @@ sweep_main() {
     done
     if ! is_count "$n" || [ "$n" -lt 2 ]; then die_usage "--replicates: '$n' must be a whole number of at least 2"; fi
     [ "$numbers" -eq 0 ] || [ "$numbers" -eq 7 ] || die_usage "--sweep: give all seven clomp numbers or none (got $numbers)"
-    [ "$numbers" -eq 7 ] || clomp_args+=("$(count_cores)" 1 64 100 32 1 "$([ "$quick" = 1 ] && echo 1 || echo 100)")
+    # The target input on every core, its parts following the team (suite/common.sh team_shape).
+    local cores shape
+    cores=$(count_cores)
+    read -r -a shape <<<"$(team_shape "$cores" 6400 64)"
+    [ "$numbers" -eq 7 ] || clomp_args+=("$cores" 1 "${shape[@]}" 32 1 "$([ "$quick" = 1 ] && echo 1 || echo 100)")
     if ! command -v python3 >/dev/null 2>&1 || ! python3 -c 'import sys; sys.exit(sys.version_info < (3, 8))' 2>/dev/null; then
         die_usage "--sweep: needs python3 (3.8 or newer) for its report"
     fi

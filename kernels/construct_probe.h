@@ -18,7 +18,6 @@
 #include "construct.h"
 #include "delay.h"
 
-#define PROBE_MAX_TEAM 64     /* per-thread and per-chain counters; a check runs teams of up to this */
 #define PROBE_HOLD_US 200.0   /* how long probe_hold keeps a task or thread back */
 
 typedef struct ConstructProbe {
@@ -27,7 +26,7 @@ typedef struct ConstructProbe {
     atomic_long arrived;                 /* barriers: arrivals so far */
     atomic_int inside;                   /* locks: holders now */
     atomic_int team;                     /* the team's size, as its threads saw it */
-    atomic_long per[PROBE_MAX_TEAM];     /* per thread or per dependence chain */
+    atomic_long *per;                    /* per thread or per dependence chain: [team] (construct_check_tasks) */
     double marker;                       /* data clauses: the value the original holds */
     atomic_int failed;
     char why[160];

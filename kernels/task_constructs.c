@@ -11,6 +11,8 @@
  * in order, an if(0) task runs at once), that too; tasks are held back a
  * while in probe mode so that a construct that does not wait shows. */
 #include <omp.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "construct.h"
@@ -223,19 +225,29 @@ static void test_task_barrier(const ConstructWork *w)
 int construct_check_tasks(const ConstructWork *w, void (*test)(const ConstructWork *), long innerreps, int rounds,
                           char *why, size_t why_size)
 {
-    if (w->threads > PROBE_MAX_TEAM)
-        return 0;   /* the per-thread counters hold 64 */
+    /* A counter per thread and per dependence chain, at any team size. */
+    atomic_long *per = calloc((size_t)(w->threads > 0 ? w->threads : 1), sizeof *per);
+    if (per == NULL) {
+        snprintf(why, why_size, "out of memory for the check's %d per-thread counters", w->threads);
+        return 1;
+    }
     for (int r = 0; r < rounds; r++) {
         ConstructProbe p;
         probe_start(&p, 0.0);
+        for (int t = 0; t < (w->threads > 0 ? w->threads : 1); t++)
+            atomic_init(&per[t], 0);
+        p.per = per;
         ConstructWork c = probe_work(w, &p, innerreps);
         test(&c);
         long want = innerreps * atomic_load(&p.team);
         if (!atomic_load(&p.failed) && atomic_load(&p.done) != want)
             probe_fail(&p, "%ld of its %ld delays ran by the end of the region", atomic_load(&p.done), want);
-        if (probe_verdict(&p, why, why_size) != 0)
+        if (probe_verdict(&p, why, why_size) != 0) {
+            free(per);
             return 1;
+        }
     }
+    free(per);
     return 0;
 }
 

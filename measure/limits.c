@@ -13,12 +13,17 @@
 #include "../timing/core_clock.h"
 #include "llnl_targets.h"
 
-/* Where the CPUs' topology is read: sysfs, or the stand-in tree
- * CLOMP_TOPOLOGY_ROOT names (tests; a container whose /sys hides it). */
+/* Where the CPUs' topology is read: sysfs, or its place under the stand-in
+ * root CLOMP_TOPOLOGY_ROOT names (tests; a container whose /sys hides it),
+ * as the job's cores are counted (numa/job_cores.h). */
 static const char *topology_root(void)
 {
+    static char path[1024];
     const char *root = getenv("CLOMP_TOPOLOGY_ROOT");
-    return root != NULL && root[0] != '\0' ? root : SYSFS_CPU_ROOT;
+    if (root == NULL || root[0] == '\0' ||
+        snprintf(path, sizeof path, "%s%s", root, SYSFS_CPU_ROOT) >= (int)sizeof path)
+        return SYSFS_CPU_ROOT;
+    return path;
 }
 
 /* The core clock the cycles count: --ghz's, else the team's, measured now. */

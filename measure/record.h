@@ -13,6 +13,7 @@
 #include "../kernels/problem.h"
 #include "../kernels/schedule.h"
 #include "../mesh/verify.h"
+#include "../numa/job_cores.h"
 #include "../numa/placement.h"
 #include "../numa/team_placement.h"
 #include "../ompt/census.h"
@@ -174,6 +175,9 @@ typedef struct RunSetup {
     int nestedInner;
     char nested_shape_source[160];   /* "--nested", or how the default was chosen */
     char nested_unavailable[64];     /* non-empty: Nested OMP is N/A for this reason */
+    JobCores job;             /* this job's cores and domains, counted once at set-up (numa/job_cores.h) */
+    long team_threads;        /* the most threads alive at once: numThreads, allocThreads or --nested's */
+    int oversubscribe;        /* --oversubscribe: an absurd team runs anyway */
     Placement placement;
     long trials;              /* chunks per timed run (resolved) */
     long requested_trials;    /* --trials as given; 0: default */

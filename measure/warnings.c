@@ -55,14 +55,19 @@ void locality_setup_warnings(const LocalitySummary *locality, WarningList *list)
         add_warning(list, WARNING_SAID_OTHERWISE, "threads are not bound (OMP_PROC_BIND unset or false): they may migrate");
 }
 
-void team_placement_warnings(const TeamPlacement *tp, WarningList *list)
+void team_placement_warnings(const TeamPlacement *tp, const JobCores *job, WarningList *list)
 {
     if (!tp->observed)
         return;
-    if (tp->threads > tp->cores_online && tp->cores_online > 0)
-        add_warning(list, WARNING_WITH_PLACEMENT, "the team of %d threads is larger than the %d cores online: threads time-share "
-                                   "cores, and every barrier waits for a descheduled thread", tp->threads,
-                    tp->cores_online);
+    const char *cores = job->cores == 1 ? "core" : "cores";
+    if (tp->threads > job->cores && tp->threads <= job->hw_threads && job->job.threads_per_core > 1)
+        add_warning(list, WARNING_WITH_PLACEMENT, "the team of %d threads is larger than the %d %s of this job: with SMT "
+                                   "(up to %d hardware threads per core) threads share a core's execution units, each on "
+                                   "a hardware thread of its own", tp->threads, job->cores, cores, job->job.threads_per_core);
+    else if (tp->threads > job->cores)
+        add_warning(list, WARNING_WITH_PLACEMENT, "the team of %d threads is larger than the %d %s (%d hardware threads) of "
+                                   "this job: threads time-share them, and every barrier waits for a descheduled thread",
+                    tp->threads, job->cores, cores, job->hw_threads);
     if (tp->shared_core_threads > 0)
         add_warning(list, WARNING_WITH_PLACEMENT, "%d of %d threads share a core with another thread of the team (e.g. threads %d "
                                    "and %d): they compete for one core", tp->shared_core_threads, tp->threads,

@@ -17,8 +17,9 @@ void mesh_setup_warnings(const Problem *pb, WarningList *list);
  * report's locality lines say it in their own words). */
 void locality_setup_warnings(const LocalitySummary *locality, WarningList *list);
 
-/* The placement table's warnings: a team larger than the cores, threads
- * sharing a core, threads not bound to one; nothing when not observed. */
-void team_placement_warnings(const TeamPlacement *tp, WarningList *list);
+/* The placement table's warnings: a team larger than the job's cores (SMT
+ * named as SMT), threads sharing a core, threads not bound to one; nothing
+ * when not observed. */
+void team_placement_warnings(const TeamPlacement *tp, const JobCores *job, WarningList *list);
 
 #endif

@@ -114,13 +114,13 @@ static const struct {
     {"static", "efficacy_percent", KEY | RUN},
     {"static", "median_efficacy_percent", HEADLINE},
     {"static", "overhead_us", KEY | REPLICATES | RUN},
-    {"static", "", KEY | HEADLINE | SWEEP | PRIMARY | CLUSTER | HARNESS},
+    {"static", "", KEY | HEADLINE | SWEEP | PRIMARY | CLIFF | CLUSTER | HARNESS},
     {"dynamic", "overhead_us", KEY | REPLICATES},
     {"manual", "overhead_us", KEY},
     {"nested", "overhead_us", KEY},
     {"parallel", "us_per_loop", KEY},
     {"parallel", "median_us_per_loop", HEADLINE | SWEEP | CLIFF | CLUSTER | HARNESS},
-    {"parallel_for", "median_us_per_loop", KEY | HEADLINE | SWEEP | HARNESS},
+    {"parallel_for", "median_us_per_loop", KEY | HEADLINE | SWEEP | CLIFF | HARNESS},
     {"parallel_for", "llnl_target_cycles", HARNESS},
 };
 

@@ -10,7 +10,7 @@
  * changes meaning; CLOMP_JSON_SCHEMA_MINOR counts additions (readers may
  * ignore it). */
 #define CLOMP_JSON_SCHEMA_VERSION 1
-#define CLOMP_JSON_SCHEMA_MINOR 15
+#define CLOMP_JSON_SCHEMA_MINOR 16
 
 /* clomp --list-figures --json (json_figures.c): the catalogue of figures;
  * 0, or -1 when it could not be written. */

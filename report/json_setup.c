@@ -21,6 +21,44 @@ void json_interval(JsonWriter *w, const char *key, int has, double low, double h
     json_array_end(w);
 }
 
+/* This job's cores as counted (numa/job_cores.h), and the team against them. */
+static void write_job_cores(JsonWriter *w, const RunSetup *run)
+{
+    static const char *const sharing[] = {"fits the cores", "smt", "oversubscribed"};
+    const JobCores *jc = &run->job;
+    char text[160];
+    json_object_begin(w, "job_cores");
+    json_integer(w, "cores", jc->cores);
+    json_integer(w, "hardware_threads", jc->hw_threads);
+    json_integer(w, "threads_per_core", jc->job.threads_per_core);
+    json_integer(w, "sockets", jc->job.sockets);
+    json_integer(w, "numa_nodes", jc->job.numa_nodes);
+    json_integer(w, "l3_domains", jc->job.l3_domains);
+    if (jc->quota_cpus > 0)
+        json_number(w, "cpu_quota", jc->quota_cpus);
+    else
+        json_null(w, "cpu_quota");
+    if (jc->slurm_cpus > 0) {
+        json_integer(w, "slurm_cpus", jc->slurm_cpus);
+        json_string(w, "slurm_unit", jc->slurm_unit);
+    } else {
+        json_null(w, "slurm_cpus");
+        json_null(w, "slurm_unit");
+    }
+    if (jc->override > 0)
+        json_integer(w, "cores_given", jc->override);
+    else
+        json_null(w, "cores_given");
+    json_integer(w, "node_cores", jc->node.cores);
+    json_integer(w, "node_hardware_threads", jc->node.hw_threads);
+    json_string(w, "counted_from", jc->counted_from);
+    json_string(w, "stand_in_root", jc->root[0] != '\0' ? jc->root : NULL);
+    json_integer(w, "team_threads", run->team_threads);
+    json_string(w, "team", sharing[team_sharing(jc, run->team_threads, text, sizeof text)]);
+    json_bool(w, "oversubscribe_given", run->oversubscribe);
+    json_object_end(w);
+}
+
 void write_json_inputs(JsonWriter *w, const RunSetup *run)
 {
     char policy[32];
@@ -71,6 +109,7 @@ void write_json_inputs(JsonWriter *w, const RunSetup *run)
     for (long c = 0; run->chunk_end != NULL && c < run->trials; c++)
         json_integer(w, NULL, run->chunk_end[c] / SUBCYCLES_PER_ITERATION);
     json_array_end(w);
+    write_job_cores(w, run);
     json_object_end(w);
 }
 

@@ -17,6 +17,11 @@ void print_header(FILE *out, const RunSetup *run, const char *host, const char *
 /* The set-up lines after the mesh is built: deposit bounds, layout, build,
  * NUMA placement and locality, thread placement, trials, set-up warnings. */
 void print_setup(FILE *out, const RunRecord *r);
+/* The set-up's "Job cores" line, and "Oversubscribed" when the team is
+ * larger than the job's cores (text_topology.c). */
+void print_job_cores(FILE *out, const RunSetup *run);
+/* clomp --topology: the job's cores and domains, one "name: value" a line; 0. */
+int print_topology(FILE *out, const JobCores *jc);
 /* --dry-run: what a run would do, after the header, without a mesh. */
 void print_plan(FILE *out, const RunSetup *run);
 

@@ -208,6 +208,7 @@ void print_setup(FILE *out, const RunRecord *r)
     print_zone_layout(out, run);
     print_mesh_build(out, run, r->build_seconds);
     print_nested_shape(out, run);
+    print_job_cores(out, run);
     fprintf(out, "         Compiler: %s (CC=%s)\n", b->compiler, b->cc);
     fprintf(out, "           CFLAGS: %s\n", b->cflags);
     fprintf(out, "          LDFLAGS: %s\n", b->ldflags);
@@ -263,6 +264,7 @@ void print_plan(FILE *out, const RunSetup *run)
     fprintf(out, "    Deposit model: %s\n", mesh_deposit_model_text(mesh_deposit_model(&shape)));
     print_zone_layout(out, run);
     print_nested_shape(out, run);
+    print_job_cores(out, run);
     fprintf(out, "   NUMA placement: %s\n", placement_text(&run->placement, policy, sizeof policy));
     print_measurement_names(out, run);
     fprintf(out, "\n           Trials: ");

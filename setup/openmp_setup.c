@@ -20,12 +20,11 @@
 
 #define FAIL(status, ...) return (snprintf(why, why_size, __VA_ARGS__), (status))
 
-/* Nested OMP's default shape: one outer thread per NUMA node that has
- * threads of the team on it (else per socket), each leading an inner team
- * of that node's share of the threads; threads on one node and socket split
- * in two halves. Below 2x2 nothing is nested at both levels: the measurement
- * is N/A instead of a figure that would pass for nested overhead. */
-static void choose_nested_shape(RunSetup *run, const TeamPlacement *team)
+/* Nested OMP's default shape, from this job's domains (numa/job_cores.h:
+ * the same in every process on the node, whatever the threads' placement).
+ * Below 2x2 nothing is nested at both levels: the measurement is N/A
+ * instead of a figure that would pass for nested overhead. */
+static void choose_nested_shape(RunSetup *run)
 {
     if (run->nested_shape_source[0] != '\0')
         return;   /* --nested */
@@ -37,32 +36,8 @@ static void choose_nested_shape(RunSetup *run, const TeamPlacement *team)
                 run->unavailable[i] = run->nested_unavailable;
         return;
     }
-    int nodes = 0, sockets = 0;
-    for (int t = 0; team->observed && t < team->threads; t++) {
-        int new_node = team->place[t].node >= 0, new_socket = team->place[t].socket >= 0;
-        for (int u = 0; u < t; u++) {
-            new_node &= team->place[u].node != team->place[t].node;
-            new_socket &= team->place[u].socket != team->place[t].socket;
-        }
-        nodes += new_node;
-        sockets += new_socket;
-    }
-    const char *unit[] = {"NUMA node", "socket"};
-    int count[] = {nodes, sockets};
-    for (int k = 0; k < 2; k++)
-        if (count[k] >= 2 && run->numThreads % count[k] == 0 && run->numThreads / count[k] >= 2) {
-            run->nestedOuter = count[k];
-            run->nestedInner = (int)(run->numThreads / count[k]);
-            snprintf(run->nested_shape_source, sizeof run->nested_shape_source,
-                     "default: one outer thread per %s with threads on it (%d), its %d threads inner", unit[k],
-                     count[k], run->nestedInner);
-            return;
-        }
-    run->nestedOuter = 2;
-    run->nestedInner = (int)(run->numThreads / 2);
-    snprintf(run->nested_shape_source, sizeof run->nested_shape_source,
-             "default: two halves, as the threads are on %d NUMA node%s and %d socket%s", nodes, nodes == 1 ? "" : "s",
-             sockets, sockets == 1 ? "" : "s");
+    default_nested_shape(&run->job, run->numThreads, &run->nestedOuter, &run->nestedInner, run->nested_shape_source,
+                         sizeof run->nested_shape_source);
 }
 
 int configure_openmp(RunSetup *run, TeamPlacement *placement, char *why, size_t why_size)
@@ -79,14 +54,13 @@ int configure_openmp(RunSetup *run, TeamPlacement *placement, char *why, size_t 
         omp_set_max_active_levels(2);
     run->max_active_levels = omp_get_max_active_levels();
     omp_set_num_threads((int)run->numThreads);
-    /* Once, in a region of the timed team's size and pool: the placement
-     * table and the nested shape both come from this observation. */
+    /* Once, in a region of the timed team's size and pool: the placement table. */
     clomp_openmp_running = 1;
     if (observe_team_placement((int)run->numThreads, placement) != 0)
         memset(placement, 0, sizeof *placement);
     clomp_openmp_running = 0;
     ompt_tool_setup(&run->ompt);   /* the runtime has started: did it call ompt_start_tool? */
-    choose_nested_shape(run, placement);
+    choose_nested_shape(run);
     return 0;
 }
 

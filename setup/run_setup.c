@@ -116,6 +116,50 @@ static int size_the_mesh(RunSetup *run, char *why, size_t why_size)
     return 0;
 }
 
+int topology_query(int argc, char **argv, int (*answer)(FILE *out, const JobCores *jc))
+{
+    int asked = 0;
+    for (int i = 1; i < argc && strcmp(argv[i], "--") != 0; i++)
+        asked |= strcmp(argv[i], "--topology") == 0;
+    if (!asked)
+        return -1;
+    Options opts;
+    char why[256];
+    int status = parse_options(argc, argv, &opts, why, sizeof why);
+    if (status != 0) {
+        fprintf(stderr, "clomp: %s\n", why);
+        return status;
+    }
+    JobCores jc;
+    count_job_cores((int)opts.cores, &jc);
+    return answer(stdout, &jc);
+}
+
+/* The job's cores, counted once (numa/job_cores.h), and the team against
+ * them: more than ABSURD_THREADS_PER_HW_THREAD threads per hardware thread
+ * is a mistake (--nested=64x64 on 2 CPUs started 4,096 threads for 97 s),
+ * refused in a line unless --oversubscribe; below that a team larger than
+ * the cores runs, and the set-up lines say it is oversubscribed. */
+static int count_team(const Options *opts, RunSetup *run, char *why, size_t why_size)
+{
+    count_job_cores((int)opts->cores, &run->job);
+    run->oversubscribe = opts->oversubscribe;
+    long team = run->numThreads > run->allocThreads ? run->numThreads : run->allocThreads;
+    long nested = (long)run->nestedOuter * run->nestedInner;
+    run->team_threads = nested > team ? nested : team;
+    double per = (double)run->team_threads / run->job.hw_threads;
+    if (per <= ABSURD_THREADS_PER_HW_THREAD || run->oversubscribe)
+        return 0;
+    char asked[64];
+    if (nested > team)
+        snprintf(asked, sizeof asked, "--nested=%dx%d", run->nestedOuter, run->nestedInner);
+    else
+        snprintf(asked, sizeof asked, "%s %ld", run->numThreads >= run->allocThreads ? "numThreads" : "allocThreads", team);
+    FAIL(EXIT_USAGE, "%s: %ld threads on the %d hardware threads of this job (%.0f per hardware thread, above %d): "
+                     "refused as a mistake; --oversubscribe runs it anyway", asked, run->team_threads, run->job.hw_threads,
+         per, ABSURD_THREADS_PER_HW_THREAD);
+}
+
 int resolve_run(const Options *opts, int argc, char **argv, RunSetup *run, char *why, size_t why_size)
 {
     memset(run, 0, sizeof *run);
@@ -149,13 +193,17 @@ int resolve_run(const Options *opts, int argc, char **argv, RunSetup *run, char 
         snprintf(run->nested_shape_source, sizeof run->nested_shape_source, "--nested");
     }
 
+    int status = count_team(opts, run, why, why_size);
+    if (status != 0)
+        return status;
+
     /* NUMA placement is refused before anything is printed or allocated. */
     run->placement = opts->placement;
     if (opts->placement_given && !numa_support_built())
         FAIL(EXIT_USAGE, "--numa: this clomp was built without libnuma; install libnuma-dev and rebuild");
     if (numa_placement_check(&run->placement, why, why_size) != 0)
         return EXIT_USAGE;
-    int status = size_the_mesh(run, why, why_size);
+    status = size_the_mesh(run, why, why_size);
     if (status != 0)
         return status;
 

@@ -7,9 +7,16 @@
 #define CLOMP_SETUP_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 #include "../cli/options.h"
 #include "../measure/record.h"
+
+/* clomp --topology (among the arguments; before MPI starts): the job's
+ * cores counted (--cores=N honoured) and handed to `answer`, whose status is
+ * returned; a bad argument said in a line, its usage status returned; -1
+ * when --topology is not asked. */
+int topology_query(int argc, char **argv, int (*answer)(FILE *out, const JobCores *jc));
 
 /* -1 thread counts, zone size, iteration count, memory, schedules, and the
  * --trials plan (run->chunk_end, freed by the caller). */

@@ -10,39 +10,53 @@ declare -g exe max_threads mpi_given calibrate total_runs have_python here launc
 declare -ga launcher_words plan
 
 # The model's constants: this 2-core VM's, measured idle (docs/suite.md);
-# calibrate_model replaces the first six with figures measured on this node.
+# calibrate_model replaces the first six (and fits the region cost) with
+# figures measured on this node. REGION_US + REGION_SLOPE x f(T) is a region's
+# cost at a team of T, f given by REGION_FIT: log2 T, T, or none (constant).
 ZONE_NS_CACHED=1.25 ZONE_NS_MEMORY=1.6 MEMORY_SPEEDUP=0.8 REGION_US=1.0 PROBE_US=0.35
+REGION_SLOPE=0 REGION_FIT=constant
 BUILD_NS_PER_BYTE=1.0 SETUP_NS_PER_BYTE=0.15 PROCESS_SECONDS=0.05
 
-# The two clomp processes of the calibration (about 1e7 zone updates per
-# measurement, a fraction of a second on an idle node; each stopped after
-# CALIBRATION_LIMIT seconds, where timeout(1) exists: at load 20 on the 2-core
-# VM they took 52 s and 11 s, and on a node that busy the VM's constants are
-# the better guess): the target input's schedules and probes on a mesh in the caches, at
-# timeScale 1 (zone update time, regions, probes), and Serial Ref and
-# Bestcase on an 80 MiB mesh (zone update time from memory, the team's speedup
-# there, first-touch build time).
-CALIBRATION_LIMIT=5
+# The calibration's clomp processes (about 1e7 zone updates per measurement, a
+# fraction of a second each on an idle node; each stopped after
+# CALIBRATION_LIMIT seconds where timeout(1) exists): the target input's
+# schedules and probes on a mesh in the caches at timeScale 1 (zone update
+# time, regions, probes) at a few team sizes (calibration_teams: the region
+# cost is fitted over them), and Serial Ref and Bestcase on an 80 MiB mesh
+# whose parts follow the team (zone update time from memory, the team's
+# speedup there, first-touch build time). Not run on a busy node or where the
+# team would outnumber the cores: their figures would be the contention's
+# (16 threads on 2 cores: 108 minutes estimated against 6:41).
+CALIBRATION_LIMIT=5 CALIBRATION_MEMORY_ZONES=2621440
 # shellcheck disable=SC2054  # the commas are clomp's list separators
 CALIBRATION_CACHED=(--trials=1 --schedules=serial,bestcase,static,dynamic,manual,barrier,parallel,parallel_for)
 # shellcheck disable=SC2054
 CALIBRATION_MEMORY=(--trials=1 --schedules=serial,bestcase)
 
-# calibration_figures CACHED_JSON MEMORY_JSON THREADS CORES: the model's constants
-# from the two runs' JSON, as NAME=VALUE words (the results package's
-# calibration, by the measurements' roles); nothing (status 1) when a figure is
-# missing or not positive.
+# The team sizes of the cached runs: 2, T/4, T/2 and T (T = MAX_THREADS), each once.
+calibration_teams() {
+    local t=$1
+    [ "$t" -ge 2 ] || { echo "$t"; return 0; }
+    printf '%s\n' 2 $((t / 4)) $((t / 2)) "$t" | awk -v t="$t" '$1 >= 2 && $1 <= t && !seen[$1]++'
+}
+
+# calibration_figures MEMORY_JSON CORES CACHED_JSON...: the model's constants
+# from the runs' JSON, as NAME=VALUE words (the results package's calibration,
+# by the measurements' roles and each run's own team); nothing (status 1) when a
+# figure is missing or not positive.
 calibration_figures() { python3 "$here/results/clomp-results" calibration "$@"; }
 
 # calibrate_model: sets the model's constants from this node, and
 # calibration_note (what they are and where they came from, for the dry run
-# and the .env). Without a working EXE, python3, or with --mpi or
-# --calibrate=off, the constants stay the 2-core VM's (suite/plan.sh) and the
-# note says so.
+# and the .env). Without a working EXE or python3, with --mpi or
+# --calibrate=off, on a busy node or above the cores, the constants stay the
+# 2-core VM's (above) and the note says why.
 calibration_note=''
 calibrate_model() {
-    local why='' dir figures start seconds load threads=$max_threads cores
+    local why='' dir figures start seconds load threads=$max_threads cores busy t word
+    local -a limit=() cached=()
     cores=$(count_cores)
+    busy=$(topology_field busy)
     if [ "$calibrate" = off ]; then
         why='--calibrate=off'
     elif [ "$mpi_given" = 1 ]; then
@@ -51,22 +65,31 @@ calibrate_model() {
         why="$exe is not built yet"
     elif ! command -v python3 >/dev/null 2>&1; then
         why='python3 is not installed'
+    elif [[ $busy == yes* ]]; then
+        why="the node is busy: ${busy#yes: }; its figures would be the other work's"
+    elif [ "$threads" -gt "$cores" ]; then
+        why="the calibration would be oversubscribed: $threads threads on $cores cores"
     fi
     if [ -z "$why" ]; then
         dir=$(mktemp -d) || why='no temporary directory'
     fi
     if [ -z "$why" ]; then
-        local -a limit=()
         ! command -v timeout >/dev/null 2>&1 || limit=(timeout "$CALIBRATION_LIMIT")
-        load=$(cut -d' ' -f1 /proc/loadavg 2>/dev/null || echo unknown)
+        load=$(topology_field load)
         start=$(date +%s.%N)
-        if ${limit[@]+"${limit[@]}"} ${launcher_words[@]+"${launcher_words[@]}"} "$exe" "${CALIBRATION_CACHED[@]}" \
-            --json="$dir/cached.json" "$threads" 1 64 100 32 1 1 </dev/null >/dev/null 2>&1 &&
+        for t in $(calibration_teams "$threads"); do
+            # shellcheck disable=SC2046  # team_shape's two numbers
+            ${limit[@]+"${limit[@]}"} ${launcher_words[@]+"${launcher_words[@]}"} "$exe" "${CALIBRATION_CACHED[@]}" \
+                --json="$dir/cached$t.json" "$t" 1 $(team_shape "$t" 6400 64) 32 1 1 </dev/null >/dev/null 2>&1 || break
+            cached+=("$dir/cached$t.json")
+        done
+        # shellcheck disable=SC2046  # team_shape's two numbers
+        if [ ${#cached[@]} -gt 0 ] && [ -s "${cached[-1]}" ] &&
             ${limit[@]+"${limit[@]}"} ${launcher_words[@]+"${launcher_words[@]}"} "$exe" "${CALIBRATION_MEMORY[@]}" \
-                --json="$dir/memory.json" "$threads" 1 16 163840 32 1 1 </dev/null >/dev/null 2>&1 &&
-            figures=$(calibration_figures "$dir/cached.json" "$dir/memory.json" "$threads" "$cores"); then
+                --json="$dir/memory.json" "$threads" 1 $(team_shape "$threads" "$CALIBRATION_MEMORY_ZONES" 16) 32 1 1 \
+                </dev/null >/dev/null 2>&1 &&
+            figures=$(calibration_figures "$dir/memory.json" "$cores" "${cached[@]}"); then
             seconds=$(awk -v a="$start" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }')
-            local word
             for word in $figures; do
                 printf -v "${word%%=*}" '%s' "${word#*=}"
             done
@@ -78,12 +101,21 @@ calibrate_model() {
     if [ -n "$why" ]; then
         calibration_note="not calibrated ($why): the constants of the 2-core VM they were fit on"
     else
-        calibration_note="calibrated on this node in $seconds s at load $load ($threads threads)"
+        calibration_note="calibrated on this node in $seconds s at load ${load%% *} ($threads threads)"
     fi
     calibration_note+="; zone update $ZONE_NS_CACHED ns in cache, $ZONE_NS_MEMORY ns from memory"
-    calibration_note+=" (team speedup x$MEMORY_SPEEDUP per thread), regions $REGION_US us, probes $PROBE_US us,"
+    calibration_note+=" (team speedup x$MEMORY_SPEEDUP per thread), regions $(region_text), probes $PROBE_US us,"
     calibration_note+=" first touch $BUILD_NS_PER_BYTE ns/byte. The estimate assumes an idle node:"
     calibration_note+=" other work on it makes every OpenMP run slower"
+}
+
+# The region cost as the note states it: its fit over team sizes T.
+region_text() {
+    case $REGION_FIT in
+        log2) echo "$REGION_US + $REGION_SLOPE x log2(T) us (fitted over T = $(calibration_teams "$max_threads" | paste -sd, -))" ;;
+        linear) echo "$REGION_US + $REGION_SLOPE x T us (fitted over T = $(calibration_teams "$max_threads" | paste -sd, -))" ;;
+        *) echo "$REGION_US us at any team size" ;;
+    esac
 }
 
 # ---- every run's estimate, and the ETA: the remaining runs' estimates scaled by the measured ----
@@ -99,8 +131,9 @@ calibrate_model() {
 declare -gA estimate_of=()
 eta_estimated=0 eta_measured=0 estimate_why='' estimate_runs=()
 ask_estimate() {  # ask_estimate --seconds|--listing: clomp-results estimate of estimate_runs
-    printf '%s\n' "${estimate_runs[@]}" | clomp_results estimate "$@" "$exe" "${max_threads:-1}" "ZONE_NS_CACHED=$ZONE_NS_CACHED" \
+    printf '%s\n' "${estimate_runs[@]}" | clomp_results estimate "$@" "$exe" "$(count_cores)" "ZONE_NS_CACHED=$ZONE_NS_CACHED" \
         "ZONE_NS_MEMORY=$ZONE_NS_MEMORY" "MEMORY_SPEEDUP=$MEMORY_SPEEDUP" "REGION_US=$REGION_US" "PROBE_US=$PROBE_US" \
+        "REGION_SLOPE=$REGION_SLOPE" "REGION_FIT=$REGION_FIT" \
         "BUILD_NS_PER_BYTE=$BUILD_NS_PER_BYTE" "SETUP_NS_PER_BYTE=$SETUP_NS_PER_BYTE" "PROCESS_SECONDS=$PROCESS_SECONDS"
 }
 estimate_plan() {

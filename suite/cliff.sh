@@ -4,8 +4,11 @@
 # every core than one thread below (libgomp: 12.4 ms per region at a team the
 # size of the CPU count against 30 us one below, in its tracker). The suite's
 # thread sweep at the target input's zones holds cores - 1 and cores, and one
-# more run at cores + 1 (set oversubscribed: only Serial Ref and the probes,
-# --schedules=serial), which the report shows beside them and the bundle never
+# more run at cores + 1 with the same settings (set oversubscribed: the same
+# zones, parts that follow the team and timeScale; of the measurements those the
+# cliff reads, CLIFF_SCHEDULES: the barrier, fork/join and parallel-for probes,
+# and Static OMP with Bestcase for the Static overhead, beside Serial Ref, which
+# always runs), which the report shows beside them and the bundle never
 # carries (results/clomp_results/cliff.py: the step is flagged above a stated
 # factor; the grade refuses such a run as submission data). Sourced by
 # suite/plan.sh; appends to plan. Reads run_clomp.sh's settings, declared here
@@ -13,6 +16,8 @@
 declare -g max_threads mpi_given quick time_scale target_zones
 
 OVERSUBSCRIBED_SET=oversubscribed
+# shellcheck disable=SC2034  # read by construct_options (suite/constructs.sh)
+CLIFF_SCHEDULES=bestcase,static,barrier,parallel,parallel_for
 
 # The thread counts of the sweep at Z total zones: THREADS..., and at the target
 # input's zones cores - 1 too (a node above 16 cores sweeps 1..16, 32, 64, ...).

@@ -10,19 +10,58 @@ die_usage() {
 
 is_count() { [[ $1 =~ ^[1-9][0-9]*$ ]]; }
 
-# Cores, not hardware threads, and not whatever OMP_NUM_THREADS says (GNU
-# nproc honours it): unique (core, socket) pairs, at most the CPUs we may use,
-# and inside a Slurm job at most the job's cores on this node (suite/slurm.sh).
+# clomp --topology's answer (numa/job_cores.c): the cores this job may use as
+# clomp counts them (affinity mask, cgroup cpuset and cpu.max, SMT, Slurm; or
+# --cores N, cores_given), how it counted them, the load and whether the node
+# is busy, one "name: value" a line; run as the suite runs clomp (its
+# --launcher, e.g. numactl, narrows the CPUs too). Read once by read_topology
+# (a caller in a subshell reads it again); empty without a clomp that answers
+# (a dry run before make).
+topology_text=''
+declare -ga launcher_words   # run_clomp.sh's --launcher, as words (empty for the comparisons)
+read_topology() {
+    local bin=${exe:-$here/clomp}
+    [[ $bin == */* ]] || bin=$(command -v -- "$bin" || echo "./$bin")
+    topology_text=$(${launcher_words[@]+"${launcher_words[@]}"} "$bin" --topology ${cores_given:+"--cores=$cores_given"} \
+        2>/dev/null </dev/null) || topology_text=''
+}
+topology_field() {  # topology_field NAME: its value in the answer
+    [ -n "$topology_text" ] || read_topology
+    sed -n "s/^$1: //p" <<<"$topology_text"
+}
+# The cores (without an answer: --cores N, else the CPUs nproc counts).
 count_cores() {
-    local cpus cores job
-    cpus=$(env -u OMP_NUM_THREADS -u OMP_THREAD_LIMIT nproc 2>/dev/null || echo 1)
-    cores=$(lscpu -p=CORE,SOCKET 2>/dev/null | grep -v '^#' | sort -u | wc -l)
-    [ "$cores" -ge 1 ] && [ "$cores" -le "$cpus" ] || cores=$cpus
-    if declare -F slurm_job_cores >/dev/null; then
-        job=$(slurm_job_cores)
-        [ -z "$job" ] || [ "$job" -ge "$cores" ] || cores=$job
-    fi
-    echo "$cores"
+    local n
+    n=$(topology_field cores)
+    is_count "$n" || n=${cores_given:-$(env -u OMP_NUM_THREADS -u OMP_THREAD_LIMIT nproc 2>/dev/null || echo 1)}
+    echo "$n"
+}
+# How they were counted, for the dry run, the header and the .env.
+topology_note() {
+    local from
+    from=$(topology_field 'counted from')
+    echo "${from:-${cores_given:+--cores $cores_given given; }${exe:-clomp} cannot say (not built yet?): the CPUs nproc counts}"
+}
+
+# team_shape THREADS ZONES PARTS -> "numParts zonesPerPart": parts follow the
+# team. CLOMP 1.2's PARTS where THREADS divides it; else the multiple of
+# THREADS nearest PARTS (at least THREADS: every thread a part) whose
+# zonesPerPart keeps the total within 5% of ZONES: every thread the same work.
+team_shape() {
+    local t=$1 z=$2 target=$3 best='' best_err='' k parts zpp err
+    for ((k = (target + t / 2) / t; k >= 1; k--)); do
+        parts=$((k * t))
+        zpp=$(((z + parts / 2) / parts))
+        [ "$zpp" -ge 1 ] || zpp=1
+        err=$(((parts * zpp - z) * 1000 / z))
+        err=${err#-}
+        if [ -z "$best" ] || [ "$err" -lt "$best_err" ]; then best="$parts $zpp" best_err=$err; fi
+        [ "$err" -gt 50 ] || break
+    done
+    [ "$best" ] || best="$t $(((z + t / 2) / t))"
+    [ -z "$best_err" ] || [ "$best_err" -le 50 ] ||
+        echo "run_clomp.sh: warning: $t threads: no shape within 5% of $z zones (off by $((best_err / 10)).$((best_err % 10))%)" >&2
+    printf '%s\n' "$best"
 }
 
 # The host name as it goes into file names: its first label, in safe characters.

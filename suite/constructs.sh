@@ -5,7 +5,7 @@
 # fixed outer team (the paper's figure 5: overhead against the inner team
 # size). Sourced by run_clomp.sh; appends to plan. Reads run_clomp.sh's
 # settings, declared here and assigned there before any function below runs:
-declare -g constructs mpi_given max_threads target_parts target_zones time_scale
+declare -g constructs mpi_given max_threads target_zones time_scale
 
 # The sweep's outer team, and the smallest largest inner team: on a node of
 # fewer than 2 x 4 cores the sweep still has two points (2x2 and 2x4),
@@ -26,15 +26,15 @@ construct_inner_sizes() {
     [ "$last" = "$top" ] || echo "$top"
 }
 
-# The construct runs, on the target input's mesh at timeScale 1 (only Serial Ref
-# runs: --schedules=serial); none with --no-constructs or --mpi.
+# The construct runs, on the target input's zones in parts that follow the
+# team (sweep_shape), at timeScale 1 (only Serial Ref runs: --schedules=serial);
+# none with --no-constructs or --mpi.
 add_construct_runs() {
-    local zpp i
+    local i
     [ "$constructs" != 0 ] && [ "$mpi_given" = 0 ] || return 0
-    zpp=$(((target_zones + target_parts / 2) / target_parts))
-    plan+=("constructs||$max_threads -1 $target_parts $zpp 32 1 1")
+    plan+=("constructs||$max_threads -1 $(sweep_shape "$max_threads" "$target_zones") 32 1 1")
     for i in $(construct_inner_sizes); do
-        plan+=("constructs_outer$CONSTRUCT_OUTER||$i -1 $target_parts $zpp 32 1 1")
+        plan+=("constructs_outer$CONSTRUCT_OUTER||$i -1 $(sweep_shape "$i" "$target_zones") 32 1 1")
     done
 }
 
@@ -73,8 +73,8 @@ suite_construct_list() {
 construct_options() {  # construct_options SET THREADS
     local reps time delay
     ! is_offload_set "$1" || { offload_options "$1"; return 0; }   # suite/offload.sh
-    # The team-size cliff's oversubscribed run measures the probes only (suite/cliff.sh).
-    [ "$1" != "$OVERSUBSCRIBED_SET" ] || { echo --schedules=serial; return 0; }
+    # The team-size cliff's oversubscribed run measures what the cliff reads (suite/cliff.sh).
+    [ "$1" != "$OVERSUBSCRIBED_SET" ] || { echo "--schedules=$CLIFF_SCHEDULES"; return 0; }
     is_construct_set "$1" || return 0
     read -r reps time delay <<<"$(construct_settings)"
     printf '%s ' "--constructs=$(suite_construct_list)" --schedules=serial "--construct-reps=$reps" "--construct-time=$time" \

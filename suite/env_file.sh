@@ -5,9 +5,9 @@
 # (suite/slurm.sh); sets preflight. Reads, declared here and assigned before any
 # function below runs: run_clomp.sh's settings, the plan (suite/plan.sh), and
 # the model and its note (suite/plan.sh, suite/calibrate.sh):
-declare -g base exe max_threads time_scale env_preset launcher mpi_given mpi_launcher total_runs suite_binding
+declare -g base exe max_threads time_scale env_preset launcher mpi_given mpi_launcher total_runs suite_binding cores_line parts_rule
 declare -ga plan
-declare -g calibration_note ZONE_NS_CACHED ZONE_NS_MEMORY MEMORY_SPEEDUP REGION_US PROBE_US BUILD_NS_PER_BYTE
+declare -g calibration_note ZONE_NS_CACHED ZONE_NS_MEMORY MEMORY_SPEEDUP REGION_US PROBE_US BUILD_NS_PER_BYTE REGION_SLOPE REGION_FIT
 
 # ---- .env: the machine and environment the numbers came from -------------------------
 preflight=()
@@ -20,9 +20,11 @@ write_env() {
         echo "suite: $base"
         echo "executable: $exe"
         echo "max threads: $max_threads"
+        echo "cores: ${cores_line#Cores: }"
+        echo "parts: $parts_rule"
         echo "time scale: $time_scale"
         echo "model: $calibration_note"
-        echo "model constants: ZONE_NS_CACHED=$ZONE_NS_CACHED ZONE_NS_MEMORY=$ZONE_NS_MEMORY MEMORY_SPEEDUP=$MEMORY_SPEEDUP REGION_US=$REGION_US PROBE_US=$PROBE_US BUILD_NS_PER_BYTE=$BUILD_NS_PER_BYTE"
+        echo "model constants: ZONE_NS_CACHED=$ZONE_NS_CACHED ZONE_NS_MEMORY=$ZONE_NS_MEMORY MEMORY_SPEEDUP=$MEMORY_SPEEDUP REGION_US=$REGION_US PROBE_US=$PROBE_US BUILD_NS_PER_BYTE=$BUILD_NS_PER_BYTE REGION_SLOPE=$REGION_SLOPE REGION_FIT=$REGION_FIT"
         echo "env preset: ${env_preset:-none}"
         echo "thread binding: $suite_binding"
         echo "launcher: ${launcher:-none}"
@@ -34,6 +36,8 @@ write_env() {
         offload_env_lines   # suite/offload.sh
         echo "---- build facts ($exe --version)"
         "$exe" --version 2>&1 || echo "not available"
+        echo "---- cores and domains ($exe --topology)"
+        "$exe" --topology 2>&1 </dev/null || echo "not available"
         echo "---- CPU (lscpu)"
         lscpu 2>/dev/null || echo "not available"
         echo "---- memory (/proc/meminfo)"

@@ -23,7 +23,7 @@
 # (device, none, missing), offload_device_text and offload_why. Reads run_clomp.sh's
 # settings (offload 0: --no-offload), declared here and assigned there before any
 # function below runs:
-declare -g exe max_threads target_parts target_zones time_scale mpi_given offload
+declare -g exe max_threads target_zones time_scale mpi_given offload
 
 offload_state=none offload_device_text='' offload_why=''
 
@@ -87,23 +87,23 @@ offload_sweep_zones() {
 # that the mesh runs at least 20 iterations (clomp's 20 chunks: an
 # interval for each median; 1e6 x timeScale zone updates per subcycle's
 # worth of iterations, 64 x 6400 zones needs 9).
-offload_sweep_scale() {  # offload_sweep_scale ZONES_PER_PART
-    awk -v ts="$time_scale" -v p="$target_parts" -v z="$1" 'BEGIN {
+offload_sweep_scale() {  # offload_sweep_scale PARTS ZONES_PER_PART
+    awk -v ts="$time_scale" -v p="$1" -v z="$2" 'BEGIN {
         base = int(ts / 10); if (base < 1) base = 1
         need = int((20 * p * z + 999999) / 1e6)
         print (need > base ? need : base) }'
 }
 
 add_offload_runs() {
-    local zpp z sweep_scale
+    local parts zpp z sweep_scale
     [ "$offload_state" = device ] || return 0
-    zpp=$(((target_zones + target_parts / 2) / target_parts))
-    plan+=("offload||$max_threads -1 $target_parts $zpp 32 1 $time_scale")
+    read -r parts zpp <<<"$(sweep_shape "$max_threads" "$target_zones")"   # parts follow the team (suite/plan.sh)
+    plan+=("offload||$max_threads -1 $parts $zpp 32 1 $time_scale")
     for z in $(offload_sweep_zones "$zpp"); do
-        sweep_scale=$(offload_sweep_scale "$z")
-        plan+=("offload_zpp$z||$max_threads -1 $target_parts $z 32 1 $sweep_scale")
+        sweep_scale=$(offload_sweep_scale "$parts" "$z")
+        plan+=("offload_zpp$z||$max_threads -1 $parts $z 32 1 $sweep_scale")
     done
-    plan+=("offload_probes||$max_threads -1 $target_parts $zpp 32 1 $time_scale")
+    plan+=("offload_probes||$max_threads -1 $parts $zpp 32 1 $time_scale")
 }
 
 # The clomp options of an offload run of SET (EPCC's settings as the construct runs').

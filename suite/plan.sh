@@ -123,23 +123,14 @@ interleave_replicates() {  # interleave_replicates REPLICATES KEY...  (the keys 
     done
 }
 
-# numParts a multiple of the thread count near the target parts, zonesPerPart so
-# that the total stays within 5% of Z: every thread gets the same work.
-sweep_shape() {  # sweep_shape THREADS ZONES -> "numParts zonesPerPart"
-    local t=$1 z=$2 best='' best_err='' k parts zpp err
-    for ((k = (target_parts + t / 2) / t; k >= 1; k--)); do
-        parts=$((k * t))
-        zpp=$(((z + parts / 2) / parts))
-        [ "$zpp" -ge 1 ] || zpp=1
-        err=$(((parts * zpp - z) * 1000 / z))
-        err=${err#-}
-        if [ -z "$best" ] || [ "$err" -lt "$best_err" ]; then best="$parts $zpp" best_err=$err; fi
-        [ "$err" -gt 50 ] || break
-    done
-    [ "$best" ] || best="$t $(((z + t / 2) / t))"
-    [ -z "$best_err" ] || [ "$best_err" -le 50 ] ||
-        echo "run_clomp.sh: warning: $t threads: no shape within 5% of $z zones (off by $((best_err / 10)).$((best_err % 10))%)" >&2
-    printf '%s\n' "$best"
+# The shape of a run of THREADS threads at ZONES zones: team_shape (suite/common.sh).
+sweep_shape() { team_shape "$1" "$2" "$target_parts"; }
+# The rule, as the dry run and the header state it, with the key runs' shape.
+parts_rule_line() {
+    local shape
+    shape=$(sweep_shape "$max_threads" "$target_zones")
+    echo "parts follow the team: $target_parts (CLOMP 1.2's) where the thread count divides it, else a multiple" \
+        "of the threads with $target_zones zones in all (within 5%); at $max_threads threads ${shape% *} x ${shape#* } zones"
 }
 
 # Sets plan (every run), last_key_run (the runs before it are the key runs)
@@ -155,19 +146,19 @@ build_plan() {
     [ "$max_threads" -le 16 ] || thread_counts+=("$max_threads")
 
     for z in "${zone_sizes[@]}"; do
-        keys+=("key||$max_threads -1 $target_parts $(((z + target_parts / 2) / target_parts)) 32 1 $time_scale")
+        keys+=("key||$max_threads -1 $(sweep_shape "$max_threads" "$z") 32 1 $time_scale")
     done
     n_keys=${#zone_sizes[@]}
     for ((i = n_keys > 2 ? n_keys - 2 : 0; i < n_keys; i++)); do
         z=${zone_sizes[i]}
-        keys+=("key||$max_threads 1 $target_parts $(((z + target_parts / 2) / target_parts)) 32 1 $time_scale")
+        keys+=("key||$max_threads 1 $(sweep_shape "$max_threads" "$z") 32 1 $time_scale")
     done
     if [ "$numa" = 1 ]; then
         # The first-touch runs of these sizes are the key runs above.
         for ((i = n_keys > 2 ? n_keys - 2 : 0; i < n_keys; i++)); do
             z=${zone_sizes[i]}
             for policy in interleave local node:0; do
-                keys+=("key|$policy|$max_threads -1 $target_parts $(((z + target_parts / 2) / target_parts)) 32 1 $time_scale")
+                keys+=("key|$policy|$max_threads -1 $(sweep_shape "$max_threads" "$z") 32 1 $time_scale")
             done
         done
     fi
@@ -185,6 +176,8 @@ build_plan() {
     add_cliff_run        # suite/cliff.sh: cores + 1, oversubscribed, never submitted
     add_construct_runs   # suite/constructs.sh: after every mesh run
     total_runs=${#plan[@]}
+    # shellcheck disable=SC2034  # printed by run_clomp.sh and written to .env (suite/env_file.sh)
+    parts_rule=$(parts_rule_line)
 }
 
 # mmss SECONDS: mm:ss; anything else (an unknown estimate's ?) as it is.

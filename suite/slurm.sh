@@ -1,29 +1,15 @@
 # shellcheck shell=bash
-# The suite inside a Slurm allocation (docs/slurm.md): the job's CPUs on this
-# node instead of the whole node's, the job facts for the .env file (and so the
-# HTML report and the bundle), a warning when the node is shared, and the
-# checks of an srun launcher. Sourced by run_clomp.sh after suite/common.sh;
+# The suite inside a Slurm allocation (docs/slurm.md): the job facts for the
+# .env file (and so the HTML report and the bundle), a warning when the node is
+# shared, and the checks of an srun launcher. The job's cores on this node are
+# clomp's count (count_cores, suite/common.sh: clomp --topology reads Slurm's
+# allocation as Slurm describes it). Sourced by run_clomp.sh after suite/common.sh;
 # adds to preflight (suite/env_file.sh). Reads run_clomp.sh's settings, declared
 # here and assigned there before any function below runs:
 declare -g mpi_given mpi_launcher dry_run
 declare -ga preflight
 
 in_slurm_job() { [ -n "${SLURM_JOB_ID:-}" ]; }
-
-# The cores of this job on this node: Slurm's CPUs here (SLURM_CPUS_ON_NODE,
-# hardware threads when the node is configured with them) over the threads
-# per core; empty outside a job. count_cores (suite/common.sh) takes the
-# smaller of this and what the process may run on.
-slurm_job_cores() {
-    local cpus per_core
-    in_slurm_job || return 0
-    cpus=${SLURM_CPUS_ON_NODE:-}
-    [[ $cpus =~ ^[1-9][0-9]*$ ]] || return 0
-    per_core=$(lscpu 2>/dev/null | sed -n 's/^Thread(s) per core: *//p')
-    [[ $per_core =~ ^[1-9][0-9]*$ ]] || per_core=1
-    cpus=$((cpus / per_core))
-    echo $((cpus > 0 ? cpus : 1))
-}
 
 # The job's other facts, from squeue when it answers: "exclusive" is Slurm's
 # OverSubscribe=NO (sbatch --exclusive, or a partition that never shares).

@@ -79,7 +79,7 @@ like "$out" "Nested OMP    Teams: outer 2 x inner 1, requested 2x2" "the teams l
 
 # libgomp exits 1 when it cannot create a thread; that must not read as a verification failure.
 if [ -z "${CLOMP_SANITIZED:-}" ]; then
-    (ulimit -v 600000 && OMP_STACKSIZE=16M run_clomp 200 1 200 32 32 1 1 && echo "$rc" >"$BUILD_DIR/thread-failure.rc")
+    (ulimit -v 600000 && OMP_STACKSIZE=16M run_clomp --oversubscribe 200 1 200 32 32 1 1 && echo "$rc" >"$BUILD_DIR/thread-failure.rc")
     is "$(cat "$BUILD_DIR/thread-failure.rc" 2>/dev/null)" 3 "threads the runtime cannot create end the run with exit 3, not 1"
 else
     skip "threads the runtime cannot create end the run with exit 3" "sanitizer builds cannot run under ulimit -v"

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# The team-size cliff in the suite (issue 32, item 4), black box: a suite whose
-# MAX_THREADS is the node's cores plans, after its sweeps, one run of set
-# oversubscribed at cores + 1 threads with only the probes (--schedules=serial);
+# The team-size cliff in the suite (issue 32, item 4; issue 47, item 2), black
+# box: a suite whose MAX_THREADS is the node's cores plans, after its sweeps, one
+# run of set oversubscribed at cores + 1 threads with the sweep's settings that
+# measures what the cliff reads (the three probes, Static and Bestcase);
 # one of fewer threads, an --mpi one and a --quick one do not; the target
 # zones' sweep holds cores - 1 and cores. Full lane: a tiny suite keeps that
 # run's rows out of <base>.csv, its report shows the cliff table, its bundle
@@ -27,8 +28,11 @@ listing() { grep '^\[' <<<"$1" | sed 's/^\[[0-9]*\/[0-9]*\] //'; }
 dry=$(plan "$CLOMP" "$cores" 1)
 over=$(listing "$dry" | grep '^oversubscribed ')
 is "$(grep -c . <<<"$over")" 1 "a suite at MAX_THREADS = the cores ($cores) plans one oversubscribed run"
-like "$over" " --schedules=serial +$((cores + 1)) -1 [0-9]+ [0-9]+ 32 1 1 " \
-    "it has cores + 1 = $((cores + 1)) threads, the suite's timeScale, and runs only Serial Ref and the probes"
+like "$over" " --schedules=bestcase,static,barrier,parallel,parallel_for +$((cores + 1)) -1 [0-9]+ [0-9]+ 32 1 1 " \
+    "it has cores + 1 = $((cores + 1)) threads, the suite's timeScale, and measures the barrier, fork/join and parallel-for probes and Static over Bestcase"
+parts=$(awk '{ print $(NF - 4) }' <<<"${over%%  ~*}")
+ok "$([ $((parts % (cores + 1))) = 0 ] && [ "$parts" -ge $((cores + 1)) ]; echo $?)" \
+    "its parts follow its team: $parts parts for $((cores + 1)) threads, a multiple (every thread a part)"
 is "$(listing "$dry" | tail -n 1 | awk '{ print $1 }')" oversubscribed "it comes after every sweep run (here, without construct runs, last)"
 is "$(listing "$dry" | awk '$1 == "6400zones" { print $(NF - 9) }' | tail -n 2 | paste -sd ' ')" "$((cores - 1)) $cores" \
     "the target zones' sweep ends with cores - 1 and cores"
@@ -52,12 +56,24 @@ skip_unless_full_lane "a tiny suite with the cliff run: its tables, report, bund
     ok $? "the oversubscribed run's rows are in <base>.oversubscribed.csv, not <base>.csv"
     grep -q '<h2 id="cliff">Team-size cliff</h2>' "$base.html" && grep -q "<th>$((cores + 1)) threads (oversubscribed)</th>" "$base.html"
     ok $? "the report has the team-size cliff table, the oversubscribed column included"
+    over_json=$(find "$out" -name "CLOMP_${host}_1_oversubscribed.run*.json" | head -n 1)
+    got=$(python3 -c '
+import json, sys
+m = {x["key"]: x for x in json.load(open(sys.argv[1]))["measurements"]}
+print(" ".join(k for k in ("barrier", "parallel", "parallel_for", "bestcase", "static") if (m[k].get("us_per_loop") or 0) > 0))' \
+        "$over_json" 2>&1)
+    is "$got" "barrier parallel parallel_for bestcase static" \
+        "the oversubscribed run's record has the barrier, fork/join and parallel-for figures, and Static and Bestcase for the overhead"
+    for figure in "OMP Parallel us/Loop" "OMP Barrier us/Loop" "Parallel For us/Loop" "Static OMP overhead"; do
+        grep -q "<td>$figure" "$base.html" || echo "missing $figure"
+    done >"$root/rows"
+    is "$(cat "$root/rows")" "" "and the report's cliff table has a row for each of the four"
     listed=$(tar -tzf "$base.tar.gz" 2>/dev/null)
     ok "$(! grep -q 'oversubscribed' <<<"$listed" && grep -q '_6400zones.summary' <<<"$listed"; echo $?)" \
         "the bundle leaves every file of the oversubscribed run out (and keeps the others)"
     "$top/clomp_validate" "$base.tar.gz" >"$root/v1" 2>&1
     v1=$?
-    ok "$([ "$v1" != 1 ] && [ "$v1" != 2 ] && ! grep -q 'oversubscribed' "$root/v1"; echo $?)" \
+    ok "$([ "$v1" != 1 ] && [ "$v1" != 2 ] && ! grep -q '^  - .*oversubscribed' "$root/v1"; echo $?)" \
         "the validator finds such a bundle valid, with no reason about the run it left out"
     mkdir -p "$root/carried" && tar -xzf "$base.tar.gz" -C "$root/carried"
     name=CLOMP_${host}_1

@@ -224,7 +224,7 @@ bad_case() {  # bad_case DESC WORD OPTION...: exit 2, one stderr line naming WOR
 }
 bad_case "an unknown construct" "'nonsense'" --constructs=parallel,nonsense
 bad_case "a malformed OUTERxINNER" "--nested" --constructs --nested=2by2
-bad_case "a too large OUTERxINNER" "too large" --constructs --nested=1000x1000
+bad_case "a too large OUTERxINNER (even with --oversubscribe)" "too large" --constructs --nested=1000x1000 --oversubscribe
 bad_case "zero repetitions" "--construct-reps" --constructs --construct-reps=0
 bad_case "a negative delay" "--construct-delay" --constructs --construct-delay=-0.1
 bad_case "a construct option without --constructs" "--constructs" --construct-reps=3
@@ -305,6 +305,14 @@ if [ -x "$FAULTS_BIN" ]; then
         fi
     done
     is "${missed[*]}" "" "each of the ${#wrong[@]} bodies without its construct's effect (a taskwait that does not wait, an ordered that does not order, a dependence ignored, a copy not made...) ends the run with exit 1, 'its body does the wrong thing', and its CSV row failed"
+
+    # Every check at every team size (issue 47, item 5): the task checks kept
+    # a counter per thread in a table of 64 and passed silently above it. At
+    # 72 threads a dependence ignored is caught like at 2.
+    CLOMP_FAULT=construct-wrong CLOMP_FAULT_CONSTRUCT=parallel_task_deps CLOMP=$FAULTS_BIN \
+        run_clomp --constructs=parallel_task_deps "${quick[@]}" 72 1 72 1 32 1 1
+    is "$rc" 1 "a task check runs at 72 threads too: PARALLEL TASK DEPS without its dependences ends the run with exit 1"
+    like "$err" "PARALLEL TASK DEPS level 1 \\(1x72\\): its body does the wrong thing" "naming the row, its 72 threads and the fault"
 
     # The levels run in phases (measure/constructs.c): every row's level 1
     # before any row's level 2, so that inner threads a runtime keeps

@@ -147,19 +147,22 @@ is "$rc $(python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["limi
 like "$out" "Node limits: N/A \(needs at least 2 threads" "and the block says it"
 
 # ------------------------------------------------------------ a stand-in topology
-# CPUs 0 and 1 as cores of two sockets, each socket its own L3.
+# CPUs 0 and 1 as cores of two sockets, each socket its own L3, under a stand-in
+# root (CLOMP_TOPOLOGY_ROOT stands for /, as where the job's cores are counted).
+sysfs=$tmp/root/sys/devices/system/cpu
 for c in 0 1; do
-    mkdir -p "$tmp/sys/cpu$c/topology" "$tmp/sys/cpu$c/cache/index3"
-    echo 0 >"$tmp/sys/cpu$c/topology/core_id"
-    echo "$c" >"$tmp/sys/cpu$c/topology/physical_package_id"
-    echo "$c" >"$tmp/sys/cpu$c/topology/thread_siblings_list"
-    echo 3 >"$tmp/sys/cpu$c/cache/index3/level"
-    echo "$c" >"$tmp/sys/cpu$c/cache/index3/shared_cpu_list"
+    mkdir -p "$sysfs/cpu$c/topology" "$sysfs/cpu$c/cache/index3"
+    echo 0 >"$sysfs/cpu$c/topology/core_id"
+    echo "$c" >"$sysfs/cpu$c/topology/physical_package_id"
+    echo "$c" >"$sysfs/cpu$c/topology/thread_siblings_list"
+    echo 3 >"$sysfs/cpu$c/cache/index3/level"
+    echo "$c" >"$sysfs/cpu$c/cache/index3/shared_cpu_list"
 done
-CLOMP_TOPOLOGY_ROOT=$tmp/sys run_clomp --limits "${quick[@]}" --limits-reps=1 --json="$tmp/t.json" "${input[@]}"
+echo 0-1 >"$sysfs/online"
+CLOMP_TOPOLOGY_ROOT=$tmp/root run_clomp --limits "${quick[@]}" --limits-reps=1 --json="$tmp/t.json" "${input[@]}"
 is "$rc $(python3 -c 'import json, sys; l = json.load(open(sys.argv[1]))["limits"]
 print(l["pairs"][0]["class"], l["topology_root"] == sys.argv[2], l["classes"]["cross_socket"]["pairs"] + l["pair_counts"]["not_a_result"])' \
-    "$tmp/t.json" "$tmp/sys")" "0 cross_socket True 1" \
+    "$tmp/t.json" "$sysfs")" "0 cross_socket True 1" \
     "CLOMP_TOPOLOGY_ROOT: CPUs 0 and 1 on two sockets of a stand-in tree make the pair cross-socket, counted in its class"
 like "$out" "threads 0-1  CPUs [01]-[01]  across sockets" "and the text's pair line names the class"
 

@@ -314,7 +314,7 @@ print("ok" if len(rows) == 3 and not bad else f"{len(rows)} level-2 rows; wrong:
         like "$text" "Nested OMP  us/Loop: N/A \(needs at least 2x2 threads" "nested on 2 threads prints N/A instead of a figure"
         like "$text" "CORAL RFP, 2 -1 16 4096 32 1 1, [0-9.]+, N/A" "and the CORAL line keeps its columns"
         text=$(case_output "$out" oversubscribed)
-        like "$text" "WARNING: the team of 4 threads is larger than the 2 cores online" \
+        like "$text" "WARNING: the team of 4 threads is larger than the 2 cores \\(2 hardware threads\\) of this job: threads time-share them" \
             "4 threads on 2 cores: the team is larger than the cores"
         like "$text" "WARNING: 4 of 4 threads share a core with another thread of the team" \
             "and with close binding every thread shares its core with another"

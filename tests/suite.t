@@ -132,8 +132,9 @@ if [ -n "$json" ]; then
     } >"$json"
 fi
 FAKE
-# The suite's estimate counts the measurements and constructs in the executable's own tables: the stand-in lists the real clomp's.
-sed -i "1a [[ \${1-} != --list-* ]] || exec \"$CLOMP\" \"\$1\"" "$fake"
+# The suite's estimate counts the measurements and constructs in the executable's own tables, and
+# its cores are the executable's count (--topology): the stand-in answers with the real clomp's.
+sed -i "1a [[ \${1-} != --list-* && \${1-} != --topology ]] || exec \"$CLOMP\" \"\$@\"" "$fake"
 chmod +x "$fake"
 
 # The real clomp, but every run starts a second late (slow enough to interrupt;
@@ -144,7 +145,7 @@ clomp_q=$(printf '%q' "$CLOMP")
 pids_q=$(printf '%q' "$root/slow.pids")
 cat >"$slow" <<SLOW
 #!/usr/bin/env bash
-case \${1-} in --version | --help | --list-schedules | --list-constructs) exec $clomp_q "\$1" ;; esac
+case \${1-} in --version | --help | --list-schedules | --list-constructs | --topology) exec $clomp_q "\$@" ;; esac
 echo "\$\$" >>$pids_q
 sleep "\${SLOW_SECONDS:-1}"
 exec $clomp_q "\$@"

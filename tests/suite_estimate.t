@@ -44,20 +44,25 @@ for a in "$@"; do
     case $a in --json=*) json=${a#--json=} ;; --csv=*) csv=${a#--csv=} ;; -*) ;; *) pos+=("$a") ;; esac
 done
 if [ -n "$json" ]; then
-    python3 - "$json" "${pos[2]}" "${pos[3]}" "${FAKE_SLOWER:-1}" <<'EOF'
+    python3 - "$json" "${pos[2]}" "${pos[3]}" "${FAKE_SLOWER:-1}" "${pos[0]}" <<'EOF'
 import json, sys
-path, parts, zones, slower = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), float(sys.argv[4])
+path, parts, zones, slower, threads = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), float(sys.argv[4]), int(sys.argv[5])
 n = parts * zones
 ns = 2.5 if n * 32 <= 8 * 2**20 else 4.0
 serial = n * ns / 1000 * slower
 bestcase = serial / 1.5
-figures = {"serial": serial, "bestcase": bestcase, "static": bestcase + 0.4 * slower,
-           "dynamic": bestcase + 3.2 * slower, "manual": bestcase + 0.4 * slower,
+# FAKE_REGION=log2,B or linear,B: each region costs B x log2 T (or B x T) more, so that the model's region
+# cost, the mean over Bestcase and the three checked schedules of their time beyond Bestcase, is 1 + that.
+import math, os
+form, _, slope = os.environ.get("FAKE_REGION", "none,0").partition(",")
+extra = float(slope) * (math.log2(threads) if form == "log2" else threads if form == "linear" else 0) * 4 / 3
+figures = {"serial": serial, "bestcase": bestcase, "static": bestcase + 0.4 * slower + extra,
+           "dynamic": bestcase + 3.2 * slower + extra, "manual": bestcase + 0.4 * slower + extra,
            "barrier": 0.3 * slower, "parallel": 0.6 * slower, "parallel_for": 0.9 * slower}
 roles = {"serial": "reference", "bestcase": "bestcase", "static": "checked", "dynamic": "checked", "manual": "checked",
          "barrier": "probe", "parallel": "probe", "parallel_for": "probe"}   # as clomp --list-schedules says
 json.dump({"inputs": {"numParts": parts, "zonesPerPart": zones},
-           "resolved": {"memory_bytes": n * 32},
+           "resolved": {"memory_bytes": n * 32, "numThreads": threads},
            "wall_time": {"mesh_build_seconds": n * 32 * 2e-9 * slower},
            "measurements": [{"key": k, "role": roles[k], "selected": True, "us_per_loop": v} for k, v in figures.items()]},
           open(path, "w"))
@@ -68,16 +73,22 @@ echo "fake clomp $*"
 [ -z "$csv" ] || printf 'key,name,runtime_us_per_loop\nserial,Serial Ref,11.79\n' >"$csv"
 FAKE
 # The suite's estimate counts the measurements and constructs in the executable's own tables: the stand-in lists the real clomp's.
-sed -i "1a [[ \${1-} != --list-* ]] || exec \"$CLOMP\" \"\$1\"" "$fake"
+# And clomp's own topology (--topology): the cores, and the load of an idle stand-in node.
+sed -i "1a [[ \${1-} != --list-* && \${1-} != --topology ]] || exec \"$CLOMP\" \"\$@\"" "$fake"
 chmod +x "$fake"
 export FAKE_LOG=$root/fake.log
+# An idle 2-core node (tests/lib/standin_node.sh): the calibration is refused on a busy one (below).
+# shellcheck source-path=SCRIPTDIR source=lib/standin_node.sh
+. "$(dirname "$0")/lib/standin_node.sh"
+make_standin_node "$root/idle" 1 2 1 1 1 0.00 || { echo "Bail out! cannot make a stand-in node"; exit 255; }
+export CLOMP_TOPOLOGY_ROOT=$root/idle
 plan=(--quick --max-zone-scale 100 --replicates 1 --no-constructs)
 
 # ---- the dry run calibrates on this node and says so --------------------------------------
 : >"$FAKE_LOG"
 drive --dry-run "${plan[@]}" --out "$root/dry/out" "$fake" 2
 is "$rc" 0 "--dry-run with the calibration exits 0"
-like "$out" "^Model: calibrated on this node in [0-9.]+ s at load [0-9.]+ \(2 threads\); zone update 2.5 ns in cache, 4 ns from memory \(team speedup x0.75 per thread\), regions 1 us, probes 0.6 us, first touch 2 ns/byte\. The estimate assumes an idle node" \
+like "$out" "^Model: calibrated on this node in [0-9.]+ s at load [0-9.]+ \(2 threads\); zone update 2.5 ns in cache, 4 ns from memory \(team speedup x0.75 per thread\), regions 1 us at any team size, probes 0.6 us, first touch 2 ns/byte\. The estimate assumes an idle node" \
     "the dry run states the constants derived from this node's runs (2.5 and 4 ns, x0.75, 1 us, 0.6 us, 2 ns/byte), and that the estimate assumes an idle node"
 is "$(grep -c -- '--json=' "$FAKE_LOG")" 2 "the dry run runs the executable twice, for the calibration only (--json)"
 is "$(grep -vc -- '--json=' "$FAKE_LOG")" 0 "and for nothing else"
@@ -107,12 +118,41 @@ like "$out" "^Model: not calibrated \(the calibration runs of .* failed or took 
     "a calibration that yields no figures falls back to those constants, and says why"
 is "$rc" 0 "and the dry run still exits 0"
 
+# ---- refused where its figures would be the contention's (issue 47, item 6) --------------------
+make_standin_node "$root/busy" 1 2 1 1 1 5.00 || exit 255
+: >"$FAKE_LOG"
+CLOMP_TOPOLOGY_ROOT=$root/busy drive --dry-run "${plan[@]}" --out "$root/dry/out" "$fake" 2
+like "$out" "^Model: not calibrated \(the node is busy: load 5.00 above 0.70 \(0.1 x 2 cores \+ 0.5\); its figures would be the other work's\): the constants of the 2-core VM" \
+    "on a busy node (load 5 on 2 cores) the calibration is refused, the built-in model used, and the dry run says so"
+is "$(grep -c -- '--json=' "$FAKE_LOG")" 0 "and nothing is run for it"
+drive --dry-run "${plan[@]}" --out "$root/dry/out" "$fake" 4
+like "$out" "^Model: not calibrated \(the calibration would be oversubscribed: 4 threads on 2 cores\)" \
+    "with MAX_THREADS above the cores (4 on 2) it is refused too"
+is "$(grep -c -- '--json=' "$FAKE_LOG")" 0 "and nothing is run for it either"
+
+# ---- the region cost at a few team sizes, fitted ------------------------------------------------
+make_standin_node "$root/node16" 1 16 1 1 1 0.00 || exit 255
+: >"$FAKE_LOG"
+CLOMP_TOPOLOGY_ROOT=$root/node16 FAKE_REGION=log2,0.5 drive --dry-run "${plan[@]}" --out "$root/dry/out" "$fake" 16
+is "$(grep -- '--schedules=serial,bestcase,static' "$FAKE_LOG" | awk '{ print $(NF - 6) }' | paste -sd ' ')" "2 4 8 16" \
+    "on an idle 16-core node the cached calibration runs at 2, 4, 8 and 16 threads"
+like "$(grep -- '--schedules=serial,bestcase --json' "$FAKE_LOG")" " 16 1 16 163840 32 1 1$" \
+    "the memory calibration runs the 16 threads it divides by, on parts that follow them (16 of 163840 zones)"
+like "$out" "regions 1 \+ 0.5 x log2\(T\) us \(fitted over T = 2,4,8,16\)" \
+    "regions growing as 1 + 0.5 log2 T are fitted as a + b log2 T, and the note says so"
+CLOMP_TOPOLOGY_ROOT=$root/node16 FAKE_REGION=linear,0.25 drive --dry-run "${plan[@]}" --out "$root/dry/out" "$fake" 16
+like "$out" "regions 1 \+ 0.25 x T us \(fitted over T = 2,4,8,16\)" "regions growing as 1 + 0.25 T are fitted as a + b T"
+log16=$(total "$(CLOMP_TOPOLOGY_ROOT=$root/node16 FAKE_REGION=log2,0.5 drive --dry-run "${plan[@]}" --out "$root/dry/out" "$fake" 16 100; echo "$out")")
+flat16=$(total "$(CLOMP_TOPOLOGY_ROOT=$root/node16 drive --dry-run "${plan[@]}" --out "$root/dry/out" "$fake" 16 100; echo "$out")")
+[ -n "$log16" ] && [ -n "$flat16" ] && [ "$log16" -gt "$flat16" ]
+ok $? "and the estimate uses the fit: costlier regions at larger teams give a longer estimate (${log16:-?} s against ${flat16:-?} s)"
+
 # ---- a suite records the model in its .env ----------------------------------------------------
 drive "${plan[@]}" --max-zone-scale 10 --no-plots --out "$root/suite" "$fake" 2
 env_file=$(find "$root/suite" -name 'CLOMP_*.env' | head -1)
 file_has() { grep -Eq -- "$2" "$1" 2>/dev/null; ok $? "$3"; }
 file_has "$env_file" "^model: calibrated on this node in [0-9.]+ s at load .*zone update 2.5 ns in cache" "the suite's .env records the calibration"
-file_has "$env_file" "^model constants: ZONE_NS_CACHED=2.5 ZONE_NS_MEMORY=4 MEMORY_SPEEDUP=0.75 REGION_US=1 PROBE_US=0.6 BUILD_NS_PER_BYTE=2$" \
+file_has "$env_file" "^model constants: ZONE_NS_CACHED=2.5 ZONE_NS_MEMORY=4 MEMORY_SPEEDUP=0.75 REGION_US=1 PROBE_US=0.6 BUILD_NS_PER_BYTE=2 REGION_SLOPE=0 REGION_FIT=constant$" \
     "and the constants the estimate used"
 
 # ---- the ETA: the estimates left, scaled by the runs measured ----------------------------------

@@ -18,7 +18,18 @@ plan=$(make -s -C "$top" -n run 2>/dev/null)
 like "$plan" "OMP_PROC_BIND=" "make run binds the threads (OMP_PROC_BIND)"
 like "$plan" "OMP_PLACES=" "and places them (OMP_PLACES), as the README recommends"
 like "$plan" "make run: .*threads bound" "and says so before it runs"
-like "$plan" "\./clomp -1 1 64 100 32 1 100 --verdict" "make run runs the target input and asks for the verdict"
+# shellcheck disable=SC2016  # the recipe's own $shape, literally
+like "$plan" '\./clomp -1 1 \$shape 32 1 100 --verdict' "make run runs the target input and asks for the verdict"
+like "$plan" "clomp --topology" "on the cores clomp counts (clomp --topology)"
+# Parts follow the team (issue 47, item 1): the shape make run gives CORES threads, by the rule it states.
+for cores in 2 16 64 3 96 128 256; do
+    shape=$(cd "$top" && bash -c '. suite/common.sh && team_shape "$1" 6400 64' team_shape "$cores")
+    read -r parts zpp <<<"$shape"
+    if [ $((64 % cores)) = 0 ]; then want="64 100"; else want="$parts $zpp"; fi
+    ok "$([ "$shape" = "$want" ] && [ $((parts % cores)) = 0 ] && [ "$parts" -ge "$cores" ] &&
+        awk -v z=$((parts * zpp)) 'BEGIN { exit !(z >= 6080 && z <= 6720) }'; echo $?)" \
+        "at $cores cores make run's input has $parts parts of $zpp zones: $([ $((64 % cores)) = 0 ] && echo "CLOMP 1.2's, as $cores divides 64" || echo "a multiple of the cores"), within 5% of 6400 zones"
+done
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT

@@ -1,8 +1,10 @@
-"""The team-size cliff (issue 32, item 4; docs/suite.md, "The team-size
-cliff"): the fork/join (OMP Parallel) and OMP Barrier figures of the suite's
+"""The team-size cliff (issue 32, item 4; issue 47, item 2; docs/suite.md,
+"The team-size cliff"): the fork/join (OMP Parallel), OMP Barrier and Parallel
+For probes and the Static overhead (Static OMP - Bestcase OMP) of the suite's
 runs at the target input's zones at cores - 1, cores and the oversubscribed
-cores + 1 (suite/cliff.sh), side by side, and a flag when the step from
-cores - 1 to cores exceeds CLIFF_FACTOR.
+cores + 1 (suite/cliff.sh: the same settings, the last measuring only these),
+side by side, and a flag when the step from cores - 1 to cores exceeds
+CLIFF_FACTOR.
 
 The factor, stated: from T - 1 to T threads a tree or linear barrier costs at
 most T / (T - 1) more (1.5x at T = 3, less above), so a step above 2x is not
@@ -30,7 +32,7 @@ OVERSUBSCRIBED_SET = "oversubscribed"
 
 
 def figures():
-    """The catalogue's cliff set (fork/join and barrier, median chunks): [catalogue.Figure]."""
+    """The catalogue's cliff set (barrier, fork/join and parallel-for us/Loop and the Static overhead, median chunks): [catalogue.Figure]."""
     return catalogue.load().in_set("cliff")
 
 
@@ -98,7 +100,7 @@ def html_section(suite) -> List[str]:
     e = lambda v: escape(str(v), quote=True)
     g = lambda v: "not measured" if v is None else "%.3g" % v
     out = ['<h2 id="cliff">Team-size cliff</h2>',
-           "<p>Fork/join and barrier cost at %s (the target input's zones) one thread below the cores, at the cores, "
+           "<p>Fork/join, barrier and parallel-for cost and the Static overhead at %s (the target input's zones) one thread below the cores, at the cores, "
            "and one above (oversubscribed: shown here, never submitted; the bundle leaves that run out). A step "
            "from %d to %d threads above %gx is flagged: a barrier costs at most T/(T-1) more for one more thread. "
            "One process per point: measure a flagged step again with <code>run_clomp.sh --sweep wait</code>.</p>"

@@ -19,8 +19,10 @@ sequence's reference (Serial Ref) runs on one thread, its parallel
 measurements (Bestcase and the checked schedules, the nested ones from 4
 threads, the smallest nested shape 2x2) on min(T, cores), plus their
 parallel regions (REGION_US per subcycle each on average: Static and Manual
-about 0.4, Dynamic 3, Bestcase none; a third of that on one thread, tenfold
-when the threads outnumber the cores) and its probes on the team of PROBE_US
+about 0.4, Dynamic 3, Bestcase none; where the calibration fitted it over team
+sizes, REGION_US + REGION_SLOPE x log2 T or x T at the run's team, REGION_FIT
+saying which; a third of that on one thread, tenfold when the threads
+outnumber the cores) and its probes on the team of PROBE_US
 per subcycle (at least 1000 subcycles each). The measurements are counted by
 role and threads in clomp --list-schedules, the construct rows by kind in
 --list-constructs: a row added to clomp's tables is counted with no edit
@@ -33,10 +35,11 @@ plan's serial sweeps and the page locality).
 """
 from __future__ import annotations
 
+import math
 import os
 import subprocess
 import sys
-from typing import Dict, List, Optional
+from typing import Dict, List, Optional, Tuple
 
 # A construct instance's least cost (us), tenfold when a level's threads outnumber the cores.
 CONSTRUCT_INSTANCE_US = 35.0
@@ -81,23 +84,39 @@ def count_list(text: str) -> int:
 
 class Model:
     def __init__(self, constants: Dict[str, float], cores: int, schedules: List[Dict[str, str]],
-                 constructs: List[Dict[str, str]]):
+                 constructs: List[Dict[str, str]], region_fit: str = "constant"):
         self.c = constants
         self.cores = cores
         self.constructs = constructs
+        self.region_fit = region_fit
 
+        self.schedules = schedules
+        self.serial, self.team, self.nested, self.probes = self.counts(None)
+
+    def counts(self, keys: Optional[set]) -> Tuple[int, int, int, int]:
+        """(reference, team, nested, probes): the measurements of the default sequence, or of a --schedules
+        list of keys (the reference always runs), counted by role and threads in clomp --list-schedules."""
         def count(*roles: str, threads=None, not_threads=None) -> int:
-            return sum(1 for r in schedules if r.get("runs", "") == "default" and r.get("role", "") in roles
+            return sum(1 for r in self.schedules if r.get("role", "") in roles
+                       and (r.get("runs", "") == "default" if keys is None
+                            else r.get("key", "") in keys or r.get("role", "") == "reference")
                        and (threads is None or r.get("threads", "") == threads)
                        and (not_threads is None or r.get("threads", "") != not_threads))
-        self.serial = count("reference")
-        self.team = count("bestcase", "checked", threads="team")
-        self.nested = count("bestcase", "checked", threads="nested")
-        self.probes = count("probe", not_threads="one")
+        return (count("reference"), count("bestcase", "checked", threads="team"),
+                count("bestcase", "checked", threads="nested"), count("probe", not_threads="one"))
 
-    def mesh_exact(self, a: List[float]) -> float:
-        """A mesh run's seconds, to 0.1 s: T ALLOC P Z ZONESIZE FLOPSCALE TIMESCALE."""
+    def region_us(self, t: float) -> float:
+        """A parallel region's cost (us) at a team of t threads, at most the cores: REGION_US + REGION_SLOPE x
+        log2 T or x T, as suite/calibrate.sh fitted it (REGION_FIT), or REGION_US alone; at least 0.01."""
+        team = max(1.0, min(t, self.cores))
+        x = math.log2(team) if self.region_fit == "log2" else team if self.region_fit == "linear" else 0.0
+        return max(self.c["REGION_US"] + self.c.get("REGION_SLOPE", 0.0) * x, 0.01)
+
+    def mesh_exact(self, a: List[float], keys: Optional[set] = None) -> float:
+        """A mesh run's seconds, to 0.1 s: T ALLOC P Z ZONESIZE FLOPSCALE TIMESCALE; keys: its --schedules."""
         c = self.c
+        serial, team, nested, probes = self.counts(keys) if keys is not None else \
+            (self.serial, self.team, self.nested, self.probes)
         t, p, z, zs, f, ts = a[0], a[2], a[3], a[4], a[5], a[6]
         cores = self.cores
         if t < 1:
@@ -114,14 +133,14 @@ class Model:
         if in_memory and eff > 1:
             eff *= c["MEMORY_SPEEDUP"]
         scale = 10 if t > cores else (1 / 3 if t == 1 else 1)
-        parallel = self.team + (self.nested if t >= 4 else 0)
+        parallel = team + (nested if t >= 4 else 0)
         probe_subcycles = (100 if iterations < 100 else iterations) * 10
-        timed = self.serial * updates * ns + parallel * updates * ns / eff \
-            + (subcycles * parallel * c["REGION_US"] + probe_subcycles * self.probes * c["PROBE_US"]) * scale * 1e-6
+        timed = serial * updates * ns + parallel * updates * ns / eff \
+            + (subcycles * parallel * self.region_us(t) + probe_subcycles * probes * c["PROBE_US"]) * scale * 1e-6
         one_pass = zones * f * ns / eff
         chunks = iterations if iterations < 20 else 20
         warm = 0 if zones * 32 > 64 * 1048576 else 2 * updates * ns / iterations
-        untimed = (self.serial + parallel) * (warm + one_pass + (chunks + 1) * one_pass) \
+        untimed = (serial + parallel) * (warm + one_pass + (chunks + 1) * one_pass) \
             + nbytes * (c["BUILD_NS_PER_BYTE"] + c["SETUP_NS_PER_BYTE"]) * 1e-9 + c["PROCESS_SECONDS"]
         return float("%.1f" % (timed + untimed))
 
@@ -175,18 +194,6 @@ class Model:
         each = 2 * time if 2 * time > 10 * CONSTRUCT_INSTANCE_US else 10 * CONSTRUCT_INSTANCE_US
         return whole(mesh + rows * (2 * reps + 4) * each * 1e-6)
 
-    def oversubscribed(self, a: List[float]) -> int:
-        """The team-size cliff's run (suite/cliff.sh): Serial Ref, and the three probes of at least 1000
-        subcycles each at PROBE_US tenfold (oversubscribed), their warm-ups and the process."""
-        p, z, f, ts = a[2], a[3], a[5], a[6]
-        zones = p * z
-        it = 1e6 * ts / (zones * f)
-        iterations = it if it == int(it) else int(it) + 1
-        updates = iterations * 10 * zones * f
-        probe_subcycles = (100 if iterations < 100 else iterations) * 10
-        return whole(2 * updates * self.c["ZONE_NS_CACHED"] * 1e-9
-                     + 2 * probe_subcycles * 3 * self.c["PROBE_US"] * 10 * 1e-6 + self.c["PROCESS_SECONDS"])
-
     def run(self, line: str) -> int:
         set_name, _, args, options = (line.split("|", 4) + ["", "", "", ""])[:4]
         a = [float(w) for w in args.split()]
@@ -195,8 +202,8 @@ class Model:
             return self.construct(set_name, int(a[0]), opts)
         if set_name in ("offload", "offload_probes") or set_name.startswith("offload_zpp"):
             return self.offload(set_name, a, opts)
-        if set_name == "oversubscribed":
-            return self.oversubscribed(a)
+        if "schedules" in opts:   # the team-size cliff's runs (suite/cliff.sh): only what they measure
+            return whole(self.mesh_exact(a, set(opts["schedules"].split(","))))
         return self.mesh(a)
 
 
@@ -231,7 +238,9 @@ def main(argv: List[str]) -> int:
         return 2
     show, argv = argv[0] == "--listing", argv[1:]
     exe, cores = argv[0], int(argv[1] or 1)
-    constants = {k: float(v) for k, v in (w.split("=", 1) for w in argv[2:])}
+    words = dict(w.split("=", 1) for w in argv[2:])
+    region_fit = words.pop("REGION_FIT", "constant")
+    constants = {k: float(v) for k, v in words.items()}
     plan = [line for line in sys.stdin.read().splitlines() if line]
     if not (os.path.isfile(exe) and os.access(exe, os.X_OK)):
         estimates = ["?"] * len(plan)
@@ -239,7 +248,7 @@ def main(argv: List[str]) -> int:
         tables = listings(exe)
         if tables is None:
             return 3
-        model = Model(constants, cores, tables[0], tables[1])
+        model = Model(constants, cores, tables[0], tables[1], region_fit)
         estimates = ["%d" % model.run(line) for line in plan]
     sys.stdout.write(listing(plan, estimates, exe) if show else "".join(e + "\n" for e in estimates))
     return 0

@@ -14,7 +14,7 @@ Text masking (by the line's label; the label itself and the line's place always 
   value masked (label kept, the rest becomes `*`):
       Hostname, Start time, Executable, Started, Compiler, CFLAGS, LDFLAGS, OpenMP,
       Built on, Cycle rate, Speedup (its "(NX slowdown)" suffix comes and goes with
-      the timing), Thread placement, CPUs, and every NUMA line but NUMA placement;
+      the timing), Thread placement, CPUs, Job cores, and every NUMA line but NUMA placement;
       consecutive NUMA lines that mask to the same text are kept once (their number
       follows the machine's node layout)
   numbers masked (every number becomes `#`, the words stay):
@@ -31,7 +31,8 @@ Text masking (by the line's label; the label itself and the line's place always 
   numbers masked, any label beginning with Noise: the noise census's lines (the
       probe per thread, a measurement's disturbed chunks, the timed runs' totals);
       the value of Noise busy (the busy-machine rule follows the load) becomes *
-  dropped: WARNING lines about the machine or the load (binding, cores online,
+  dropped: the Oversubscribed and SMT shared lines (the team against this machine's
+      cores), WARNING lines about the machine or the load (binding, the job's cores,
       shared cores or CPUs, serialised inner teams, noisy measurement, noise comparable
       with the overhead, a busy machine) and the NUMA
       lines printed only when the kernel's numa_balancing is on
@@ -56,7 +57,7 @@ BLOCK_LINE = re.compile(r"^(.{13}) (.{8}): (.*)$")
 LABEL_LINE = re.compile(r"^( *)([^:|]+?): (.*)$")
 
 VALUE_MASKED = {"Hostname", "Start time", "Executable", "Started", "Compiler", "CFLAGS", "LDFLAGS", "OpenMP",
-                "Built on", "Cycle rate", "Speedup", "Thread placement", "CPUs",
+                "Built on", "Cycle rate", "Speedup", "Thread placement", "CPUs", "Job cores",
                 "Core clock before the timed runs", "Core clock after the timed runs"}
 NUMBERS_MASKED = {"Runtime", "us/Loop", "Efficacy", "Overhead", "Cycles", "Spread", "Median", "Med. Ovh", "Ovh. CI",
                   "Mesh build time", "Process CPU time", "Wall time", "Delay"}
@@ -68,7 +69,7 @@ SUMMARY_ROWS = ("Runtime,", "us/Loop,", "Speedup,", "Efficacy,", "Overhead,")
 LIBNUMA_ONLY = {"NUMA nodes", "NUMA threads", "NUMA part pages", "NUMA pages/node", "NUMA per thread",
                 "NUMA measured", "NUMA sampling", "NUMA part records"}
 # WARNING lines that follow the machine, its load or the runtime, not the input.
-MACHINE_WARNINGS = re.compile(r"threads are not bound|larger than the \d+ cores online|share a core|"
+MACHINE_WARNINGS = re.compile(r"threads are not bound|larger than the \d+ cores? |share a core|"
                               r"inner teams share CPUs|serialised the inner teams|fewer threads than requested|"
                               r"noisy measurement|noise comparable with the overhead|this machine was busy")
 OVERHEAD_NOISE = re.compile(r" \((?:within noise|below bestcase beyond noise[^)]*)\)$")  # noise_note()
@@ -82,6 +83,8 @@ def mask_value(label, value):
     """The masked value of a labelled line, or None to drop the line."""
     if label == "WARNING":
         return None if MACHINE_WARNINGS.search(value) else value
+    if label in ("Oversubscribed", "SMT shared"):         # the team against this machine's cores: there or not
+        return None
     if label.startswith("NUMA") and "after the timed runs" in label:
         return None
     if label.startswith("NUMA") and label != "NUMA placement":
@@ -194,7 +197,7 @@ def json_values(path):
     for k, v in doc["inputs"].items():
         put("inputs." + k, v)
     for k, v in doc["resolved"].items():
-        if k != "nested_shape":                            # the default's reason names the machine's nodes
+        if k not in ("nested_shape", "job_cores"):         # the default's reason names the machine's nodes; the cores are its own
             put("resolved." + k, v)
     for k, v in doc["setup"].items():
         if k != "build_seconds":

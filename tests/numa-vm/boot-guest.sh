@@ -4,16 +4,25 @@
 # clomp's placement on several nodes from a single-node machine.
 #
 # usage: boot-guest.sh --nodes N --script FILE --out FILE [--cpus-per-node C]
-#                      [--mem-per-node MIB] [--program PATH]... [--log FILE]
+#                      [--sockets S] [--threads-per-core T] [--mem-per-node MIB]
+#                      [--program PATH]... [--tools] [--tree DIR] [--log FILE]
 #
 # The guest is a Debian kernel (downloaded with `apt-get download` and
 # unpacked with dpkg-deb into the cache, never installed on this machine)
 # with a busybox initramfs holding each --program, numactl when present, and
 # exactly the shared libraries ldd lists for them. NUMA node i gets CPUs
-# i*C..i*C+C-1 (one socket per node) and MIB MiB of memory. The script runs
-# under busybox sh with PATH=/bin, its standard output and error going to
-# --out; it may call `run_case NAME COMMAND...`, which frames the command's
-# output between "@@@ begin NAME" and "@@@ end NAME rc=STATUS" lines.
+# i*C..i*C+C-1 and MIB MiB of memory. The CPUs are S sockets (default: one
+# per node) of cores with T hardware threads each (default 1; with T > 1 the
+# CPU model is qemu64 with an Intel vendor, which shows the guest its SMT
+# siblings): QEMU numbers them socket by socket, core by core, thread by
+# thread (CPUs 0 and 1 are siblings). --tools adds the host's bash, coreutils,
+# awk, sed, grep, find, lscpu, flock and setsid (before busybox on PATH:
+# /usr/bin); --tree DIR adds the suite's driver from the source tree DIR
+# (run_clomp.sh, suite/, env/, results/machine.sh and csv_columns.awk) in
+# /clomp. The script runs under busybox sh with PATH=/usr/bin:/bin, its
+# standard output and error going to --out; it may call `run_case NAME
+# COMMAND...`, which frames the command's output between "@@@ begin NAME"
+# and "@@@ end NAME rc=STATUS" lines.
 #
 # Exit status: the script's own status in the guest (carried out through
 # QEMU's isa-debug-exit device and cross-checked against the last line it
@@ -26,7 +35,7 @@
 # (seconds per boot, default 600).
 set -u
 
-nodes=2 cpus_per_node=1 mem_per_node=512 script='' out='' log=''
+nodes=2 cpus_per_node=1 mem_per_node=512 script='' out='' log='' sockets='' threads_per_core=1 tools=0 tree=''
 programs=()
 here=$(cd "$(dirname "$0")" && pwd)
 cache=${NUMA_VM_CACHE:-$here/../../build/numa-vm}
@@ -47,6 +56,10 @@ while [ $# -gt 0 ]; do
     case $1 in
     --nodes) nodes=${2:-}; shift 2 || usage "--nodes needs a value" ;;
     --cpus-per-node) cpus_per_node=${2:-}; shift 2 || usage "--cpus-per-node needs a value" ;;
+    --sockets) sockets=${2:-}; shift 2 || usage "--sockets needs a value" ;;
+    --threads-per-core) threads_per_core=${2:-}; shift 2 || usage "--threads-per-core needs a value" ;;
+    --tools) tools=1; shift ;;
+    --tree) tree=${2:-}; shift 2 || usage "--tree needs a directory" ;;
     --mem-per-node) mem_per_node=${2:-}; shift 2 || usage "--mem-per-node needs a value" ;;
     --script) script=${2:-}; shift 2 || usage "--script needs a file" ;;
     --out) out=${2:-}; shift 2 || usage "--out needs a file" ;;
@@ -55,9 +68,13 @@ while [ $# -gt 0 ]; do
     *) usage "unknown argument '$1'" ;;
     esac
 done
-for n in "$nodes" "$cpus_per_node" "$mem_per_node"; do
+sockets=${sockets:-$nodes}
+for n in "$nodes" "$cpus_per_node" "$mem_per_node" "$sockets" "$threads_per_core"; do
     [[ $n =~ ^[1-9][0-9]{0,3}$ ]] || usage "'$n' is not a count from 1 to 9999"
 done
+[ $((nodes * cpus_per_node % (sockets * threads_per_core))) = 0 ] ||
+    usage "$((nodes * cpus_per_node)) CPUs are not $sockets sockets of cores with $threads_per_core threads each"
+[ -z "$tree" ] || [ -f "$tree/run_clomp.sh" ] || usage "--tree '$tree' is not a clomp source tree"
 if [ -z "$script" ] || [ ! -f "$script" ]; then
     usage "--script FILE is required and must exist"
 fi
@@ -113,9 +130,27 @@ find_kernel
 tmp=$(mktemp -d) || cannot_run "mktemp failed"
 trap 'rm -rf "$tmp"' EXIT
 root=$tmp/root
-mkdir -p "$root/bin" "$root/proc" "$root/sys" "$root/dev" "$root/tmp"
+mkdir -p "$root/bin" "$root/usr/bin" "$root/proc" "$root/sys" "$root/dev" "$root/tmp"
 cp "$busybox" "$root/bin/busybox"
 binaries=("$root/bin/busybox")
+if [ "$tools" = 1 ]; then
+    # The host's own: GNU behaviour where the driver needs it (date +%N, awk, sed -E, flock).
+    for tool in bash $(dpkg -L coreutils 2>/dev/null | grep -E '^/(usr/)?bin/' | xargs -n1 basename) \
+        awk mawk gawk sed grep find xargs lscpu flock setsid; do
+        path=$(command -v "$tool" 2>/dev/null) || continue
+        [ -f "$path" ] || continue
+        cp -L "$path" "$root/usr/bin/$tool"
+        binaries+=("$root/usr/bin/$tool")
+    done
+    if [ ! -x "$root/usr/bin/bash" ] || [ ! -x "$root/usr/bin/lscpu" ]; then
+        cannot_run "--tools: bash or lscpu not found on this machine"
+    fi
+fi
+if [ -n "$tree" ]; then
+    mkdir -p "$root/clomp/results"
+    cp -r "$tree/run_clomp.sh" "$tree/suite" "$tree/env" "$root/clomp/"
+    cp "$tree/results/machine.sh" "$tree/results/csv_columns.awk" "$root/clomp/results/"
+fi
 numactl=$(command -v numactl 2>/dev/null) && programs+=("$numactl")
 for p in "${programs[@]}"; do
     cp "$p" "$root/bin/"
@@ -134,6 +169,9 @@ chmod +x "$root/init"
 (cd "$root" && find . | "$busybox" cpio -o -H newc 2>/dev/null | gzip -1) >"$tmp/initrd.gz" ||
     cannot_run "could not pack the initramfs"
 
+cpu_model=()
+# shellcheck disable=SC2054  # one -cpu argument: QEMU's commas
+[ "$threads_per_core" = 1 ] || cpu_model=(-cpu qemu64,vendor=GenuineIntel)
 numa=()
 for ((i = 0; i < nodes; i++)); do
     first=$((i * cpus_per_node))
@@ -147,7 +185,8 @@ console=${log:-$tmp/console.log}
 # virtualisation is not used: a stock kernel hangs under the KVM these
 # machines offer, and TCG boots in seconds.
 timeout "$timeout_s" qemu-system-x86_64 -accel tcg -nodefaults -display none -no-reboot \
-    -smp "$cpus,sockets=$nodes,cores=$cpus_per_node,threads=1" -m "$((nodes * mem_per_node))M" "${numa[@]}" \
+    -smp "$cpus,sockets=$sockets,cores=$((cpus / sockets / threads_per_core)),threads=$threads_per_core" \
+    ${cpu_model[@]+"${cpu_model[@]}"} -m "$((nodes * mem_per_node))M" "${numa[@]}" \
     -kernel "$kernel" -initrd "$tmp/initrd.gz" -append 'console=ttyS0 quiet panic=-1' \
     -device isa-debug-exit,iobase=0xf4,iosize=4 \
     -serial "file:$console" -serial "file:$raw" </dev/null

@@ -4,12 +4,13 @@ run's bytes (parts x zones x zone size + 72 per part), the total the sum of the
 estimates, an unknown one when EXE is not built."""
 from __future__ import annotations
 
+import math
 import os
 import sys
 import unittest
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "results"))
-from clomp_results import estimate  # noqa: E402
+from clomp_results import calibration, estimate  # noqa: E402
 
 VM = {"ZONE_NS_CACHED": 1.25, "ZONE_NS_MEMORY": 1.6, "MEMORY_SPEEDUP": 0.8, "REGION_US": 1.0, "PROBE_US": 0.35,
       "BUILD_NS_PER_BYTE": 1.0, "SETUP_NS_PER_BYTE": 0.15, "PROCESS_SECONDS": 0.05}
@@ -62,6 +63,51 @@ class Model(unittest.TestCase):
         level = 3 * 24 * 3500 + 4 * 21 * (128 * 64 * 5 + 128 * 5 * 10)
         self.assertEqual(self.model.run("constructs_outer2||64 -1 64 100 32 1 1|" + big + "--nested=2x64"),
                          int(0.05 + 2 * level * 1e-6 + 0.5))
+
+
+class RegionFit(unittest.TestCase):
+    """The region cost over team sizes (issue 47, item 6): least squares by hand for exact lines."""
+
+    def test_log2_points_fit_log2(self):
+        a, b, form = calibration.fit([(t, 0.4 + 0.3 * math.log2(t)) for t in (2, 4, 8, 16)])
+        self.assertEqual(form, "log2")
+        self.assertAlmostEqual(a, 0.4)
+        self.assertAlmostEqual(b, 0.3)
+
+    def test_linear_points_fit_linear(self):
+        a, b, form = calibration.fit([(t, 1.0 + 0.05 * t) for t in (2, 32, 64, 128)])
+        self.assertEqual((form, round(a, 9), round(b, 9)), ("linear", 1.0, 0.05))
+
+    def test_one_team_size_is_a_constant(self):
+        self.assertEqual(calibration.fit([(16, 2.5)]), (2.5, 0.0, "constant"))
+
+    def test_the_model_reads_the_fit_at_the_run_team_capped_at_the_cores(self):
+        c = dict(VM, REGION_US=0.4, REGION_SLOPE=0.3)
+        model = estimate.Model(c, 16, SCHEDULES, CONSTRUCTS, "log2")
+        self.assertAlmostEqual(model.region_us(8), 0.4 + 0.3 * 3)
+        self.assertAlmostEqual(model.region_us(64), 0.4 + 0.3 * 4)   # at most the 16 cores
+        self.assertAlmostEqual(estimate.Model(VM, 16, SCHEDULES, CONSTRUCTS).region_us(64), 1.0)
+
+
+class CliffRun(unittest.TestCase):
+    """A run with --schedules (the team-size cliff's, suite/cliff.sh) counts only what it measures."""
+
+    def test_counts_by_key(self):
+        keyed = [{"key": "serial", "role": "reference", "runs": "default", "threads": "one"},
+                 {"key": "bestcase", "role": "bestcase", "runs": "default", "threads": "team"},
+                 {"key": "static", "role": "checked", "runs": "default", "threads": "team"},
+                 {"key": "dynamic", "role": "checked", "runs": "default", "threads": "team"},
+                 {"key": "nested", "role": "checked", "runs": "default", "threads": "nested"},
+                 {"key": "barrier", "role": "probe", "runs": "default", "threads": "team"},
+                 {"key": "parallel", "role": "probe", "runs": "default", "threads": "team"},
+                 {"key": "parallel_for", "role": "probe", "runs": "default", "threads": "team"}]
+        model = estimate.Model(VM, 2, keyed, CONSTRUCTS)
+        self.assertEqual(model.counts({"bestcase", "static", "barrier", "parallel", "parallel_for"}), (1, 2, 0, 3))
+        line = "oversubscribed||3 -1 63 102 32 1 100|--schedules=bestcase,static,barrier,parallel,parallel_for |./clomp"
+        self.assertEqual(model.run(line), estimate.whole(model.mesh_exact([3, -1, 63, 102, 32, 1, 100],
+                                                                          {"bestcase", "static", "barrier", "parallel",
+                                                                           "parallel_for"})))
+        self.assertLess(model.run(line), model.run("6400zones||3 -1 63 102 32 1 100|"))
 
 
 class Listing(unittest.TestCase):

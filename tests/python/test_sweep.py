@@ -70,16 +70,19 @@ class Presets(unittest.TestCase):
             self.combos(["A=x\ty"])
 
 
-def doc(fork_join, barrier, valid=True):
+def doc(fork_join, barrier, valid=True, parallel_for=None, static_overhead=None):
     return {"measurements": [{"key": "parallel", "us_per_loop": fork_join},
-                             {"key": "barrier", "us_per_loop": barrier, "valid": valid}]}
+                             {"key": "barrier", "us_per_loop": barrier, "valid": valid},
+                             {"key": "parallel_for", "us_per_loop": parallel_for},
+                             {"key": "static", "us_per_loop": 9.0, "overhead_us_per_loop": static_overhead}]}
 
 
 class Cliff(unittest.TestCase):
     def judge(self, runs, cores):
-        """The verdict rows by measurement key (the catalogue's cliff set: each one's median-chunk us/Loop)."""
+        """The verdict rows by measurement key (the catalogue's cliff set: the probes' median-chunk us/Loop and
+        Static OMP's median-chunk overhead, issue 47)."""
         keys = dict((f.key, f["measurement"]) for f in catalogue.load().in_set("cliff"))
-        self.assertEqual(sorted(keys.values()), ["barrier", "parallel"])
+        self.assertEqual(sorted(keys.values()), ["barrier", "parallel", "parallel_for", "static"])
         return {keys[r["figure"]]: r for r in cliff.judge(cliff.points(runs, "6400zones"), cores)}
 
     def test_a_step_above_the_factor_is_flagged_and_one_below_is_not(self):
@@ -99,6 +102,17 @@ class Cliff(unittest.TestCase):
         self.assertFalse(got["barrier"]["cliff"])
         self.assertIsNone(got["barrier"]["step"])
         self.assertIn("a team of one", got["barrier"]["why"])
+
+    def test_the_parallel_for_probe_and_the_static_overhead_are_judged_too(self):
+        got = self.judge([("6400zones", 3, doc(1.0, 1.0, parallel_for=2.0, static_overhead=0.5)),
+                          ("6400zones", 4, doc(1.0, 1.0, parallel_for=2.2, static_overhead=1.5)),
+                          (cliff.OVERSUBSCRIBED_SET, 5, doc(9.0, 9.0, parallel_for=30.0, static_overhead=40.0))], 4)
+        self.assertFalse(got["parallel_for"]["cliff"])
+        self.assertAlmostEqual(got["parallel_for"]["step"], 1.1)
+        self.assertEqual(got["parallel_for"]["over"], 30.0)
+        self.assertTrue(got["static"]["cliff"])   # 1.5 over 0.5: 3x, the overhead's member, not Static's us/Loop
+        self.assertAlmostEqual(got["static"]["step"], 3.0)
+        self.assertEqual(got["static"]["over"], 40.0)
 
     def test_a_figure_marked_not_valid_is_not_judged(self):
         got = self.judge([("6400zones", 3, doc(1.0, 1.0)), ("6400zones", 4, doc(1.0, 9.0, valid=False))], 4)
