@@ -77,8 +77,9 @@ class ParseCompare(unittest.TestCase):
 class ParseOmptTax(unittest.TestCase):
     def test_the_side_processes_out_and_clomps_arguments_quick_first(self):
         cases = [
-            (["--ompt-tax", "--side", "gnu", "--replicates=4", "--out", HOSTILE, "--schedules=barrier", "--quick", "2"],
-             ["gnu", "4", HOSTILE, "--quick", "--schedules=barrier", "2"]),
+            (["--ompt-tax", "--side", "gnu", "--replicates=4", "--out", HOSTILE, "--schedules=barrier", "--quick", "2",
+              "--force"],
+             ["gnu", "4", HOSTILE, "--quick", "--force", "--schedules=barrier", "2"]),
             (["--side=/x/clomp+OMP_X=1", "--ompt-tax=1", "--ompt-other"],
              ["/x/clomp+OMP_X=1", "10", "out", "--ompt-tax=1", "--ompt-other"]),
             (["--side", "--help"], ["--help", "10", "out"]),   # a value, not the help
@@ -92,6 +93,9 @@ class ParseOmptTax(unittest.TestCase):
         cases = [
             (["--side"], "--side: needs a value (see --ompt-tax --help)"),
             (["--replicates", "x"], "--replicates: 'x' must be a whole number of at least 2"),
+            (["--replicates", "4"], "--replicates 4: 4 pairs can never show a difference at p <= 0.05 with the exact "
+             "signed-rank test (the smallest p from 4 pairs is 0.125); it needs 6 pairs: give --replicates 6 or more "
+             "(or --force to run them anyway)"),
             (["--side", "a,b"], "--side: 'a,b' is one side (no comma)"),
             (["--side", "gnu+CLOMP_OMPT=trivial"], "--side: the driver sets CLOMP_OMPT itself"),
             (["--ompt=trivial"], "--ompt-tax: the tool is the driver's to choose (no --ompt)"),
