@@ -64,7 +64,7 @@ def construct_kinds():
 
 def first_failure(suite):
     """'F of N runs FAILED; first: run K (SET, exit status RC): REASON', or '': the driver's own line in
-    .env's '---- complete DATE: ...' when the suite ended, else from the .summary rows and the run's record."""
+    manifest's history line 'complete DATE: ...' when the suite ended, else from the .summary rows and the run's record."""
     for line in reversed(suite.env.status_lines):
         if line.startswith("complete ") and ": " in line:
             return line.split(": ", 1)[1]
