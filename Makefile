@@ -229,8 +229,12 @@ unit-tests: $(UNIT_BIN) $(ORACLE)
 STATS_HELPER = $(BUILD)/clomp-stats
 STATS_SRC = compare/clomp_stats.c compare/answer_fields.c compare/figure_comparison.c compare/comparison_json.c compare/paired_answer.c compare/paired_figure.c compare/plan_answer.c compare/judge_answer.c compare/suite_table.c \
             compare/outlier_answer.c
-$(STATS_HELPER): $(STATS_SRC) $(LIB_OBJ) $(FLAGS_STAMP)
-	$(CC) $(ALL_CFLAGS) -MMD -MP $(ALL_LDFLAGS) -o $@ $(STATS_SRC) $(LIB_OBJ) $(LDLIBS)
+# It links timing/ (cycles_from_us' calibration brings core_clock's OpenMP team: -fopenmp) and two
+# leaves it needs: LLNL's targets' rule (judge) and the JSON writer (comparison-json); not the
+# benchmark's other objects, no libnuma.
+STATS_OBJ = $(TIMING_SRC:%.c=$(BUILD)/%.o) $(BUILD)/measure/llnl_targets.o $(BUILD)/report/json.o
+$(STATS_HELPER): $(STATS_SRC) $(STATS_OBJ) $(FLAGS_STAMP)
+	$(CC) $(ALL_CFLAGS) -MMD -MP -o $@ $(STATS_SRC) $(STATS_OBJ) $(OPENMP_FLAGS) -lm
 
 clomp-stats: $(STATS_HELPER)
 

@@ -4,8 +4,14 @@
 #ifndef CLOMP_ANSWER_FIELDS_H
 #define CLOMP_ANSWER_FIELDS_H
 
+#include <setjmp.h>
+
 extern int json_output;
 extern int fields_written;
+/* clomp-stats batch (compare/clomp_stats.c) answers many requests in one process: a request
+ * refused jumps back there (answer_exit) instead of ending the process. NULL: exit. */
+extern jmp_buf *answer_jump;
+void answer_exit(int status);
 
 void field_begin(const char *name);
 void answer_end(void);

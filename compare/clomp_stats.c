@@ -67,6 +67,11 @@
  *       at: step_level when rejected, else 1 - ALPHA / m). The --compare
  *       report and the buyer's table read it (stats_helper.holm): the one Holm.
  *
+ *   clomp-stats batch < REQUESTS
+ *       every request of a report in one process: one a line, the words after "clomp-stats"
+ *       separated by tabs, each answered as it alone would be, then "#end STATUS" (batch(),
+ *       below; the results package's one way in: results/clomp_results/stats_helper.py).
+ *
  *   clomp-stats outliers < REQUEST
  *       the outlier rule (timing/outlier_rule.h, the MPI rank-outlier table's) for many
  *       distributions at once, answered as JSON lines: compare/outlier_answer.c says the
@@ -82,9 +87,11 @@
  * message on bad input. */
 #include <errno.h>
 #include <math.h>
+#include <setjmp.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "../timing/decision.h"
 #include "../timing/replication.h"
@@ -302,13 +309,16 @@ static double parse_level(const char *text)
     double level;
     if (parse_value(text, &level) != 0 || !(level > 0.0 && level < 1.0)) {
         fprintf(stderr, "clomp-stats: --level: '%s' is not a number between 0 and 1\n", text);
-        exit(2);
+        answer_exit(2);
     }
     return level;
 }
 
-int main(int argc, char **argv)
+/* One request: ARGV as clomp-stats' own command line (ARGV[0] its name); its exit status. */
+static int answer(int argc, char **argv)
 {
+    json_output = 0;
+    fields_written = 0;
     /* clomp-stats summary|compare --json ...: the answer as one JSON object. */
     if (argc >= 3 && (strcmp(argv[1], "summary") == 0 || strcmp(argv[1], "compare") == 0 ||
                       strcmp(argv[1], "paired") == 0 || strcmp(argv[1], "holm") == 0 || strcmp(argv[1], "judge") == 0 ||
@@ -333,16 +343,91 @@ int main(int argc, char **argv)
         return pilot_n(argc - 2, argv + 2);
     if (argc >= 2 && strcmp(argv[1], "judge") == 0)
         return judge_answer(argc - 2, argv + 2);
-    if (argc >= 2 && strcmp(argv[1], "outliers") == 0)
+    if (answer_jump == NULL && argc >= 2 && strcmp(argv[1], "outliers") == 0)
         return outlier_answer(argc - 2, argv + 2);
     if (argc >= 2 && strcmp(argv[1], "plan") == 0)
         return plan_answer(argc - 2, argv + 2);
-    if (argc == 4 && strcmp(argv[1], "comparison-json") == 0 && strcmp(argv[2], "--level") == 0)
+    if (answer_jump == NULL && argc == 4 && strcmp(argv[1], "comparison-json") == 0 && strcmp(argv[2], "--level") == 0)
         return comparison_json(parse_level(argv[3]));
+    if (answer_jump != NULL) {   /* outliers and comparison-json read their own standard input: not a batch's request */
+        fprintf(stderr, "clomp-stats: batch: '%s' is not a request of a batch (summary, compare, paired, holm, pilot-n, judge, plan)\n",
+                argc >= 2 ? argv[1] : "");
+        return 2;
+    }
     fprintf(stderr, "usage: clomp-stats summary V1 V2 ... | clomp-stats compare [--level L] A1,A2,... B1,B2,...\n"
                     "     | clomp-stats paired [--alpha A] [--looks N1,N2,...] [--tests M] A1,A2,... B1,B2,...\n"
                     "     | clomp-stats holm ALPHA P1,P2,... | clomp-stats pilot-n PCT FLOOR|none CAP V1 V2 ...\n"
                     "     | clomp-stats judge BOUND NOMINAL_GHZ|core CORE_MIN|unknown CORE_MAX|unknown LOW HIGH [PROCESSES]\n"
-                    "     | clomp-stats plan PAIRS ALPHA | clomp-stats comparison-json --level L < RECORDS | clomp-stats outliers < REQUEST\n");
+                    "     | clomp-stats plan PAIRS ALPHA | clomp-stats comparison-json --level L < RECORDS | clomp-stats outliers < REQUEST\n"
+                    "     | clomp-stats batch < REQUESTS\n");
     return 2;
+}
+
+/* clomp-stats batch: every request of a report in one process (issue 46, item 3). Each line of
+ * standard input is one request, the words of its command line after "clomp-stats" separated by
+ * tabs; it is answered as that command alone would answer it (its messages too: standard error is
+ * standard output here, a line at a time), then one line "#end STATUS" (its exit status). A request
+ * refused ends only itself (answer_exit). Ends at the end of its input, exit 0. */
+/* One request of a batch: a refusal (answer_exit) comes back here with its status. */
+static int answer_guarded(int argc, char **argv)
+{
+    jmp_buf refused;
+    int jumped = setjmp(refused);
+    if (jumped != 0) {
+        answer_jump = NULL;
+        if (fields_written > 0)
+            putchar('\n');   /* a refusal mid-answer ends its line */
+        return jumped;
+    }
+    answer_jump = &refused;
+    int status = answer(argc, argv);
+    answer_jump = NULL;
+    return status;
+}
+
+static int batch(void)
+{
+    char *line = NULL;
+    size_t size = 0;
+    ssize_t got;
+    setvbuf(stdout, NULL, _IOLBF, 0);
+    if (dup2(STDOUT_FILENO, STDERR_FILENO) < 0) {
+        perror("clomp-stats: batch");
+        return 2;
+    }
+    while ((got = getline(&line, &size, stdin)) > 0) {
+        if (line[got - 1] == '\n')
+            line[--got] = '\0';
+        long words = 2;
+        for (ssize_t k = 0; k < got; k++)
+            words += line[k] == '\t';
+        char **argv = malloc((size_t)(words + 1) * sizeof *argv);
+        if (argv == NULL) {
+            printf("clomp-stats: batch: out of memory\n#end 2\n");
+            continue;
+        }
+        int argc = 0;
+        argv[argc++] = "clomp-stats";
+        for (char *word = line, *tab;; word = tab + 1) {
+            tab = strchr(word, '\t');
+            if (tab != NULL)
+                *tab = '\0';
+            argv[argc++] = word;
+            if (tab == NULL)
+                break;
+        }
+        argv[argc] = NULL;
+        int status = answer_guarded(argc, argv);
+        free(argv);
+        printf("#end %d\n", status);
+    }
+    free(line);
+    return 0;
+}
+
+int main(int argc, char **argv)
+{
+    if (argc == 2 && strcmp(argv[1], "batch") == 0)
+        return batch();
+    return answer(argc, argv);
 }

@@ -72,7 +72,7 @@ static double parse_probability(const char *what, const char *text)
     double v;
     if (parse_value(text, &v) != 0 || !(v > 0.0 && v < 1.0)) {
         fprintf(stderr, "clomp-stats: %s: '%s' is not a number between 0 and 1\n", what, text);
-        exit(2);
+        answer_exit(2);
     }
     return v;
 }
@@ -115,7 +115,7 @@ static int parse_looks(const char *text, long *looks)
     }
     if (*p != '\0' || k == 0) {
         fprintf(stderr, "clomp-stats: --looks: '%s' is not 1 to %d increasing whole numbers of pairs\n", text, MAX_LOOKS);
-        exit(2);
+        answer_exit(2);
     }
     return k;
 }

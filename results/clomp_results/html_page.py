@@ -8,7 +8,7 @@ import time
 from html import escape
 
 from . import by_design, cliff, html_construct_kinds, html_constructs, html_key, html_offload
-from .between import stats_helper
+from .stats_helper import find as stats_helper
 from .validate import core_count
 
 HEAD = """<!DOCTYPE html>

@@ -2,18 +2,103 @@
 package computes no statistic of its own (issue 29: one implementation).
 Its answers are JSON objects read by member name (`clomp-stats compare
 --json`, compare/clomp_stats.c); numbers are kept as the text clomp-stats
-wrote (for the CSV) beside their values."""
+wrote (for the CSV) beside their values.
+
+One door (issue 46, item 3): `find` is where the package finds (or builds)
+clomp-stats, and every request without input of its own goes to one
+`clomp-stats batch` process per helper for the life of this Python process
+(a report): requests in, one a line, answers back in order (`Batch`).
+`outliers` and `comparison-json`, which read a request document, run as
+their own process. STARTS counts the processes started."""
+import atexit
 import json
+import os
 import subprocess
+import sys
 
 NUMBERS = ("median_a", "median_b", "estimate", "ci_low", "ci_high", "ci_coverage", "u", "p")
+
+
+TOP = os.path.dirname(os.path.dirname(os.path.dirname(os.path.realpath(__file__))))
+STARTS = [0]   # clomp-stats processes this Python process started
 
 
 class StatsError(Exception):
     """clomp-stats refused its input or could not run."""
 
 
+def find() -> str:
+    """clomp-stats: $CLOMP_STATS, else build/clomp-stats, built (make clomp-stats) when it is not there."""
+    helper = os.environ.get("CLOMP_STATS") or os.path.join(TOP, "build", "clomp-stats")
+    if not os.access(helper, os.X_OK):
+        subprocess.run(["make", "-C", TOP, "--no-print-directory", "-s", "clomp-stats"], stdout=sys.stderr, check=False)
+        helper = os.path.join(TOP, "build", "clomp-stats")
+    return helper
+
+
+class Batch:
+    """One `clomp-stats batch` process (compare/clomp_stats.c): ask() writes a request (its words
+    tab-separated, one line) and reads its answer up to "#end STATUS"."""
+
+    def __init__(self, helper):
+        try:
+            self.process = subprocess.Popen([helper, "batch"], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                            stderr=subprocess.DEVNULL)
+        except OSError as e:
+            raise StatsError("clomp-stats could not run: %s" % e)
+        STARTS[0] += 1
+
+    def ask(self, args):
+        words = [str(a) for a in args]
+        if any("\t" in w or "\n" in w for w in words):
+            raise StatsError("clomp-stats: a request's word holds a tab or a newline")
+        try:
+            self.process.stdin.write(("\t".join(words) + "\n").encode("utf-8"))
+            self.process.stdin.flush()
+        except OSError as e:
+            raise StatsError("clomp-stats batch is gone: %s" % e)
+        lines = []
+        for line in iter(self.process.stdout.readline, b""):
+            if line.startswith(b"#end "):
+                status = line[5:].strip()
+                text = b"".join(lines)
+                if status != b"0":
+                    raise StatsError(text.decode("utf-8", "replace").strip() or "clomp-stats failed (exit %s)" % status.decode())
+                return text
+            lines.append(line)
+        raise StatsError("clomp-stats batch ended before it answered %s" % words[:1])
+
+    def close(self):
+        try:
+            self.process.stdin.close()
+            self.process.wait(timeout=10)
+        except (OSError, subprocess.TimeoutExpired):
+            self.process.kill()
+
+
+_batches = {}
+
+
+@atexit.register
+def _close_batches():
+    for b in _batches.values():
+        b.close()
+    _batches.clear()
+
+
 def run(helper, args, stdin=None):
+    """clomp-stats ARGS' answer (its standard output): a request of this process's batch, or with STDIN
+    (outliers, comparison-json) a process of its own."""
+    if stdin is None:
+        if helper not in _batches:
+            _batches[helper] = Batch(helper)
+        try:
+            return _batches[helper].ask(args)
+        except StatsError:
+            if _batches[helper].process.poll() is not None:   # gone: the next request starts another
+                _batches.pop(helper).close()
+            raise
+    STARTS[0] += 1
     try:
         done = subprocess.run([helper] + list(args), input=stdin, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                               timeout=120)
