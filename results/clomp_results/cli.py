@@ -32,7 +32,7 @@ COMMANDS = {
     "bundle": ("clomp_results.bundle", "write the submission bundle <base>.tar.gz of a suite (MANIFEST, runtime library)"),
     "finish": ("clomp_results.finish", "a suite's end in one process: tables --write, between, report, bundle (and sign, with --sign KEY)"),
     "cluster": ("clomp_results.cluster", "the cluster report: per-node summaries or clomp_mpi ranks, grouped, the odd nodes named (.txt, .csv, .json)"),
-    "manifest": ("clomp_results.legacy", "a suite's manifest (<base>.suite.json): a suite from before it gets one built from its .env (--write: beside it)"),
+    "manifest": ("clomp_results.manifest_cli", "a suite's manifest (<base>.suite.json): a suite from before it gets one built from its .env (--write: beside it)"),
     "sign": ("clomp_results.sign", "sign a submission bundle: BUNDLE.sig (ssh-keygen -Y sign, namespace clomp-submission)"),
 }
 

@@ -1,23 +1,20 @@
 """Suites, bundles and archives made before the manifest (issue 46, item 7):
 their <base>.env read once, here, and made into the manifest the driver
 writes today (manifest.py), which every reader then reads; no other module
-reads a .env. `clomp-results manifest [--write] SUITE` prints it, or writes
-<base>.suite.json beside an old suite (the driver's --resume of an old
-suite asks for this; suite/manifest.sh).
+reads a .env. `clomp-results manifest [--write] SUITE` (manifest_cli.py)
+prints it, or writes <base>.suite.json beside an old suite (the driver's
+--resume of an old suite asks for this; suite/manifest.sh).
 
 What an old suite cannot say is left out, never guessed: a plan entry's
 clomp options beyond --numa (the construct runs'), and how many target
 processes --replicates asked for (replicates_asked "not recorded").
-Exit 0; 1 refused or a write failed; 2 no suite there.
 """
 from __future__ import annotations
 
-import os
 import re
-import sys
 from typing import Any, Dict, List, Optional, Sequence
 
-from . import manifest, safe_io
+from . import manifest
 from .records import EnvFacts, PlannedRun, Table, count_of
 
 CONVERTED = "built from the .env of a suite from before the manifest (clomp-results manifest)"
@@ -217,40 +214,3 @@ def manifest_of(name: str, env_text: str, done: Sequence[int], runs: Optional[Ta
                                           and p.policy == first.policy and p.index not in env.auto_stage2_runs),
                            "stage2_planned": len(env.auto_stage2_runs), "stage2_runs": env.auto_stage2_runs},
             "history": env.status_lines, "status": status}
-
-
-def main(argv: List[str]) -> int:
-    from . import loader, safe_write
-    write = "--write" in argv
-    args = [a for a in argv if a != "--write"]
-    if len(args) != 1 or args[0].startswith("-"):
-        print("usage: clomp-results manifest [--write] SUITE (a base path, its directory or a bundle)", file=sys.stderr)
-        return 2
-    try:
-        inp, name = loader.open_suite(args[0])
-        with inp:
-            suite = loader.load_from_input(inp, name, source=args[0])
-            base_dir = inp.top
-            own = name + manifest.SUFFIX in safe_io.files_under(inp)
-        text = manifest.render(suite.manifest)
-        if write:
-            if own:
-                print("clomp-results manifest: %s%s is there already: left as it is" % (for_terminal(name), manifest.SUFFIX), file=sys.stderr)
-                return 1
-            if os.path.isfile(args[0]) and not args[0].endswith(".env"):
-                print("clomp-results manifest: --write writes beside a suite's files, not into a bundle", file=sys.stderr)
-                return 1
-            safe_write.write_text(base_dir, name + manifest.SUFFIX, text)
-            print(os.path.join(base_dir, name + manifest.SUFFIX))
-        else:
-            sys.stdout.write(text)
-    except loader.SuiteError as e:
-        print("clomp-results manifest: %s" % e, file=sys.stderr)
-        return 2
-    except (safe_io.Refused, safe_io.NotABundle, manifest.ManifestError, safe_write.UnsafeTarget, OSError) as e:
-        print("clomp-results manifest: %s" % for_terminal(str(e)), file=sys.stderr)
-        return 1
-    return 0
-
-
-for_terminal = safe_io.for_terminal

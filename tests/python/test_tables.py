@@ -14,7 +14,7 @@ import unittest
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from bundle_lib import CLI, GOLDEN, NAME, Stage  # noqa: E402
-from clomp_results import legacy, loader, tables  # noqa: E402
+from clomp_results import legacy, loader, manifest_cli, tables  # noqa: E402
 
 HOSTILE = 'a,b"c<d&e\nf\x1b[2J'
 
@@ -93,7 +93,7 @@ class GoldenReRender(unittest.TestCase):
             # And its manifest, the plan the writer reads: the golden suite predates it too, and has the one
             # the converter builds (legacy.py; the driver's --resume of an old suite writes it so).
             with contextlib.redirect_stdout(io.StringIO()):
-                self.assertEqual(legacy.main(["--write", os.path.join(suite, NAME)]), 0)
+                self.assertEqual(manifest_cli.main(["--write", os.path.join(suite, NAME)]), 0)
             runs = [line.strip() for line in golden_lines(NAME + ".done")]
             replies = io.StringIO()
             status = tables.serve_summary_rows(os.path.join(suite, NAME), io.StringIO("\n".join(runs + ["x", "99"]) + "\n"),
