@@ -1,7 +1,7 @@
 """clomp-stats, the tested C statistics (timing/), asked from Python: the
 package computes no statistic of its own (issue 29: one implementation).
 Its answers are JSON objects read by member name (`clomp-stats compare
---json`, compare/clomp_stats.c); numbers are kept as the text clomp-stats
+--json`, stats/clomp_stats.c); numbers are kept as the text clomp-stats
 wrote (for the CSV) beside their values.
 
 One door (issue 46, item 3): `find` is where the package finds (or builds)
@@ -37,7 +37,7 @@ def find() -> str:
 
 
 class Batch:
-    """One `clomp-stats batch` process (compare/clomp_stats.c): ask() writes a request (its words
+    """One `clomp-stats batch` process (stats/clomp_stats.c): ask() writes a request (its words
     tab-separated, one line) and reads its answer up to "#end STATUS"."""
 
     def __init__(self, helper):
@@ -157,7 +157,7 @@ def answer(helper, args, numbers):
 
 
 def paired(helper, a, b, alpha="0.05", tests=1, looks=None, ci_level=None):
-    """The paired comparison of B with A (pair i: a[i], b[i]): clomp-stats paired (compare/paired_answer.c);
+    """The paired comparison of B with A (pair i: a[i], b[i]): clomp-stats paired (stats/paired_answer.c);
     CI_LEVEL: the interval's level when not 1 - the decision's (a Holm figure's interval_level)."""
     args = ["paired", "--json", "--alpha", alpha, "--tests", str(tests)]
     if looks:
@@ -213,7 +213,7 @@ def judge(helper, bound, nominal_ghz, core, low, high, processes=None):
 
 def outliers(helper, request):
     """The outlier rule (timing/outlier_rule.h) for many distributions in one process: clomp-stats
-    outliers (compare/outlier_answer.c) on REQUEST (its text); its answer, one dict per line in order."""
+    outliers (stats/outlier_answer.c) on REQUEST (its text); its answer, one dict per line in order."""
     text = run(helper, ["outliers"], request.encode("utf-8"))
     out = []
     for line in text.decode("utf-8", "replace").splitlines():
@@ -229,7 +229,7 @@ def outliers(helper, request):
 
 def plan(helper, pairs, alpha="0.05"):
     """Whether PAIRS pairs can reach ALPHA with the exact signed-rank test at all (clomp-stats plan,
-    compare/plan_answer.c): {"smallest_p", "pairs_needed", "reachable"}."""
+    stats/plan_answer.c): {"smallest_p", "pairs_needed", "reachable"}."""
     out = answer(helper, ["plan", "--json", str(int(pairs)), alpha], ("smallest_p", "pairs_needed", "reachable"))
     out["pairs_needed"], out["reachable"] = int(out["pairs_needed"]), int(out["reachable"])
     return out

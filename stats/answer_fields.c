@@ -1,4 +1,4 @@
-/* How clomp-stats writes one answer: field by field (compare/answer_fields.h). */
+/* How clomp-stats writes one answer: field by field (stats/answer_fields.h). */
 #include <math.h>
 #include <setjmp.h>
 #include <stdio.h>
@@ -17,7 +17,7 @@ int json_output;
 int fields_written;
 jmp_buf *answer_jump;
 
-void answer_exit(int status)
+_Noreturn void answer_exit(int status)
 {
     if (answer_jump != NULL)
         longjmp(*answer_jump, status);   /* clomp-stats batch: this request refused, the next one read */

@@ -19,7 +19,7 @@
  *       (n+1-2j)/(n+1); below 39 values [min, max] and its coverage (n-1)/(n+1)) and
  *       processes_for_prediction (values a 95% prediction interval needs: 39).
  *   clomp-stats paired [--alpha A] [--looks N1,N2,...] [--tests M] A1,... B1,...
- *       the paired comparison of B with A (pair i: A_i, B_i; compare/paired_answer.c says
+ *       the paired comparison of B with A (pair i: A_i, B_i; stats/paired_answer.c says
  *       every field): Hodges-Lehmann shift of B - A, its signed-rank interval and exact
  *       p-value, the group-sequential level with --looks, the difference detected with 80%
  *       power and the pairs 5% of A's median needs, Brunner-Munzel's P(B > A).
@@ -35,14 +35,14 @@
  *       used: the 80% upper bound of the scale made unbiased for n; timing/replication.h).
  *   clomp-stats summary|pilot-n ... --table CSV INPUT RUNS KEY COLUMN
  *       the values (instead of V1 V2 ...) from a suite's <base>.csv by column name
- *       (compare/suite_table.c): COLUMN of the OK runs among RUNS (space-separated) of
+ *       (stats/suite_table.c): COLUMN of the OK runs among RUNS (space-separated) of
  *       INPUT ("T A P Z S F TS POLICY") and measurement KEY, not marked valid 0; the
  *       answer starts with runs (those runs, whatever their figures), and is only
  *       runs and n 0 when no row gives a value.
  *   clomp-stats holm ALPHA P1,P2,...
  *       Holm's procedure: m, rejected, reject (0/1 per p), adjusted (Holm-adjusted p).
  *   clomp-stats judge BOUND NOMINAL_GHZ CORE_MIN CORE_MAX LOW HIGH [PROCESSES]
- *       LLNL's target BOUND judged by clomp's rule (compare/judge_answer.c says how).
+ *       LLNL's target BOUND judged by clomp's rule (stats/judge_answer.c says how).
  *   clomp-stats comparison-json --level L < RECORDS
  *       the document run_clomp.sh --compare writes (docs/compare.md), with
  *       report/json.c's writer, to stdout: each figure is compared here as
@@ -74,7 +74,7 @@
  *
  *   clomp-stats outliers < REQUEST
  *       the outlier rule (timing/outlier_rule.h, the MPI rank-outlier table's) for many
- *       distributions at once, answered as JSON lines: compare/outlier_answer.c says the
+ *       distributions at once, answered as JSON lines: stats/outlier_answer.c says the
  *       request and every field. The cluster report's (results/clomp_results/cluster.py).
  *
  * summary and compare print one tab-separated line, or with --json right
@@ -87,16 +87,15 @@
  * message on bad input. */
 #include <errno.h>
 #include <math.h>
-#include <setjmp.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "../timing/decision.h"
 #include "../timing/replication.h"
 #include "../timing/statistics.h"
 #include "answer_fields.h"
+#include "batch.h"
 #include "figure_comparison.h"
 #include "suite_table.h"
 
@@ -154,7 +153,7 @@ static long parse_values(const char *what, int count, char **args, double *value
 enum { ANSWERED = -2 };
 
 /* The values of subcommand WHAT: ARGS, or with --table CSV INPUT RUNS KEY COLUMN the suite
- * table's (compare/suite_table.c), answered first as "runs": the target processes among RUNS.
+ * table's (stats/suite_table.c), answered first as "runs": the target processes among RUNS.
  * -1 after a one-line error; ANSWERED when the table gave none. */
 static long values_of(const char *what, int count, char **args, double *values)
 {
@@ -315,7 +314,7 @@ static double parse_level(const char *text)
 }
 
 /* One request: ARGV as clomp-stats' own command line (ARGV[0] its name); its exit status. */
-static int answer(int argc, char **argv)
+int answer(int argc, char **argv)
 {
     json_output = 0;
     fields_written = 0;
@@ -361,68 +360,6 @@ static int answer(int argc, char **argv)
                     "     | clomp-stats plan PAIRS ALPHA | clomp-stats comparison-json --level L < RECORDS | clomp-stats outliers < REQUEST\n"
                     "     | clomp-stats batch < REQUESTS\n");
     return 2;
-}
-
-/* clomp-stats batch: every request of a report in one process (issue 46, item 3). Each line of
- * standard input is one request, the words of its command line after "clomp-stats" separated by
- * tabs; it is answered as that command alone would answer it (its messages too: standard error is
- * standard output here, a line at a time), then one line "#end STATUS" (its exit status). A request
- * refused ends only itself (answer_exit). Ends at the end of its input, exit 0. */
-/* One request of a batch: a refusal (answer_exit) comes back here with its status. */
-static int answer_guarded(int argc, char **argv)
-{
-    jmp_buf refused;
-    int jumped = setjmp(refused);
-    if (jumped != 0) {
-        answer_jump = NULL;
-        if (fields_written > 0)
-            putchar('\n');   /* a refusal mid-answer ends its line */
-        return jumped;
-    }
-    answer_jump = &refused;
-    int status = answer(argc, argv);
-    answer_jump = NULL;
-    return status;
-}
-
-static int batch(void)
-{
-    char *line = NULL;
-    size_t size = 0;
-    ssize_t got;
-    setvbuf(stdout, NULL, _IOLBF, 0);
-    if (dup2(STDOUT_FILENO, STDERR_FILENO) < 0) {
-        perror("clomp-stats: batch");
-        return 2;
-    }
-    while ((got = getline(&line, &size, stdin)) > 0) {
-        if (line[got - 1] == '\n')
-            line[--got] = '\0';
-        long words = 2;
-        for (ssize_t k = 0; k < got; k++)
-            words += line[k] == '\t';
-        char **argv = malloc((size_t)(words + 1) * sizeof *argv);
-        if (argv == NULL) {
-            printf("clomp-stats: batch: out of memory\n#end 2\n");
-            continue;
-        }
-        int argc = 0;
-        argv[argc++] = "clomp-stats";
-        for (char *word = line, *tab;; word = tab + 1) {
-            tab = strchr(word, '\t');
-            if (tab != NULL)
-                *tab = '\0';
-            argv[argc++] = word;
-            if (tab == NULL)
-                break;
-        }
-        argv[argc] = NULL;
-        int status = answer_guarded(argc, argv);
-        free(argv);
-        printf("#end %d\n", status);
-    }
-    free(line);
-    return 0;
 }
 
 int main(int argc, char **argv)

@@ -29,6 +29,7 @@ long parse_list(const char *list, double *values, const char *what)
             answer_exit(2);
         }
         memcpy(buf, p, len);
+        // cppcheck-suppress arrayIndexOutOfBoundsCond  ; answer_exit above does not return: len < sizeof buf here
         buf[len] = '\0';
         if (parse_value(buf, &values[n]) != 0) {
             fprintf(stderr, "clomp-stats: %s: '%s' is not a number\n", what, buf);
