@@ -238,10 +238,14 @@ unit-tests: $(UNIT_BIN) $(ORACLE)
 # The statistics of timing/ for the shell drivers (run_clomp.sh --replicates
 # and --compare), built beside the objects; never installed.
 STATS_HELPER = $(BUILD)/clomp-stats
-STATS_SRC = compare/clomp_stats.c compare/answer_fields.c compare/figure_comparison.c compare/comparison_json.c compare/paired_answer.c compare/paired_figure.c compare/plan_answer.c compare/judge_answer.c compare/suite_table.c \
-            compare/outlier_answer.c
-$(STATS_HELPER): $(STATS_SRC) $(LIB_OBJ) $(FLAGS_STAMP)
-	$(CC) $(ALL_CFLAGS) -MMD -MP $(ALL_LDFLAGS) -o $@ $(STATS_SRC) $(LIB_OBJ) $(LDLIBS)
+STATS_SRC = stats/clomp_stats.c stats/batch.c stats/answer_fields.c stats/figure_comparison.c stats/comparison_json.c stats/paired_answer.c stats/paired_figure.c stats/plan_answer.c stats/judge_answer.c stats/suite_table.c \
+            stats/outlier_answer.c
+# It links timing/ (cycles_from_us' calibration brings core_clock's OpenMP team: -fopenmp) and two
+# leaves it needs: LLNL's targets' rule (judge) and the JSON writer (comparison-json); not the
+# benchmark's other objects, no libnuma.
+STATS_OBJ = $(TIMING_SRC:%.c=$(BUILD)/%.o) $(BUILD)/measure/llnl_targets.o $(BUILD)/report/json.o
+$(STATS_HELPER): $(STATS_SRC) $(STATS_OBJ) $(FLAGS_STAMP)
+	$(CC) $(ALL_CFLAGS) -MMD -MP -o $@ $(STATS_SRC) $(STATS_OBJ) $(OPENMP_FLAGS) -lm
 
 clomp-stats: $(STATS_HELPER)
 
@@ -456,4 +460,7 @@ help:
 	@echo "  link:    $(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o clomp OBJECTS $(LDLIBS)"
 	@echo "Override CC, CFLAGS, LDFLAGS, OPENMP_FLAGS, e.g. make CC=clang (needs libomp-dev)."
 
+# The statistics helper's sources moved from compare/ to stats/ (issue 46): a build directory from
+# before has a dependency file naming the old paths, which no rule makes; that file goes.
+$(shell grep -qs '^$(BUILD)/clomp-stats: compare/' $(BUILD)/clomp-stats.d && rm -f $(BUILD)/clomp-stats.d)
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)

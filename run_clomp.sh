@@ -49,6 +49,8 @@ done
 . "$here/suite/run_guard.sh"
 # shellcheck source=suite/binding.sh
 . "$here/suite/binding.sh"
+# shellcheck source=suite/manifest.sh
+. "$here/suite/manifest.sh"
 orig_args=("$@")
 quick=0 max_zone_scale=10000 zone_scale_factor=10 target_parts=64 target_zones=6400
 out_dir=out env_preset='' launcher='' stop_on_slowdown=0 resume_id='' dry_run=0 numa=0 mpi_launcher=''
@@ -216,10 +218,11 @@ if [ -n "$resume_id" ]; then
     if [ ! -f "$base.env" ] || [ ! -f "$base.done" ]; then die_usage "--resume: no suite $id in $out_dir"; fi
     refuse_links "$out_dir" "CLOMP_${host}_${id}"   # suite/common.sh
     lock_suite
-    # The plan (and binary and launcher) must be the ones the suite started with.
-    saved=$(sed -n 's/^plan: //p' "$base.env" | head -n 1)
-    [ "$saved" = "$(plan_signature)" ] ||
-        die_usage "--resume: suite $id was started with other parameters (see $base.env); give the same ones"
+    # The plan (and binary and launcher) must be the ones the suite started with: the manifest's
+    # (a suite from before it has one built from what it carries: suite/manifest.sh).
+    resume_manifest
+    [ "$(manifest_signature)" = "$(json_str "$(plan_signature)")" ] ||
+        die_usage "--resume: suite $id was started with other parameters (see $base.suite.json); give the same ones"
 else
     claim_new_id "$out_dir" "$host"
     lock_suite
@@ -229,6 +232,7 @@ start_epoch=$(date +%s)
 run_csv="$out_dir/.CLOMP_${host}_${id}.run.csv"
 if [ -z "$resume_id" ]; then
     check_preflight
+    take_env_sections   # suite/env_file.sh: the machine as the suite starts, for .env and the manifest
     werr=$(write_env 2>&1 >/dev/null)   # its own tools' messages go to .env; a write error comes here
     if grep -Eq 'write error|No space left on device|^clomp-write: ' <<<"$werr"; then
         echo "Suite FAILED: cannot write $base.env: $(write_failed "$werr"); nothing was run"
@@ -236,10 +240,14 @@ if [ -z "$resume_id" ]; then
     fi
     "$here/results/machine.sh" "${base}_machine" "$exe"
     (set -o noclobber; : >"$base.done") || { echo "run_clomp.sh: $base.done already exists" >&2; exit 2; }
+    if ! werr=$(write_manifest 2>&1); then   # suite/manifest.sh: every run planned
+        echo "Suite FAILED: cannot write $(manifest_path): $(write_failed "$werr"); nothing was run"
+        exit 3
+    fi
 else
     undo_record                 # suite/run_guard.sh: a record cut short, taken back first
-    echo "---- resumed $(date)${SLURM_JOB_ID:+ in Slurm job $SLURM_JOB_ID}" | add_to_file "$base.env" ||
-        die_usage "--resume: cannot write $base.env"
+    note_suite_status "resumed $(date)${SLURM_JOB_ID:+ in Slurm job $SLURM_JOB_ID}" ||
+        die_usage "--resume: cannot write $base.env and $base.suite.json"
     drop_incomplete_done_runs   # suite/run_guard.sh
     drop_unfinished_runs        # suite/common.sh
 fi
@@ -339,6 +347,7 @@ for ((i = 0; ; i++)); do
 
     # A signal that came after the previous record ends the suite here, before a run starts.
     ! stop_asked || mark_incomplete
+    werr=$(write_manifest "$run" 2>&1) || stop_unrecorded "run $run ($set_name)" "$(write_failed "$werr")"   # suite/manifest.sh: running
     tmp=$suite_ctl/run   # the run's output: in the worker's private directory (no name others can plant)
     run_limit=$run_timeout
     [ -n "$run_limit" ] || run_limit=$(default_run_timeout "${estimate_of[${plan[i]}]-?}")
@@ -379,6 +388,7 @@ for ((i = 0; ; i++)); do
     ( record_run )
     recorded=$?
     [ "$recorded" = 0 ] || stop_unrecorded "run $run ($set_name)" "$(cat "$tmp.why" 2>/dev/null || echo 'write error')"
+    werr=$(write_manifest 2>&1) || stop_unrecorded "run $run ($set_name)" "$(write_failed "$werr")"   # its status in the manifest
     eta_note_run "$i" "$seconds"
 
     if [ "$set_name" = key ] || [[ $set_name == packed* ]]; then
@@ -389,7 +399,7 @@ for ((i = 0; ; i++)); do
             speedup=$(table_rows "$run_csv" 'col("key") == "static" { print col("runtime_speedup") }' 2>/dev/null)   # suite/common.sh
             if [ -z "$speedup" ] || awk -v s="$speedup" 'BEGIN { exit !(s < 1) }'; then
                 rm -f "$tmp" "$run_csv"
-                echo "---- stopped: target input Static OMP speedup '${speedup:-none}' < 1" | add_to_file "$base.env"
+                note_suite_status "stopped: target input Static OMP speedup '${speedup:-none}' < 1" stopped
                 cat >&2 <<EOF
 run_clomp.sh: stopping (--stop-on-slowdown): the target input's Static OMP speedup is ${speedup:-unknown}.
 A 6400-zone loop should speed up. Check the environment before spending node time:
@@ -408,7 +418,7 @@ done
 replicates_files=''
 [ ! -f "${base}_key.processes.csv" ] || replicates_files=" ${base}_key.processes.csv ${base}_key.processes.txt"
 failures=$(first_failure)   # suite/run_guard.sh
-if ! werr=$(echo "---- complete $(date)${failures:+: $failures}" | add_to_file "$base.env" 2>&1); then
+if ! werr=$(note_suite_status "complete $(date)${failures:+: $failures}" "$([ -z "$failures" ] && echo complete || echo failed)" 2>&1); then
     stop_unrecorded "the suite's end (every run is recorded)" "$(write_failed "$werr")"
 fi
 files="Files: $base.env ${base}_key.full ${base}_key.summary${replicates_files} ${base}_<Z>zones.* $base.csv"

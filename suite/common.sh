@@ -125,7 +125,7 @@ add_to_file() { "$writer" append "$1"; }
 # C1 in UTF-8): for lines made of what files that may come from elsewhere say.
 printable() { LC_ALL=C sed 's/[\x01-\x09\x0b-\x1f\x7f]//g; s/\xc2[\x80-\x9f]//g'; }
 
-# The statistics helper (compare/clomp_stats.c: timing/'s median interval and
+# The statistics helper (stats/clomp_stats.c: timing/'s median interval and
 # A/B tests), built on demand for --replicates and --compare.
 stats_helper() {
     local helper=${CLOMP_STATS:-$here/build/clomp-stats}

@@ -11,8 +11,37 @@ declare -g calibration_note ZONE_NS_CACHED ZONE_NS_MEMORY MEMORY_SPEEDUP REGION_
 
 # ---- .env: the machine and environment the numbers came from -------------------------
 preflight=()
-write_env() {
-    local var
+# env_sections: the machine description as the suite starts, HEADING then its text, in order:
+# written to .env (its "---- HEADING" sections) and to the manifest (suite/manifest.sh).
+env_sections=() env_slurm_lines='' env_offload_line=''
+take_env_sections() {
+    local var vars
+    env_slurm_lines=$(slurm_env_lines) env_offload_line=$(offload_env_lines)   # suite/slurm.sh, suite/offload.sh
+    env_sections=("build facts ($exe --version)" "$("$exe" --version 2>&1 || echo "not available")")
+    env_sections+=("cores and domains ($exe --topology)" "$("$exe" --topology 2>&1 </dev/null || echo "not available")")
+    env_sections+=("CPU (lscpu)" "$(lscpu 2>/dev/null || echo "not available")")
+    env_sections+=("memory (/proc/meminfo)" "$(head -n 3 /proc/meminfo 2>/dev/null || echo "not available")")
+    if command -v numactl >/dev/null 2>&1; then
+        env_sections+=("NUMA layout" "$(numactl --hardware 2>&1)")
+    elif command -v lstopo-no-graphics >/dev/null 2>&1; then
+        env_sections+=("NUMA layout" "$(lstopo-no-graphics 2>&1)")
+    else
+        env_sections+=("NUMA layout" "not available (install numactl or hwloc)")
+    fi
+    vars=$(compgen -e | grep -E '^(OMP_|GOMP_|KMP_|XLSMPOPTS|BG_|OMPI_|SLURM_)' | sort)
+    env_sections+=("OpenMP and launcher environment" "$([ -n "$vars" ] || echo "none set"
+        while IFS= read -r var; do
+            [ -z "$var" ] || printf '%s=%q\n' "$var" "${!var}"
+        done <<<"$vars")")
+    env_sections+=("ulimit -a" "$(ulimit -a)")
+    env_sections+=("load average: $(cat /proc/loadavg 2>/dev/null || echo 'not available')" '')
+    env_sections+=("cpu frequency governor: $(cat /sys/devices/system/cpu/cpu0/cpufreq/scaling_governor 2>/dev/null || echo 'not available')" '')
+    env_sections+=("numa_balancing: $(cat /proc/sys/kernel/numa_balancing 2>/dev/null || echo 'not available')" '')
+    env_sections+=("transparent hugepages: $(cat /sys/kernel/mm/transparent_hugepage/enabled 2>/dev/null || echo 'not available')" '')
+    env_sections+=("preflight warnings" "$(if [ ${#preflight[@]} -eq 0 ]; then echo "none"; else printf 'WARNING: %s\n' "${preflight[@]}"; fi)")
+}
+write_env() {   # after take_env_sections
+    local k
     {
         echo "date: $(date)"
         printf 'host: %q\n' "$(uname -n)"
@@ -31,40 +60,13 @@ write_env() {
         if [ "$mpi_given" = 1 ]; then mpi_layout; else echo "mpi launcher: none"; fi
         [ "$mpi_given" = 0 ] || [ -z "$(srun_cpu_binding "$mpi_launcher")" ] ||
             echo "mpi cpu binding: $(srun_cpu_binding "$mpi_launcher")"
-        slurm_env_lines
+        printf '%s\n' "$env_slurm_lines"
         echo "plan: $(plan_signature)"
-        offload_env_lines   # suite/offload.sh
-        echo "---- build facts ($exe --version)"
-        "$exe" --version 2>&1 || echo "not available"
-        echo "---- cores and domains ($exe --topology)"
-        "$exe" --topology 2>&1 </dev/null || echo "not available"
-        echo "---- CPU (lscpu)"
-        lscpu 2>/dev/null || echo "not available"
-        echo "---- memory (/proc/meminfo)"
-        head -n 3 /proc/meminfo 2>/dev/null || echo "not available"
-        echo "---- NUMA layout"
-        if command -v numactl >/dev/null 2>&1; then
-            numactl --hardware 2>&1
-        elif command -v lstopo-no-graphics >/dev/null 2>&1; then
-            lstopo-no-graphics 2>&1
-        else
-            echo "not available (install numactl or hwloc)"
-        fi
-        echo "---- OpenMP and launcher environment"
-        local vars
-        vars=$(compgen -e | grep -E '^(OMP_|GOMP_|KMP_|XLSMPOPTS|BG_|OMPI_|SLURM_)' | sort)
-        [ -n "$vars" ] || echo "none set"
-        while IFS= read -r var; do
-            [ -z "$var" ] || printf '%s=%q\n' "$var" "${!var}"
-        done <<<"$vars"
-        echo "---- ulimit -a"
-        ulimit -a
-        echo "---- load average: $(cat /proc/loadavg 2>/dev/null || echo 'not available')"
-        echo "---- cpu frequency governor: $(cat /sys/devices/system/cpu/cpu0/cpufreq/scaling_governor 2>/dev/null || echo 'not available')"
-        echo "---- numa_balancing: $(cat /proc/sys/kernel/numa_balancing 2>/dev/null || echo 'not available')"
-        echo "---- transparent hugepages: $(cat /sys/kernel/mm/transparent_hugepage/enabled 2>/dev/null || echo 'not available')"
-        echo "---- preflight warnings"
-        if [ ${#preflight[@]} -eq 0 ]; then echo "none"; else printf 'WARNING: %s\n' "${preflight[@]}"; fi
+        printf '%s\n' "$env_offload_line"
+        for ((k = 0; k + 1 < ${#env_sections[@]}; k += 2)); do
+            echo "---- ${env_sections[k]}"
+            [ -z "${env_sections[k + 1]}" ] || printf '%s\n' "${env_sections[k + 1]}"
+        done
     } | add_to_file "$base.env"
 }
 

@@ -69,7 +69,7 @@ auto_plan_line() {
 
 # auto_answer RUNS KEY COLUMN FLOOR: clomp-stats pilot-n's JSON answer (one line, read by member
 # name: stats_field) for one key figure, its values read by clomp-stats from <base>.csv by column
-# name (compare/suite_table.c): those of the OK target runs numbered in RUNS (space-separated), a
+# name (stats/suite_table.c): those of the OK target runs numbered in RUNS (space-separated), a
 # measurement its run marked not a result (valid 0, issue 35) giving none, as the between-process
 # table leaves it out. runs: the target processes among RUNS, whatever their figures; n 0 alone:
 # no value. Else the plan from the values, and their own 95% interval's half_width (the larger

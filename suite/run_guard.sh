@@ -10,7 +10,7 @@
 #          stop_flag (stop_asked, relay_stop)
 #   sets:  lock_fd, holder_file, holding (lock_suite); watchdog (start_watchdog)
 #   uses:  is_construct_set (suite/plan.sh), record_tables, close_row_writer (suite/results.sh),
-#          table_rows, put_file, add_to_file, printable (suite/common.sh)
+#          table_rows, put_file, add_to_file, printable (suite/common.sh), note_suite_status (suite/manifest.sh)
 # Declared here; run_clomp.sh assigns them before any function below runs:
 declare -g base id out_dir host resume_id stop_flag run set_name status rc reason seconds policy tmp full summary run_csv total_runs
 declare -ga orig_args cmd
@@ -307,7 +307,7 @@ resume_command() {
 mark_incomplete() {
     local again
     again=$(resume_command)
-    echo "---- interrupted $(date)${SLURM_JOB_ID:+ in Slurm job $SLURM_JOB_ID}: incomplete; resume with: $again" | add_to_file "$base.env" ||
+    note_suite_status "interrupted $(date)${SLURM_JOB_ID:+ in Slurm job $SLURM_JOB_ID}: incomplete; resume with: $again" interrupted ||
         echo "run_clomp.sh: could not note the interruption in $base.env" >&2
     echo "run_clomp.sh: interrupted; every finished run is saved. Resume with: $again" >&2
     exit 130
@@ -316,7 +316,7 @@ mark_incomplete() {
 # A write of the suite's own files failed (a full disk): what is recorded
 # stays consistent, and the last line says why the suite stopped (exit 3).
 stop_unrecorded() {  # stop_unrecorded WHAT REASON
-    echo "---- stopped $(date): $1 could not be recorded: $2" | add_to_file "$base.env" 2>/dev/null
+    note_suite_status "stopped $(date): $1 could not be recorded: $2" stopped 2>/dev/null
     rm -f "${tmp:-}" "${tmp:+$tmp.err}" "${tmp:+$tmp.why}" "${tmp:+$tmp.timeout}" "$run_csv"
     echo "Suite FAILED: $1 could not be recorded: $2; every run before it is saved; free space, then resume with: $(resume_command)"
     exit 3

@@ -641,12 +641,12 @@ validate_it "$b"
 is "$rc" 1 "a run whose JSON record names other inputs than the plan's: invalid"
 like "$out" "run 1 \\([^)]*\\): its record names the inputs" "the reason names run 1's record"
 
-b=$(damaged fastmath "sed -i 's/^CFLAGS: /CFLAGS: -ffast-math /' $name.env" remanifest)
+b=$(damaged fastmath "sed -i 's/\"CFLAGS: /\"CFLAGS: -ffast-math /' $name.suite.json" remanifest)
 validate_it "$b"
 is "$rc" 1 "a fast-math build: invalid"
 like "$out" "a fast-math build \\(-ffast-math\\)" "the reason names the flag"
 
-b=$(damaged oversubscribed "sed -i 's/^max threads: .*/max threads: $((cores + 1))/' $name.env" remanifest)
+b=$(damaged oversubscribed "sed -i 's/\"max_threads\": [0-9]*/\"max_threads\": $((cores + 1))/' $name.suite.json" remanifest)
 validate_it "$b"
 is "$rc" 1 "more threads than cores: invalid"
 like "$out" "oversubscribed: runs with $((cores + 1)) threads on $cores cores" "the reason gives threads and cores"
@@ -690,7 +690,7 @@ b=$(damaged construct-header "sed -i '1s/^run,set,/set,run,/' $name.constructs.c
 validate_it "$b"
 is "$rc:$(grep -c 'its header does not start with run,set,' <<<"$out")" "1:1" "a construct table whose header is not the suite's: invalid, and says so"
 
-b=$(damaged several "rm ${name}.done; sed -i 's/^CFLAGS: /CFLAGS: -Ofast /' $name.env")
+b=$(damaged several "rm ${name}.done; sed -i 's/\"CFLAGS: /\"CFLAGS: -Ofast /' $name.suite.json")
 validate_it "$b"
 reasons=$(grep -c '^  - ' <<<"$out")
 [ "$reasons" -ge 3 ] && grep -q 'is listed but missing' <<<"$out" && grep -q 'has changed' <<<"$out" && grep -q 'fast-math' <<<"$out"

@@ -205,7 +205,7 @@ main_out=$out main_err=$err
 is "$rc" 0 "a quick suite of the real clomp (MAX_THREADS 2) completes with exit 0"
 [ "$rc" = 0 ] || diag "stderr: $err"
 
-want_files=$(for f in .csv .done .env .html .runs.csv .tar.gz _key.full _key.summary _machine; do echo "CLOMP_${host}_1$f"; done
+want_files=$(for f in .csv .done .env .html .runs.csv .suite.json .tar.gz _key.full _key.summary _machine; do echo "CLOMP_${host}_1$f"; done
     command -v gnuplot >/dev/null 2>&1 && echo "CLOMP_${host}_1_charts"
     for z in "${zone_sizes[@]}"; do echo "CLOMP_${host}_1_${z}zones.full" "CLOMP_${host}_1_${z}zones.summary"; done
     # Each run's JSON record, <base>_<set>.run<N>.json, and its Caliper profile, .run<N>.cali.json, for the runs of the plan in .env.
@@ -213,7 +213,7 @@ want_files=$(for f in .csv .done .env .html .runs.csv .tar.gz _key.full _key.sum
         awk -F'|' -v b="CLOMP_${host}_1" '{ print b "_" $1 ".run" NR ".json"; print b "_" $1 ".run" NR ".cali.json" }')
 want_files=$(tr ' ' '\n' <<<"$want_files" | LC_ALL=C sort | tr '\n' ' ')
 got_files=$(cd "$main" && find . -mindepth 1 -maxdepth 1 | sed 's|^\./||' | LC_ALL=C sort | tr '\n' ' ')
-is "$got_files" "$want_files" "the first suite in an empty dir is ID 1: .env, .done, .runs.csv, .csv, key and per-zone-size .full/.summary, each run's JSON record and Caliper profile, machine description, charts (with gnuplot), .html and .tar.gz named CLOMP_<short host>_1*, nothing else"
+is "$got_files" "$want_files" "the first suite in an empty dir is ID 1: .env, .done, .runs.csv, the manifest .suite.json, .csv, key and per-zone-size .full/.summary, each run's JSON record and Caliper profile, machine description, charts (with gnuplot), .html and .tar.gz named CLOMP_<short host>_1*, nothing else"
 like "$main_out" "^CLOMP suite $main/CLOMP_${host}_1\$" "stdout names the suite's output base"
 file_has "$b1.html" 'Figures: <b>one process \(run 1\)' "with one process of the target input the report's headline says its figures are run 1's alone"
 

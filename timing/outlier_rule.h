@@ -1,7 +1,7 @@
 /* The outlier rule: one implementation for every table that names a member
  * standing out from its peers - the MPI rank-outlier table (mpi/rank_view.c),
  * the summarised per-thread and per-rank tables (report/text_tables.c) and
- * the cluster report's nodes (clomp-stats outliers, compare/outlier_answer.c,
+ * the cluster report's nodes (clomp-stats outliers, stats/outlier_answer.c,
  * which results/clomp_results/cluster.py asks for a whole cluster at once).
  *
  * A member is an outlier when its figure is farther from the median of its

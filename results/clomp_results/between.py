@@ -18,11 +18,11 @@ from __future__ import annotations
 
 import json
 import os
-import subprocess
 import sys
 from typing import Dict, List, Optional, Tuple
 
 from . import catalogue, given, loader, safe_io, tables
+from . import stats_helper as stats_helper_module
 from .records import Suite
 
 TOP = os.path.dirname(os.path.dirname(os.path.dirname(os.path.realpath(__file__))))
@@ -39,20 +39,16 @@ than 3 processes, or fewer than half: "no result". The interval of the median sa
 typical process lies, not what the next run will give."""
 
 
-def stats_helper() -> str:
-    helper = os.environ.get("CLOMP_STATS") or os.path.join(TOP, "build", "clomp-stats")
-    if not os.access(helper, os.X_OK):
-        subprocess.run(["make", "-C", TOP, "--no-print-directory", "-s", "clomp-stats"], stdout=sys.stderr, check=False)
-        helper = os.path.join(TOP, "build", "clomp-stats")
-    return helper
+stats_helper = stats_helper_module.find   # where clomp-stats is found or built: one place (stats_helper.py)
 
 
 def summarise(helper: str, values: List[str]) -> Optional[Dict[str, Optional[str]]]:
-    """clomp-stats summary --json of the values, every member as its text (null: None)."""
-    done = subprocess.run([helper, "summary", "--json"] + values, stdout=subprocess.PIPE, check=False)
-    if done.returncode != 0:
+    """clomp-stats summary --json of the values, every member as its text (null: None); None when refused."""
+    try:
+        answer = stats_helper_module.run(helper, ["summary", "--json"] + values)
+    except stats_helper_module.StatsError:
         return None
-    return json.loads(done.stdout.decode(), parse_float=str, parse_int=str)
+    return json.loads(answer.decode(), parse_float=str, parse_int=str)
 
 
 def key_rows(suite: Suite) -> List[Tuple[str, str, object, bool]]:

@@ -5,7 +5,8 @@ through safe_io: a link, device or FIFO among them refuses the bundle), the
 machine description <name>_machine/ (taken now, marked so, when the suite
 has none), <name>_machine/openmp_runtime.txt (the OpenMP runtime library
 that ran: runtime_library.py) and a MANIFEST with the SHA-256 of every
-other file in ``sha256sum`` format. The archive is written to a temporary
+other file in ``sha256sum`` format; the suite manifest <name>.suite.json
+(manifest.py: a suite from before it gets the one legacy.py builds). The archive is written to a temporary
 file created with O_EXCL in the target directory (mkstemp: a fresh random
 name, never a pre-existing name or link), fsynced, and renamed over
 <base>.tar.gz only when that is a regular file or absent.
@@ -24,7 +25,7 @@ import tempfile
 import time
 from typing import Dict, List
 
-from . import cliff, loader, runtime_library, safe_io
+from . import cliff, loader, manifest, runtime_library, safe_io
 from .safe_io import for_terminal
 
 HERE = os.path.dirname(os.path.dirname(os.path.realpath(__file__)))   # results/
@@ -60,12 +61,14 @@ def bundle_members(inp: safe_io.Input, name: str) -> Dict[str, bytes]:
     if not any(rel.startswith(name + "_machine/") for rel in members):
         for file, data in machine_now().items():
             members["%s_machine/%s" % (name, file)] = data
+    if name + manifest.SUFFIX not in members:   # a suite from before the manifest: the one built from what it carries
+        members[name + manifest.SUFFIX] = manifest.render(suite.manifest).encode()
     runtime = "%s_machine/openmp_runtime.txt" % name
     if runtime not in members:
         members[runtime] = runtime_library.describe(suite).encode()
     members.pop("MANIFEST", None)
-    manifest = "".join("%s  %s\n" % (hashlib.sha256(data).hexdigest(), rel) for rel, data in sorted(members.items()))
-    members["MANIFEST"] = manifest.encode()
+    digests = "".join("%s  %s\n" % (hashlib.sha256(data).hexdigest(), rel) for rel, data in sorted(members.items()))
+    members["MANIFEST"] = digests.encode()
     return members
 
 

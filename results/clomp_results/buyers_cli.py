@@ -25,7 +25,7 @@ import sys
 from typing import Dict, List
 
 from . import archive, buyers_html, buyers_table, safe_write, stats_helper, submissions
-from .between import stats_helper as find_stats_helper
+from .stats_helper import find as find_stats_helper
 from .safe_io import Refused, for_terminal
 
 ME = "clomp_compare"

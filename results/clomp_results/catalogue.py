@@ -168,5 +168,11 @@ def value(doc, path: Optional[str]):
     return doc
 
 
+def described(set_name: str):
+    """(key, label, unit, what it measures and how) of every figure of set SET_NAME, in order (the sweep's
+    tables and page: sweep_report, sweep_page)."""
+    return [(f.key, f.label, f.unit, "%s: %s" % (f["measures"], f["estimator"])) for f in load().in_set(set_name)]
+
+
 def by_key(figures) -> Dict[str, Figure]:
     return dict((f.key, f) for f in figures)

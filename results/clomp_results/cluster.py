@@ -25,7 +25,7 @@ from collections import OrderedDict
 from typing import Dict, Iterable, List
 
 from . import cluster_figures, cluster_nodes, cluster_render, safe_write, stats_helper
-from .between import stats_helper as find_stats_helper
+from .stats_helper import find as find_stats_helper
 from .safe_io import Refused, for_terminal
 
 # The rule's false rate per node and figure, by group size: a healthy node drawn from a normal spread

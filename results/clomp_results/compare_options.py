@@ -84,7 +84,7 @@ def check_plan(n: int, force: bool) -> None:
     refused before it runs (clomp-stats plan), unless --force."""
     if force:
         return
-    from .between import stats_helper as helper_path
+    from .stats_helper import find as helper_path
     try:
         p = stats_helper.plan(helper_path(), n, ALPHA)
     except stats_helper.StatsError as e:

@@ -5,7 +5,7 @@ covers).
 
 A bundle says the same things in several places, written by different
 programs at different times: clomp writes each run's JSON record, its CSV
-rows and its text (.full); the driver its .env, .done and .runs.csv;
+rows and its text (.full); the driver its manifest, .env, .done and .runs.csv;
 machine.sh the machine description; the results package renders the
 .summary and construct tables from the records. A forger who edits the
 records (a barrier of 0.0001 us, timeScale 100, bound threads, a quiet
@@ -18,6 +18,9 @@ reason, naming the file, the run and the value on each side:
   team-size cliff adds (at MAX_THREADS + 1); at least one measured run;
 - check_ran: the plan against what ran: .done, the records, .runs.csv and
   the .csv rows name planned runs of their planned sets;
+- check_manifest: the driver's manifest (<base>.suite.json) against .done,
+  .runs.csv and the records: each run's status, exit status, seconds and
+  record, the plan's threads and timeScale, the plan signature;
 - check_tables: each .summary row and the construct table re-rendered from
   the records (tables.render) against the rows carried, column by column;
 - check_csv: each record's measurements against its rows in <base>.csv
@@ -26,7 +29,7 @@ reason, naming the file, the run and the value on each side:
   command's inputs, its exit status, the header's numThreads and timeScale,
   CLOMP 1.2's comma-delimited summary (at its printed precision), the thread
   placement's unbound threads and the noise census's lost time;
-- check_machine: the machine description (_machine/) against the .env and
+- check_machine: the machine description (_machine/) against the manifest's and
   the records: online CPUs, cores, lscpu's fields, the build facts, the host
   (a record's CPUs and host only where no launcher may have run it elsewhere);
 - check_profiles (profile_check.py): each run's Caliper profile
@@ -46,7 +49,7 @@ import math
 import re
 from typing import Callable, Dict, List, Optional
 
-from . import catalogue, cliff, full_text, profile_check, tables
+from . import catalogue, cliff, full_text, legacy, manifest, profile_check, tables
 from .loader import read_table
 from .records import INPUT_NAMES, PLAIN_INT, count_of
 from .safe_io import SAFE_NAME, for_terminal
@@ -177,6 +180,69 @@ def check_ran(suite, reasons: List[str]) -> None:
     say.close()
 
 
+def _same_value(ours, theirs) -> bool:
+    """A manifest's number and a .runs.csv cell: the same number, or both absent."""
+    if ours is None or isinstance(ours, bool):
+        return theirs in ("", None)
+    try:
+        return float(theirs) == float(ours)
+    except (TypeError, ValueError):
+        return False
+
+
+def check_manifest(suite, reasons: List[str]) -> None:
+    """The driver's manifest against the other records: each run's status against .done and .runs.csv
+    (its exit status and seconds), its record's name against the record there, its plan entry's threads
+    and timeScale against its inputs, and the plan signature (--resume's) against the plan. A manifest
+    built from an old suite's .env (legacy.py) is made of those records: nothing to compare."""
+    if suite.manifest_converted:
+        return
+    say = Said(reasons, "the manifest")
+    me = suite.name + manifest.SUFFIX
+    states = manifest.run_states(suite.manifest)
+    done = set(suite.done)
+    rows = {}
+    for row in (suite.runs.rows if suite.runs is not None else []):
+        rows[row.get("run", "")] = row     # the latest row of a run (one ran again on --resume)
+    for p in suite.plan:
+        state = states.get(p.index)
+        if state is None:
+            say("%s: run %d has no status" % (me, p.index))
+            continue
+        ran = state["status"] in ("done", "failed")
+        if ran != (p.index in done):
+            say("%s: run %d is '%s', and %s.done %s" % (me, p.index, state["status"], suite.name,
+                                                      "marks it done" if p.index in done else "does not mark it done"))
+            continue
+        row = rows.get(str(p.index))
+        if ran and row is not None:
+            if (state["status"] == "failed") != (row.get("status") == "FAILED"):
+                say("%s: run %d is '%s', %s.runs.csv says %s" % (me, p.index, state["status"], suite.name, for_terminal(row.get("status", "")[:20])))
+            for key in ("exit_code", "seconds"):
+                if not _same_value(state.get(key), row.get(key)):
+                    say("%s: run %d's %s is %s, %s.runs.csv says '%s'" % (me, p.index, key, for_terminal(str(state.get(key))[:40]),
+                                                                          suite.name, for_terminal(row.get(key, "")[:40])))
+        rec = suite.record(p.index)
+        named = state.get("record")
+        if ran and (rec.file if rec else None) != named:
+            say("%s: run %d's record is named '%s', the suite has %s" % (me, p.index, for_terminal(str(named)[:120]),
+                                                                         for_terminal(rec.file) if rec else "none"))
+    for entry in suite.manifest.get("plan", []):
+        if not isinstance(entry, dict) or not isinstance(entry.get("args"), list) or len(entry["args"]) != 7:
+            continue
+        for key, at in (("threads", 0), ("time_scale", 6)):
+            if str(entry.get(key)) != str(entry["args"][at]):
+                say("%s: run %s's %s is %s, its inputs say %s" % (me, for_terminal(str(entry.get("run"))[:20]), key,
+                                                                   for_terminal(str(entry.get(key))[:20]), for_terminal(str(entry["args"][at])[:20])))
+    stage2 = set(suite.env.auto_stage2_runs)
+    signed = [(r.set_name, r.policy, r.args) for r in legacy.parse_plan(suite.env.facts.get("plan", ""))]
+    planned = [(p.set_name, p.policy, p.args) for p in suite.plan if p.index not in stage2]
+    if signed != planned:
+        say("%s: the plan signature (what --resume compares) names %d runs, its plan %d other than --replicates auto's "
+            "stage 2, or other ones" % (me, len(signed), len(planned)))
+    say.close()
+
+
 def check_tables(suite, reasons: List[str]) -> None:
     """Each .summary and the construct table as the records render them (tables.render), against the
     carried files, row by row (by run) and column by column."""
@@ -303,8 +369,9 @@ def _cpu_table(text: str):
 
 
 def check_machine(suite, reasons: List[str]) -> None:
-    """The machine description against the .env (both taken as the suite started) and the records."""
+    """The machine description against the manifest's (both taken as the suite started) and the records."""
     say = Said(reasons, "the machine description")
+    source = manifest.source_name(suite)
     env_cpu = _lscpu(suite.env.section("CPU"))
     env_online = _cpu_list_count(env_cpu.get("On-line CPU(s) list", ""))
     per, sockets = count_of(env_cpu.get("Core(s) per socket")), count_of(env_cpu.get("Socket(s)"))
@@ -313,22 +380,22 @@ def check_machine(suite, reasons: List[str]) -> None:
     cpus, cores = _cpu_table(suite.machine.get("lscpu-cores.csv", "")) if not later else (None, None)
     machine = "%s_machine/lscpu-cores.csv" % suite.name
     if cpus is not None and env_online is not None and cpus != env_online:
-        say("%s lists %d online CPUs, %s.env's lscpu %d (On-line CPU(s) list)" % (machine, cpus, suite.name, env_online))
+        say("%s lists %d online CPUs, %s's lscpu %d (On-line CPU(s) list)" % (machine, cpus, source, env_online))
     if cores is not None and env_cores is not None and cores != env_cores:
-        say("%s has %d cores, %s.env's lscpu %d (Core(s) per socket x Socket(s))" % (machine, cores, suite.name, env_cores))
+        say("%s has %d cores, %s's lscpu %d (Core(s) per socket x Socket(s))" % (machine, cores, source, env_cores))
     if not later and "lscpu.txt" in suite.machine and env_cpu:
         described = _lscpu(suite.machine["lscpu.txt"].splitlines())
         for field in LSCPU_FIELDS:
             if field in described and field in env_cpu and described[field] != env_cpu[field]:
-                say("%s_machine/lscpu.txt says %s '%s', %s.env's lscpu '%s'" % (suite.name, field, for_terminal(described[field][:80]),
-                                                                                 suite.name, for_terminal(env_cpu[field][:80])))
+                say("%s_machine/lscpu.txt says %s '%s', %s's lscpu '%s'" % (suite.name, field, for_terminal(described[field][:80]),
+                                                                            source, for_terminal(env_cpu[field][:80])))
     env_build = _lscpu(suite.env.section("build facts"))
     if not later and "build.txt" in suite.machine:
         described = _lscpu(suite.machine["build.txt"].splitlines())
         for field in ("compiler", "CFLAGS", "LDFLAGS"):
             if field in described and field in env_build and described[field] != env_build[field]:
-                say("%s_machine/build.txt says %s '%s', %s.env's build facts '%s'" % (suite.name, field, for_terminal(described[field][:120]),
-                                                                                      suite.name, for_terminal(env_build[field][:120])))
+                say("%s_machine/build.txt says %s '%s', %s's build facts '%s'" % (suite.name, field, for_terminal(described[field][:120]),
+                                                                                 source, for_terminal(env_build[field][:120])))
     # A launcher (srun, mpirun) may run a record's process on another node: its host and CPUs are compared
     # only when the runs ran where the driver did.
     local = suite.env.facts.get("launcher", "none") == "none" and suite.env.facts.get("mpi launcher", "none") == "none"
@@ -336,17 +403,17 @@ def check_machine(suite, reasons: List[str]) -> None:
     for run, rec in sorted(suite.records.items()):
         placement = (rec.doc.get("numa") or {}).get("thread_placement") or {}
         online = placement.get("cpus_online")
-        for theirs, what in ((cpus, machine), (env_online, suite.name + ".env's lscpu")):
+        for theirs, what in ((cpus, machine), (env_online, source + "'s lscpu")):
             if local and isinstance(online, int) and not isinstance(online, bool) and theirs is not None and online != theirs:
                 say("run %d's record counts %d online CPUs, %s %d" % (run, online, what, theirs))
                 break
         cflags = (rec.doc.get("build") or {}).get("cflags")
         if isinstance(cflags, str) and "CFLAGS" in env_build and cflags.strip() != env_build["CFLAGS"]:
-            say("run %d's record was built with CFLAGS '%s', %s.env's build facts say '%s'" % (
-                run, for_terminal(cflags[:120]), suite.name, for_terminal(env_build["CFLAGS"][:120])))
+            say("run %d's record was built with CFLAGS '%s', %s's build facts say '%s'" % (
+                run, for_terminal(cflags[:120]), source, for_terminal(env_build["CFLAGS"][:120])))
         if local and host is not None and "host" in rec.doc and str(rec.doc.get("host")) != host:
-            say("run %d's record ran on host '%s', %s.env's host is '%s'" % (run, for_terminal(str(rec.doc.get("host"))[:80]),
-                                                                             suite.name, for_terminal(host[:80])))
+            say("run %d's record ran on host '%s', %s's host is '%s'" % (run, for_terminal(str(rec.doc.get("host"))[:80]),
+                                                                        source, for_terminal(host[:80])))
     say.close()
 
 
@@ -361,6 +428,7 @@ def check_all(suite, read_text: Callable[[str], Optional[str]], reasons: List[st
     """Every check above, in order."""
     check_plan(suite, reasons)
     check_ran(suite, reasons)
+    check_manifest(suite, reasons)
     check_tables(suite, reasons)
     check_csv(suite, reasons)
     check_full(suite, read_text, reasons)

@@ -28,7 +28,7 @@ from __future__ import annotations
 
 from typing import List
 
-from . import by_design, cliff
+from . import by_design, cliff, manifest
 from .records import Suite, count_of
 
 SUBMISSION_TIME_SCALE = 100
@@ -93,7 +93,7 @@ def submission_reasons(suite: Suite, cores: int) -> List[str]:
     if unbound:
         reasons.append("threads not bound (OMP_PROC_BIND unset or false) in runs %s" % _runs(unbound))
     elif unknown_binding and any(w.startswith("threads not bound") for w in suite.env.preflight_warnings):
-        reasons.append("threads not bound (the preflight warning in %s.env)" % suite.name)
+        reasons.append("threads not bound (the preflight warning in %s)" % manifest.source_name(suite))
     over = [p.index for p in suite.plan if cores and p.threads > cores and not p.is_oversubscribed and p.index not in optional]
     files_carried = any(cliff.never_submitted(rel, suite.name) for rel in suite.files)   # once, not once a run
     carried = [p.index for p in suite.plan if p.is_oversubscribed and (p.index in suite.records or files_carried)]

@@ -8,6 +8,8 @@ thread count, level 2 at clomp's nested shape and over the inner-team
 sweep); its chart is charts.construct_chart's level 2 against the inner team
 size. A row's kind is its own column where the table has one, else this
 tree's --list-constructs."""
+import os
+import subprocess
 from html import escape
 
 from . import html_constructs
@@ -56,3 +58,27 @@ def sections(rows, kinds, charts):
         if entry[3]:
             out += charts.figure(entry[2], entry[3], entry[4])
     return out
+
+
+def construct_kinds():
+    """construct key -> kind for construct tables written before their ``kind`` column (schema minor 9):
+    this tree's clomp --list-constructs (never the suite's own executable: a suite may come from someone
+    else). A table with the column charts from it alone."""
+    exe = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))), "clomp")
+    if not os.access(exe, os.X_OK):
+        return {}
+    try:
+        text = subprocess.run([exe, "--list-constructs"], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                              timeout=30).stdout.decode("utf-8", "replace")
+    except (OSError, subprocess.TimeoutExpired):
+        return {}
+    lines = text.splitlines()
+    names = lines[0].lstrip("# ").split("\t") if lines else []
+    if "key" not in names or "kind" not in names:
+        return {}
+    kinds = {}
+    for line in lines[1:]:
+        cells = line.split("\t")
+        if len(cells) == len(names):
+            kinds[cells[names.index("key")]] = cells[names.index("kind")]
+    return kinds

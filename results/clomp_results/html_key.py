@@ -10,7 +10,7 @@ run 1's own; the key-runs table is per run (one process each)."""
 from html import escape
 
 from . import catalogue, given, stats_helper
-from .between import stats_helper as find_stats_helper
+from .stats_helper import find as find_stats_helper
 from .view import num
 
 CLASSES = {"met": "met", "not met": "notmet", "undecided": "undecided"}
@@ -47,7 +47,7 @@ def processes_rows(suite):
     if id(suite) not in _ROWS:
         import csv
         from . import between
-        made = between.report(suite, between.stats_helper())[0]
+        made = between.report(suite, find_stats_helper())[0]
         rows = list(csv.DictReader(made)) if made else []
         if not rows and suite.processes is not None:
             cat = catalogue.load()

@@ -8,7 +8,7 @@ import time
 from html import escape
 
 from . import by_design, cliff, html_construct_kinds, html_constructs, html_key, html_offload
-from .between import stats_helper
+from .stats_helper import find as stats_helper
 from .validate import core_count
 
 HEAD = """<!DOCTYPE html>
@@ -181,8 +181,8 @@ def constructs_section(suite, charts):
     shapes = html_constructs.level2_shapes(suite.records)
     if shapes:
         out.append("<pre>%s</pre>" % e("\n".join(shapes)))
-    from .report import construct_kinds   # this tree's --list-constructs, for rows without a kind column
-    kinds = {} if rows and all(r.get("kind") for r in rows) else construct_kinds()
+    # this tree's --list-constructs, for rows without a kind column
+    kinds = {} if rows and all(r.get("kind") for r in rows) else html_construct_kinds.construct_kinds()
     out += html_construct_kinds.sections(rows, kinds, charts)   # a table and a chart per construct kind
     return out
 

@@ -11,13 +11,15 @@ API (stable: the render and compare modules rely on it; add, never rename):
     open_suite(path, suite_id=None, limits) -> (safe_io.Input, name)
         the same, left open (a context manager), for readers that need the
         files' bytes (the validator's MANIFEST check, the bundle).
-    load_from_input(inp, name) -> records.Suite
-    parse_env(text) -> records.EnvFacts;  parse_plan(line) -> [PlannedRun]
+    load_from_input(inp, name) -> records.Suite: its settings, plan and run states from
+        the suite manifest <name>.suite.json (manifest.py); a suite from before it gets
+        one built from its .env by legacy.py (Suite.manifest_converted), the one reader
+        of a .env; a manifest of another major version is refused (safe_io.Refused).
     read_table(name, data) -> records.Table   (csv module: quoting, commas,
         newlines in cells; rows by column name)
     SuiteError: what open_suite raises when no suite is there (exit 2).
 
-Records' file names: <name>.env, <name>.done, <name>.csv,
+Records' file names: <name>.suite.json (the manifest), <name>.env (the driver's log), <name>.done, <name>.csv,
 <name>.constructs.csv, <name>_<set>.summary, <name>_<set>.full,
 <name>_<set>.run<N>.json (run N's clomp --json record; rank 0's for MPI),
 <name>.runs.csv (the driver's record of each run: run, set, numa, status,
@@ -31,13 +33,13 @@ import io
 import json
 import os
 import re
-from typing import Dict, List, Optional, Sequence, Tuple
+from typing import Dict, List, Optional, Tuple
 
-from . import safe_io
+from . import legacy, manifest, safe_io
 from .records import INPUT_NAMES, EnvFacts, PlannedRun, RunRecord, Suite, Table
 from .safe_io import DEFAULT_LIMITS, Limits
 
-__all__ = ["load_suite", "open_suite", "load_from_input", "parse_env", "parse_plan", "read_table", "unquote_bash",
+__all__ = ["load_suite", "open_suite", "load_from_input", "read_table",
            "SuiteError", "SUITE_NAME", "INPUT_NAMES", "EnvFacts", "PlannedRun", "RunRecord", "Suite", "Table"]
 
 # A suite's name in safe characters (run_clomp.sh's file_host_name makes the host part so); a name
@@ -140,9 +142,7 @@ def _text(inp: safe_io.Input, rel: str) -> Optional[str]:
 def load_from_input(inp: safe_io.Input, name: str, source: str = "") -> Suite:
     files = safe_io.files_under(inp)
     problems: List[str] = []
-    env_text = _text(inp, name + ".env")
-    env = parse_env(env_text or "")
-    if env_text is None:
+    if name + ".env" not in files:
         problems.append("%s.env is missing" % name)
     done_text = _text(inp, name + ".done") or ""
     done = [int(x) for x in done_text.split() if x.isascii() and x.isdigit() and len(x) <= 9]   # int() refuses "²", 4300+ digits
@@ -167,6 +167,17 @@ def load_from_input(inp: safe_io.Input, name: str, source: str = "") -> Suite:
     for suffix in (".csv", ".constructs.csv", "_key.processes.csv", ".runs.csv"):
         data = safe_io.read_in_top(inp, name + suffix) if name + suffix in files else None
         tables[suffix] = read_table(name + suffix, data) if data else None
+    if name + manifest.SUFFIX in files:
+        try:
+            doc = manifest.parse(safe_io.read_in_top(inp, name + manifest.SUFFIX), name + manifest.SUFFIX)
+        except manifest.ManifestError as e:
+            raise safe_io.Refused(str(e))
+        converted = "converted" in doc   # the converter's, carried by a bundle of an old suite
+    else:   # a suite from before the manifest: one built from what it carries (legacy.py)
+        doc = legacy.manifest_of(name, _text(inp, name + ".env") or "", done, tables[".runs.csv"],
+                                 {run: rec.file for run, rec in records.items()})
+        converted = True
+    env = manifest.env_facts(doc)
     machine = {}
     held = sum(size for rel, size in files.items() if rel.startswith(name + "_machine/"))
     if held > MACHINE_BYTES:
@@ -177,7 +188,8 @@ def load_from_input(inp: safe_io.Input, name: str, source: str = "") -> Suite:
             machine[rel.split("/", 1)[1]] = data.decode("utf-8", errors="replace")
     return Suite(name=name, source=source, env=env, done=done, records=records, summaries=summaries,
                  csv=tables[".csv"], constructs=tables[".constructs.csv"], processes=tables["_key.processes.csv"],
-                 machine=machine, files=files, problems=problems, runs=tables[".runs.csv"])
+                 machine=machine, files=files, problems=problems, runs=tables[".runs.csv"],
+                 manifest=doc, manifest_converted=converted)
 
 
 def read_table(name: str, data: bytes) -> Table:
@@ -196,111 +208,3 @@ def read_table(name: str, data: bytes) -> Table:
     return Table(name, columns, out, widths)
 
 
-def unquote_bash(value: str) -> str:
-    """A value bash's printf %q wrote: $'...' (ANSI-C) or backslash escapes."""
-    if value.startswith("$'") and value.endswith("'"):
-        body = value[2:-1]
-        out = []
-        i = 0
-        simple = {"n": "\n", "t": "\t", "r": "\r", "\\": "\\", "'": "'", '"': '"', "a": "\a", "b": "\b",
-                  "e": "\x1b", "E": "\x1b", "f": "\f", "v": "\v"}
-        while i < len(body):
-            ch = body[i]
-            if ch == "\\" and i + 1 < len(body):
-                nxt = body[i + 1]
-                if nxt in simple:
-                    out.append(simple[nxt])
-                    i += 2
-                    continue
-                m = re.match(r"[0-7]{1,3}", body[i + 1:])
-                if m:
-                    out.append(chr(int(m.group(0), 8)))
-                    i += 1 + len(m.group(0))
-                    continue
-                m = re.match(r"x[0-9A-Fa-f]{1,2}", body[i + 1:])
-                if m:
-                    out.append(chr(int(m.group(0)[1:], 16)))
-                    i += 1 + len(m.group(0))
-                    continue
-            out.append(ch)
-            i += 1
-        return "".join(out)
-    if value.startswith("'") and value.endswith("'") and len(value) >= 2:
-        return value[1:-1]
-    return re.sub(r"\\(.)", r"\1", value)
-
-
-def parse_plan(line: str) -> List[PlannedRun]:
-    """The runs of a plan signature: exe=...;launcher=...;[mpi=...;]set|policy|args;..."""
-    runs = []
-    for part in line.split(";"):
-        if "|" not in part:
-            continue
-        fields = part.split("|", 2)
-        if len(fields) != 3:
-            continue
-        set_name, policy, args = fields
-        if not set_name:
-            continue
-        runs.append(PlannedRun(len(runs) + 1, set_name, policy, tuple(args.split())))
-    return runs
-
-
-# A run number of at most 9 digits: int() refuses over 4300 (Python 3.8.14+), and a hostile .env must not raise.
-STAGE2_LINE = re.compile(r"^replicates auto: stage-2 process \d+ of \d+: run ([0-9]{1,9})$")
-
-
-def with_auto_replicates(plan: List[PlannedRun], added: int, stage2: Sequence[int] = ()) -> List[PlannedRun]:
-    """--replicates auto (suite/replicates.sh, auto_insert). Two-stage (issue 31): each
-    "replicates auto: stage-2 process K of N: run R" line of .env is a run of the plan's first (the
-    target input) at run number R, the lines in the order the driver inserted them (ascending: R is
-    already the run's final number); the runs from there on are numbered on. A suite from before
-    (one at a time): each "one more target process" line is one more such run right after the last
-    key run (ADDED of them)."""
-    last_key = max((i for i, p in enumerate(plan) if p.set_name == "key"), default=-1)
-    runs = plan[:last_key + 1] + [plan[0]] * added + plan[last_key + 1:]
-    if stage2:
-        # One pass, not an insert per line: a hostile .env's lines cost linear time (issue 30).
-        rest, out, j = runs, [], 0
-        for run in sorted(set(r for r in stage2 if r >= 1)):
-            while len(out) < run - 1 and j < len(rest):
-                out.append(rest[j])
-                j += 1
-            out.append(plan[0])
-        runs = out + rest[j:]
-    return [PlannedRun(i + 1, p.set_name, p.policy, p.args) for i, p in enumerate(runs)]
-
-
-def parse_env(text: str) -> EnvFacts:
-    env = EnvFacts()
-    heading = None
-    for line in text.splitlines():
-        if line.startswith("---- "):
-            rest = line[5:]
-            if re.match(r"^(complete|interrupted|resumed|stopped)\b", rest):
-                env.status_lines.append(rest)
-                heading = None
-                continue
-            heading = rest
-            env.sections.setdefault(heading, [])
-            continue
-        if heading is None:
-            k, sep, v = line.partition(": ")
-            if sep and k not in env.facts:
-                env.facts[k] = v
-                if k == "plan":
-                    env.plan = parse_plan(v)
-        else:
-            env.sections[heading].append(line)
-            if heading.startswith("preflight warnings") and line.startswith("WARNING: "):
-                env.preflight_warnings.append(line[len("WARNING: "):])
-            if heading.startswith("OpenMP and launcher environment") and "=" in line:
-                k, _, v = line.partition("=")
-                env.openmp_environment[k] = unquote_bash(v)
-    added = sum(1 for line in text.splitlines() if line.startswith("replicates auto: one more target process"))
-    env.auto_stage2_runs = [int(m.group(1)) for m in (STAGE2_LINE.match(line) for line in text.splitlines()) if m]
-    if (added or env.auto_stage2_runs) and env.plan:
-        env.plan = with_auto_replicates(env.plan, added, env.auto_stage2_runs)
-    if "host" in env.facts:
-        env.facts["host"] = unquote_bash(env.facts["host"])
-    return env

@@ -242,7 +242,7 @@ def main(argv: List[str]) -> int:
     if not argv or argv[0] in ("-h", "--help"):
         print("usage: clomp-results offload RECORD.json ...  (clomp --json records of offload runs)", file=sys.stderr)
         return 0 if argv else 2
-    from .between import stats_helper as helper_path
+    from .stats_helper import find as helper_path
     docs = []
     for path in argv:
         try:

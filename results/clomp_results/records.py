@@ -2,9 +2,10 @@
 other module of the package uses. Plain dataclasses over clomp's own
 records; nothing here reads a file.
 
-- ``PlannedRun``: one run of the plan (from ``<base>.env``'s ``plan:`` line).
-- ``EnvFacts``: ``<base>.env``: the settings, the plan, the sections
-  (build facts, CPU, environment...), preflight warnings, status lines.
+- ``PlannedRun``: one run of the plan (the manifest's ``plan``, manifest.py).
+- ``EnvFacts``: the suite's settings as the manifest holds them, by the names
+  the driver's log (.env) gives them: the settings, the plan, the machine's
+  sections (build facts, CPU, environment...), preflight warnings, status lines.
 - ``Table``: a CSV read by column name (``<base>.csv``, ``.summary``,
   ``.constructs.csv``, ``_key.processes.csv``).
 - ``RunRecord``: one run's clomp JSON document (docs/json-schema.md), with
@@ -236,6 +237,8 @@ class Suite:
     files: Dict[str, int]                      # every file (relative to the suite's directory) -> size
     problems: List[str] = field(default_factory=list)  # what could not be read, one line each
     runs: Optional[Table] = None               # <base>.runs.csv: the driver's record of each run
+    manifest: Dict[str, Any] = field(default_factory=dict)   # <base>.suite.json (manifest.py), as read
+    manifest_converted: bool = False           # built from an old suite's .env (legacy.py), not the driver's
 
     @property
     def plan(self) -> List[PlannedRun]:

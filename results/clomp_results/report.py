@@ -8,10 +8,9 @@ suite, gnuplot is asked for but missing, or the suite refuses (a link,
 device or FIFO among its files)."""
 import os
 import re
-import subprocess
 import sys
 
-from . import charts as charts_mod, gnuplot, html_page, safe_write, view
+from . import charts as charts_mod, gnuplot, html_construct_kinds, html_page, safe_write, view
 from .loader import SuiteError, load_suite
 from .records import count_of
 from .safe_io import NotABundle, Refused, for_terminal
@@ -38,33 +37,9 @@ def measurement_rows(suite):
     return out
 
 
-def construct_kinds():
-    """construct key -> kind for construct tables written before their ``kind`` column (schema minor 9):
-    this tree's clomp --list-constructs (never the suite's own executable: a suite may come from someone
-    else). A table with the column charts from it alone."""
-    exe = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))), "clomp")
-    if not os.access(exe, os.X_OK):
-        return {}
-    try:
-        text = subprocess.run([exe, "--list-constructs"], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
-                              timeout=30).stdout.decode("utf-8", "replace")
-    except (OSError, subprocess.TimeoutExpired):
-        return {}
-    lines = text.splitlines()
-    names = lines[0].lstrip("# ").split("\t") if lines else []
-    if "key" not in names or "kind" not in names:
-        return {}
-    kinds = {}
-    for line in lines[1:]:
-        cells = line.split("\t")
-        if len(cells) == len(names):
-            kinds[cells[names.index("key")]] = cells[names.index("kind")]
-    return kinds
-
-
 def first_failure(suite):
     """'F of N runs FAILED; first: run K (SET, exit status RC): REASON', or '': the driver's own line in
-    .env's '---- complete DATE: ...' when the suite ended, else from the .summary rows and the run's record."""
+    manifest's history line 'complete DATE: ...' when the suite ended, else from the .summary rows and the run's record."""
     for line in reversed(suite.env.status_lines):
         if line.startswith("complete ") and ": " in line:
             return line.split(": ", 1)[1]
@@ -128,7 +103,7 @@ def render(target, want_charts="auto", err=sys.stderr):
     views = view.mesh_runs(measurement_rows(suite))
     rows = suite.constructs.rows if suite.constructs is not None else []
     legacy = rows and any(not r.get("kind") for r in rows)   # a table from before its kind column
-    levels = view.construct_levels(rows, construct_kinds() if legacy else {})
+    levels = view.construct_levels(rows, html_construct_kinds.construct_kinds() if legacy else {})
     status, drawn, why = 0, {}, ""
     charts_dir = os.path.join(directory, name + "_charts")
     try:

@@ -1,19 +1,104 @@
 """clomp-stats, the tested C statistics (timing/), asked from Python: the
 package computes no statistic of its own (issue 29: one implementation).
 Its answers are JSON objects read by member name (`clomp-stats compare
---json`, compare/clomp_stats.c); numbers are kept as the text clomp-stats
-wrote (for the CSV) beside their values."""
+--json`, stats/clomp_stats.c); numbers are kept as the text clomp-stats
+wrote (for the CSV) beside their values.
+
+One door (issue 46, item 3): `find` is where the package finds (or builds)
+clomp-stats, and every request without input of its own goes to one
+`clomp-stats batch` process per helper for the life of this Python process
+(a report): requests in, one a line, answers back in order (`Batch`).
+`outliers` and `comparison-json`, which read a request document, run as
+their own process. STARTS counts the processes started."""
+import atexit
 import json
+import os
 import subprocess
+import sys
 
 NUMBERS = ("median_a", "median_b", "estimate", "ci_low", "ci_high", "ci_coverage", "u", "p")
+
+
+TOP = os.path.dirname(os.path.dirname(os.path.dirname(os.path.realpath(__file__))))
+STARTS = [0]   # clomp-stats processes this Python process started
 
 
 class StatsError(Exception):
     """clomp-stats refused its input or could not run."""
 
 
+def find() -> str:
+    """clomp-stats: $CLOMP_STATS, else build/clomp-stats, built (make clomp-stats) when it is not there."""
+    helper = os.environ.get("CLOMP_STATS") or os.path.join(TOP, "build", "clomp-stats")
+    if not os.access(helper, os.X_OK):
+        subprocess.run(["make", "-C", TOP, "--no-print-directory", "-s", "clomp-stats"], stdout=sys.stderr, check=False)
+        helper = os.path.join(TOP, "build", "clomp-stats")
+    return helper
+
+
+class Batch:
+    """One `clomp-stats batch` process (stats/clomp_stats.c): ask() writes a request (its words
+    tab-separated, one line) and reads its answer up to "#end STATUS"."""
+
+    def __init__(self, helper):
+        try:
+            self.process = subprocess.Popen([helper, "batch"], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                            stderr=subprocess.DEVNULL)
+        except OSError as e:
+            raise StatsError("clomp-stats could not run: %s" % e)
+        STARTS[0] += 1
+
+    def ask(self, args):
+        words = [str(a) for a in args]
+        if any("\t" in w or "\n" in w for w in words):
+            raise StatsError("clomp-stats: a request's word holds a tab or a newline")
+        try:
+            self.process.stdin.write(("\t".join(words) + "\n").encode("utf-8"))
+            self.process.stdin.flush()
+        except OSError as e:
+            raise StatsError("clomp-stats batch is gone: %s" % e)
+        lines = []
+        for line in iter(self.process.stdout.readline, b""):
+            if line.startswith(b"#end "):
+                status = line[5:].strip()
+                text = b"".join(lines)
+                if status != b"0":
+                    raise StatsError(text.decode("utf-8", "replace").strip() or "clomp-stats failed (exit %s)" % status.decode())
+                return text
+            lines.append(line)
+        raise StatsError("clomp-stats batch ended before it answered %s" % words[:1])
+
+    def close(self):
+        try:
+            self.process.stdin.close()
+            self.process.wait(timeout=10)
+        except (OSError, subprocess.TimeoutExpired):
+            self.process.kill()
+
+
+_batches = {}
+
+
+@atexit.register
+def _close_batches():
+    for b in _batches.values():
+        b.close()
+    _batches.clear()
+
+
 def run(helper, args, stdin=None):
+    """clomp-stats ARGS' answer (its standard output): a request of this process's batch, or with STDIN
+    (outliers, comparison-json) a process of its own."""
+    if stdin is None:
+        if helper not in _batches:
+            _batches[helper] = Batch(helper)
+        try:
+            return _batches[helper].ask(args)
+        except StatsError:
+            if _batches[helper].process.poll() is not None:   # gone: the next request starts another
+                _batches.pop(helper).close()
+            raise
+    STARTS[0] += 1
     try:
         done = subprocess.run([helper] + list(args), input=stdin, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                               timeout=120)
@@ -72,7 +157,7 @@ def answer(helper, args, numbers):
 
 
 def paired(helper, a, b, alpha="0.05", tests=1, looks=None, ci_level=None):
-    """The paired comparison of B with A (pair i: a[i], b[i]): clomp-stats paired (compare/paired_answer.c);
+    """The paired comparison of B with A (pair i: a[i], b[i]): clomp-stats paired (stats/paired_answer.c);
     CI_LEVEL: the interval's level when not 1 - the decision's (a Holm figure's interval_level)."""
     args = ["paired", "--json", "--alpha", alpha, "--tests", str(tests)]
     if looks:
@@ -128,7 +213,7 @@ def judge(helper, bound, nominal_ghz, core, low, high, processes=None):
 
 def outliers(helper, request):
     """The outlier rule (timing/outlier_rule.h) for many distributions in one process: clomp-stats
-    outliers (compare/outlier_answer.c) on REQUEST (its text); its answer, one dict per line in order."""
+    outliers (stats/outlier_answer.c) on REQUEST (its text); its answer, one dict per line in order."""
     text = run(helper, ["outliers"], request.encode("utf-8"))
     out = []
     for line in text.decode("utf-8", "replace").splitlines():
@@ -144,7 +229,7 @@ def outliers(helper, request):
 
 def plan(helper, pairs, alpha="0.05"):
     """Whether PAIRS pairs can reach ALPHA with the exact signed-rank test at all (clomp-stats plan,
-    compare/plan_answer.c): {"smallest_p", "pairs_needed", "reachable"}."""
+    stats/plan_answer.c): {"smallest_p", "pairs_needed", "reachable"}."""
     out = answer(helper, ["plan", "--json", str(int(pairs)), alpha], ("smallest_p", "pairs_needed", "reachable"))
     out["pairs_needed"], out["reachable"] = int(out["pairs_needed"]), int(out["reachable"])
     return out

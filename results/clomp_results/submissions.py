@@ -54,7 +54,7 @@ def sweep_figures() -> List[catalogue.Figure]:
 
 NOT_CONTENT = re.compile(r"^(MANIFEST|CLOMP_.+\.html|CLOMP_.+_charts/.*|CLOMP_.+_machine/openmp_runtime\.txt)$")
 TEXT_BYTES = 16 << 20
-MAX_PROCESSES = 10000   # compare/figure_comparison.h's MAX_VALUES: clomp-stats' bound on the values of one figure
+MAX_PROCESSES = 10000   # stats/figure_comparison.h's MAX_VALUES: clomp-stats' bound on the values of one figure
 
 
 class SubmissionError(Exception):

@@ -8,8 +8,7 @@ from __future__ import annotations
 import time
 from html import escape
 
-from . import charts, html_page
-from .sweep_report import figures as sweep_figures
+from . import catalogue, charts, html_page
 from .view import num
 
 
@@ -34,7 +33,7 @@ def chart_rows(facts, fig):
 def sweep_charts(facts):
     out = []
     k = len(facts["labels"])
-    for fig, name, unit, _ in sweep_figures():
+    for fig, name, unit, _ in catalogue.described("sweep"):
         rows = chart_rows(facts, fig)
         if not any(r[1] is not None for r in rows):
             continue
@@ -63,10 +62,10 @@ def draw(facts, charts_dir):
 
 def table(facts):
     out = ["<table>", "<tr><th>#</th><th>settings</th>" +
-           "".join("<th>%s</th>" % e(name) for _, name, _, _ in sweep_figures()) + "</tr>"]
+           "".join("<th>%s</th>" % e(name) for _, name, _, _ in catalogue.described("sweep")) + "</tr>"]
     for c, label in facts["labels"].items():
         cells = []
-        for fig, _, _, _ in sweep_figures():
+        for fig, _, _, _ in catalogue.described("sweep"):
             s = facts["stats"][c][fig]
             bad = facts["invalid"][c][fig]
             said = ' <span class="notmet">(%d processes not valid: left out)</span>' % bad if bad else ""
@@ -109,7 +108,7 @@ def page(name, facts, drawn, why):
     out += table(facts)
     out.append('<h2>Charts</h2>')
     figures = html_page.Charts(drawn, name + "_charts")
-    for fig, fname, unit, definition in sweep_figures():
+    for fig, fname, unit, definition in catalogue.described("sweep"):
         out += figures.figure("sweep_" + fig, "%s (%s)" % (fname, unit),
                               "%s. Median per combination with its 95%% interval between processes; a circled point "
                               "has none (min .. max drawn); a log axis where the values span more than 50x." % definition)

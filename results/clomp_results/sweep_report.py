@@ -32,7 +32,7 @@ CSV_HEADER = "combination,settings,figure,processes,median,min,max,ci95_low,ci95
 def figures():
     """(key, label, unit, what it measures and how) of every figure the sweep reports, in order: the
     catalogue's sweep set (clomp --list-figures)."""
-    return [(f.key, f.label, f.unit, "%s: %s" % (f["measures"], f["estimator"])) for f in catalogue.load().in_set("sweep")]
+    return catalogue.described("sweep")
 
 
 def read_header(text: str):

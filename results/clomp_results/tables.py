@@ -29,7 +29,7 @@ import re
 import sys
 from typing import Any, Dict, List, Optional
 
-from . import catalogue, loader, safe_io
+from . import catalogue, loader, manifest, safe_io
 from .records import INPUT_NAMES, PlannedRun, RunRecord, Suite, count_of
 from .safe_io import for_terminal
 
@@ -179,14 +179,17 @@ def driver_facts(suite: Suite) -> Dict[int, List[str]]:
 
 def append_summary_row(base: str, run: int) -> str:
     """Run loop: the .summary row of run `run` of suite `base`, from the
-    suite's .env (plan), .runs.csv and that run's record only (a suite of
+    suite's manifest (the plan), .runs.csv and that run's record only (a suite of
     hundreds of runs is not re-read after each), appended to its set's
     .summary (header first when the file is new). Returns the file name."""
     limit = safe_io.DEFAULT_LIMITS.max_member_bytes
-    env = loader.parse_env(safe_io.read_bounded(base + ".env", limit).decode("utf-8", "replace"))
-    planned = [p for p in env.plan if p.index == run]
+    try:
+        doc = manifest.parse(safe_io.read_bounded(base + manifest.SUFFIX, limit), base + manifest.SUFFIX)
+    except manifest.ManifestError as e:
+        raise safe_io.Refused(str(e))
+    planned = [p for p in manifest.planned_runs(doc) if p.index == run]
     if not planned:
-        raise safe_io.Refused("run %d is not in the plan of %s.env" % (run, base))
+        raise safe_io.Refused("run %d is not in the plan of %s%s" % (run, base, manifest.SUFFIX))
     p = planned[0]
     runs = loader.read_table("runs", safe_io.read_bounded(base + ".runs.csv", limit))
     rows = runs.where(run=str(run))

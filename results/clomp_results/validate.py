@@ -27,7 +27,7 @@ import sys
 from collections import Counter
 from typing import Dict, List, Optional
 
-from . import crosscheck, grade, loader, safe_io, sign
+from . import crosscheck, grade, loader, manifest, safe_io, sign
 from .loader import SuiteError
 from .records import count_of
 from .safe_io import NotABundle, Refused, for_terminal, no_controls
@@ -84,10 +84,11 @@ def check_manifest(inp: safe_io.Input, files: Dict[str, int], reasons: List[str]
 
 def check_runs(suite, reasons: List[str]) -> None:
     name = suite.name
+    source = manifest.source_name(suite)
     if not suite.plan:
-        reasons.append("%s.env has no plan: the expected runs are unknown" % name)
+        reasons.append("%s has no plan: the expected runs are unknown" % source)
     if not suite.env.complete:
-        reasons.append("%s.env does not record the suite as complete" % name)
+        reasons.append("%s does not record the suite as complete" % source)
     rows = []   # (file set, row)
     by_run: Dict[str, list] = {}   # the rows of each run: one lookup a planned run (a plan of 15,000 runs: linear)
     for set_name, table in suite.summaries.items():
@@ -226,7 +227,7 @@ def check_constructs(suite, reasons: List[str]) -> str:
 def core_count(suite) -> int:
     """Cores (unique core, socket pairs) from the machine description's
     lscpu -p table (its '# CPU,Core,Socket,Node' comment names the columns),
-    else Core(s) per socket x Socket(s) of the .env's lscpu."""
+    else Core(s) per socket x Socket(s) of the manifest's lscpu."""
     text = suite.machine.get("lscpu-cores.csv", "")
     names: List[str] = []
     pairs = set()
@@ -256,7 +257,7 @@ def check_build_and_cores(suite, reasons: List[str]) -> int:
     flags += [str((rec.doc.get("build") or {}).get("cflags", "")) for rec in suite.records.values()]
     flags = [f for f in flags if f.strip()]
     if not flags:
-        reasons.append("no build facts (CFLAGS) in %s.env or the runs' records" % suite.name)
+        reasons.append("no build facts (CFLAGS) in %s or the runs' records" % manifest.source_name(suite))
     else:
         fast = sorted({m.group(0) for f in flags for m in FAST_MATH.finditer(f)})
         if fast:
@@ -279,7 +280,7 @@ def check_build_and_cores(suite, reasons: List[str]) -> int:
                     run, ranks, threads, for_terminal(host), cores))
                 break
     if any("oversubscribed" in w for w in suite.env.preflight_warnings):
-        reasons.append("%s.env's preflight warnings say the suite was oversubscribed" % suite.name)
+        reasons.append("%s's preflight warnings say the suite was oversubscribed" % manifest.source_name(suite))
     return cores
 
 

@@ -1,4 +1,4 @@
-"""clomp-stats summary|pilot-n --table CSV INPUT RUNS KEY COLUMN (compare/suite_table.c), what
+"""clomp-stats summary|pilot-n --table CSV INPUT RUNS KEY COLUMN (stats/suite_table.c), what
 run_clomp.sh --replicates auto asks (suite/replicates.sh): the values it reads from a suite's
 <base>.csv by column name are those Python's csv module selects by the same rule (OK runs among
 RUNS, of INPUT, of measurement KEY, not valid 0, not empty), quotes, commas and run numbers that

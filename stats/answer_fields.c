@@ -1,6 +1,8 @@
-/* How clomp-stats writes one answer: field by field (compare/answer_fields.h). */
+/* How clomp-stats writes one answer: field by field (stats/answer_fields.h). */
 #include <math.h>
+#include <setjmp.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "../timing/statistics.h"
@@ -13,6 +15,14 @@
  * same text in both. */
 int json_output;
 int fields_written;
+jmp_buf *answer_jump;
+
+_Noreturn void answer_exit(int status)
+{
+    if (answer_jump != NULL)
+        longjmp(*answer_jump, status);   /* clomp-stats batch: this request refused, the next one read */
+    exit(status);
+}
 
 void field_begin(const char *name)
 {

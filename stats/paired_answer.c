@@ -22,7 +22,7 @@
  *                    (timing/decision.h), so that the looks together keep alpha
  *   overall_alpha    with --looks: the simulated overall rate at nominal_alpha (NA without)
  *   decided          1 when p <= nominal_alpha, the interval excludes 0 and n pairs can reach that
- *                    level at all (compare/paired_figure.h paired_differs)
+ *                    level at all (stats/paired_figure.h paired_differs)
  *   serial_lag1, serial_lag1_corrected, effective_pairs, serial_p, serial   the lag-1 correlation of
  *                    the differences in the pairs' order, corrected for its bias, the pairs it makes them
  *                    worth, the permutation test of it, and 1 when it is beyond 0.05 (interval widened)
@@ -72,7 +72,7 @@ static double parse_probability(const char *what, const char *text)
     double v;
     if (parse_value(text, &v) != 0 || !(v > 0.0 && v < 1.0)) {
         fprintf(stderr, "clomp-stats: %s: '%s' is not a number between 0 and 1\n", what, text);
-        exit(2);
+        answer_exit(2);
     }
     return v;
 }
@@ -115,7 +115,7 @@ static int parse_looks(const char *text, long *looks)
     }
     if (*p != '\0' || k == 0) {
         fprintf(stderr, "clomp-stats: --looks: '%s' is not 1 to %d increasing whole numbers of pairs\n", text, MAX_LOOKS);
-        exit(2);
+        answer_exit(2);
     }
     return k;
 }

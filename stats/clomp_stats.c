@@ -19,7 +19,7 @@
  *       (n+1-2j)/(n+1); below 39 values [min, max] and its coverage (n-1)/(n+1)) and
  *       processes_for_prediction (values a 95% prediction interval needs: 39).
  *   clomp-stats paired [--alpha A] [--looks N1,N2,...] [--tests M] A1,... B1,...
- *       the paired comparison of B with A (pair i: A_i, B_i; compare/paired_answer.c says
+ *       the paired comparison of B with A (pair i: A_i, B_i; stats/paired_answer.c says
  *       every field): Hodges-Lehmann shift of B - A, its signed-rank interval and exact
  *       p-value, the group-sequential level with --looks, the difference detected with 80%
  *       power and the pairs 5% of A's median needs, Brunner-Munzel's P(B > A).
@@ -35,14 +35,14 @@
  *       used: the 80% upper bound of the scale made unbiased for n; timing/replication.h).
  *   clomp-stats summary|pilot-n ... --table CSV INPUT RUNS KEY COLUMN
  *       the values (instead of V1 V2 ...) from a suite's <base>.csv by column name
- *       (compare/suite_table.c): COLUMN of the OK runs among RUNS (space-separated) of
+ *       (stats/suite_table.c): COLUMN of the OK runs among RUNS (space-separated) of
  *       INPUT ("T A P Z S F TS POLICY") and measurement KEY, not marked valid 0; the
  *       answer starts with runs (those runs, whatever their figures), and is only
  *       runs and n 0 when no row gives a value.
  *   clomp-stats holm ALPHA P1,P2,...
  *       Holm's procedure: m, rejected, reject (0/1 per p), adjusted (Holm-adjusted p).
  *   clomp-stats judge BOUND NOMINAL_GHZ CORE_MIN CORE_MAX LOW HIGH [PROCESSES]
- *       LLNL's target BOUND judged by clomp's rule (compare/judge_answer.c says how).
+ *       LLNL's target BOUND judged by clomp's rule (stats/judge_answer.c says how).
  *   clomp-stats comparison-json --level L < RECORDS
  *       the document run_clomp.sh --compare writes (docs/compare.md), with
  *       report/json.c's writer, to stdout: each figure is compared here as
@@ -67,9 +67,14 @@
  *       at: step_level when rejected, else 1 - ALPHA / m). The --compare
  *       report and the buyer's table read it (stats_helper.holm): the one Holm.
  *
+ *   clomp-stats batch < REQUESTS
+ *       every request of a report in one process: one a line, the words after "clomp-stats"
+ *       separated by tabs, each answered as it alone would be, then "#end STATUS" (batch(),
+ *       below; the results package's one way in: results/clomp_results/stats_helper.py).
+ *
  *   clomp-stats outliers < REQUEST
  *       the outlier rule (timing/outlier_rule.h, the MPI rank-outlier table's) for many
- *       distributions at once, answered as JSON lines: compare/outlier_answer.c says the
+ *       distributions at once, answered as JSON lines: stats/outlier_answer.c says the
  *       request and every field. The cluster report's (results/clomp_results/cluster.py).
  *
  * summary and compare print one tab-separated line, or with --json right
@@ -90,6 +95,7 @@
 #include "../timing/replication.h"
 #include "../timing/statistics.h"
 #include "answer_fields.h"
+#include "batch.h"
 #include "figure_comparison.h"
 #include "suite_table.h"
 
@@ -147,7 +153,7 @@ static long parse_values(const char *what, int count, char **args, double *value
 enum { ANSWERED = -2 };
 
 /* The values of subcommand WHAT: ARGS, or with --table CSV INPUT RUNS KEY COLUMN the suite
- * table's (compare/suite_table.c), answered first as "runs": the target processes among RUNS.
+ * table's (stats/suite_table.c), answered first as "runs": the target processes among RUNS.
  * -1 after a one-line error; ANSWERED when the table gave none. */
 static long values_of(const char *what, int count, char **args, double *values)
 {
@@ -302,13 +308,16 @@ static double parse_level(const char *text)
     double level;
     if (parse_value(text, &level) != 0 || !(level > 0.0 && level < 1.0)) {
         fprintf(stderr, "clomp-stats: --level: '%s' is not a number between 0 and 1\n", text);
-        exit(2);
+        answer_exit(2);
     }
     return level;
 }
 
-int main(int argc, char **argv)
+/* One request: ARGV as clomp-stats' own command line (ARGV[0] its name); its exit status. */
+int answer(int argc, char **argv)
 {
+    json_output = 0;
+    fields_written = 0;
     /* clomp-stats summary|compare --json ...: the answer as one JSON object. */
     if (argc >= 3 && (strcmp(argv[1], "summary") == 0 || strcmp(argv[1], "compare") == 0 ||
                       strcmp(argv[1], "paired") == 0 || strcmp(argv[1], "holm") == 0 || strcmp(argv[1], "judge") == 0 ||
@@ -333,16 +342,29 @@ int main(int argc, char **argv)
         return pilot_n(argc - 2, argv + 2);
     if (argc >= 2 && strcmp(argv[1], "judge") == 0)
         return judge_answer(argc - 2, argv + 2);
-    if (argc >= 2 && strcmp(argv[1], "outliers") == 0)
+    if (answer_jump == NULL && argc >= 2 && strcmp(argv[1], "outliers") == 0)
         return outlier_answer(argc - 2, argv + 2);
     if (argc >= 2 && strcmp(argv[1], "plan") == 0)
         return plan_answer(argc - 2, argv + 2);
-    if (argc == 4 && strcmp(argv[1], "comparison-json") == 0 && strcmp(argv[2], "--level") == 0)
+    if (answer_jump == NULL && argc == 4 && strcmp(argv[1], "comparison-json") == 0 && strcmp(argv[2], "--level") == 0)
         return comparison_json(parse_level(argv[3]));
+    if (answer_jump != NULL) {   /* outliers and comparison-json read their own standard input: not a batch's request */
+        fprintf(stderr, "clomp-stats: batch: '%s' is not a request of a batch (summary, compare, paired, holm, pilot-n, judge, plan)\n",
+                argc >= 2 ? argv[1] : "");
+        return 2;
+    }
     fprintf(stderr, "usage: clomp-stats summary V1 V2 ... | clomp-stats compare [--level L] A1,A2,... B1,B2,...\n"
                     "     | clomp-stats paired [--alpha A] [--looks N1,N2,...] [--tests M] A1,A2,... B1,B2,...\n"
                     "     | clomp-stats holm ALPHA P1,P2,... | clomp-stats pilot-n PCT FLOOR|none CAP V1 V2 ...\n"
                     "     | clomp-stats judge BOUND NOMINAL_GHZ|core CORE_MIN|unknown CORE_MAX|unknown LOW HIGH [PROCESSES]\n"
-                    "     | clomp-stats plan PAIRS ALPHA | clomp-stats comparison-json --level L < RECORDS | clomp-stats outliers < REQUEST\n");
+                    "     | clomp-stats plan PAIRS ALPHA | clomp-stats comparison-json --level L < RECORDS | clomp-stats outliers < REQUEST\n"
+                    "     | clomp-stats batch < REQUESTS\n");
     return 2;
+}
+
+int main(int argc, char **argv)
+{
+    if (argc == 2 && strcmp(argv[1], "batch") == 0)
+        return batch();
+    return answer(argc, argv);
 }

@@ -1,4 +1,4 @@
-/* A suite's <base>.csv read by column name (compare/suite_table.c). */
+/* A suite's <base>.csv read by column name (stats/suite_table.c). */
 #ifndef CLOMP_SUITE_TABLE_H
 #define CLOMP_SUITE_TABLE_H
 

@@ -1,4 +1,4 @@
-/* What clomp-stats compares (compare/clomp_stats.c, comparison_json.c):
+/* What clomp-stats compares (stats/clomp_stats.c, comparison_json.c):
  * parsing the values it is given, and one figure's A/B comparison. */
 #ifndef CLOMP_FIGURE_COMPARISON_H
 #define CLOMP_FIGURE_COMPARISON_H

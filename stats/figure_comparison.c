@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "../timing/statistics.h"
+#include "answer_fields.h"
 
 int parse_value(const char *text, double *value)
 {
@@ -25,13 +26,14 @@ long parse_list(const char *list, double *values, const char *what)
         size_t len = strcspn(p, ",");
         if (len == 0 || len >= sizeof buf || n >= MAX_VALUES) {
             fprintf(stderr, "clomp-stats: %s: bad list '%s'\n", what, list);
-            exit(2);
+            answer_exit(2);
         }
         memcpy(buf, p, len);
+        // cppcheck-suppress arrayIndexOutOfBoundsCond  ; answer_exit above does not return: len < sizeof buf here
         buf[len] = '\0';
         if (parse_value(buf, &values[n]) != 0) {
             fprintf(stderr, "clomp-stats: %s: '%s' is not a number\n", what, buf);
-            exit(2);
+            answer_exit(2);
         }
         n++;
         p += len;
@@ -40,7 +42,7 @@ long parse_list(const char *list, double *values, const char *what)
     }
     if (n == 0) {
         fprintf(stderr, "clomp-stats: %s: no values\n", what);
-        exit(2);
+        answer_exit(2);
     }
     return n;
 }

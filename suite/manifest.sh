@@ -1,0 +1,181 @@
+# shellcheck shell=bash
+# The suite manifest, <base>.suite.json (schema clomp-suite-manifest,
+# docs/suite-manifest.md): the plan, the settings and each run's status in
+# one JSON document, the one the reports, --resume, the bundle and the
+# validator read (.env stays the human-readable log: nothing parses it back).
+# Written by plain shell, so a node without python3 leaves it too, and
+# always whole: a new copy renamed over the old (put_file, suite/common.sh),
+# after the suite's settings are taken, before and after every run and at
+# every status line. One member per line, one run per line: --resume keeps
+# the settings as the suite started (manifest_head) and the done runs' lines.
+# Sourced by run_clomp.sh.
+#   reads: base, exe, max_threads, time_scale, env_preset, suite_binding, launcher, mpi_launcher,
+#          replicates, auto_pct, auto_cap, auto_minutes, auto_n, auto_at, auto_inserted (suite/replicates.sh),
+#          plan, total_runs, preflight, env_sections, env_slurm_lines, env_offload_line (suite/env_file.sh),
+#          calibration_note (suite/calibrate.sh), have_python (suite/results.sh)
+#   uses:  plan_signature, construct_options, is_construct_set, is_offload_set, put_file, table_rows
+declare -g base exe max_threads time_scale env_preset suite_binding launcher mpi_launcher replicates
+declare -g auto_pct auto_cap auto_minutes auto_n auto_inserted total_runs OVERSUBSCRIBED_SET
+declare -g calibration_note env_slurm_lines env_offload_line have_python
+declare -ga plan preflight auto_at env_sections
+
+MANIFEST_SCHEMA=clomp-suite-manifest MANIFEST_MAJOR=1 MANIFEST_MINOR=0
+manifest_path() { printf '%s.suite.json\n' "$base"; }
+
+# json_str TEXT: TEXT as a JSON string (RFC 8259: quote, backslash and every
+# control character escaped; other bytes as they are, for the reader's UTF-8).
+json_str() {
+    local s=$1 out='' c k
+    s=${s//\\/\\\\} s=${s//\"/\\\"} s=${s//$'\n'/\\n} s=${s//$'\t'/\\t} s=${s//$'\r'/\\r}
+    if [[ $s == *[$'\x01'-$'\x1f'$'\x7f']* ]]; then
+        local LC_ALL=C
+        for ((k = 0; k < ${#s}; k++)); do
+            c=${s:k:1}
+            case $c in [$'\x01'-$'\x1f'$'\x7f']) printf -v c '\\u%04x' "'$c" ;; esac
+            out+=$c
+        done
+        s=$out
+    fi
+    printf '"%s"' "$s"
+}
+# json_strs WORD...: a JSON array of strings.
+json_strs() {
+    local w sep='' out='['
+    for w in "$@"; do out+="$sep$(json_str "$w")" sep=', '; done
+    printf '%s]' "$out"
+}
+# json_num TEXT: TEXT when it is a plain decimal number, else null.
+json_num() { if [[ $1 =~ ^-?[0-9]+(\.[0-9]+)?$ ]]; then printf '%s' "$1"; else printf 'null'; fi; }
+
+# The run's role in the suite's report: what the plan says it is for.
+run_role() {  # run_role SET
+    case $1 in
+        key) echo key ;;
+        packed*) echo packed ;;
+        "$OVERSUBSCRIBED_SET") echo oversubscribed ;;
+        *zones) echo sweep ;;
+        *) if is_construct_set "$1"; then echo constructs; elif is_offload_set "$1"; then echo offload; else echo other; fi ;;
+    esac
+}
+
+# manifest_head: the members fixed when the suite started (schema, settings,
+# the machine description's sections in .env's order: env_sections, HEADING
+# then its text, from write_env), one per line, up to the plan.
+manifest_head() {
+    local k var sep='' env_members='' sections=''
+    for var in $(compgen -e | grep -E '^(OMP_|GOMP_|KMP_|XLSMPOPTS|BG_|OMPI_|SLURM_)' | sort); do
+        env_members+="$sep$(json_str "$var"): $(json_str "${!var}")" sep=', '
+    done
+    sep=''
+    for ((k = 0; k + 1 < ${#env_sections[@]}; k += 2)); do
+        local -a lines=()
+        [ -z "${env_sections[k + 1]}" ] || mapfile -t lines <<<"${env_sections[k + 1]}"
+        sections+="$sep{\"heading\": $(json_str "${env_sections[k]}"), \"lines\": $(json_strs ${lines[@]+"${lines[@]}"})}" sep=', '
+    done
+    printf '{\n'
+    printf '  "schema": "%s",\n  "schema_major": %d,\n  "schema_minor": %d,\n' "$MANIFEST_SCHEMA" "$MANIFEST_MAJOR" "$MANIFEST_MINOR"
+    printf '  "suite": %s,\n' "$(json_str "${base##*/}")"
+    printf '  "plan_signature": %s,\n' "$(json_str "$(plan_signature)")"
+    printf '  "settings": {"date": %s, "host": %s, "uname": %s, "executable": %s, "max_threads": %s, "time_scale": %s, ' \
+        "$(json_str "$(date)")" "$(json_str "$(uname -n)")" "$(json_str "$(uname -a)")" "$(json_str "$exe")" \
+        "$(json_num "$max_threads")" "$(json_num "$time_scale")"
+    printf '"env_preset": %s, "thread_binding": %s, "launcher": %s, "mpi_launcher": %s, "replicates_asked": %s, ' \
+        "$(json_str "${env_preset:-none}")" "$(json_str "$suite_binding")" "$(json_str "${launcher:-none}")" \
+        "$(json_str "${mpi_launcher:-none}")" "$(json_str "${auto_pct:+auto,$auto_pct,$auto_cap,$auto_minutes}${auto_pct:-$replicates}")"
+    printf '"model": %s, "slurm_job": %s, "offload_device": %s, ' "$(json_str "${calibration_note-}")" \
+        "$(json_str "$(sed -n '1s/^slurm job: //p' <<<"$env_slurm_lines")")" "$(json_str "${env_offload_line#offload device: }")"
+    printf '"openmp_environment": {%s}, "preflight_warnings": %s},\n' "$env_members" "$(json_strs ${preflight[@]+"${preflight[@]}"})"
+    printf '  "machine": [%s],\n' "$sections"
+}
+
+# manifest_runs OLD RUNNING: each run's status line: done (its .runs.csv row OK) or failed
+# (FAILED, with its reason: the run just recorded's, else the line OLD, the manifest before,
+# had for it), running (RUNNING) or planned.
+manifest_runs() {
+    local old=$1 k line st rc secs why record state
+    local -A is_done=() old_line=() row=()
+    while read -r k; do [ -z "$k" ] || is_done[$k]=1; done <"$base.done"
+    while IFS= read -r line; do
+        [[ $line =~ ^\ \ \ \ \{\"run\":\ ([0-9]+),\ \"status\" ]] && old_line[${BASH_REMATCH[1]}]=${line%,}
+    done <<<"$old"
+    while read -r k line; do [ -z "$k" ] || row[$k]=$line; done < <(table_rows "$base.runs.csv" '{ print col("run"), col("status"), col("exit_code"), col("seconds") }')
+    for ((k = 1; k <= total_runs; k++)); do
+        record=null why=null
+        if [ -n "${is_done[$k]-}" ] && [ -n "${old_line[$k]-}" ] && [ "$k" != "${run:-}" ]; then
+            printf '%s' "${old_line[$k]}"
+        elif [ -n "${is_done[$k]-}" ]; then
+            read -r st rc secs <<<"${row[$k]-}"
+            state="done"
+            [ "${st-}" != FAILED ] || state=failed
+            [ "$state" != failed ] || [ "$k" != "${run:-}" ] || [ -z "${reason:-}" ] || why=$(json_str "$reason")
+            line=${plan[k - 1]%%|*}
+            [ ! -e "${base}_$line.run$k.json" ] || record=$(json_str "${base##*/}_$line.run$k.json")
+            printf '    {"run": %d, "status": "%s", "exit_code": %s, "seconds": %s, "reason": %s, "record": %s}' "$k" "$state" \
+                "$(json_num "${rc-}")" "$(json_num "${secs-}")" "$why" "$record"
+        else
+            state=planned
+            [ "$k" != "$2" ] || state=running
+            printf '    {"run": %d, "status": "%s", "exit_code": null, "seconds": null, "reason": null, "record": null}' "$k" "$state"
+        fi
+        [ "$k" -eq "$total_runs" ] && echo || echo ,
+    done
+}
+
+# write_manifest [RUNNING [STATUS [HISTORY_LINE]]]: the manifest rewritten whole: the head as the
+# suite started (the file's own, once there is one), the plan as it is now (--replicates auto adds
+# to it), each run's status (RUNNING: the run in progress), --replicates' decision, the status
+# lines so far (+ HISTORY_LINE) and the suite's status (STATUS, default running). Returns 1
+# when the write fails (put_file's message on stderr).
+write_manifest() {
+    local file old='' head k set_name policy args status=${2:-running} history='' sep=''
+    local -a a opts
+    file=$(manifest_path)
+    if [ -f "$file" ] && [ ! -L "$file" ]; then
+        old=$(cat -- "$file")
+        head=$(sed '/^  "plan": \[$/,$d' <<<"$old")
+        history=$(sed -n 's/^  "history": \[\(.*\)\],$/\1/p' <<<"$old")
+    else
+        head=$(manifest_head)
+    fi
+    [ -z "${3:-}" ] || history+="${history:+, }$(json_str "$3")"
+    {
+        printf '%s\n  "plan": [\n' "$head"
+        for ((k = 0; k < total_runs; k++)); do
+            IFS='|' read -r set_name policy args <<<"${plan[k]}"
+            read -r -a a <<<"$args"
+            read -r -a opts <<<"${policy:+--numa=$policy} $(construct_options "$set_name" "${a[0]}")"
+            printf '    {"run": %d, "set": %s, "numa": %s, "args": %s, "options": %s, "threads": %s, "time_scale": %s, "role": "%s"}' \
+                $((k + 1)) "$(json_str "$set_name")" "$(json_str "${policy:-first-touch}")" "$(json_strs "${a[@]}")" \
+                "$(json_strs ${opts[@]+"${opts[@]}"})" "$(json_num "${a[0]}")" "$(json_num "${a[6]-}")" "$(run_role "$set_name")"
+            [ $((k + 1)) -eq "$total_runs" ] && echo || echo ,
+        done
+        printf '  ],\n  "runs": [\n'
+        manifest_runs "$old" "${1:-}"
+        printf '  ],\n  "replicates": {"asked": "%s", "planned": %s, "stage2_planned": %s, "stage2_runs": [' \
+            "${auto_pct:+auto}${auto_pct:-fixed}" "$(json_num "$replicates")" "$(json_num "${auto_n:-0}")"
+        for ((k = 0; k < ${auto_inserted:-0}; k++)); do printf '%s%s' "$sep" "${auto_at[k]}"; sep=', '; done
+        printf ']},\n  "history": [%s],\n  "status": "%s"\n}\n' "$history" "$status"
+    } | put_file "$file"
+}
+
+# note_suite_status LINE [STATUS]: "---- LINE" appended to .env (the log) and the manifest
+# rewritten with LINE in its history and STATUS (running, complete, failed, interrupted, stopped).
+note_suite_status() {
+    printf -- '---- %s\n' "$1" | add_to_file "$base.env" || return 1
+    write_manifest '' "${2:-running}" "$1"
+}
+
+# manifest_signature: the plan signature the manifest holds (as JSON text: compared with json_str's).
+manifest_signature() { sed -n 's/^  "plan_signature": \(.*\),$/\1/p' "$(manifest_path)" | head -n 1; }
+
+# resume_manifest: --resume of a suite from before the manifest: one built by the results
+# package's converter from what the suite carries (clomp-results manifest --write); without
+# python3, refused (exit 2) with the version it needs.
+resume_manifest() {
+    local file
+    file=$(manifest_path)
+    [ ! -e "$file" ] || return 0
+    [ "$have_python" = 1 ] ||   # suite/results.sh
+        die_usage "--resume: $base has no manifest (suite made before $MANIFEST_SCHEMA $MANIFEST_MAJOR.0): convert it where python3 runs (results/clomp-results manifest --write $base), then resume"
+    clomp_results manifest --write "$base" >/dev/null || die_usage "--resume: could not build $file from the suite's files"
+}
