@@ -118,52 +118,48 @@ def validate(path: str, out) -> int:
     valid but a node failed (no bundle) or one is not submission-grade; 0 otherwise."""
     from . import validate as suite_validate
     shown = for_terminal(path)
-    me = suite_validate.ME
     try:
-        inp = safe_io.open_input(path)
+        return _verdict(path, out, suite_validate, shown)
     except NotABundle as e:
-        print("%s: %s: not a CLOMP bundle: %s" % (me, shown, e), file=out)
+        print("%s: %s: not a CLOMP bundle: %s" % (suite_validate.ME, shown, e), file=out)
         return EXIT_NOT_A_BUNDLE
     except Refused as e:
-        print("%s: %s: INVALID: refused: %s" % (me, shown, e), file=out)
+        print("%s: %s: INVALID: refused: %s" % (suite_validate.ME, shown, e), file=out)
         return EXIT_INVALID
+
+
+def _verdict(path: str, out, suite_validate, shown: str) -> int:
+    me = suite_validate.ME
     lines: List[str] = []
     reasons: List[str] = []
     worst = EXIT_VALID
-    try:
-        with inp:
-            files = safe_io.files_under(inp)
-            nodes = _index(inp, files)
-            suite_validate.check_manifest(inp, files, reasons)
-            for n in nodes:
-                name = n["node"]
-                try:
-                    cluster_nodes.summary_node(json.loads(safe_io.read_in_top(inp, n["summary"], cluster_nodes.SUMMARY_BYTES)
-                                                          .decode("utf-8")), n["summary"])
-                except (UnicodeDecodeError, ValueError, RecursionError, Refused) as e:
-                    reasons.append("node %s: its summary is not one: %s" % (name, for_terminal(str(e))[:200]))
-                if n["bundle"] is None:
-                    if n["status"] == "complete":
-                        reasons.append("node %s: complete but no bundle of its suite" % name)
-                    else:
-                        worst = max(worst, EXIT_NOT_SUBMISSION_GRADE)
-                        lines.append("  %s: FAILED, no bundle: %s" % (name, for_terminal(str(n.get("failure") or "no reason"))[:400]))
-                    continue
-                buf = io.StringIO()
-                inner = inp.path(safe_io.in_top(inp, n["bundle"]))
-                rc = suite_validate.validate(inner, out=buf)
-                said = buf.getvalue().replace(for_terminal(inner), n["bundle"]).replace("%s: " % me, "", 1).rstrip("\n")
-                lines.append("  %s: %s" % (name, said.replace("\n", "\n  ")))
-                if rc in (EXIT_INVALID, EXIT_NOT_A_BUNDLE):
-                    reasons.append("node %s: its bundle is not valid (exit %d)" % (name, rc))
-                elif rc == EXIT_NOT_SUBMISSION_GRADE or n["status"] == "failed":
+    with safe_io.open_input(path) as inp:
+        files = safe_io.files_under(inp)
+        nodes = _index(inp, files)
+        suite_validate.check_manifest(inp, files, reasons)
+        for n in nodes:
+            name = n["node"]
+            try:
+                cluster_nodes.summary_node(json.loads(safe_io.read_in_top(inp, n["summary"], cluster_nodes.SUMMARY_BYTES)
+                                                      .decode("utf-8")), n["summary"])
+            except (UnicodeDecodeError, ValueError, RecursionError, Refused) as e:
+                reasons.append("node %s: its summary is not one: %s" % (name, for_terminal(str(e))[:200]))
+            if n["bundle"] is None:
+                if n["status"] == "complete":
+                    reasons.append("node %s: complete but no bundle of its suite" % name)
+                else:
                     worst = max(worst, EXIT_NOT_SUBMISSION_GRADE)
-    except NotABundle as e:
-        print("%s: %s: not a CLOMP bundle: %s" % (me, shown, e), file=out)
-        return EXIT_NOT_A_BUNDLE
-    except Refused as e:
-        print("%s: %s: INVALID: refused: %s" % (me, shown, e), file=out)
-        return EXIT_INVALID
+                    lines.append("  %s: FAILED, no bundle: %s" % (name, for_terminal(str(n.get("failure") or "no reason"))[:400]))
+                continue
+            buf = io.StringIO()
+            inner = inp.path(safe_io.in_top(inp, n["bundle"]))
+            rc = suite_validate.validate(inner, out=buf)
+            said = buf.getvalue().replace(for_terminal(inner), n["bundle"]).replace("%s: " % me, "", 1).rstrip("\n")
+            lines.append("  %s: %s" % (name, said.replace("\n", "\n  ")))
+            if rc in (EXIT_INVALID, EXIT_NOT_A_BUNDLE):
+                reasons.append("node %s: its bundle is not valid (exit %d)" % (name, rc))
+            elif rc == EXIT_NOT_SUBMISSION_GRADE or n["status"] == "failed":
+                worst = max(worst, EXIT_NOT_SUBMISSION_GRADE)
     failed = sum(1 for n in nodes if n["status"] == "failed")
     what = "cluster bundle of %d node%s (%d failed)" % (len(nodes), "" if len(nodes) == 1 else "s", failed)
     if reasons:

@@ -213,9 +213,9 @@ def _facts(suite, records) -> Dict[str, object]:
     rec1 = records[0] if records else None
     kb = machine_facts.first_line(suite.machine.get("meminfo.txt", "") or "\n".join(suite.env.section("memory")),
                                   "MemTotal:").split(" ")[0]
-    memory = int(kb) / 1048576.0 if kb.isdigit() and len(kb) < 20 and int(kb) > 0 else 1.0
+    memory = int(kb) / 1048576.0 if kb.isdigit() and len(kb) < 20 and int(kb) > 0 else None
     return OrderedDict((("cpu_model", machine_facts.lscpu(suite).get("Model name") or "unknown"),
-                        ("cores", suite.env.max_threads or 1), ("memory_gib", memory),
+                        ("cores", suite.env.max_threads), ("memory_gib", memory),
                         ("runtime", machine_facts.runtime(suite, rec1)[:200]), ("plan", "")))
 
 
@@ -226,7 +226,7 @@ def node_summary(cluster: str, node: str, helper: str) -> Dict[str, object]:
     out = OrderedDict((("clomp_node_summary", 1), ("node", node), ("status", "failed"), ("failure", None),
                        ("facts", OrderedDict((k, "unknown") for k in cluster_figures.FACTS)), ("busy", None),
                        ("busy_reason", None), ("processes", 0), ("figures", OrderedDict())))
-    out["facts"].update((("cores", 1), ("memory_gib", 1)))
+    out["facts"].update((("cores", None), ("memory_gib", None)))   # not known until its suite describes the node
     step = "its step ended with exit status %s: %s" % (rc if rc is not None else "unknown", said)
     found = node_suite(node_dir)
     if found is None:
