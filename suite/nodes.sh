@@ -26,6 +26,7 @@ while [ $# -gt 0 ]; do
         --nodes=*) want=${1#*=} ;;
         --out) out_dir=$2; shift ;;
         --resume) resume_id=$2; shift ;;
+        -h | --help) cat "$here/suite/usage.txt"; exit 0 ;;
         --bundle | --validate | --dry-run | --mpi | --compare* | --sweep* | --ompt-tax)
             die_usage "--nodes: $1 is not for a cluster (run it on one node's folder: DIR/CLOMP-cluster_ID/nodes/NODE)" ;;
         *) node_args+=("$1") ;;
@@ -66,7 +67,13 @@ flock -n 9 || die_usage "another run_clomp.sh --nodes is running cluster $resume
 mkdir -p -- "$cluster/nodes" "$cluster/steps" || die_usage "--out: cannot write in $cluster"
 
 # One line per node: NODE fresh | NODE resume SUITE_ID | NODE done.
-plan=$(results nodes plan "$cluster" "$nodelist" "$want") || exit 2
+fresh=0
+[ -f "$cluster/nodes.txt" ] || fresh=1
+if ! plan=$(results nodes plan "$cluster" "$nodelist" "$want"); then
+    # A new cluster refused (more nodes than the allocation has): its empty folder goes, nothing else.
+    [ "$fresh" = 0 ] || { rm -f -- "$cluster/arguments" "$cluster/.lock"; rmdir -- "$cluster/nodes" "$cluster/steps" "$cluster"; }
+    exit 2
+fi
 echo "CLOMP cluster $cluster: Slurm job $SLURM_JOB_ID, nodes $(awk '{ printf "%s%s", sep, $1; sep = "," }' <<<"$plan")"
 
 declare -A step_of=()

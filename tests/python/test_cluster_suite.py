@@ -13,6 +13,7 @@ import io
 import json
 import os
 import shutil
+import subprocess
 import tarfile
 import tempfile
 import unittest
@@ -106,6 +107,38 @@ class WhatEachNodeRuns(unittest.TestCase):
         self.assertEqual((summary["status"], summary["failure"]),
                          ("failed", "no suite started on the node (its step ended with exit status 143: "
                                     "srun: error: n3: task 0: Terminated)"))
+
+
+class DriverRefusals(unittest.TestCase):
+    """run_clomp.sh --nodes refuses before it starts anything: one line, exit 2, no folder left."""
+
+    def run_driver(self, env, *args):
+        out = tempfile.mkdtemp(prefix="clomp-nodes-driver.")
+        self.addCleanup(shutil.rmtree, out)
+        full = dict((k, v) for k, v in os.environ.items() if not k.startswith("SLURM_"))
+        full.update(env)
+        done = subprocess.run([os.path.join(render_fixture.TOP, "run_clomp.sh"), "--out", out] + list(args), env=full,
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=120)
+        return done.returncode, done.stderr.decode(), os.listdir(out)
+
+    def test_outside_an_allocation(self):
+        rc, err, left = self.run_driver({}, "--nodes", "all", "--quick")
+        self.assertEqual((rc, left), (2, []))
+        self.assertEqual(err, "run_clomp.sh: --nodes: not inside a Slurm allocation: submit slurm/clomp-nodes.sbatch "
+                              "(sbatch -N COUNT) or run under salloc -N COUNT\n")
+
+    @unittest.skipUnless(shutil.which("srun"), "no srun (slurm-client)")
+    def test_more_nodes_than_the_allocation_or_a_hostile_node_name(self):
+        job = {"SLURM_JOB_ID": "1", "SLURM_JOB_NODELIST": "n[1-2]"}
+        rc, err, left = self.run_driver(job, "--nodes", "3", "--quick")
+        self.assertEqual((rc, left, err.count("\n")), (2, [], 1), err)
+        self.assertIn("--nodes 3: the allocation has 2 nodes (n1,n2)", err)
+        job["SLURM_JOB_NODELIST"] = "n1,$(reboot)"
+        rc, err, left = self.run_driver(job, "--nodes", "all")
+        self.assertEqual((rc, left, err.count("\n")), (2, [], 1), err)
+        self.assertIn("node '$(reboot)' is not a name of letters", err)
+        rc, err, left = self.run_driver(job, "--nodes", "all", "--resume", "4")
+        self.assertEqual((rc, err), (2, "run_clomp.sh: --resume: no cluster 4 in %s\n" % err.split(" in ")[-1].strip()))
 
 
 class ClusterBundles(unittest.TestCase):
