@@ -18,6 +18,7 @@ as a submission of its own, labelled LABEL:NODE.
 """
 from __future__ import annotations
 
+import contextlib
 import gzip
 import hashlib
 import io
@@ -114,8 +115,9 @@ def _index(inp: safe_io.Input, files: Dict[str, int]) -> List[Dict[str, object]]
 
 def validate(path: str, out) -> int:
     """The verdict on the cluster bundle PATH (one line, then one per node) and its exit status: 1 when
-    the manifest, a summary or a node's bundle is not intact or not valid; 3 when every node's bundle is
-    valid but a node failed (no bundle) or one is not submission-grade; 0 otherwise."""
+    the manifest or a summary is not intact, or a complete node's bundle is not valid; 3 when a node
+    failed (its bundle, if any, is then its record, valid or not) or a node's bundle is valid but not
+    submission-grade; 0 otherwise."""
     from . import validate as suite_validate
     shown = for_terminal(path)
     try:
@@ -153,12 +155,13 @@ def _verdict(path: str, out, suite_validate, shown: str) -> int:
                 continue
             buf = io.StringIO()
             inner = inp.path(safe_io.in_top(inp, n["bundle"]))
-            rc = suite_validate.validate(inner, out=buf)
+            with contextlib.redirect_stderr(buf):   # "not a CLOMP bundle" goes to stderr: here, the node's line
+                rc = suite_validate.validate(inner, out=buf)
             said = buf.getvalue().replace(for_terminal(inner), n["bundle"]).replace("%s: " % me, "", 1).rstrip("\n")
             lines.append("  %s: %s" % (name, said.replace("\n", "\n  ")))
-            if rc in (EXIT_INVALID, EXIT_NOT_A_BUNDLE):
+            if rc in (EXIT_INVALID, EXIT_NOT_A_BUNDLE) and n["status"] == "complete":
                 reasons.append("node %s: its bundle is not valid (exit %d)" % (name, rc))
-            elif rc == EXIT_NOT_SUBMISSION_GRADE or n["status"] == "failed":
+            elif rc != EXIT_VALID or n["status"] == "failed":   # a failed node's bundle (failed runs) is its record
                 worst = max(worst, EXIT_NOT_SUBMISSION_GRADE)
     failed = sum(1 for n in nodes if n["status"] == "failed")
     what = "cluster bundle of %d node%s (%d failed)" % (len(nodes), "" if len(nodes) == 1 else "s", failed)
@@ -167,8 +170,8 @@ def _verdict(path: str, out, suite_validate, shown: str) -> int:
         suite_validate.say_reasons(reasons, out)
         worst = EXIT_INVALID
     elif worst == EXIT_NOT_SUBMISSION_GRADE:
-        print("%s: %s: VALID, NOT SUBMISSION-GRADE: %s; manifest intact; every node's bundle valid%s" % (
-            me, shown, what, "; a failed node has none" if failed else ""), file=out)
+        print("%s: %s: VALID, NOT SUBMISSION-GRADE: %s; manifest intact; every complete node's bundle valid" % (
+            me, shown, what), file=out)
     else:
         print("%s: %s: VALID: %s; manifest intact; every node's bundle valid and submission-grade" % (me, shown, what), file=out)
     for line in lines:

@@ -194,6 +194,15 @@ class ClusterBundles(unittest.TestCase):
         self.assertEqual(rc, 1, said)
         self.assertIn("complete but no bundle", said)
 
+    def test_a_node_bundle_that_is_not_valid_fails_the_cluster_only_when_the_node_is_complete(self):
+        junk = {"nodes/n1/CLOMP_n1_1.tar.gz": b"not a bundle"}
+        rc, said = self.verdict(self.archive(self.node(bundle="nodes/n1/CLOMP_n1_1.tar.gz"), junk))
+        self.assertEqual(rc, 3, said)
+        self.assertIn("  n1: nodes/n1/CLOMP_n1_1.tar.gz: not a CLOMP bundle", said)
+        rc, said = self.verdict(self.archive(self.node(bundle="nodes/n1/CLOMP_n1_1.tar.gz", status="complete"), junk))
+        self.assertEqual(rc, 1, said)
+        self.assertIn("node n1: its bundle is not valid (exit 2)", said)
+
     def test_a_suite_bundle_is_not_a_cluster_bundle(self):
         path = os.path.join(self.dir, "CLOMP_host_1.tar.gz")
         bundle.write_archive({"CLOMP_host_1.env": b"x"}, "CLOMP_host_1", path)
