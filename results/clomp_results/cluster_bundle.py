@@ -180,24 +180,24 @@ def _verdict(path: str, out, suite_validate, shown: str) -> int:
 
 
 def submissions(path: str, label: str, signers: Optional[str] = None) -> List[Dict[str, object]]:
-    """The buyer's table's submissions of a cluster bundle: each node's bundle, labelled LABEL:NODE (its
-    own validation, sha256 of its bytes). Nodes without a bundle (failed) are left out and named in the
-    first submission's notes."""
+    """The buyer's table's submissions of a cluster bundle: each complete node's bundle, labelled LABEL:NODE
+    (its own validation, sha256 of its bytes). Failed nodes are left out and named in the first
+    submission's notes."""
     from . import submissions as subs
     out: List[Dict[str, object]] = []
     inp = safe_io.open_input(path)
     with inp:
         nodes = _index(inp, safe_io.files_under(inp))
         for n in nodes:
-            if n["bundle"] is None:
+            if n["bundle"] is None or n["status"] == "failed":   # no submission: named in the notes
                 continue
             inner = inp.path(safe_io.in_top(inp, n["bundle"]))
             data = safe_io.read_bounded(inner, safe_io.DEFAULT_LIMITS.max_total_bytes, what=n["bundle"])
             out.append(subs.from_suite(inner, "%s:%s" % (label, n["node"]), hashlib.sha256(data).hexdigest(), signers))
     if not out:
-        raise subs.SubmissionError("%s: a cluster bundle with no node's bundle (every node failed)" % for_terminal(path))
-    left = [n["node"] for n in nodes if n["bundle"] is None]
+        raise subs.SubmissionError("%s: a cluster bundle with no complete node (every node failed)" % for_terminal(path))
+    left = [n["node"] for n in nodes if n["bundle"] is None or n["status"] == "failed"]
     if left:
-        out[0]["notes"].append("cluster bundle %s: node%s %s failed and %s no bundle" % (
-            for_terminal(os.path.basename(path)), "" if len(left) == 1 else "s", " ".join(left), "has" if len(left) == 1 else "have"))
+        out[0]["notes"].append("cluster bundle %s: node%s %s failed: left out" % (
+            for_terminal(os.path.basename(path)), "" if len(left) == 1 else "s", " ".join(left)))
     return out

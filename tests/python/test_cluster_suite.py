@@ -176,6 +176,9 @@ class ClusterBundles(unittest.TestCase):
         self.assertEqual(rc, 3, said)
         self.assertIn("cluster bundle of 1 node (1 failed)", said)
         self.assertIn("  n1: FAILED, no bundle: lost", said)
+        from clomp_results import submissions
+        with self.assertRaises(submissions.SubmissionError):   # the buyer's table: no complete node, no submission
+            cluster_bundle.submissions(path, "c")
 
     def test_a_bad_index_is_refused_with_one_line(self):
         for index, why in ((self.node(bundle="../../etc/passwd"), "its bundle is not a member"),
