@@ -20,13 +20,15 @@ here=$(cd "$(dirname "$0")" && pwd)
 . "$here/suite/common.sh"
 # shellcheck source=suite/slurm.sh
 . "$here/suite/slurm.sh"
-# --compare is its own command with clomp's arguments: compare/compare.sh.
+# --compare is its own command with clomp's arguments: compare/compare.sh; --nodes runs the suite on
+# every node of an allocation: suite/nodes.sh.
 for word in "$@"; do
     case $word in
         --compare | --compare=*) exec "$here/compare/compare.sh" "$@" ;;
         --ompt-tax) exec "$here/compare/ompt_tax.sh" "$@" ;;
         --sweep | --sweep=*) exec "$here/compare/sweep.sh" "$@" ;;
         --grain) exec "$here/suite/grain.sh" "$@" ;;
+        --nodes | --nodes=*) exec "$here/suite/nodes.sh" "$@" ;;   # every node of a Slurm allocation
     esac
 done
 # shellcheck source=suite/plan.sh

@@ -181,6 +181,29 @@ wait_rank() {  # wait_rank NODE: waits (up to 60 s) until clomp_mpi runs there; 
     sleep 1   # past its start-up: measuring
     echo "$p"
 }
+wait_suite_run() {  # wait_suite_run NODE [PID]: waits (up to 120 s) until a key run of a suite (not PID) runs there; prints its pid
+    local p
+    for _ in $(seq 1200); do
+        # A run of the plan writes its record (--json=..._key.runN.json); the calibration and the driver's
+        # checks run clomp too. pgrep --ns: fast enough to catch a run of under a second on a loaded machine.
+        p=$(pgrep --ns "$(emu_node_pid "$1")" --nslist uts -f -- '^[^ ]*/clomp .*--json=[^ ]*_key\.run[0-9]+\.json' |
+            grep -vx -- "${2:-none}" | head -n 1)
+        [ -n "$p" ] && { echo "$p"; return 0; }
+        sleep 0.1
+    done
+    return 1
+}
+stop_suite_run() {  # stop_suite_run NODE: stops a key run of the suite on NODE (SIGSTOP: a hung run); prints its pid
+    local p='' _
+    for _ in $(seq 20); do
+        p=$(wait_suite_run "$1" "$p") || return 1
+        kill -STOP "$p" 2>/dev/null
+        sleep 0.2
+        # Stopped, or it ended before the signal came (a run of the quick suite lasts under a second): the next.
+        [ "$(awk '{ print $3 }' "/proc/$p/stat" 2>/dev/null)" = T ] && { echo "$p"; return 0; }
+    done
+    return 1
+}
 long=(1 1 64 100 32 1 40)
 seconds_since() { awk -v a="$1" -v b="$(now)" 'BEGIN { printf "%.1f", b - a }'; }
 
@@ -268,6 +291,111 @@ CLOMP_STATS=$STATS python3 "$top/results/clomp-results" cluster --mpi "$tmp/busy
 like "$(cat "$tmp/busy.txt")" "^Busy: n2 \(rank 1\) \(group 1\): the noise census's probe: .*left out of its group" \
     "the cluster report names n2 busy, with its census's reason"
 ok "$(grep -q '^Outlier: n2 ' "$tmp/busy.txt"; echo $((!$?)))" "and not as an outlier"
+
+# ---- the suite on every node of an allocation (run_clomp.sh --nodes) ---------------------
+suite_args=(--quick --no-constructs --no-offload "$CLOMP")
+cluster=$tmp/nodes/CLOMP-cluster_1
+# node_records NODE: the checksums of the records of every run NODE's suite has recorded (what --resume
+# must leave alone).
+node_records() {
+    local r
+    (cd "$cluster/nodes/$1" && while read -r r; do sha256sum "CLOMP_$1_1_"*".run$r.json"; done <"CLOMP_$1_1.done")
+}
+# done_runs NODE: how many runs NODE's suite has recorded.
+done_runs() { local n; n=$(grep -c . "$cluster/nodes/$1/CLOMP_$1_1.done" 2>/dev/null); echo "${n:-0}"; }
+# report_nodes JSON: "node verdict" of every node of a cluster report, in order.
+report_nodes() { python3 -c 'import json,sys; print(" ".join("%s %s" % (n["node"], n["verdict"]) for n in json.load(open(sys.argv[1]))["nodes"]))' "$1"; }
+# busy_oracle NODE: "busy" when a process of the node's target input (the first key run's inputs)
+# had its own noise census say busy, else "not busy": read from the node's records, not the report.
+busy_oracle() {
+    python3 - "$cluster/nodes/$1" "$1" <<'PY'
+import glob, json, os, sys
+d, node = sys.argv[1:3]
+runs = sorted(glob.glob(os.path.join(d, "CLOMP_%s_1_key.run*.json" % node)), key=lambda p: int(p.rsplit("run", 1)[1][:-5]))
+docs = [json.load(open(p)) for p in runs]
+target = [x for x in docs if x["inputs"] == docs[0]["inputs"]]
+print("busy" if any((x.get("noise_census") or {}).get("busy") is True for x in target) else "not busy")
+PY
+}
+
+# A node lost mid-run: its step's processes killed once it has recorded 2 runs.
+timeout 400 salloc -N4 "$top/run_clomp.sh" --nodes all --out "$tmp/nodes" "${suite_args[@]}" >"$tmp/nodes.out" 2>&1 &
+job_pid=$!
+for _ in $(seq 600); do [ "$(done_runs n3)" -ge 2 ] && break; sleep 0.2; done
+lost_after=$(done_runs n3)
+for p in $(emu_node_processes n3); do
+    [ "$(cat "/proc/$p/comm" 2>/dev/null)" = slurmstepd ] || kill -KILL "$p" 2>/dev/null
+done
+wait "$job_pid"
+rc=$?
+is "$rc" 1 "salloc -N4 run_clomp.sh --nodes all --quick with n3's step killed after $lost_after runs: exit 1 (a node failed)"
+like "$(cat "$tmp/nodes.out")" "Cluster FAILED on 1 of 4 nodes \(n3\): run_clomp.sh --nodes all --out .* --resume 1" \
+    "its last line names n3 and the command that resumes the cluster"
+is "$(report_nodes "$cluster/cluster.json" | sed 's/ \(busy\|within\|not judged\)/ ok/g')" "n1 ok n2 ok n3 failed n4 ok" \
+    "the cluster report names every node: n3 failed, n1, n2 and n4 judged or busy"
+like "$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["failure"])' "$cluster/summaries/n3.json")" \
+    "^node lost mid-run: its step ended with exit status [0-9]+: srun: error: n3: task 0: .*incomplete after [0-9]+ of 10 runs$" \
+    "n3's summary is FAILED with the reason: srun's line for its lost task, and how far its suite got"
+bad=''
+for n in n1 n2 n4; do grep -q '^---- complete ' "$cluster/nodes/$n/CLOMP_${n}_1.env" || bad+=" $n"; done
+is "$bad" "" "the other nodes' suites are intact and complete, each in its own folder"
+before=$(for n in n1 n2 n4; do node_records "$n"; done)
+n3_before=$(node_records n3)
+# --resume: only n3 runs, and only what it misses.
+timeout 400 salloc -N4 "$top/run_clomp.sh" --nodes all --out "$tmp/nodes" --resume 1 >"$tmp/resume.out" 2>&1
+is "$?" 0 "run_clomp.sh --nodes all --resume 1 completes the cluster: exit 0"
+like "$(cat "$tmp/resume.out")" "n1: complete, not run again" "the complete nodes are not run again"
+is "$(for n in n1 n2 n4; do node_records "$n"; done)" "$before" "n1, n2 and n4's records are untouched"
+is "$(node_records n3 | head -n "$(grep -c . <<<"$n3_before")")" "$n3_before" \
+    "n3's $(grep -c . <<<"$n3_before") runs recorded before it was lost are kept, not run again"
+is "$(done_runs n3) $(grep -c '^---- complete ' "$cluster/nodes/n3/CLOMP_n3_1.env")" "10 1" "and n3's suite is complete: 10 runs"
+is "$(report_nodes "$cluster/cluster.json" | sed 's/ \(busy\|within\|not judged\)/ ok/g')" "n1 ok n2 ok n3 ok n4 ok" \
+    "the cluster report names every node, none failed"
+bad=''
+for n in n1 n2 n3 n4; do
+    want=$(busy_oracle "$n")
+    [ "$(grep -c "^Busy: $n " "$cluster/cluster.txt")" = "$([ "$want" = busy ] && echo 1 || echo 0)" ] || bad+=" $n ($want)"
+done
+is "$bad" "" "a node is named busy exactly when its own target-input records' noise census said so"
+"$top/clomp_validate" "$tmp/nodes/CLOMP-cluster_1.tar.gz" >"$tmp/validate.out" 2>&1
+rc=$?
+ok "$([ "$rc" = 0 ] || [ "$rc" = 3 ]; echo $?)" "clomp_validate accepts the cluster bundle (exit $rc: valid; quick runs are not submission-grade)"
+is "$(grep -c '^  n[1-4]: nodes/n[1-4]/CLOMP_n[1-4]_1.tar.gz: VALID' "$tmp/validate.out") $(head -n 1 "$tmp/validate.out" | grep -o 'cluster bundle of 4 nodes (0 failed)')" \
+    "4 cluster bundle of 4 nodes (0 failed)" "and checks every node's own bundle in it, one line each"
+(cd "$tmp" && "$top/clomp_compare" --out "$tmp/buyers" "$tmp/nodes/CLOMP-cluster_1.tar.gz" >"$tmp/buyers.out" 2>&1)
+is "$?" 0 "the buyer's table reads the cluster bundle"
+is "$(python3 -c 'import json,sys; print(" ".join(sorted(s["label"] for s in json.load(open(sys.argv[1]))["submissions"])))' "$tmp/buyers/buyers_table.json" 2>&1)" \
+    "CLOMP-cluster_1:n1 CLOMP-cluster_1:n2 CLOMP-cluster_1:n3 CLOMP-cluster_1:n4" "as one submission per node, labelled with the node"
+
+# A 2-node screening through slurm/clomp-nodes.sbatch with two faults: n1 hangs (a run stopped), bounded by
+# --run-timeout; n2 has a busy loop pinned on its CPU.
+taskset -c "$(node_cpu n2)" sh -c 'while :; do :; done' &
+busy_pid=$!
+cluster=$tmp/nodes2/CLOMP-cluster_1
+t0=$(now)
+(cd "$tmp" && timeout 400 sbatch -W -N2 -w n1,n2 -o "$tmp/sbatch.out" "$top/slurm/clomp-nodes.sbatch" \
+    --out "$tmp/nodes2" --run-timeout 10 "${suite_args[@]}" >/dev/null 2>&1) &
+job_pid=$!
+victim=$(stop_suite_run n1)
+note "stopped run $(sed 's/.*_key\.run\([0-9]*\)\.json.*/\1/' "/proc/$victim/cmdline" 2>/dev/null | tr -d '\0') of n1 (pid ${victim:-none found})"
+wait "$job_pid"
+rc=$?
+took=$(seconds_since "$t0")
+kill "$busy_pid"
+wait "$busy_pid" 2>/dev/null
+busy_pid=''
+is "$rc" 1 "sbatch -N2 slurm/clomp-nodes.sbatch with a run stopped on n1: the job fails (exit 1) in $took s, not hung"
+like "$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["failure"])' "$cluster/summaries/n1.json")" \
+    "^1 of 10 runs FAILED; first: run [0-9]+ \(key, exit status [0-9]+\): no result after 10 s: ended by --run-timeout 10$" \
+    "n1 is FAILED: its stopped run ended by --run-timeout 10" ||
+    diag "n1's suite: $(grep '^----' "$cluster/nodes/n1/CLOMP_n1_1.env"; cat "$cluster/nodes/n1/CLOMP_n1_1.runs.csv" "$cluster/steps/n1.log")"
+ok "$(kill -0 "$victim" 2>/dev/null; echo $((!$?)))" "and the stopped process is gone"
+is "$(busy_oracle n2)" busy "n2's own noise census said busy (its target input's records)"
+like "$(cat "$cluster/cluster.txt")" "(^|
+)Busy: n2 \(group [0-9]+\): [0-9] of 3 processes of the target input: the noise census's probe: .*left out of its group" \
+    "the cluster report names n2 busy, with its census's reason"
+ok "$(grep -q '^Outlier: n2 ' "$cluster/cluster.txt"; echo $((!$?)))" "and not as an outlier"
+like "$(cat "$tmp/sbatch.out")" "CLOMP cluster .*: Slurm job [0-9]+, nodes n1,n2" "the batch job ran run_clomp.sh --nodes all on its 2 nodes"
 
 # ---- nothing left behind ---------------------------------------------------------------
 conf_dir=$emu_dir

@@ -35,6 +35,7 @@ COMMANDS = {
     "grain-plan": ("clomp_results.grain_plan", "run_clomp.sh --grain's options, dry run and bracket search: the next stage's processes from the records so far"),
     "grain-report": ("clomp_results.grain_report", "the report of run_clomp.sh --grain from its processes' JSON records (.txt, .csv, .json, .html)"),
     "manifest": ("clomp_results.manifest_cli", "a suite's manifest (<base>.suite.json): a suite from before it gets one built from its .env (--write: beside it)"),
+    "nodes": ("clomp_results.cluster_suite", "run_clomp.sh --nodes: which nodes run what (plan), then the nodes' summaries, the cluster report and bundle (gather)"),
     "sign": ("clomp_results.sign", "sign a submission bundle: BUNDLE.sig (ssh-keygen -Y sign, namespace clomp-submission)"),
 }
 

@@ -11,6 +11,7 @@ A per-node summary (schema 1), what `run_clomp.sh --nodes` writes per node:
      "status": "complete" | "failed",
      "failure": null | "why it failed",
      "facts": {"cpu_model": "...", "cores": 64, "memory_gib": 256, "runtime": "...", "plan": "..."},
+                                            (cores, memory_gib null: not known)
      "busy": true | false | null,           its own noise census (null: not probed)
      "busy_reason": null | "...",
      "processes": 6,                        processes per figure (the intervals are between them)
@@ -58,6 +59,8 @@ def _finite(v, what: str, where: str) -> Optional[float]:
 
 
 def _fact(v, name: str, where: str):
+    if v is None and name in ("cores", "memory_gib"):
+        return 0   # not known (a node that failed before its suite described it): grouped as such, never shown
     if name in ("cores",):
         if isinstance(v, bool) or not isinstance(v, int) or not 1 <= v <= 10 ** 7:
             raise Refused("%s: facts.%s is not a whole number of cores" % (where, name))

@@ -109,3 +109,35 @@ def csv_text(report) -> str:
 def json_text(report) -> str:
     return json.dumps(report, indent=1) + "\n"
 
+
+
+def html_text(report) -> str:
+    """One page: the answer (the text report's lines naming the odd nodes), then every node with its verdict
+    and figures (value ± half-width), then each group's distribution. Every name and fact escaped."""
+    from html import escape
+    lines = text(report).split("\n")
+    groups_at = next((i for i, l in enumerate(lines) if l.startswith("Group ")), len(lines))
+    answer = [l for l in lines[:groups_at] if l]
+    keys = cluster_figures.keys()
+    out = ["<!DOCTYPE html>", '<html lang="en"><head><meta charset="utf-8"><title>clomp cluster report</title>',
+           "<style>body{font-family:sans-serif}table{border-collapse:collapse}td,th{border:1px solid #999;"
+           "padding:2px 6px;text-align:right}td.t{text-align:left}tr.outlier{background:#fdd}tr.busy{background:#ffd}"
+           "tr.failed{background:#ddd}</style></head><body>",
+           "<h1>%s</h1>" % escape(answer[0] if answer else "Cluster report"), "<ul>"]
+    out += ["<li>%s</li>" % escape(l) for l in answer[1:]]
+    out += ["</ul>", "<h2>Nodes</h2>", "<table><tr><th>node</th><th>group</th><th>verdict</th>"]
+    out += ["<th>%s</th>" % escape(_label(k)) for k in keys]
+    out += ["<th>failure or busy reason</th></tr>"]
+    for n in report["nodes"]:
+        cells = []
+        for k in keys:
+            f = n["figures"][k]
+            half = " &plusmn; %s" % g(f["half_width"]) if f["half_width"] is not None else ""
+            mark = " <b>stands out</b>" if f["stands_out"] else ""
+            cells.append("<td>%s%s%s</td>" % (g(f["value"]), half, mark))
+        why = n["failure"] or n["busy_reason"] or ""
+        out.append('<tr class="%s"><td class="t">%s</td><td>%d</td><td class="t">%s</td>%s<td class="t">%s</td></tr>' % (
+            escape(n["verdict"].replace(" ", "-")), escape(n["node"]), n["group"], escape(n["verdict"]), "".join(cells),
+            escape(why)))
+    out += ["</table>", "<h2>Groups</h2>", "<pre>%s</pre>" % escape("\n".join(lines[groups_at:])), "</body></html>"]
+    return "\n".join(out) + "\n"

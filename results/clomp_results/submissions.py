@@ -36,7 +36,7 @@ import os
 import re
 from typing import Dict, List, Optional
 
-from . import catalogue, compare_figures, crosscheck, given, grade, loader, machine_facts, safe_io, tables, text12, validate
+from . import catalogue, cluster_bundle, compare_figures, crosscheck, given, grade, loader, machine_facts, safe_io, tables, text12, validate
 from .safe_io import NotABundle, Refused, for_terminal
 from .view import num
 
@@ -366,6 +366,8 @@ def load(path: str, label: str, signers: Optional[str] = None) -> List[Dict[str,
         return from_compare(stem, label)
     if not os.path.lexists(path):
         raise SubmissionError("%s: no such file or directory" % for_terminal(path))
+    if cluster_bundle.is_cluster(path):   # run_clomp.sh --nodes: each node's bundle a submission
+        return cluster_bundle.submissions(path, label, signers)
     if os.path.isdir(path) and not os.path.islink(path):
         try:
             return [from_suite(path, label, signers=signers)]

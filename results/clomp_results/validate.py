@@ -27,7 +27,7 @@ import sys
 from collections import Counter
 from typing import Dict, List, Optional
 
-from . import crosscheck, grade, loader, manifest, safe_io, sign
+from . import cluster_bundle, crosscheck, grade, loader, manifest, safe_io, sign
 from .loader import SuiteError
 from .records import count_of
 from .safe_io import NotABundle, Refused, for_terminal, no_controls
@@ -309,6 +309,12 @@ def validate(path: str, out=sys.stdout, signers: Optional[str] = None, facts: Op
     (ssh-keygen's format): PATH.sig must verify (sign.py); the signer is named in the verdict and left
     in FACTS["signer"]."""
     shown = for_terminal(path)
+    if cluster_bundle.is_cluster(path):   # run_clomp.sh --nodes: every node's bundle in one
+        if signers is not None:
+            print("%s: %s: --signers: a cluster bundle is not signed (sign and check each node's bundle)" % (ME, shown),
+                  file=sys.stderr)
+            return EXIT_NOT_A_BUNDLE
+        return cluster_bundle.validate(path, out)
     found: dict = {}
     verify = None
     if signers is not None:
