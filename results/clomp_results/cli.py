@@ -32,7 +32,7 @@ COMMANDS = {
     "bundle": ("clomp_results.bundle", "write the submission bundle <base>.tar.gz of a suite (MANIFEST, runtime library)"),
     "finish": ("clomp_results.finish", "a suite's end in one process: tables --write, between, report, bundle (and sign, with --sign KEY)"),
     "cluster": ("clomp_results.cluster", "the cluster report: per-node summaries or clomp_mpi ranks, grouped, the odd nodes named (.txt, .csv, .json)"),
-    "grain-plan": ("clomp_results.grain_plan", "run_clomp.sh --grain's options, dry run and bracket search: the next stage's processes from the records so far"),
+    "grain-plan": ("clomp_results.grain_cli", "run_clomp.sh --grain's options, dry run and bracket search: the next stage's processes from the records so far"),
     "grain-report": ("clomp_results.grain_report", "the report of run_clomp.sh --grain from its processes' JSON records (.txt, .csv, .json, .html)"),
     "manifest": ("clomp_results.manifest_cli", "a suite's manifest (<base>.suite.json): a suite from before it gets one built from its .env (--write: beside it)"),
     "nodes": ("clomp_results.cluster_suite", "run_clomp.sh --nodes: which nodes run what (plan), then the nodes' summaries, the cluster report and bundle (gather)"),

@@ -113,12 +113,12 @@ def _index(inp: safe_io.Input, files: Dict[str, int]) -> List[Dict[str, object]]
     return nodes
 
 
-def validate(path: str, out) -> int:
+def validate(path: str, out, suite_validate) -> int:
     """The verdict on the cluster bundle PATH (one line, then one per node) and its exit status: 1 when
     the manifest or a summary is not intact, or a complete node's bundle is not valid; 3 when a node
     failed (its bundle, if any, is then its record, valid or not) or a node's bundle is valid but not
-    submission-grade; 0 otherwise."""
-    from . import validate as suite_validate
+    submission-grade; 0 otherwise. SUITE_VALIDATE: the validate module, which calls this (passed in,
+    not imported: the package has no import circle)."""
     shown = for_terminal(path)
     try:
         return _verdict(path, out, suite_validate, shown)
@@ -179,11 +179,10 @@ def _verdict(path: str, out, suite_validate, shown: str) -> int:
     return worst
 
 
-def submissions(path: str, label: str, signers: Optional[str] = None) -> List[Dict[str, object]]:
+def submissions(path: str, label: str, signers: Optional[str], subs) -> List[Dict[str, object]]:
     """The buyer's table's submissions of a cluster bundle: each complete node's bundle, labelled LABEL:NODE
     (its own validation, sha256 of its bytes). Failed nodes are left out and named in the first
-    submission's notes."""
-    from . import submissions as subs
+    submission's notes. SUBS: the submissions module, which calls this (passed in, not imported)."""
     out: List[Dict[str, object]] = []
     inp = safe_io.open_input(path)
     with inp:

@@ -24,9 +24,6 @@ from __future__ import annotations
 
 import json
 import math
-import os
-import sys
-import time
 from typing import Dict, List, NamedTuple, Optional, Tuple
 
 from .safe_io import for_terminal
@@ -300,57 +297,3 @@ def load_plan(stem: str) -> dict:
 
 def settings_of(plan: dict) -> Settings:
     return Settings(**dict((k, tuple(v) if isinstance(v, list) else v) for k, v in plan["settings"].items()))
-
-
-def measured_bounds(stem: str, helper: str, s: Settings) -> Dict[int, Dict[int, Bounds]]:
-    from .grain_cells import cells_of
-    out: Dict[int, Dict[int, Bounds]] = dict((t, {}) for t in s.teams)
-    for c in cells_of(stem, helper, s, "static"):
-        out[c.threads][c.zones] = Bounds(c.speedup_low, c.speedup_high)
-    return out
-
-
-def main(argv: List[str]) -> int:
-    if not argv or argv[0] not in ("options", "dry-run", "start", "next"):
-        sys.stderr.write("usage: grain-plan options|dry-run|start|next ... (see the module's docstring)\n")
-        return 2
-    command, argv = argv[0], argv[1:]
-    try:
-        if command == "options":
-            s = parse(int(argv[0]), argv[1:])
-            sys.stdout.write("out\t%s\nexe\t%s\ndry_run\t%d\n" % (s.out, s.exe, s.dry_run))
-            return 0
-        if command == "dry-run":
-            split = argv.index("--")
-            constants = dict((k, float(v)) for k, v in (w.split("=", 1) for w in argv[1:split]))
-            sys.stdout.write(dry_run(parse(int(argv[0]), argv[split + 1:]), constants))
-            return 0
-        if command == "start":
-            stem, s = argv[0], parse(int(argv[1]), argv[2:])
-            from . import safe_write
-            directory, name = os.path.split(stem)
-            from .grain_report import loadavg
-            doc = {"schema": "clomp-grain-plan", "settings": s._asdict(), "start_epoch": time.time(),
-                   "load_before": loadavg(), "binding": os.environ.get("CLOMP_GRAIN_BINDING", "not recorded"),
-                   "constants": dict((k, float(v)) for k, v in (w.split("=", 1) for w in os.environ.get(
-                       "CLOMP_GRAIN_MODEL", "").split() if "=" in w))}
-            safe_write.write_text(directory or ".", name + ".plan", json.dumps(doc, indent=1) + "\n")
-            return 0
-        stem, helper = argv[0], argv[1]
-        plan = load_plan(stem)
-        s = settings_of(plan)
-        if s.minutes is not None and time.time() - plan["start_epoch"] >= s.minutes * 60:
-            return 0
-        bounds = measured_bounds(stem, helper, s)
-        cells = [(t, z) for t in s.teams for z in next_sizes(s, t, bounds[t])]
-        if cells and s.minutes is not None:
-            sys.stdout.write("deadline\t%d\n" % int(plan["start_epoch"] + s.minutes * 60))
-        lines = stage(s, stem, cells, plan.get("constants") or {})
-        sys.stdout.write("".join(line + "\n" for line in lines))
-        return 0
-    except OptionError as e:
-        sys.stderr.write("run_clomp.sh: %s\n" % e)
-        return 2
-    except (IndexError, ValueError) as e:
-        sys.stderr.write("run_clomp.sh: --grain: %s\n" % for_terminal(str(e)))
-        return 2

@@ -33,6 +33,7 @@ import contextlib
 import hashlib
 import io
 import os
+import sys
 import re
 from typing import Dict, List, Optional
 
@@ -367,7 +368,7 @@ def load(path: str, label: str, signers: Optional[str] = None) -> List[Dict[str,
     if not os.path.lexists(path):
         raise SubmissionError("%s: no such file or directory" % for_terminal(path))
     if cluster_bundle.is_cluster(path):   # run_clomp.sh --nodes: each node's bundle a submission
-        return cluster_bundle.submissions(path, label, signers)
+        return cluster_bundle.submissions(path, label, signers, sys.modules[__name__])
     if os.path.isdir(path) and not os.path.islink(path):
         try:
             return [from_suite(path, label, signers=signers)]

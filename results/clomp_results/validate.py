@@ -314,7 +314,7 @@ def validate(path: str, out=sys.stdout, signers: Optional[str] = None, facts: Op
             print("%s: %s: --signers: a cluster bundle is not signed (sign and check each node's bundle)" % (ME, shown),
                   file=sys.stderr)
             return EXIT_NOT_A_BUNDLE
-        return cluster_bundle.validate(path, out)
+        return cluster_bundle.validate(path, out, sys.modules[__name__])   # each node's bundle: validate() here
     found: dict = {}
     verify = None
     if signers is not None:

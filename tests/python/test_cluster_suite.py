@@ -20,7 +20,8 @@ import unittest
 
 import render_fixture   # puts results/ on sys.path
 
-from clomp_results import bundle, cluster_bundle, cluster_suite
+from clomp_results import bundle, cluster_bundle, cluster_suite, validate
+from clomp_results import submissions as submissions_module
 from clomp_results.safe_io import Refused
 
 RESULTS = os.path.join(render_fixture.TOP, "results")
@@ -162,7 +163,7 @@ class ClusterBundles(unittest.TestCase):
 
     def verdict(self, path):
         buf = io.StringIO()
-        return cluster_bundle.validate(path, buf), buf.getvalue()
+        return cluster_bundle.validate(path, buf, validate), buf.getvalue()
 
     def node(self, **kw):
         entry = {"node": "n1", "status": "failed", "failure": "lost", "bundle": None, "summary": "summaries/n1.json"}
@@ -178,7 +179,7 @@ class ClusterBundles(unittest.TestCase):
         self.assertIn("  n1: FAILED, no bundle: lost", said)
         from clomp_results import submissions
         with self.assertRaises(submissions.SubmissionError):   # the buyer's table: no complete node, no submission
-            cluster_bundle.submissions(path, "c")
+            cluster_bundle.submissions(path, "c", None, submissions_module)
 
     def test_a_bad_index_is_refused_with_one_line(self):
         for index, why in ((self.node(bundle="../../etc/passwd"), "its bundle is not a member"),
