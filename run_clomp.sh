@@ -301,20 +301,6 @@ start_row_writer "$base"   # the runs' .summary rows: one Python process (suite/
 have_setsid=0
 command -v setsid >/dev/null 2>&1 && have_setsid=1
 
-# What the 2007 summary tells users to check after each key run: the text lines of the catalogue's run
-# set (suite/catalogue.sh), each as the block prints it ("%13s %8s:").
-key_lines=''
-key_report() {
-    local f=$1 name tag
-    if [ -z "$key_lines" ]; then
-        key_lines=$(figure_rows run measurement_name text_line | while IFS='|' read -r name tag; do
-            [ "$tag" = - ] || printf '%13s %8s:\n' "$name" "$tag"
-        done)
-    fi
-    echo "Key measurements from above run (if off, check environment):"
-    { [ -n "$key_lines" ] && grep -F -- "$key_lines" "$f"; } || echo "  (not available: the run failed)"
-}
-
 for ((i = 0; ; i++)); do
     run=$((i + 1))
     # From the end of the key runs on: --replicates auto's stage 2 adds target processes (suite/replicates.sh).

@@ -19,3 +19,17 @@ figure_rows() {
         ("," $c["sets"] ",") ~ ("," set ",") { line = ""; for (i = 1; i <= n; i++) line = line (i > 1 ? "|" : "") $c[w[i]]; print line }' \
         <<<"$list"
 }
+
+# What the 2007 summary tells users to check after each key run: the text lines of the catalogue's run
+# set, each as the block prints it ("%13s %8s:"). key_report FILE: those lines of FILE.
+key_lines=''
+key_report() {
+    local f=$1 name tag
+    if [ -z "$key_lines" ]; then
+        key_lines=$(figure_rows run measurement_name text_line | while IFS='|' read -r name tag; do
+            [ "$tag" = - ] || printf '%13s %8s:\n' "$name" "$tag"
+        done)
+    fi
+    echo "Key measurements from above run (if off, check environment):"
+    { [ -n "$key_lines" ] && grep -F -- "$key_lines" "$f"; } || echo "  (not available: the run failed)"
+}
