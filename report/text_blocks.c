@@ -99,8 +99,8 @@ static void print_paired_overhead(FILE *out, const Measurement *m)
     if (s->has_ci) {
         char b[32], c[32];
         fprintf(out, "%13s Pair Ovh: %s us/Loop, 95%% CI %s .. %s (Hodges-Lehmann, %s), " INTERVAL_SCOPE "%s\n",
-                m->schedule->name, measured_text(a, sizeof a, s->estimate, u, 3), measured_text(b, sizeof b, s->low, u, 3),
-                measured_text(c, sizeof c, s->high, u, 3), how, project);
+                m->schedule->name, measured_text(a, sizeof a, s->estimate, u, 3), bound_text(b, sizeof b, s->low, u, 3, -1),
+                bound_text(c, sizeof c, s->high, u, 3, +1), how, project);
     } else {
         fprintf(out, "%13s Pair Ovh: %s us/Loop, no 95%% CI from %ld blocks worth %.1f (needs 6 or more) (Hodges-Lehmann, %s)%s\n",
                 m->schedule->name, measured_text(a, sizeof a, s->estimate, 0.0, 2), p->blocks, p->effective_blocks, how, project);
@@ -118,15 +118,15 @@ static void print_median_overhead(FILE *out, const Measurement *m)
     if (m->has_overhead_ci) {
         double ou = 0.5 * (m->overhead_high - m->overhead_low);
         fprintf(out, "%13s Med. Ovh: %s us/Loop, 95%% CI %s .. %s, " INTERVAL_SCOPE "%s%s (%s%s)\n", name,
-                measured_text(a, sizeof a, m->overhead_us, ou, 3), measured_text(b, sizeof b, m->overhead_low, ou, 3),
-                measured_text(c, sizeof c, m->overhead_high, ou, 3),
+                measured_text(a, sizeof a, m->overhead_us, ou, 3), bound_text(b, sizeof b, m->overhead_low, ou, 3, -1),
+                bound_text(c, sizeof c, m->overhead_high, ou, 3, +1),
                 m->overhead_low <= 0.0 && m->overhead_high >= 0.0 ? ", within noise of 0" : "", project, how,
                 m->overhead_ci_paired ? "; interval paired by round" : "");
     } else if (m->has_round_range) {
         double ou = 0.5 * (m->round_range_high - m->round_range_low);
         fprintf(out, "%13s Med. Ovh: %s us/Loop, no 95%% CI from %ld rounds (needs 6); the rounds range %s .. %s, "
                      INTERVAL_SCOPE "%s (%s)\n", name, measured_text(a, sizeof a, m->overhead_us, ou, 3), m->rounds_done,
-                measured_text(b, sizeof b, m->round_range_low, ou, 3), measured_text(c, sizeof c, m->round_range_high, ou, 3),
+                bound_text(b, sizeof b, m->round_range_low, ou, 3, -1), bound_text(c, sizeof c, m->round_range_high, ou, 3, +1),
                 project, how);
     } else {
         fprintf(out, "%13s Med. Ovh: %s us/Loop, no 95%% CI%s (%s)\n", name,
@@ -169,7 +169,7 @@ static void print_statistics(FILE *out, const RunSetup *run, const Measurement *
             m->rounds_done, m->rounds_done == 1 ? "" : "s");
     if (st->has_ci)
         fprintf(out, "%13s   Median: %s us/Loop, 95%% CI %s .. %s, " INTERVAL_SCOPE "\n", name, measured_text(a, sizeof a, st->median, u, 3),
-                measured_text(b, sizeof b, st->ci_low, u, 3), measured_text(c, sizeof c, st->ci_high, u, 3));
+                bound_text(b, sizeof b, st->ci_low, u, 3, -1), bound_text(c, sizeof c, st->ci_high, u, 3, +1));
     else
         fprintf(out, "%13s   Median: %s us/Loop, no 95%% CI from %ld samples (needs 6 or more)\n", name,
                 measured_text(a, sizeof a, st->median, u, 3), st->n);
@@ -211,8 +211,8 @@ static void print_cycles(FILE *out, const RunSetup *run, const Measurement *m, i
     fprintf(out, "%13s   Cycles: %s", s->name, measured_text(a, sizeof a, cycles_from_us(rate, us), u, 0));
     if (has_ci) {
         char b[32], c[32];
-        fprintf(out, " (95%% CI %s .. %s, " INTERVAL_SCOPE ")", measured_text(b, sizeof b, cycles_from_us(rate, low), u, 0),
-                measured_text(c, sizeof c, cycles_from_us(rate, high), u, 0));
+        fprintf(out, " (95%% CI %s .. %s, " INTERVAL_SCOPE ")", bound_text(b, sizeof b, cycles_from_us(rate, low), u, 0, -1),
+                bound_text(c, sizeof c, cycles_from_us(rate, high), u, 0, +1));
     }
     fprintf(out, " %s, %s\n", what, cycle_clock_text(rate));
 }

@@ -120,8 +120,8 @@ void print_constructs(FILE *out, const RunRecord *r)
             measured_text(us, sizeof us, L->overhead.median, u, 3);
             if (L->overhead.has_ci) {
                 char lo[24], hi[24];
-                snprintf(ci, sizeof ci, "[%s, %s]", measured_text(lo, sizeof lo, L->overhead.ci_low, u, 3),
-                         measured_text(hi, sizeof hi, L->overhead.ci_high, u, 3));
+                snprintf(ci, sizeof ci, "[%s, %s]", bound_text(lo, sizeof lo, L->overhead.ci_low, u, 3, -1),
+                         bound_text(hi, sizeof hi, L->overhead.ci_high, u, 3, +1));
             }
             double cycles = cycles_from_us(&r->run->cycles, L->overhead.median);
             if (!isnan(cycles))

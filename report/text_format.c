@@ -69,6 +69,37 @@ const char *measured_text(char *buf, size_t size, double value, double uncertain
     return without_negative_zero(buf);
 }
 
+/* An interval's bound at the digits measured_text gives its estimate, rounded outward (DIRECTION -1
+ * for the low bound, +1 for the high): rounded to the nearest, "62 .. 270" would print as "100 .. 300",
+ * an interval narrower than the data's. */
+const char *bound_text(char *buf, size_t size, double bound, double uncertainty, int max_decimals, int direction)
+{
+    if (!isfinite(bound)) {
+        snprintf(buf, size, "N/A");
+        return buf;
+    }
+    int decimals = 0;
+    double unit;
+    if (uncertainty >= 10.0 && isfinite(uncertainty))
+        unit = pow(10.0, floor(log10(uncertainty) + 1e-6));
+    else {
+        decimals = decimals_for_uncertainty(uncertainty, max_decimals);
+        unit = pow(10.0, -decimals);
+    }
+    /* The tolerance keeps a bound that is already a whole number of units where it is. */
+    double units = direction < 0 ? floor(bound / unit + 1e-9) : ceil(bound / unit - 1e-9);
+    if (bound != 0.0 && (units == 0.0 || (units < 0.0) != (bound < 0.0))) {
+        /* Rounded past 0, a bound would say the interval reaches 0 when it does not: its own first
+           digit instead, still outward (4 of "4 .. 90" stays 4, as measured_text keeps it). */
+        double magnitude = floor(log10(fabs(bound)));
+        unit = pow(10.0, magnitude);
+        decimals = magnitude < 0.0 ? (int)-magnitude : 0;
+        units = direction < 0 ? floor(bound / unit + 1e-9) : ceil(bound / unit - 1e-9);
+    }
+    snprintf(buf, size, "%.*f", decimals, units * unit);
+    return without_negative_zero(buf);
+}
+
 double median_uncertainty(const SampleStats *st)
 {
     return st->has_ci ? 0.5 * (st->ci_high - st->ci_low) : st->sd;

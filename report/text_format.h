@@ -17,6 +17,7 @@ void print_escaped(FILE *out, const char *text);
  * when there is no uncertainty. Never "-0", and a nonzero value never
  * rounds to 0 (it keeps its own first significant digit). Returns buf. */
 const char *measured_text(char *buf, size_t size, double value, double uncertainty, int max_decimals);
+const char *bound_text(char *buf, size_t size, double bound, double uncertainty, int max_decimals, int direction);
 
 /* Half-width of a sample's median interval, or its standard deviation
  * when there are too few samples for an interval. */

@@ -18,8 +18,8 @@ static void print_value(FILE *out, const ProcessFigure *f, const LimitValue *v)
     fprintf(out, "%s %s", measured_text(a, sizeof a, v->value, u, decimals), f->unit);
     if (v->has_ci) {
         char lo[32], hi[32];
-        fprintf(out, ", 95%% CI %s .. %s", measured_text(lo, sizeof lo, v->low, u, decimals),
-                measured_text(hi, sizeof hi, v->high, u, decimals));
+        fprintf(out, ", 95%% CI %s .. %s", bound_text(lo, sizeof lo, v->low, u, decimals, -1),
+                bound_text(hi, sizeof hi, v->high, u, decimals, +1));
     }
 }
 

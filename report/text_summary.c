@@ -129,7 +129,7 @@ static void print_clock_note(FILE *out, const CycleRate *rate, const TargetJudge
     fprintf(out, " (counted in nominal TSC cycles at %.3f GHz; the cores at %.2f-%.2f GHz%s run %s .. %s core cycles)",
             rate->ghz, rate->core_min_ghz, rate->core_max_ghz,
             rate->core_range_known == CORE_RANGE_MEASURED ? " (measured on the team's threads before and after the timed runs)" : " (cpufreq)",
-            measured_text(a, sizeof a, j->core_low, u, 0), measured_text(b, sizeof b, j->core_high, u, 0));
+            bound_text(a, sizeof a, j->core_low, u, 0, -1), bound_text(b, sizeof b, j->core_high, u, 0, +1));
 }
 
 /* The clock the team's cores had (timing/core_clock.h), before and after the timed runs. */
@@ -164,8 +164,8 @@ static void print_target(FILE *out, const CycleRate *rate, const LlnlTarget *t, 
     fprintf(out, "%s: %s cycles", t->label, measured_text(a, sizeof a, j->cycles, u, 0));
     if (j->has_ci) {
         char b[32], c[32];
-        fprintf(out, " (95%% CI %s .. %s, " INTERVAL_SCOPE ")", measured_text(b, sizeof b, j->cycles_low, u, 0),
-                measured_text(c, sizeof c, j->cycles_high, u, 0));
+        fprintf(out, " (95%% CI %s .. %s, " INTERVAL_SCOPE ")", bound_text(b, sizeof b, j->cycles_low, u, 0, -1),
+                bound_text(c, sizeof c, j->cycles_high, u, 0, +1));
     }
     if (t->below_cycles <= 0.0) {
         fprintf(out, ", %s\n", t->not_judged);

@@ -29,7 +29,7 @@ static const char *with_interval(char *buf, size_t size, double value, double lo
     }
     double u = 0.5 * (high - low);
     snprintf(buf, size, "%s%s (95%% CI %s .. %s)", measured_text(a, sizeof a, value, u, 3), unit,
-             measured_text(b, sizeof b, low, u, 3), measured_text(c, sizeof c, high, u, 3));
+             bound_text(b, sizeof b, low, u, 3, -1), bound_text(c, sizeof c, high, u, 3, +1));
     return buf;
 }
 

@@ -6,6 +6,7 @@
  * spread supports. Measurements are constructed by hand here. */
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "kernels/schedule.h"
@@ -198,7 +199,8 @@ static void test_lines_and_warnings(void)
     stat.overhead_low = -4.0;
     stat.overhead_high = 6.0;
     block(&run, &stat, &serial, &best);
-    ok(strstr(text, "   Static OMP   Cycles: 2000 (95% CI -10000 .. 10000, within this process) of CLOMP overhead") != NULL,
+    /* -8000 .. 12000 cycles at the estimate's digits (10000s), rounded outward: never narrower than the data. */
+    ok(strstr(text, "   Static OMP   Cycles: 2000 (95% CI -10000 .. 20000, within this process) of CLOMP overhead") != NULL,
        "an estimate rounded to its interval's digits keeps its first digit, with the interval beside it: %s",
        line_with("Cycles:"));
     stat.has_overhead_ci = 0;
@@ -243,6 +245,33 @@ static void test_measured_text(void)
     ok(strcmp(measured_text(buf, sizeof buf, -0.2, 5.0, 0), "-0.2") == 0, "a small negative value keeps its sign and digit");
     ok(strcmp(measured_text(buf, sizeof buf, 0.004, 0.05, 3), "0.004") == 0, "0.004 +- 0.05 prints as 0.004, not 0.00");
     ok(strcmp(measured_text(buf, sizeof buf, -0.6, 5.0, 0), "-1") == 0, "a negative value that does not round to zero keeps its sign");
+}
+
+/* bound_text: an interval's bounds rounded outward at the estimate's digits, against a brute-force
+ * check: the printed low never above the bound, the printed high never below it, each within one
+ * unit of the digits printed, and neither crossing 0. */
+static void test_bound_text(void)
+{
+    char buf[64];
+    ok(strcmp(bound_text(buf, sizeof buf, 61.9, 103.8, 3, -1), "0") != 0 &&
+       strcmp(bound_text(buf, sizeof buf, 61.9, 103.8, 3, -1), "60") == 0, "61.9 with +- 104 prints as 60, not 100");
+    ok(strcmp(bound_text(buf, sizeof buf, 269.5, 103.8, 3, +1), "300") == 0, "269.5 with +- 104 prints as 300");
+    ok(strcmp(bound_text(buf, sizeof buf, 4.0, 45.0, 0, -1), "4") == 0, "a positive low bound never prints as 0");
+    ok(strcmp(bound_text(buf, sizeof buf, -40.0, 300.0, 0, -1), "-100") == 0, "-40 with +- 300 prints as -100 (outward), never 0");
+    ok(strcmp(bound_text(buf, sizeof buf, 2.0, 0.5, 3, -1), "2.0") == 0, "a bound already at the digits stays");
+    int bad = 0;
+    unsigned seed = 12345;
+    for (int i = 0; i < 20000; i++) {
+        seed = seed * 1103515245u + 12345u;
+        double b = ((double)(seed % 2000001u) - 1000000.0) / pow(10.0, (double)(seed % 7u));
+        seed = seed * 1103515245u + 12345u;
+        double u = (double)(seed % 100000u + 1u) / pow(10.0, (double)(seed % 6u));
+        double lo = strtod(bound_text(buf, sizeof buf, b, u, 3, -1), NULL);
+        double hi = strtod(bound_text(buf, sizeof buf, b, u, 3, +1), NULL);
+        if (lo > b + 1e-9 * fabs(b) || hi < b - 1e-9 * fabs(b) || (b > 0.0 && lo <= 0.0) || (b < 0.0 && hi >= 0.0))
+            bad++;
+    }
+    ok(bad == 0, "20,000 random bounds: low printed <= bound <= high printed, neither crossing 0 (%d wrong)", bad);
 }
 
 /* summarize_measurement: us/Loop is the median chunk over all rounds; the
@@ -341,6 +370,7 @@ int main(void)
     test_round_range_noise();
     test_lines_and_warnings();
     test_measured_text();
+    test_bound_text();
     test_summarize();
     test_table_summary();
     return done_testing();
