@@ -167,7 +167,8 @@ void print_verdict(FILE *out, const RunRecord *r)
                 straddles ? "the overhead's interval (or its rounds' range) holds 0: a cost cannot be told from none"
                           : "chunk times vary by more than 10% (the WARNING lines)");
     else if (r->noise != NULL && r->noise->busy_judged)
-        fprintf(out, "Quiet enough: yes: the noise census found no CPU taken by other work, and chunk times vary by less than 10%%.\n");
+        fprintf(out, "Quiet enough: yes: the noise census found no team thread losing %.0f%% or more of its time to other "
+                     "work, and chunk times vary by less than 10%%.\n", 100.0 * r->noise->busy_threshold);
     else
         fprintf(out, "Quiet enough: chunk times vary by less than 10%%, but no noise census ran to say no CPU was busy.\n");
 }

@@ -115,7 +115,8 @@ def submission_reasons(suite: Suite, cores: int) -> List[str]:
             continue
         why = busy_reason(rec)
         if why:
-            group = why if "not measured" in why else "the noise census found the node busy"
+            # busy (a thread lost 25% or more: no result) and not quiet (above 10%: not submission-grade) apart
+            group = why if "not measured" in why else why.partition(":")[0]
             busy.setdefault(group, []).append(p.index)
             first_detail.setdefault(group, "run %d: %s" % (p.index, why))
         invalid = [m.name for m in rec.measurements if m.valid is False]
