@@ -61,7 +61,7 @@ int judge_answer(int argc, char **argv)
         snprintf(text, sizeof text, "not met (in any of %ld processes; %d needed for a 95%% statement)", n,
                  JUDGE_FEWEST_FOR_95);
     else
-        snprintf(text, sizeof text, "undecided (%ld processes on both sides of the target)", n);
+        snprintf(text, sizeof text, "undecided (the %ld processes' range, at the cores' clock range, holds the target)", n);
     field_raw("verdict", verdict, 1);
     field_number("core_low", core_low);
     field_number("core_high", core_high);

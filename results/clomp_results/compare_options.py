@@ -133,6 +133,8 @@ def parse_compare(cores: str, args: List[str]) -> List[str]:
             flags.add(arg)
         elif name in ("--json", "--csv"):
             raise Refused("--compare: clomp's %s is the driver's own (the results go to --out)" % name)
+        elif arg == "--dry-run":   # clomp's own --dry-run would still start every process and write the report
+            raise Refused("--compare has no dry run (it runs its processes; ./run_clomp.sh --dry-run plans a suite)")
         elif arg == "--":
             clomp += args[i + 1:]
             break
@@ -177,6 +179,8 @@ def parse_ompt_tax(args: List[str]) -> List[str]:
             quick = True
         elif arg == "--force":
             force = True
+        elif arg == "--dry-run":
+            raise Refused("--ompt-tax has no dry run (it runs its processes; ./run_clomp.sh --dry-run plans a suite)")
         elif name in ("--ompt", "--compare"):
             raise Refused("--ompt-tax: the tool is the driver's to choose (no --ompt)" if name == "--ompt"
                           else "--ompt-tax: give the side with --side, not --compare")

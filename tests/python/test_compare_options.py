@@ -53,6 +53,7 @@ class ParseCompare(unittest.TestCase):
             (["--replicates", "3"], "--compare: '' is not A,B"),
             (["--compare", "a,b", "--csv"], "--compare: clomp's --csv is the driver's own (the results go to --out)"),
             (["--compare", "a,b", "--json=x"], "--compare: clomp's --json is the driver's own"),
+            (["--compare", "a,b", "--dry-run"], "--compare has no dry run (it runs its processes"),
             # the exact signed-rank test's smallest p from n pairs is 2/2^n: 0.25 from 3, 0.0625 from 5 (issue 43, item 6)
             (["--compare", "a,b", "--replicates", "3"], "--replicates 3: 3 pairs can never show a difference at p <= 0.05 "
              "with the exact signed-rank test (the smallest p from 3 pairs is 0.25); it needs 6 pairs"),
@@ -100,6 +101,7 @@ class ParseOmptTax(unittest.TestCase):
             (["--side", "gnu+CLOMP_OMPT=trivial"], "--side: the driver sets CLOMP_OMPT itself"),
             (["--ompt=trivial"], "--ompt-tax: the tool is the driver's to choose (no --ompt)"),
             (["--compare", "a,b"], "--ompt-tax: give the side with --side, not --compare"),
+            (["--dry-run"], "--ompt-tax has no dry run (it runs its processes; ./run_clomp.sh --dry-run plans a suite)"),
         ]
         for args, want in cases:
             with self.assertRaises(Refused, msg=args) as caught:
