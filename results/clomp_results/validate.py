@@ -360,14 +360,15 @@ def validate(path: str, out=sys.stdout, signers: Optional[str] = None, facts: Op
     if facts is not None and signer is not None:
         facts["signer"] = signer.text()
     if reasons:
-        print("%s: %s: INVALID (%d reasons)" % (ME, shown, len(reasons)), file=out)
+        print("%s: %s: INVALID (%d reason%s)" % (ME, shown, len(reasons), "" if len(reasons) == 1 else "s"), file=out)
         say_reasons(reasons, out)
         return EXIT_INVALID
     summary = "%d runs, all present and verified; manifest intact; records match the plan and agree with the tables, the text and the machine description; no fast-math; %s threads on %d cores%s" % (
         len(suite.plan), suite.env.max_threads, cores, note)
     why = grade.submission_reasons(suite, cores)
     if why:
-        print("%s: %s: VALID, NOT SUBMISSION-GRADE%s: %s (%d reasons)" % (ME, shown, signed, summary, len(why)), file=out)
+        print("%s: %s: VALID, NOT SUBMISSION-GRADE%s: %s (%d reason%s)" % (ME, shown, signed, summary, len(why),
+                                                                             "" if len(why) == 1 else "s"), file=out)
         say_reasons([for_terminal(r) for r in why], out)
     else:
         print("%s: %s: VALID%s: %s" % (ME, shown, signed, summary), file=out)

@@ -70,7 +70,7 @@ class Signatures(unittest.TestCase):
         self.sign(self.key)
         good = open(self.bundle, "rb").read()
         # A byte of the gzip header's time (the archive still unpacks), then one of the data (it does not).
-        for at, said in ((4, r"INVALID \(1 reasons\)\n  - signature: .*does not verify the bundle as signed by vendor@example\.com"),
+        for at, said in ((4, r"INVALID \(1 reason\)\n  - signature: .*does not verify the bundle as signed by vendor@example\.com"),
                          (len(good) // 2, r"INVALID: refused: .*; signature: .*does not verify")):
             data = bytearray(good)
             data[at] ^= 1
