@@ -32,21 +32,9 @@ def ordered(why) -> List[str]:
     return [r for r in REASONS if why.get(r)] + sorted(r for r in why if r not in REASONS and why[r])
 
 
-# clomp's own rule (measure/noise_record.h NOISE_BUSY_LOST_SHARE): a team thread that lost this share
-# of its time or more makes the run busy.
-BUSY_LOST_SHARE = 0.25
-
-
 def busy(doc) -> bool:
-    """The run's census says busy; a record from before the census said so itself (no `busy` member,
-    schema minor < 7) is judged by clomp's rule on its threads' lost shares."""
     census = (doc or {}).get("noise_census") if isinstance(doc, dict) else None
-    if not isinstance(census, dict):
-        return False
-    if "busy" in census:
-        return census.get("busy") is True
-    lost = [t.get("lost_fraction") for t in census.get("threads") or [] if isinstance(t, dict)]
-    return any(isinstance(x, (int, float)) and x >= BUSY_LOST_SHARE for x in lost)
+    return isinstance(census, dict) and census.get("busy") is True
 
 
 def measurement(doc, key):
