@@ -9,10 +9,13 @@ name. No figure is listed here: clomp says which. Standard library only.
                                             read these), or KEY=n/a  # why, when the run gave
                                             it no value
     clomp_figures.py [--clomp PATH] --list  the figures: key, unit and label (tab-separated)
+    clomp_figures.py --shape THREADS ZONES  "numParts zonesPerPart" for a team: parts follow the team as in
+                                            make run and the suite (64 parts where THREADS divides 64)
 
 The binary is --clomp's, else $CLOMP, else this tree's ./clomp: the one
 whose CSV is read, so that its catalogue and its columns agree.
-From Python (integrations/reframe/clomp_check.py): figures(clomp) and read(csv_path, figures).
+From Python (integrations/reframe/clomp_check.py): figures(clomp), read(csv_path, figures) and
+shape(threads, zones).
 A figure the run did not give as a result has no value, never a number
 made up for it: its cell is empty (not measured, or taken against a Serial
 Ref or Bestcase OMP that is not a result), or its row is not a result by
@@ -107,14 +110,31 @@ def _why_none(row: Dict[str, str], rows: List[Dict[str, str]]) -> str:
     return "clomp's CSV has no value for it"
 
 
+def shape(threads: int, zones: int) -> Tuple[int, int]:
+    """(numParts, zonesPerPart) for a team of THREADS and about ZONES zones: the rule make run and the
+    suite use (suite/common.sh team_shape), from this tree's results package (grain_plan.shape), so that
+    every thread has a part at any team size (64 parts at 128 threads would leave half the team idle)."""
+    sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "results"))
+    writes, sys.dont_write_bytecode = sys.dont_write_bytecode, True   # a harness writes nothing into the tree
+    try:
+        from clomp_results.grain_plan import shape as team_shape
+    finally:
+        sys.dont_write_bytecode = writes
+    return team_shape(threads, zones)
+
+
 def main(argv: List[str]) -> int:
+    if len(argv) == 3 and argv[0] == "--shape" and argv[1].isdigit() and argv[2].isdigit() and int(argv[1]) > 0 \
+            and int(argv[2]) > 0:
+        print("%d %d" % shape(int(argv[1]), int(argv[2])))
+        return 0
     clomp = None
     if len(argv) >= 2 and argv[0] == "--clomp":
         clomp, argv = argv[1], argv[2:]
     elif argv and argv[0].startswith("--clomp="):
         clomp, argv = argv[0][len("--clomp="):], argv[1:]
     if len(argv) != 1 or (argv[0].startswith("-") and argv[0] != "--list"):
-        print("usage: clomp_figures.py [--clomp PATH] CSV | --list", file=sys.stderr)
+        print("usage: clomp_figures.py [--clomp PATH] CSV | --list | --shape THREADS ZONES", file=sys.stderr)
         return 2
     try:
         chosen = figures(clomp)

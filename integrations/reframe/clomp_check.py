@@ -29,7 +29,9 @@ SOURCE = os.path.dirname(os.path.dirname(HERE))        # the clomp tree this fil
 sys.path.insert(0, os.path.dirname(HERE))
 import clomp_figures  # noqa: E402  (integrations/clomp_figures.py: the figures of merit, from clomp's catalogue)
 
-# CLOMP 1.2's inputs (clomp --help) after numThreads: allocThreads numParts zonesPerPart zoneSize flopScale.
+# CLOMP 1.2's inputs (clomp --help) after numThreads: allocThreads numParts zonesPerPart zoneSize flopScale;
+# numParts x zonesPerPart is the loop's size: the parts follow the team (clomp_figures.shape) where 64 would
+# leave threads without a part.
 INPUTS = {'target': (1, 64, 100, 32, 1), 'membound': (1, 64, 10000, 512, 1)}
 
 
@@ -121,7 +123,10 @@ class clomp_check(rfm.RunOnlyRegressionTest):
         self.num_cpus_per_task = self.num_threads
         self.env_vars = {'OMP_WAIT_POLICY': self.wait_policy, 'OMP_PROC_BIND': self.proc_bind,
                          'OMP_PLACES': self.places}
-        inputs = [str(self.num_threads)] + [str(i) for i in INPUTS[self.input_name]] + [str(self.time_scale)]
+        alloc, parts, zpp, zone_size, flop_scale = INPUTS[self.input_name]
+        parts, zpp = clomp_figures.shape(self.num_threads, parts * zpp)   # parts follow the team (make run's rule)
+        inputs = [str(self.num_threads)] + [str(i) for i in (alloc, parts, zpp, zone_size, flop_scale)] + \
+            [str(self.time_scale)]
         self.executable_opts = ['--json=clomp.json', '--csv=clomp.csv', '--caliper-json=clomp.cali.json'] + inputs
         self.keep_files = ['clomp.json', 'clomp.csv', 'clomp.cali.json']
 
