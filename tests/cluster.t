@@ -309,9 +309,11 @@ report_nodes() { python3 -c 'import json,sys; print(" ".join("%s %s" % (n["node"
 # had its own noise census say busy, else "not busy": read from the node's records, not the report.
 busy_oracle() {
     python3 - "$cluster/nodes/$1" "$1" <<'PY'
-import glob, json, os, sys
+import glob, json, os, re, sys
 d, node = sys.argv[1:3]
-runs = sorted(glob.glob(os.path.join(d, "CLOMP_%s_1_key.run*.json" % node)), key=lambda p: int(p.rsplit("run", 1)[1][:-5]))
+# The records only: a run's Caliper profile (.run<N>.cali.json) lies beside each.
+runs = [p for p in glob.glob(os.path.join(d, "CLOMP_%s_1_key.run*.json" % node)) if re.search(r"\.run[0-9]+\.json$", p)]
+runs.sort(key=lambda p: int(re.search(r"\.run([0-9]+)\.json$", p).group(1)))
 docs = [json.load(open(p)) for p in runs]
 target = [x for x in docs if x["inputs"] == docs[0]["inputs"]]
 print("busy" if any((x.get("noise_census") or {}).get("busy") is True for x in target) else "not busy")
