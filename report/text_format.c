@@ -44,28 +44,35 @@ static const char *first_digit_text(char *buf, size_t size, double value)
     return buf;
 }
 
+/* The last digit an uncertainty supports: its unit (tens or hundreds from 10 up, else a decimal
+ * place) and the decimals that print it. One rule for an estimate and its interval's bounds. */
+static double printed_unit(double uncertainty, int max_decimals, int *decimals)
+{
+    if (uncertainty >= 10.0 && isfinite(uncertainty)) {
+        *decimals = 0;
+        return pow(10.0, floor(log10(uncertainty) + 1e-6));
+    }
+    *decimals = decimals_for_uncertainty(uncertainty, max_decimals);
+    return pow(10.0, -*decimals);
+}
+
 const char *measured_text(char *buf, size_t size, double value, double uncertainty, int max_decimals)
 {
     if (!isfinite(value)) {
         snprintf(buf, size, "N/A");
         return buf;
     }
-    if (value != 0.0 && isfinite(uncertainty) && uncertainty > 0.0) {
-        /* Never round a nonzero estimate to 0: an overhead of 11 us is not
-         * "0 cycles" because its interval is wide; the interval, printed
-         * beside it, says how little its digits mean. */
-        double unit = uncertainty >= 10.0 ? pow(10.0, floor(log10(uncertainty) + 1e-6))
-                                          : pow(10.0, -decimals_for_uncertainty(uncertainty, max_decimals));
-        if (fabs(value) < 0.5 * unit)
-            return first_digit_text(buf, size, value);
-    }
-    if (uncertainty >= 10.0 && isfinite(uncertainty)) {
-        /* Tens or hundreds are the last digit the data supports. */
-        double unit = pow(10.0, floor(log10(uncertainty) + 1e-6));
+    int decimals;
+    double unit = printed_unit(uncertainty, max_decimals, &decimals);
+    /* Never round a nonzero estimate to 0: an overhead of 11 us is not
+     * "0 cycles" because its interval is wide; the interval, printed
+     * beside it, says how little its digits mean. */
+    if (value != 0.0 && isfinite(uncertainty) && uncertainty > 0.0 && fabs(value) < 0.5 * unit)
+        return first_digit_text(buf, size, value);
+    if (decimals == 0 && uncertainty >= 10.0)   /* tens or hundreds: the last digit the data supports */
         snprintf(buf, size, "%.0f", nearbyint(value / unit) * unit);
-        return without_negative_zero(buf);
-    }
-    snprintf(buf, size, "%.*f", decimals_for_uncertainty(uncertainty, max_decimals), value);
+    else
+        snprintf(buf, size, "%.*f", decimals, value);
     return without_negative_zero(buf);
 }
 
@@ -78,14 +85,8 @@ const char *bound_text(char *buf, size_t size, double bound, double uncertainty,
         snprintf(buf, size, "N/A");
         return buf;
     }
-    int decimals = 0;
-    double unit;
-    if (uncertainty >= 10.0 && isfinite(uncertainty))
-        unit = pow(10.0, floor(log10(uncertainty) + 1e-6));
-    else {
-        decimals = decimals_for_uncertainty(uncertainty, max_decimals);
-        unit = pow(10.0, -decimals);
-    }
+    int decimals;
+    double unit = printed_unit(uncertainty, max_decimals, &decimals);
     /* The tolerance keeps a bound that is already a whole number of units where it is. */
     double units = direction < 0 ? floor(bound / unit + 1e-9) : ceil(bound / unit - 1e-9);
     if (bound != 0.0 && (units == 0.0 || (units < 0.0) != (bound < 0.0))) {
