@@ -49,14 +49,9 @@ like "$err" 'CORAL Benchmark Version 1.2' "... and the text report on stderr"
 run_clomp "${small[@]}" --json="$tmp/record.json" --caliper-json="$tmp/profile.cali.json" "${input[@]}"
 is "$rc" 0 "a run with --constructs and --limits writes its profile (stderr: $err)"
 if command -v python3 >/dev/null 2>&1; then
-    # The Python tests' TAP lines, each one of this file's.
-    while IFS= read -r line; do
-        case $line in
-        "ok "*) ok 0 "${line#ok * - }" ;;
-        "not ok "*) ok 1 "${line#not ok * - }" ;;
-        "# "*) diag "${line#\# }" ;;
-        esac
-    done < <(cd "$top/tests/python" && CLOMP_PROFILE_DIR=$tmp python3 tap_runner.py test_profiles.py 2>&1)
+    # The Python tests' TAP lines, each one of this file's, then their runner's plan and exit status.
+    relay_tap "the profile's Python tests all ran and their runner exited 0" \
+        env -C "$top/tests/python" CLOMP_PROFILE_DIR="$tmp" python3 tap_runner.py test_profiles.py
 else
     skip "the profile against its record" "python3 not installed"
 fi

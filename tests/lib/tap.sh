@@ -78,6 +78,34 @@ todo() {
     tap_todo=$1
 }
 
+# relay_tap DESC CMD...: runs CMD, a TAP producer (tests/python/tap_runner.py),
+# and reports each of its results as one of this file's (its comments as
+# diagnostics), then one more, DESC: that CMD printed a plan of at least one
+# test, gave exactly that many results and exited 0. A runner that dies, skips
+# its plan or stops short fails here, not silently. Returns 1 when any of
+# these failed.
+relay_tap() {
+    local desc=$1 file line plan='' count=0 status failed=0
+    shift
+    file=$(mktemp) || { echo "Bail out! mktemp failed"; exit 255; }
+    "$@" >"$file" 2>&1
+    status=$?
+    while IFS= read -r line; do
+        case $line in
+        "ok "*" # SKIP "*) count=$((count + 1)); line=${line#ok * - }; skip "${line% \# SKIP *}" "${line##* \# SKIP }" ;;
+        "ok "*) count=$((count + 1)); ok 0 "${line#ok * - }" ;;
+        "not ok "*) count=$((count + 1)); ok 1 "${line#not ok * - }" || failed=1 ;;
+        1..*) plan=${line#1..} ;;
+        "# "*) diag "${line#\# }" ;;
+        *) diag "$line" ;;
+        esac
+    done <"$file"
+    rm -f "$file"
+    ok "$([[ $plan =~ ^[1-9][0-9]*$ ]] && [ "$count" = "$plan" ] && [ "$status" = 0 ]; echo $?)" \
+        "$desc (plan ${plan:-none}, $count results, exit status $status)" || failed=1
+    return "$failed"
+}
+
 # Test lanes: `make check` runs the quick lane (every feature, a few minutes),
 # `make check-all` the full lane (everything: long matrices, guests, Slurm).
 # A test run by hand is in the full lane unless CLOMP_TEST_LANE=quick.
