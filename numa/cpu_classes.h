@@ -2,7 +2,7 @@
  * --limits: its pairs' round trips by class, docs/limits.md): the same
  * core (SMT siblings), the same last-level cache (L3: a CCX or chiplet on
  * AMD, usually the whole socket on Intel), the same socket, or not. Data and
- * arithmetic only; thread_placement.h reads a CPU's place from sysfs. */
+ * arithmetic only; cpu_place.h reads a CPU's place from sysfs. */
 #ifndef CLOMP_CPU_CLASSES_H
 #define CLOMP_CPU_CLASSES_H
 

@@ -1,73 +1,12 @@
 #include "node_topology.h"
 
 #include <dirent.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
+#include "cpu_place.h"
 #include "thread_placement.h"
-
-int read_root_file(const char *root, const char *path, char *buf, size_t size)
-{
-    char full[1024];
-    if (snprintf(full, sizeof full, "%s%s", root, path) >= (int)sizeof full)
-        return -1;
-    int fd = open(full, O_RDONLY | O_CLOEXEC);
-    if (fd < 0)
-        return -1;
-    size_t used = 0;
-    ssize_t n;
-    while (used + 1 < size && (n = read(fd, buf + used, size - 1 - used)) > 0)
-        used += (size_t)n;
-    close(fd);
-    buf[used] = '\0';
-    return used > 0 ? 0 : -1;
-}
-
-static int read_int(const char *root, const char *path, int *value)
-{
-    char text[32], *end;
-    if (read_root_file(root, path, text, sizeof text) != 0)
-        return -1;
-    long v = strtol(text, &end, 10);
-    if (end == text || v < -1 || v > 1L << 30)
-        return -1;
-    *value = (int)v;
-    return 0;
-}
-
-/* The lowest CPU of a sysfs CPU list file, or -1. */
-static int first_of_list(const char *root, const char *path)
-{
-    static unsigned char marks[TOPOLOGY_MAX_CPUS];
-    char text[4096];
-    if (read_root_file(root, path, text, sizeof text) != 0 || parse_cpu_list(text, marks, TOPOLOGY_MAX_CPUS) <= 0)
-        return -1;
-    for (int c = 0; c < TOPOLOGY_MAX_CPUS; c++)
-        if (marks[c])
-            return c;
-    return -1;
-}
-
-/* The L3 (unified or data) cache's sharing, among the CPU's cache indexes. */
-static int l3_of(const char *root, int cpu)
-{
-    char path[160], type[32];
-    for (int i = 0; i < 16; i++) {
-        int level;
-        snprintf(path, sizeof path, "/sys/devices/system/cpu/cpu%d/cache/index%d/level", cpu, i);
-        if (read_int(root, path, &level) != 0)
-            continue;
-        snprintf(path, sizeof path, "/sys/devices/system/cpu/cpu%d/cache/index%d/type", cpu, i);
-        if (level != 3 || (read_root_file(root, path, type, sizeof type) == 0 && strncmp(type, "Instruction", 11) == 0))
-            continue;
-        snprintf(path, sizeof path, "/sys/devices/system/cpu/cpu%d/cache/index%d/shared_cpu_list", cpu, i);
-        return first_of_list(root, path);
-    }
-    return -1;
-}
 
 /* Each node's cpulist marks its CPUs' node. */
 static void read_nodes(const char *root, NodeTopology *t)
@@ -98,10 +37,11 @@ static void read_nodes(const char *root, NodeTopology *t)
 int read_node_topology(const char *root, NodeTopology *t)
 {
     static unsigned char online[TOPOLOGY_MAX_CPUS];
-    char text[4096], path[160];
+    char text[4096], cpu_root[1024];
     memset(t, 0, sizeof *t);
     if (read_root_file(root, "/sys/devices/system/cpu/online", text, sizeof text) != 0 ||
-        parse_cpu_list(text, online, TOPOLOGY_MAX_CPUS) <= 0)
+        parse_cpu_list(text, online, TOPOLOGY_MAX_CPUS) <= 0 ||
+        snprintf(cpu_root, sizeof cpu_root, "%s%s", root, SYSFS_CPU_ROOT) >= (int)sizeof cpu_root)
         return -1;
     for (int c = 0; c < TOPOLOGY_MAX_CPUS; c++) {
         TopologyCpu *p = &t->cpu[c];
@@ -111,18 +51,12 @@ int read_node_topology(const char *root, NodeTopology *t)
         if (!p->online)
             continue;
         t->cpus = c + 1;
-        snprintf(path, sizeof path, "/sys/devices/system/cpu/cpu%d/topology/thread_siblings_list", c);
-        int first = first_of_list(root, path);
-        if (first < 0) {
-            snprintf(path, sizeof path, "/sys/devices/system/cpu/cpu%d/topology/core_cpus_list", c);
-            first = first_of_list(root, path);
-        }
-        if (first >= 0)
-            p->core = first;
-        snprintf(path, sizeof path, "/sys/devices/system/cpu/cpu%d/topology/physical_package_id", c);
-        if (read_int(root, path, &p->socket) != 0)
-            p->socket = -1;
-        p->l3 = l3_of(root, c);
+        CpuPlace place;
+        read_cpu_place(cpu_root, c, &place);
+        if (place.smt_group >= 0)
+            p->core = place.smt_group;
+        p->socket = place.socket;
+        p->l3 = place.l3_group;
     }
     read_nodes(root, t);
     return 0;

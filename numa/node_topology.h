@@ -3,12 +3,14 @@
  * CPUs (the job's, the node's). Read from a root directory: "" is the
  * running system; tests and emulated nodes give a stand-in tree holding
  * sys/devices/system/cpu and sys/devices/system/node as the kernel lays them
- * out. Plain reads (open/read, no stdio): it may run before the mesh is
- * built, whose heap it must not move. */
+ * out. Each CPU's files are read as --limits reads them (cpu_place.h);
+ * plain reads (root_file.h): it may run before the mesh is built. */
 #ifndef CLOMP_NODE_TOPOLOGY_H
 #define CLOMP_NODE_TOPOLOGY_H
 
 #include <stddef.h>
+
+#include "root_file.h"
 
 /* CPUs it can describe: glibc's default cpu_set_t. */
 #define TOPOLOGY_MAX_CPUS 1024
@@ -43,9 +45,5 @@ int read_node_topology(const char *root, NodeTopology *t);
 /* The counts among the online CPUs marked in cpus[0..TOPOLOGY_MAX_CPUS-1]
  * (NULL: every online CPU). */
 void count_domains(const NodeTopology *t, const unsigned char *cpus, DomainCounts *d);
-
-/* A small file under root into buf (NUL-terminated, at most size - 1
- * bytes): 0, or -1 when it cannot be read or is empty. */
-int read_root_file(const char *root, const char *path, char *buf, size_t size);
 
 #endif

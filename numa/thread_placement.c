@@ -9,26 +9,11 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "cpu_place.h"
 #include "placement.h"
 
-#define SYSFS_CPU_ROOT "/sys/devices/system/cpu"
 /* CPUs this report can describe: glibc's default cpu_set_t. */
 #define MAX_CPUS CPU_SETSIZE
-
-static int read_int_file(const char *path, int *value)
-{
-    FILE *f = fopen(path, "r");
-    if (f == NULL)
-        return -1;
-    char text[32], *end;
-    int ok = fgets(text, sizeof text, f) != NULL;
-    fclose(f);
-    long v = ok ? strtol(text, &end, 10) : 0;
-    if (!ok || end == text || v < -1 || v > 1L << 30)
-        return -1;
-    *value = (int)v;
-    return 0;
-}
 
 void cpu_topology(const char *root, int cpu, int *core, int *socket, int *node)
 {
@@ -36,12 +21,10 @@ void cpu_topology(const char *root, int cpu, int *core, int *socket, int *node)
     *core = *socket = *node = -1;
     if (cpu < 0)
         return;
-    snprintf(path, sizeof path, "%s/cpu%d/topology/core_id", root, cpu);
-    if (read_int_file(path, core) != 0)
-        *core = -1;
-    snprintf(path, sizeof path, "%s/cpu%d/topology/physical_package_id", root, cpu);
-    if (read_int_file(path, socket) != 0)
-        *socket = -1;
+    CpuPlace place;
+    read_cpu_place(root, cpu, &place);
+    *core = place.core;
+    *socket = place.socket;
     /* The node is a "nodeN" link in the CPU's directory. */
     snprintf(path, sizeof path, "%s/cpu%d", root, cpu);
     DIR *dir = opendir(path);
