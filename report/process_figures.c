@@ -5,10 +5,32 @@
 
 static LimitValue value_of(double value, int has_ci, double low, double high, const char *not_a_result)
 {
-    LimitValue v = {!isnan(value), value, has_ci && !isnan(value), low, high, not_a_result, 0, NULL};
+    LimitValue v = {!isnan(value), value, has_ci && !isnan(value), low, high, not_a_result, 0, NULL, NULL};
     if (!v.has_ci)
         v.low = v.high = NAN;
     return v;
+}
+
+/* What a figure lacks where it is N/A, in the order it is needed. */
+#define NO_PAIR "no pair's round trip is a result"
+#define NO_CLOCK "no core clock (not measured, no --ghz): nothing in cycles"
+
+/* `v`, saying `missing` where it has no value. */
+static LimitValue lacking(LimitValue v, const char *missing)
+{
+    if (!v.available)
+        v.missing = missing;
+    return v;
+}
+
+static const char *round_trip_missing(const LimitsRecord *l)
+{
+    return l->all.pairs == 0 ? NO_PAIR : NULL;
+}
+
+static const char *cycles_missing(const LimitsRecord *l)
+{
+    return l->all.pairs == 0 ? NO_PAIR : !(l->cycles_ghz > 0.0) ? NO_CLOCK : NULL;
 }
 
 /* A timing's median over its repetitions, times `scale` (1: ns; the clock's GHz: cycles). */
@@ -16,7 +38,9 @@ static LimitValue timing_value(const LimitsRecord *l, int id, double scale)
 {
     const LimitTiming *t = &l->timing[id];
     if (!t->measured)
-        return value_of(NAN, 0, NAN, NAN, NULL);
+        return lacking(value_of(NAN, 0, NAN, NAN, NULL), "not timed");
+    if (!(scale > 0.0))
+        return lacking(value_of(NAN, 0, NAN, NAN, NULL), NO_CLOCK);
     LimitValue v = value_of(t->ns.median * scale, t->ns.has_ci, t->ns.ci_low * scale, t->ns.ci_high * scale,
                             t->invalid ? t->invalid_reason : NULL);
     v.note = t->name;   /* said where it is another figure's: the best reference's */
@@ -37,22 +61,37 @@ static LimitValue derived_value(const LimitDerived *d, double scale)
     return v;
 }
 
-static LimitValue round_trip_min(const LimitsRecord *l) { return value_of(l->all.min_ns, 0, NAN, NAN, NULL); }
-static LimitValue round_trip_median(const LimitsRecord *l) { return value_of(l->all.median_ns, 0, NAN, NAN, NULL); }
-static LimitValue round_trip_max(const LimitsRecord *l) { return value_of(l->all.max_ns, 0, NAN, NAN, NULL); }
-static LimitValue smt(const LimitsRecord *l) { return value_of(l->classes[PAIR_SMT].median_ns, 0, NAN, NAN, NULL); }
-static LimitValue l3(const LimitsRecord *l) { return value_of(l->classes[PAIR_SAME_L3].median_ns, 0, NAN, NAN, NULL); }
+static LimitValue round_trip(const LimitsRecord *l, double ns)
+{
+    return lacking(value_of(ns, 0, NAN, NAN, NULL), round_trip_missing(l));
+}
+static LimitValue round_trip_min(const LimitsRecord *l) { return round_trip(l, l->all.min_ns); }
+static LimitValue round_trip_median(const LimitsRecord *l) { return round_trip(l, l->all.median_ns); }
+static LimitValue round_trip_max(const LimitsRecord *l) { return round_trip(l, l->all.max_ns); }
+/* A class's median: N/A where the team has no valid pair of that class. */
+static LimitValue class_value(const LimitsRecord *l, PairClass c, const char *missing)
+{
+    return lacking(value_of(l->classes[c].median_ns, 0, NAN, NAN, NULL), missing);
+}
+static LimitValue smt(const LimitsRecord *l)
+{
+    return class_value(l, PAIR_SMT, "no valid pair of the team is two hardware threads of one core");
+}
+static LimitValue l3(const LimitsRecord *l)
+{
+    return class_value(l, PAIR_SAME_L3, "no valid pair of the team is on different cores sharing an L3");
+}
 static LimitValue socket(const LimitsRecord *l)
 {
-    return value_of(l->classes[PAIR_SAME_SOCKET].median_ns, 0, NAN, NAN, NULL);
+    return class_value(l, PAIR_SAME_SOCKET, "no valid pair of the team is on one socket but different L3s");
 }
 static LimitValue cross(const LimitsRecord *l)
 {
-    return value_of(l->classes[PAIR_ACROSS_SOCKETS].median_ns, 0, NAN, NAN, NULL);
+    return class_value(l, PAIR_ACROSS_SOCKETS, "no valid pair of the team is on different sockets");
 }
 static LimitValue one_way_cycles(const LimitsRecord *l)
 {
-    return value_of(l->all.median_ns / 2.0 * cycles_scale(l), 0, NAN, NAN, NULL);
+    return lacking(value_of(l->all.median_ns / 2.0 * cycles_scale(l), 0, NAN, NAN, NULL), cycles_missing(l));
 }
 static LimitValue central(const LimitsRecord *l) { return timing_value(l, LIMIT_CENTRAL, 1.0); }
 static LimitValue dissemination(const LimitsRecord *l) { return timing_value(l, LIMIT_DISSEMINATION, 1.0); }
@@ -61,7 +100,7 @@ static LimitValue omp_barrier(const LimitsRecord *l) { return timing_value(l, LI
 static LimitValue best_reference_cycles(const LimitsRecord *l)
 {
     return l->best_reference >= 0 ? timing_value(l, l->best_reference, cycles_scale(l))
-                                  : value_of(NAN, 0, NAN, NAN, NULL);
+                                  : lacking(value_of(NAN, 0, NAN, NAN, NULL), "no reference barrier is a result");
 }
 static LimitValue omp_barrier_cycles(const LimitsRecord *l)
 {
@@ -72,19 +111,23 @@ static LimitValue omp_barrier_cycles(const LimitsRecord *l)
 static LimitValue barrier_multiple(const LimitsRecord *l)
 {
     if (l->best_reference < 0 || !l->timing[LIMIT_OMP_BARRIER].measured)
-        return value_of(NAN, 0, NAN, NAN, NULL);
+        return lacking(value_of(NAN, 0, NAN, NAN, NULL),
+                       l->best_reference < 0 ? "no reference barrier is a result" : "OpenMP's barrier not timed");
     LimitValue v = derived_value(&l->barrier_multiple, 1.0);
     v.note = l->timing[l->best_reference].name;
     return v;
 }
-static LimitValue bound_ns(const LimitsRecord *l) { return derived_value(&l->bound, 1.0); }
-static LimitValue bound_cycles(const LimitsRecord *l) { return derived_value(&l->bound, cycles_scale(l)); }
+static LimitValue bound_ns(const LimitsRecord *l) { return lacking(derived_value(&l->bound, 1.0), NO_PAIR); }
+static LimitValue bound_cycles(const LimitsRecord *l)
+{
+    return lacking(derived_value(&l->bound, cycles_scale(l)), cycles_missing(l));
+}
 static LimitValue reference_forkjoin(const LimitsRecord *l) { return timing_value(l, LIMIT_REF_FORKJOIN, 1.0); }
 static LimitValue omp_forkjoin(const LimitsRecord *l) { return timing_value(l, LIMIT_OMP_FORKJOIN, 1.0); }
 static LimitValue forkjoin_multiple(const LimitsRecord *l)
 {
     if (!l->timing[LIMIT_OMP_FORKJOIN].measured)
-        return value_of(NAN, 0, NAN, NAN, NULL);
+        return lacking(value_of(NAN, 0, NAN, NAN, NULL), "OpenMP's fork/join not timed");
     return derived_value(&l->forkjoin_multiple, 1.0);
 }
 

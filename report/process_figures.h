@@ -41,6 +41,7 @@ typedef struct LimitValue {
     int withheld;              /* with not_a_result: a figure derived from others, withheld (N/A, null); else
                                 * a timing's own, shown flagged (as a measurement's INVALID figures are) */
     const char *note;          /* NULL, or what it was taken from ("Dissemination") */
+    const char *missing;       /* not available: what it lacks ("no core clock"); NULL otherwise */
 } LimitValue;
 
 typedef struct ProcessFigure {

@@ -26,15 +26,17 @@ static void print_value(FILE *out, const ProcessFigure *f, const LimitValue *v)
 static void print_figure(FILE *out, const LimitsRecord *l, const ProcessFigure *f)
 {
     LimitValue v = f->value(l);
-    fprintf(out, "%-32s ", f->label);
-    if (!v.available) {
-        fprintf(out, "N/A\n");
+    if (!v.available || v.withheld) {
+        /* No value to carry the unit: the label does ("Latency bound, cycles"), and the line says what is missing. */
+        char label[64];
+        snprintf(label, sizeof label, "%s, %s", f->label, f->unit[0] == 'x' ? "ratio" : f->unit);
+        if (!v.available)
+            fprintf(out, "%-38s N/A (%s)\n", label, v.missing != NULL ? v.missing : "not measured");
+        else   /* a figure from others that are not results */
+            fprintf(out, "%-38s N/A (not a result: %s)\n", label, v.not_a_result);
         return;
     }
-    if (v.withheld) {   /* a figure from others that are not results */
-        fprintf(out, "N/A (not a result: %s)\n", v.not_a_result);
-        return;
-    }
+    fprintf(out, "%-38s ", f->label);
     print_value(out, f, &v);
     if (f->timing < 0 && v.note != NULL)
         fprintf(out, " (%s)", v.note);

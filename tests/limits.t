@@ -87,6 +87,13 @@ def same(csv_cell, fig):
 check("csv", all(same(r[f"limits_{k}"], v) for r in rows for k, v in f.items())
       and all(r["limits_threads"] == "2" and r["limits_busy"] == str(int(l["busy"])) for r in rows),
       [(k, rows[0][f"limits_{k}"], v["value"]) for k, v in f.items() if not same(rows[0][f"limits_{k}"], v)])
+# A figure with no value keeps its unit in its label and says what is missing (one pair: three classes at least have none).
+na = [v for v in f.values() if v["value"] is None]
+def na_line(v):
+    head = f"{v['label']}, {'ratio' if v['unit'] == 'x' else v['unit']} "
+    return next((s for s in block if s.startswith(head)), "")
+check("n/a", len(na) >= 3 and all(re.search(r" N/A \(.+\)$", na_line(v)) for v in na),
+      [(v["label"], v["unit"], na_line(v)) for v in na if not re.search(r" N/A \(.+\)$", na_line(v))][:3] or len(na))
 # What follows from other figures, by its own arithmetic.
 rt = l["round_trip"]["median_ns"]
 b = f["barrier_bound_ns"]
@@ -123,6 +130,7 @@ while IFS=$'\t' read -r name verdict; do
         pairs) desc="one pair, threads 0 and 1 on CPUs 0 and 1" ;;
         columns) desc="the CSV's limits_* columns are the JSON's figures, in the same order, then team, best reference, busy" ;;
         labels) desc="every figure has its line in the text block" ;;
+        n/a) desc="every figure without a value keeps its unit in the label (\"Latency bound, cycles\") and says what is missing" ;;
         csv) desc="each CSV cell is the JSON's value, empty where the figure is not a result, on every row" ;;
         bound) desc="the latency bound is ceil(log2 T) x half the median pair's round trip (withheld, with why, when busy)" ;;
         "one way") desc="the one-way latency in cycles is half the median round trip x the core clock" ;;
