@@ -6,18 +6,20 @@
 
 #include "construct_overhead.h"
 
-/* Which level-2 inner team had two threads on one CPU ("team 0: 1,1"), in
+/* Which level-2 inner team had two threads on one CPU ("team 0 on CPUs 1,1";
+ * a big team counted: "team 0: 32 threads on 2 distinct CPUs (0..1)"), in
  * buf; NULL when none did (or level 2 was not observed). */
 static const char *shared_inner_cpus(const ConstructTable *t, char *buf, size_t size)
 {
     const TeamObservation *seen = &t->level2_team;
     for (int k = 0; k < t->outer; k++) {
         long first = (long)k * t->inner, left = seen->cpu_slots - first;
-        if (left <= 0 || !team_shares_cpu(&seen->cpu[first], left < t->inner ? (int)left : t->inner))
+        int n = left < t->inner ? (int)left : t->inner;
+        if (left <= 0 || !team_shares_cpu(&seen->cpu[first], n))
             continue;
-        size_t used = (size_t)snprintf(buf, size, "team %d on CPUs ", k);
-        for (int i = 0; i < t->inner && (long)k * t->inner + i < seen->cpu_slots && used < size; i++)
-            used += (size_t)snprintf(buf + used, size - used, "%s%d", i > 0 ? "," : "", seen->cpu[k * t->inner + i]);
+        char cpus[64];
+        describe_team_cpus(&seen->cpu[first], n, cpus, sizeof cpus);
+        snprintf(buf, size, n <= TEAM_CPUS_LISTED ? "team %d on CPUs %s" : "team %d: %s", k, cpus);
         return buf;
     }
     return NULL;

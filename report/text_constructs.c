@@ -5,23 +5,31 @@
 #include <math.h>
 #include <string.h>
 
+#include "../measure/construct_overhead.h"
 #include "construct_columns.h"
 #include "text_format.h"
 
-/* Team k's CPUs as "0,1" and whether they are distinct. */
+/* Team k's CPUs as "0,1" (counted beyond TEAM_CPUS_LISTED threads) and whether they are distinct. */
 static int team_cpus(const ConstructTable *t, int k, char *buf, size_t size)
 {
     const TeamObservation *seen = &t->level2_team;
-    int distinct = 1;
-    size_t used = 0;
-    buf[0] = '\0';
-    for (int i = 0; i < t->inner && (long)k * t->inner + i < seen->cpu_slots && used < size; i++) {
-        int cpu = seen->cpu[k * t->inner + i];
-        if (cpu < 0)
-            continue;   /* that thread did not exist: the team was smaller */
-        for (int j = 0; j < i; j++)
-            distinct &= seen->cpu[k * t->inner + j] != cpu;
-        used += (size_t)snprintf(buf + used, size - used, "%s%d", used > 0 ? "," : "", cpu);
+    long first = (long)k * t->inner, left = seen->cpu_slots - first;
+    int n = left <= 0 ? 0 : left < t->inner ? (int)left : t->inner;
+    describe_team_cpus(&seen->cpu[first], n, buf, size);
+    return !team_shares_cpu(&seen->cpu[first], n);
+}
+
+/* How many of the outer teams had no two threads on one CPU, and the first that did. */
+static int distinct_teams(const ConstructTable *t, int *first_shared)
+{
+    char unused[64];
+    int distinct = 0;
+    *first_shared = -1;
+    for (int k = 0; k < t->outer; k++) {
+        if (team_cpus(t, k, unused, sizeof unused))
+            distinct++;
+        else if (*first_shared < 0)
+            *first_shared = k;
     }
     return distinct;
 }
@@ -67,8 +75,20 @@ static void print_setup_lines(FILE *out, const RunRecord *r, const ConstructTabl
         return;
     }
     fprintf(out, "Level 2 inner teams' CPUs:");
-    for (int k = 0; k < t->outer && k < 64; k++) {
-        char cpus[256];
+    if (t->outer * t->inner > TEXT_FULL_TABLE_ROWS) {   /* one line at any shape; the JSON's level2_team lists them */
+        char cpus[64];
+        int shared, distinct = distinct_teams(t, &shared);
+        fprintf(out, " %d of %d teams on distinct CPUs", distinct, t->outer);
+        if (shared >= 0) {
+            team_cpus(t, shared, cpus, sizeof cpus);
+            fprintf(out, ", the first shared: team %d, %s", shared, cpus);
+        }
+        fprintf(out, " (summarised: more than %d threads; every thread's CPU is in the JSON's constructs.level2_team.inner_team_cpus)\n",
+                TEXT_FULL_TABLE_ROWS);
+        return;
+    }
+    for (int k = 0; k < t->outer; k++) {
+        char cpus[64];
         int distinct = team_cpus(t, k, cpus, sizeof cpus);
         fprintf(out, " team %d: %s (%s)%s", k, cpus, distinct ? "distinct" : "shared", k + 1 < t->outer ? ";" : "");
     }

@@ -313,6 +313,23 @@ static void shared_cpus(void)
     ok(!team_shares_cpu(last_with_first, 3), "the first three of those share none");
     ok(!team_shares_cpu(unknown, 2), "two unknown CPUs (-1) are not taken for one");
     ok(!team_shares_cpu(one, 1) && !team_shares_cpu(one, 0), "one thread, or none, shares nothing");
+
+    char text[64];
+    int listed[] = {0, 1, -1, 1};
+    describe_team_cpus(listed, 4, text, sizeof text);
+    ok(strcmp(text, "0,1,1") == 0, "a small team's CPUs are listed, a thread that did not exist left out (%s)", text);
+    int big[TEAM_CPUS_LISTED + 16];
+    for (int i = 0; i < TEAM_CPUS_LISTED + 16; i++)
+        big[i] = i == 5 ? -1 : 4 + i % 3;   /* CPUs 4, 5, 6 in turn; one thread missing */
+    describe_team_cpus(big, TEAM_CPUS_LISTED + 16, text, sizeof text);
+    char want[64];
+    snprintf(want, sizeof want, "%d threads on 3 distinct CPUs (4..6)", TEAM_CPUS_LISTED + 15);
+    ok(strcmp(text, want) == 0, "a team above %d threads is counted, not listed (%s)", TEAM_CPUS_LISTED, text);
+    for (int i = 0; i < TEAM_CPUS_LISTED + 1; i++)
+        big[i] = 7;
+    describe_team_cpus(big, TEAM_CPUS_LISTED + 1, text, sizeof text);
+    snprintf(want, sizeof want, "%d threads on CPU 7", TEAM_CPUS_LISTED + 1);
+    ok(strcmp(text, want) == 0, "and all on one CPU, says which (%s)", text);
 }
 
 int main(void)
