@@ -1,6 +1,6 @@
 /* clomp --limits in the text report: the "Node limits" block, after
  * everything else (appended): the team and the clock, each pair's round
- * trip (in full up to TEXT_FULL_TABLE_ROWS pairs), the pairs by class, then
+ * trip (in full up to TEXT_FULL_TABLE_ROWS pairs), the pairs by class (a line each), then
  * every figure of --limits' slice of process_figures.c, one line each. */
 #include "text_report.h"
 
@@ -70,19 +70,19 @@ static void print_pairs(FILE *out, const LimitsRecord *l)
                         q->invalid ? " (not a result: mean and median disagree)" : "");
             fprintf(out, "%s\n", q->moved ? " (moved: threads not bound)" : "");
         }
-    fprintf(out, "Pairs by class:");
     int any = 0;
+    for (int c = 0; c < PAIR_CLASSES; c++)
+        any |= l->classes[c].pairs > 0;
+    fprintf(out, "Pairs by class%s (topology: ", any ? "" : ": no pair's round trip is a result");
+    print_escaped(out, l->topology_root);
+    fprintf(out, ")%s\n", any ? ":" : "");
+    /* One line a class (five at most): a line of them all outgrew a terminal on a node with every class. */
     for (int c = 0; c < PAIR_CLASSES; c++) {
         const LimitSpread *s = &l->classes[c];
-        if (s->pairs == 0)
-            continue;
-        fprintf(out, "%s %s: %ld pair%s, median %.1f ns (%.1f .. %.1f)", any ? ";" : "", pair_class_name((PairClass)c),
-                s->pairs, s->pairs == 1 ? "" : "s", s->median_ns, s->min_ns, s->max_ns);
-        any = 1;
+        if (s->pairs > 0)
+            fprintf(out, "  %s: %ld pair%s, median %.1f ns (%.1f .. %.1f)\n", pair_class_name((PairClass)c), s->pairs,
+                    s->pairs == 1 ? "" : "s", s->median_ns, s->min_ns, s->max_ns);
     }
-    fprintf(out, "%s (topology: ", any ? "" : " no pair's round trip is a result");
-    print_escaped(out, l->topology_root);
-    fprintf(out, ")\n");
 }
 
 void print_limits(FILE *out, const RunRecord *r)
