@@ -462,15 +462,16 @@ sec = page[page.index('<h2 id="constructs">'):]
 table = sec[:sec.index("<h2 id=", 1)]
 bad = []
 names = list(dict.fromkeys(r["construct_name"] for r in rows))
-got = [html.unescape(n) for n in re.findall(r"<tr><td>([^<]*)</td>", table)]
+# (a long inner-team sweep continues in tables of its own: a construct's row again, counted once)
+got = list(dict.fromkeys(html.unescape(n) for n in re.findall(r"<tr><td>([^<]*)</td>", table)))
 if got != names:
     bad.append("table rows %s, constructs %s" % (got, names))
 def first_number(cell):
     m = re.match(r'<td class="num">(-?[0-9.]+)', cell)
     return float(m.group(1)) if m else None
 for name in names:
-    m = re.search(r"<tr><td>%s</td>(.*?)</tr>" % re.escape(html.escape(name, quote=False)), table)
-    cells = re.findall(r"<td[^>]*>.*?</td>", m.group(1)) if m else []
+    found = re.findall(r"<tr><td>%s</td>(.*?)</tr>" % re.escape(html.escape(name, quote=False)), table)
+    cells = re.findall(r"<td[^>]*>.*?</td>", found[0]) if found else []
     l1 = next((r for r in rows if r["set"] == "constructs" and r["construct_name"] == name and r["level"] == "1"), None)
     sweep = [r for r in rows if r["set"].startswith("constructs_outer") and r["construct_name"] == name and r["level"] == "2"]
     if l1 and l1["status"] == "measured":
@@ -480,7 +481,7 @@ for name in names:
     elif l1 and (not cells or l1["status"] not in cells[0]):
         bad.append("%s level 1 %s not said" % (name, l1["status"]))
     for r in sweep:
-        if r["level2_over_level1"] and ("L2/L1 %.2f" % float(r["level2_over_level1"])) not in m.group(1):
+        if r["level2_over_level1"] and ("L2/L1 %.2f" % float(r["level2_over_level1"])) not in "".join(found):
             bad.append("%s run %s: L2/L1 %s not in the row" % (name, r["run"], r["level2_over_level1"]))
 print("\n".join(bad))
 PY

@@ -40,6 +40,20 @@ def figure(row):
     return '<td class="num">%s</td>' % text
 
 
+# The inner-team sweep's runs in one table: beside level 1 and the key run's
+# level 2, four keep a row within a screen; a big node's sweep (2x2 .. 2x128:
+# seven runs at 256 cores) wraps into further tables of four.
+SWEEP_COLUMNS = 4
+
+
+def sweep_headers(runs, sweeps):
+    return "".join('<th>level 2, %s (run %s), us</th>' % (e(sweeps[run]), e(run)) for run in runs)
+
+
+def sweep_cells(runs, name, cells):
+    return "".join(figure(cells.get((name, "s" + run))) for run in runs)
+
+
 def constructs_table(rows):
     """The table's HTML lines, or [] without construct rows."""
     if not rows:
@@ -73,23 +87,27 @@ def constructs_table(rows):
         else:
             continue
         cells[slot] = r
+    runs = list(sweeps)
+    first, rest = runs[:SWEEP_COLUMNS], runs[SWEEP_COLUMNS:]
     out = ['<table>', '<tr><th>construct</th><th>level 1, %s threads (run %s): overhead, us, median over repetitions '
            '(95%% interval)</th><th>cycles</th>' % (e(team1 or "?"), e(key_run or ""))]
     if any_l2:
         out[-1] += '<th>level 2, %s (run %s), us</th>' % (e(shape or ""), e(key_run or ""))
-    for run, label in sweeps.items():
-        out[-1] += '<th>level 2, %s (run %s), us</th>' % (e(label), e(run))
-    out[-1] += '</tr>'
+    out[-1] += sweep_headers(first, sweeps) + '</tr>'
     for name in names:
         l1 = cells.get((name, "l1"))
         cyc = num(l1.get("overhead_cycles")) if l1 is not None and l1.get("status") == "measured" else None
         line = '<tr><td>%s</td>%s<td class="num">%s</td>' % (e(name), figure(l1), "" if cyc is None else "%.0f" % cyc)
         if any_l2:
             line += figure(cells.get((name, "l2")))
-        for run in sweeps:
-            line += figure(cells.get((name, "s" + run)))
-        out.append(line + '</tr>')
+        out.append(line + sweep_cells(first, name, cells) + '</tr>')
     out.append('</table>')
+    # The rest of a long sweep wraps into tables of its own, SWEEP_COLUMNS runs each, a row per construct again.
+    for at in range(0, len(rest), SWEEP_COLUMNS):
+        part = rest[at:at + SWEEP_COLUMNS]
+        out += ['<table>', '<tr><th>construct (the sweep, continued)</th>%s</tr>' % sweep_headers(part, sweeps)]
+        out += ['<tr><td>%s</td>%s</tr>' % (e(name), sweep_cells(part, name, cells)) for name in names]
+        out.append('</table>')
     if not any_l2 and key_run is not None:
         first = cells.get((names[0], "l2")) if names else None
         out.append('<p class="na">Level 2 at the key thread count: not run (%s); the sweep\'s columns give level 2.</p>'

@@ -15,7 +15,7 @@ import unittest
 
 from render_fixture import TOP, Scratch, Tables
 
-from clomp_results import between, charts, report, tables, view
+from clomp_results import between, charts, html_constructs, report, tables, view
 from clomp_results.loader import load_suite
 
 STATS = os.environ.get("CLOMP_STATS") or os.path.join(TOP, "build", "clomp-stats")
@@ -161,6 +161,28 @@ class FromRecords(unittest.TestCase):
             self.assertIn("title 'Guided OMP'", text, stem)
             self.assertIn("title 'Static OMP'", text, stem)
         self.assertNotIn("Serial Ref", " ".join(drawn["overhead_6400zones"].clauses))   # the reference is no series
+
+    def test_a_256_core_sweep_wraps_the_construct_table(self):
+        """7 inner-team runs (2x2 .. 2x128): the first 4 beside level 1, the other 3 in a table of their own."""
+        shapes = [2 ** k for k in range(1, 8)]
+        rows = []
+        for name in ("BARRIER", "REDUCTION"):
+            base = {"construct_name": name, "status": "measured", "overhead_us": "1.5", "overhead_ci95_low_us": "1.0",
+                    "overhead_ci95_high_us": "2.0"}
+            rows.append(dict(base, run="6", set="constructs", level="1", inner_threads="256", outer_threads="1"))
+            for i, inner in enumerate(shapes):
+                rows.append(dict(base, run=str(7 + i), set="constructs_outer2", level="2", outer_threads="2",
+                                 inner_threads=str(inner), level2_over_level1="%.2f" % (1 + i / 100)))
+        page = "\n".join(html_constructs.constructs_table(rows))
+        tables_ = page.split("<table>")[1:]
+        self.assertEqual(len(tables_), 2, page)
+        self.assertEqual([t.count("<th>") for t in tables_], [3 + 4, 1 + 3])   # construct, level 1, cycles + runs
+        for i, inner in enumerate(shapes):
+            self.assertEqual(page.count("<th>level 2, 2x%d (run %d), us</th>" % (inner, 7 + i)), 1, inner)
+        for t in tables_:
+            self.assertEqual(t.count("<tr><td>BARRIER</td>") + t.count("<tr><td>REDUCTION</td>"), 2)
+        for i in range(len(shapes)):
+            self.assertEqual(page.count("L2/L1 %.2f" % (1 + i / 100)), 2)   # every run's ratio, on both rows
 
     def test_a_construct_is_charted_by_its_kind_not_its_chunk(self):
         levels = view.construct_levels([
