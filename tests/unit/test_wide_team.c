@@ -97,6 +97,25 @@ static void make_limits(LimitsRecord *l, int threads)
     l->llnl_barrier_cycles = 200;
 }
 
+/* The shape of what `print` writes for a record of `run` holding `limits` or `constructs`. */
+static Shape printed(void (*print)(FILE *, const RunRecord *), const RunSetup *run, const LimitsRecord *limits,
+                     const ConstructTable *constructs)
+{
+    RunRecord r;
+    memset(&r, 0, sizeof r);
+    r.run = run;
+    r.limits = limits;
+    r.constructs = constructs;
+    char *text = NULL;
+    size_t size = 0;
+    FILE *out = open_memstream(&text, &size);
+    print(out, &r);
+    fclose(out);
+    Shape s = shape_of(text != NULL ? text : "");
+    free(text);
+    return s;
+}
+
 /* The block --limits prints for `threads` threads. */
 static Shape limits_block(int threads)
 {
@@ -107,17 +126,7 @@ static Shape limits_block(int threads)
     run.limits.target_us = 50;
     static LimitsRecord l;
     make_limits(&l, threads);
-    RunRecord r;
-    memset(&r, 0, sizeof r);
-    r.run = &run;
-    r.limits = &l;
-    char *text = NULL;
-    size_t size = 0;
-    FILE *out = open_memstream(&text, &size);
-    print_limits(out, &r);
-    fclose(out);
-    Shape s = shape_of(text != NULL ? text : "");
-    free(text);
+    Shape s = printed(print_limits, &run, &l, NULL);
     free_limits(&l);
     return s;
 }
@@ -143,18 +152,7 @@ static Shape constructs_block(int outer, int inner)
     for (int k = 0; k < outer; k++)
         for (int i = 0; i < inner; i++)
             t.level2_team.cpu[k * inner + i] = (k + i) % 2;
-    RunRecord r;
-    memset(&r, 0, sizeof r);
-    r.run = &run;
-    r.constructs = &t;
-    char *text = NULL;
-    size_t size = 0;
-    FILE *out = open_memstream(&text, &size);
-    print_constructs(out, &r);
-    fclose(out);
-    Shape s = shape_of(text != NULL ? text : "");
-    free(text);
-    return s;
+    return printed(print_constructs, &run, NULL, &t);
 }
 
 int main(void)
