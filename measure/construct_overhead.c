@@ -90,27 +90,3 @@ int team_shares_cpu(const int *cpu, int n)
                 return 1;
     return 0;
 }
-
-void describe_team_cpus(const int *cpu, int n, char *buf, size_t size)
-{
-    size_t used = 0;
-    int threads = 0, distinct = 0, low = -1, high = -1;
-    buf[0] = '\0';
-    for (int i = 0; i < n; i++) {
-        if (cpu[i] < 0)
-            continue;
-        threads++;
-        int seen = 0;
-        for (int j = 0; j < i && !seen; j++)
-            seen = cpu[j] == cpu[i];
-        distinct += !seen;
-        low = low < 0 || cpu[i] < low ? cpu[i] : low;
-        high = cpu[i] > high ? cpu[i] : high;
-        if (n <= TEAM_CPUS_LISTED && used < size)
-            used += (size_t)snprintf(buf + used, size - used, "%s%d", used > 0 ? "," : "", cpu[i]);
-    }
-    if (n > TEAM_CPUS_LISTED && distinct == 1)
-        snprintf(buf, size, "%d threads on CPU %d", threads, low);
-    else if (n > TEAM_CPUS_LISTED)
-        snprintf(buf, size, "%d threads on %d distinct CPUs (%d..%d)", threads, distinct, low, high);
-}

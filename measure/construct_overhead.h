@@ -50,16 +50,6 @@ int construct_unresolved(const ConstructEvidence *e, char *why, size_t size);
  * and a construct timed so costs what sharing a CPU costs. */
 int team_shares_cpu(const int *cpu, int n);
 
-/* Up to this many threads a team's CPUs are listed one by one ("0,1,1");
- * beyond, counted, so that a line stays one terminal line at any team size. */
-#define TEAM_CPUS_LISTED 16
-
-/* One team's CPUs into buf: its n CPU numbers ("0,1,1"), or beyond
- * TEAM_CPUS_LISTED threads "32 threads on 2 distinct CPUs (0..1)" ("32
- * threads on CPU 0"); a
- * negative entry (a thread that did not exist) is left out. */
-void describe_team_cpus(const int *cpu, int n, char *buf, size_t size);
-
 /* Per repetition r: (test_seconds[r] - reference_seconds[r]) / innerreps,
  * in microseconds, into overhead_us[r]. The reference is the same
  * innerreps instances' delays run by one thread, timed beside the test. */

@@ -5,6 +5,7 @@
 #include <stdio.h>
 
 #include "construct_overhead.h"
+#include "../numa/cpu_classes.h"
 
 /* Which level-2 inner team had two threads on one CPU ("team 0 on CPUs 1,1";
  * a big team counted: "team 0: 32 threads on 2 distinct CPUs (0..1)"), in

@@ -1,10 +1,13 @@
 /* What lies between two CPUs, from the topology sysfs describes (clomp
  * --limits: its pairs' round trips by class, docs/limits.md): the same
  * core (SMT siblings), the same last-level cache (L3: a CCX or chiplet on
- * AMD, usually the whole socket on Intel), the same socket, or not. Data and
+ * AMD, usually the whole socket on Intel), the same socket, or not; and a
+ * team's CPUs in words (the construct table's level-2 teams). Data and
  * arithmetic only; cpu_place.h reads a CPU's place from sysfs. */
 #ifndef CLOMP_CPU_CLASSES_H
 #define CLOMP_CPU_CLASSES_H
+
+#include <stddef.h>
 
 /* Closest first; the report's classes are these, in this order. */
 typedef enum {
@@ -31,5 +34,15 @@ PairClass classify_cpu_pair(const CpuPlace *a, const CpuPlace *b);
 const char *pair_class_key(PairClass c);
 /* "SMT siblings", "same L3", "same socket", "across sockets", "unknown", "same CPU". */
 const char *pair_class_name(PairClass c);
+
+/* Up to this many threads a team's CPUs are listed one by one ("0,1,1");
+ * beyond, counted, so that a line stays one terminal line at any team size. */
+#define TEAM_CPUS_LISTED 16
+
+/* One team's CPUs into buf: its n CPU numbers ("0,1,1"), or beyond
+ * TEAM_CPUS_LISTED threads "32 threads on 2 distinct CPUs (0..1)" ("32
+ * threads on CPU 0"); a negative entry (a thread that did not exist) is
+ * left out. 1 when no two of its threads were on one CPU. */
+int describe_team_cpus(const int *cpu, int n, char *buf, size_t size);
 
 #endif

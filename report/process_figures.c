@@ -110,9 +110,14 @@ static LimitValue omp_barrier_cycles(const LimitsRecord *l)
 }
 static LimitValue barrier_multiple(const LimitsRecord *l)
 {
-    if (l->best_reference < 0 || !l->timing[LIMIT_OMP_BARRIER].measured)
-        return lacking(value_of(NAN, 0, NAN, NAN, NULL),
-                       l->best_reference < 0 ? "no reference barrier is a result" : "OpenMP's barrier not timed");
+    if (l->best_reference < 0) {   /* withheld, as a multiple of figures that are not results is */
+        LimitValue v = value_of(0.0, 0, NAN, NAN, "no reference barrier is a result");
+        v.value = NAN;
+        v.withheld = 1;
+        return v;
+    }
+    if (!l->timing[LIMIT_OMP_BARRIER].measured)
+        return lacking(value_of(NAN, 0, NAN, NAN, NULL), "OpenMP's barrier not timed");
     LimitValue v = derived_value(&l->barrier_multiple, 1.0);
     v.note = l->timing[l->best_reference].name;
     return v;

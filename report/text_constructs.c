@@ -5,7 +5,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "../measure/construct_overhead.h"
+#include "../numa/cpu_classes.h"
 #include "construct_columns.h"
 #include "text_format.h"
 
@@ -15,8 +15,7 @@ static int team_cpus(const ConstructTable *t, int k, char *buf, size_t size)
     const TeamObservation *seen = &t->level2_team;
     long first = (long)k * t->inner, left = seen->cpu_slots - first;
     int n = left <= 0 ? 0 : left < t->inner ? (int)left : t->inner;
-    describe_team_cpus(&seen->cpu[first], n, buf, size);
-    return !team_shares_cpu(&seen->cpu[first], n);
+    return describe_team_cpus(&seen->cpu[first], n, buf, size);
 }
 
 /* How many of the outer teams had no two threads on one CPU, and the first that did. */

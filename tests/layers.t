@@ -250,6 +250,7 @@ DATA = {
     "timing/comparison.h": "rank tests on recorded samples (clomp-stats)",
     "numa/team_placement.h": "the observed team placement, as data",
     "numa/node_topology.h": "the node's CPUs as sysfs describes them, read as files: no region, no clock",
+    "numa/root_file.h": "small files under a root (sysfs, proc or a stand-in), read with open/read: no region, no clock",
     "numa/job_cores.h": "the job's cores as counted from files and the environment, and plain functions of them",
     "numa/placement.h": "the --numa policy and its text",
     "numa/arena.h": "the mesh's NUMA-policy allocator, reached through mesh/mesh.h; observes nothing",

@@ -12,6 +12,7 @@
 #include "kernels/construct.h"
 #include "measure/construct_overhead.h"
 #include "offload/device.h"
+#include "numa/cpu_classes.h"
 #include "tap.h"
 
 static void overhead_arithmetic(void)
