@@ -9,7 +9,10 @@
 # freeing space finishes it with the files' modes kept; a run marked done
 # with incomplete files runs again on --resume; the runs' .summary rows come
 # from one Python process a suite and, should it die, from one a run. Stand-in executables
-# (below); each suite is the quick 8-run plan at MAX_THREADS 2.
+# (below); each suite is the quick plan of one zone size at MAX_THREADS 2 (4 runs); the full
+# lane's two the 8 of two sizes, as before (the full disk's 160 kB fill before its last run; the
+# killed driver's --resume, refused within its run's 4 s of TERM, was refused 1 time in 4 with 4
+# runs at load 25-30, 2 in 2 with 8: not understood, 2026-11-29).
 
 # shellcheck source-path=SCRIPTDIR source=lib/tap.sh
 . "$(dirname "$0")/lib/tap.sh"
@@ -17,8 +20,9 @@
 rc='' out='' err=''
 top=$(cd "$(dirname "$0")/.." && pwd)
 driver=$top/run_clomp.sh
-quick=(--quick --max-zone-scale 10 --replicates 1 --no-constructs --no-plots --calibrate=off)   # calibration would run the stand-in
-total=8
+quick=(--quick --max-zone-scale 1 --replicates 1 --no-constructs --no-plots --calibrate=off)   # calibration would run the stand-in
+total=4
+eight=(--quick --max-zone-scale 10 --replicates 1 --no-constructs --no-plots --calibrate=off)   # the full lane's suites
 host=$(uname -n)
 host=${host%%.*}
 
@@ -235,6 +239,7 @@ fi
 
 # ---- SIGKILL of the driver: its run is ended for it; --resume waits for it ---------------
 if skip_unless_full_lane "SIGKILL of the driver, then --resume (5 tests)"; then
+    quick=("${eight[@]}") total=8
     killed=$root/killed
     FAKE_HANG_FILE=$root/killed.pid FAKE_HANG=600 FAKE_TERM_LINGER=4 setsid "$driver" "${quick[@]}" --out "$killed" "$fake" 2 \
         </dev/null >"$root/killed.out" 2>&1 &
@@ -263,6 +268,7 @@ if skip_unless_full_lane "a disk that fills mid-suite (7 tests)"; then
     mkdir "$full"
     if [ "$(id -u)" = 0 ] && mount -t tmpfs -o size=160k tmpfs "$full" 2>/dev/null; then
         mounted=$full
+        quick=("${eight[@]}") total=8
         FAKE_FILLER=1500 drive "${quick[@]}" --out "$full" "$fake" 2
         b=$full/CLOMP_${host}_1
         last=$(tail -n 1 <<<"$out")
