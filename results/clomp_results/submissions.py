@@ -361,7 +361,13 @@ def from_text12(path: str, label: str, data: bytes) -> Dict[str, object]:
 
 def load(path: str, label: str, signers: Optional[str] = None) -> List[Dict[str, object]]:
     """The submission(s) at PATH; SubmissionError (not a submission), Refused (hostile: one line).
-    SIGNERS: an allowed signers file: a bundle's signature is verified and its signer recorded."""
+    SIGNERS: an allowed signers file: a bundle's signature is verified and its signer recorded.
+    Every string of a record is a bundle's (untrusted): its control characters are escaped here, at the
+    door, once for every writer (safe_text.clean: HTML, CSV, JSON, the archive, the terminal)."""
+    return [safe_io.clean(r) for r in _load(path, label, signers)]
+
+
+def _load(path: str, label: str, signers: Optional[str] = None) -> List[Dict[str, object]]:
     stem = compare_stem(path)
     if stem is not None:
         return from_compare(stem, label)
