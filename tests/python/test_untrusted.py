@@ -173,6 +173,17 @@ class Forgeries(unittest.TestCase):
         out = self.invalid()
         self.assertIn("CLOMP_vm_1_machine/lscpu.txt says Core(s) per socket '2', CLOMP_vm_1.env's lscpu '8'", out)
 
+    def test_a_compiler_the_records_alone_claim_is_named_against_the_text_and_the_env(self):
+        icx = "Intel(R) oneAPI DPC++/C++ Compiler 2025.0.0 (CC=icx)"
+        forge(self.stage, records=lambda d: d["build"].update(compiler=icx[:-9], cc="icx"))
+        out = self.invalid()
+        self.assertIn("run 1 (key.full): its text says the compiler was 'GCC 12.2.0 (CC=gcc)', its record '%s'" % icx, out)
+        self.assertIn("run 1's record was built with the compiler '%s', CLOMP_vm_1.env's build facts say 'GCC 12.2.0 (CC=gcc)'"
+                      % icx, out)
+        got = submissions.load(self.stage.pack(), "forged")[0]      # the buyer's table: invalid, the mismatch its reason
+        self.assertFalse(got["valid"])
+        self.assertTrue(any("its text says the compiler was" in r for r in got["validation"]["reasons"]), got["validation"])
+
     def test_an_empty_bundle_is_invalid_no_measured_run(self):
         for pattern in ("_*.run*.json", "_*.summary", "_*.full"):
             for f in glob.glob(self.stage.path(NAME + pattern)):
