@@ -7,7 +7,7 @@ import re
 import time
 from html import escape
 
-from . import by_design, cliff, html_construct_kinds, html_constructs, html_key, html_offload
+from . import by_design, cliff, html_construct_kinds, html_constructs, html_key, html_offload, machine_facts
 from .stats_helper import find as stats_helper
 from .validate import core_count
 
@@ -199,6 +199,9 @@ def environment_section(suite):
         if sep and k in CPU_FIELDS:
             cpu.append("%s: %s" % (k, " ".join(v.split())))
     out.append("<tr><th>CPU</th><td>%s</td></tr>" % e("; ".join(cpu)))
+    runtime = machine_facts.runtime_version([r.doc for _, r in sorted(suite.records.items())],
+                                            suite.machine.get("openmp_runtime.txt", ""))
+    out.append("<tr><th>OpenMP runtime and version</th><td>%s</td></tr>" % e(runtime))
     out.append("</table>")
     for heading, prefix in (("OpenMP and launcher environment", "OpenMP and launcher environment"),
                             ("Preflight warnings", "preflight warnings"), ("NUMA layout", "NUMA layout")):
