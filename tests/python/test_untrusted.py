@@ -296,7 +296,7 @@ class Numbers(unittest.TestCase):
     """Case 7 and 9: numbers from a bundle or a text are numbers, or refused with one line."""
 
     def setUp(self):
-        self.stage = Stage()
+        self.stage = Stage(quiet=True)   # run 5's sweep row is shown only from a process that was not busy
 
     def tearDown(self):
         self.stage.close()
