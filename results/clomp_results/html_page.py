@@ -5,11 +5,11 @@ process drew it (report.py passes the SVG bytes gnuplot just wrote), never
 read back from the suite directory."""
 import re
 import time
-from html import escape
 
 from . import by_design, cliff, given, html_construct_kinds, html_constructs, html_key, html_offload, machine_facts
 from .stats_helper import find as stats_helper
 from .validate import core_count
+from .safe_text import for_html as e, for_html_lines as lines_e   # control characters escaped, then HTML
 
 HEAD = """<!DOCTYPE html>
 <html lang="en">
@@ -55,9 +55,6 @@ FIXED_CHARTS = {
 ENV_LABELS = ("cpu frequency governor", "numa_balancing", "transparent hugepages", "load average")
 CPU_FIELDS = ("Model name", "CPU(s)", "Thread(s) per core", "Core(s) per socket", "Socket(s)", "NUMA node(s)")
 
-
-def e(value):
-    return escape(str(value), quote=True)
 
 
 class Charts(object):
@@ -180,7 +177,7 @@ def constructs_section(suite, charts):
            "repetitions and chunk sizes than EPCC's defaults; <code>clomp --constructs</code> alone runs those.</p>"]
     shapes = html_constructs.level2_shapes(suite.records)
     if shapes:
-        out.append("<pre>%s</pre>" % e("\n".join(shapes)))
+        out.append("<pre>%s</pre>" % lines_e(shapes))
     # this tree's --list-constructs, for rows without a kind column
     kinds = {} if rows and all(r.get("kind") for r in rows) else html_construct_kinds.construct_kinds()
     out += html_construct_kinds.sections(rows, kinds, charts)   # a table and a chart per construct kind
@@ -205,8 +202,8 @@ def environment_section(suite):
     out.append("</table>")
     for heading, prefix in (("OpenMP and launcher environment", "OpenMP and launcher environment"),
                             ("Preflight warnings", "preflight warnings"), ("NUMA layout", "NUMA layout")):
-        out += ["<h3>%s</h3>" % heading, "<pre>%s</pre>" % e("\n".join(env.section(prefix)))]
-    out += ['<h2 id="build">Build</h2>', "<pre>%s</pre>" % e("\n".join(env.section("build facts")))]
+        out += ["<h3>%s</h3>" % heading, "<pre>%s</pre>" % lines_e(env.section(prefix))]
+    out += ['<h2 id="build">Build</h2>', "<pre>%s</pre>" % lines_e(env.section("build facts"))]
     return out
 
 
@@ -224,7 +221,7 @@ def warnings_section(suite):
     for kind, n in sorted(counts.items(), key=lambda kv: (-kv[1], kv[0])):
         out.append('<tr><td class="num">%d</td><td>%s</td></tr>' % (n, e(kind)))
     out.append("</table>")
-    out.append("<details><summary>every warning</summary><pre>%s</pre></details>" % e("\n".join(lines)))
+    out.append("<details><summary>every warning</summary><pre>%s</pre></details>" % lines_e(lines))
     return out
 
 

@@ -19,6 +19,8 @@ Each is written as a visible escape (\\x1b, \\u202e); nothing else changes.
   apply it.
 - ``for_terminal(text)``: the same, with backslashes doubled too (a name
   shown once, whose escapes must read unambiguously).
+- ``for_html(value)``: no_controls, then html.escape (quotes too): every page's one way to write a value;
+  ``for_html_lines(lines)`` the same per line, for a <pre>.
 - ``clean(obj)``: no_controls on every string (keys too) of a JSON-able value.
 - ``has_controls(text)``: whether any is there (for the readers that refuse).
 - ``SAFE_NAME`` / ``check_suite_name``: the names that reach file names and
@@ -27,6 +29,7 @@ Each is written as a visible escape (\\x1b, \\u202e); nothing else changes.
 from __future__ import annotations
 
 import re
+from html import escape
 
 # Every name from outside (a member, a suite, a set): letters, digits, '.', '_' and '-' only.
 SAFE_NAME = re.compile(r"^[A-Za-z0-9._-]+$")
@@ -57,6 +60,18 @@ def for_terminal(text: str) -> str:
     """Text safe to print on a terminal: control characters as visible escapes (newlines, carriage returns
     and tabs as \\n, \\r, \\t), backslashes doubled."""
     return UNSAFE.sub(lambda m: SHORT.get(m.group(0)) or _escape(m.group(0)), str(text).replace("\\", "\\\\"))
+
+
+def for_html(value) -> str:
+    """VALUE as HTML text: its control characters as visible escapes (no_controls), then &, <, >, " and '
+    escaped; every page (the suite's, the buyer's table, the sweep and grain pages) writes values through it."""
+    return escape(no_controls(str(value)), quote=True)
+
+
+def for_html_lines(lines) -> str:
+    """LINES for a <pre>: each through for_html, joined by newlines (a newline inside one is escaped: no forged
+    line)."""
+    return "\n".join(for_html(line) for line in lines)
 
 
 def clean(obj):

@@ -10,6 +10,8 @@ own Unicode database (category Cc, Zl, Zp, and the bidirectional control
 characters of Unicode's Bidi_Control property), not the package's pattern."""
 from __future__ import annotations
 
+import contextlib
+import io
 import json
 import os
 import shutil
@@ -18,8 +20,8 @@ import unicodedata
 import unittest
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from bundle_lib import TOP, Stage  # noqa: E402
-from clomp_results import archive, buyers_cli, buyers_table, cluster_figures, cluster_nodes, stats_helper, submissions  # noqa: E402
+from bundle_lib import NAME, TOP, Stage  # noqa: E402
+from clomp_results import archive, buyers_cli, buyers_table, cluster_figures, cluster_nodes, report, stats_helper, submissions  # noqa: E402
 from clomp_results.safe_io import Refused  # noqa: E402
 
 COMPARE = os.path.join(TOP, "clomp_compare")
@@ -168,6 +170,21 @@ class ForgedStrings(unittest.TestCase):
         for name in os.listdir(page):
             with open(os.path.join(page, name), encoding="utf-8") as f:
                 self.assertEqual(raw_in_lines(f.read()), [], name)
+        self.forge(lambda name, path: None)
+
+    def test_the_suites_own_page_shows_none_raw(self):
+        """The suite's page (make plots, --bundle) from a suite with the classes spread over its fields: none raw."""
+        classes = list(CLASSES.values())
+        counter = iter(range(10 ** 6))
+        self.forge(lambda name, path: classes[next(counter) % len(classes)] if path != ("schema",) else None)
+        err = io.StringIO()
+        with contextlib.redirect_stdout(io.StringIO()):
+            rc = report.render(os.path.join(self.stage.suite, NAME), "no", err)
+        self.assertEqual(rc, 0, err.getvalue())
+        with open(self.stage.path(NAME + ".html"), encoding="utf-8") as f:
+            page = f.read()
+        self.assertEqual(raw_in_lines(page), [])
+        self.assertRegex(page, r"lib\\(x[0-9a-f]{2}|u[0-9a-f]{4})")   # the runtime, its character escaped, is on it
         self.forge(lambda name, path: None)
 
     def test_the_archive_escapes_what_an_older_clomp_stored_raw(self):
