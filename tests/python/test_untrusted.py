@@ -301,6 +301,15 @@ class Numbers(unittest.TestCase):
     def tearDown(self):
         self.stage.close()
 
+    def test_a_gzip_stream_damaged_in_its_first_block_is_one_line(self):
+        bad = os.path.join(self.stage.root, "damaged.tar.gz")
+        with open(bad, "wb") as f:     # a gzip header, then a deflate block of the reserved type (zlib.error)
+            f.write(b"\x1f\x8b\x08\x00\x00\x00\x00\x00\x00\x03" + b"\xff" * 64)
+        rc, out, _ = self.stage.validate(bad)
+        self.assertEqual(rc, 1, out)
+        self.assertEqual(len(out.splitlines()), 1, out)
+        self.assertRegex(out, r"INVALID: refused: the archive is damaged after 0 members: .*invalid block type")
+
     def test_a_superscript_thread_count_does_not_stop_the_buyers_table(self):
         path = self.stage.path(NAME + "_6400zones.run5.json")
         doc = json.load(open(path))
