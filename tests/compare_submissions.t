@@ -6,9 +6,10 @@
 # their reasons unless --include-invalid, then marked on every line; the
 # archive keeps one row per submission and builds the same page; hostile
 # bundles (traversal, absolute paths, links, FIFOs, bounds, hostile names)
-# are each refused with one line and write nothing (tests/python/).
+# are each refused with one line and write nothing; each machine's OpenMP
+# runtime and version named, or "version unknown" and why (tests/python/).
 top=$(cd "$(dirname "$0")/.." && pwd)
 command -v python3 >/dev/null 2>&1 || { echo "1..0 # SKIP no python3"; exit 0; }
 make -C "$top" -s --no-print-directory clomp-stats >&2 || { echo "Bail out! make clomp-stats failed"; exit 255; }
 cd "$top/tests/python" || exit 255
-exec python3 tap_runner.py test_buyers_table.py test_buyers_hostile.py
+exec python3 tap_runner.py test_buyers_table.py test_buyers_hostile.py test_runtime_version.py

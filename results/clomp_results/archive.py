@@ -28,6 +28,8 @@ import json
 import sqlite3
 from typing import Dict, List, Tuple
 
+from .safe_text import clean
+
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value TEXT);
 CREATE TABLE IF NOT EXISTS submissions(
@@ -156,7 +158,7 @@ def select(db: sqlite3.Connection, spec: str) -> List[Dict[str, object]]:
         seen.add(r["label"])
         if conflict:
             r["conflict"] = conflict
-        out.append(r)
+        out.append(clean(r))    # an archive written by an older clomp may hold raw control characters
     return out
 
 

@@ -26,7 +26,7 @@ from typing import Dict, List
 
 from . import archive, buyers_html, buyers_table, safe_write, stats_helper, submissions
 from .stats_helper import find as find_stats_helper
-from .safe_io import Refused, for_terminal
+from .safe_io import Refused, clean, for_terminal
 
 ME = "clomp_compare"
 USAGE = ("usage: clomp_compare [--out DIR] [--name LABEL=PATH ...] [--baseline LABEL] [--include-invalid]\n"
@@ -153,6 +153,9 @@ def _n(v) -> str:
 
 
 def write(out_dir, subs, table) -> List[str]:
+    """The page, CSV and JSON in OUT_DIR; every string escaped once more (safe_text.clean, idempotent): labels
+    given on the command line, and what the archive held, are text from outside too."""
+    subs, table = clean(subs), clean(table)
     os.close(safe_write.open_dir(out_dir, create=True))
     names = []
     for name, text in (("buyers_table.html", buyers_html.page(subs, table)), ("buyers_table.csv", csv_text(subs, table)),

@@ -5,11 +5,11 @@ SVG drawn here from numbers (svg_chart). No timestamp: the same records give
 the same page, whether read from the files or from the archive."""
 from __future__ import annotations
 
-from html import escape
 from typing import Dict, List
 
 from . import svg_chart
 from .records import count_of
+from .safe_text import for_html as e   # every value: control characters escaped, then HTML
 
 STYLE = """body{font-family:sans-serif;margin:1.5em;max-width:1400px}table{border-collapse:collapse;margin:.6em 0}
 td,th{border:1px solid #bbb;padding:3px 7px;vertical-align:top}th{background:#eef}td.num{text-align:right;font-family:monospace}
@@ -19,9 +19,6 @@ td,th{border:1px solid #bbb;padding:3px 7px;vertical-align:top}th{background:#ee
 VERDICT_CLASS = {"met": "met", "not met": "notmet", "undecided": "undecided", "beyond noise": "beyond",
                  "cannot decide": "undecided"}
 
-
-def e(value) -> str:
-    return escape(str(value), quote=True)
 
 
 def mark(sub) -> str:

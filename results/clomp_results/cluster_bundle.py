@@ -25,6 +25,7 @@ import io
 import json
 import os
 import re
+import zlib
 from collections import OrderedDict
 from typing import Dict, List, Optional
 
@@ -75,7 +76,7 @@ def is_cluster(path: str) -> bool:
                 return False
             raw.seek(0)
             head = gzip.GzipFile(fileobj=raw).read(4096)
-    except (OSError, EOFError, ValueError):
+    except (OSError, EOFError, ValueError, zlib.error):   # a damaged stream: not a cluster bundle (the door says why)
         return False
     top = head[:100].split(b"\0", 1)[0]
     if head[156:157] in (b"x", b"g"):   # a PAX header first: the member's path is its path= record

@@ -33,7 +33,7 @@ from collections import namedtuple
 from typing import Iterator, List, Optional
 
 from . import catalogue, cluster_figures
-from .safe_io import MiB, Refused, for_terminal, read_bounded
+from .safe_io import MiB, Refused, for_terminal, has_controls, read_bounded
 
 SUMMARY_BYTES = 256 * 1024          # one node's summary: a few hundred bytes in practice
 RECORD_BYTES = 512 * MiB            # one clomp_mpi record: about 5 KB per rank
@@ -45,7 +45,7 @@ Node = namedtuple("Node", "name status failure facts busy busy_reason figures in
 
 
 def _text(v, what: str, where: str, limit: int = MAX_TEXT) -> str:
-    if not isinstance(v, str) or not (1 <= len(v) <= limit) or any(ord(c) < 0x20 or 0x7f <= ord(c) < 0xa0 for c in v):
+    if not isinstance(v, str) or not (1 <= len(v) <= limit) or has_controls(v):
         raise Refused("%s: %s is not a text of 1 to %d printable characters" % (where, what, limit))
     return v
 

@@ -251,13 +251,12 @@ def node_summary(cluster: str, node: str, helper: str) -> Dict[str, object]:
             run_failure(node_dir, found[1], failed[0]))
         return out
     out["status"] = "complete"
-    censuses = [r.doc.get("noise_census") for r in records]
-    busy = [c for c in censuses if isinstance(c, dict) and c.get("busy") is True]
+    censuses = [given.census_busy(r.doc) for r in records]   # an older record's by clomp's rule on its figures
+    busy = [why for is_busy, why in censuses if is_busy]
     if busy:
         out["busy"] = True
-        reason = busy[0].get("busy_reason") if isinstance(busy[0].get("busy_reason"), str) else "busy"
-        out["busy_reason"] = for_terminal("%d of %d processes of the target input: %s" % (len(busy), len(records), reason))[:1000]
-    elif any(isinstance(c, dict) and c.get("busy") is False for c in censuses):
+        out["busy_reason"] = for_terminal("%d of %d processes of the target input: %s" % (len(busy), len(records), busy[0]))[:1000]
+    elif any(is_busy is False for is_busy, _ in censuses):
         out["busy"] = False
     for fig in catalogue.load().in_set("cluster"):
         out["figures"][fig.key] = _figure(helper, records, fig)

@@ -410,6 +410,10 @@ def check_machine(suite, reasons: List[str]) -> None:
             if local and isinstance(online, int) and not isinstance(online, bool) and theirs is not None and online != theirs:
                 say("run %d's record counts %d online CPUs, %s %d" % (run, online, what, theirs))
                 break
+        compiler = full_text.compiler_line(rec.doc.get("build"))
+        if compiler is not None and "compiler" in env_build and compiler != env_build["compiler"]:
+            say("run %d's record was built with the compiler '%s', %s's build facts say '%s'" % (
+                run, for_terminal(compiler[:120]), source, for_terminal(env_build["compiler"][:120])))
         cflags = (rec.doc.get("build") or {}).get("cflags")
         if isinstance(cflags, str) and "CFLAGS" in env_build and cflags.strip() != env_build["CFLAGS"]:
             say("run %d's record was built with CFLAGS '%s', %s's build facts say '%s'" % (

@@ -6,7 +6,7 @@ process, so they must say the same. A run's last complete section is its
 text (a section a cut record left stays before it; an injected one is a
 difference). Compared, in clomp's own formats (report/text_setup.c,
 text_summary.c, text_noise.c): the inputs the command ran, its exit
-status, the header's numThreads and timeScale, CLOMP 1.2's comma-delimited
+status, the header's compiler, numThreads and timeScale, CLOMP 1.2's comma-delimited
 summary (Runtime, us/Loop, Speedup, Efficacy, Overhead, each at its printed
 precision), the thread placement's unbound threads and the noise census's
 lost time per thread and busy verdict. One difference a run is said.
@@ -30,6 +30,7 @@ SUMMARY_DECIMALS = {"Runtime": 3, "us/Loop": 2, "Speedup": 1, "Efficacy": 1, "Ov
 HEADER_INPUT = re.compile(r"^ *(numThreads|timeScale): (-?[0-9]{1,9})\b")
 PLACEMENT = re.compile(r"^ Thread placement: [0-9]+ -> ")
 NOISE_THREAD = re.compile(r"^   Noise thread ([0-9]+): .*, lost ([0-9.]+)%, ")
+COMPILER = "         Compiler: "     # report/text_setup.c
 
 
 def summary_rows() -> Dict[str, tuple]:
@@ -93,8 +94,22 @@ def _summary_block(body: List[str]):
     return parts[-width - 1].split()[-7:], rows, [n.strip() for n in parts[-width:]]
 
 
+def compiler_line(build) -> Optional[str]:
+    """The compiler as clomp prints it from a record's build ("GCC 12.2.0 (CC=gcc)": the .full's Compiler line,
+    the .env's build facts), or None when the record does not name one."""
+    if not isinstance(build, dict) or not isinstance(build.get("compiler"), str) or not isinstance(build.get("cc"), str):
+        return None
+    return "%s (CC=%s)" % (build["compiler"], build["cc"])
+
+
 def _compare_text(p, rec, body: List[str], where: str, say: Callable[[str], None]) -> None:
     """One run's text (its .full section) against its record."""
+    compiler = compiler_line(rec.doc.get("build"))
+    for line in body[:200]:
+        if line.startswith(COMPILER) and compiler is not None and line[len(COMPILER):].strip() != compiler:
+            say("%s: its text says the compiler was '%s', its record '%s'" % (
+                where, for_terminal(line[len(COMPILER):].strip()[:120]), for_terminal(compiler[:120])))
+            return
     seen = set()
     for line in body[:200]:
         m = HEADER_INPUT.match(line)

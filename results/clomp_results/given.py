@@ -32,9 +32,44 @@ def ordered(why) -> List[str]:
     return [r for r in REASONS if why.get(r)] + sorted(r for r in why if r not in REASONS and why[r])
 
 
+# clomp's busy-machine rule (measure/noise_record.h NOISE_BUSY_LOST_SHARE, docs/noise.md): a thread of the team
+# that lost this share of the probe's time or more.
+BUSY_LOST_SHARE = 0.25
+LOAD_NOT_RECORDED = "load not recorded"
+
+
+def census_busy(doc) -> Tuple[Optional[bool], str]:
+    """(busy, why) of a process's record DOC: the noise census's own verdict (schema minor 7 on: busy true or
+    false, its busy_reason); for an older record, which carries the probe's per-thread figures but no verdict,
+    clomp's rule applied here to those figures, said so; (None, "load not recorded: ...") when the record has
+    neither (no census, a probe that did not run)."""
+    census = doc.get("noise_census") if isinstance(doc, dict) else None
+    if not isinstance(census, dict):
+        return None, LOAD_NOT_RECORDED + ": the record has no noise census"
+    if census.get("busy") in (True, False):
+        return census["busy"], str(census.get("busy_reason") or "busy") if census["busy"] else ""
+    if "busy" in census or not census.get("probed"):
+        return None, LOAD_NOT_RECORDED + ": the noise census did not probe the team%s" % (
+            " (%s)" % census["note"] if isinstance(census.get("note"), str) else "")
+    threads = [t for t in census.get("threads") or [] if isinstance(t, dict) and num(t.get("lost_fraction")) is not None]
+    if not threads:
+        return None, LOAD_NOT_RECORDED + ": the noise census has no per-thread figures"
+    worst = max(threads, key=lambda t: num(t.get("lost_fraction")))   # the first of equals, as clomp's judge_busy
+    lost = num(worst.get("lost_fraction"))
+    if lost < BUSY_LOST_SHARE:
+        return False, ""
+    detour = num(worst.get("largest_detour_us"))
+    return True, ("the noise census's probe: thread %s (CPU %s) lost %.1f%% of its time to other work%s; busy: a thread "
+                  "lost %.0f%% or more (clomp's rule applied to a record of schema minor %s, which predates the verdict)"
+                  % (worst.get("thread", "?"), worst.get("cpu", "?"), 100 * lost,
+                     ", largest detour %.1f ms" % (detour * 1e-3) if detour is not None else "", 100 * BUSY_LOST_SHARE,
+                     doc.get("schema_minor", "?")))
+
+
 def busy(doc) -> bool:
-    census = (doc or {}).get("noise_census") if isinstance(doc, dict) else None
-    return isinstance(census, dict) and census.get("busy") is True
+    """Whether the process's census found the machine busy (census_busy: its verdict, or clomp's rule on an older
+    record's figures)."""
+    return census_busy(doc)[0] is True
 
 
 def measurement(doc, key):

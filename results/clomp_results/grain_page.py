@@ -6,15 +6,12 @@ html.escape. ``section(facts)`` is the part another page can carry."""
 from __future__ import annotations
 
 import time
-from html import escape
 from typing import List
 
 from . import html_page, svg_chart
 from .grain_answers import half_efficiency, interval_text, speeds_up
+from .safe_text import for_html as e   # every value: control characters escaped, then HTML
 
-
-def e(value) -> str:
-    return escape(str(value), quote=True)
 
 
 def chart(cells, name: str) -> str:

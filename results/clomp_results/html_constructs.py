@@ -6,13 +6,10 @@ constructs_outerO) the level-2 overhead with its ratio to level 1.  A row not
 measured — failed, serialized, unresolved (issue 35: too few inner
 repetitions or a disturbed team) — shows its status and why, never a figure."""
 from collections import OrderedDict
-from html import escape
 
 from .view import integer, num
+from .safe_text import for_html as e   # every value: control characters escaped, then HTML
 
-
-def e(value):
-    return escape(str(value), quote=True)
 
 
 def f3(v):

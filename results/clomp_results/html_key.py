@@ -7,17 +7,14 @@ headline set (clomp --list-figures), each the median over the processes
 that gave it as a result with --replicates (given.py: none from fewer than 3
 or fewer than half: "no result (1 of 3 processes gave one: 2 busy)"), else
 run 1's own; the key-runs table is per run (one process each)."""
-from html import escape
 
 from . import catalogue, given, stats_helper
 from .stats_helper import find as find_stats_helper
 from .view import num
+from .safe_text import for_html as e   # every value: control characters escaped, then HTML
 
 CLASSES = {"met": "met", "not met": "notmet", "undecided": "undecided"}
 
-
-def e(value):
-    return escape(str(value), quote=True)
 
 
 def fmt(value, decimals):

@@ -7,13 +7,10 @@ sweep with each size's clomp-stats comparison and the crossover's bracket,
 and the target probe rows. Every value is escaped. A suite without offload
 runs gets one line saying why (its .env's "offload device" fact), or
 nothing when the .env predates it."""
-from html import escape
 
 from . import offload_figures as of
+from .safe_text import for_html as e   # every value: control characters escaped, then HTML
 
-
-def e(value):
-    return escape(str(value), quote=True)
 
 
 def _records(suite, want):

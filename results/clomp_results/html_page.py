@@ -5,11 +5,11 @@ process drew it (report.py passes the SVG bytes gnuplot just wrote), never
 read back from the suite directory."""
 import re
 import time
-from html import escape
 
-from . import by_design, cliff, html_construct_kinds, html_constructs, html_key, html_offload
+from . import by_design, cliff, given, html_construct_kinds, html_constructs, html_key, html_offload, machine_facts
 from .stats_helper import find as stats_helper
 from .validate import core_count
+from .safe_text import for_html as e, for_html_lines as lines_e   # control characters escaped, then HTML
 
 HEAD = """<!DOCTYPE html>
 <html lang="en">
@@ -55,9 +55,6 @@ FIXED_CHARTS = {
 ENV_LABELS = ("cpu frequency governor", "numa_balancing", "transparent hugepages", "load average")
 CPU_FIELDS = ("Model name", "CPU(s)", "Thread(s) per core", "Core(s) per socket", "Socket(s)", "NUMA node(s)")
 
-
-def e(value):
-    return escape(str(value), quote=True)
 
 
 class Charts(object):
@@ -122,9 +119,9 @@ def busy_runs(suite):
     optional = by_design.oversubscribed_by_design(suite, core_count(suite))
     out = []
     for run in sorted(set(suite.records) - set(optional)):
-        census = suite.records[run].noise_census
-        if isinstance(census, dict) and census.get("busy"):
-            out.append((run, str(census.get("busy_reason") or census.get("note") or "no reason recorded")))
+        is_busy, why = given.census_busy(suite.records[run].doc)   # an older record's by clomp's rule on its figures
+        if is_busy:
+            out.append((run, why))
     return out
 
 
@@ -180,7 +177,7 @@ def constructs_section(suite, charts):
            "repetitions and chunk sizes than EPCC's defaults; <code>clomp --constructs</code> alone runs those.</p>"]
     shapes = html_constructs.level2_shapes(suite.records)
     if shapes:
-        out.append("<pre>%s</pre>" % e("\n".join(shapes)))
+        out.append("<pre>%s</pre>" % lines_e(shapes))
     # this tree's --list-constructs, for rows without a kind column
     kinds = {} if rows and all(r.get("kind") for r in rows) else html_construct_kinds.construct_kinds()
     out += html_construct_kinds.sections(rows, kinds, charts)   # a table and a chart per construct kind
@@ -199,11 +196,14 @@ def environment_section(suite):
         if sep and k in CPU_FIELDS:
             cpu.append("%s: %s" % (k, " ".join(v.split())))
     out.append("<tr><th>CPU</th><td>%s</td></tr>" % e("; ".join(cpu)))
+    runtime = machine_facts.runtime_version([r.doc for _, r in sorted(suite.records.items())],
+                                            suite.machine.get("openmp_runtime.txt", ""))
+    out.append("<tr><th>OpenMP runtime and version</th><td>%s</td></tr>" % e(runtime))
     out.append("</table>")
     for heading, prefix in (("OpenMP and launcher environment", "OpenMP and launcher environment"),
                             ("Preflight warnings", "preflight warnings"), ("NUMA layout", "NUMA layout")):
-        out += ["<h3>%s</h3>" % heading, "<pre>%s</pre>" % e("\n".join(env.section(prefix)))]
-    out += ['<h2 id="build">Build</h2>', "<pre>%s</pre>" % e("\n".join(env.section("build facts")))]
+        out += ["<h3>%s</h3>" % heading, "<pre>%s</pre>" % lines_e(env.section(prefix))]
+    out += ['<h2 id="build">Build</h2>', "<pre>%s</pre>" % lines_e(env.section("build facts"))]
     return out
 
 
@@ -221,7 +221,7 @@ def warnings_section(suite):
     for kind, n in sorted(counts.items(), key=lambda kv: (-kv[1], kv[0])):
         out.append('<tr><td class="num">%d</td><td>%s</td></tr>' % (n, e(kind)))
     out.append("</table>")
-    out.append("<details><summary>every warning</summary><pre>%s</pre></details>" % e("\n".join(lines)))
+    out.append("<details><summary>every warning</summary><pre>%s</pre></details>" % lines_e(lines))
     return out
 
 

@@ -4,9 +4,14 @@ clock, read from a suite's machine description, its .env and its records.
 Every function takes what the loader read; nothing here opens a file."""
 from __future__ import annotations
 
-from typing import Dict
+import re
+from collections import Counter
+from typing import Dict, List
 
+from . import runtime_profiles
 from .view import num
+
+LLVM_DIR = re.compile(r"/llvm-([0-9]+)/")
 
 
 def lscpu(suite) -> Dict[str, str]:
@@ -63,6 +68,72 @@ def runtime(suite, rec) -> str:
         return "; ".join(found)[:300]
     parts = [str(ompt.get(k)) for k in ("runtime", "runtime_file", "runtime_version") if ompt.get(k)]
     return " ".join(parts) or "not recorded"
+
+
+def runtime_version(docs: List[dict], runtime_txt: str = "") -> str:
+    """The OpenMP runtime each process ran and its version, one line (issue 49, item 4), from the records DOCS
+    (ompt.runtime, runtime_file, runtime_path, runtime_version) and a bundle's openmp_runtime.txt RUNTIME_TXT:
+    the runtime profile whose library the path is, the LLVM release its path names, the package version the
+    bundle's machine listed, the version OMPT reported; "version unknown: why" when none says. Processes that
+    differ are each named with their count."""
+    seen = Counter(_one_runtime(doc, runtime_txt) for doc in docs if isinstance(doc, dict))
+    if not seen:
+        return "unknown: no process left a record"
+    if len(seen) == 1:
+        return next(iter(seen))
+    return "; ".join("%s (%d process%s)" % (text, n, "" if n == 1 else "es") for text, n in sorted(seen.items()))
+
+
+def _one_runtime(doc: dict, runtime_txt: str) -> str:
+    ompt = doc.get("ompt") if isinstance(doc.get("ompt"), dict) else {}
+    name, file, path, said = (str(ompt.get(k) or "") for k in ("runtime", "runtime_file", "runtime_path", "runtime_version"))
+    if not (name or file):
+        return "unknown: the record names no OpenMP runtime (no ompt.runtime)"
+    versions = []
+    profile = _profile_of(path)
+    if profile:
+        versions.append("profile %s" % profile)
+    llvm = LLVM_DIR.search(path)
+    if llvm:
+        versions.append("LLVM %s (its path)" % llvm.group(1))
+    package = _package_version(runtime_txt, file)
+    if package:
+        versions.append("package version %s (the bundle's openmp_runtime.txt)" % package)
+    if said:
+        versions.append("OMPT says %s" % said)
+    what = "%s (%s)" % (name or file, path or file or "file not recorded")
+    if versions:
+        return "%s: %s" % (what, "; ".join(versions))
+    why = ["libgomp has no OMPT to report one" if "gomp" in (name + file) else "%s reported none through OMPT" % (name or file)]
+    why.append("its path names no release" if path else "the record has no library path (a clomp before schema minor 15)")
+    why.append("the bundle lists no package version" if runtime_txt else "no openmp_runtime.txt (a suite directory, not a bundle)")
+    return "%s: version unknown: %s" % (what, ", ".join(why))
+
+
+def _profile_of(path: str) -> str:
+    """The runtime profile (env/runtimes) whose library the loaded file PATH is, or ""."""
+    if not path:
+        return ""
+    try:
+        for p in runtime_profiles.profiles():
+            library = p.value("library")
+            if library and "/" in library and path.endswith("/" + library.lstrip("/")):
+                return p.name
+    except (runtime_profiles.ProfileError, OSError):
+        return ""
+    return ""
+
+
+def _package_version(runtime_txt: str, file: str) -> str:
+    """The package version a bundle's openmp_runtime.txt gives for the runtime file FILE, or ""."""
+    block = None
+    for line in runtime_txt.splitlines():
+        if line.startswith("runtime: "):
+            block = "(%s)" % file in line if file else False
+        elif block and line.strip().startswith("version: "):
+            version = line.strip()[len("version: "):].strip()
+            return "" if version == "unknown" else version[:80]
+    return ""
 
 
 def clock(records) -> Dict[str, object]:

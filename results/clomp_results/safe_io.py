@@ -17,9 +17,8 @@ through this module and nothing else.
   what it opened is a regular file (``fstat``) and reads at most the bound.
 - The temporary directory is removed on every exit path: ``with``, normal
   exit, an exception, SIGTERM, SIGINT and SIGHUP (``_cleanup_on_signals``).
-- ``for_terminal(text)`` escapes control characters and newlines in names;
-  ``no_controls(text)`` is the last guard on a whole line before it is printed.
-- ``check_suite_name(name)``: a suite's name in safe characters, or Refused.
+- Text from outside is shown through safe_text (re-exported here): ``for_terminal``, ``no_controls``,
+  ``clean``, ``check_suite_name``.
 
 Errors are ``Refused`` (one line, naming the member and the rule broken) or
 ``NotABundle`` (the input is not a bundle at all).
@@ -29,16 +28,20 @@ from __future__ import annotations
 import errno
 import hashlib
 import os
-import re
 import signal
 import stat
 import sys
 from dataclasses import dataclass
 from typing import Dict, List, Optional
 
+from .safe_text import SAFE_NAME, Refused, check_suite_name, clean, for_terminal, has_controls, no_controls
+
+# The door's names: its own, and safe_text's rule for showing text from outside.
+__all__ = ["Limits", "DEFAULT_LIMITS", "Refused", "NotABundle", "Input", "open_input", "read_bounded", "files_under",
+           "in_top", "read_in_top", "check_member_name", "SAFE_NAME", "check_suite_name", "clean", "for_terminal",
+           "has_controls", "no_controls"]
+
 MiB = 1024 * 1024
-# Every name from outside (a member, a suite, a set): letters, digits, '.', '_' and '-' only.
-SAFE_NAME = re.compile(r"^[A-Za-z0-9._-]+$")
 
 
 @dataclass
@@ -66,27 +69,8 @@ def _limits_from_environment() -> Limits:
 DEFAULT_LIMITS = _limits_from_environment()
 
 
-class Refused(Exception):
-    """Input that breaks a rule: one line, naming the member and the rule."""
-
-
 class NotABundle(Exception):
     """Input that is not a bundle or suite directory at all."""
-
-
-def for_terminal(text: str) -> str:
-    """Text safe to print on a terminal: control characters (ANSI escapes,
-    newlines, carriage returns, DEL, C1) as visible escapes."""
-    out = []
-    for ch in str(text):
-        code = ord(ch)
-        if code < 0x20 or 0x7f <= code < 0xa0:
-            out.append({"\n": "\\n", "\r": "\\r", "\t": "\\t"}.get(ch, "\\x%02x" % code))
-        elif ch == "\\":
-            out.append("\\\\")
-        else:
-            out.append(ch)
-    return "".join(out)
 
 
 _live_dirs: List[str] = []
@@ -138,21 +122,6 @@ def check_member_name(name: str) -> str:
             raise Refused("%s: a name with characters other than letters, digits, '.', '_' and '-' (a name from "
                           "outside reaches file names, make and terminals)" % for_terminal(name[:200]))
     return "/".join(parts)
-
-
-def check_suite_name(name: str) -> str:
-    """NAME, when it is a suite's CLOMP_<host>_<id> in safe characters; Refused when it is one in
-    other characters (quotes, $( ), ESC: it would reach make, file names and terminals)."""
-    if not SAFE_NAME.match(name):
-        raise Refused("suite name '%s': characters other than letters, digits, '.', '_' and '-' "
-                      "(refused: a suite's name reaches file names, make and terminals)" % for_terminal(name[:200]))
-    return name
-
-
-def no_controls(text: str) -> str:
-    """TEXT with its control characters (C0, DEL, C1) as visible escapes, and nothing else changed:
-    the last guard before a line that may hold already-escaped text reaches a terminal."""
-    return "".join("\\x%02x" % ord(ch) if ord(ch) < 0x20 or 0x7f <= ord(ch) < 0xa0 else ch for ch in str(text))
 
 
 def read_bounded(path: str, limit: int, dir_fd: Optional[int] = None, what: str = "", sink=None) -> bytes:

@@ -261,6 +261,8 @@ def from_suite(path: str, label: str, bundle_sha: Optional[str] = None, signers:
         ["kernel", " ".join(kernel.split(" ")[2:3]) if kernel.startswith("Linux ") else kernel],
         ["compiler", "%s %s" % (build.get("compiler", ""), build.get("cflags", ""))],
         ["OpenMP runtime", machine_facts.runtime(suite, rec1)],
+        ["OpenMP runtime version", machine_facts.runtime_version([rec.doc for rec in records or [rec1] if rec is not None],
+                                                                 suite.machine.get("openmp_runtime.txt", ""))],
         ["clomp", str(rec1.doc.get("clomp_version", "")) if rec1 is not None else ""],
         ["OpenMP variables", " ".join("%s=%s" % kv for kv in sorted(omp_env.items())) or "none set"],
         ["placement", machine_facts.placement(rec1)],
@@ -273,6 +275,7 @@ def from_suite(path: str, label: str, bundle_sha: Optional[str] = None, signers:
         ["signed by", r["signer"] or "nobody the allowed signers name"],
     ]
     r["runtime"] = machine_facts.runtime(suite, rec1)
+    r["runtime_version"] = dict(r["header"])["OpenMP runtime version"]
     r["compiler"] = str(build.get("compiler", ""))
     return r
 
@@ -317,9 +320,10 @@ def from_compare(stem: str, label: str) -> List[Dict[str, object]]:
         r["host"] = str(doc.get("host", ""))
         r["suite"] = os.path.basename(stem)
         r["runtime"] = machine_facts.runtime(None, rec1)
+        r["runtime_version"] = machine_facts.runtime_version([rec.doc for rec in records])
         r["compiler"] = str(build.get("compiler", ""))
         r["header"] = [["host", r["host"]], ["compiler", "%s %s" % (build.get("compiler", ""), build.get("cflags", ""))],
-                       ["OpenMP runtime", r["runtime"]], ["clomp", str(doc.get("clomp_version", ""))],
+                       ["OpenMP runtime", r["runtime"]], ["OpenMP runtime version", r["runtime_version"]], ["clomp", str(doc.get("clomp_version", ""))],
                        ["OpenMP variables", " ".join("%s=%s" % kv for kv in sorted(env.items())) if isinstance(env, dict) else ""],
                        ["placement", machine_facts.placement(rec1)], ["date", str(doc.get("start_time", ""))],
                        ["target input", "%s (%d processes)" % (inputs, len(records))], ["validation", r["validation"]["status"]]]
@@ -350,7 +354,9 @@ def from_text12(path: str, label: str, data: bytes) -> Dict[str, object]:
         r["given"][fig.key][given.NOT_MEASURED] = n - len(got)
     r["validation"] = {"status": "not validated (CLOMP 1.2 text: nothing to check it against)", "exit": None, "reasons": []}
     r["runs"] = [{"run": i + 1, "set": "text", "args": r["target_input"], "numa": "", "status": "OK"} for i in range(n)]
+    r["runtime_version"] = "unknown: CLOMP 1.2's text names no OpenMP runtime"
     r["header"] = [["host", r["host"]], ["program", str(parsed["version"])], ["invocation", str(parsed["invocation"])],
+                   ["OpenMP runtime version", r["runtime_version"]],
                    ["date", str(parsed["date"])], ["target input", "%s (%d process%s)" % (r["target_input"], n, "" if n == 1 else "es")],
                    ["validation", r["validation"]["status"]]]
     r["notes"].append("CLOMP 1.2 text output: %d process%s, no interval within a process, no cycle clock and no description "
@@ -361,7 +367,13 @@ def from_text12(path: str, label: str, data: bytes) -> Dict[str, object]:
 
 def load(path: str, label: str, signers: Optional[str] = None) -> List[Dict[str, object]]:
     """The submission(s) at PATH; SubmissionError (not a submission), Refused (hostile: one line).
-    SIGNERS: an allowed signers file: a bundle's signature is verified and its signer recorded."""
+    SIGNERS: an allowed signers file: a bundle's signature is verified and its signer recorded.
+    Every string of a record is a bundle's (untrusted): its control characters are escaped here, at the
+    door, once for every writer (safe_text.clean: HTML, CSV, JSON, the archive, the terminal)."""
+    return [safe_io.clean(r) for r in _load(path, label, signers)]
+
+
+def _load(path: str, label: str, signers: Optional[str] = None) -> List[Dict[str, object]]:
     stem = compare_stem(path)
     if stem is not None:
         return from_compare(stem, label)

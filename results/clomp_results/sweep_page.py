@@ -6,14 +6,11 @@ gnuplot.quote) and inlined only when this process drew it."""
 from __future__ import annotations
 
 import time
-from html import escape
 
 from . import catalogue, charts, html_page
 from .view import num
+from .safe_text import for_html as e   # every value: control characters escaped, then HTML
 
-
-def e(value) -> str:
-    return escape(str(value), quote=True)
 
 
 def chart_rows(facts, fig):

@@ -6,7 +6,9 @@ from __future__ import annotations
 
 import hashlib
 import io
+import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -34,8 +36,37 @@ def manifest_of(directory: str) -> bytes:
     return "".join(sorted(lines, key=lambda line: line[66:])).encode()
 
 
+# A quiet node's census: each thread lost 1% of the probe's time (clomp calls a node busy from 25%, and
+# quiet, for a submission, up to 10%: docs/noise.md).
+QUIET_LOST_FRACTION = 0.01
+FULL_NOISE_THREAD = re.compile(r"(?m)^(   Noise thread [0-9]+: .*, lost )[0-9.]+%")
+
+
+def quiet_node(directory: str) -> None:
+    """The golden suite in DIRECTORY as a quiet node would have left it. Its runs were made on a loaded 2-core VM
+    whose noise census lost 43-57% per thread: by clomp's rule (a record before schema minor 7 carries no verdict,
+    given.census_busy applies the rule to its figures) every key process was busy and gives no figure. The tests
+    of what a process that gave its figures becomes use this copy: each run's census threads lost
+    QUIET_LOST_FRACTION, in its record and in its .full text alike (the validator compares them); every other
+    figure is the run's own."""
+    for name in os.listdir(directory):
+        path = os.path.join(directory, name)
+        if re.search(r"\.run[0-9]+\.json$", name):
+            with open(path) as f:
+                doc = json.load(f)
+            for t in (doc.get("noise_census") or {}).get("threads") or []:
+                t["lost_fraction"] = QUIET_LOST_FRACTION
+            with open(path, "w") as f:
+                json.dump(doc, f, indent=1)
+        elif name.endswith(".full"):
+            with open(path) as f:
+                text = f.read()
+            with open(path, "w") as f:
+                f.write(FULL_NOISE_THREAD.sub(lambda m: m.group(1) + "%.3f%%" % (100 * QUIET_LOST_FRACTION), text))
+
+
 class Stage:
-    def __init__(self):
+    def __init__(self, quiet: bool = False):
         self.root = tempfile.mkdtemp(prefix="clomp-test.")
         self.tmp = os.path.join(self.root, "tmp")       # TMPDIR of every command run
         self.canary = os.path.join(self.root, "canary")
@@ -45,6 +76,8 @@ class Stage:
             f.write("canary\n")
         self.suite = os.path.join(self.root, "suite", NAME)
         shutil.copytree(GOLDEN, self.suite, ignore=shutil.ignore_patterns("README.md"))
+        if quiet:
+            quiet_node(self.suite)
         self.remanifest()
 
     def close(self):

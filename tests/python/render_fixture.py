@@ -16,16 +16,20 @@ NAME = "CLOMP_vm_1"
 sys.path.insert(0, os.path.join(TOP, "results"))
 
 from clomp_results import report  # noqa: E402
+from bundle_lib import quiet_node  # noqa: E402
 
 
 class Scratch(object):
     """A temp dir holding suite/ (a copy of the golden suite) and canary/ (must stay empty)."""
 
-    def __init__(self):
+    def __init__(self, quiet: bool = False):
+        """QUIET: the golden suite as a quiet node would have left it (bundle_lib.quiet_node)."""
         self.root = tempfile.mkdtemp(prefix="clomp-render-test.")
         self.dir = os.path.join(self.root, "suite")
         self.canary = os.path.join(self.root, "canary")
         shutil.copytree(GOLDEN, self.dir)
+        if quiet:
+            quiet_node(self.dir)
         os.mkdir(self.canary)
         os.unlink(self.path(".html"))     # the old code's page: the test makes its own
 

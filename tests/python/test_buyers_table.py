@@ -127,7 +127,7 @@ def synthetic(label, static, barrier=None):
 class Records(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
-        cls.stage = Stage()
+        cls.stage = Stage(quiet=True)     # processes that gave their figures (bundle_lib.quiet_node)
         cls.suite = submissions.load(cls.stage.suite, "vm")[0]
 
     @classmethod
@@ -140,7 +140,8 @@ class Records(unittest.TestCase):
             want = []
             for run in (1, 2):    # the target input's two processes (runs 1 and 2: 2 -1 64 100 32 1 1)
                 doc = json.load(open(self.stage.path("%s_key.run%d.json" % (NAME, run))))
-                self.assertIsNot((doc.get("noise_census") or {}).get("busy"), True)   # the golden runs: not busy
+                # a quiet node's process: no census thread lost 25% (clomp's busy rule), so it gives its figures
+                self.assertLess(max(t["lost_fraction"] for t in doc["noise_census"]["threads"]), 0.25)
                 if fig.get("measurement"):
                     m = [x for x in doc["measurements"] if x["key"] == fig["measurement"]]
                     value = member(m[0], fig["json"]) if m and m[0].get("valid") is not False else None
@@ -361,7 +362,7 @@ class Records(unittest.TestCase):
 
 class Command(unittest.TestCase):
     def setUp(self):
-        self.stage = Stage()
+        self.stage = Stage(quiet=True)
         self.out = os.path.join(self.stage.root, "page")
 
     def tearDown(self):

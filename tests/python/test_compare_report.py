@@ -15,7 +15,7 @@ from unittest import mock
 
 from render_fixture import TOP
 
-from clomp_results import compare_report
+from clomp_results import compare_report, compare_sides
 
 HELPER = os.environ.get("CLOMP_STATS") or os.path.join(TOP, "build", "clomp-stats")
 
@@ -326,7 +326,7 @@ class SideRuntime(unittest.TestCase):
         clomp = os.path.join(TOP, "clomp")
         if not os.access(clomp, os.X_OK) or shutil.which("ldd") is None:
             self.skipTest("needs ./clomp and ldd")
-        real = compare_report.runtime_library.loaded_runtime(clomp)[0]
+        real = compare_sides.runtime_library.loaded_runtime(clomp)[0]
         if real == "unknown":
             self.skipTest("./clomp loads no OpenMP runtime ldd names")
         # The name the binary asks for (libgomp.so.1, libomp.so.5), from ldd's own line for that library.
@@ -340,7 +340,7 @@ class SideRuntime(unittest.TestCase):
                 shutil.copy(real, os.path.join(directory, needed[0]))
             header = "date\td\nside\tA\tgnu\tw\t%s\t\nside\tB\tx\tw\t%s\t%s\n" % (clomp, clomp, first)
             header += "setting\tA\tLD_LIBRARY_PATH\t%s\nsetting\tA\tOMP_X\ta\tb\nsetting\tA\tOMP_PLACES\tcores\n" % setting
-            sides = [line.split("\t") for line in compare_report.with_runtime(header).splitlines() if line.startswith("side")]
+            sides = [line.split("\t") for line in compare_sides.with_runtime(header).splitlines() if line.startswith("side")]
             for side, env in ((sides[0], ["LD_LIBRARY_PATH=" + setting, "OMP_X=a\tb", "OMP_PLACES=cores"]),
                               (sides[1], ["LD_LIBRARY_PATH=" + first + (":" + os.environ["LD_LIBRARY_PATH"]
                                                                       if os.environ.get("LD_LIBRARY_PATH") else "")])):
@@ -356,7 +356,7 @@ class SideRuntime(unittest.TestCase):
                                               "KMP_AFFINITY, GOMP_CPU_AFFINITY)"),
                                         ({"GOMP_CPU_AFFINITY": "0-1"}, "set in the driver's environment (GOMP_CPU_AFFINITY=0-1)")):
                 with mock.patch.dict(os.environ, dict(clean, **driver), clear=True):
-                    sides = [line.split("\t") for line in compare_report.with_runtime(header).splitlines() if line.startswith("side")]
+                    sides = [line.split("\t") for line in compare_sides.with_runtime(header).splitlines() if line.startswith("side")]
                 self.assertEqual([sides[0][8], sides[1][8]], ["set by the side (OMP_PLACES)", b_placement])
 
 

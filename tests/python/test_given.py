@@ -17,7 +17,7 @@ import sys
 import unittest
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from render_fixture import Scratch, Tables  # noqa: E402
+from render_fixture import GOLDEN, Scratch, Tables  # noqa: E402
 from clomp_results import between, buyers_table, catalogue, given, loader, submissions  # noqa: E402
 
 HELPER = between.stats_helper()
@@ -43,6 +43,46 @@ class Rule(unittest.TestCase):
         sides = [("side A", given.Given([], 3, {given.BUSY: 3})), ("side B", given.Given([1.0] * 2, 3, {given.INVALID: 1}))]
         self.assertEqual(given.side_reason(sides), "side A: 3 of 3 processes busy; side B: 1 of 3 processes invalid")
         self.assertEqual(given.side_reason([("side A", given.Given([1.0] * 3, 3))]), "")
+
+
+class OldRecords(unittest.TestCase):
+    """A record before schema minor 7 has no busy verdict: clomp's rule (docs/noise.md: a team thread lost 25% of
+    the probe's time or more) is applied to its census's lost shares; neither: "load not recorded"."""
+
+    def test_the_rule_on_old_records_agrees_with_a_plain_one_over_a_grid_of_lost_shares(self):
+        import itertools
+        shares = [0.0, 0.01, 0.1, 0.2499, 0.25, 0.2501, 0.43, 0.57, 1.0]
+        for threads in (1, 2, 3):
+            for lost in itertools.product(shares, repeat=threads):
+                doc = {"schema_minor": 6, "noise_census": {"probed": True, "threads": [
+                    {"thread": i, "cpu": i, "lost_fraction": x, "largest_detour_us": 100.0} for i, x in enumerate(lost)]}}
+                busy, why = given.census_busy(doc)
+                self.assertEqual(busy, max(lost) >= 0.25, lost)
+                self.assertEqual(given.busy(doc), max(lost) >= 0.25, lost)
+                if busy:
+                    worst = lost.index(max(lost))
+                    self.assertIn("thread %d (CPU %d) lost %.1f%%" % (worst, worst, 100 * max(lost)), why)
+                    self.assertIn("schema minor 6", why)
+
+    def test_a_records_own_verdict_wins_and_without_figures_the_load_is_not_recorded(self):
+        quiet_but_said_busy = {"noise_census": {"probed": True, "busy": True, "busy_reason": "said so",
+                                                "threads": [{"lost_fraction": 0.0}]}}
+        self.assertEqual(given.census_busy(quiet_but_said_busy), (True, "said so"))
+        for doc in ({}, {"noise_census": None}, {"noise_census": {"probed": False, "note": "--noise-census=off"}},
+                    {"noise_census": {"probed": True, "busy": None}}, {"noise_census": {"probed": True, "threads": []}}):
+            busy, why = given.census_busy(doc)
+            self.assertIsNone(busy, doc)
+            self.assertTrue(why.startswith("load not recorded: "), why)
+            self.assertFalse(given.busy(doc))
+
+    def test_the_golden_suite_as_recorded_is_busy_in_its_key_processes(self):
+        for run in (1, 2, 3):
+            with open(os.path.join(GOLDEN, "CLOMP_vm_1_key.run%d.json" % run)) as f:
+                doc = json.load(f)
+            lost = [t["lost_fraction"] for t in doc["noise_census"]["threads"]]
+            self.assertNotIn("busy", doc["noise_census"])
+            self.assertEqual(given.busy(doc), max(lost) >= 0.25)
+            self.assertTrue(given.busy(doc))
 
 
 class ThreeProcesses(unittest.TestCase):

@@ -173,6 +173,17 @@ class Forgeries(unittest.TestCase):
         out = self.invalid()
         self.assertIn("CLOMP_vm_1_machine/lscpu.txt says Core(s) per socket '2', CLOMP_vm_1.env's lscpu '8'", out)
 
+    def test_a_compiler_the_records_alone_claim_is_named_against_the_text_and_the_env(self):
+        icx = "Intel(R) oneAPI DPC++/C++ Compiler 2025.0.0 (CC=icx)"
+        forge(self.stage, records=lambda d: d["build"].update(compiler=icx[:-9], cc="icx"))
+        out = self.invalid()
+        self.assertIn("run 1 (key.full): its text says the compiler was 'GCC 12.2.0 (CC=gcc)', its record '%s'" % icx, out)
+        self.assertIn("run 1's record was built with the compiler '%s', CLOMP_vm_1.env's build facts say 'GCC 12.2.0 (CC=gcc)'"
+                      % icx, out)
+        got = submissions.load(self.stage.pack(), "forged")[0]      # the buyer's table: invalid, the mismatch its reason
+        self.assertFalse(got["valid"])
+        self.assertTrue(any("its text says the compiler was" in r for r in got["validation"]["reasons"]), got["validation"])
+
     def test_an_empty_bundle_is_invalid_no_measured_run(self):
         for pattern in ("_*.run*.json", "_*.summary", "_*.full"):
             for f in glob.glob(self.stage.path(NAME + pattern)):
@@ -285,10 +296,19 @@ class Numbers(unittest.TestCase):
     """Case 7 and 9: numbers from a bundle or a text are numbers, or refused with one line."""
 
     def setUp(self):
-        self.stage = Stage()
+        self.stage = Stage(quiet=True)   # run 5's sweep row is shown only from a process that was not busy
 
     def tearDown(self):
         self.stage.close()
+
+    def test_a_gzip_stream_damaged_in_its_first_block_is_one_line(self):
+        bad = os.path.join(self.stage.root, "damaged.tar.gz")
+        with open(bad, "wb") as f:     # a gzip header, then a deflate block of the reserved type (zlib.error)
+            f.write(b"\x1f\x8b\x08\x00\x00\x00\x00\x00\x00\x03" + b"\xff" * 64)
+        rc, out, _ = self.stage.validate(bad)
+        self.assertEqual(rc, 1, out)
+        self.assertEqual(len(out.splitlines()), 1, out)
+        self.assertRegex(out, r"INVALID: refused: the archive is damaged after 0 members: .*invalid block type")
 
     def test_a_superscript_thread_count_does_not_stop_the_buyers_table(self):
         path = self.stage.path(NAME + "_6400zones.run5.json")
