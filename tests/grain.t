@@ -40,7 +40,15 @@ drive --grain --dry-run --cores 128 --out "$bad_dir"
 [ "$rc" -eq 0 ] && [ ! -e "$bad_dir" ]
 ok $? "--dry-run --cores 128 exits 0 and writes nothing"
 like "$out" "8 team sizes \(2,4,8,16,32,64,127,128\) on 128 cores" "the dry run's teams double, then cores - 1 and cores"
-like "$out" "Estimated total: at most [0-9]+ processes, ~[0-9]{2}:[0-9]{2} \(mm:ss\)" "the dry run ends on its estimate"
+like "$out" "Estimated total: at most [0-9]+ processes, ~[0-9]{2}:[0-9]{2} \(mm:ss\); nothing was run\.$" \
+    "the dry run ends on its estimate, no time cap named where none was given"
+process_s=$(sed -n 's/^.*PROCESS_SECONDS=\([0-9.]*\)$/\1/p' "$top/suite/calibrate.sh")
+like "$out" "Model: the suite's .* ${process_s//./\\.} s of set-up per process \(.*measured" \
+    "it states the set-up per process it charges (suite/calibrate.sh's, ${process_s:-?} s) and where that figure comes from"
+drive --grain --dry-run --cores 128 --minutes 2
+like "$out" "the time cap of 2 min stops it first" "a cap shorter than the plan is named as what stops it"
+drive --grain --dry-run --quick --teams 2 --max-zones 256
+like "$out" "within the time cap of 3 min; nothing was run" "a plan well inside --quick's cap says so, not that the cap stops it"
 
 # ---- 2. a stand-in clomp with a chosen speed-up curve --------------------------------------
 # Each call takes the next number c from $FAKE_COUNTER and logs "c T ZONES"; Serial Ref's median
@@ -125,6 +133,39 @@ print("; ".join(bad))
 PY
 )
 is "$check" "" "the answer, its serial work, METG(50%) and the speed-up equal the records' own; the CSV's figures are the catalogue's; the page escapes the path and has its chart"
+
+# The time cap is named only where it ended a search: the finished search's plan, its cap long past,
+# asks for nothing and leaves no mark; the same plan with only the first stage's records would have run
+# more, so the cap is what stopped it, and the report says so.
+helper=${CLOMP_STATS:-$top/build/clomp-stats}
+capped() {  # capped STEM: STEM's plan with a 1-minute cap that ran out an hour ago
+    python3 - "$1" <<'PY'
+import json, sys, time
+doc = json.load(open(sys.argv[1] + ".plan"))
+doc["settings"]["minutes"], doc["start_epoch"] = 1.0, time.time() - 3600
+json.dump(doc, open(sys.argv[1] + ".plan", "w"))
+PY
+}
+cap_dir=$root/capped
+mkdir -p "$cap_dir"
+cp "$stem".plan "$stem".runs "$stem"_t*.json "$cap_dir"/
+whole=$cap_dir/$(basename "$stem")
+capped "$whole"
+next=$(python3 "$top/results/clomp-results" grain-plan next "$whole" "$helper")
+[ -z "$next" ] && [ ! -e "$whole.stopped" ]
+ok $? "a search that ended before its cap ran out is not marked as stopped by it"
+part=$cap_dir/part
+cp "$stem".plan "$part".plan
+grep -F "_t2z64r" "$stem".runs >"$part".runs
+capped "$part"
+next=$(python3 "$top/results/clomp-results" grain-plan next "$part" "$helper")
+[ -z "$next" ] && [ -s "$part.stopped" ]
+ok $? "a search with sizes left when its cap ran out launches nothing more and is marked as stopped by the cap"
+python3 "$top/results/clomp-results" grain-report "$whole" "$helper" >/dev/null 2>&1
+python3 "$top/results/clomp-results" grain-report "$part" "$helper" >/dev/null 2>&1
+! grep -q "time cap" "$whole.txt" && grep -q "^ *Stopped: the time cap of 1 min" "$part.txt" &&
+    grep -q '"stopped_by_time_cap": true' "$part.json" && grep -q '"stopped_by_time_cap": false' "$whole.json"
+ok $? "and only that report says the time cap stopped the search (text and JSON)"
 
 # ---- 3. busy sizes and a failed process ------------------------------------------------------
 rm -f "$FAKE_COUNTER" "$FAKE_LOG"
