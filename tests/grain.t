@@ -59,26 +59,35 @@ mkdir -p "$fake_dir"
 fake=$fake_dir/clomp
 cat >"$fake" <<'FAKE'
 #!/usr/bin/env bash
-json='' nums=()
+json='' nums=() extra=''
 for a in "$@"; do
-    case $a in --json=*) json=${a#--json=} ;; -*) ;; *) nums+=("$a") ;; esac
+    case $a in --json=*) json=${a#--json=} ;; --schedules=*) extra=${a#--schedules=serial,static} ;; -*) ;; *) nums+=("$a") ;; esac
 done
 c=$(( $(cat "$FAKE_COUNTER" 2>/dev/null || echo 0) + 1 ))
 echo "$c" >"$FAKE_COUNTER"
 t=${nums[0]} zones=$((nums[2] * nums[3]))
-printf '%s %s %s\n' "$c" "$t" "$zones" >>"$FAKE_LOG"
+printf '%s %s %s%s\n' "$c" "$t" "$zones" "${extra:+ ${extra#,}}" >>"$FAKE_LOG"
 [ "$c" != "${FAKE_FAIL_CALL-}" ] || { echo "fake clomp: failing on purpose" >&2; exit 3; }
 serial=$(awk -v z="$zones" -v c="$c" 'BEGIN { printf "%.10g", z * 0.001 * (1 + (c % 7) / 1000) }')
 static=$(awk -v z="$zones" -v c="$c" 'BEGIN { printf "%.10g", z * 0.001 / (2 * z / (z + 300)) * (1 + (c % 5) / 1000) }')
 busy=false
 [ "$zones" != "${FAKE_BUSY_ZONES-}" ] || busy=true
+# --schedules' extras: speed-up 2Z / (Z + O), O = 600 (dynamic), 450 (guided), 1200 (taskloop).
+others() {
+    local k o name
+    for k in ${extra//,/ }; do
+        case $k in dynamic) o=600 name='Dynamic OMP' ;; guided) o=450 name='Guided OMP' ;; taskloop) o=1200 name='Taskloop OMP' ;; *) continue ;; esac
+        printf ',\n  {"key": "%s", "name": "%s", "role": "checked", "selected": true, "threads": %s, "valid": true, "us_per_loop": %s}' \
+            "$k" "$name" "$t" "$(awk -v z="$zones" -v o="$o" -v c="$c" 'BEGIN { printf "%.10g", z * 0.001 / (2 * z / (z + o)) * (1 + (c % 3) / 1000) }')"
+    done
+}
 cat >"$json" <<JSON
 {"schema": "clomp-result", "schema_version": 1, "noise_census": {"busy": $busy},
  "measurements": [
   {"key": "serial", "name": "Serial Ref", "role": "reference", "selected": true, "threads": 1, "valid": true,
    "us_per_loop": $serial},
   {"key": "static", "name": "Static OMP", "role": "checked", "selected": true, "threads": $t, "valid": true,
-   "us_per_loop": $static}]}
+   "us_per_loop": $static}$(others)]}
 JSON
 echo "fake clomp, call $c"
 FAKE
@@ -166,6 +175,46 @@ python3 "$top/results/clomp-results" grain-report "$part" "$helper" >/dev/null 2
 ! grep -q "time cap" "$whole.txt" && grep -q "^ *Stopped: the time cap of 1 min" "$part.txt" &&
     grep -q '"stopped_by_time_cap": true' "$part.json" && grep -q '"stopped_by_time_cap": false' "$whole.json"
 ok $? "and only that report says the time cap stopped the search (text and JSON)"
+
+# ---- --schedules: dynamic, guided and taskloop measured in every process, each answered as Static OMP
+rm -f "$FAKE_COUNTER" "$FAKE_LOG"
+sched_dir=$root/schedules
+drive --grain --teams 2 --replicates 4 --bisections 1 --max-zones 16384 --schedules dynamic,guided,taskloop \
+    --out "$sched_dir" "$fake"
+is "$rc" 0 "--schedules dynamic,guided,taskloop: the stand-in's search exits 0"
+is "$(awk '$4 != "dynamic,guided,taskloop"' "$FAKE_LOG" | wc -l | tr -d ' ') of $(wc -l <"$FAKE_LOG" | tr -d ' ')" \
+    "0 of $(wc -l <"$FAKE_LOG" | tr -d ' ')" "every process measures dynamic, guided and taskloop beside Static OMP"
+is "$(awk '{ print $3 }' "$FAKE_LOG" | uniq | tr '\n' ' ')" "64 256 1024 4096 512 " \
+    "the search follows Static OMP: the same sizes as without --schedules"
+check=$(python3 - "$sched_dir/CLOMP_${host}_1_grain" <<'PY'
+import csv, json, sys
+stem = sys.argv[1]
+doc = json.load(open(stem + ".json"))
+text = open(stem + ".txt").read()
+overhead = {"static": 300, "dynamic": 600, "guided": 450, "taskloop": 1200}
+measured = [64, 256, 512, 1024, 4096]
+bad = []
+got = [s["schedule"] for s in doc["schedules"]]
+if got != ["static", "dynamic", "guided", "taskloop"]:
+    bad.append("schedules %r" % got)
+for sched in doc["schedules"]:
+    o = overhead[sched["schedule"]]
+    # The oracle: the curve's own smallest measured size above a speed-up of 1 (the jitter is under 1%).
+    want = min(z for z in measured if 2.0 * z / (z + o) > 1.02)
+    team = sched["teams"][0]
+    if team["smallest_speedup"]["zones"] != want or not team["smallest_speedup"]["decided"]:
+        bad.append("%s: smallest %r, want %d" % (sched["schedule"], team["smallest_speedup"]["zones"], want))
+    if sorted(c["zones"] for c in team["sizes"]) != measured:
+        bad.append("%s: sizes %r" % (sched["schedule"], [c["zones"] for c in team["sizes"]]))
+    if "%s against Serial Ref: the answer per team size" % sched["name"] not in text:
+        bad.append("no text block for %s" % sched["name"])
+rows = set(r["schedule"] for r in csv.DictReader(open(stem + ".csv", newline="")))
+if rows != set(overhead):
+    bad.append("CSV schedules %r" % sorted(rows))
+print("; ".join(bad))
+PY
+)
+is "$check" "" "each schedule gets its own answer (the smallest loop that speeds up, from its curve: 512, 1024, 512, 4096 zones), sizes, text block and CSV rows"
 
 # ---- 3. busy sizes and a failed process ------------------------------------------------------
 rm -f "$FAKE_COUNTER" "$FAKE_LOG"
