@@ -216,6 +216,28 @@ PY
 )
 is "$check" "" "each schedule gets its own answer (the smallest loop that speeds up, from its curve: 512, 1024, 512, 4096 zones), sizes, text block and CSV rows"
 
+# ---- --with-grain: the suite's coarse search, into the suite's own files ------------------------------
+drive --quick --with-grain --dry-run
+is "$rc" 2 "--with-grain with --quick is refused (exit 2)"
+like "$err" "--with-grain: not with --quick" "and says why in one line"
+drive --dry-run --calibrate=off --with-grain --max-zone-scale 10 --replicates 1 --no-constructs
+suite_total=$(sed -n 's/^Estimated total: ~\([0-9:]*\) .*/\1/p' <<<"$out")
+like "$out" "With --with-grain, after the runs: at most 20 processes, ~[0-9]{2}:[0-9]{2} \(mm:ss\)" \
+    "the suite's dry run adds the coarse search's estimate (team 2: sizes 64 .. 1 M zones x16 apart, 4 processes each) after its own (~${suite_total:-?})"
+rm -f "$FAKE_COUNTER" "$FAKE_LOG"
+suite_dir=$root/suite_out
+mkdir -p "$suite_dir"
+printf 'host: x\n' >"$suite_dir/CLOMP_x_7.env"
+CLOMP_GRAIN_SUITE_BASE=$suite_dir/CLOMP_x_7 "$top/suite/grain.sh" --grain --replicates 4 --factor 16 --bisections 0 \
+    --time-scale 1 --teams 2 --out "$suite_dir" "$fake" >"$root/sg.out" 2>&1
+is "$?" 0 "the search as the suite runs it (CLOMP_GRAIN_SUITE_BASE) exits 0"
+is "$(cd "$suite_dir" && ls CLOMP_x_7_grain.json CLOMP_x_7_grain.html 2>&1 | tr '\n' ' ')$(cat "$suite_dir/CLOMP_x_7.env")" \
+    "CLOMP_x_7_grain.html CLOMP_x_7_grain.json host: x" \
+    "it writes <base>_grain.* beside the suite's files, and leaves the suite's .env as it was"
+is "$(find "$suite_dir" -name '*.env' | wc -l | tr -d ' ')" 1 "and claims no suite ID of its own"
+is "$(awk '{ print $3 }' "$FAKE_LOG" | uniq -c | awk '{ printf "%s x%s;", $2, $1 }')" "64 x4;1024 x4;16384 x4;" \
+    "coarse: sizes x16 apart, 4 processes each, stopping above 90% efficiency (16384 zones: 98%), no bisection"
+
 # ---- 3. busy sizes and a failed process ------------------------------------------------------
 rm -f "$FAKE_COUNTER" "$FAKE_LOG"
 FAKE_BUSY_ZONES=64 FAKE_FAIL_CALL=14 drive --grain --teams 2 --replicates 4 --bisections 1 --max-zones 16384 \

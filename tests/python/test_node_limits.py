@@ -10,8 +10,7 @@ import sys
 import unittest
 from types import SimpleNamespace
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from render_fixture import TOP  # noqa: E402,F401  (sets the package's path)
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "results"))
 from clomp_results import catalogue, node_limits  # noqa: E402
 
 
