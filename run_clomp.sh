@@ -53,8 +53,6 @@ done
 . "$here/suite/binding.sh"
 # shellcheck source=suite/manifest.sh
 . "$here/suite/manifest.sh"
-# shellcheck source=suite/suite_grain.sh
-. "$here/suite/suite_grain.sh"
 orig_args=("$@")
 quick=0 max_zone_scale=10000 zone_scale_factor=10 target_parts=64 target_zones=6400
 out_dir=out env_preset='' launcher='' stop_on_slowdown=0 resume_id='' dry_run=0 numa=0 mpi_launcher=''

@@ -5,7 +5,7 @@
 # bisection, timeScale 1; every team size of the node. Opt-in: by the suite's cost model it adds 4% to a
 # full suite on this 2-core VM and 11% on a 128-core node, but that model has never been checked against
 # a real full suite with the search, and on a busy machine the small loops cost far more than it says
-# (docs/notes/grain.md). Not with --quick or --mpi. Sourced by run_clomp.sh, which declares with_grain.
+# (docs/notes/grain.md). Not with --quick or --mpi. Sourced by suite/plan.sh; run_clomp.sh declares with_grain.
 declare -g with_grain quick mpi_given exe out_dir base here
 SUITE_GRAIN_OPTIONS=(--grain --replicates 4 --factor 16 --bisections 0 --time-scale 1)
 
