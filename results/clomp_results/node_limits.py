@@ -15,8 +15,13 @@ from . import catalogue
 from .grain_cells import Summary
 from .safe_io import for_terminal
 
-BARRIER_MULTIPLE = "limits_barrier_multiple"
-METG = "grain_metg50_us"
+# The two figures by their place in a record (the catalogue's json column), their keys from the catalogue.
+BARRIER_MULTIPLE_JSON = "limits.figures.barrier_multiple.value"
+METG_JSON = "teams[].half_efficiency.metg_us.value"   # grain_report's METG
+
+
+def key_of(json_path: str) -> str:
+    return next(f.key for f in catalogue.load().figures if f.get("json") == json_path)
 GRAIN_SUFFIX = "_grain.json"   # run_clomp.sh --grain's JSON beside the suite's files (grain_report)
 
 
@@ -126,5 +131,5 @@ def submission_figures(suite, grain, threads: Optional[int]) -> dict:
     if rec is None:
         multiple = "n/a: no --limits run in the suite (a suite from before issue 48, --no-constructs or --mpi)"
     else:
-        multiple = cell_text(*figure_cell(rec.doc, catalogue.load().figure(BARRIER_MULTIPLE)))
-    return {METG: metg_text(grain, threads), BARRIER_MULTIPLE: multiple}
+        multiple = cell_text(*figure_cell(rec.doc, catalogue.load().figure(key_of(BARRIER_MULTIPLE_JSON))))
+    return {key_of(METG_JSON): metg_text(grain, threads), key_of(BARRIER_MULTIPLE_JSON): multiple}
