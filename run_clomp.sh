@@ -58,7 +58,7 @@ quick=0 max_zone_scale=10000 zone_scale_factor=10 target_parts=64 target_zones=6
 out_dir=out env_preset='' launcher='' stop_on_slowdown=0 resume_id='' dry_run=0 numa=0 mpi_launcher=''
 mpi_given=0
 plots=auto bundle_only=0 bundle_id='' validate_path='' sign_key=''
-max_zone_scale_set=0 replicates=3 constructs=1 offload=1 calibrate=auto run_timeout='' cores_given=''
+max_zone_scale_set=0 replicates=3 constructs=1 offload=1 calibrate=auto run_timeout='' cores_given='' with_grain=0
 positional=()
 
 while [ $# -gt 0 ]; do
@@ -79,6 +79,7 @@ while [ $# -gt 0 ]; do
         --stop-on-slowdown) stop_on_slowdown=1 ;;
         --numa) numa=1 ;;
         --no-constructs) constructs=0 ;;
+        --with-grain) with_grain=1 ;;
         --no-offload) offload=0 ;;
         --constructs=epcc4) constructs=epcc4 ;;
         --calibrate=auto | --calibrate=off) calibrate=${1#*=} ;;
@@ -121,6 +122,7 @@ for pair in "MAX_THREADS:${max_threads:-1}" "TIME_SCALE:$time_scale" "--max-zone
     is_count "${pair#*:}" || die_usage "${pair%%:*}: '${pair#*:}' is not a whole number > 0"
 done
 parse_replicates "$replicates"
+check_with_grain   # suite/suite_grain.sh
 [ "$zone_scale_factor" -ge 2 ] || die_usage "--zone-scale-factor: '$zone_scale_factor' must be at least 2"
 [ -z "$resume_id" ] || is_count "$resume_id" || die_usage "--resume: '$resume_id' is not a suite ID"
 [ -z "$run_timeout" ] || [[ $run_timeout =~ ^[0-9]+$ ]] || die_usage "--run-timeout: '$run_timeout' is not a whole number of seconds (0: none)"
@@ -204,6 +206,7 @@ if [ "$dry_run" = 1 ]; then
     echo "Binding: $suite_binding"
     offload_plan_line
     print_plan
+    grain_plan_line  # suite/suite_grain.sh
     auto_plan_line   # suite/replicates.sh
     exit 0
 fi
@@ -403,6 +406,7 @@ EOF
     ! stop_asked || mark_incomplete
 done
 
+stop_asked || run_suite_grain   # suite/suite_grain.sh: --with-grain's search, after the runs
 replicates_files=''
 [ ! -f "${base}_key.processes.csv" ] || replicates_files=" ${base}_key.processes.csv ${base}_key.processes.txt"
 failures=$(first_failure)   # suite/run_guard.sh

@@ -13,9 +13,12 @@ declare -ga launcher_words plan
 # calibrate_model replaces the first six (and fits the region cost) with
 # figures measured on this node. REGION_US + REGION_SLOPE x f(T) is a region's
 # cost at a team of T, f given by REGION_FIT: log2 T, T, or none (constant).
+# PROCESS_SECONDS is each process's own set-up (clock calibration, noise
+# census, topology, locality: the JSON's setup_seconds) and its start and exit:
+# 0.25-0.31 s median on this VM at load 9-12, never measured idle (docs/suite.md).
 ZONE_NS_CACHED=1.25 ZONE_NS_MEMORY=1.6 MEMORY_SPEEDUP=0.8 REGION_US=1.0 PROBE_US=0.35
 REGION_SLOPE=0 REGION_FIT=constant
-BUILD_NS_PER_BYTE=1.0 SETUP_NS_PER_BYTE=0.15 PROCESS_SECONDS=0.05
+BUILD_NS_PER_BYTE=1.0 SETUP_NS_PER_BYTE=0.15 PROCESS_SECONDS=0.3
 
 # The calibration's clomp processes (about 1e7 zone updates per measurement, a
 # fraction of a second each on an idle node; each stopped after

@@ -1,7 +1,7 @@
 # shellcheck shell=bash
 # The suite's construct runs (docs/constructs.md, "In the suite"): after every
 # mesh run, clomp --constructs once at the key thread count (level 1, and
-# level 2 at clomp's default nested shape), then once per inner team size at a
+# level 2 at clomp's default nested shape; with --limits, the node's limits), then once per inner team size at a
 # fixed outer team (the paper's figure 5: overhead against the inner team
 # size). Sourced by run_clomp.sh; appends to plan. Reads run_clomp.sh's
 # settings, declared here and assigned there before any function below runs:
@@ -81,5 +81,8 @@ construct_options() {  # construct_options SET THREADS
         "--construct-loop-delay=$delay" "--construct-chunks=$CONSTRUCT_CHUNKS"
     [ "${constructs-1}" != epcc4 ] || printf '%s ' "--construct-sizes=$CONSTRUCT_SIZES"
     [[ $1 != constructs_outer* ]] || printf '%s' "--nested=${1#constructs_outer}x$2"
+    # The node's own limits (clomp --limits: docs/limits.md) once, on the key runs' team: the report's
+    # "Node limits" and the buyer's barrier multiple read this run's record.
+    [ "$1" != constructs ] || printf '%s' --limits
     echo
 }

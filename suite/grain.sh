@@ -53,11 +53,16 @@ grain_main() {
 
     choose_binding   # suite/binding.sh: threads bound as make run binds them, unless the environment chose
     local binding=${suite_binding%%; the construct runs*}
-    make_out_dir "$out"   # suite/common.sh
-    find_writer
-    claim_new_id "$out" "$(file_host_name)"
+    if [ -n "${CLOMP_GRAIN_SUITE_BASE-}" ]; then
+        find_writer
+        base=$CLOMP_GRAIN_SUITE_BASE   # run_clomp.sh --with-grain (suite/suite_grain.sh): the suite's own files and ID
+    else
+        make_out_dir "$out"   # suite/common.sh
+        find_writer
+        claim_new_id "$out" "$(file_host_name)"
+    fi
     local stem="${base}_grain"
-    {
+    [ -n "${CLOMP_GRAIN_SUITE_BASE-}" ] || {
         echo "date: $(date)"
         echo "uname: $(uname -a)"
         echo "grain: $stem (.txt .csv .json .html .full; each process's record ${stem}_t<T>z<Z>r<R>.json)"

@@ -10,6 +10,8 @@ declare -g replicates numa exe launcher mpi_given mpi_launcher constructs estima
 declare -ga positional estimate_runs
 # shellcheck source=suite/cliff.sh
 . "$here/suite/cliff.sh"
+# shellcheck source=suite/suite_grain.sh
+. "$here/suite/suite_grain.sh"
 
 # ---- MPI: the launcher's rank count, and the same launcher with another --------------
 # launcher_ranks CMD [N]: the rank count CMD gives (the first of -np N, -n N, --np N,

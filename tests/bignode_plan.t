@@ -50,6 +50,9 @@ for cores in 128 256; do
     like "$over" "--schedules=bestcase,static,barrier,parallel,parallel_for $((cores + 1)) -1 $((cores + 1)) " \
         "the cliff run: $((cores + 1)) threads on $((cores + 1)) parts, measuring the three probes and Static over Bestcase"
     is "$(awk '$1 ~ /^constructs/ && $3 < $2' <<<"$runs")" "" "the construct runs have a part per thread too"
+    is "$(grep '^\[[0-9/]*\] constructs' <<<"$plan" | awk '{ print $2, ($0 ~ / --limits /) ? "limits" : "-" }' | sort | uniq -c | awk '{ printf "%s %s x%s;", $2, $3, $1 }')" \
+        "constructs limits x1;constructs_outer2 - x$(grep -c '^\[[0-9/]*\] constructs_outer2 ' <<<"$plan");" \
+        "clomp --limits runs once, with the construct run at the key thread count, not with the sweep's"
     like "$(tail -n 1 <<<"$plan")" "^Estimated total: ~[0-9]+:[0-9]+ \(mm:ss\); nothing was run\.$" "the dry run estimates the suite"
 
     # The estimate is the model's at the stand-in's cores: the key run's, recomputed here.
@@ -57,7 +60,7 @@ for cores in 128 256; do
     listed=$(sed -n 's/.*  ~\([0-9]*\)s  .*/\1/p' <<<"$key_line")
     args=$(awk '{ print $(NF - 6), $(NF - 5), $(NF - 4), $(NF - 3), $(NF - 2), $(NF - 1), $NF }' <<<"${key_line%%  ~*}")
     model=(ZONE_NS_CACHED=1.25 ZONE_NS_MEMORY=1.6 MEMORY_SPEEDUP=0.8 REGION_US=1.0 PROBE_US=0.35 REGION_SLOPE=0
-           REGION_FIT=constant BUILD_NS_PER_BYTE=1.0 SETUP_NS_PER_BYTE=0.15 PROCESS_SECONDS=0.05)
+           REGION_FIT=constant BUILD_NS_PER_BYTE=1.0 SETUP_NS_PER_BYTE=0.15 PROCESS_SECONDS=0.3)
     at() { echo "key||$args||$CLOMP" | python3 "$top/results/clomp-results" estimate --seconds "$CLOMP" "$1" "${model[@]}"; }
     here=$("$CLOMP" --topology | sed -n 's/^cores: //p')
     is "$listed" "$(at "$cores")" "the key run's estimate ($listed s) is the model's at $cores cores"

@@ -8,7 +8,11 @@
 # what the test computes from the processes' own records, the CSV's figures are
 # the catalogue's grain set, and the page escapes a hostile path. A size whose
 # processes were all busy leaves the answer undecided and says so; a failed
-# process exits 1 and is left out. Every process is a stand-in: seconds, no timing.
+# process exits 1 and is left out. --schedules dynamic,guided,taskloop: each answered on its own, and
+# one real clomp process as a stage launches it records every schedule. The dry run charges the suite's
+# set-up per process and names the time cap only when it stops the search; so does the report.
+# --with-grain: refused with --quick; the suite's files, no ID of its own. Every other process is a
+# stand-in: seconds, no timing.
 
 # shellcheck source-path=SCRIPTDIR source=lib/tap.sh
 . "$(dirname "$0")/lib/tap.sh"
@@ -40,7 +44,15 @@ drive --grain --dry-run --cores 128 --out "$bad_dir"
 [ "$rc" -eq 0 ] && [ ! -e "$bad_dir" ]
 ok $? "--dry-run --cores 128 exits 0 and writes nothing"
 like "$out" "8 team sizes \(2,4,8,16,32,64,127,128\) on 128 cores" "the dry run's teams double, then cores - 1 and cores"
-like "$out" "Estimated total: at most [0-9]+ processes, ~[0-9]{2}:[0-9]{2} \(mm:ss\)" "the dry run ends on its estimate"
+like "$out" "Estimated total: at most [0-9]+ processes, ~[0-9]{2}:[0-9]{2} \(mm:ss\); nothing was run\.$" \
+    "the dry run ends on its estimate, no time cap named where none was given"
+process_s=$(sed -n 's/^.*PROCESS_SECONDS=\([0-9.]*\)$/\1/p' "$top/suite/calibrate.sh")
+like "$out" "Model: the suite's .* ${process_s//./\\.} s of set-up per process \(.*measured" \
+    "it states the set-up per process it charges (suite/calibrate.sh's, ${process_s:-?} s) and where that figure comes from"
+drive --grain --dry-run --cores 128 --minutes 2
+like "$out" "the time cap of 2 min stops it first" "a cap shorter than the plan is named as what stops it"
+drive --grain --dry-run --quick --teams 2 --max-zones 256
+like "$out" "within the time cap of 3 min; nothing was run" "a plan well inside --quick's cap says so, not that the cap stops it"
 
 # ---- 2. a stand-in clomp with a chosen speed-up curve --------------------------------------
 # Each call takes the next number c from $FAKE_COUNTER and logs "c T ZONES"; Serial Ref's median
@@ -51,26 +63,35 @@ mkdir -p "$fake_dir"
 fake=$fake_dir/clomp
 cat >"$fake" <<'FAKE'
 #!/usr/bin/env bash
-json='' nums=()
+json='' nums=() extra=''
 for a in "$@"; do
-    case $a in --json=*) json=${a#--json=} ;; -*) ;; *) nums+=("$a") ;; esac
+    case $a in --json=*) json=${a#--json=} ;; --schedules=*) extra=${a#--schedules=serial,static} ;; -*) ;; *) nums+=("$a") ;; esac
 done
 c=$(( $(cat "$FAKE_COUNTER" 2>/dev/null || echo 0) + 1 ))
 echo "$c" >"$FAKE_COUNTER"
 t=${nums[0]} zones=$((nums[2] * nums[3]))
-printf '%s %s %s\n' "$c" "$t" "$zones" >>"$FAKE_LOG"
+printf '%s %s %s%s\n' "$c" "$t" "$zones" "${extra:+ ${extra#,}}" >>"$FAKE_LOG"
 [ "$c" != "${FAKE_FAIL_CALL-}" ] || { echo "fake clomp: failing on purpose" >&2; exit 3; }
 serial=$(awk -v z="$zones" -v c="$c" 'BEGIN { printf "%.10g", z * 0.001 * (1 + (c % 7) / 1000) }')
 static=$(awk -v z="$zones" -v c="$c" 'BEGIN { printf "%.10g", z * 0.001 / (2 * z / (z + 300)) * (1 + (c % 5) / 1000) }')
 busy=false
 [ "$zones" != "${FAKE_BUSY_ZONES-}" ] || busy=true
+# --schedules' extras: speed-up 2Z / (Z + O), O = 600 (dynamic), 450 (guided), 1200 (taskloop).
+others() {
+    local k o name
+    for k in ${extra//,/ }; do
+        case $k in dynamic) o=600 name='Dynamic OMP' ;; guided) o=450 name='Guided OMP' ;; taskloop) o=1200 name='Taskloop OMP' ;; *) continue ;; esac
+        printf ',\n  {"key": "%s", "name": "%s", "role": "checked", "selected": true, "threads": %s, "valid": true, "us_per_loop": %s}' \
+            "$k" "$name" "$t" "$(awk -v z="$zones" -v o="$o" -v c="$c" 'BEGIN { printf "%.10g", z * 0.001 / (2 * z / (z + o)) * (1 + (c % 3) / 1000) }')"
+    done
+}
 cat >"$json" <<JSON
 {"schema": "clomp-result", "schema_version": 1, "noise_census": {"busy": $busy},
  "measurements": [
   {"key": "serial", "name": "Serial Ref", "role": "reference", "selected": true, "threads": 1, "valid": true,
    "us_per_loop": $serial},
   {"key": "static", "name": "Static OMP", "role": "checked", "selected": true, "threads": $t, "valid": true,
-   "us_per_loop": $static}]}
+   "us_per_loop": $static}$(others)]}
 JSON
 echo "fake clomp, call $c"
 FAKE
@@ -125,6 +146,135 @@ print("; ".join(bad))
 PY
 )
 is "$check" "" "the answer, its serial work, METG(50%) and the speed-up equal the records' own; the CSV's figures are the catalogue's; the page escapes the path and has its chart"
+
+# The time cap is named only where it ended a search: the finished search's plan, its cap long past,
+# asks for nothing and leaves no mark; the same plan with only the first stage's records would have run
+# more, so the cap is what stopped it, and the report says so.
+helper=${CLOMP_STATS:-$top/build/clomp-stats}
+capped() {  # capped STEM: STEM's plan with a 1-minute cap that ran out an hour ago
+    python3 - "$1" <<'PY'
+import json, sys, time
+doc = json.load(open(sys.argv[1] + ".plan"))
+doc["settings"]["minutes"], doc["start_epoch"] = 1.0, time.time() - 3600
+json.dump(doc, open(sys.argv[1] + ".plan", "w"))
+PY
+}
+cap_dir=$root/capped
+mkdir -p "$cap_dir"
+cp "$stem".plan "$stem".runs "$stem"_t*.json "$cap_dir"/
+whole=$cap_dir/$(basename "$stem")
+capped "$whole"
+next=$(python3 "$top/results/clomp-results" grain-plan next "$whole" "$helper")
+[ -z "$next" ] && [ ! -e "$whole.stopped" ]
+ok $? "a search that ended before its cap ran out is not marked as stopped by it"
+part=$cap_dir/part
+cp "$stem".plan "$part".plan
+grep -F "_t2z64r" "$stem".runs >"$part".runs
+capped "$part"
+next=$(python3 "$top/results/clomp-results" grain-plan next "$part" "$helper")
+[ -z "$next" ] && [ -s "$part.stopped" ]
+ok $? "a search with sizes left when its cap ran out launches nothing more and is marked as stopped by the cap"
+python3 "$top/results/clomp-results" grain-report "$whole" "$helper" >/dev/null 2>&1
+python3 "$top/results/clomp-results" grain-report "$part" "$helper" >/dev/null 2>&1
+! grep -q "time cap" "$whole.txt" && grep -q "^ *Stopped: the time cap of 1 min" "$part.txt" &&
+    grep -q '"stopped_by_time_cap": true' "$part.json" && grep -q '"stopped_by_time_cap": false' "$whole.json"
+ok $? "and only that report says the time cap stopped the search (text and JSON)"
+
+# ---- --schedules: dynamic, guided and taskloop measured in every process, each answered as Static OMP
+rm -f "$FAKE_COUNTER" "$FAKE_LOG"
+sched_dir=$root/schedules
+drive --grain --teams 2 --replicates 4 --bisections 1 --max-zones 16384 --schedules dynamic,guided,taskloop \
+    --out "$sched_dir" "$fake"
+is "$rc" 0 "--schedules dynamic,guided,taskloop: the stand-in's search exits 0"
+is "$(awk '$4 != "dynamic,guided,taskloop"' "$FAKE_LOG" | wc -l | tr -d ' ') of $(wc -l <"$FAKE_LOG" | tr -d ' ')" \
+    "0 of $(wc -l <"$FAKE_LOG" | tr -d ' ')" "every process measures dynamic, guided and taskloop beside Static OMP"
+is "$(awk '{ print $3 }' "$FAKE_LOG" | uniq | tr '\n' ' ')" "64 256 1024 4096 512 " \
+    "the search follows Static OMP: the same sizes as without --schedules"
+check=$(python3 - "$sched_dir/CLOMP_${host}_1_grain" <<'PY'
+import csv, json, sys
+stem = sys.argv[1]
+doc = json.load(open(stem + ".json"))
+text = open(stem + ".txt").read()
+overhead = {"static": 300, "dynamic": 600, "guided": 450, "taskloop": 1200}
+measured = [64, 256, 512, 1024, 4096]
+bad = []
+got = [s["schedule"] for s in doc["schedules"]]
+if got != ["static", "dynamic", "guided", "taskloop"]:
+    bad.append("schedules %r" % got)
+for sched in doc["schedules"]:
+    o = overhead[sched["schedule"]]
+    # The oracle: the curve's own smallest measured size above a speed-up of 1 (the jitter is under 1%).
+    want = min(z for z in measured if 2.0 * z / (z + o) > 1.02)
+    team = sched["teams"][0]
+    if team["smallest_speedup"]["zones"] != want or not team["smallest_speedup"]["decided"]:
+        bad.append("%s: smallest %r, want %d" % (sched["schedule"], team["smallest_speedup"]["zones"], want))
+    if sorted(c["zones"] for c in team["sizes"]) != measured:
+        bad.append("%s: sizes %r" % (sched["schedule"], [c["zones"] for c in team["sizes"]]))
+    if "%s against Serial Ref: the answer per team size" % sched["name"] not in text:
+        bad.append("no text block for %s" % sched["name"])
+rows = set(r["schedule"] for r in csv.DictReader(open(stem + ".csv", newline="")))
+if rows != set(overhead):
+    bad.append("CSV schedules %r" % sorted(rows))
+print("; ".join(bad))
+PY
+)
+is "$check" "" "each schedule gets its own answer (the smallest loop that speeds up, from its curve: 512, 1024, 512, 4096 zones), sizes, text block and CSV rows"
+
+# The real clomp, one process as --schedules' stages launch it (their arguments, from grain-plan), at 16,384
+# zones (cheap): its record holds each schedule on the team, each a catalogue figure the cells read, so a
+# schedule is measured, not "not measured" (on a busy machine its figures are then "busy", which is said).
+plan_stem=$root/real_plan
+CLOMP_GRAIN_MODEL="ZONE_NS_CACHED=1.25 ZONE_NS_MEMORY=1.6 MEMORY_SPEEDUP=0.8 REGION_US=1 PROBE_US=0.35 BUILD_NS_PER_BYTE=1 SETUP_NS_PER_BYTE=0.15 PROCESS_SECONDS=0.3" \
+    python3 "$top/results/clomp-results" grain-plan start "$plan_stem" 2 --grain --teams 2 --max-zones 16384 \
+    --schedules taskloop,dynamic,guided
+words=$(python3 "$top/results/clomp-results" grain-plan next "$plan_stem" "${CLOMP_STATS:-$top/build/clomp-stats}" | head -n 1 | cut -f 4-)
+like "$words" "^--schedules=serial,static,taskloop,dynamic,guided	2	1	" "a stage's process measures Serial Ref, Static OMP and every --schedules extra"
+read -r -a real_args <<<"$(tr '\t' ' ' <<<"$words")"
+real_args[4]=256   # zones per part: 64 x 256 = 16,384 zones
+"$CLOMP" "${real_args[@]}" --json="$root/real.json" >/dev/null 2>&1
+is "$?" 0 "the real clomp runs that process at 16,384 zones"
+check=$(PYTHONPATH=$top/results python3 - "$root/real.json" <<'PY'
+import json, sys
+from clomp_results import grain_cells, given
+try:
+    doc = json.load(open(sys.argv[1]))
+except (OSError, ValueError) as e:
+    print("no record: %s" % e)
+    sys.exit(0)
+bad = []
+for sched in ("static", "taskloop", "dynamic", "guided"):
+    m = given.measurement(doc, sched)
+    if not m or m.get("threads") != 2 or not isinstance(m.get("us_per_loop"), (int, float)):
+        bad.append("%s: %r" % (sched, m and {k: m.get(k) for k in ("threads", "us_per_loop")}))
+    sv, pv, why = grain_cells.process_values(doc, True, 2, sched)
+    if why not in (None, given.BUSY, given.INVALID):
+        bad.append("%s: %s" % (sched, why))
+print("; ".join(bad))
+PY
+)
+is "$check" "" "its record has every schedule on the 2-thread team, each read by the grain cells (a result, or busy or invalid, never not measured)"
+
+# ---- --with-grain: the suite's coarse search, into the suite's own files ------------------------------
+drive --quick --with-grain --dry-run
+is "$rc" 2 "--with-grain with --quick is refused (exit 2)"
+like "$err" "--with-grain: not with --quick" "and says why in one line"
+drive --dry-run --calibrate=off --with-grain --max-zone-scale 10 --replicates 1 --no-constructs
+suite_total=$(sed -n 's/^Estimated total: ~\([0-9:]*\) .*/\1/p' <<<"$out")
+like "$out" "With --with-grain, after the runs: at most 20 processes, ~[0-9]{2}:[0-9]{2} \(mm:ss\)" \
+    "the suite's dry run adds the coarse search's estimate (team 2: sizes 64 .. 1 M zones x16 apart, 4 processes each) after its own (~${suite_total:-?})"
+rm -f "$FAKE_COUNTER" "$FAKE_LOG"
+suite_dir=$root/suite_out
+mkdir -p "$suite_dir"
+printf 'host: x\n' >"$suite_dir/CLOMP_x_7.env"
+CLOMP_GRAIN_SUITE_BASE=$suite_dir/CLOMP_x_7 "$top/suite/grain.sh" --grain --replicates 4 --factor 16 --bisections 0 \
+    --time-scale 1 --teams 2 --out "$suite_dir" "$fake" >"$root/sg.out" 2>&1
+is "$?" 0 "the search as the suite runs it (CLOMP_GRAIN_SUITE_BASE) exits 0"
+[ -s "$suite_dir/CLOMP_x_7_grain.json" ] && [ -s "$suite_dir/CLOMP_x_7_grain.html" ] && [ "$(cat "$suite_dir/CLOMP_x_7.env")" = "host: x" ]
+ok $? \
+    "it writes <base>_grain.* beside the suite's files, and leaves the suite's .env as it was"
+is "$(find "$suite_dir" -name '*.env' | wc -l | tr -d ' ')" 1 "and claims no suite ID of its own"
+is "$(awk '{ print $3 }' "$FAKE_LOG" | uniq -c | awk '{ printf "%s x%s;", $2, $1 }')" "64 x4;1024 x4;16384 x4;" \
+    "coarse: sizes x16 apart, 4 processes each, stopping above 90% efficiency (16384 zones: 98%), no bisection"
 
 # ---- 3. busy sizes and a failed process ------------------------------------------------------
 rm -f "$FAKE_COUNTER" "$FAKE_LOG"

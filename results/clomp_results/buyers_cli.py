@@ -123,6 +123,9 @@ def csv_text(subs, table) -> str:
         cells("key", row["figure"], "", row["cells"])
     for row in table["targets"]:
         cells("llnl_target", row["target"], "", row["cells"])
+    for row in table.get("node", []):
+        for c, s in zip(row["cells"], subs):
+            w.writerow(["node", row["figure"], "", s["label"], 1 if s["valid"] else 0, "", "", "", "", "", "", c])
     for row in table["normalised"]:
         for c, s in zip(row["cells"], subs):
             w.writerow(["core_cycles", row["figure"], "", s["label"], 1 if s["valid"] else 0, "", "", "", "", "", "", c["cycles"]])

@@ -83,6 +83,16 @@ def key_section(table, subs) -> List[str]:
         bound = "" if row["bound"] is None else " (LLNL: below %g cycles)" % row["bound"]
         out.append("<tr><th>%s%s</th>%s</tr>" % (e(row["label"]), e(bound), "".join(cell_td(c, s) for c, s in zip(row["cells"], subs))))
     out.append("</table>")
+    out += ["<h3>Per machine: the smallest loop worth threading and the barrier's headroom</h3>",
+            '<p class="note">METG(50%): the parallel loop\'s wall time at the smallest loop reaching 50% efficiency '
+            '(docs/grain.md), from a grain run the submission carries; OpenMP barrier / best reference: from its '
+            '<code>clomp --limits</code> run (docs/limits.md). Each with its 95% interval in brackets, or why not.</p>',
+            "<table>", heads(subs, "figure")]
+    for row in table.get("node", []):
+        out.append("<tr><th>%s (%s)</th>%s</tr>" % (e(row["label"]), e(row["unit"]), "".join(
+            '<td class="%s">%s%s</td>' % ("na" if c.startswith("n/a") else "num", e(c), mark(s))
+            for c, s in zip(row["cells"], subs))))
+    out.append("</table>")
     out += ["<h3>Machine-normalised: overheads in each machine's core cycles</h3>", "<table>", heads(subs, "figure")]
     for row in table["normalised"]:
         out.append("<tr><th>%s</th>%s</tr>" % (e(row["label"]), "".join(

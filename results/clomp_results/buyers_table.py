@@ -36,7 +36,7 @@ from __future__ import annotations
 
 from typing import Dict, List, Optional
 
-from . import catalogue, given, stats_helper
+from . import catalogue, given, node_limits, stats_helper
 from .records import count_of
 from .submissions import key_figures, sweep_figures
 
@@ -329,6 +329,10 @@ def build(subs: List[Dict[str, object]], helper: str, baseline: Optional[str] = 
     table["constructs"] = [{"row": k, "construct": k.split("|")[0], "level": k.split("|")[1], "outer": k.split("|")[2],
                             "inner": k.split("|")[3], "cells": [summaries.cell(s["constructs"].get(k, [])) for s in subs]}
                            for k in sorted(names, key=construct_order)]
+    # Per machine (issue 48): METG(50%) from a grain run the suite carries, OpenMP's barrier over the best reference.
+    table["node"] = [{"figure": k, "label": label(k), "unit": catalogue.load().figure(k).unit, "cells": [
+        s.get("node", {}).get(k, "n/a: a %s carries no --limits or grain run" % s["kind"]) for s in subs]}
+        for k in (node_limits.key_of(node_limits.METG_JSON), node_limits.key_of(node_limits.BARRIER_MULTIPLE_JSON))]
     table["normalised"] = [{"figure": row["figure"], "label": row["label"], "cells": [
         {"us": cell["text"], "cycles": cycles_text(cell["median"], s["clock"])} for cell, s in zip(row["cells"], subs)]}
         for row in table["key"] if row["unit"] == "us"]

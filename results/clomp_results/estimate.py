@@ -45,6 +45,9 @@ from typing import Dict, List, Optional, Tuple
 CONSTRUCT_INSTANCE_US = 35.0
 # One target region's launch (us per subcycle): the host plugin's, measured on the 2-core VM.
 OFFLOAD_LAUNCH_US = 35.0
+# clomp --limits' defaults (cli/limits_options.c: --limits-reps, --limits-time, --limits-trips), and one
+# round trip of a cache line: 0.5 us, the top of what docs/limits.md quotes (71-497 ns on this VM).
+LIMITS_REPS, LIMITS_TARGET_US, LIMITS_TRIPS, LIMITS_TRIP_US = 20, 1000.0, 2048, 0.5
 
 
 def listing_rows(text: str) -> List[Dict[str, str]]:
@@ -194,17 +197,29 @@ class Model:
         each = 2 * time if 2 * time > 10 * CONSTRUCT_INSTANCE_US else 10 * CONSTRUCT_INSTANCE_US
         return whole(mesh + rows * (2 * reps + 4) * each * 1e-6)
 
+    def limits(self, t: int, opts: Dict[str, str]) -> float:
+        """clomp --limits (docs/limits.md): per repetition (and 2 calibrations) six barriers and fork/joins
+        of 2-4 x the target time each (3 on average), and the round trips of every pair of the team's CPUs
+        (LIMITS_TRIP_US each); tenfold when the team outnumbers the cores."""
+        team = t if t >= 1 else self.cores
+        reps = float(opts.get("limits-reps", LIMITS_REPS))
+        target = float(opts.get("limits-time", LIMITS_TARGET_US))
+        trips = float(opts.get("limits-trips", LIMITS_TRIPS))
+        secs = (reps + 2) * 6 * 3 * target * 1e-6 + team * (team - 1) / 2 * trips * LIMITS_TRIP_US * 1e-6
+        return secs * (10 if team > self.cores else 1)
+
     def run(self, line: str) -> int:
         set_name, _, args, options = (line.split("|", 4) + ["", "", "", ""])[:4]
         a = [float(w) for w in args.split()]
         opts = options_of(options)
+        extra = whole(self.limits(int(a[0]), opts)) if "--limits" in options.split() else 0
         if set_name == "constructs" or set_name.startswith("constructs_outer"):
-            return self.construct(set_name, int(a[0]), opts)
+            return self.construct(set_name, int(a[0]), opts) + extra
         if set_name in ("offload", "offload_probes") or set_name.startswith("offload_zpp"):
-            return self.offload(set_name, a, opts)
+            return self.offload(set_name, a, opts) + extra
         if "schedules" in opts:   # the team-size cliff's runs (suite/cliff.sh): only what they measure
-            return whole(self.mesh_exact(a, set(opts["schedules"].split(","))))
-        return self.mesh(a)
+            return whole(self.mesh_exact(a, set(opts["schedules"].split(",")))) + extra
+        return self.mesh(a) + extra
 
 
 def whole(seconds: float) -> int:

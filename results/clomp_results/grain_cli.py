@@ -13,7 +13,7 @@ from . import safe_write
 from .grain_cells import cells_of
 from .grain_plan import (Bounds, OptionError, Settings, dry_run, load_plan, next_sizes, parse, settings_of,
                          stage)
-from .grain_report import loadavg
+from .grain_report import STOPPED_SUFFIX, loadavg
 from .safe_io import for_terminal
 
 
@@ -51,10 +51,13 @@ def main(argv: List[str]) -> int:
         stem, helper = argv[0], argv[1]
         plan = load_plan(stem)
         s = settings_of(plan)
-        if s.minutes is not None and time.time() - plan["start_epoch"] >= s.minutes * 60:
-            return 0
         bounds = measured_bounds(stem, helper, s)
         cells = [(t, z) for t in s.teams for z in next_sizes(s, t, bounds[t])]
+        if s.minutes is not None and time.time() - plan["start_epoch"] >= s.minutes * 60:
+            if cells:   # the cap, not the search, ends it: the report says so (grain_report.stopped_by_cap)
+                directory, name = os.path.split(stem)
+                safe_write.write_text(directory or ".", name + STOPPED_SUFFIX, "%d cells left\n" % len(cells))
+            return 0
         if cells and s.minutes is not None:
             sys.stdout.write("deadline\t%d\n" % int(plan["start_epoch"] + s.minutes * 60))
         lines = stage(s, stem, cells, plan.get("constants") or {})

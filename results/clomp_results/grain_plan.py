@@ -267,9 +267,23 @@ def dry_run(s: Settings, constants: Dict[str, float]) -> str:
                ", ".join(str(z) for z in geometric(s)), s.factor, round(STOP_EFFICIENCY * 100), s.bisections,
                "" if s.bisections == 1 else "s")]
     out += lines
-    out.append("Estimated total: at most %d processes, ~%s (mm:ss)%s; nothing was run." % (
-        n, mmss(secs), "; stopped at the time cap of %g min" % s.minutes if s.minutes else ""))
+    out.append("Model: the suite's (results/clomp_results/estimate.py), constants not calibrated: the 2-core VM's; "
+               "regions %g us per loop at any team; %g s of set-up per process (%s)" % (
+                   constants.get("REGION_US", 0.0), constants.get("PROCESS_SECONDS", 0.0), SETUP_SOURCE))
+    out.append("Estimated total: at most %d processes, ~%s (mm:ss)%s; nothing was run." % (n, mmss(secs), cap_words(s, secs)))
     return "\n".join(out) + "\n"
+
+
+SETUP_SOURCE = "clomp's own set-up, start and exit, measured on the 2-core VM at load 9-12, not idle: docs/suite.md"
+
+
+def cap_words(s: Settings, seconds: float) -> str:
+    """What the time cap does to a plan of SECONDS: it stops the search only when the plan would outlast it."""
+    if s.minutes is None:
+        return ""
+    if seconds > s.minutes * 60:
+        return "; the time cap of %g min stops it first (nothing launched after it; the report says so)" % s.minutes
+    return "; within the time cap of %g min" % s.minutes
 
 
 # ---- the stages ------------------------------------------------------------------------------------------

@@ -30,6 +30,7 @@ SMALLEST, SMALLEST_SERIAL = "teams[].smallest_speedup.zones", "teams[].smallest_
 HALF, METG = "teams[].half_efficiency.zones", "teams[].half_efficiency.metg_us.value"
 BEST = "best_team[].threads"
 CSV_HEADER = "schedule,threads,zones,parts,zones_per_part,figure,value,ci95_low,ci95_high,processes,given,why"
+STOPPED_SUFFIX = ".stopped"   # written by grain-plan next when the time cap ends a search with processes left
 
 
 def figures() -> Dict[str, catalogue.Figure]:
@@ -75,7 +76,7 @@ def report(stem: str, helper: str):
     fig = figures()
     schedules = ("static",) + tuple(s.schedules)
     all_cells = dict((k, cells_of(stem, helper, s, k)) for k in schedules)
-    stopped = s.minutes is not None and time.time() - plan["start_epoch"] >= s.minutes * 60
+    stopped = os.path.exists(stem + STOPPED_SUFFIX)
     out = ["clomp grain %s: the smallest loop worth threading (docs/grain.md)" % os.path.basename(stem),
            "       Date: %s" % time.strftime("%a %b %d %H:%M:%S %Y", time.localtime(plan["start_epoch"])),
            "       Load: %s before, %s after (1, 5, 15 min; run queue; last pid)" % (

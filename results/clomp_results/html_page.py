@@ -6,7 +6,7 @@ read back from the suite directory."""
 import re
 import time
 
-from . import by_design, cliff, given, html_construct_kinds, html_constructs, html_key, html_offload, machine_facts
+from . import by_design, cliff, given, html_construct_kinds, html_constructs, html_key, html_offload, machine_facts, node_limits
 from .stats_helper import find as stats_helper
 from .validate import core_count
 from .safe_text import for_html as e, for_html_lines as lines_e   # control characters escaped, then HTML
@@ -256,6 +256,7 @@ def page(suite, views, drawn, charts_dir_name, no_charts="", first_failure="", s
     parts += charts_section(views, charts, no_charts)
     parts += cliff.html_section(suite)
     parts += constructs_section(suite, charts)
+    parts += node_limits.html_section(suite)
     parts += html_offload.offload_section(suite, stats_helper)
     parts += sweeps_section(sweeps)
     parts += environment_section(suite)

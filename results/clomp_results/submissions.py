@@ -37,7 +37,7 @@ import sys
 import re
 from typing import Dict, List, Optional
 
-from . import catalogue, cluster_bundle, compare_figures, crosscheck, given, grade, loader, machine_facts, safe_io, tables, text12, validate
+from . import catalogue, cluster_bundle, compare_figures, crosscheck, given, grade, loader, machine_facts, node_limits, safe_io, tables, text12, validate
 from .safe_io import NotABundle, Refused, for_terminal
 from .view import num
 
@@ -137,7 +137,7 @@ def _empty(label, kind, source) -> Dict[str, object]:
             "suite": "", "suite_id": "", "header": [], "validation": {"status": "", "exit": None, "reasons": []},
             "valid": True, "target_input": "", "runs": [], "key": {}, "dropped": {}, "given": {}, "targets": {},
             "clock": {"ghz": None, "core_ghz": None, "source": "unknown", "clock": ""}, "sweep": {},
-            "constructs": {}, "notes": [], "signer": ""}
+            "constructs": {}, "notes": [], "signer": "", "node": {}}
 
 
 def _process_records(r, records, runs, failed=0):
@@ -187,6 +187,8 @@ def from_suite(path: str, label: str, bundle_sha: Optional[str] = None, signers:
         files = safe_io.files_under(inp)
         suite = loader.load_from_input(inp, name, source=path)
         content = content_hash(inp)
+        grain = node_limits.grain_doc(lambda rel: safe_io.read_in_top(inp, rel).decode("utf-8", "replace")
+                                      if rel in files else None, name)
         if not (is_bundle or "MANIFEST" in files):
             checked = check_directory(suite, lambda rel: safe_io.read_in_top(inp, rel).decode("utf-8", "replace")
                                       if rel in files else None)
@@ -246,6 +248,7 @@ def from_suite(path: str, label: str, bundle_sha: Optional[str] = None, signers:
                                         row.get("outer_threads", ""), row.get("inner_threads", ""))
             r["constructs"].setdefault(key_text, []).append(value)
     rec1 = records[0] if records else suite.record(first.index)
+    r["node"] = node_limits.submission_figures(suite, grain, rec1.resolved.get("numThreads") if rec1 is not None else None)
     cpu = machine_facts.lscpu(suite)
     kernel = machine_facts.first_line(suite.machine.get("kernel.txt", ""), "uname -a:") or suite.env.facts.get("uname", "")
     r["host"] = suite.env.facts.get("host", "")

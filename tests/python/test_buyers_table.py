@@ -8,6 +8,7 @@ submission and gives the same page as the files."""
 from __future__ import annotations
 
 import csv
+import decimal
 import json
 import os
 import random
@@ -358,6 +359,71 @@ class Records(unittest.TestCase):
         self.assertEqual(d["omp_barrier_us_per_loop"]["verdict"], "beyond noise")
         self.assertIn("Holm", d["omp_barrier_us_per_loop"]["rule"])
         self.assertTrue(d[PRIMARY]["rule"].startswith("primary figure"), d[PRIMARY]["rule"])
+
+
+class NodeFigures(unittest.TestCase):
+    """Issue 48: per machine, METG(50%) from a grain run the suite carries and OpenMP's barrier over the best
+    reference from its --limits run; "n/a" and why where the suite has neither."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.stage = Stage()
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.stage.close()
+
+    def with_node_runs(self, name, multiple, metg_team):
+        dest = clone_suite(self.stage, name)
+        rec = os.path.join(dest, name + "_constructs.run6.json")
+        doc = json.load(open(rec))
+        doc["limits"] = {"threads": 2, "busy": False, "not_measured": None, "figures": {"barrier_multiple": multiple}}
+        json.dump(doc, open(rec, "w"))
+        grain = {"schema": "clomp-grain", "schema_version": 1, "schedules": [
+            {"schedule": "static", "name": "Static OMP", "teams": [metg_team]}]}
+        json.dump(grain, open(os.path.join(dest, name + "_grain.json"), "w"))
+        os.unlink(os.path.join(dest, "MANIFEST"))
+        with open(os.path.join(dest, "MANIFEST"), "wb") as f:
+            f.write(manifest_of(dest))
+        return submissions.load(dest, name)[0], doc, grain
+
+    def test_a_suite_without_either_run_says_n_a_and_why(self):
+        node = submissions.load(self.stage.suite, "vm")[0]["node"]
+        self.assertRegex(node["grain_metg50_us"], r"^n/a: no grain run in the suite's files")
+        self.assertRegex(node["limits_barrier_multiple"], r"^n/a: no --limits run in the suite")
+
+    def test_the_figures_are_the_records_own_with_their_intervals_and_labels_from_the_catalogue(self):
+        team = {"threads": 2, "half_efficiency": {"zones": 1536, "decided": True, "text": "1536 zones",
+                                                  "metg_us": {"value": 12.5, "ci_95": [11.0, 14.25], "n": 6}}}
+        sub, doc, grain = self.with_node_runs("CLOMP_vm_41", {"value": 2.75, "ci_95": [2.5, 3.125], "valid": True}, team)
+        multiple = member(doc, "limits.figures.barrier_multiple")
+        metg = grain["schedules"][0]["teams"][0]["half_efficiency"]["metg_us"]
+        def outward(x, up):   # 3 significant digits, away from the interval's inside (decimal arithmetic)
+            exp = decimal.Decimal(repr(x)).adjusted() - 2
+            return "%g" % decimal.Decimal(repr(x)).quantize(decimal.Decimal(1).scaleb(exp),
+                                                           decimal.ROUND_CEILING if up else decimal.ROUND_FLOOR)
+        self.assertEqual(sub["node"]["limits_barrier_multiple"], "%g [%s..%s]" % (
+            multiple["value"], outward(multiple["ci_95"][0], False), outward(multiple["ci_95"][1], True)))
+        self.assertEqual(sub["node"]["limits_barrier_multiple"], "2.75 [2.5..3.13]", "3.125 rounds up, never in")
+        self.assertEqual(sub["node"]["grain_metg50_us"], "%g [%s..%s] us at 2 threads (1536 zones)" % (
+            metg["value"], outward(metg["ci_95"][0], False), outward(metg["ci_95"][1], True)))
+        table = buyers_table.build([sub], HELPER)
+        cat = catalogue.load()
+        self.assertEqual([(r["figure"], r["label"]) for r in table["node"]],
+                         [(k, cat.figure(k).label) for k in ("grain_metg50_us", "limits_barrier_multiple")])
+        from clomp_results import buyers_cli, buyers_html
+        page = buyers_html.page([sub], table)
+        self.assertIn("2.75 [2.5..3.13]", page)
+        rows = [r for r in csv.reader(buyers_cli.csv_text([sub], table).splitlines()) if r and r[0] == "node"]
+        self.assertEqual(sorted(r[1] for r in rows), ["grain_metg50_us", "limits_barrier_multiple"])
+
+    def test_a_multiple_that_is_not_a_result_and_an_undecided_metg_say_why(self):
+        team = {"threads": 2, "half_efficiency": {"zones": None, "decided": False, "metg_us": None,
+                                                  "text": "not decided: no interval at 64 zones (4 busy)"}}
+        sub, _, _ = self.with_node_runs("CLOMP_vm_42", {"value": 9.0, "ci_95": None, "valid": False,
+                                                        "not_a_result": "a few repetitions took most of the time"}, team)
+        self.assertEqual(sub["node"]["limits_barrier_multiple"], "n/a: not a result: a few repetitions took most of the time")
+        self.assertEqual(sub["node"]["grain_metg50_us"], "n/a at 2 threads: not decided: no interval at 64 zones (4 busy)")
 
 
 class Command(unittest.TestCase):

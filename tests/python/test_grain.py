@@ -172,6 +172,41 @@ def cell(zones, value=None, width=0.05, k=4, total=4, why=None, threads=2):
                 Summary(zones * 0.01, None, None, k), Summary(zones * 0.006, None, None, k))
 
 
+MODEL = {"ZONE_NS_CACHED": 1.25, "ZONE_NS_MEMORY": 1.6, "MEMORY_SPEEDUP": 0.8, "REGION_US": 1.0, "PROBE_US": 0.35,
+         "BUILD_NS_PER_BYTE": 1.0, "SETUP_NS_PER_BYTE": 0.15, "PROCESS_SECONDS": 0.3}
+
+
+class DryRunEstimate(unittest.TestCase):
+    def test_each_process_pays_its_set_up_once_in_the_estimate(self):
+        s = settings(teams=(2, 4, 8), bisections=2)
+        n, secs, _ = grain_plan.worst_case(s, MODEL)
+        dearer = dict(MODEL, PROCESS_SECONDS=MODEL["PROCESS_SECONDS"] + 1.0)
+        n2, secs2, _ = grain_plan.worst_case(s, dearer)
+        self.assertEqual(n2, n)
+        self.assertAlmostEqual(secs2 - secs, n * 1.0, delta=1e-6 * n, msg="one more second of set-up per process")
+        sizes = sum(len(set(grain_plan.zones_of(t, z) for z in grain_plan.geometric(s))) for t in s.teams)
+        self.assertEqual(n, s.replicates * sizes + len(s.teams) * 2 * s.bisections * s.replicates,
+                         "every geometric size of every team, then both brackets' bisections")
+        # Each process times Serial Ref's 1e7 x timeScale zone updates at least once, besides its set-up.
+        self.assertGreaterEqual(secs, n * (MODEL["PROCESS_SECONDS"] + 1e7 * s.time_scale * MODEL["ZONE_NS_CACHED"] * 1e-9))
+
+    def test_the_time_cap_is_named_as_what_stops_it_only_when_the_plan_outlasts_it(self):
+        small = settings(cores=2, teams=(2,), replicates=4, bisections=1, minutes=1000.0)
+        big = settings(cores=128, teams=tuple(grain_plan.default_teams(128)), replicates=6, time_scale=10, minutes=1.0)
+        for s, said, unsaid in ((small, "within the time cap of 1000 min", "stops it first"),
+                                (big, "the time cap of 1 min stops it first", "within")):
+            text = grain_plan.dry_run(s, MODEL)
+            last = text.splitlines()[-1]
+            self.assertIn(said, last)
+            self.assertNotIn(unsaid, last)
+            self.assertEqual(grain_plan.worst_case(s, MODEL)[1] > 60 * s.minutes, "stops it first" in last)
+        self.assertNotIn("time cap", grain_plan.dry_run(small._replace(minutes=None), MODEL))
+
+    def test_the_dry_run_states_the_set_up_it_charged_and_its_source(self):
+        text = grain_plan.dry_run(settings(), dict(MODEL, PROCESS_SECONDS=0.7))
+        self.assertRegex(text, r"0\.7 s of set-up per process \(.*measured.*docs/suite\.md\)")
+
+
 class NotDecided(unittest.TestCase):
     def test_a_busy_size_below_the_answer_leaves_it_undecided_and_says_busy(self):
         a = grain_answers.speeds_up([cell(64, None, k=0, why={"busy": 4}), cell(256, 0.8), cell(1024, 1.5)])
