@@ -48,14 +48,15 @@ def main(argv: List[str]) -> int:
     if len(args) != 1 or (stage in ("--progress", "--between") and chart_opt) or (stage != "--final" and key is not None):
         print(USAGE, file=sys.stderr)
         return 2
-    from . import between, tables
+    from . import tables
     base = args[0]
-    if stage in ("--progress", "--between"):
+    if stage in ("--progress", "--between"):   # after each run: only what it needs imported
         status = tables.rewrite(base, summaries_only)
         if status or stage == "--progress":
             return status
+        from . import between
         return between.main([base])
-    from . import bundle, report, sign
+    from . import between, bundle, report, sign
     status = tables.rewrite(base)
     if status:
         return status
