@@ -421,9 +421,7 @@ unexport OUT
 endif
 OUT_QUOTED = '$(subst ','\'',$(value OUT))'
 plots:
-	python3 results/clomp-results tables $(OUT_QUOTED) --write
-	python3 results/clomp-results between $(OUT_QUOTED) >/dev/null
-	python3 results/clomp-results report --charts $(OUT_QUOTED)
+	python3 results/clomp-results render --report --charts $(OUT_QUOTED)
 
 install: clomp
 	install -d $(DESTDIR)$(PREFIX)/bin

@@ -285,7 +285,7 @@ for w in ${preflight[@]+"${preflight[@]}"}; do echo "WARNING: $w"; done
 # the time lost a SIGTERM so in 3 of 63 suites beside three busy loops (2026-11-27: it went
 # on with its output gone, and exited 0; docs/suite.md); this process does nothing but
 # wait, so its trap always runs. The worker ignores INT, TERM and HUP (its runs get them
-# back: without_row_writer) and stops at its next check once the supervisor's flag is
+# back: exec_run) and stops at its next check once the supervisor's flag is
 # there (stop_asked and relay_stop, suite/run_guard.sh).
 child='' watchdog=''
 # The child runs in its own process group (setsid), so a launcher's wrapper
@@ -300,14 +300,13 @@ suite_ctl=$(mktemp -d) || stop_unrecorded "the suite's first run" "mktemp -d fai
 stop_flag=$suite_ctl/stop
 
 run_suite() {
-start_row_writer "$base"   # the runs' .summary rows: one Python process (suite/results.sh)
 have_setsid=0
 command -v setsid >/dev/null 2>&1 && have_setsid=1
 
 for ((i = 0; ; i++)); do
     run=$((i + 1))
     # From the end of the key runs on: --replicates auto's stage 2 adds target processes (suite/replicates.sh).
-    [ "$i" -lt "$last_key_run" ] || auto_replicates_step "$i" || key_between_processes "$base"
+    [ "$i" -lt "$last_key_run" ] || auto_replicates_step "$i" || render --between "$base"
     [ "$i" -lt "$total_runs" ] || break
     grep -qx "$run" "$base.done" && continue
     IFS='|' read -r set_name policy args <<<"${plan[i]}"
@@ -345,9 +344,9 @@ for ((i = 0; ; i++)); do
     run_start=$(date +%s.%N)
     # stdout and stderr apart: the last line on stderr is a failed run's reason.
     if [ "$have_setsid" = 1 ]; then
-        without_row_writer setsid "${cmd[@]}" >"$tmp" 2>"$tmp.err" </dev/null &   # suite/results.sh
+        exec_run setsid "${cmd[@]}" >"$tmp" 2>"$tmp.err" </dev/null &   # suite/run_guard.sh
     else
-        without_row_writer "${cmd[@]}" >"$tmp" 2>"$tmp.err" </dev/null &
+        exec_run "${cmd[@]}" >"$tmp" 2>"$tmp.err" </dev/null &
     fi
     child=$!
     note_run_group "$child"

@@ -6,7 +6,7 @@
 # "The dry run's estimate"). Sourced by run_clomp.sh after suite/plan.sh. Reads,
 # declared here and assigned before any function below runs: run_clomp.sh's
 # settings, the plan (suite/plan.sh) and have_python (suite/results.sh):
-declare -g exe max_threads mpi_given calibrate total_runs have_python here launcher
+declare -g exe max_threads mpi_given calibrate total_runs have_python here
 declare -ga launcher_words plan
 
 # The model's constants: this 2-core VM's, measured idle (docs/suite.md);
@@ -129,27 +129,19 @@ region_text() {
 # recorded, with no estimate, ETA or default --run-timeout. eta_estimated,
 # eta_measured: the estimates and measured wall times of the runs done in this
 # invocation (by plan line, so that stage-2 runs inserted later count right).
-# estimate_runs: each run as the model reads it, SET|POLICY|ARGS|OPTIONS|COMMAND
-# (its clomp options, and its command before them as the dry run lists it).
+# The model reads the plan as the manifest holds it, each run with its launch words
+# (suite/manifest.sh manifest_plan --launch), as JSON.
 declare -gA estimate_of=()
-eta_estimated=0 eta_measured=0 estimate_why='' estimate_runs=()
-ask_estimate() {  # ask_estimate --seconds|--listing: clomp-results estimate of estimate_runs
-    printf '%s\n' "${estimate_runs[@]}" | clomp_results estimate "$@" "$exe" "$(count_cores)" "ZONE_NS_CACHED=$ZONE_NS_CACHED" \
+eta_estimated=0 eta_measured=0 estimate_why=''
+ask_estimate() {  # ask_estimate --seconds|--listing: clomp-results estimate of the plan
+    { echo '{"plan": ['; manifest_plan --launch; echo ']}'; } | clomp_results estimate "$@" "$exe" "$(count_cores)" "ZONE_NS_CACHED=$ZONE_NS_CACHED" \
         "ZONE_NS_MEMORY=$ZONE_NS_MEMORY" "MEMORY_SPEEDUP=$MEMORY_SPEEDUP" "REGION_US=$REGION_US" "PROBE_US=$PROBE_US" \
         "REGION_SLOPE=$REGION_SLOPE" "REGION_FIT=$REGION_FIT" \
         "BUILD_NS_PER_BYTE=$BUILD_NS_PER_BYTE" "SETUP_NS_PER_BYTE=$SETUP_NS_PER_BYTE" "PROCESS_SECONDS=$PROCESS_SECONDS"
 }
 estimate_plan() {
-    local i set_name policy args answer='' mpi_cmd
-    local -a a seconds=()
-    estimate_runs=()
-    for ((i = 0; i < total_runs; i++)); do
-        IFS='|' read -r set_name policy args <<<"${plan[i]}"
-        read -r -a a <<<"$args"
-        mpi_cmd=''
-        [ "$mpi_given" = 0 ] || mpi_cmd="$(mpi_launcher_for "$set_name") "   # suite/plan.sh
-        estimate_runs+=("${plan[i]}|$(construct_options "$set_name" "${a[0]}")|$mpi_cmd${launcher:+$launcher }$exe${policy:+ --numa=$policy}")
-    done
+    local i answer=''
+    local -a seconds=()
     if [ "$have_python" = 0 ]; then   # suite/results.sh
         estimate_why='no python3 (3.8+) on this node: the estimate is the results package'"'"'s'
     else

@@ -13,11 +13,11 @@
 #          replicates, auto_pct, auto_cap, auto_minutes, auto_n, auto_at, auto_inserted (suite/replicates.sh),
 #          plan, total_runs, preflight, env_sections, env_slurm_lines, env_offload_line (suite/env_file.sh),
 #          calibration_note (suite/calibrate.sh), have_python (suite/results.sh)
-#   uses:  plan_signature, construct_options, is_construct_set, is_offload_set, put_file, table_rows
+#   uses:  plan_signature, mpi_launcher_for, construct_options, is_construct_set, is_offload_set, put_file, table_rows
 declare -g base exe max_threads time_scale env_preset suite_binding launcher mpi_launcher replicates
 declare -g auto_pct auto_cap auto_minutes auto_n auto_inserted total_runs OVERSUBSCRIBED_SET
-declare -g calibration_note env_slurm_lines env_offload_line have_python
-declare -ga plan preflight auto_at env_sections
+declare -g calibration_note env_slurm_lines env_offload_line have_python mpi_given
+declare -ga plan preflight auto_at env_sections launcher_words
 
 MANIFEST_SCHEMA=clomp-suite-manifest MANIFEST_MAJOR=1 MANIFEST_MINOR=0
 manifest_path() { printf '%s.suite.json\n' "$base"; }
@@ -121,14 +121,36 @@ manifest_runs() {
     done
 }
 
+# manifest_plan record|--launch: the plan's entries, one a line, as the manifest holds them; with
+# --launch each also with the words its command has before its clomp options (the MPI launcher of
+# its set, --launcher's, the executable): the dry run's and the ETA's estimate reads them
+# (results/clomp_results/estimate.py, suite/calibrate.sh ask_estimate).
+manifest_plan() {
+    local k set_name policy args launch=''
+    local -a a opts words
+    for ((k = 0; k < total_runs; k++)); do
+        IFS='|' read -r set_name policy args <<<"${plan[k]}"
+        read -r -a a <<<"$args"
+        read -r -a opts <<<"${policy:+--numa=$policy} $(construct_options "$set_name" "${a[0]}")"
+        if [ "${1-}" = --launch ]; then
+            words=()
+            [ "$mpi_given" = 0 ] || read -r -a words <<<"$(mpi_launcher_for "$set_name")"   # suite/plan.sh
+            launch=", \"launch\": $(json_strs ${words[@]+"${words[@]}"} ${launcher_words[@]+"${launcher_words[@]}"} "$exe")"
+        fi
+        printf '    {"run": %d, "set": %s, "numa": %s, "args": %s, "options": %s, "threads": %s, "time_scale": %s, "role": "%s"%s}' \
+            $((k + 1)) "$(json_str "$set_name")" "$(json_str "${policy:-first-touch}")" "$(json_strs "${a[@]}")" \
+            "$(json_strs ${opts[@]+"${opts[@]}"})" "$(json_num "${a[0]}")" "$(json_num "${a[6]-}")" "$(run_role "$set_name")" "$launch"
+        [ $((k + 1)) -eq "$total_runs" ] && echo || echo ,
+    done
+}
+
 # write_manifest [RUNNING [STATUS [HISTORY_LINE]]]: the manifest rewritten whole: the head as the
 # suite started (the file's own, once there is one), the plan as it is now (--replicates auto adds
 # to it), each run's status (RUNNING: the run in progress), --replicates' decision, the status
 # lines so far (+ HISTORY_LINE) and the suite's status (STATUS, default running). Returns 1
 # when the write fails (put_file's message on stderr).
 write_manifest() {
-    local file old='' head k set_name policy args status=${2:-running} history='' sep=''
-    local -a a opts
+    local file old='' head k status=${2:-running} history='' sep=''
     file=$(manifest_path)
     if [ -f "$file" ] && [ ! -L "$file" ]; then
         old=$(cat -- "$file")
@@ -140,15 +162,7 @@ write_manifest() {
     [ -z "${3:-}" ] || history+="${history:+, }$(json_str "$3")"
     {
         printf '%s\n  "plan": [\n' "$head"
-        for ((k = 0; k < total_runs; k++)); do
-            IFS='|' read -r set_name policy args <<<"${plan[k]}"
-            read -r -a a <<<"$args"
-            read -r -a opts <<<"${policy:+--numa=$policy} $(construct_options "$set_name" "${a[0]}")"
-            printf '    {"run": %d, "set": %s, "numa": %s, "args": %s, "options": %s, "threads": %s, "time_scale": %s, "role": "%s"}' \
-                $((k + 1)) "$(json_str "$set_name")" "$(json_str "${policy:-first-touch}")" "$(json_strs "${a[@]}")" \
-                "$(json_strs ${opts[@]+"${opts[@]}"})" "$(json_num "${a[0]}")" "$(json_num "${a[6]-}")" "$(run_role "$set_name")"
-            [ $((k + 1)) -eq "$total_runs" ] && echo || echo ,
-        done
+        manifest_plan record
         printf '  ],\n  "runs": [\n'
         manifest_runs "$old" "${1:-}"
         printf '  ],\n  "replicates": {"asked": "%s", "planned": %s, "stage2_planned": %s, "stage2_runs": [' \

@@ -7,7 +7,7 @@
 # settings, the estimate's reason (suite/calibrate.sh) and have_python (suite/results.sh):
 declare -g here max_threads time_scale target_parts target_zones zone_scale_factor max_zone_scale
 declare -g replicates numa exe launcher mpi_given mpi_launcher constructs estimate_why have_python
-declare -ga positional estimate_runs
+declare -ga positional launcher_words
 # shellcheck source=suite/cliff.sh
 . "$here/suite/cliff.sh"
 # shellcheck source=suite/suite_grain.sh
@@ -189,15 +189,18 @@ mmss() { if [[ $1 =~ ^[0-9]+$ ]]; then printf '%02d:%02d' $(($1 / 60)) $(($1 % 6
 # results package's listing of the plan, suite/calibrate.sh ask_estimate).
 # Without python3 (a compute node), the same lines with no estimate (~?s).
 print_plan() {
-    local k set_name policy args options command
-    local -a a
+    local k set_name policy args
+    local -a a words
     echo "Plan: $total_runs runs of $exe (max threads $max_threads, timeScale $time_scale)"
     if [ "$have_python" = 1 ]; then ask_estimate --listing; return; fi
     for ((k = 0; k < total_runs; k++)); do
-        IFS='|' read -r set_name policy args options command <<<"${estimate_runs[k]}"
+        IFS='|' read -r set_name policy args <<<"${plan[k]}"
         read -r -a a <<<"$args"
-        printf '[%d/%d] %-10s %s%s %s  ~?s  %d bytes\n' $((k + 1)) "$total_runs" "$set_name" "$command" \
-            "${options:+ ${options% }}" "$args" $((a[2] * a[3] * a[4] + 72 * a[2]))
+        words=()
+        [ "$mpi_given" = 0 ] || read -r -a words <<<"$(mpi_launcher_for "$set_name")"
+        read -r -a words <<<"${words[*]} ${launcher_words[*]} $exe ${policy:+--numa=$policy} $(construct_options "$set_name" "${a[0]}")"
+        printf '[%d/%d] %-10s %s %s  ~?s  %d bytes\n' $((k + 1)) "$total_runs" "$set_name" "${words[*]}" "$args" \
+            $((a[2] * a[3] * a[4] + 72 * a[2]))
     done
     echo "Estimated total: unknown: $estimate_why; nothing was run."
 }

@@ -9,7 +9,7 @@
 #          (run_clomp.sh's), the run loop's variables (record_run, stop_unrecorded), and
 #          stop_flag (stop_asked, relay_stop)
 #   sets:  lock_fd, holder_file, holding (lock_suite); watchdog (start_watchdog)
-#   uses:  is_construct_set (suite/plan.sh), record_tables, close_row_writer (suite/results.sh),
+#   uses:  is_construct_set (suite/plan.sh), record_tables (suite/results.sh),
 #          table_rows, put_file, add_to_file, printable (suite/common.sh), note_suite_status (suite/manifest.sh)
 # Declared here; run_clomp.sh assigns them before any function below runs:
 declare -g base id out_dir host resume_id stop_flag run set_name status rc reason seconds policy tmp full summary run_csv total_runs
@@ -94,6 +94,17 @@ relay_stop() {
     [[ ! $pg =~ ^[0-9]{1,9}$ ]] || end_run_group "$pg"
 }
 
+# exec_run COMMAND...: execs COMMAND (the run; in the background its PID stays $!)
+# with TERM and HUP back to their default: the worker that starts it ignores
+# them (run_clomp.sh, "running").
+exec_run() {
+    trap - TERM HUP
+    # A stop asked while this child still ignored TERM (between the fork and the line
+    # above) sent it a TERM that was lost: the flag, written before any TERM, says so.
+    ! stop_asked || exit 143
+    exec "$@"
+}
+
 # start_watchdog PGID LIMIT MARKER: in the background, ends the run's
 # process group when this driver is gone, the supervisor or its worker
 # (run_clomp.sh), even by SIGKILL, or when LIMIT seconds have passed (0:
@@ -104,7 +115,6 @@ start_watchdog() {
         trap - INT TERM HUP
         # Not the lock: after the driver is gone only its run may hold the suite.
         [ -z "${lock_fd:-}" ] || exec {lock_fd}>&-
-        close_row_writer   # suite/results.sh
         deadline=$((SECONDS + limit))
         while run_group_alive "$pg"; do
             if ! kill -0 "$driver" 2>/dev/null || ! kill -0 "$worker" 2>/dev/null; then
@@ -242,8 +252,8 @@ drop_incomplete_done_runs() {
 
 # record_run: the run that just ended, recorded: its undo journal
 # (write_journal), its failure's reason (in .env), output (.full: stdout, then
-# stderr), then its tables (record_tables: <base>.runs.csv, its CSV rows, its
-# .summary row from its JSON record), every write checked, each file synced;
+# stderr), then its tables (record_tables: <base>.runs.csv, its CSV rows, the
+# .summary tables rendered from the records), every write checked, each file synced;
 # then the done mark (mark_done), and the journal goes. A write that fails (a
 # full disk) takes the files back to their sizes before the run
 # (undo_record), leaves the reason in $tmp.why and returns 1. Reads the run

@@ -61,7 +61,9 @@ for cores in 128 256; do
     args=$(awk '{ print $(NF - 6), $(NF - 5), $(NF - 4), $(NF - 3), $(NF - 2), $(NF - 1), $NF }' <<<"${key_line%%  ~*}")
     model=(ZONE_NS_CACHED=1.25 ZONE_NS_MEMORY=1.6 MEMORY_SPEEDUP=0.8 REGION_US=1.0 PROBE_US=0.35 REGION_SLOPE=0
            REGION_FIT=constant BUILD_NS_PER_BYTE=1.0 SETUP_NS_PER_BYTE=0.15 PROCESS_SECONDS=0.3)
-    at() { echo "key||$args||$CLOMP" | python3 "$top/results/clomp-results" estimate --seconds "$CLOMP" "$1" "${model[@]}"; }
+    # shellcheck disable=SC2086  # the seven numbers as words
+    at() { printf '{"plan": [{"set": "key", "args": ["%s", "%s", "%s", "%s", "%s", "%s", "%s"], "options": [], "launch": []}]}' $args |
+        python3 "$top/results/clomp-results" estimate --seconds "$CLOMP" "$1" "${model[@]}"; }
     here=$("$CLOMP" --topology | sed -n 's/^cores: //p')
     is "$listed" "$(at "$cores")" "the key run's estimate ($listed s) is the model's at $cores cores"
     ok "$([ "$(at "$here")" != "$listed" ]; echo $?)" "not at this machine's $here (there: $(at "$here") s)"

@@ -7,8 +7,8 @@
 # device" as the last line's reason (never an output line that happens to
 # contain "Error"), every run marked done complete, and --resume after
 # freeing space finishes it with the files' modes kept; a run marked done
-# with incomplete files runs again on --resume; the runs' .summary rows come
-# from one Python process a suite and, should it die, from one a run. Stand-in executables
+# with incomplete files runs again on --resume; the runs' .summary rows are
+# rendered after each run, no Python process living beside the runs. Stand-in executables
 # (below); each suite is the quick plan of one zone size at MAX_THREADS 2 (4 runs); the full
 # lane's two the 8 of two sizes, as before (the full disk's 160 kB fill before its last run; the
 # killed driver's --resume, refused within its run's 4 s of TERM, was refused 1 time in 4 with 4
@@ -201,40 +201,31 @@ is "$?" 130 "the first driver, interrupted, ends as before (exit 130)"
 took=$(awk -v a="$term_at" -v b="$(now)" 'BEGIN { printf "%.1f", b - a }')
 ok "$(awk -v t="$took" 'BEGIN { exit !(t < 60) }'; echo $?)" "and it ends the hung run at once, not at its timeout ($took s after the TERM)"
 
-# ---- the .summary rows' writer (one Python process a suite) gone mid-suite -----------------
-# Each run's row then comes from a Python process of its own: every row is still there, once.
+# ---- the .summary rows: rendered after each run, no Python process beside the runs -------------
+# Each run's record ends with `clomp-results render --progress` (its set's .summary gains its row);
+# nothing of the results package lives through a run: while run 1 hangs, none runs for this
+# suite, and a suite whose run left a daemon behind ends with every run's row, once.
 if command -v python3 >/dev/null 2>&1 && command -v pgrep >/dev/null 2>&1; then
-    gone_writer=$root/gone-writer
-    FAKE_HANG_FILE=$root/gone-writer.pid FAKE_HANG=3 "$driver" "${quick[@]}" --out "$gone_writer" "$fake" 2 \
-        </dev/null >"$root/gone-writer.out" 2>&1 &
+    renders=$root/renders
+    FAKE_HANG_FILE=$root/renders.pid FAKE_HANG=3 FAKE_DAEMON_FILE=$root/renders.daemon "$driver" "${quick[@]}" --out "$renders" "$fake" 2 \
+        </dev/null >"$root/renders.out" 2>&1 &
     suite_pid=$!
     bg_pids+=("$suite_pid")
-    wait_for test -s "$root/gone-writer.pid"   # run 1 under way: the writer started before it
-    writer=$(pgrep -f -- "tables --summary-rows $gone_writer/CLOMP_${host}_1\$" | head -n 1)
-    ok "$([ -n "$writer" ]; echo $?)" "a suite writes its runs' .summary rows through one Python process (pid ${writer:-none})"
-    [ -z "$writer" ] || kill -KILL "$writer"
+    wait_for test -s "$root/renders.pid"   # run 1 under way
+    during=$(pgrep -f -- "clomp-results .*$renders" | grep -c .)
     wait "$suite_pid"
     rc=$?
-    gb=$gone_writer/CLOMP_${host}_1
-    rows=$(awk -F, 'FNR > 1 { n[$1]++ } END { for (r in n) if (n[r] == 1) ok++; print ok + 0 }' "$gb"_*.summary 2>/dev/null)
-    is "$rc:$(complete_runs "$gb"):$rows" "0:ok:$total" "with that writer killed after the first run began, the suite completes and every run has its row, once"
-else
-    skip "a suite writes its runs' .summary rows through one Python process" "no python3 or pgrep"
-    skip "with that writer killed, every run still has its row, once" "no python3 or pgrep"
-fi
-
-# ---- a process a run leaves behind keeps no row writer alive ----------------------------
-# The writer ends with the driver even when a run left a daemon outside its
-# process group: no Python process stays, holding the driver's stderr.
-if command -v python3 >/dev/null 2>&1 && command -v pgrep >/dev/null 2>&1; then
-    lingering=$root/lingering
-    FAKE_DAEMON_FILE=$root/lingering.pid drive "${quick[@]}" --out "$lingering" "$fake" 2
+    rb=$renders/CLOMP_${host}_1
+    rows=$(awk -F, 'FNR > 1 { n[$1]++ } END { for (r in n) if (n[r] == 1) ok++; print ok + 0 }' "$rb"_*.summary 2>/dev/null)
+    is "$during:$rc:$(complete_runs "$rb"):$rows" "0:0:ok:$total" \
+        "no results-package process runs beside a run; the suite completes and every run has its .summary row, once"
     # shellcheck disable=SC2317  # called through wait_for
-    writer_gone() { ! pgrep -f -- "tables --summary-rows $lingering/CLOMP_${host}_1\$" >/dev/null; }
-    wait_for writer_gone
-    ok $? "a suite whose run left a daemon behind (still there: $(kill -0 "$(cat "$root/lingering.pid")" 2>/dev/null && echo yes || echo no)) leaves no row writer after it ends (exit $rc)"
+    renders_gone() { ! pgrep -f -- "clomp-results .*$renders" >/dev/null; }
+    wait_for renders_gone
+    ok $? "a suite whose run left a daemon behind (still there: $(kill -0 "$(cat "$root/renders.daemon" 2>/dev/null)" 2>/dev/null && echo yes || echo no)) leaves no results-package process after it ends"
 else
-    skip "a suite whose run left a daemon behind leaves no row writer after it ends" "no python3 or pgrep"
+    skip "no results-package process runs beside a run; every run has its .summary row, once" "no python3 or pgrep"
+    skip "a suite whose run left a daemon behind leaves no results-package process" "no python3 or pgrep"
 fi
 
 # ---- SIGKILL of the driver: its run is ended for it; --resume waits for it ---------------

@@ -9,7 +9,7 @@ Python 3.8+, standard library only. Modules, one concern each:
   validate, grade  ./clomp_validate: validity, then the submission grade
   bundle           the submission bundle; runtime_library: which OpenMP runtime ran
   inspect          `load`: what the loader reads
-  finish           a suite's end (tables, between, report, bundle) in one process
+  render           every table and report of a suite from its manifest and records: after each run, at the end
   cli              results/clomp-results SUBCOMMAND ...: one line per subcommand
   submissions      the buyer's table's inputs made into records (bundles, suites, --compare, CLOMP 1.2 text:
                    text12; machine_facts: the header); buyers_table the table from them (clomp-stats),

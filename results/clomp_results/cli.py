@@ -30,7 +30,7 @@ COMMANDS = {
     "calibration": ("clomp_results.calibration", "the dry run's cost model constants from the two calibration runs' JSON (suite/calibrate.sh)"),
     "find-suite": ("clomp_results.find_suite", "which suite of a directory run_clomp.sh --bundle [ID] rewrites (its base name)"),
     "bundle": ("clomp_results.bundle", "write the submission bundle <base>.tar.gz of a suite (MANIFEST, runtime library)"),
-    "finish": ("clomp_results.finish", "a suite's end in one process: tables --write, between, report, bundle (and sign, with --sign KEY)"),
+    "render": ("clomp_results.render", "every table and report of a suite from its manifest and records: after each run (--progress), the key runs (--between), make plots (--report), the end (--final: + bundle, sign)"),
     "cluster": ("clomp_results.cluster", "the cluster report: per-node summaries or clomp_mpi ranks, grouped, the odd nodes named (.txt, .csv, .json)"),
     "grain-plan": ("clomp_results.grain_cli", "run_clomp.sh --grain's options, dry run and bracket search: the next stage's processes from the records so far"),
     "grain-report": ("clomp_results.grain_report", "the report of run_clomp.sh --grain from its processes' JSON records (.txt, .csv, .json, .html)"),

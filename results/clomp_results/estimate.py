@@ -1,9 +1,10 @@
 """The estimate of each run of a suite, and the dry run's listing (docs/suite.md,
 "The dry run's estimate"): ``clomp-results estimate --seconds|--listing EXE CORES
-NAME=VALUE...`` reads the suite's plan on standard input, one run a line as
-run_clomp.sh plans and runs it (``SET|POLICY|ARGS|OPTIONS|COMMAND``: ARGS
-clomp's seven numbers, OPTIONS the run's clomp options, COMMAND its command
-before them), and prints each run's estimated seconds, one a line in the same
+NAME=VALUE...`` reads the suite's plan on standard input as JSON, the plan of
+the suite manifest (docs/suite-manifest.md; suite/manifest.sh manifest_plan
+writes both): ``{"plan": [{"set", "args": [7 texts], "options": [clomp's
+options before them], "launch": [the words before those: launchers and the
+executable]}, ...]}``, and prints each run's estimated seconds, one a line in the same
 order (--seconds); with --listing, the dry run's lines: each run with its command, estimate
 and memory, then the estimated total. NAME=VALUE are the model's constants
 (suite/calibrate.sh's: the 2-core VM's, or fit to this node). Exit 0; 3 when
@@ -35,6 +36,7 @@ plan's serial sweeps and the page locality).
 """
 from __future__ import annotations
 
+import json
 import math
 import os
 import subprocess
@@ -208,11 +210,11 @@ class Model:
         secs = (reps + 2) * 6 * 3 * target * 1e-6 + team * (team - 1) / 2 * trips * LIMITS_TRIP_US * 1e-6
         return secs * (10 if team > self.cores else 1)
 
-    def run(self, line: str) -> int:
-        set_name, _, args, options = (line.split("|", 4) + ["", "", "", ""])[:4]
-        a = [float(w) for w in args.split()]
-        opts = options_of(options)
-        extra = whole(self.limits(int(a[0]), opts)) if "--limits" in options.split() else 0
+    def run(self, set_name: str, args: List[str], options: List[str]) -> int:
+        """A run's estimate (whole seconds) from its set, clomp's seven inputs and its clomp options."""
+        a = [float(w) for w in args]
+        opts = options_of(" ".join(options))
+        extra = whole(self.limits(int(a[0]), opts)) if "--limits" in options else 0
         if set_name == "constructs" or set_name.startswith("constructs_outer"):
             return self.construct(set_name, int(a[0]), opts) + extra
         if set_name in ("offload", "offload_probes") or set_name.startswith("offload_zpp"):
@@ -228,16 +230,32 @@ def whole(seconds: float) -> int:
     return 1 if r < 1 else r
 
 
-def listing(plan: List[str], estimates: List[str], exe: str) -> str:
-    """The dry run's lines: [k/N] SET COMMAND OPTIONS ARGS  ~SECONDSs  BYTES bytes, then the total."""
+def read_plan(text: str) -> List[Dict]:
+    """The plan entries of a JSON document {"plan": [...]} (the manifest's, with each run's launch words):
+    each with set, args (7 texts), options and launch (lists of texts). ValueError when it is not one."""
+    doc = json.loads(text)
+    plan = doc.get("plan") if isinstance(doc, dict) else None
+    if not isinstance(plan, list):
+        raise ValueError("not a plan document: no \"plan\" list")
+    for entry in plan:
+        ok = isinstance(entry, dict) and isinstance(entry.get("set"), str)
+        for member, n in (("args", 7), ("options", None), ("launch", None)):
+            words = entry.get(member, []) if ok else None
+            ok = ok and isinstance(words, list) and all(isinstance(w, str) for w in words) and (n is None or len(words) == n)
+        if not ok:
+            raise ValueError("a plan entry is not {set, args [7 texts], options, launch}")
+    return plan
+
+
+def listing(plan: List[Dict], estimates: List[str], exe: str) -> str:
+    """The dry run's lines: [k/N] SET LAUNCH OPTIONS ARGS  ~SECONDSs  BYTES bytes, then the total."""
     out = []
-    for k, (line, secs) in enumerate(zip(plan, estimates), 1):
-        set_name, _, args, options, command = (line.split("|", 4) + [""] * 5)[:5]
-        p, z, zone_size = (int(w) for w in args.split()[2:5])
-        options = options.rstrip(" ")
-        out.append("[%d/%d] %-10s %s%s %s  ~%ss  %d bytes" % (k, len(plan), set_name, command,
-                                                             " " + options if options else "", args, secs,
-                                                             p * z * zone_size + 72 * p))
+    for k, (entry, secs) in enumerate(zip(plan, estimates), 1):
+        args = entry["args"]
+        p, z, zone_size = (int(w) for w in args[2:5])
+        out.append("[%d/%d] %-10s %s %s  ~%ss  %d bytes" % (k, len(plan), entry["set"],
+                                                           " ".join(list(entry.get("launch", [])) + list(entry.get("options", []))),
+                                                           " ".join(args), secs, p * z * zone_size + 72 * p))
     if "?" in estimates:
         out.append("Estimated total: unknown: %s is not built yet, and the estimate counts its measurements from its "
                    "own tables (make, then --dry-run again); nothing was run." % exe)
@@ -249,14 +267,18 @@ def listing(plan: List[str], estimates: List[str], exe: str) -> str:
 
 def main(argv: List[str]) -> int:
     if len(argv) < 3 or argv[0] not in ("--seconds", "--listing"):
-        print("usage: clomp-results estimate --seconds|--listing EXE CORES NAME=VALUE... <PLAN", file=sys.stderr)
+        print("usage: clomp-results estimate --seconds|--listing EXE CORES NAME=VALUE... <PLAN.json", file=sys.stderr)
         return 2
     show, argv = argv[0] == "--listing", argv[1:]
     exe, cores = argv[0], int(argv[1] or 1)
     words = dict(w.split("=", 1) for w in argv[2:])
     region_fit = words.pop("REGION_FIT", "constant")
     constants = {k: float(v) for k, v in words.items()}
-    plan = [line for line in sys.stdin.read().splitlines() if line]
+    try:
+        plan = read_plan(sys.stdin.read())
+    except ValueError as e:
+        print("clomp-results estimate: %s" % e, file=sys.stderr)
+        return 2
     if not (os.path.isfile(exe) and os.access(exe, os.X_OK)):
         estimates = ["?"] * len(plan)
     else:
@@ -264,6 +286,6 @@ def main(argv: List[str]) -> int:
         if tables is None:
             return 3
         model = Model(constants, cores, tables[0], tables[1], region_fit)
-        estimates = ["%d" % model.run(line) for line in plan]
+        estimates = ["%d" % model.run(e["set"], e["args"], e.get("options", [])) for e in plan]
     sys.stdout.write(listing(plan, estimates, exe) if show else "".join(e + "\n" for e in estimates))
     return 0

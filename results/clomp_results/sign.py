@@ -7,7 +7,7 @@ here). ssh-keygen comes with Debian's openssh-client (.ci/packages).
 KEY (a private key file, or a public key whose private half an ssh-agent
 holds), written through safe_write (a new name beside it, renamed over it;
 never through a link). ``run_clomp.sh --sign KEY`` signs the bundle it writes
-(finish.py); this signs one that exists. Exit 0 signed, 1 ssh-keygen
+(render.py); this signs one that exists. Exit 0 signed, 1 ssh-keygen
 refused (its message), 2 usage or no such bundle.
 
 ``verify(bundle, signature, allowed_signers)``: the validator's and the

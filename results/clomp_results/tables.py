@@ -23,13 +23,12 @@ difference, each named); ``--write`` rewrites them.
 """
 from __future__ import annotations
 
-import json
 import os
 import re
 import sys
 from typing import Any, Dict, List, Optional
 
-from . import catalogue, loader, manifest, safe_io
+from . import catalogue, loader, safe_io
 from .records import INPUT_NAMES, PlannedRun, RunRecord, Suite, count_of
 from .safe_io import for_terminal
 
@@ -177,62 +176,6 @@ def driver_facts(suite: Suite) -> Dict[int, List[str]]:
     return facts
 
 
-def append_summary_row(base: str, run: int) -> str:
-    """Run loop: the .summary row of run `run` of suite `base`, from the
-    suite's manifest (the plan), .runs.csv and that run's record only (a suite of
-    hundreds of runs is not re-read after each), appended to its set's
-    .summary (header first when the file is new). Returns the file name."""
-    limit = safe_io.DEFAULT_LIMITS.max_member_bytes
-    try:
-        doc = manifest.parse(safe_io.read_bounded(base + manifest.SUFFIX, limit), base + manifest.SUFFIX)
-    except manifest.ManifestError as e:
-        raise safe_io.Refused(str(e))
-    planned = [p for p in manifest.planned_runs(doc) if p.index == run]
-    if not planned:
-        raise safe_io.Refused("run %d is not in the plan of %s%s" % (run, base, manifest.SUFFIX))
-    p = planned[0]
-    runs = loader.read_table("runs", safe_io.read_bounded(base + ".runs.csv", limit))
-    rows = runs.where(run=str(run))
-    if not rows:
-        raise safe_io.Refused("run %d has no line in %s.runs.csv" % (run, base))
-    record = None
-    path = "%s_%s.run%d.json" % (base, p.set_name, run)
-    if os.path.lexists(path):
-        doc = json.loads(safe_io.read_bounded(path, limit).decode("utf-8", "replace"))
-        record = RunRecord(run, p.set_name, os.path.basename(path), doc)
-    summary = "%s_%s.summary" % (base, p.set_name)
-    lines = []
-    fd = os.open(summary, os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_NOFOLLOW, 0o644)
-    with os.fdopen(fd, "a") as f:
-        if os.fstat(f.fileno()).st_size == 0:
-            lines.append(",".join(summary_columns(record)))
-        r = rows[-1]
-        lines.append(",".join(summary_row(p, record, r.get("status", ""), r.get("exit_code", ""), r.get("seconds", ""))))
-        f.write("\n".join(lines) + "\n")
-    return summary
-
-
-def serve_summary_rows(base: str, requests, replies) -> int:
-    """The run loop's row writer (suite/results.sh, start_row_writer): for each run number read from
-    REQUESTS (one a line), that run's .summary row appended as append_summary_row does, then "ok" (the
-    file closed), or "error: WHY" (nothing more written), one line to REPLIES each; ends at the end of
-    REQUESTS (the driver gone). One Python start per suite, not one per run."""
-    while True:
-        line = requests.readline()
-        if not line:
-            return 0
-        text = line.strip()
-        try:
-            if not text.isdigit():
-                raise ValueError("not a run number: %r" % text[:40])
-            append_summary_row(base, int(text))
-            reply = "ok"
-        except (OSError, ValueError, safe_io.Refused) as e:
-            reply = "error: %s" % for_terminal(str(e)).replace("\n", " ")
-        replies.write(reply + "\n")
-        replies.flush()
-
-
 def render(suite: Suite) -> Dict[str, List[str]]:
     """file name -> its lines (header first): every .summary and the construct table."""
     facts = driver_facts(suite)
@@ -256,36 +199,59 @@ def render(suite: Suite) -> Dict[str, List[str]]:
 
 
 def write_files(directory: str, files: Dict[str, List[str]]) -> None:
-    """Each file written whole through a fresh temporary (mkstemp) renamed
-    over it: never through a link or a pre-existing name."""
+    """Each file written whole through a fresh temporary (mkstemp), synced and renamed
+    over it: never through a link or a pre-existing name; a file there keeps its mode."""
     import tempfile
     for name, lines in files.items():
         target = os.path.join(directory, name)
         if os.path.lexists(target) and not os.path.isfile(target) or os.path.islink(target):
             raise safe_io.Refused("%s: not a regular file: not replaced" % for_terminal(name))
+        mode = os.lstat(target).st_mode & 0o777 if os.path.lexists(target) else 0o644
         fd, tmp = tempfile.mkstemp(prefix="." + name + ".", dir=directory)
-        with os.fdopen(fd, "w") as f:
-            f.write("\n".join(lines) + "\n")
-        os.chmod(tmp, 0o644)
-        os.replace(tmp, target)
+        try:
+            with os.fdopen(fd, "w") as f:
+                f.write("\n".join(lines) + "\n")
+                f.flush()
+                os.fsync(f.fileno())
+            os.chmod(tmp, mode)
+            os.replace(tmp, target)
+        except BaseException:
+            os.unlink(tmp)   # a full disk leaves no half temporary behind
+            raise
+
+
+def rewrite(path: str, wanted_file=lambda name: True) -> int:
+    """The tables of the suite at PATH (a suite directory or base name) that the records give and
+    WANTED_FILE picks, each rewritten whole where it differs from the file there (write_files); the
+    others are left as they are. 0, or 1 when a write fails, 2 when the suite cannot be read (said)."""
+    try:
+        inp, name = loader.open_suite(path)
+        with inp:
+            suite = loader.load_from_input(inp, name)
+            wanted = {f: lines for f, lines in render(suite).items() if wanted_file(f)}
+            have = {f: safe_io.read_in_top(inp, f).decode("utf-8", "replace").splitlines() for f in wanted
+                    if f in safe_io.files_under(inp)}
+            top, temporary = inp.top, inp.root != inp.top
+    except (loader.SuiteError, safe_io.NotABundle, safe_io.Refused) as e:
+        print("clomp-results tables: %s" % e, file=sys.stderr)
+        return 2
+    if temporary:
+        print("clomp-results tables: --write needs a suite directory, not a bundle", file=sys.stderr)
+        return 2
+    try:
+        write_files(top, {f: lines for f, lines in wanted.items() if have.get(f) != lines})
+    except (OSError, safe_io.Refused) as e:
+        print("clomp-results tables: %s" % for_terminal(str(e)), file=sys.stderr)
+        return 1
+    return 0
 
 
 def main(argv: List[str]) -> int:
-    if len(argv) == 3 and argv[0] == "--append-summary-row" and argv[2].isdigit():
-        try:
-            append_summary_row(argv[1], int(argv[2]))
-        except (OSError, ValueError, safe_io.Refused) as e:
-            print("clomp-results tables: %s" % for_terminal(str(e)), file=sys.stderr)
-            return 1
-        return 0
-    if len(argv) == 2 and argv[0] == "--summary-rows":
-        return serve_summary_rows(argv[1], sys.stdin, sys.stdout)
     if len(argv) != 2 or argv[1] not in ("--check", "--print", "--write"):
-        print("usage: clomp-results tables SUITE|BUNDLE|DIR --check|--print|--write\n"
-              "       clomp-results tables --append-summary-row BASE RUN\n"
-              "       clomp-results tables --summary-rows BASE   (run numbers on stdin, ok or error: WHY on stdout)",
-              file=sys.stderr)
+        print("usage: clomp-results tables SUITE|BUNDLE|DIR --check|--print|--write", file=sys.stderr)
         return 2
+    if argv[1] == "--write":
+        return rewrite(argv[0])
     try:
         inp, name = loader.open_suite(argv[0])
         with inp:
@@ -293,7 +259,6 @@ def main(argv: List[str]) -> int:
             wanted = render(suite)
             have = {f: safe_io.read_in_top(inp, f).decode("utf-8", "replace").splitlines() for f in wanted
                     if f in safe_io.files_under(inp)}
-            top, temporary = inp.top, inp.root != inp.top
     except (loader.SuiteError, safe_io.NotABundle, safe_io.Refused) as e:
         print("clomp-results tables: %s" % e, file=sys.stderr)
         return 2
@@ -301,17 +266,6 @@ def main(argv: List[str]) -> int:
         for f, lines in wanted.items():
             print("== %s" % for_terminal(f))
             print("\n".join(lines))
-        return 0
-    if argv[1] == "--write":
-        if temporary:
-            print("clomp-results tables: --write needs a suite directory, not a bundle", file=sys.stderr)
-            return 2
-        changed = {f: lines for f, lines in wanted.items() if have.get(f) != lines}
-        try:
-            write_files(top, changed)
-        except (OSError, safe_io.Refused) as e:
-            print("clomp-results tables: %s" % for_terminal(str(e)), file=sys.stderr)
-            return 1
         return 0
     differences = 0
     for f, lines in sorted(wanted.items()):

@@ -4,6 +4,7 @@ run's bytes (parts x zones x zone size + 72 per part), the total the sum of the
 estimates, an unknown one when EXE is not built."""
 from __future__ import annotations
 
+import json
 import math
 import os
 import sys
@@ -39,7 +40,7 @@ class Model(unittest.TestCase):
         # measurements 2.5 s on 2 threads, regions 156250 x 4 x 1 us, probes 156250 x 3 x 0.35 us: 4.5390625 s;
         # untimed 5 x (warm-up 0.00016 + 22 passes of 4e-6) + 204800 B x 1.15 ns + 0.05 s = 0.0514755 s.
         self.assertEqual(self.model.mesh_exact([2, -1, 64, 100, 32, 1, 100]), 4.6)
-        self.assertEqual(self.model.run("key||2 -1 64 100 32 1 100|"), 5)
+        self.assertEqual(self.model.run("key", "2 -1 64 100 32 1 100".split(), []), 5)
 
     def test_one_thread_costs_more_than_two_and_a_nested_measurement_joins_at_four(self):
         one, two = (self.model.mesh_exact([t, -1, 64, 10000, 32, 1, 100]) for t in (1, 2))
@@ -54,14 +55,14 @@ class Model(unittest.TestCase):
         # + 0.05 s: 0.0708 s -> at least 1.
         opts = ("--constructs=barrier,single,atomic,static,dynamic_n --schedules=serial --construct-reps=6 "
                 "--construct-time=50 --construct-loop-delay=0.2 --construct-chunks=1,8,64 ")
-        self.assertEqual(self.model.run("constructs||2 -1 64 100 32 1 1|" + opts), 1)
+        self.assertEqual(self.model.run("constructs", "2 -1 64 100 32 1 1".split(), opts.split()), 1)
         # At timeScale 1000: 10 repetitions of 500 us at 5 us a delay: sync 3 x 24 x 1000 us = 72 ms,
         # loops 4 x 21 x (1280 + 640) us = 161.28 ms, + 0.05 s = 0.28328 s -> 1.
         big = opts.replace("reps=6", "reps=10").replace("time=50", "time=500").replace("delay=0.2", "delay=5")
-        self.assertEqual(self.model.run("constructs||2 -1 64 100 32 1 1|" + big), 1)
+        self.assertEqual(self.model.run("constructs", "2 -1 64 100 32 1 1".split(), big.split()), 1)
         # Both levels of 64 threads on 2 cores: 3 x 24 x 3500 + 4 x 21 x (128 x 64 x 5 + 128 x 5 x 10) us each.
         level = 3 * 24 * 3500 + 4 * 21 * (128 * 64 * 5 + 128 * 5 * 10)
-        self.assertEqual(self.model.run("constructs_outer2||64 -1 64 100 32 1 1|" + big + "--nested=2x64"),
+        self.assertEqual(self.model.run("constructs_outer2", "64 -1 64 100 32 1 1".split(), (big + "--nested=2x64").split()),
                          int(0.05 + 2 * level * 1e-6 + 0.5))
 
 
@@ -119,25 +120,32 @@ class CliffRun(unittest.TestCase):
                  {"key": "parallel_for", "role": "probe", "runs": "default", "threads": "team"}]
         model = estimate.Model(VM, 2, keyed, CONSTRUCTS)
         self.assertEqual(model.counts({"bestcase", "static", "barrier", "parallel", "parallel_for"}), (1, 2, 0, 3))
-        line = "oversubscribed||3 -1 63 102 32 1 100|--schedules=bestcase,static,barrier,parallel,parallel_for |./clomp"
-        self.assertEqual(model.run(line), estimate.whole(model.mesh_exact([3, -1, 63, 102, 32, 1, 100],
+        line = ("oversubscribed", "3 -1 63 102 32 1 100".split(), ["--schedules=bestcase,static,barrier,parallel,parallel_for"])
+        self.assertEqual(model.run(*line), estimate.whole(model.mesh_exact([3, -1, 63, 102, 32, 1, 100],
                                                                           {"bestcase", "static", "barrier", "parallel",
                                                                            "parallel_for"})))
-        self.assertLess(model.run(line), model.run("6400zones||3 -1 63 102 32 1 100|"))
+        self.assertLess(model.run(*line), model.run("6400zones", "3 -1 63 102 32 1 100".split(), []))
 
 
 class Listing(unittest.TestCase):
     def test_lines_bytes_and_total(self):
-        plan = ["key||2 -1 64 100 32 1 100||./clomp", "constructs||2 -1 64 100 32 1 1|--constructs=barrier |./clomp"]
+        plan = estimate.read_plan(json.dumps({"plan": [
+            {"set": "key", "args": "2 -1 64 100 32 1 100".split(), "options": [], "launch": ["./clomp"]},
+            {"set": "constructs", "args": "2 -1 64 100 32 1 1".split(), "options": ["--constructs=barrier"], "launch": ["./clomp"]}]}))
         text = estimate.listing(plan, ["61", "62"], "./clomp").splitlines()
         self.assertEqual(text[0], "[1/2] key        ./clomp 2 -1 64 100 32 1 100  ~61s  %d bytes" % (64 * 100 * 32 + 72 * 64))
         self.assertEqual(text[1], "[2/2] constructs ./clomp --constructs=barrier 2 -1 64 100 32 1 1  ~62s  209408 bytes")
         self.assertEqual(text[2], "Estimated total: ~02:03 (mm:ss); nothing was run.")
 
     def test_unknown_when_not_built(self):
-        text = estimate.listing(["key||1 -1 64 100 32 1 1||./clomp"], ["?"], "./clomp")
+        text = estimate.listing([{"set": "key", "args": "1 -1 64 100 32 1 1".split(), "launch": ["./clomp"]}], ["?"], "./clomp")
         self.assertIn("~?s", text)
         self.assertIn("Estimated total: unknown: ./clomp is not built yet", text)
+
+    def test_a_plan_that_is_not_the_manifests_is_refused(self):
+        for text in ('key||1 -1 64 100 32 1 1||./clomp', '{"plan": [{"set": "key", "args": ["1"]}]}', '{"runs": []}'):
+            with self.assertRaises(ValueError):
+                estimate.read_plan(text)
 
 
 if __name__ == "__main__":

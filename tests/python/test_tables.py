@@ -74,39 +74,43 @@ class GoldenReRender(unittest.TestCase):
         for name, lines in rendered.items():
             self.assertEqual(lines, golden_lines(name), name)
 
-    def test_the_run_loops_row_writer_answers_each_run_and_writes_the_summaries_line_for_line(self):
+    def test_render_after_each_run_grows_the_summaries_to_the_golden_ones_line_for_line(self):
+        # The run loop's progress step (suite/results.sh record_tables: render --progress), once per run as
+        # the driver records them: after run N, each .summary holds the rows of runs 1..N of its set, and
+        # after the last they are the golden files; no other table is written by it.
         import shutil
         import tempfile
+        from clomp_results import render
         work = tempfile.mkdtemp(prefix="clomp-rows-test.")
         try:
             suite = os.path.join(work, "suite")
             shutil.copytree(GOLDEN, suite)
             for f in os.listdir(suite):
-                if f.endswith(".summary"):
+                if f.endswith(".summary") or f.endswith(".constructs.csv"):
                     os.unlink(os.path.join(suite, f))
-            # The driver's record of each run, as today's driver writes it (the golden suite predates it).
-            facts = tables.driver_facts(self.suite)
-            with open(os.path.join(suite, NAME + ".runs.csv"), "w") as f:
-                f.write("run,set,numa,status,exit_code,seconds\n")
-                for p in self.suite.plan:
-                    f.write("%d,%s,%s,%s\n" % (p.index, p.set_name, p.policy or "first-touch", ",".join(facts[p.index])))
-            # And its manifest, the plan the writer reads: the golden suite predates it too, and has the one
-            # the converter builds (legacy.py; the driver's --resume of an old suite writes it so).
+            # The manifest, the plan render reads: the golden suite predates it, and has the one the
+            # converter builds (legacy.py; the driver's --resume of an old suite writes it so).
             with contextlib.redirect_stdout(io.StringIO()):
                 self.assertEqual(manifest_cli.main(["--write", os.path.join(suite, NAME)]), 0)
-            runs = [line.strip() for line in golden_lines(NAME + ".done")]
-            replies = io.StringIO()
-            status = tables.serve_summary_rows(os.path.join(suite, NAME), io.StringIO("\n".join(runs + ["x", "99"]) + "\n"),
-                                               replies)
-            said = replies.getvalue().splitlines()
-            self.assertEqual(status, 0)
-            self.assertEqual(said[:len(runs)], ["ok"] * len(runs))
-            self.assertEqual(len(said), len(runs) + 2)
-            self.assertTrue(said[-2].startswith("error: not a run number"), said[-2])
-            self.assertTrue(said[-1].startswith("error: run 99 is not in the plan"), said[-1])
+            # The driver's record of each run, appended run by run as today's driver writes it.
+            facts = tables.driver_facts(self.suite)
+            runs_csv = os.path.join(suite, NAME + ".runs.csv")
+            with open(runs_csv, "w") as f:
+                f.write("run,set,numa,status,exit_code,seconds\n")
+            done = []
+            for p in self.suite.plan:
+                with open(runs_csv, "a") as f:
+                    f.write("%d,%s,%s,%s\n" % (p.index, p.set_name, p.policy or "first-touch", ",".join(facts[p.index])))
+                done.append(p)
+                self.assertEqual(render.main(["--progress", os.path.join(suite, NAME)]), 0)
+                with open(os.path.join(suite, "%s_%s.summary" % (NAME, p.set_name)), newline="") as got:
+                    rows = [line.split(",", 1)[0] for line in got.read().splitlines()[1:]]
+                self.assertEqual(rows, [str(q.index) for q in done if q.set_name == p.set_name], p.index)
             for f in sorted(f for f in os.listdir(GOLDEN) if f.endswith(".summary")):
                 with open(os.path.join(suite, f), newline="") as got:
                     self.assertEqual(got.read().splitlines(), golden_lines(f), f)
+            self.assertFalse(os.path.exists(os.path.join(suite, NAME + ".constructs.csv")))
+            self.assertEqual([f for f in os.listdir(suite) if f.startswith(".")], [])
         finally:
             shutil.rmtree(work, ignore_errors=True)
 
