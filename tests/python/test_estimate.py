@@ -71,9 +71,10 @@ class Limits(unittest.TestCase):
         # 64 threads on 64 cores: (20 reps + 2) x 6 operations x 3 x 1000 us = 0.396 s, and 64 x 63 / 2 = 2016
         # pairs x 2048 trips x 0.5 us = 2.064384 s: 2.460384 s, a whole 2 s more than the same run without it.
         model = estimate.Model(VM, 64, SCHEDULES, CONSTRUCTS)
-        line = "constructs||64 -1 64 100 32 1 1|--constructs=barrier --schedules=serial --construct-reps=10 " \
-               "--construct-time=500 --construct-loop-delay=5 --construct-chunks=1,8,64"
-        self.assertEqual(model.run(line + " --limits") - model.run(line), 2)
+        args = "64 -1 64 100 32 1 1".split()
+        opts = ("--constructs=barrier --schedules=serial --construct-reps=10 --construct-time=500 "
+                "--construct-loop-delay=5 --construct-chunks=1,8,64").split()
+        self.assertEqual(model.run("constructs", args, opts + ["--limits"]) - model.run("constructs", args, opts), 2)
         self.assertAlmostEqual(model.limits(64, {}), 0.396 + 2.064384, places=9)
         # Its own options: 10 repetitions of 100 us, 32 trips a pair: 12 x 6 x 3 x 100 us + 2016 x 32 x 0.5 us.
         self.assertAlmostEqual(model.limits(64, {"limits-reps": "10", "limits-time": "100", "limits-trips": "32"}),
