@@ -18,7 +18,7 @@ static const char *shared_inner_cpus(const ConstructTable *t, char *buf, size_t 
         int n = left < t->inner ? (int)left : t->inner;
         if (left <= 0 || !team_shares_cpu(&seen->cpu[first], n))
             continue;
-        char cpus[64];
+        char cpus[TEAM_CPUS_TEXT];
         describe_team_cpus(&seen->cpu[first], n, cpus, sizeof cpus);
         snprintf(buf, size, n <= TEAM_CPUS_LISTED ? "team %d on CPUs %s" : "team %d: %s", k, cpus);
         return buf;

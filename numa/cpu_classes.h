@@ -38,6 +38,9 @@ const char *pair_class_name(PairClass c);
 /* Up to this many threads a team's CPUs are listed one by one ("0,1,1");
  * beyond, counted, so that a line stays one terminal line at any team size. */
 #define TEAM_CPUS_LISTED 16
+/* Room for TEAM_CPUS_LISTED CPU numbers of up to 10 digits and their commas:
+ * a listed team never cut (a cut list could end in a wrong number). */
+#define TEAM_CPUS_TEXT 192
 
 /* One team's CPUs into buf: its n CPU numbers ("0,1,1"), or beyond
  * TEAM_CPUS_LISTED threads "32 threads on 2 distinct CPUs (0..1)" ("32

@@ -75,7 +75,7 @@ static void print_setup_lines(FILE *out, const RunRecord *r, const ConstructTabl
     }
     fprintf(out, "Level 2 inner teams' CPUs:");
     if (t->outer * t->inner > TEXT_FULL_TABLE_ROWS) {   /* one line at any shape; the JSON's level2_team lists them */
-        char cpus[64];
+        char cpus[TEAM_CPUS_TEXT];
         int shared, distinct = distinct_teams(t, &shared);
         fprintf(out, " %d of %d teams on distinct CPUs", distinct, t->outer);
         if (shared >= 0) {
@@ -87,7 +87,7 @@ static void print_setup_lines(FILE *out, const RunRecord *r, const ConstructTabl
         return;
     }
     for (int k = 0; k < t->outer; k++) {
-        char cpus[64];
+        char cpus[TEAM_CPUS_TEXT];
         int distinct = team_cpus(t, k, cpus, sizeof cpus);
         fprintf(out, " team %d: %s (%s)%s", k, cpus, distinct ? "distinct" : "shared", k + 1 < t->outer ? ";" : "");
     }

@@ -65,10 +65,10 @@ done <<<"$checks"
 
 # A preset exported by hand: exactly its set lines (read with awk here), whatever the environment had.
 for preset in gnu llvm intel ibm-xl; do
-    file=$(grep -l -P "^preset\t$preset$" "$top"/env/runtimes/*.tsv)
-    want=$(awk -F '\t' '$1 == "set" { print $2 }' "$file" | LC_ALL=C sort)
+    profile=$(grep -l -P "^preset\t$preset$" "$top"/env/runtimes/*.tsv)
+    want=$(awk -F '\t' '$1 == "set" { print $2 }' "$profile" | LC_ALL=C sort)
     got=$(. "$top/env/runtime.sh" "$preset" && while IFS= read -r s; do v=${s%%=*}; printf '%s=%s\n' "$v" "${!v}"; done <<<"$want")
-    is "$got" "$want" ". env/runtime.sh $preset exports $(basename "$file")'s settings"
+    is "$got" "$want" ". env/runtime.sh $preset exports $(basename "$profile")'s settings"
 done
 got=$(bash -c '. "$1/env/runtime.sh" nosuch; echo "rc=$?"' _ "$top" 2>&1)
 like "$got" $'no preset nosuch \\(have: gnu ibm-xl intel llvm\\)\nrc=2$' ". env/runtime.sh with no such preset: one line naming the presets, status 2"

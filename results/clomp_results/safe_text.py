@@ -11,7 +11,11 @@ anything. What must never reach an output raw:
 - the Unicode bidirectional controls (U+061C, U+200E, U+200F, U+202A ..
   U+202E, U+2066 .. U+2069: a right-to-left override shows text in another
   order than it is stored, "Trojan Source") and the line and paragraph
-  separators U+2028 and U+2029.
+  separators U+2028 and U+2029;
+- the invisible format characters (zero-width space, joiners, word joiner
+  and invisible operators U+200B .. U+200D, U+2060 .. U+2064, the byte-order
+  mark U+FEFF, the tag block U+E0000 .. U+E007F): they show nothing, so a
+  forged string (a compiler's name) could read as a genuine one.
 Each is written as a visible escape (\\x1b, \\u202e); nothing else changes.
 
 - ``no_controls(text)``: the escapes, backslashes left as they are, so it is
@@ -33,7 +37,8 @@ from html import escape
 
 # Every name from outside (a member, a suite, a set): letters, digits, '.', '_' and '-' only.
 SAFE_NAME = re.compile(r"^[A-Za-z0-9._-]+$")
-UNSAFE = re.compile("[\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
+UNSAFE = re.compile("[\x00-\x1f\x7f-\x9f\u061c\u200b-\u200f\u2028\u2029\u202a-\u202e\u2060-\u2064\u2066-\u2069"
+                    "\ufeff\U000e0000-\U000e007f]")
 SHORT = {"\n": "\\n", "\r": "\\r", "\t": "\\t"}
 
 
@@ -43,7 +48,7 @@ class Refused(Exception):
 
 def _escape(ch: str) -> str:
     code = ord(ch)
-    return "\\x%02x" % code if code < 0x100 else "\\u%04x" % code
+    return "\\x%02x" % code if code < 0x100 else "\\u%04x" % code if code < 0x10000 else "\\U%08x" % code
 
 
 def has_controls(text: str) -> bool:

@@ -6,7 +6,8 @@ then each field alone), never reach the buyer's table's HTML, CSV or JSON,
 the archive, the validator's lines or the terminal raw; the fields the table
 shows (the compiler, the runtime) show them escaped. A cluster node summary
 carrying any of them in any text field is refused. The oracle is Python's
-own Unicode database (category Cc, Zl, Zp, and the bidirectional control
+own Unicode database (category Cc, Cf (invisible format characters:
+zero-width space, word joiner, byte-order mark, tags), Zl, Zp, and the bidirectional control
 characters of Unicode's Bidi_Control property), not the package's pattern."""
 from __future__ import annotations
 
@@ -31,13 +32,14 @@ CLASSES = {
     "ESC": "\x1b[2J\x1b]0;owned\x07", "BEL": "\x07", "CR": "\rOK", "LF": "\nforged line", "TAB": "\t=cmd", "BS": "\x08\x08",
     "NUL": "\x00", "DEL": "\x7f", "C1 CSI": "\x9b31m", "C1 NEL": "\x85", "RLO": "\u202egpj.exe", "LRO": "\u202d",
     "RLI": "\u2067", "PDI": "\u2069", "RLM": "\u200f", "ALM": "\u061c", "LS": "\u2028", "PS": "\u2029",
+    "ZWSP": "gcc\u200b", "WJ": "\u2060", "BOM": "\ufeff", "TAG": "\U000e0067\U000e0063\U000e0063",
 }
 BIDI_CONTROL = {0x061C, 0x200E, 0x200F} | set(range(0x202A, 0x202F)) | set(range(0x2066, 0x206A))
 
 
 def raw_controls(text: str):
     """The characters of TEXT no output may carry raw (the oracle)."""
-    return sorted({c for c in text if unicodedata.category(c) in ("Cc", "Zl", "Zp") or ord(c) in BIDI_CONTROL})
+    return sorted({c for c in text if unicodedata.category(c) in ("Cc", "Cf", "Zl", "Zp") or ord(c) in BIDI_CONTROL})
 
 
 def raw_in_lines(text: str):
@@ -132,7 +134,8 @@ class ForgedStrings(unittest.TestCase):
             self.assert_clean(subs, texts, cls)
             header = dict(subs[0]["header"])
             escaped = "".join(c if not raw_controls(c) else
-                              ("\\x%02x" % ord(c) if ord(c) < 0x100 else "\\u%04x" % ord(c)) for c in payload)
+                              ("\\x%02x" % ord(c) if ord(c) < 0x100 else "\\u%04x" % ord(c) if ord(c) < 0x10000
+                               else "\\U%08x" % ord(c)) for c in payload)
             self.assertIn("GCC" + escaped, header["compiler"], cls)
             self.assertIn("lib" + escaped, header["OpenMP runtime"], cls)
             self.assertIn("GCC" + escaped, texts["buyers_table.csv"], cls)
