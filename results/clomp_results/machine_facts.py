@@ -98,7 +98,14 @@ def _one_runtime(doc: dict, runtime_txt: str) -> str:
         versions.append("LLVM %s (its path)" % llvm.group(1))
     package = _package_version(runtime_txt, file)
     if package:
-        versions.append("package version %s (the bundle's openmp_runtime.txt)" % package)
+        # dpkg ran where the bundle was made: the run's node's package only when that is the run's host.
+        bundler = _bundled_on(runtime_txt)
+        host = str(doc.get("host") or "")
+        if bundler and bundler == host:
+            versions.append("package version %s (the bundle's openmp_runtime.txt, made on the runs' host)" % package)
+        else:
+            versions.append("package version %s on %s, the machine that made the bundle, not necessarily the runs' "
+                            "host %s (openmp_runtime.txt)" % (package, bundler or "an unnamed machine", host or "(not recorded)"))
     if said:
         versions.append("OMPT says %s" % said)
     what = "%s (%s)" % (name or file, path or file or "file not recorded")
@@ -121,6 +128,14 @@ def _profile_of(path: str) -> str:
                 return p.name
     except (runtime_profiles.ProfileError, OSError):
         return ""
+    return ""
+
+
+def _bundled_on(runtime_txt: str) -> str:
+    """The host openmp_runtime.txt says it was made on (its "# bundled on:" line), or "" (older bundles)."""
+    for line in runtime_txt.splitlines():
+        if line.startswith("# bundled on: "):
+            return line[len("# bundled on: "):].strip()[:80]
     return ""
 
 

@@ -10,6 +10,7 @@ and --sweep only: ldd on the user's own binary, which they run next anyway.
 from __future__ import annotations
 
 import os
+import socket
 import re
 import subprocess
 import sys
@@ -133,7 +134,8 @@ def describe(suite) -> str:
         counts[key] += 1
         names[key] = str(ompt.get("runtime") or "unknown")
     lines = ["# The OpenMP runtime library the runs used: the file name each run's record names (found at run",
-             "# time), and where that file is on the machine that made the bundle (ldconfig -p, dpkg -S)."]
+             "# time), and where that file is on the machine that made the bundle (ldconfig -p, dpkg -S).",
+             "# bundled on: %s" % (socket.gethostname() or "unknown")]
     if not counts:
         lines.append("runtime: unknown (no run records)")
     libraries = loader_libraries()

@@ -48,7 +48,17 @@ class RuntimeVersion(unittest.TestCase):
         text = ("runtime: libomp (libomp.so.5), named by 1 run record(s)\n  version: 1:14.0.6-12\n"
                 "runtime: libgomp (libgomp.so.1.0.0), named by 8 run record(s)\n  path: /usr/lib/libgomp.so.1\n  version: 12.2.0-14\n")
         said = machine_facts.runtime_version([golden_record()], text)
-        self.assertEqual(said, "libgomp (libgomp.so.1.0.0): package version 12.2.0-14 (the bundle's openmp_runtime.txt)")
+        self.assertEqual(said, "libgomp (libgomp.so.1.0.0): package version 12.2.0-14 on an unnamed machine, the machine "
+                               "that made the bundle, not necessarily the runs' host vm (openmp_runtime.txt)")
+
+    def test_the_package_version_is_the_runs_host_s_only_when_the_bundle_was_made_there(self):
+        text = ("# bundled on: %s\nruntime: libgomp (libgomp.so.1.0.0), named by 8 run record(s)\n  version: 12.2.0-14\n")
+        doc = golden_record()
+        self.assertEqual(machine_facts.runtime_version([doc], text % doc["host"]),
+                         "libgomp (libgomp.so.1.0.0): package version 12.2.0-14 (the bundle's openmp_runtime.txt, made "
+                         "on the runs' host)")
+        self.assertIn("12.2.0-14 on login1, the machine that made the bundle, not necessarily the runs' host %s"
+                      % doc["host"], machine_facts.runtime_version([doc], text % "login1"))
 
     def test_processes_that_ran_different_runtimes_are_each_named_with_their_count(self):
         other = with_runtime(golden_record(), runtime="libomp", runtime_file="libomp.so.5", runtime_path="/usr/lib/llvm-16/lib/libomp.so.5")
