@@ -125,7 +125,9 @@ def csv_text(subs, table) -> str:
         cells("llnl_target", row["target"], "", row["cells"])
     for row in table.get("node", []):
         for c, s in zip(row["cells"], subs):
-            w.writerow(["node", row["figure"], "", s["label"], 1 if s["valid"] else 0, "", "", "", "", "", "", c])
+            w.writerow(["node", row["figure"], "" if c["threads"] is None else c["threads"], s["label"],
+                        1 if s["valid"] else 0, "", _n(c["median"]), _n(c["low"]),
+                        _n(c["high"]), c["interval"], "", c["text"]])
     for row in table["normalised"]:
         for c, s in zip(row["cells"], subs):
             w.writerow(["core_cycles", row["figure"], "", s["label"], 1 if s["valid"] else 0, "", "", "", "", "", "", c["cycles"]])

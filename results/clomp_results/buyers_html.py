@@ -84,13 +84,17 @@ def key_section(table, subs) -> List[str]:
         out.append("<tr><th>%s%s</th>%s</tr>" % (e(row["label"]), e(bound), "".join(cell_td(c, s) for c, s in zip(row["cells"], subs))))
     out.append("</table>")
     out += ["<h3>Per machine: the smallest loop worth threading and the barrier's headroom</h3>",
-            '<p class="note">METG(50%): the parallel loop\'s wall time at the smallest loop reaching 50% efficiency '
-            '(docs/grain.md), from a grain run the submission carries; OpenMP barrier / best reference: from its '
-            '<code>clomp --limits</code> run (docs/limits.md). Each with its 95% interval in brackets, or why not.</p>',
+            '<p class="note">METG(50%): the parallel loop\'s wall time at the smallest measured loop reaching 50% '
+            'efficiency (docs/grain.md), from the grain run the submission carries (its SUITE_grain.json as bundled: '
+            'the validator does not check it against the grain records): an upper bound, since the smallest loop '
+            'reaching 50% lies between that size and the size below, which did not (16 times smaller on '
+            '<code>--with-grain</code>\'s grid); the 95% interval is the loop time\'s at that size. OpenMP barrier / best reference: one process\'s figure from its '
+            '<code>clomp --limits</code> run (docs/limits.md), the median over its repetitions with the 95% interval '
+            'over those repetitions, not between processes like the rows above. Or why not.</p>',
             "<table>", heads(subs, "figure")]
     for row in table.get("node", []):
         out.append("<tr><th>%s (%s)</th>%s</tr>" % (e(row["label"]), e(row["unit"]), "".join(
-            '<td class="%s">%s%s</td>' % ("na" if c.startswith("n/a") else "num", e(c), mark(s))
+            '<td class="%s">%s%s</td>' % ("na" if c["median"] is None else "num", e(c["text"]), mark(s))
             for c, s in zip(row["cells"], subs))))
     out.append("</table>")
     out += ["<h3>Machine-normalised: overheads in each machine's core cycles</h3>", "<table>", heads(subs, "figure")]

@@ -331,7 +331,8 @@ def build(subs: List[Dict[str, object]], helper: str, baseline: Optional[str] = 
                            for k in sorted(names, key=construct_order)]
     # Per machine (issue 48): METG(50%) from a grain run the suite carries, OpenMP's barrier over the best reference.
     table["node"] = [{"figure": k, "label": label(k), "unit": catalogue.load().figure(k).unit, "cells": [
-        s.get("node", {}).get(k, "n/a: a %s carries no --limits or grain run" % s["kind"]) for s in subs]}
+        s.get("node", {}).get(k) or node_limits.cell("n/a: a %s carries no --limits or grain run" % s["kind"])
+        for s in subs]}
         for k in (node_limits.key_of(node_limits.METG_JSON), node_limits.key_of(node_limits.BARRIER_MULTIPLE_JSON))]
     table["normalised"] = [{"figure": row["figure"], "label": row["label"], "cells": [
         {"us": cell["text"], "cycles": cycles_text(cell["median"], s["clock"])} for cell, s in zip(row["cells"], subs)]}

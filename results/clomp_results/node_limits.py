@@ -22,7 +22,7 @@ METG_JSON = "teams[].half_efficiency.metg_us.value"   # grain_report's METG
 
 def key_of(json_path: str) -> str:
     return next(f.key for f in catalogue.load().figures if f.get("json") == json_path)
-GRAIN_SUFFIX = "_grain.json"   # run_clomp.sh --grain's JSON beside the suite's files (grain_report)
+GRAIN_SUFFIX = "_grain.json"   # grain_report's JSON, beside the suite's files with run_clomp.sh --with-grain
 
 
 def limits_record(suite):
@@ -34,9 +34,36 @@ def limits_record(suite):
     return None, None
 
 
+def failure_of(doc) -> Optional[str]:
+    """Why the --limits run gave no result at all: its limits block's failure (a reference failed its check),
+    else the run's own failure (the record of a run that FAILED); None when it did not fail."""
+    limits = doc.get("limits") or {}
+    why = limits.get("failure") or doc.get("failure")
+    return for_terminal(str(why)) if why else None
+
+
+def class_of(doc, fig) -> Optional[dict]:
+    """The topology class a round-trip figure is of (limits.classes' entry: its pairs), None for any other."""
+    name = (fig.get("json") or "").split(".")[-2:-1]
+    classes = (doc.get("limits") or {}).get("classes") or {}
+    if name and name[0].startswith("round_trip_") and name[0].endswith("_ns"):
+        entry = classes.get(name[0][len("round_trip_"):-len("_ns")])
+        return entry if isinstance(entry, dict) else None
+    return None
+
+
+def spans(doc, fig) -> bool:
+    """False for a class of CPU pairs the team has none of (no SMT siblings, one socket): nothing to say."""
+    entry = class_of(doc, fig)
+    return entry is None or not isinstance(entry.get("pairs"), int) or entry["pairs"] > 0
+
+
 def figure_cell(doc, fig) -> Tuple[Optional[Summary], str]:
     """(the figure's value and interval, "") from a record's limits block, or (None, why not)."""
     limits = doc.get("limits") or {}
+    failure = failure_of(doc)
+    if failure:
+        return None, "not a result: %s" % failure
     if limits.get("not_measured"):
         return None, "not measured: %s" % for_terminal(str(limits["not_measured"]))
     if limits.get("busy"):
@@ -80,15 +107,24 @@ def html_section(suite) -> List[str]:
         return out + ["<p>Not measured: no run of this suite asked for <code>clomp --limits</code> (the suite runs it "
                       "with the construct run at the key thread count; none with --no-constructs or --mpi).</p>"]
     threads = (rec.doc.get("limits") or {}).get("threads")
-    out += ["<p>What the node allows on the key runs' team (%s threads, run %d: <code>clomp --limits</code>, "
-            "docs/limits.md): the round trip of one cache line between the team's CPUs, three hand-written barriers "
-            "and a fork/join, beside OpenMP's on the same threads. The median over the repetitions, its 95%% "
-            "interval in brackets.</p>" % (e(threads if threads is not None else "?"), run),
+    intro = ("<p>What the node allows on the key runs' team (%s threads, run %d: <code>clomp --limits</code>, "
+             "docs/limits.md): the round trip of one cache line between the team's CPUs, three hand-written barriers "
+             "and a fork/join, beside OpenMP's on the same threads.</p>" % (e(threads if threads is not None else "?"), run))
+    failure = failure_of(rec.doc)
+    if failure:
+        return out + [intro, "<p>Not a result: %s</p>" % e(failure)]
+    out += [intro, "<p>One process's figures. Round trips: each pair's median over its batches, then the least, "
+            "the median and the greatest over the valid pairs (of a class: the median over its pairs), no interval; "
+            "so are the one-way cycles and the latency bound derived from the median pair. "
+            "Barriers and fork/joins: the median over the repetitions, its 95% order-statistic interval over those "
+            "repetitions in brackets. A class of CPU pairs the team does not span is left out.</p>",
             "<table>", "<tr><th>Figure</th><th>Value</th><th>Unit</th></tr>"]
     for fig in catalogue.load().in_set("limits"):
+        if not spans(rec.doc, fig):
+            continue   # a topology class the team does not span (no SMT siblings, one socket), busy or not
         summary, why = figure_cell(rec.doc, fig)
         if summary is None and why == "not measured at this team":
-            continue   # a topology class the team does not span (no SMT siblings, one socket)
+            continue   # a record from before limits.classes: the figure is absent where the class is
         out.append("<tr><td>%s</td><td%s>%s</td><td>%s</td></tr>" % (
             e(fig.label), "" if summary is not None else ' class="undecided"', e(cell_text(summary, why)), e(fig.unit)))
     return out + ["</table>"]
@@ -106,29 +142,46 @@ def grain_doc(read_text, name: str):
     return doc if isinstance(doc, dict) and doc.get("schema") == "clomp-grain" else None
 
 
-def metg_text(doc, threads: Optional[int]) -> str:
-    """METG(50%) of Static OMP at the key runs' team (else the largest team measured) from a grain document."""
+def cell(text: str, summary: Optional[Summary] = None, threads: Optional[int] = None, interval: str = "") -> dict:
+    """One per-machine cell of the buyer's table: its text, and its numbers for the CSV's and JSON's columns."""
+    return {"text": text, "median": summary.value if summary else None, "low": summary.low if summary else None,
+            "high": summary.high if summary else None, "threads": threads, "interval": interval}
+
+
+def metg_cell(doc, threads: Optional[int], name: str) -> dict:
+    """METG(50%) of Static OMP at the key runs' team (else the largest team measured) from a grain document:
+    an upper bound, the loop time at the smallest measured size that reached 50% (the true one lies between
+    it and the size below, which did not: up to 16x apart on --with-grain's grid)."""
+    source = "from %s%s, not checked by the validator" % (for_terminal(name), GRAIN_SUFFIX)
     if doc is None:
-        return "n/a: no grain run in the suite's files (run_clomp.sh --grain; docs/grain.md)"
+        return cell("n/a: no grain run in the suite's files (run_clomp.sh --with-grain; docs/grain.md)")
     static = next((s for s in doc.get("schedules") or [] if isinstance(s, dict) and s.get("schedule") == "static"), None)
     teams = [t for t in (static or {}).get("teams") or [] if isinstance(t, dict) and isinstance(t.get("threads"), int)]
     if not teams:
-        return "n/a: the grain run measured no team"
+        return cell("n/a: the grain run measured no team (%s)" % source)
     team = next((t for t in teams if t["threads"] == threads), max(teams, key=lambda t: t["threads"]))
     half = team.get("half_efficiency") or {}
     metg = half.get("metg_us") or {}
     if not half.get("decided") or not isinstance(metg.get("value"), (int, float)):
-        return "n/a at %d threads: %s" % (team["threads"], for_terminal(str(half.get("text") or "not decided")))
+        return cell("n/a at %d threads: %s (%s)" % (team["threads"], for_terminal(str(half.get("text") or "not decided")),
+                                                     source), threads=team["threads"])
     ci = metg.get("ci_95") if isinstance(metg.get("ci_95"), list) and len(metg["ci_95"]) == 2 else [None, None]
-    return "%s us at %d threads (%s zones)" % (interval_text(Summary(float(metg["value"]), ci[0], ci[1], 1)),
-                                              team["threads"], for_terminal(str(half.get("zones"))))
+    summary = Summary(float(metg["value"]), ci[0], ci[1], 1)
+    zones, below = for_terminal(str(half.get("zones"))), half.get("below")
+    bracket = ("%s zones reached 50%%; %s zones, the size below, did not" % (zones, for_terminal(str(below)))
+               if below else "%s zones reached 50%%: the smallest size measured" % zones)
+    return cell("<= %s us at %d threads (%s; %s)" % (interval_text(summary), team["threads"], bracket, source),
+                summary, team["threads"], "upper bound: " + bracket)
 
 
 def submission_figures(suite, grain, threads: Optional[int]) -> dict:
-    """The buyer's per-machine figures of one suite: {figure key: text} (catalogue keys; "n/a: why" when absent)."""
+    """The buyer's per-machine figures of one suite: {figure key: cell} (catalogue keys; "n/a: why" when absent)."""
     run, rec = limits_record(suite)
     if rec is None:
-        multiple = "n/a: no --limits run in the suite (a suite from before issue 48, --no-constructs or --mpi)"
+        multiple = cell("n/a: no --limits run in the suite (a suite from before issue 48, --no-constructs or --mpi)")
     else:
-        multiple = cell_text(*figure_cell(rec.doc, catalogue.load().figure(key_of(BARRIER_MULTIPLE_JSON))))
-    return {key_of(METG_JSON): metg_text(grain, threads), key_of(BARRIER_MULTIPLE_JSON): multiple}
+        summary, why = figure_cell(rec.doc, catalogue.load().figure(key_of(BARRIER_MULTIPLE_JSON)))
+        where = "one process, run %d: interval over its repetitions" % run
+        multiple = cell("%s (%s)" % (interval_text(summary), where) if summary is not None else "n/a: " + why,
+                        summary, (rec.doc.get("limits") or {}).get("threads"), where if summary is not None else "")
+    return {key_of(METG_JSON): metg_cell(grain, threads, suite.name), key_of(BARRIER_MULTIPLE_JSON): multiple}

@@ -389,11 +389,12 @@ class NodeFigures(unittest.TestCase):
 
     def test_a_suite_without_either_run_says_n_a_and_why(self):
         node = submissions.load(self.stage.suite, "vm")[0]["node"]
-        self.assertRegex(node["grain_metg50_us"], r"^n/a: no grain run in the suite's files")
-        self.assertRegex(node["limits_barrier_multiple"], r"^n/a: no --limits run in the suite")
+        self.assertRegex(node["grain_metg50_us"]["text"], r"^n/a: no grain run in the suite's files \(run_clomp.sh --with-grain;")
+        self.assertRegex(node["limits_barrier_multiple"]["text"], r"^n/a: no --limits run in the suite")
+        self.assertEqual([node[k]["median"] for k in ("grain_metg50_us", "limits_barrier_multiple")], [None, None])
 
     def test_the_figures_are_the_records_own_with_their_intervals_and_labels_from_the_catalogue(self):
-        team = {"threads": 2, "half_efficiency": {"zones": 1536, "decided": True, "text": "1536 zones",
+        team = {"threads": 2, "half_efficiency": {"zones": 1536, "below": 96, "decided": True, "text": "1536 zones",
                                                   "metg_us": {"value": 12.5, "ci_95": [11.0, 14.25], "n": 6}}}
         sub, doc, grain = self.with_node_runs("CLOMP_vm_41", {"value": 2.75, "ci_95": [2.5, 3.125], "valid": True}, team)
         multiple = member(doc, "limits.figures.barrier_multiple")
@@ -402,28 +403,44 @@ class NodeFigures(unittest.TestCase):
             exp = decimal.Decimal(repr(x)).adjusted() - 2
             return "%g" % decimal.Decimal(repr(x)).quantize(decimal.Decimal(1).scaleb(exp),
                                                            decimal.ROUND_CEILING if up else decimal.ROUND_FLOOR)
-        self.assertEqual(sub["node"]["limits_barrier_multiple"], "%g [%s..%s]" % (
-            multiple["value"], outward(multiple["ci_95"][0], False), outward(multiple["ci_95"][1], True)))
-        self.assertEqual(sub["node"]["limits_barrier_multiple"], "2.75 [2.5..3.13]", "3.125 rounds up, never in")
-        self.assertEqual(sub["node"]["grain_metg50_us"], "%g [%s..%s] us at 2 threads (1536 zones)" % (
-            metg["value"], outward(metg["ci_95"][0], False), outward(metg["ci_95"][1], True)))
+        one_process = " (one process, run 6: interval over its repetitions)"
+        self.assertEqual(sub["node"]["limits_barrier_multiple"]["text"], "%g [%s..%s]%s" % (
+            multiple["value"], outward(multiple["ci_95"][0], False), outward(multiple["ci_95"][1], True), one_process))
+        self.assertEqual(sub["node"]["limits_barrier_multiple"]["text"], "2.75 [2.5..3.13]" + one_process,
+                         "3.125 rounds up, never in")
+        self.assertEqual(sub["node"]["grain_metg50_us"]["text"],
+                         "<= %g [%s..%s] us at 2 threads (1536 zones reached 50%%; 96 zones, the size below, did not; "
+                         "from CLOMP_vm_41_grain.json, not checked by the validator)" % (
+                             metg["value"], outward(metg["ci_95"][0], False), outward(metg["ci_95"][1], True)))
         table = buyers_table.build([sub], HELPER)
         cat = catalogue.load()
         self.assertEqual([(r["figure"], r["label"]) for r in table["node"]],
                          [(k, cat.figure(k).label) for k in ("grain_metg50_us", "limits_barrier_multiple")])
         from clomp_results import buyers_cli, buyers_html
         page = buyers_html.page([sub], table)
-        self.assertIn("2.75 [2.5..3.13]", page)
-        rows = [r for r in csv.reader(buyers_cli.csv_text([sub], table).splitlines()) if r and r[0] == "node"]
-        self.assertEqual(sorted(r[1] for r in rows), ["grain_metg50_us", "limits_barrier_multiple"])
+        self.assertIn("2.75 [2.5..3.13]" + one_process, page)
+        self.assertIn("&lt;= 12.5 [11..14.3] us at 2 threads (1536 zones reached 50%; 96 zones", page)
+        rows = {r[1]: r for r in csv.reader(buyers_cli.csv_text([sub], table).splitlines()) if r and r[0] == "node"}
+        self.assertEqual(sorted(rows), ["grain_metg50_us", "limits_barrier_multiple"])
+        head = buyers_cli.CSV_HEADER
+        for key, fig in (("grain_metg50_us", metg), ("limits_barrier_multiple", multiple)):
+            row = dict(zip(head, rows[key]))
+            self.assertEqual((row["threads"], float(row["median"]), float(row["low"]), float(row["high"])),
+                             ("2", fig["value"], fig["ci_95"][0], fig["ci_95"][1]), key)
+            self.assertEqual(row["text"], sub["node"][key]["text"])
+        self.assertTrue(dict(zip(head, rows["grain_metg50_us"]))["interval"].startswith("upper bound: 1536 zones"))
+        self.assertEqual(dict(zip(head, rows["limits_barrier_multiple"]))["interval"],
+                         "one process, run 6: interval over its repetitions")
 
     def test_a_multiple_that_is_not_a_result_and_an_undecided_metg_say_why(self):
         team = {"threads": 2, "half_efficiency": {"zones": None, "decided": False, "metg_us": None,
                                                   "text": "not decided: no interval at 64 zones (4 busy)"}}
         sub, _, _ = self.with_node_runs("CLOMP_vm_42", {"value": 9.0, "ci_95": None, "valid": False,
                                                         "not_a_result": "a few repetitions took most of the time"}, team)
-        self.assertEqual(sub["node"]["limits_barrier_multiple"], "n/a: not a result: a few repetitions took most of the time")
-        self.assertEqual(sub["node"]["grain_metg50_us"], "n/a at 2 threads: not decided: no interval at 64 zones (4 busy)")
+        self.assertEqual(sub["node"]["limits_barrier_multiple"]["text"], "n/a: not a result: a few repetitions took most of the time")
+        self.assertEqual(sub["node"]["grain_metg50_us"]["text"], "n/a at 2 threads: not decided: no interval at 64 zones "
+                         "(4 busy) (from CLOMP_vm_42_grain.json, not checked by the validator)")
+        self.assertEqual([sub["node"][k]["median"] for k in ("grain_metg50_us", "limits_barrier_multiple")], [None, None])
 
 
 class Command(unittest.TestCase):

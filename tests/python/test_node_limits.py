@@ -1,8 +1,8 @@
 """Issue 48: the suite page's "Node limits" (results/clomp_results/node_limits.py), from the one run whose
 record has a limits block: every figure of the catalogue's limits set that the run measured, with its
 interval (bounds rounded outward), "not a result" and why for one its run marked invalid, "no result" on a
-busy machine, nothing for a class the team does not span, and "Not measured" without such a run. Record
-strings are escaped."""
+busy machine, nothing for a class the team does not span (busy or not), "not a result" and the failure for a
+run whose references failed their check, and "Not measured" without such a run. Record strings are escaped."""
 from __future__ import annotations
 
 import os
@@ -41,6 +41,41 @@ class NodeLimitsSection(unittest.TestCase):
         html = "\n".join(node_limits.html_section(suite_with({"threads": 2, "busy": True, "busy_reason": "lost 91%",
                                                                 "figures": FIGURES})))
         self.assertEqual(html.count("no result: the machine was busy (lost 91%)"), len(catalogue.load().in_set("limits")))
+
+    def test_a_busy_two_cpu_run_lists_only_the_classes_its_team_spans(self):
+        classes = {"smt": {"pairs": 0}, "l3": {"pairs": 1}, "socket": {"pairs": 0}, "cross_socket": {"pairs": 0},
+                   "unknown": {"pairs": 0}, "same_cpu": {"pairs": 0}}
+        html = "\n".join(node_limits.html_section(suite_with({"threads": 2, "busy": True, "busy_reason": "lost 91%",
+                                                                "classes": classes, "figures": FIGURES})))
+        cat = catalogue.load()
+        for absent in ("limits_round_trip_smt_ns", "limits_round_trip_socket_ns", "limits_round_trip_cross_socket_ns"):
+            self.assertNotIn(">%s<" % cat.figure(absent).label, html, absent)
+        self.assertIn(">%s<" % cat.figure("limits_round_trip_l3_ns").label, html)
+        self.assertEqual(html.count("no result: the machine was busy (lost 91%)"), len(cat.in_set("limits")) - 3)
+
+    def test_the_paragraph_says_what_each_kind_of_figure_shows(self):
+        html = "\n".join(node_limits.html_section(suite_with({"threads": 2, "busy": False, "figures": FIGURES})))
+        self.assertIn("the least, the median and the greatest over the valid pairs", html)
+        self.assertIn("no interval", html)
+        self.assertIn("the median over the repetitions, its 95% order-statistic interval over those repetitions", html)
+
+    def test_a_run_whose_reference_failed_its_check_is_not_a_result_and_says_why(self):
+        why = "Dissemination, repetition 3: slot <1> held 7"
+        html = "\n".join(node_limits.html_section(suite_with({"threads": 2, "busy": False, "failure": why,
+                                                                "figures": FIGURES})))
+        self.assertIn("<p>Not a result: Dissemination, repetition 3: slot &lt;1&gt; held 7</p>", html)
+        self.assertNotIn("<table>", html)
+        self.assertNotIn("not measured at this team", html)
+        run = suite_with({"threads": 2, "busy": False, "failure": why, "figures": FIGURES})
+        fig = catalogue.load().figure("limits_barrier_multiple")
+        self.assertEqual(node_limits.figure_cell(run.record(2).doc, fig), (None, "not a result: " + why))
+
+    def test_a_failed_run_with_an_empty_limits_block_is_not_a_result(self):
+        docs = {1: {"measurements": []}, 2: {"limits": {"threads": 2, "failure": None, "figures": None},
+                                             "failure": "out of memory for --limits' 2 threads' pairs"}}
+        suite = SimpleNamespace(plan=[SimpleNamespace(index=i) for i in (1, 2)], record=lambda i: SimpleNamespace(doc=docs[i]))
+        html = "\n".join(node_limits.html_section(suite))
+        self.assertIn("Not a result: out of memory for --limits&#x27; 2 threads&#x27; pairs", html)
 
     def test_without_a_limits_run_the_section_says_not_measured(self):
         html = "\n".join(node_limits.html_section(suite_with(None)))
