@@ -75,10 +75,10 @@ static void print_setup_lines(FILE *out, const RunRecord *r, const ConstructTabl
     }
     fprintf(out, "Level 2 inner teams' CPUs:");
     if (t->outer * t->inner > TEXT_FULL_TABLE_ROWS) {   /* one line at any shape; the JSON's level2_team lists them */
-        char cpus[TEAM_CPUS_TEXT];
         int shared, distinct = distinct_teams(t, &shared);
         fprintf(out, " %d of %d teams on distinct CPUs", distinct, t->outer);
         if (shared >= 0) {
+            char cpus[TEAM_CPUS_TEXT];
             team_cpus(t, shared, cpus, sizeof cpus);
             fprintf(out, ", the first shared: team %d, %s", shared, cpus);
         }
