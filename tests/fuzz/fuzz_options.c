@@ -38,7 +38,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         abort();
     if (status == EXIT_USAGE && strchr(error, '\n') != NULL)
         abort();   /* a refusal is one line */
-    if (status == 0 && !opts.want_help && !opts.want_version && !opts.want_schedule_list && !opts.constructs.want_list) {
+    /* Whatever answers without running (--help, --version, a --list-*, --topology) sets no input. */
+    if (status == 0 && !opts.answers_without_running) {
         long threads[2] = {opts.numThreads, opts.allocThreads};
         long positive[5] = {opts.numParts, opts.zonesPerPart, opts.zoneSize, opts.flopScale, opts.timeScale};
         for (int i = 0; i < 2; i++)
