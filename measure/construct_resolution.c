@@ -33,7 +33,7 @@ void judge_resolution(const ConstructTable *t, ConstructResult *row, int l)
     ConstructLevel *L = &row->level[l];
     if (L->status != CONSTRUCT_MEASURED)
         return;
-    char shared[96], busy[96];
+    char shared[TEAM_CPUS_TEXT + 32], busy[96];   /* "team K on CPUs " + the listed CPUs, never cut */
     snprintf(busy, sizeof busy, "the noise census: a team thread lost %.0f%% of its time or more",
              100.0 * NOISE_BUSY_LOST_SHARE);
     ConstructEvidence e = {row->construct->kind, L->innerreps, &L->overhead, L->reps, L->disturbed_reps,
