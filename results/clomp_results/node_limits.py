@@ -160,12 +160,14 @@ def metg_cell(doc, threads: Optional[int], name: str) -> dict:
     if not teams:
         return cell("n/a: the grain run measured no team (%s)" % source)
     team = next((t for t in teams if t["threads"] == threads), max(teams, key=lambda t: t["threads"]))
-    half = team.get("half_efficiency") or {}
-    metg = half.get("metg_us") or {}
+    # A bundle's file: any field may be of any type; only dicts and numbers are read as such.
+    half = team.get("half_efficiency") if isinstance(team.get("half_efficiency"), dict) else {}
+    metg = half.get("metg_us") if isinstance(half.get("metg_us"), dict) else {}
     if not half.get("decided") or not isinstance(metg.get("value"), (int, float)):
         return cell("n/a at %d threads: %s (%s)" % (team["threads"], for_terminal(str(half.get("text") or "not decided")),
                                                      source), threads=team["threads"])
-    ci = metg.get("ci_95") if isinstance(metg.get("ci_95"), list) and len(metg["ci_95"]) == 2 else [None, None]
+    ci = metg.get("ci_95")
+    ci = ci if isinstance(ci, list) and len(ci) == 2 and all(isinstance(b, (int, float)) for b in ci) else [None, None]
     summary = Summary(float(metg["value"]), ci[0], ci[1], 1)
     zones, below = for_terminal(str(half.get("zones"))), half.get("below")
     bracket = ("%s zones reached 50%%; %s zones, the size below, did not" % (zones, for_terminal(str(below)))

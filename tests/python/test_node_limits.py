@@ -83,5 +83,18 @@ class NodeLimitsSection(unittest.TestCase):
         self.assertNotIn("<table>", html)
 
 
+class ForgedGrainDocument(unittest.TestCase):
+    def test_fields_of_the_wrong_type_give_a_cell_never_a_traceback(self):
+        # A bundle's SUITE_grain.json may hold anything: each malformed field is read as absent.
+        cases = [({"half_efficiency": [1]}, "n/a"), ({"half_efficiency": {"decided": True, "metg_us": "x"}}, "n/a"),
+                 ({"half_efficiency": {"decided": True, "metg_us": {"value": 3.0, "ci_95": ["a", "b"]}, "zones": 5}},
+                  "<= 3 us")]
+        for fields, starts in cases:
+            doc = {"schema": "clomp-grain", "schedules": [{"schedule": "static", "teams": [dict(threads=2, **fields)]}]}
+            got = node_limits.metg_cell(doc, 2, "S")
+            self.assertTrue(got["text"].startswith(starts), (fields, got["text"]))
+            self.assertIsNone(got["low"], fields)
+
+
 if __name__ == "__main__":
     unittest.main()
