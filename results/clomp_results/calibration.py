@@ -1,8 +1,17 @@
 """The dry run's cost model fit to this node (suite/calibrate.sh, docs/suite.md,
-"The dry run's estimate"): ``clomp-results calibration MEMORY CORES CACHED...``
-reads the calibration runs' JSON records (the memory run, and the cached runs
-at a few team sizes) and prints the model's constants as NAME=VALUE words;
-exit 1 (nothing printed) when a figure is missing or not positive. The
+"The dry run's estimate").
+
+``clomp-results calibration --run EXE THREADS CORES BUSY LOAD [LAUNCHER...]``
+runs the calibration's clomp processes (below; each stopped after
+CALIBRATION_LIMIT seconds) in a temporary directory, unless the node is busy
+(BUSY: clomp --topology's ``busy`` answer) or the team would outnumber the
+cores, and prints, one a line: ``head=`` the note's first words (calibrated
+in S s at load L, or not and why), and when calibrated ``regions=`` the region
+cost's text and the model's constants as NAME=VALUE. Exit 0 either way.
+``clomp-results calibration MEMORY CORES CACHED...`` reads the calibration
+runs' JSON records (the memory run, and the cached runs at a few team sizes)
+and prints the model's constants as NAME=VALUE words; exit 1 (nothing
+printed) when a figure is missing or not positive. The
 measurements are found by their roles in the record (the reference, Bestcase,
 the checked schedules, the probes), never by a list of names here; each run's
 team is its own record's numThreads.
@@ -16,8 +25,26 @@ from __future__ import annotations
 
 import json
 import math
+import os
+import subprocess
 import sys
-from typing import Any, Dict, List, Tuple
+import tempfile
+import time
+from typing import Any, Dict, List, Optional, Tuple
+
+from .grain_plan import shape
+
+# The calibration's clomp processes (about 1e7 zone updates per measurement, a fraction of a second each
+# on an idle node; each stopped after CALIBRATION_LIMIT seconds): the target input's schedules and probes
+# on a mesh in the caches at timeScale 1 (zone update time, regions, probes) at a few team sizes
+# (calibration_teams: the region cost is fitted over them), and Serial Ref and Bestcase on an 80 MiB mesh
+# whose parts follow the team (zone update time from memory, the team's speedup there, first-touch build
+# time). Not run on a busy node or where the team would outnumber the cores: their figures would be the
+# contention's (16 threads on 2 cores: 108 minutes estimated against 6:41).
+CALIBRATION_LIMIT = 5
+CALIBRATION_MEMORY_ZONES = 2621440
+CALIBRATION_CACHED = ["--trials=1", "--schedules=serial,bestcase,static,dynamic,manual,barrier,parallel,parallel_for"]
+CALIBRATION_MEMORY = ["--trials=1", "--schedules=serial,bestcase"]
 
 
 def _us(doc: Dict[str, Any], role: str) -> List[float]:
@@ -74,10 +101,85 @@ def figures(memory: Dict[str, Any], cores: int, cached: List[Dict[str, Any]]) ->
     }
 
 
-def main(argv: List[str]) -> int:
-    if len(argv) < 3:
-        print("usage: clomp-results calibration MEMORY_JSON CORES CACHED_JSON...", file=sys.stderr)
-        return 2
+def calibration_teams(t: int) -> List[int]:
+    """The team sizes of the cached runs: 2, T/4, T/2 and T (T = MAX_THREADS), each once."""
+    if t < 2:
+        return [t]
+    out: List[int] = []
+    for n in (2, t // 4, t // 2, t):
+        if 2 <= n <= t and n not in out:
+            out.append(n)
+    return out
+
+
+def _clomp(words: List[str]) -> bool:
+    try:
+        return subprocess.run(words, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                              timeout=CALIBRATION_LIMIT, check=False).returncode == 0
+    except (OSError, subprocess.SubprocessError):
+        return False
+
+
+def _constants(exe: str, threads: int, cores: int, launch: List[str], tmp: str) -> Optional[Dict[str, str]]:
+    """The model's constants from this node's calibration runs, or None when a run or a figure failed."""
+    cached = []
+    for t in calibration_teams(threads):
+        parts, zpp = shape(t, 6400, 64)
+        path = os.path.join(tmp, "cached%d.json" % t)
+        if not _clomp(launch + [exe] + CALIBRATION_CACHED + ["--json=" + path, str(t), "1", str(parts), str(zpp),
+                                                             "32", "1", "1"]):
+            break
+        cached.append(path)
+    if not cached or not os.path.isfile(cached[-1]) or os.path.getsize(cached[-1]) == 0:
+        return None
+    memory = os.path.join(tmp, "memory.json")
+    parts, zpp = shape(threads, CALIBRATION_MEMORY_ZONES, 16)
+    if not _clomp(launch + [exe] + CALIBRATION_MEMORY + ["--json=" + memory, str(threads), "1", str(parts), str(zpp),
+                                                         "32", "1", "1"]):
+        return None
+    words = constant_words([memory, str(cores)] + cached)
+    return dict(w.split("=", 1) for w in words) if words else None
+
+
+def region_text(constants: Dict[str, str], teams: List[int]) -> str:
+    """The region cost as the note states it: its fit over team sizes T."""
+    fitted = "(fitted over T = %s)" % ",".join(str(t) for t in teams)
+    if constants["REGION_FIT"] == "log2":
+        return "%s + %s x log2(T) us %s" % (constants["REGION_US"], constants["REGION_SLOPE"], fitted)
+    if constants["REGION_FIT"] == "linear":
+        return "%s + %s x T us %s" % (constants["REGION_US"], constants["REGION_SLOPE"], fitted)
+    return "%s us at any team size" % constants["REGION_US"]
+
+
+def run(argv: List[str]) -> int:
+    """--run EXE THREADS CORES BUSY LOAD [LAUNCHER...]: the calibration on this node, or why not."""
+    exe, threads, cores, busy, load, launch = argv[0], int(argv[1]), int(argv[2]), argv[3], argv[4], argv[5:]
+    why, constants = "", None
+    if busy.startswith("yes"):
+        why = "the node is busy: %s; its figures would be the other work's" % (
+            busy[len("yes: "):] if busy.startswith("yes: ") else busy)
+    elif threads > cores:
+        why = "the calibration would be oversubscribed: %d threads on %d cores" % (threads, cores)
+    else:
+        start = time.time()
+        with tempfile.TemporaryDirectory() as tmp:
+            constants = _constants(exe, threads, cores, launch, tmp)
+        if constants is None:
+            why = "the calibration runs of %s failed or took over %d s (a busy node?)" % (exe, CALIBRATION_LIMIT)
+    if why:
+        print("head=not calibrated (%s): the constants of the 2-core VM they were fit on" % why)
+        return 0
+    print("head=calibrated on this node in %.1f s at load %s (%d threads)" % (time.time() - start, load.split(" ")[0],
+                                                                             threads))
+    print("regions=" + region_text(constants, calibration_teams(threads)))
+    for name, value in constants.items():
+        print("%s=%s" % (name, value))
+    return 0
+
+
+def constant_words(argv: List[str]) -> Optional[List[str]]:
+    """MEMORY CORES CACHED...: the model's constants from the calibration runs' JSON as NAME=VALUE words,
+    or None when a figure is missing or not positive."""
     try:
         docs = []
         for path in [argv[0]] + argv[2:]:
@@ -85,7 +187,7 @@ def main(argv: List[str]) -> int:
                 docs.append(json.load(f))
         found = figures(docs[0], int(argv[1]), docs[1:])
     except (OSError, ValueError, KeyError, IndexError, TypeError, ZeroDivisionError):
-        return 1
+        return None
     numbers = {k: v for k, v in found.items() if k != "REGION_FIT"}
     # The region cost must be positive wherever it is used (the smallest and the largest team fitted).
     teams = [_team(d) for d in docs[1:]]
@@ -94,6 +196,22 @@ def main(argv: List[str]) -> int:
             for t in (min(teams), max(teams))]
     if not all(v == v and abs(v) < 1e9 for v in numbers.values()) or not all(
             0 < v for k, v in numbers.items() if k not in ("REGION_US", "REGION_SLOPE")) or not all(e > 0 for e in ends):
+        return None
+    return ["%s=%.4g" % (k, v) for k, v in numbers.items()] + ["REGION_FIT=" + found["REGION_FIT"]]
+
+
+def main(argv: List[str]) -> int:
+    if argv[:1] == ["--run"] and len(argv) >= 6:
+        try:
+            return run(argv[1:])
+        except KeyboardInterrupt:
+            return 130
+    if len(argv) < 3:
+        print("usage: clomp-results calibration MEMORY_JSON CORES CACHED_JSON... | --run EXE THREADS CORES BUSY LOAD"
+              " [LAUNCHER...]", file=sys.stderr)
+        return 2
+    words = constant_words(argv)
+    if words is None:
         return 1
-    print(" ".join("%s=%.4g" % (k, v) for k, v in numbers.items()) + " REGION_FIT=" + found["REGION_FIT"])
+    print(" ".join(words))
     return 0

@@ -138,12 +138,12 @@ def parse(cores: int, args: List[str]) -> Settings:
 
 
 # ---- loop sizes and shapes --------------------------------------------------------------------------------
-def shape(threads: int, zones: int) -> Tuple[int, int]:
-    """(numParts, zonesPerPart): parts a multiple of the team near TARGET_PARTS, zones per part so that the
+def shape(threads: int, zones: int, target_parts: int = TARGET_PARTS) -> Tuple[int, int]:
+    """(numParts, zonesPerPart): parts a multiple of the team near TARGET_PARTS (or TARGET_PARTS given), zones per part so that the
     loop is within 5% of ZONES where any such shape exists (the suite's sweep_shape); at least one zone
     per part and one part per thread."""
     best, best_err = None, None
-    k = max(1, (TARGET_PARTS + threads // 2) // threads)
+    k = max(1, (target_parts + threads // 2) // threads)
     while k >= 1:
         parts = k * threads
         zpp = max(1, (zones + parts // 2) // parts)
