@@ -5,8 +5,9 @@
 # node's suite in DIR/CLOMP-cluster_ID/nodes/NODE with its own records, report
 # and bundle; then each node's summary, the cluster report and the cluster
 # bundle. run_clomp.sh execs this file when --nodes is among its arguments.
-# This file only launches: which nodes, what each still has to run and the
-# gathering are the results package's (results/clomp_results/cluster_suite.py).
+# This file only launches: the options, the cluster folder, which nodes, what
+# each still has to run and the gathering are the results package's
+# (results/clomp_results/cluster_open.py, cluster_suite.py).
 # --resume ID: the cluster's nodes again, each running only what it misses
 # (a node whose suite is complete is left alone, one cut short resumes its
 # own suite, one that never started starts), with the arguments it started with.
@@ -16,52 +17,16 @@ here=$(cd "$(dirname "$0")/.." && pwd)
 # shellcheck source-path=SCRIPTDIR source=common.sh
 . "$here/suite/common.sh"
 
-want='' out_dir=out resume_id='' node_args=()
-while [ $# -gt 0 ]; do
-    case $1 in
-        --nodes | --out | --resume) [ $# -ge 2 ] || die_usage "$1: needs a value (see --help)" ;;
-    esac
-    case $1 in
-        --nodes) want=$2; shift ;;
-        --nodes=*) want=${1#*=} ;;
-        --out) out_dir=$2; shift ;;
-        --resume) resume_id=$2; shift ;;
-        -h | --help) cat "$here/suite/usage.txt"; exit 0 ;;
-        --bundle | --validate | --dry-run | --mpi | --compare* | --sweep* | --ompt-tax)
-            die_usage "--nodes: $1 is not for a cluster (run it on one node's folder: DIR/CLOMP-cluster_ID/nodes/NODE)" ;;
-        *) node_args+=("$1") ;;
-    esac
-    shift
+for arg in "$@"; do
+    case $arg in -h | --help) cat "$here/suite/usage.txt"; exit 0 ;; esac
 done
-[ -n "$want" ] || die_usage "--nodes: needs all or a number of nodes"
-[ -z "$resume_id" ] || is_count "$resume_id" || die_usage "--resume: '$resume_id' is not a cluster ID"
-if [ -z "${SLURM_JOB_ID:-}" ] || [ -z "${SLURM_JOB_NODELIST:-${SLURM_NODELIST:-}}" ]; then
-    die_usage "--nodes: not inside a Slurm allocation: submit slurm/clomp-nodes.sbatch (sbatch -N COUNT) or run under salloc -N COUNT"
-fi
-command -v srun >/dev/null 2>&1 || die_usage "--nodes: srun not found: Slurm is not installed here"
 command -v python3 >/dev/null 2>&1 || die_usage "--nodes: needs python3 (the nodes' summaries and the cluster report)"
-command -v flock >/dev/null 2>&1 || die_usage "flock (util-linux) is not installed: it keeps a second driver off a cluster"
-nodelist=${SLURM_JOB_NODELIST:-$SLURM_NODELIST}
 results() { python3 "$here/results/clomp-results" "$@"; }
-make_out_dir "$out_dir"   # suite/common.sh
-
-if [ -n "$resume_id" ]; then
-    cluster=$out_dir/CLOMP-cluster_$resume_id
-    if [ ! -d "$cluster" ] || [ -L "$cluster" ] || [ ! -f "$cluster/nodes.txt" ] || [ ! -f "$cluster/arguments" ]; then
-        die_usage "--resume: no cluster $resume_id in $out_dir"
-    fi
-    [ ${#node_args[@]} -eq 0 ] ||
-        die_usage "--resume: the nodes' suites keep the arguments they started with ($cluster/arguments): give none"
-    mapfile -d '' -t node_args <"$cluster/arguments"
-else
-    for ((n = 1; n <= 1000; n++)); do
-        cluster=$out_dir/CLOMP-cluster_$n
-        [ -e "$cluster" ] || [ -L "$cluster" ] || ! mkdir -- "$cluster" 2>/dev/null || break
-    done
-    [ "$n" -le 1000 ] || die_usage "--out: no free cluster ID (1..1000) in $out_dir"
-    resume_id=$n
-    printf '%s\0' ${node_args[@]+"${node_args[@]}"} >"$cluster/arguments"
-fi
+# The options, the allocation, and the cluster folder (new, or the one --resume names): the results package's.
+mapfile -d '' -t opened < <(results nodes open "$@")
+wait $! || exit 2
+cluster=${opened[0]} resume_id=${opened[1]} want=${opened[2]} node_args=("${opened[@]:3}")
+nodelist=${SLURM_JOB_NODELIST:-$SLURM_NODELIST}
 exec 9>>"$cluster/.lock"
 flock -n 9 || die_usage "another run_clomp.sh --nodes is running cluster $resume_id ($cluster)"
 mkdir -p -- "$cluster/nodes" "$cluster/steps" || die_usage "--out: cannot write in $cluster"

@@ -4,6 +4,8 @@ node's summary from its own suite folder, and the gathering (summaries, the
 cluster report, the cluster bundle). suite/nodes.sh only launches: one srun
 step per node, in parallel, each node's suite in CLUSTER/nodes/NODE.
 
+    clomp-results nodes open ARGS...
+        run_clomp.sh --nodes's command line checked and its cluster folder opened (cluster_open).
     clomp-results nodes plan CLUSTER NODELIST [all|N]
         NODELIST: the allocation's (Slurm's hostlist, SLURM_JOB_NODELIST). A new cluster
         folder: the nodes chosen (all, or the first N) are written to CLUSTER/nodes.txt.
@@ -302,11 +304,14 @@ def gather(cluster: str) -> Tuple[int, List[str]]:
     return (1 if failed else 0), [for_terminal(l) for l in said]
 
 
-USAGE = "usage: clomp-results nodes plan CLUSTER NODELIST [all|N] | nodes gather CLUSTER"
+USAGE = "usage: clomp-results nodes open ARGS... | nodes plan CLUSTER NODELIST [all|N] | nodes gather CLUSTER"
 
 
 def main(argv: List[str]) -> int:
     from . import stats_helper
+    if argv[:1] == ["open"]:
+        from . import cluster_open
+        return cluster_open.main(argv[1:])
     try:
         if len(argv) in (3, 4) and argv[0] == "plan":
             print("\n".join(plan(argv[1], argv[2], argv[3] if len(argv) == 4 else None)))

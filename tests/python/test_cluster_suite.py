@@ -20,7 +20,7 @@ import unittest
 
 import render_fixture   # puts results/ on sys.path
 
-from clomp_results import bundle, cluster_bundle, cluster_suite, validate
+from clomp_results import bundle, cluster_bundle, cluster_open, cluster_suite, validate
 from clomp_results import submissions as submissions_module
 from clomp_results.safe_io import Refused
 
@@ -140,6 +140,40 @@ class DriverRefusals(unittest.TestCase):
         self.assertIn("node '$(reboot)' is not a name of letters", err)
         rc, err, left = self.run_driver(job, "--nodes", "all", "--resume", "4")
         self.assertEqual((rc, err), (2, "run_clomp.sh: --resume: no cluster 4 in %s\n" % err.split(" in ")[-1].strip()))
+
+
+class ClusterFolder(unittest.TestCase):
+    """The command line read and the cluster folder opened before anything launches (cluster_open)."""
+
+    def test_options_split_from_the_node_suites_arguments(self):
+        self.assertEqual(cluster_open.parse(["--quick", "--nodes", "2", "--out", "d", "a b", "./clomp"]),
+                         ("2", "d", "", ["--quick", "a b", "./clomp"]))
+        self.assertEqual(cluster_open.parse(["--nodes=all", "--resume", "3"]), ("all", "out", "3", []))
+        for args, said in ((["--nodes", "all", "--compare=x"], "--compare=x is not for a cluster"),
+                           (["--nodes", "all", "--dry-run"], "--dry-run is not for a cluster"),
+                           (["--quick"], "needs all or a number of nodes"),
+                           (["--nodes", "all", "--resume", "07"], "'07' is not a cluster ID"),
+                           (["--nodes"], "--nodes: needs a value")):
+            with self.assertRaises(cluster_open.Usage) as refused:
+                cluster_open.parse(args)
+            self.assertIn(said, str(refused.exception), args)
+
+    def test_a_new_cluster_takes_the_lowest_free_id_and_keeps_its_arguments(self):
+        out = tempfile.mkdtemp(prefix="clomp-nodes-open.")
+        self.addCleanup(shutil.rmtree, out)
+        os.mkdir(os.path.join(out, "CLOMP-cluster_1"))
+        os.symlink("/nonexistent", os.path.join(out, "CLOMP-cluster_2"))   # a link, even a dangling one, is passed over
+        cluster, cluster_id, args = cluster_open.open_cluster(out, "", ["a b", "", "c\nd"])
+        self.assertEqual((cluster, cluster_id), (os.path.join(out, "CLOMP-cluster_3"), "3"))
+        with open(os.path.join(cluster, "arguments"), "rb") as f:
+            self.assertEqual(f.read(), b"a b\0\0c\nd\0")
+        open(os.path.join(cluster, "nodes.txt"), "w").close()
+        self.assertEqual(cluster_open.open_cluster(out, "3", []), (cluster, "3", ["a b", "", "c\nd"]))
+        with self.assertRaises(cluster_open.Usage) as refused:
+            cluster_open.open_cluster(out, "3", ["--quick"])
+        self.assertIn("keep the arguments they started with", str(refused.exception))
+        with self.assertRaises(cluster_open.Usage):
+            cluster_open.open_cluster(out, "1", [])   # no nodes.txt: never a cluster
 
 
 class ClusterBundles(unittest.TestCase):
