@@ -21,14 +21,17 @@ REGION_SLOPE=0 REGION_FIT=constant
 BUILD_NS_PER_BYTE=1.0 SETUP_NS_PER_BYTE=0.15 PROCESS_SECONDS=0.3
 
 # calibrate_model: sets the model's constants from this node (the results
-# package's calibration runs them: results/clomp_results/calibration.py), and
+# package's calibration runs them: results/clomp_results/calibration.py;
+# not on a busy node nor above the cores, where their figures would be the
+# contention's: 16 threads on 2 cores gave 108 minutes against 6:41), and
 # calibration_note (what they are and where they came from, for the dry run
 # and the .env). Without a working EXE or python3, with --mpi or
 # --calibrate=off, on a busy node or above the cores, the constants stay the
 # 2-core VM's (above) and the note says why.
 calibration_note=''
 calibrate_model() {
-    local why='' head='' regions='' line
+    local why='' head='' regions='' line busy cores
+    busy=$(topology_field busy) cores=$(count_cores)
     if [ "$calibrate" = off ]; then
         why='--calibrate=off'
     elif [ "$mpi_given" = 1 ]; then
@@ -37,6 +40,10 @@ calibrate_model() {
         why="$exe is not built yet"
     elif [ "$have_python" = 0 ]; then   # suite/results.sh
         why='python3 is not installed'
+    elif [[ $busy == yes* ]]; then
+        why="the node is busy: ${busy#yes: }; its figures would be the other work's"
+    elif [ "$max_threads" -gt "$cores" ]; then
+        why="the calibration would be oversubscribed: $max_threads threads on $cores cores"
     fi
     [ -n "$why" ] || while IFS= read -r line; do
         case ${line%%=*} in
@@ -45,8 +52,8 @@ calibrate_model() {
             ZONE_NS_CACHED | ZONE_NS_MEMORY | MEMORY_SPEEDUP | REGION_US | REGION_SLOPE | REGION_FIT | PROBE_US | BUILD_NS_PER_BYTE)
                 printf -v "${line%%=*}" '%s' "${line#*=}" ;;
         esac
-    done < <(clomp_results calibration --run "$exe" "$max_threads" "$(count_cores)" "$(topology_field busy)" \
-        "$(topology_field load)" ${launcher_words[@]+"${launcher_words[@]}"})
+    done < <(clomp_results calibration --run "$exe" "$max_threads" "$cores" "$(topology_field load)" \
+        ${launcher_words[@]+"${launcher_words[@]}"})
     calibration_note=${head:-"not calibrated (${why:-the calibration failed}): the constants of the 2-core VM they were fit on"}
     calibration_note+="; zone update $ZONE_NS_CACHED ns in cache, $ZONE_NS_MEMORY ns from memory"
     calibration_note+=" (team speedup x$MEMORY_SPEEDUP per thread), regions ${regions:-$REGION_US us at any team size}, probes $PROBE_US us,"

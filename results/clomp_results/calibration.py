@@ -1,13 +1,13 @@
 """The dry run's cost model fit to this node (suite/calibrate.sh, docs/suite.md,
 "The dry run's estimate").
 
-``clomp-results calibration --run EXE THREADS CORES BUSY LOAD [LAUNCHER...]``
+``clomp-results calibration --run EXE THREADS CORES LOAD [LAUNCHER...]``
 runs the calibration's clomp processes (below; each stopped after
-CALIBRATION_LIMIT seconds) in a temporary directory, unless the node is busy
-(BUSY: clomp --topology's ``busy`` answer) or the team would outnumber the
-cores, and prints, one a line: ``head=`` the note's first words (calibrated
-in S s at load L, or not and why), and when calibrated ``regions=`` the region
-cost's text and the model's constants as NAME=VALUE. Exit 0 either way.
+CALIBRATION_LIMIT seconds) in a temporary directory (suite/calibrate.sh has
+refused a busy node and a team above the cores) and prints, one a line:
+``head=`` the note's first words (calibrated in S s at load L, or not and
+why), and when calibrated ``regions=`` the region cost's text and the model's
+constants as NAME=VALUE. Exit 0 either way.
 ``clomp-results calibration MEMORY CORES CACHED...`` reads the calibration
 runs' JSON records (the memory run, and the cached runs at a few team sizes)
 and prints the model's constants as NAME=VALUE words; exit 1 (nothing
@@ -39,8 +39,7 @@ from .grain_plan import shape
 # on a mesh in the caches at timeScale 1 (zone update time, regions, probes) at a few team sizes
 # (calibration_teams: the region cost is fitted over them), and Serial Ref and Bestcase on an 80 MiB mesh
 # whose parts follow the team (zone update time from memory, the team's speedup there, first-touch build
-# time). Not run on a busy node or where the team would outnumber the cores: their figures would be the
-# contention's (16 threads on 2 cores: 108 minutes estimated against 6:41).
+# time).
 CALIBRATION_LIMIT = 5
 CALIBRATION_MEMORY_ZONES = 2621440
 CALIBRATION_CACHED = ["--trials=1", "--schedules=serial,bestcase,static,dynamic,manual,barrier,parallel,parallel_for"]
@@ -152,22 +151,14 @@ def region_text(constants: Dict[str, str], teams: List[int]) -> str:
 
 
 def run(argv: List[str]) -> int:
-    """--run EXE THREADS CORES BUSY LOAD [LAUNCHER...]: the calibration on this node, or why not."""
-    exe, threads, cores, busy, load, launch = argv[0], int(argv[1]), int(argv[2]), argv[3], argv[4], argv[5:]
-    why, constants = "", None
-    if busy.startswith("yes"):
-        why = "the node is busy: %s; its figures would be the other work's" % (
-            busy[len("yes: "):] if busy.startswith("yes: ") else busy)
-    elif threads > cores:
-        why = "the calibration would be oversubscribed: %d threads on %d cores" % (threads, cores)
-    else:
-        start = time.time()
-        with tempfile.TemporaryDirectory() as tmp:
-            constants = _constants(exe, threads, cores, launch, tmp)
-        if constants is None:
-            why = "the calibration runs of %s failed or took over %d s (a busy node?)" % (exe, CALIBRATION_LIMIT)
-    if why:
-        print("head=not calibrated (%s): the constants of the 2-core VM they were fit on" % why)
+    """--run EXE THREADS CORES LOAD [LAUNCHER...]: the calibration on this node, or why it failed."""
+    exe, threads, cores, load, launch = argv[0], int(argv[1]), int(argv[2]), argv[3], argv[4:]
+    start = time.time()
+    with tempfile.TemporaryDirectory() as tmp:
+        constants = _constants(exe, threads, cores, launch, tmp)
+    if constants is None:
+        print("head=not calibrated (the calibration runs of %s failed or took over %d s (a busy node?)): the constants"
+              " of the 2-core VM they were fit on" % (exe, CALIBRATION_LIMIT))
         return 0
     print("head=calibrated on this node in %.1f s at load %s (%d threads)" % (time.time() - start, load.split(" ")[0],
                                                                              threads))
@@ -201,13 +192,13 @@ def constant_words(argv: List[str]) -> Optional[List[str]]:
 
 
 def main(argv: List[str]) -> int:
-    if argv[:1] == ["--run"] and len(argv) >= 6:
+    if argv[:1] == ["--run"] and len(argv) >= 5:
         try:
             return run(argv[1:])
         except KeyboardInterrupt:
             return 130
     if len(argv) < 3:
-        print("usage: clomp-results calibration MEMORY_JSON CORES CACHED_JSON... | --run EXE THREADS CORES BUSY LOAD"
+        print("usage: clomp-results calibration MEMORY_JSON CORES CACHED_JSON... | --run EXE THREADS CORES LOAD"
               " [LAUNCHER...]", file=sys.stderr)
         return 2
     words = constant_words(argv)
