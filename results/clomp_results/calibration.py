@@ -112,10 +112,18 @@ def calibration_teams(t: int) -> List[int]:
 
 
 def _clomp(words: List[str]) -> bool:
+    """Whether one calibration process ran to its end, stopped as timeout(1) stops one: SIGTERM at the
+    limit (a launcher in WORDS passes it on), then waited for."""
     try:
-        return subprocess.run(words, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                              timeout=CALIBRATION_LIMIT, check=False).returncode == 0
-    except (OSError, subprocess.SubprocessError):
+        process = subprocess.Popen(words, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                                   stderr=subprocess.DEVNULL)
+    except OSError:
+        return False
+    try:
+        return process.wait(timeout=CALIBRATION_LIMIT) == 0
+    except subprocess.TimeoutExpired:
+        process.terminate()
+        process.wait()
         return False
 
 
