@@ -64,9 +64,26 @@ def csv_row(schedule, threads, zones, parts, zpp, key, s: Summary, processes, gi
     return ",".join(csv_cell(v) for v in vals)
 
 
-def team_answer(cells: List[Cell]):
-    """(speed-up answer, 50% answer) of one team's cells."""
-    return speeds_up(cells), half_efficiency(cells)
+def team_figures(t: int, mine: List[Cell]):
+    """(the JSON's team member, speed-up answer, 50% answer, serial work, METG(50%)) of team T's cells MINE:
+    the one computation of the report and of the validator's check of a bundled grain run (grain_check.py)."""
+    up, half = speeds_up(mine), half_efficiency(mine)
+    up_serial = up.cell.serial_us if up.decided and up.cell else Summary(None, None, None, 0)
+    metg = half.cell.parallel_us if half.decided and half.cell else Summary(None, None, None, 0)
+    doc = OrderedDict([
+        ("threads", t),
+        ("smallest_speedup", OrderedDict([("zones", up.cell.zones if up.decided and up.cell else None),
+                                          ("decided", up.decided), ("below", up.below), ("text", up.text),
+                                          ("serial_loop_us", summary_doc(up_serial))])),
+        ("half_efficiency", OrderedDict([("zones", half.cell.zones if half.decided and half.cell else None),
+                                         ("decided", half.decided), ("below", half.below), ("text", half.text),
+                                         ("metg_us", summary_doc(metg))])),
+        ("sizes", [cell_doc(c) for c in mine])])
+    return doc, up, half, up_serial, metg
+
+
+def best_doc(b):
+    return OrderedDict([("zones", b.nominal), ("threads", b.threads), ("within_noise", b.within), ("text", best_text(b))])
 
 
 def report(stem: str, helper: str):
@@ -107,10 +124,7 @@ def report(stem: str, helper: str):
         out.append("%s against Serial Ref: the answer per team size" % name)
         teams_doc = []
         for t in s.teams:
-            mine = [c for c in cells if c.threads == t]
-            up, half = team_answer(mine)
-            up_serial = up.cell.serial_us if up.decided and up.cell else Summary(None, None, None, 0)
-            metg = half.cell.parallel_us if half.decided and half.cell else Summary(None, None, None, 0)
+            team_doc, up, half, up_serial, metg = team_figures(t, [c for c in cells if c.threads == t])
             out.append("  Team %d:" % t)
             out.append("    %-33s %s" % (fig[SMALLEST]["label"] + ":", up.text + (
                 " (the next size below, %d, does not)" % up.below if up.decided and up.below else "")))
@@ -127,15 +141,7 @@ def report(stem: str, helper: str):
                                    half.cell.zones if half.decided and half.cell else None, None, None, 0), half),
                                (METG, metg, half)):
                 csv_lines.append(csv_row(sched, t, "", "", "", fig[key].key, s_, "", "", "" if a.decided else a.text))
-            teams_doc.append(OrderedDict([
-                ("threads", t),
-                ("smallest_speedup", OrderedDict([("zones", up.cell.zones if up.decided and up.cell else None),
-                                                  ("decided", up.decided), ("below", up.below), ("text", up.text),
-                                                  ("serial_loop_us", summary_doc(up_serial))])),
-                ("half_efficiency", OrderedDict([("zones", half.cell.zones if half.decided and half.cell else None),
-                                                 ("decided", half.decided), ("below", half.below), ("text", half.text),
-                                                 ("metg_us", summary_doc(metg))])),
-                ("sizes", [cell_doc(c) for c in mine])]))
+            teams_doc.append(team_doc)
         out += ["", "%s: every loop size measured" % name,
                 "%6s %8s %10s  %-22s  %-22s  %-18s  %-18s  %s" % (
                     "Team", "Zones", "Parts", fig[SPEEDUP]["label"], fig[EFFICIENCY]["label"] + " %",
@@ -159,8 +165,7 @@ def report(stem: str, helper: str):
         out.append("")
         doc_schedules.append(OrderedDict([
             ("schedule", sched), ("name", name), ("teams", teams_doc),
-            ("best_team", [OrderedDict([("zones", b.nominal), ("threads", b.threads), ("within_noise", b.within),
-                                        ("text", best_text(b))]) for b in best])]))
+            ("best_team", [best_doc(b) for b in best])]))
     doc = OrderedDict([
         ("schema", "clomp-grain"), ("schema_version", 1), ("stem", os.path.basename(stem)),
         ("start_epoch", plan["start_epoch"]), ("load_before", plan.get("load_before")), ("load_after", loadavg()),
