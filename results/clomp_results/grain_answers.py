@@ -11,6 +11,8 @@ zones" only when every size's interval lies wholly below; else not
 decided, saying which sizes gave no interval and which straddle."""
 from __future__ import annotations
 
+import math
+from decimal import ROUND_CEILING, ROUND_FLOOR, Decimal
 from typing import Dict, List, NamedTuple, Optional
 
 from .grain_cells import Cell, Summary
@@ -30,12 +32,23 @@ def bounds(c: Cell) -> Bounds:
     return Bounds(c.speedup.low, c.speedup.high)
 
 
+def outward(x: float, up: bool, digits: int = 3) -> float:
+    """X at DIGITS significant digits, rounded away from an interval's inside (UP: towards +infinity), in
+    decimal on X's shortest repr: the printed bound, read back, never lies inside the computed one (rounding
+    to nearest would print 11.06's lower bound as 11.1)."""
+    if x == 0 or not math.isfinite(x):
+        return x
+    d = Decimal(repr(x))
+    return float(d.quantize(Decimal(1).scaleb(d.adjusted() - digits + 1), rounding=ROUND_CEILING if up else ROUND_FLOOR))
+
+
 def interval_text(s: Summary, scale: float = 1.0, digits: int = 3) -> str:
+    """The estimate at DIGITS significant digits (nearest), its interval's bounds rounded outward."""
     if s.value is None:
         return "none"
     text = "%.*g" % (digits, s.value * scale)
     if s.low is not None:
-        text += " [%.*g..%.*g]" % (digits, s.low * scale, digits, s.high * scale)
+        text += " [%.*g..%.*g]" % (digits, outward(s.low * scale, False, digits), digits, outward(s.high * scale, True, digits))
     return text
 
 

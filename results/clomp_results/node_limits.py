@@ -7,10 +7,10 @@ a figure that is not there says why."""
 from __future__ import annotations
 
 import json
-import math
 from typing import List, Optional, Tuple
 
 from . import catalogue
+from .grain_answers import outward
 from .grain_cells import Summary
 from .safe_io import for_terminal
 from .safe_text import for_html as e
@@ -77,21 +77,11 @@ def figure_cell(doc, fig) -> Tuple[Optional[Summary], str]:
     return Summary(float(entry["value"]), ci[0], ci[1], 1), ""
 
 
-def rounded(x: float, up: bool, digits: int = 3) -> float:
-    """X at DIGITS significant digits, rounded away from the interval's inside (UP: towards +infinity)."""
-    if x == 0 or not math.isfinite(x):
-        return x
-    step = 10 ** (math.floor(math.log10(abs(x))) - digits + 1)
-    q = x / step
-    q = math.ceil(q - 1e-9) if up else math.floor(q + 1e-9)
-    return float("%.*g" % (digits + 1, q * step))
-
-
 def interval_text(s: Summary) -> str:
     """The estimate at 3 significant digits, its interval's bounds rounded outward (never inward)."""
     text = "%.3g" % s.value
     if s.low is not None and s.high is not None:
-        text += " [%g..%g]" % (rounded(s.low, False), rounded(s.high, True))
+        text += " [%g..%g]" % (outward(s.low, False), outward(s.high, True))
     return text
 
 
