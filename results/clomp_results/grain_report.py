@@ -22,6 +22,7 @@ from .grain_answers import best_team, best_text, half_efficiency, interval_text,
 from .grain_cells import Cell, Summary, cells_of
 from .grain_plan import MIN_INTERVAL, STOP_EFFICIENCY, geometric, load_plan, settings_of
 from .safe_io import for_terminal
+from .safe_text import lines_text   # every line: whatever it quotes from records or the command line
 
 # The grain document's members, as the catalogue's grain figures name them (their "json").
 SPEEDUP, EFFICIENCY = "teams[].sizes[].speedup.value", "teams[].sizes[].efficiency_percent.value"
@@ -176,7 +177,7 @@ def report(stem: str, helper: str):
         ("schedules", doc_schedules)])
     # The static schedule's teams and best team at the top level, where the catalogue's paths name them.
     doc["teams"], doc["best_team"] = doc_schedules[0]["teams"], doc_schedules[0]["best_team"]
-    return "\n".join(out) + "\n", "\n".join(csv_lines) + "\n", json.dumps(doc, indent=1) + "\n", facts
+    return lines_text(out), lines_text(csv_lines), json.dumps(doc, indent=1) + "\n", facts
 
 
 def busy_count(cells: List[Cell]):

@@ -142,5 +142,37 @@ class GrainCheck(unittest.TestCase):
         self.refused("CLOMP_vm_1_grain.json: not a clomp-grain document")
 
 
+
+class GrainReportText(unittest.TestCase):
+    def test_every_class_of_control_character_in_a_record_or_the_plan_reaches_no_text_or_csv_raw(self):
+        """The 22 classes of the bundle tests in the schedule's name of every record and in the plan's binding
+        and binary: the grain report's text and CSV carry none raw (safe_text.lines_text), by Python's Unicode
+        database."""
+        from clomp_results import grain_report
+        from test_untrusted_strings import CLASSES, raw_in_lines
+        stage = Stage()
+        try:
+            add_grain_run(stage.suite)
+            stem = stage.path(STEM)
+            records = [stage.path(n) for n in os.listdir(stage.suite) if n.startswith(STEM + "_t")]
+            with open(stem + ".plan") as f:
+                plan = json.load(f)
+            for cls, payload in CLASSES.items():
+                for path in records:
+                    with open(path) as f:
+                        doc = json.load(f)
+                    doc["measurements"][1]["name"] = "Static" + payload
+                    with open(path, "w") as f:
+                        json.dump(doc, f)
+                plan["binding"], plan["settings"]["exe"] = "close" + payload, "./clomp" + payload
+                with open(stem + ".plan", "w") as f:
+                    json.dump(plan, f)
+                text, csv_text, _, _ = grain_report.report(stem, HELPER)
+                self.assertEqual(raw_in_lines(text) + raw_in_lines(csv_text), [], cls)
+                self.assertIn("Static", text)
+        finally:
+            stage.close()
+
+
 if __name__ == "__main__":
     unittest.main()
