@@ -4,16 +4,16 @@
 # table reads; docs/grain.md, "In the suite"). Coarse: 4 processes per loop size, loop sizes x16 apart
 # (64, 1024, 16384, 262144, 1 M zones), no bisection, timeScale 1; every team size of the node. On by
 # default in a full suite: by the suite's cost model it adds 4% to a full suite on this 2-core VM and 11%
-# on a 128-core node (the budget: 15%); --no-grain leaves it out. Not with --quick or --mpi (the
-# default leaves it out there; --with-grain asking for it there is refused). Sourced by suite/plan.sh;
-# run_clomp.sh declares with_grain (auto, 1 or 0).
+# on a 128-core node (the budget: 15%); --no-grain leaves it out. Not with --quick or --mpi: the
+# default leaves it out there and where python3 is missing; --with-grain, asking for it there, is refused.
+# Sourced by suite/plan.sh; run_clomp.sh declares with_grain (auto, 1 or 0).
 declare -g with_grain quick mpi_given exe out_dir base here total_runs
 SUITE_GRAIN_OPTIONS=(--grain --replicates 4 --factor 16 --bisections 0 --time-scale 1)
 
 check_with_grain() {
-    if [ "$with_grain" = auto ]; then
+    if [ "$with_grain" = auto ]; then   # (the search's plan and report are the results package's: python3)
         with_grain=1
-        [ "$quick" = 0 ] && [ "$mpi_given" = 0 ] || with_grain=0
+        [ "$quick" = 0 ] && [ "$mpi_given" = 0 ] && command -v python3 >/dev/null 2>&1 || with_grain=0
     fi
     [ "$with_grain" = 1 ] || return 0
     [ "$quick" = 0 ] || die_usage "--with-grain: not with --quick (the search's small loops need the full suite's time)"
