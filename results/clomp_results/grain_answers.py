@@ -12,6 +12,7 @@ decided, saying which sizes gave no interval and which straddle."""
 from __future__ import annotations
 
 import math
+from collections import OrderedDict
 from decimal import ROUND_CEILING, ROUND_FLOOR, Decimal
 from typing import Dict, List, NamedTuple, Optional
 
@@ -143,3 +144,41 @@ def best_text(b: Best) -> str:
     if b.not_judged:
         text += "; not judged: %s" % ", ".join("%d (%s)" % (c.threads, c.why()) for c in b.not_judged[:SHOWN])
     return text
+
+
+# ---- the JSON's members: the report's (grain_report) and the validator's check of a bundled run (grain_check) ----
+def summary_doc(s: Summary, scale: float = 1.0):
+    if s.value is None:
+        return None
+    return OrderedDict([("value", s.value * scale),
+                        ("ci_95", None if s.low is None else [s.low * scale, s.high * scale]), ("n", s.n)])
+
+
+def cell_doc(c: Cell):
+    return OrderedDict([
+        ("zones", c.zones), ("parts", c.parts), ("zones_per_part", c.zones_per_part), ("processes", c.given.total),
+        ("given", c.given.k), ("not_given", OrderedDict(sorted(c.given.why.items()))), ("why", c.why() or None),
+        ("speedup", summary_doc(c.speedup)), ("efficiency_percent", summary_doc(c.efficiency())),
+        ("serial_loop_us", summary_doc(c.serial_us)), ("parallel_loop_us", summary_doc(c.parallel_us))])
+
+
+def team_figures(t: int, mine: List[Cell]):
+    """(the JSON's team member, speed-up answer, 50% answer, serial work, METG(50%)) of team T's cells MINE:
+    the one computation of the report and of the validator's check of a bundled grain run (grain_check.py)."""
+    up, half = speeds_up(mine), half_efficiency(mine)
+    up_serial = up.cell.serial_us if up.decided and up.cell else Summary(None, None, None, 0)
+    metg = half.cell.parallel_us if half.decided and half.cell else Summary(None, None, None, 0)
+    doc = OrderedDict([
+        ("threads", t),
+        ("smallest_speedup", OrderedDict([("zones", up.cell.zones if up.decided and up.cell else None),
+                                          ("decided", up.decided), ("below", up.below), ("text", up.text),
+                                          ("serial_loop_us", summary_doc(up_serial))])),
+        ("half_efficiency", OrderedDict([("zones", half.cell.zones if half.decided and half.cell else None),
+                                         ("decided", half.decided), ("below", half.below), ("text", half.text),
+                                         ("metg_us", summary_doc(metg))])),
+        ("sizes", [cell_doc(c) for c in mine])])
+    return doc, up, half, up_serial, metg
+
+
+def best_doc(b):
+    return OrderedDict([("zones", b.nominal), ("threads", b.threads), ("within_noise", b.within), ("text", best_text(b))])

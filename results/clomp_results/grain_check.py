@@ -1,7 +1,7 @@
 """The validator's check of a suite's grain search (issue 48, item 1; docs/grain.md, "In the suite"): what
 <name>_grain.json states (per schedule and team: the smallest loop that speeds up, the smallest reaching 50%
 efficiency and METG(50%) there, every loop size's figures; the best team per loop size) recomputed from the
-bundled process records by the report's own code (grain_cells.cells_from, grain_report.team_figures and
+bundled process records by the report's own code (grain_cells.cells_from, grain_answers.team_figures and
 best_doc over clomp-stats), and every difference a reason. The buyer's table quotes METG(50%) from that file
 (node_limits.metg_cell) only as the validator checked it.
 
@@ -14,8 +14,8 @@ import json
 import os
 from typing import Callable, List, Optional
 
-from . import grain_cells, grain_report, stats_helper
-from .grain_answers import best_team
+from . import grain_cells, stats_helper
+from .grain_answers import best_doc, best_team, team_figures
 from .grain_plan import settings_of
 from .safe_io import for_terminal
 
@@ -113,7 +113,7 @@ def check(name: str, read_text: Callable[[str], Optional[str]], reasons: List[st
                 continue
             stated_teams = dict((t.get("threads"), t) for t in said.get("teams") or [] if isinstance(t, dict))
             for t in teams:
-                computed = json.loads(json.dumps(grain_report.team_figures(t, [c for c in cells if c.threads == t])[0]))
+                computed = json.loads(json.dumps(team_figures(t, [c for c in cells if c.threads == t])[0]))
                 mine = stated_teams.get(t)
                 where = next((first_difference((mine or {}).get(m), computed[m], m) for m in ANSWERS
                               if first_difference((mine or {}).get(m), computed[m], m)), None)
@@ -123,7 +123,7 @@ def check(name: str, read_text: Callable[[str], Optional[str]], reasons: List[st
                                                                  "%s is %s, its process records give %s" % (
                                                                      for_terminal(where), shown(member(mine, where)),
                                                                      shown(member(computed, where)))))
-            best = json.loads(json.dumps([grain_report.best_doc(b) for b in best_team(settings, cells)]))
+            best = json.loads(json.dumps([best_doc(b) for b in best_team(settings, cells)]))
             where = first_difference(said.get("best_team"), best, "best_team")
             if where is not None:
                 reasons.append("%s: %s: %s is %s, its process records give %s" % (

@@ -18,7 +18,7 @@ from collections import OrderedDict
 from typing import Dict, List
 
 from . import catalogue, safe_write, stats_helper
-from .grain_answers import best_team, best_text, half_efficiency, interval_text, speeds_up
+from .grain_answers import best_doc, best_team, best_text, interval_text, team_figures
 from .grain_cells import Cell, Summary, cells_of
 from .grain_plan import MIN_INTERVAL, STOP_EFFICIENCY, geometric, load_plan, settings_of
 from .safe_io import for_terminal
@@ -47,13 +47,6 @@ def loadavg() -> str:
         return "not available"
 
 
-def summary_doc(s: Summary, scale: float = 1.0):
-    if s.value is None:
-        return None
-    return OrderedDict([("value", s.value * scale),
-                        ("ci_95", None if s.low is None else [s.low * scale, s.high * scale]), ("n", s.n)])
-
-
 def csv_cell(text) -> str:
     text = "" if text is None else str(text)
     return '"%s"' % text.replace('"', '""') if any(c in text for c in ',"\n\r') else text
@@ -63,28 +56,6 @@ def csv_row(schedule, threads, zones, parts, zpp, key, s: Summary, processes, gi
     vals = [schedule, threads, zones, parts, zpp, key] + ["" if v is None else repr(v) for v in s[:3]] + \
         [processes, given_k, why]
     return ",".join(csv_cell(v) for v in vals)
-
-
-def team_figures(t: int, mine: List[Cell]):
-    """(the JSON's team member, speed-up answer, 50% answer, serial work, METG(50%)) of team T's cells MINE:
-    the one computation of the report and of the validator's check of a bundled grain run (grain_check.py)."""
-    up, half = speeds_up(mine), half_efficiency(mine)
-    up_serial = up.cell.serial_us if up.decided and up.cell else Summary(None, None, None, 0)
-    metg = half.cell.parallel_us if half.decided and half.cell else Summary(None, None, None, 0)
-    doc = OrderedDict([
-        ("threads", t),
-        ("smallest_speedup", OrderedDict([("zones", up.cell.zones if up.decided and up.cell else None),
-                                          ("decided", up.decided), ("below", up.below), ("text", up.text),
-                                          ("serial_loop_us", summary_doc(up_serial))])),
-        ("half_efficiency", OrderedDict([("zones", half.cell.zones if half.decided and half.cell else None),
-                                         ("decided", half.decided), ("below", half.below), ("text", half.text),
-                                         ("metg_us", summary_doc(metg))])),
-        ("sizes", [cell_doc(c) for c in mine])])
-    return doc, up, half, up_serial, metg
-
-
-def best_doc(b):
-    return OrderedDict([("zones", b.nominal), ("threads", b.threads), ("within_noise", b.within), ("text", best_text(b))])
 
 
 def report(stem: str, helper: str):
@@ -183,14 +154,6 @@ def report(stem: str, helper: str):
 def busy_count(cells: List[Cell]):
     """(processes busy, processes run) over the cells."""
     return sum(c.given.why.get("busy", 0) for c in cells), sum(c.given.total for c in cells)
-
-
-def cell_doc(c: Cell):
-    return OrderedDict([
-        ("zones", c.zones), ("parts", c.parts), ("zones_per_part", c.zones_per_part), ("processes", c.given.total),
-        ("given", c.given.k), ("not_given", OrderedDict(sorted(c.given.why.items()))), ("why", c.why() or None),
-        ("speedup", summary_doc(c.speedup)), ("efficiency_percent", summary_doc(c.efficiency())),
-        ("serial_loop_us", summary_doc(c.serial_us)), ("parallel_loop_us", summary_doc(c.parallel_us))])
 
 
 def main(argv: List[str]) -> int:
