@@ -58,7 +58,7 @@ quick=0 max_zone_scale=10000 zone_scale_factor=10 target_parts=64 target_zones=6
 out_dir=out env_preset='' launcher='' stop_on_slowdown=0 resume_id='' dry_run=0 numa=0 mpi_launcher=''
 mpi_given=0
 plots=auto bundle_only=0 bundle_id='' validate_path='' sign_key=''
-max_zone_scale_set=0 replicates=3 constructs=1 offload=1 calibrate=auto run_timeout='' cores_given='' with_grain=0
+max_zone_scale_set=0 replicates=3 constructs=1 offload=1 calibrate=auto run_timeout='' cores_given='' with_grain=auto
 positional=()
 
 while [ $# -gt 0 ]; do
@@ -80,6 +80,7 @@ while [ $# -gt 0 ]; do
         --numa) numa=1 ;;
         --no-constructs) constructs=0 ;;
         --with-grain) with_grain=1 ;;
+        --no-grain) with_grain=0 ;;
         --no-offload) offload=0 ;;
         --constructs=epcc4) constructs=epcc4 ;;
         --calibrate=auto | --calibrate=off) calibrate=${1#*=} ;;
@@ -405,7 +406,7 @@ EOF
     ! stop_asked || mark_incomplete
 done
 
-stop_asked || run_suite_grain   # suite/suite_grain.sh: --with-grain's search, after the runs
+stop_asked || run_suite_grain   # suite/suite_grain.sh: the coarse grain search, after the runs
 replicates_files=''
 [ ! -f "${base}_key.processes.csv" ] || replicates_files=" ${base}_key.processes.csv ${base}_key.processes.txt"
 failures=$(first_failure)   # suite/run_guard.sh

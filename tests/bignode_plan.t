@@ -25,7 +25,7 @@ export OMP_WAIT_POLICY=passive
 for cores in 128 256; do
     node=$tmp/n$cores
     make_standin_node "$node" 2 $((cores / 2)) 2 8 2 || { echo "Bail out! cannot make the stand-in node"; exit 255; }
-    plan=$(CLOMP_TOPOLOGY_ROOT=$node "$top/run_clomp.sh" --dry-run --calibrate=off --max-zone-scale 100 --replicates 1 \
+    plan=$(CLOMP_TOPOLOGY_ROOT=$node "$top/run_clomp.sh" --dry-run --calibrate=off --no-grain --max-zone-scale 100 --replicates 1 \
         --out "$tmp/out" "$CLOMP" 2>&1)
     is "$?" 0 "a $cores-core SMT-2 stand-in: the dry run plans the suite"
     like "$plan" "^Plan: [0-9]+ runs of .* \(max threads $cores, timeScale 100\)" "MAX_THREADS is its $cores cores, not its $((2 * cores)) hardware threads"

@@ -22,7 +22,7 @@ host=${host%%.*}
 
 cores=$(env -u OMP_NUM_THREADS "$driver" --dry-run --calibrate=off --quick --out "$root/x" "$CLOMP" </dev/null |
     sed -n 's/^Plan: .*(max threads \([0-9]*\),.*/\1/p')
-plan() { "$driver" --dry-run --calibrate=off --no-constructs --max-zone-scale 10 --replicates 1 --out "$root/x" "$@" </dev/null; }
+plan() { "$driver" --dry-run --calibrate=off --no-constructs --no-grain --max-zone-scale 10 --replicates 1 --out "$root/x" "$@" </dev/null; }
 listing() { grep '^\[' <<<"$1" | sed 's/^\[[0-9]*\/[0-9]*\] //'; }
 
 dry=$(plan "$CLOMP" "$cores" 1)
@@ -46,7 +46,7 @@ fi
 
 skip_unless_full_lane "a tiny suite with the cliff run: its tables, report, bundle and grade" && {
     out=$root/suite
-    "$driver" --calibrate=off --no-constructs --max-zone-scale 1 --replicates 1 --out "$out" "$CLOMP" "$cores" 1 \
+    "$driver" --calibrate=off --no-constructs --no-grain --max-zone-scale 1 --replicates 1 --out "$out" "$CLOMP" "$cores" 1 \
         </dev/null >"$root/suite.out" 2>"$root/suite.err"
     rc=$?
     base=$out/CLOMP_${host}_1

@@ -11,7 +11,8 @@
 # process exits 1 and is left out. --schedules dynamic,guided,taskloop: each answered on its own, and
 # one real clomp process as a stage launches it records every schedule. The dry run charges the suite's
 # set-up per process and names the time cap only when it stops the search; so does the report.
-# --with-grain: refused with --quick; the suite's files, no ID of its own. Every other process is a
+# The full suite's coarse search: on by default (--no-grain: off), left out of --quick suites, --with-grain
+# refused with --quick; the suite's files, no ID of its own. Every other process is a
 # stand-in: seconds, no timing.
 
 # shellcheck source-path=SCRIPTDIR source=lib/tap.sh
@@ -254,14 +255,24 @@ PY
 )
 is "$check" "" "its record has every schedule on the 2-thread team, each read by the grain cells (a result, or busy or invalid, never not measured)"
 
-# ---- --with-grain: the suite's coarse search, into the suite's own files ------------------------------
+# ---- the full suite's coarse search (on by default; --no-grain), into the suite's own files -------------
 drive --quick --with-grain --dry-run
 is "$rc" 2 "--with-grain with --quick is refused (exit 2)"
 like "$err" "--with-grain: not with --quick" "and says why in one line"
-drive --dry-run --calibrate=off --with-grain --max-zone-scale 10 --replicates 1 --no-constructs
+drive --quick --dry-run --max-zone-scale 1 --replicates 1 --no-constructs --calibrate=off
+ok "$([ "$rc" = 0 ] && ! grep -q '^Grain search' <<<"$out"; echo $?)" "a --quick suite plans no grain search (the default leaves it out there)"
+drive --dry-run --calibrate=off --max-zone-scale 10 --replicates 1 --no-constructs
 suite_total=$(sed -n 's/^Estimated total: ~\([0-9:]*\) .*/\1/p' <<<"$out")
-like "$out" "With --with-grain, after the runs: at most 20 processes, ~[0-9]{2}:[0-9]{2} \(mm:ss\)" \
-    "the suite's dry run adds the coarse search's estimate (team 2: sizes 64 .. 1 M zones x16 apart, 4 processes each) after its own (~${suite_total:-?})"
+grain_line=$(grep '^Grain search' <<<"$out")
+like "$grain_line" "^Grain search, after the runs \(coarse; --no-grain leaves it out\): at most 20 processes, ~[0-9]{2}:[0-9]{2} \(mm:ss\), [0-9]+% of the suite's runs; nothing was run\.$" \
+    "a full suite plans the coarse search by default, its estimate after the suite's own (~${suite_total:-?}; team 2: sizes 64 .. 1 M zones x16 apart, 4 processes each)"
+# The share, recomputed from the listing's per-run seconds and the line's mm:ss (the test's own sum).
+runs_s=$(sed -n 's/^\[[0-9]*\/[0-9]*\] .*  ~\([0-9]*\)s  .*/\1/p' <<<"$out" | awk '{ s += $1 } END { print s }')
+want_pct=$(sed -n 's/^Grain search.* ~\([0-9]*\):\([0-9]*\) (mm:ss).*/\1 \2/p' <<<"$grain_line" |
+    awk -v s="$runs_s" '{ printf "%d", ((($1 * 60 + $2) * 100) / s) + 0.5 }')
+like "$grain_line" ", $want_pct% of the suite's runs" "its share is the search's estimate over the sum of the runs' (${runs_s} s)"
+drive --dry-run --calibrate=off --max-zone-scale 10 --replicates 1 --no-constructs --no-grain
+ok "$([ "$rc" = 0 ] && ! grep -q '^Grain search' <<<"$out"; echo $?)" "--no-grain leaves it out of the plan"
 rm -f "$FAKE_COUNTER" "$FAKE_LOG"
 suite_dir=$root/suite_out
 mkdir -p "$suite_dir"

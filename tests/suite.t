@@ -930,7 +930,7 @@ like "$with" "^Estimated total: ~$sum " "and the estimated total includes their 
 wide=$("$driver" --dry-run --calibrate=off --quick --out "$usage" "$CLOMP" 64 </dev/null)
 is "$(sed -n 's/.* constructs_outer2 .* --nested=2x\([0-9]*\) .*/\1/p' <<<"$wide" | paste -sd ' ')" "2 4 8 16 32" \
     "at MAX_THREADS 64 the sweep's inner teams are 2, 4, 8, 16 and 32 (64 / 2 outer threads)"
-longer=$("$driver" --dry-run --calibrate=off --max-zone-scale 10 --replicates 1 --out "$usage" "$CLOMP" 2 </dev/null)
+longer=$("$driver" --dry-run --calibrate=off --no-grain --max-zone-scale 10 --replicates 1 --out "$usage" "$CLOMP" 2 </dev/null)
 q=$(sed -n 's/^\[[0-9]*\/[0-9]*\] constructs .*--construct-reps=\([0-9]*\) --construct-time=\([0-9]*\) .*/\1 \2/p' <<<"$with")
 d=$(sed -n 's/^\[[0-9]*\/[0-9]*\] constructs .*--construct-reps=\([0-9]*\) --construct-time=\([0-9]*\) .*/\1 \2/p' <<<"$longer")
 read -r qr qt <<<"$q"

@@ -85,10 +85,10 @@ def key_section(table, subs) -> List[str]:
     out.append("</table>")
     out += ["<h3>Per machine: the smallest loop worth threading and the barrier's headroom</h3>",
             '<p class="note">METG(50%): the parallel loop\'s wall time at the smallest measured loop reaching 50% '
-            'efficiency (docs/grain.md), from the grain run the submission carries (its SUITE_grain.json as bundled: '
-            'the validator does not check it against the grain records): an upper bound, since the smallest loop '
-            'reaching 50% lies between that size and the size below, which did not (16 times smaller on '
-            '<code>--with-grain</code>\'s grid); the 95% interval is the loop time\'s at that size. OpenMP barrier / best reference: one process\'s figure from its '
+            'efficiency (docs/grain.md), from the grain run the submission carries (its SUITE_grain.json, which the '
+            'validator recomputes from the grain run\'s process records; the cell says whether it did): an upper bound, '
+            'since the smallest loop reaching 50% lies between that size and the size below, which did not (16 times '
+            'smaller on the full suite\'s grid); the 95% interval is the loop time\'s at that size. OpenMP barrier / best reference: one process\'s figure from its '
             '<code>clomp --limits</code> run (docs/limits.md), the median over its repetitions with the 95% interval '
             'over those repetitions, not between processes like the rows above. Or why not.</p>',
             "<table>", heads(subs, "figure")]

@@ -7,7 +7,8 @@ holds 1,000 small Nodes and never their run records (docs/cluster.md).
 A per-node summary (schema 1), what `run_clomp.sh --nodes` writes per node:
 
     {"clomp_node_summary": 1,
-     "node": "n0042",                       the node's name (1 to 128 characters, no control characters)
+     "node": "n0042",                       the node's name (1 to 128 characters, no control characters;
+                                            every other text may hold any: shown escaped, safe_text)
      "status": "complete" | "failed",
      "failure": null | "why it failed",
      "facts": {"cpu_model": "...", "cores": 64, "memory_gib": 256, "runtime": "...", "plan": "..."},
@@ -45,8 +46,18 @@ Node = namedtuple("Node", "name status failure facts busy busy_reason figures in
 
 
 def _text(v, what: str, where: str, limit: int = MAX_TEXT) -> str:
+    """A name (a node's, a host's): 1 to LIMIT printable characters, else Refused."""
     if not isinstance(v, str) or not (1 <= len(v) <= limit) or has_controls(v):
         raise Refused("%s: %s is not a text of 1 to %d printable characters" % (where, what, limit))
+    return v
+
+
+def _said(v, what: str, where: str, limit: int = MAX_TEXT) -> str:
+    """What a node says (its CPU model, runtime, plan, failure, busy reason): 1 to LIMIT characters, else
+    Refused; any character, as in every other bundle's field: the report escapes each where it writes it
+    (safe_text: for_terminal in the text, no_controls in the CSV, JSON's own escapes)."""
+    if not isinstance(v, str) or not (1 <= len(v) <= limit):
+        raise Refused("%s: %s is not a text of 1 to %d characters" % (where, what, limit))
     return v
 
 
@@ -70,7 +81,7 @@ def _fact(v, name: str, where: str):
         if x is None or x <= 0:
             raise Refused("%s: facts.memory_gib is not a size above 0" % where)
         return int(round(x))   # MemTotal varies by a few MB with the firmware: compared to the GiB
-    return _text(v, "facts." + name, where)
+    return _said(v, "facts." + name, where)
 
 
 def summary_node(doc, where: str) -> Node:
@@ -81,7 +92,7 @@ def summary_node(doc, where: str) -> Node:
     status = doc.get("status")
     if status not in ("complete", "failed"):
         raise Refused("%s: status is neither \"complete\" nor \"failed\"" % where)
-    failure = None if doc.get("failure") is None else _text(doc.get("failure"), "failure", where, 1000)
+    failure = None if doc.get("failure") is None else _said(doc.get("failure"), "failure", where, 1000)
     if status == "failed" and failure is None:
         raise Refused("%s: a failed node without its failure" % where)
     facts = doc.get("facts")
@@ -91,7 +102,7 @@ def summary_node(doc, where: str) -> Node:
     busy = doc.get("busy")
     if busy not in (True, False, None):
         raise Refused("%s: busy is not true, false or null" % where)
-    reason = None if doc.get("busy_reason") is None else _text(doc.get("busy_reason"), "busy_reason", where, 1000)
+    reason = None if doc.get("busy_reason") is None else _said(doc.get("busy_reason"), "busy_reason", where, 1000)
     figures = doc.get("figures")
     if isinstance(figures, dict):   # a key the figure had before the catalogue named it is read as its figure
         cat = catalogue.load()

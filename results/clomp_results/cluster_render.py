@@ -2,7 +2,8 @@
 answer first: the odd nodes by name; then each group and its figures), CSV
 (one row per node, spreadsheet-safe) and JSON (the content as it is).
 Node names and facts come from outside: escaped for the terminal in the
-text, formula-safe in the CSV, JSON-encoded in the JSON."""
+text, control characters escaped and formula-safe in the CSV, JSON-encoded
+in the JSON, escaped for HTML (safe_text.for_html) in the page."""
 from __future__ import annotations
 
 import io
@@ -10,6 +11,7 @@ import json
 
 from . import cluster_figures
 from .safe_io import SAFE_NAME, for_terminal
+from .safe_text import no_controls
 
 NAMED = 50          # at most this many nodes per verdict are named in the text; the CSV and JSON have all
 
@@ -98,7 +100,8 @@ def csv_text(report) -> str:
         return repr(v) if isinstance(v, float) else v
 
     for n in report["nodes"]:
-        row = [n["node"], n["group"], n["verdict"], n["failure"] or "", cell(n["busy"]), n["busy_reason"] or ""]
+        row = [n["node"], n["group"], n["verdict"], no_controls(n["failure"] or ""), cell(n["busy"]),
+               no_controls(n["busy_reason"] or "")]
         for k in cluster_figures.keys():
             f = n["figures"][k]
             row += [cell(f[m]) for m in ("value", "half_width", "stands_out", "deviation", "threshold", "scaled_mads")]
@@ -114,7 +117,7 @@ def json_text(report) -> str:
 def html_text(report) -> str:
     """One page: the answer (the text report's lines naming the odd nodes), then every node with its verdict
     and figures (value ± half-width), then each group's distribution. Every name and fact escaped."""
-    from html import escape
+    from .safe_text import for_html as escape, for_html_lines
     lines = text(report).split("\n")
     groups_at = next((i for i, l in enumerate(lines) if l.startswith("Group ")), len(lines))
     answer = [l for l in lines[:groups_at] if l]
@@ -139,5 +142,5 @@ def html_text(report) -> str:
         out.append('<tr class="%s"><td class="t">%s</td><td>%d</td><td class="t">%s</td>%s<td class="t">%s</td></tr>' % (
             escape(n["verdict"].replace(" ", "-")), escape(n["node"]), n["group"], escape(n["verdict"]), "".join(cells),
             escape(why)))
-    out += ["</table>", "<h2>Groups</h2>", "<pre>%s</pre>" % escape("\n".join(lines[groups_at:])), "</body></html>"]
+    out += ["</table>", "<h2>Groups</h2>", "<pre>%s</pre>" % for_html_lines(lines[groups_at:]), "</body></html>"]
     return "\n".join(out) + "\n"

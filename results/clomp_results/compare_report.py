@@ -31,6 +31,7 @@ from . import catalogue, compare_figures, given, safe_write, stats_helper
 from .compare_sides import loaded_libraries, mixing_note, process_pairs, read_header, with_runtime, zip_sides
 from .compare_words import dropped_text, interval_text, power_text, serial_text
 from .safe_io import for_terminal
+from .safe_text import lines_text   # every line: whatever it quotes from records or the command line
 
 ALPHA = "0.05"
 CSV_HEADER = ("figure,scale,n_a,n_b,median_a,median_b,estimate,ci95_low,ci95_high,ci_coverage,u,p,test,detected,verdict,"
@@ -286,7 +287,7 @@ def report(stem, header_text, helper, primary=None):
             overall = overall[:-1] + "; not a result in every process: %s." % why
     out.append(overall)
     js = stats_helper.comparison_json(helper, level, "\n".join(records) + "\n")
-    return "\n".join(out) + "\n", "\n".join(csv_lines) + "\n", js
+    return lines_text(out), lines_text(csv_lines), js
 
 
 def look(stem, pairs, helper, primary, looks_text):

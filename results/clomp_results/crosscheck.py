@@ -33,7 +33,9 @@ reason, naming the file, the run and the value on each side:
   the records: online CPUs, cores, lscpu's fields, the build facts, the host
   (a record's CPUs and host only where no launcher may have run it elsewhere);
 - check_profiles (profile_check.py): each run's Caliper profile
-  (.cali.json) against its record: tree, every metric, the metadata.
+  (.cali.json) against its record: tree, every metric, the metadata;
+- grain_check.check: the grain search's answers (<base>_grain.json: METG(50%)
+  among them) recomputed from its process records by the report's own code.
 
 What this cannot catch: a forger who rewrites every file consistently (the
 records, the CSV, the text, the tables, the machine description and the
@@ -49,7 +51,7 @@ import math
 import re
 from typing import Callable, Dict, List, Optional
 
-from . import catalogue, cliff, full_text, legacy, manifest, profile_check, tables
+from . import catalogue, cliff, full_text, grain_check, legacy, manifest, profile_check, tables
 from .loader import read_table
 from .records import INPUT_NAMES, PLAIN_INT, count_of
 from .safe_io import SAFE_NAME, for_terminal
@@ -441,3 +443,4 @@ def check_all(suite, read_text: Callable[[str], Optional[str]], reasons: List[st
     check_full(suite, read_text, reasons)
     check_machine(suite, reasons)
     check_profiles(suite, read_text, reasons)
+    grain_check.check(suite.name, read_text, reasons)

@@ -9,7 +9,11 @@ text_summary.c, text_noise.c): the inputs the command ran, its exit
 status, the header's compiler, numThreads and timeScale, CLOMP 1.2's comma-delimited
 summary (Runtime, us/Loop, Speedup, Efficacy, Overhead, each at its printed
 precision), the thread placement's unbound threads and the noise census's
-lost time per thread and busy verdict. One difference a run is said.
+lost time per thread and busy verdict; for a run with clomp --limits, its
+"Node limits" block (report/text_limits.c) against the record's limits (the
+team, not measured, busy, each figure in order: N/A, its value and 95%
+interval at the printed digits, INVALID), and the record's limits.busy
+against its own noise census. One difference a run is said per comparison.
 """
 from __future__ import annotations
 
@@ -31,6 +35,8 @@ HEADER_INPUT = re.compile(r"^ *(numThreads|timeScale): (-?[0-9]{1,9})\b")
 PLACEMENT = re.compile(r"^ Thread placement: [0-9]+ -> ")
 NOISE_THREAD = re.compile(r"^   Noise thread ([0-9]+): .*, lost ([0-9.]+)%, ")
 COMPILER = "         Compiler: "     # report/text_setup.c
+LIMITS_START, LIMITS_END = "------ Node limits ", "------ (docs/limits.md) ------"   # report/text_limits.c
+LIMITS_FIGURE = re.compile(r"^(.{38}) (N/A \((not a result: )?.*\)|(-?[0-9.]+) [^ ;,]+(, 95% CI (-?[0-9.]+) \.\. (-?[0-9.]+))?.*)$")
 
 
 def summary_rows() -> Dict[str, tuple]:
@@ -169,6 +175,91 @@ def _compare_text(p, rec, body: List[str], where: str, say: Callable[[str], None
             return
 
 
+def _agrees(printed: str, value, interval: bool, bound: bool = False) -> bool:
+    """A number clomp printed at the digits its interval supports (report/text_format.c measured_text,
+    bound_text) against the record's VALUE: within half a unit of its last printed digit, where with an
+    interval a whole number's trailing zeros are unprinted digits ("200": hundreds); a BOUND is rounded
+    outward, so within one unit."""
+    if not isinstance(value, (int, float)) or isinstance(value, bool) or not math.isfinite(value):
+        return False
+    whole, _, decimals = printed.lstrip("-").partition(".")
+    unit = 10.0 ** -len(decimals)
+    if interval and not decimals and whole.strip("0"):
+        unit = 10.0 ** (len(whole) - len(whole.rstrip("0")))
+    return abs(float(printed) - value) <= (1.0 if bound else 0.5) * unit * (1 + 1e-9) + 1e-12 * abs(value)
+
+
+def compare_limits(rec, body: List[str], where: str, say: Callable[[str], None]) -> None:
+    """A --limits run's "Node limits" block (its text) against its record's limits, and that block's busy
+    against the record's own noise census (clomp judges both from the one census: measure/limits.c)."""
+    limits = rec.doc.get("limits")
+    if not isinstance(limits, dict):
+        return
+    census = rec.noise_census
+    judged_busy = census.get("busy") is True
+    if limits.get("busy") is not judged_busy or (judged_busy and limits.get("busy_reason") != census.get("busy_reason")):
+        say("%s: its record's limits say busy %s, its noise census %s" % (
+            where, for_terminal(str(limits.get("busy"))[:20]), for_terminal(str(census.get("busy"))[:20])))
+        return
+    starts = [i for i, line in enumerate(body) if line.startswith(LIMITS_START)]
+    if not starts:
+        say("%s: no Node limits block in its text, which its record's limits would be printed in" % where)
+        return
+    block = body[starts[-1] + 1:]
+    block = block[:block.index(LIMITS_END)] if LIMITS_END in block else block
+    if bool(limits.get("not_measured")) != any(line.startswith("Node limits: N/A (") for line in block):
+        say("%s: its text's Node limits %s measured, its record's %s" % (
+            where, "are not" if any(line.startswith("Node limits: N/A (") for line in block) else "are",
+            "not (%s)" % for_terminal(str(limits.get("not_measured"))[:80]) if limits.get("not_measured") else "are"))
+        return
+    if limits.get("not_measured"):
+        return
+    team = next((line for line in block if line.startswith("Team: ")), "")
+    if not team.startswith("Team: %s threads," % limits.get("threads")):
+        say("%s: its text's Node limits say '%s', its record %s threads" % (where, for_terminal(team[:60]),
+                                                                           for_terminal(str(limits.get("threads"))[:20])))
+        return
+    if any(line.startswith("Busy: YES") for line in block) != (limits.get("busy") is True):
+        say("%s: its text's Node limits %s busy, its record's limits say busy %s" % (
+            where, "say" if any(line.startswith("Busy: YES") for line in block) else "do not say", limits.get("busy")))
+        return
+    by_class = max((i for i, line in enumerate(block) if line.startswith("Pairs by class")), default=-1)
+    lines = [line for line in block[by_class + 1:] if not line.startswith(" ") and not line.startswith("LLNL's ")]
+    figures = limits.get("figures") if isinstance(limits.get("figures"), dict) else {}
+    if len(lines) != len(figures):
+        say("%s: its text's Node limits print %d figures, its record's %d" % (where, len(lines), len(figures)))
+        return
+    for line, (key, fig) in zip(lines, figures.items()):
+        m = LIMITS_FIGURE.match(line)
+        fig = fig if isinstance(fig, dict) else {}
+        value, ci = fig.get("value"), fig.get("ci_95") if isinstance(fig.get("ci_95"), list) else None
+        label = str(fig.get("label"))
+        if m is None or not m.group(1).startswith(label):
+            wrong = "'%s'" % for_terminal(line[:80])
+        elif m.group(2).startswith("N/A"):
+            wrong = None if value is None else "N/A"
+        elif not _agrees(m.group(4), value, m.group(5) is not None):
+            wrong = m.group(4)
+        elif m.group(5) is not None and (ci is None or len(ci) != 2 or not _agrees(m.group(6), ci[0], True, True)
+                                         or not _agrees(m.group(7), ci[1], True, True)):
+            wrong = "95%% CI %s .. %s" % (m.group(6), m.group(7))
+        elif m.group(5) is None and ci is not None:
+            wrong = "no 95% CI"
+        elif ("; INVALID: not a result: " in line) != (fig.get("valid") is False):
+            wrong = "INVALID" if "; INVALID: " in line else "a result"
+        else:
+            wrong = None
+        if wrong is not None:
+            say("%s: its text's Node limits print %s %s, its record %s" % (
+                where, for_terminal(label[:60]), wrong, for_terminal(json_text(fig)[:160])))
+            return
+
+
+def json_text(fig: dict) -> str:
+    return "value %s, 95%% CI %s%s" % (fig.get("value"), fig.get("ci_95"), "" if fig.get("valid") is not False else
+                                       ", not a result: %s" % fig.get("not_a_result"))
+
+
 def compare(suite, read_text: Callable[[str], Optional[str]], say: Callable[[str], None]) -> None:
     """Each run that ran OK: its last complete section of <base>_<set>.full against the plan and its
     record, each difference to SAY. READ_TEXT: a file of the suite by name, None when there is none."""
@@ -197,3 +288,4 @@ def compare(suite, read_text: Callable[[str], Optional[str]], say: Callable[[str
                 say("%s: its text ends with exit status %d (%s), the tables say OK" % (where, rc, for_terminal(status)))
             elif suite.record(p.index) is not None:
                 _compare_text(p, suite.record(p.index), body, where, say)
+                compare_limits(suite.record(p.index), body, where, say)

@@ -11,6 +11,9 @@ zones" only when every size's interval lies wholly below; else not
 decided, saying which sizes gave no interval and which straddle."""
 from __future__ import annotations
 
+import math
+from collections import OrderedDict
+from decimal import ROUND_CEILING, ROUND_FLOOR, Decimal
 from typing import Dict, List, NamedTuple, Optional
 
 from .grain_cells import Cell, Summary
@@ -30,12 +33,23 @@ def bounds(c: Cell) -> Bounds:
     return Bounds(c.speedup.low, c.speedup.high)
 
 
+def outward(x: float, up: bool, digits: int = 3) -> float:
+    """X at DIGITS significant digits, rounded away from an interval's inside (UP: towards +infinity), in
+    decimal on X's shortest repr: the printed bound, read back, never lies inside the computed one (rounding
+    to nearest would print 11.06's lower bound as 11.1)."""
+    if x == 0 or not math.isfinite(x):
+        return x
+    d = Decimal(repr(x))
+    return float(d.quantize(Decimal(1).scaleb(d.adjusted() - digits + 1), rounding=ROUND_CEILING if up else ROUND_FLOOR))
+
+
 def interval_text(s: Summary, scale: float = 1.0, digits: int = 3) -> str:
+    """The estimate at DIGITS significant digits (nearest), its interval's bounds rounded outward."""
     if s.value is None:
         return "none"
     text = "%.*g" % (digits, s.value * scale)
     if s.low is not None:
-        text += " [%.*g..%.*g]" % (digits, s.low * scale, digits, s.high * scale)
+        text += " [%.*g..%.*g]" % (digits, outward(s.low * scale, False, digits), digits, outward(s.high * scale, True, digits))
     return text
 
 
@@ -130,3 +144,41 @@ def best_text(b: Best) -> str:
     if b.not_judged:
         text += "; not judged: %s" % ", ".join("%d (%s)" % (c.threads, c.why()) for c in b.not_judged[:SHOWN])
     return text
+
+
+# ---- the JSON's members: the report's (grain_report) and the validator's check of a bundled run (grain_check) ----
+def summary_doc(s: Summary, scale: float = 1.0):
+    if s.value is None:
+        return None
+    return OrderedDict([("value", s.value * scale),
+                        ("ci_95", None if s.low is None else [s.low * scale, s.high * scale]), ("n", s.n)])
+
+
+def cell_doc(c: Cell):
+    return OrderedDict([
+        ("zones", c.zones), ("parts", c.parts), ("zones_per_part", c.zones_per_part), ("processes", c.given.total),
+        ("given", c.given.k), ("not_given", OrderedDict(sorted(c.given.why.items()))), ("why", c.why() or None),
+        ("speedup", summary_doc(c.speedup)), ("efficiency_percent", summary_doc(c.efficiency())),
+        ("serial_loop_us", summary_doc(c.serial_us)), ("parallel_loop_us", summary_doc(c.parallel_us))])
+
+
+def team_figures(t: int, mine: List[Cell]):
+    """(the JSON's team member, speed-up answer, 50% answer, serial work, METG(50%)) of team T's cells MINE:
+    the one computation of the report and of the validator's check of a bundled grain run (grain_check.py)."""
+    up, half = speeds_up(mine), half_efficiency(mine)
+    up_serial = up.cell.serial_us if up.decided and up.cell else Summary(None, None, None, 0)
+    metg = half.cell.parallel_us if half.decided and half.cell else Summary(None, None, None, 0)
+    doc = OrderedDict([
+        ("threads", t),
+        ("smallest_speedup", OrderedDict([("zones", up.cell.zones if up.decided and up.cell else None),
+                                          ("decided", up.decided), ("below", up.below), ("text", up.text),
+                                          ("serial_loop_us", summary_doc(up_serial))])),
+        ("half_efficiency", OrderedDict([("zones", half.cell.zones if half.decided and half.cell else None),
+                                         ("decided", half.decided), ("below", half.below), ("text", half.text),
+                                         ("metg_us", summary_doc(metg))])),
+        ("sizes", [cell_doc(c) for c in mine])])
+    return doc, up, half, up_serial, metg
+
+
+def best_doc(b):
+    return OrderedDict([("zones", b.nominal), ("threads", b.threads), ("within_noise", b.within), ("text", best_text(b))])

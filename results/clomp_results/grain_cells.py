@@ -17,7 +17,7 @@ of those run (given.Given.summarised): the cell then says why."""
 from __future__ import annotations
 
 import os
-from typing import Dict, List, NamedTuple, Optional, Tuple
+from typing import Callable, Dict, List, NamedTuple, Optional, Tuple
 
 from . import catalogue, compare_figures, given, stats_helper
 from .grain_plan import MIN_INTERVAL, shape
@@ -76,15 +76,20 @@ class Cell(NamedTuple):
 
 def runs_of(stem: str) -> Dict[str, Tuple[int, str]]:
     """{record path: (exit status, seconds)} from STEM.runs (suite/grain.sh's lines: JSON, EXIT, SECONDS)."""
-    out = {}
     try:
         with open(stem + ".runs", encoding="utf-8") as f:
-            for line in f:
-                cells = line.rstrip("\n").split("\t")
-                if len(cells) >= 3 and cells[1].lstrip("-").isdigit():
-                    out[cells[0]] = (int(cells[1]), cells[2])
+            return runs_in(f.read())
     except FileNotFoundError:
-        pass
+        return {}
+
+
+def runs_in(text: str) -> Dict[str, Tuple[int, str]]:
+    """runs_of's answer from the text of a .runs file (a bundle's copy: clomp_validate, grain_check.py)."""
+    out = {}
+    for line in text.splitlines():
+        cells = line.split("\t")
+        if len(cells) >= 3 and cells[1].lstrip("-").isdigit():
+            out[cells[0]] = (int(cells[1]), cells[2])
     return out
 
 
@@ -159,7 +164,13 @@ def cell(helper: str, threads: int, zones: int, schedule: str, records) -> Cell:
 
 def cells_of(stem: str, helper: str, settings, schedule: str) -> List[Cell]:
     """Every cell measured under STEM for SCHEDULE, by team then size."""
-    runs = runs_of(stem)
+    return cells_from(runs_of(stem), compare_figures.read_record, stem, helper, settings, schedule)
+
+
+def cells_from(runs: Dict[str, Tuple[int, str]], read: Callable[[str], dict], stem: str, helper: str, settings,
+               schedule: str) -> List[Cell]:
+    """cells_of's cells from RUNS (runs_in) and READ (a record by its .runs path, or ValueError): the files on
+    disk, or a bundle's copies (grain_check.py)."""
     grouped: Dict[Tuple[int, int], list] = {}
     for path, (rc, _) in runs.items():
         key = parse_name(stem, path)
@@ -168,7 +179,7 @@ def cells_of(stem: str, helper: str, settings, schedule: str) -> List[Cell]:
         doc = None
         if rc == 0:
             try:
-                doc = compare_figures.read_record(path)
+                doc = read(path)
             except ValueError:
                 doc = None
         grouped.setdefault(key[:2], []).append((doc, rc == 0 and doc is not None))

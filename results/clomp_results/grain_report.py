@@ -18,10 +18,11 @@ from collections import OrderedDict
 from typing import Dict, List
 
 from . import catalogue, safe_write, stats_helper
-from .grain_answers import best_team, best_text, half_efficiency, interval_text, speeds_up
+from .grain_answers import best_doc, best_team, best_text, interval_text, team_figures
 from .grain_cells import Cell, Summary, cells_of
 from .grain_plan import MIN_INTERVAL, STOP_EFFICIENCY, geometric, load_plan, settings_of
 from .safe_io import for_terminal
+from .safe_text import lines_text   # every line: whatever it quotes from records or the command line
 
 # The grain document's members, as the catalogue's grain figures name them (their "json").
 SPEEDUP, EFFICIENCY = "teams[].sizes[].speedup.value", "teams[].sizes[].efficiency_percent.value"
@@ -46,13 +47,6 @@ def loadavg() -> str:
         return "not available"
 
 
-def summary_doc(s: Summary, scale: float = 1.0):
-    if s.value is None:
-        return None
-    return OrderedDict([("value", s.value * scale),
-                        ("ci_95", None if s.low is None else [s.low * scale, s.high * scale]), ("n", s.n)])
-
-
 def csv_cell(text) -> str:
     text = "" if text is None else str(text)
     return '"%s"' % text.replace('"', '""') if any(c in text for c in ',"\n\r') else text
@@ -62,11 +56,6 @@ def csv_row(schedule, threads, zones, parts, zpp, key, s: Summary, processes, gi
     vals = [schedule, threads, zones, parts, zpp, key] + ["" if v is None else repr(v) for v in s[:3]] + \
         [processes, given_k, why]
     return ",".join(csv_cell(v) for v in vals)
-
-
-def team_answer(cells: List[Cell]):
-    """(speed-up answer, 50% answer) of one team's cells."""
-    return speeds_up(cells), half_efficiency(cells)
 
 
 def report(stem: str, helper: str):
@@ -107,10 +96,7 @@ def report(stem: str, helper: str):
         out.append("%s against Serial Ref: the answer per team size" % name)
         teams_doc = []
         for t in s.teams:
-            mine = [c for c in cells if c.threads == t]
-            up, half = team_answer(mine)
-            up_serial = up.cell.serial_us if up.decided and up.cell else Summary(None, None, None, 0)
-            metg = half.cell.parallel_us if half.decided and half.cell else Summary(None, None, None, 0)
+            team_doc, up, half, up_serial, metg = team_figures(t, [c for c in cells if c.threads == t])
             out.append("  Team %d:" % t)
             out.append("    %-33s %s" % (fig[SMALLEST]["label"] + ":", up.text + (
                 " (the next size below, %d, does not)" % up.below if up.decided and up.below else "")))
@@ -127,15 +113,7 @@ def report(stem: str, helper: str):
                                    half.cell.zones if half.decided and half.cell else None, None, None, 0), half),
                                (METG, metg, half)):
                 csv_lines.append(csv_row(sched, t, "", "", "", fig[key].key, s_, "", "", "" if a.decided else a.text))
-            teams_doc.append(OrderedDict([
-                ("threads", t),
-                ("smallest_speedup", OrderedDict([("zones", up.cell.zones if up.decided and up.cell else None),
-                                                  ("decided", up.decided), ("below", up.below), ("text", up.text),
-                                                  ("serial_loop_us", summary_doc(up_serial))])),
-                ("half_efficiency", OrderedDict([("zones", half.cell.zones if half.decided and half.cell else None),
-                                                 ("decided", half.decided), ("below", half.below), ("text", half.text),
-                                                 ("metg_us", summary_doc(metg))])),
-                ("sizes", [cell_doc(c) for c in mine])]))
+            teams_doc.append(team_doc)
         out += ["", "%s: every loop size measured" % name,
                 "%6s %8s %10s  %-22s  %-22s  %-18s  %-18s  %s" % (
                     "Team", "Zones", "Parts", fig[SPEEDUP]["label"], fig[EFFICIENCY]["label"] + " %",
@@ -159,8 +137,7 @@ def report(stem: str, helper: str):
         out.append("")
         doc_schedules.append(OrderedDict([
             ("schedule", sched), ("name", name), ("teams", teams_doc),
-            ("best_team", [OrderedDict([("zones", b.nominal), ("threads", b.threads), ("within_noise", b.within),
-                                        ("text", best_text(b))]) for b in best])]))
+            ("best_team", [best_doc(b) for b in best])]))
     doc = OrderedDict([
         ("schema", "clomp-grain"), ("schema_version", 1), ("stem", os.path.basename(stem)),
         ("start_epoch", plan["start_epoch"]), ("load_before", plan.get("load_before")), ("load_after", loadavg()),
@@ -171,20 +148,12 @@ def report(stem: str, helper: str):
         ("schedules", doc_schedules)])
     # The static schedule's teams and best team at the top level, where the catalogue's paths name them.
     doc["teams"], doc["best_team"] = doc_schedules[0]["teams"], doc_schedules[0]["best_team"]
-    return "\n".join(out) + "\n", "\n".join(csv_lines) + "\n", json.dumps(doc, indent=1) + "\n", facts
+    return lines_text(out), lines_text(csv_lines), json.dumps(doc, indent=1) + "\n", facts
 
 
 def busy_count(cells: List[Cell]):
     """(processes busy, processes run) over the cells."""
     return sum(c.given.why.get("busy", 0) for c in cells), sum(c.given.total for c in cells)
-
-
-def cell_doc(c: Cell):
-    return OrderedDict([
-        ("zones", c.zones), ("parts", c.parts), ("zones_per_part", c.zones_per_part), ("processes", c.given.total),
-        ("given", c.given.k), ("not_given", OrderedDict(sorted(c.given.why.items()))), ("why", c.why() or None),
-        ("speedup", summary_doc(c.speedup)), ("efficiency_percent", summary_doc(c.efficiency())),
-        ("serial_loop_us", summary_doc(c.serial_us)), ("parallel_loop_us", summary_doc(c.parallel_us))])
 
 
 def main(argv: List[str]) -> int:

@@ -7,10 +7,10 @@ a figure that is not there says why."""
 from __future__ import annotations
 
 import json
-import math
 from typing import List, Optional, Tuple
 
 from . import catalogue
+from .grain_answers import outward
 from .grain_cells import Summary
 from .safe_io import for_terminal
 from .safe_text import for_html as e
@@ -22,7 +22,7 @@ METG_JSON = "teams[].half_efficiency.metg_us.value"   # grain_report's METG
 
 def key_of(json_path: str) -> str:
     return next(f.key for f in catalogue.load().figures if f.get("json") == json_path)
-GRAIN_SUFFIX = "_grain.json"   # grain_report's JSON, beside the suite's files with run_clomp.sh --with-grain
+GRAIN_SUFFIX = "_grain.json"   # grain_report's JSON, beside the suite's files (the full suite's grain search)
 
 
 def limits_record(suite):
@@ -77,21 +77,11 @@ def figure_cell(doc, fig) -> Tuple[Optional[Summary], str]:
     return Summary(float(entry["value"]), ci[0], ci[1], 1), ""
 
 
-def rounded(x: float, up: bool, digits: int = 3) -> float:
-    """X at DIGITS significant digits, rounded away from the interval's inside (UP: towards +infinity)."""
-    if x == 0 or not math.isfinite(x):
-        return x
-    step = 10 ** (math.floor(math.log10(abs(x))) - digits + 1)
-    q = x / step
-    q = math.ceil(q - 1e-9) if up else math.floor(q + 1e-9)
-    return float("%.*g" % (digits + 1, q * step))
-
-
 def interval_text(s: Summary) -> str:
     """The estimate at 3 significant digits, its interval's bounds rounded outward (never inward)."""
     text = "%.3g" % s.value
     if s.low is not None and s.high is not None:
-        text += " [%g..%g]" % (rounded(s.low, False), rounded(s.high, True))
+        text += " [%g..%g]" % (outward(s.low, False), outward(s.high, True))
     return text
 
 
@@ -148,13 +138,15 @@ def cell(text: str, summary: Optional[Summary] = None, threads: Optional[int] = 
             "high": summary.high if summary else None, "threads": threads, "interval": interval}
 
 
-def metg_cell(doc, threads: Optional[int], name: str) -> dict:
+def metg_cell(doc, threads: Optional[int], name: str, checked: bool = False) -> dict:
     """METG(50%) of Static OMP at the key runs' team (else the largest team measured) from a grain document:
     an upper bound, the loop time at the smallest measured size that reached 50% (the true one lies between
-    it and the size below, which did not: up to 16x apart on --with-grain's grid)."""
-    source = "from %s%s, not checked by the validator" % (for_terminal(name), GRAIN_SUFFIX)
+    it and the size below, which did not: up to 16x apart on the full suite's grid). CHECKED: the validator
+    found the submission valid, so the document's answers are its process records' (grain_check.py)."""
+    source = "from %s%s, %s" % (for_terminal(name), GRAIN_SUFFIX, "recomputed by the validator from its process records"
+                                if checked else "as bundled: the validator refused the submission")
     if doc is None:
-        return cell("n/a: no grain run in the suite's files (run_clomp.sh --with-grain; docs/grain.md)")
+        return cell("n/a: no grain run in the suite's files (a full suite runs one unless --no-grain; docs/grain.md)")
     static = next((s for s in doc.get("schedules") or [] if isinstance(s, dict) and s.get("schedule") == "static"), None)
     teams = [t for t in (static or {}).get("teams") or [] if isinstance(t, dict) and isinstance(t.get("threads"), int)]
     if not teams:
@@ -176,8 +168,9 @@ def metg_cell(doc, threads: Optional[int], name: str) -> dict:
                 summary, team["threads"], "upper bound: " + bracket)
 
 
-def submission_figures(suite, grain, threads: Optional[int]) -> dict:
-    """The buyer's per-machine figures of one suite: {figure key: cell} (catalogue keys; "n/a: why" when absent)."""
+def submission_figures(suite, grain, threads: Optional[int], checked: bool = False) -> dict:
+    """The buyer's per-machine figures of one suite: {figure key: cell} (catalogue keys; "n/a: why" when absent).
+    CHECKED: the validator found the suite valid (its grain run's answers recomputed: metg_cell)."""
     run, rec = limits_record(suite)
     if rec is None:
         multiple = cell("n/a: no --limits run in the suite (a suite from before issue 48, --no-constructs or --mpi)")
@@ -186,4 +179,4 @@ def submission_figures(suite, grain, threads: Optional[int]) -> dict:
         where = "one process, run %d: interval over its repetitions" % run
         multiple = cell("%s (%s)" % (interval_text(summary), where) if summary is not None else "n/a: " + why,
                         summary, (rec.doc.get("limits") or {}).get("threads"), where if summary is not None else "")
-    return {key_of(METG_JSON): metg_cell(grain, threads, suite.name), key_of(BARRIER_MULTIPLE_JSON): multiple}
+    return {key_of(METG_JSON): metg_cell(grain, threads, suite.name, checked), key_of(BARRIER_MULTIPLE_JSON): multiple}

@@ -25,6 +25,8 @@ Each is written as a visible escape (\\x1b, \\u202e); nothing else changes.
   shown once, whose escapes must read unambiguously).
 - ``for_html(value)``: no_controls, then html.escape (quotes too): every page's one way to write a value;
   ``for_html_lines(lines)`` the same per line, for a <pre>.
+- ``lines_text(lines)``: no_controls on each line, joined by newlines: the text
+  reports' (sweep, grain, --compare) last guard, for their .txt, .csv and terminal.
 - ``clean(obj)``: no_controls on every string (keys too) of a JSON-able value.
 - ``has_controls(text)``: whether any is there (for the readers that refuse).
 - ``SAFE_NAME`` / ``check_suite_name``: the names that reach file names and
@@ -77,6 +79,12 @@ def for_html_lines(lines) -> str:
     """LINES for a <pre>: each through for_html, joined by newlines (a newline inside one is escaped: no forged
     line)."""
     return "\n".join(for_html(line) for line in lines)
+
+
+def lines_text(lines) -> str:
+    """LINES as a text file: each through no_controls (a record's name, a host, a setting: whatever a line
+    quotes), joined by newlines, with a last one; a newline inside a line is escaped (no forged line)."""
+    return "".join(no_controls(line) + "\n" for line in lines)
 
 
 def clean(obj):

@@ -248,7 +248,8 @@ def from_suite(path: str, label: str, bundle_sha: Optional[str] = None, signers:
                                         row.get("outer_threads", ""), row.get("inner_threads", ""))
             r["constructs"].setdefault(key_text, []).append(value)
     rec1 = records[0] if records else suite.record(first.index)
-    r["node"] = node_limits.submission_figures(suite, grain, rec1.resolved.get("numThreads") if rec1 is not None else None)
+    r["node"] = node_limits.submission_figures(suite, grain, rec1.resolved.get("numThreads") if rec1 is not None else None,
+                                               r["valid"])
     cpu = machine_facts.lscpu(suite)
     kernel = machine_facts.first_line(suite.machine.get("kernel.txt", ""), "uname -a:") or suite.env.facts.get("uname", "")
     r["host"] = suite.env.facts.get("host", "")

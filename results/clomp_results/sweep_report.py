@@ -24,6 +24,7 @@ from typing import Dict, List
 from . import catalogue, compare_figures, gnuplot, runtime_library, safe_write, stats_helper
 from .between import summarise
 from .safe_io import for_terminal
+from .safe_text import lines_text   # every line: whatever it quotes from records or the command line
 from .view import num
 
 CSV_HEADER = "combination,settings,figure,processes,median,min,max,ci95_low,ci95_high,ci_coverage,range_coverage"
@@ -214,7 +215,7 @@ def report(stem: str, header: str, helper: str):
         ("combinations", doc_combos)])
     facts = {"single": single, "side": side, "notes": notes, "labels": labels, "stats": stats, "n": n, "failed": failed,
              "invalid": invalid}
-    return "\n".join(out) + "\n", "\n".join(csv_lines) + "\n", json.dumps(doc, indent=1) + "\n", facts
+    return lines_text(out), lines_text(csv_lines), json.dumps(doc, indent=1) + "\n", facts
 
 
 def main(argv: List[str]) -> int:

@@ -389,7 +389,7 @@ class NodeFigures(unittest.TestCase):
 
     def test_a_suite_without_either_run_says_n_a_and_why(self):
         node = submissions.load(self.stage.suite, "vm")[0]["node"]
-        self.assertRegex(node["grain_metg50_us"]["text"], r"^n/a: no grain run in the suite's files \(run_clomp.sh --with-grain;")
+        self.assertRegex(node["grain_metg50_us"]["text"], r"^n/a: no grain run in the suite's files \(a full suite runs one unless --no-grain;")
         self.assertRegex(node["limits_barrier_multiple"]["text"], r"^n/a: no --limits run in the suite")
         self.assertEqual([node[k]["median"] for k in ("grain_metg50_us", "limits_barrier_multiple")], [None, None])
 
@@ -410,7 +410,7 @@ class NodeFigures(unittest.TestCase):
                          "3.125 rounds up, never in")
         self.assertEqual(sub["node"]["grain_metg50_us"]["text"],
                          "<= %g [%s..%s] us at 2 threads (1536 zones reached 50%%; 96 zones, the size below, did not; "
-                         "from CLOMP_vm_41_grain.json, not checked by the validator)" % (
+                         "from CLOMP_vm_41_grain.json, as bundled: the validator refused the submission)" % (
                              metg["value"], outward(metg["ci_95"][0], False), outward(metg["ci_95"][1], True)))
         table = buyers_table.build([sub], HELPER)
         cat = catalogue.load()
@@ -439,7 +439,7 @@ class NodeFigures(unittest.TestCase):
                                                         "not_a_result": "a few repetitions took most of the time"}, team)
         self.assertEqual(sub["node"]["limits_barrier_multiple"]["text"], "n/a: not a result: a few repetitions took most of the time")
         self.assertEqual(sub["node"]["grain_metg50_us"]["text"], "n/a at 2 threads: not decided: no interval at 64 zones "
-                         "(4 busy) (from CLOMP_vm_42_grain.json, not checked by the validator)")
+                         "(4 busy) (from CLOMP_vm_42_grain.json, as bundled: the validator refused the submission)")
         self.assertEqual([sub["node"][k]["median"] for k in ("grain_metg50_us", "limits_barrier_multiple")], [None, None])
 
 

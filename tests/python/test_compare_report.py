@@ -118,6 +118,26 @@ class CompareReport(unittest.TestCase):
         figures = [f["figure"] for f in json.loads(js.decode())["figures"]]
         self.assertIn('a,b "q" <x> &  tab next us/Loop (median chunk)', figures)
 
+    def test_every_class_of_control_character_in_a_record_or_the_header_reaches_no_text_or_csv_raw(self):
+        """The 22 classes of the bundle tests (test_untrusted_strings.CLASSES) in the compilers, runtimes and a
+        measurement's name of the records, and in the header's host, arguments and a setting: the text and the
+        CSV carry none raw (safe_text.lines_text), by Python's Unicode database."""
+        from test_untrusted_strings import CLASSES, raw_in_lines
+        for cls, payload in CLASSES.items():
+            with mock.patch(__name__ + ".HOSTILE", "name" + payload):
+                text, csv_text, _ = self.make((("GCC" + payload, "libgomp" + payload), ("GCC", "libomp")))
+            self.assertEqual(raw_in_lines(text) + raw_in_lines(csv_text), [], cls)
+            # (the driver's header is its own lines of tab-separated cells: no line or cell separator in one; its
+            # side records go to clomp-stats, which refuses control characters in them)
+            said = "".join(" " if c == "\t" or len(("a" + c + "b").splitlines()) > 1 else c for c in payload)
+            header = ("date\tnow\nhost\th%s\narguments\t2 1 64 100 32 1 1%s\nreplicates\t6\norder\tABBA\n"
+                      "sequence\tABBAABBAABBA\nsetting\tA\tOMP_X\tv%s\n"
+                      "side\tA\tgnu\tgcc build\t./clomp\t\t/lib/libgomp.so.1\tlibgomp1 12\tnot set\n"
+                      "side\tB\tllvm\tclang build\tbuild-clang/clomp\t\t/lib/libomp.so.5\tlibomp5 14\tnot set\n"
+                      % (said, said, said))
+            text, csv_text, _ = compare_report.report(self.stem, header, HELPER)
+            self.assertEqual(raw_in_lines(text) + raw_in_lines(csv_text), [], cls + " in the header")
+
     def test_an_unchanged_primary_figure_answers_no_difference(self):
         text = self.make((("GCC", "libgomp"), ("GCC", "libgomp")), b_factor=1.0)[0]
         self.assertIn("Overall (static_omp_median_overhead_us: Static OMP overhead us/Loop (median chunks), the primary "

@@ -290,5 +290,54 @@ class CellStatistics(unittest.TestCase):
         self.assertIn("an interval needs 4", c.why())
 
 
+class IntervalText(unittest.TestCase):
+    """The printed interval is never narrower than the computed one: brute force over values, read back."""
+
+    @staticmethod
+    def values():
+        rng = random.Random(48)
+        out = [10 ** rng.uniform(-6, 9) for _ in range(3000)]
+        for e in range(-5, 7):
+            for m in range(100, 1000, 7):
+                x = m * 10.0 ** (e - 2)
+                tie = (m + 0.5) * 10.0 ** (e - 2)
+                out += [x, math.nextafter(x, 0), math.nextafter(x, math.inf), tie, math.nextafter(tie, math.inf),
+                        (m + 0.06) * 10.0 ** (e - 2), (m + 0.94) * 10.0 ** (e - 2)]
+        return out
+
+    @staticmethod
+    def neighbour(text, up):
+        """The next 3-significant-digit decimal above (UP) or below TEXT's (below a power of ten: a tenth
+        of the step)."""
+        import decimal
+        d = decimal.Decimal(text)
+        step = decimal.Decimal(1).scaleb(d.adjusted() - 2)
+        if not up and d == decimal.Decimal(1).scaleb(d.adjusted()):
+            step /= 10
+        return float(d + step if up else d - step)
+
+    def test_bounds_round_outward_to_the_nearest_three_digit_decimal_and_the_estimate_to_nearest(self):
+        bad = []
+        for x in self.values():
+            for low, high in ((x, x * 1.5), (x / 1.5, x)):
+                text = grain_answers.interval_text(Summary(x, low, high, 6))
+                head, _, rest = text.partition(" [")
+                lo, hi = rest.rstrip("]").split("..")
+                digits = [len(t.split("e")[0].replace(".", "").replace("-", "").lstrip("0").rstrip("0") or "0")
+                          for t in (lo, hi)]
+                if float(lo) > low or float(hi) < high:
+                    bad.append("inward: %r..%r printed %s" % (low, high, text))
+                elif max(digits) > 3:
+                    bad.append("more than 3 digits: %s" % text)
+                elif self.neighbour(lo, True) <= low or self.neighbour(hi, False) >= high:
+                    bad.append("wider than it needs: %r..%r printed %s" % (low, high, text))
+                elif head != "%.3g" % x:
+                    bad.append("estimate %r printed %s" % (x, head))
+        self.assertEqual(bad[:5], [], "%d of the printed intervals are wrong" % len(bad))
+
+    def test_a_scaled_interval_is_rounded_after_scaling(self):
+        self.assertEqual(grain_answers.interval_text(Summary(0.5, 0.1106, 0.9001, 6), scale=100), "50 [11..90.1]")
+
+
 if __name__ == "__main__":
     unittest.main()

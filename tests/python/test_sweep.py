@@ -19,6 +19,35 @@ from clomp_results import catalogue, cliff, grade, loader, sweep_plan  # noqa: E
 from clomp_results.records import PlannedRun, RunRecord  # noqa: E402
 
 
+class ReportText(unittest.TestCase):
+    def test_every_class_of_control_character_in_the_header_or_a_record_reaches_no_text_or_csv_raw(self):
+        """The 22 classes of the bundle tests in the header's host, arguments, side, runtime, note and setting
+        values, and in a record's measurement name: the sweep report's text and CSV carry none raw
+        (safe_text.lines_text), by Python's Unicode database."""
+        import json
+        import shutil
+        import tempfile
+        from clomp_results import stats_helper, sweep_report
+        from test_untrusted_strings import CLASSES, raw_in_lines
+        tmp = tempfile.mkdtemp(prefix="clomp-sweep-test.")
+        try:
+            stem = os.path.join(tmp, "CLOMP_h_1_sweep")
+            for r in (1, 2):
+                with open("%s_c1r%d.json" % (stem, r), "w") as f:
+                    json.dump({"schema": "clomp-result", "measurements": [
+                        {"key": "static", "name": "Static\x1b[31m", "us_per_loop": 3.0 + r}]}, f)
+            for cls, payload in CLASSES.items():
+                # (the driver's header is its own lines of tab-separated cells: no line or cell separator in one)
+                said = "".join(" " if c == "\t" or len(("a" + c + "b").splitlines()) > 1 else c for c in payload)
+                header = ("date\tnow\nhost\th{0}\narguments\t2 1 64 100 32 1 1{0}\nreplicates\t3\norder\t1\n"
+                          "side\tA\tgnu{0}\tgcc{0}\t./clomp{0}\t\nruntime\tlibgomp{0}\t12{0}\nnote\tnote{0}\n"
+                          "setting\tOMP_X\tv{0}\ncombination\t1\tGOMP_SPINCOUNT=1{0}\n").format(said)
+                text, csv_text, _, _ = sweep_report.report(stem, header, stats_helper.find())
+                self.assertEqual(raw_in_lines(text) + raw_in_lines(csv_text), [], cls)
+        finally:
+            shutil.rmtree(tmp, ignore_errors=True)
+
+
 class Presets(unittest.TestCase):
     def combos(self, specs, runtime="", patterns=False):
         axes, notes = sweep_plan.parse(specs, runtime, patterns)

@@ -5,7 +5,8 @@ every JSON record (a brute-force loop: each class in every field at once,
 then each field alone), never reach the buyer's table's HTML, CSV or JSON,
 the archive, the validator's lines or the terminal raw; the fields the table
 shows (the compiler, the runtime) show them escaped. A cluster node summary
-carrying any of them in any text field is refused. The oracle is Python's
+shows any of them escaped in what it says (CPU model, runtime, plan, failure,
+busy reason) and is refused with one in its node's name. The oracle is Python's
 own Unicode database (category Cc, Cf (invisible format characters:
 zero-width space, word joiner, byte-order mark, tags), Zl, Zp, and the bidirectional control
 characters of Unicode's Bidi_Control property), not the package's pattern."""
@@ -24,6 +25,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from bundle_lib import NAME, TOP, Stage  # noqa: E402
 from clomp_results import archive, buyers_cli, buyers_table, cluster_figures, cluster_nodes, report, stats_helper, submissions  # noqa: E402
 from clomp_results.safe_io import Refused  # noqa: E402
+from clomp_results.safe_text import for_terminal  # noqa: E402
 
 COMPARE = os.path.join(TOP, "clomp_compare")
 FULL_LANE = os.environ.get("CLOMP_TEST_LANE") == "full"
@@ -203,20 +205,44 @@ class ForgedStrings(unittest.TestCase):
         self.assertEqual([s for s in all_strings(got) if raw_controls(s)], [])
         self.assertIn("GCC\\x1b[31m\\u202e", [v for k, v in got[0]["header"] if k == "compiler"][-1])
 
-    def test_a_cluster_node_summary_with_any_class_in_any_text_field_is_refused(self):
+    def test_a_cluster_node_summary_shows_any_class_in_a_text_it_says_escaped_and_refuses_it_in_a_name(self):
+        """Each class in the CPU model, runtime, plan, failure and busy reason of two of three nodes: the cluster
+        report's text, CSV, JSON and page carry none raw, and the text shows them escaped; in a node's name: refused."""
+        from clomp_results import cluster, cluster_render
         good = {"clomp_node_summary": 1, "node": "node0001", "status": "failed", "failure": "exit 1",
                 "facts": {"cpu_model": "Xeon", "cores": 8, "memory_gib": 64, "runtime": "libgomp", "plan": "quick"},
                 "busy": True, "busy_reason": "a thread lost 40%", "figures": {}}
         cluster_nodes.summary_node(json.loads(json.dumps(good)), "node.json")
-        texts = [("node",), ("failure",), ("busy_reason",)] + [("facts", k) for k in cluster_figures.FACTS
-                                                              if isinstance(good["facts"][k], str)]
-        for path in texts:
-            for cls, payload in CLASSES.items():
+        said = [("failure",), ("busy_reason",)] + [("facts", k) for k in cluster_figures.FACTS
+                                                   if isinstance(good["facts"][k], str)]
+        where = os.path.join(self.stage.root, "cluster")
+        os.environ["CLOMP_STATS"] = self.helper
+        for cls, payload in CLASSES.items():
+            shutil.rmtree(where, ignore_errors=True)
+            os.makedirs(where)
+            for i in range(3):
                 doc = json.loads(json.dumps(good))
-                put(doc, path, payload)
-                with self.assertRaises(Refused, msg="%s in %s" % (cls, ".".join(path))) as e:
-                    cluster_nodes.summary_node(doc, "node.json")
-                self.assertEqual(raw_controls(str(e.exception)), [])
+                doc["node"] = "node%04d" % i
+                for path in said if i < 2 else []:
+                    put(doc, path, payload)
+                with open(os.path.join(where, "%d.json" % i), "w") as f:
+                    json.dump(doc, f)
+            for fmt in ("text", "csv", "json"):
+                out, err = io.StringIO(), io.StringIO()
+                with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+                    rc = cluster.main(["--format", fmt, where])
+                self.assertIn(rc, (0, 1), "%s: %s" % (cls, err.getvalue()))
+                self.assertEqual(raw_in_lines(out.getvalue() + err.getvalue()), [], "%s in the %s report" % (cls, fmt))
+                if fmt == "text":
+                    self.assertIn("Xeo" + for_terminal(payload), out.getvalue(), cls)
+            report = cluster.analyse(cluster_nodes.read_summaries([where]), self.helper)
+            self.assertEqual(raw_in_lines(cluster_render.html_text(report)), [], "%s in the page (run_clomp.sh --nodes')" % cls)
+            doc = json.loads(json.dumps(good))
+            put(doc, ("node",), payload)
+            with self.assertRaises(Refused, msg="%s in node" % cls) as e:
+                cluster_nodes.summary_node(doc, "node.json")
+            self.assertEqual(raw_controls(str(e.exception)), [])
+
 
 if __name__ == "__main__":
     unittest.main()
