@@ -1,0 +1,83 @@
+#!/usr/bin/env bash
+# run_clomp.sh --compare and --sweep under TERM, HUP and INT (results/clomp_results/driver_guard.py):
+# a signal to the driver while a process runs stops that process (it gets the same signal), leaves
+# neither that process's half-written record nor a report nor the driver's temporary directory, and
+# the driver dies of the signal (status 128 + N to its caller). A stand-in clomp writes half a record,
+# says it started, and waits until a signal comes. No timing is asserted (the waits are bounds).
+
+# shellcheck source-path=SCRIPTDIR source=lib/tap.sh
+. "$(dirname "$0")/lib/tap.sh"
+command -v python3 >/dev/null 2>&1 || { echo "1..0 # SKIP no python3 (the drivers need it)"; exit 0; }
+# shellcheck source-path=SCRIPTDIR source=lib/driver.sh
+. "$(dirname "$0")/lib/driver.sh"   # top, driver, host, root
+
+fake=$root/fakeclomp
+cat >"$fake" <<'FAKE'
+#!/usr/bin/env bash
+json=''
+for a in "$@"; do
+    case $a in --dry-run) exit 0 ;; --json=*) json=${a#--json=} ;; esac
+done
+printf '{"schema": "clomp-result", ' >"$json"   # half a record, as a process stopped midway leaves it
+for sig in TERM HUP INT; do
+    # shellcheck disable=SC2064  # the signal's name is fixed now
+    trap "echo got $sig >>'$FAKE_LOG'; kill \$! 2>/dev/null; exit 99" "$sig"
+done
+echo started >>"$FAKE_LOG"
+sleep 60 &
+wait $!
+echo "not stopped" >>"$FAKE_LOG"
+FAKE
+chmod +x "$fake"
+
+# until_started: waits (at most 20 s) for the stand-in's "started".
+until_started() {
+    local i
+    for ((i = 0; i < 200; i++)); do
+        grep -q started "$FAKE_LOG" 2>/dev/null && return 0
+        sleep 0.1
+    done
+    return 1
+}
+
+# stop_driver SIGNAL ARGS...: run_clomp.sh ARGS in the background (INT restored to its default: a
+# background job starts with it ignored), SIGNAL sent to it once its first process runs; sets rc.
+stop_driver() {
+    local sig=$1 pid
+    shift
+    python3 -c 'import os, signal, sys; signal.signal(signal.SIGINT, signal.SIG_DFL); os.execv(sys.argv[1], sys.argv[1:])' \
+        "$driver" "$@" </dev/null >"$root/stop.out" 2>"$root/stop.err" &
+    pid=$!
+    until_started || diag "the stand-in never started: $(cat "$root/stop.err")"
+    kill -s "$sig" "$pid"
+    { wait "$pid"; } 2>/dev/null   # without the shell's note of how the job ended
+    rc=$?
+}
+
+export FAKE_LOG
+for sig in TERM HUP INT; do
+    FAKE_LOG=$root/$sig.log
+    export TMPDIR=$root/tmp-$sig
+    mkdir -p "$TMPDIR"
+    out_dir=$root/compare-$sig
+    stop_driver "$sig" --compare "$fake","$fake" --replicates 6 --out "$out_dir" 2 1 16 100 32 1 1
+    number=$(kill -l "$sig")
+    is "$rc" "$((128 + number))" "--compare: SIG$sig to the driver: it dies of SIG$sig (status $((128 + number)))"
+    is "$(tr '\n' ';' <"$FAKE_LOG")" "started;got $sig;" "the running process got SIG$sig and ended"
+    stem=$out_dir/CLOMP_${host}_1_compare
+    ok "$( [ ! -e "${stem}_A1.json" ] && [ ! -e "${stem}_B1.json" ] && [ ! -e "$stem.txt" ] && [ ! -e "$stem.json" ]; echo $?)" \
+        "neither the stopped process's half record nor a report is left"
+    is "$(find "$TMPDIR" -mindepth 1 | wc -l)" 0 "the driver's temporary directory is gone"
+done
+
+FAKE_LOG=$root/sweep.log
+export TMPDIR=$root/tmp-sweep
+mkdir -p "$TMPDIR"
+stop_driver TERM --sweep FAKE_A=1,2 --side "$fake" --replicates 2 --no-plots --out "$root/sweep" 2 1 16 100 32 1 1
+is "$rc" 143 "--sweep: SIGTERM to the driver: it dies of SIGTERM (143)"
+stem=$root/sweep/CLOMP_${host}_1_sweep
+ok "$(grep -q '^got TERM$' "$FAKE_LOG" && [ ! -e "${stem}_c1r1.json" ] && [ ! -e "$stem.txt" ] &&
+    [ "$(find "$TMPDIR" -mindepth 1 | wc -l)" -eq 0 ]; echo $?)" \
+    "its running process got SIGTERM; no half record, no report, no temporary directory is left"
+
+done_testing
