@@ -24,7 +24,8 @@ from typing import List, Optional
 
 from . import catalogue, compare_options, compare_report, stats_helper
 from .compare_side import Side, resolve
-from .driver_files import TOP, Usage, append, claim_new_id, count_cores, date_text, env_header, file_host_name, make_out_dir
+from .driver_files import (TOP, Usage, append, claim_new_id, count_cores, date_text, env_header, file_host_name,
+                           help_asked, make_out_dir)
 from .driver_guard import Guard, guarded
 from .safe_io import for_terminal
 
@@ -175,12 +176,7 @@ def compare(guard: Guard, argv: List[str]) -> int:
 
 
 def main(argv: List[str]) -> int:
-    for arg in argv:   # the help text is its own file
-        if arg in ("-h", "--help"):
-            with open(USAGE, encoding="utf-8") as f:
-                sys.stdout.write(f.read())
-            return 0
-        if arg == "--":
-            break
+    if help_asked(argv, USAGE):
+        return 0
 
     return guarded("--compare", lambda guard: compare(guard, argv))

@@ -88,8 +88,8 @@ def profile_binary(p: Profile, label: str, base: str) -> str:
     path = os.path.join(TOP, binary)
     needs = (p.values("build_needs") or [[]])[0]
     if needs and needs[0] and shutil.which(needs[0]) is None:
-        raise Usage("--compare: side %s: %s needs %s (%s)" % (label, base, needs[0],
-                                                               needs[1] if len(needs) > 1 and needs[1] else "install it"))
+        hint = needs[1] if len(needs) > 1 and needs[1] else "install it"
+        raise Usage("--compare: side %s: %s needs %s (%s)" % (label, base, needs[0], hint))
     compiler = p.value("compiler")
     if not compiler or not os.access(path, os.X_OK):
         build("./%s (%s)" % (binary, p.value("build_describes") or p.name), (p.values("build") or [[]])[0])
@@ -168,7 +168,8 @@ def resolve(index: int, spec: str, tmp: str) -> Side:
         mode, of = (line + ["", ""])[1:3]
         lib = profile_library(p)
         if mode in ("build", "library"):
-            side = Side(spec, profile_binary(p, label, base), "%s (%s)" % (p.value("build_describes"), p.value("describes")))
+            side = Side(spec, profile_binary(p, label, base),
+                        "%s (%s)" % (p.value("build_describes"), p.value("describes")))
             if mode == "library":
                 if not lib:
                     raise Usage("--compare: side %s: %s: %s" % (label, base, profile_missing(p)))

@@ -31,6 +31,18 @@ class Usage(Exception):
         self.status = status
 
 
+def help_asked(argv: List[str], usage: str) -> bool:
+    """-h or --help before any "--": the help text (its own file, USAGE) printed, True."""
+    for arg in argv:
+        if arg in ("-h", "--help"):
+            with open(usage, encoding="utf-8") as f:
+                sys.stdout.write(f.read())
+            return True
+        if arg == "--":
+            break
+    return False
+
+
 def file_host_name() -> str:
     """The host name as it goes into file names: its first label, in safe characters (suite/common.sh's)."""
     return re.sub(r"[^A-Za-z0-9.\n-]", "_", os.uname().nodename).split(".")[0]

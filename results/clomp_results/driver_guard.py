@@ -41,6 +41,7 @@ class Guard:
         self.child: Optional[subprocess.Popen] = None
         self.partial: List[str] = []
         self.stopping: Optional[int] = None
+        self.forwarded_to: Optional[int] = None
         for sig in SIGNALS:   # one ignored when the driver started (nohup, a background job) stays ignored
             if signal.getsignal(sig) != signal.SIG_IGN:
                 signal.signal(sig, self._handler)
@@ -52,8 +53,10 @@ class Guard:
         raise Signalled(signum)
 
     def _forward(self, signum: int) -> None:
+        """The signal to the running process, once (a second one would interrupt its own handling)."""
         child = self.child
-        if child is not None and child.returncode is None:
+        if child is not None and child.returncode is None and child.pid != self.forwarded_to:
+            self.forwarded_to = child.pid
             try:
                 child.send_signal(signum)
             except OSError:

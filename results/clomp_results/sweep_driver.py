@@ -21,8 +21,8 @@ from typing import List
 from . import runtime_library, stats_helper, sweep_plan, sweep_report
 from .compare_driver import refusal, run_process
 from .compare_side import build, resolve
-from .driver_files import (TOP, Usage, claim_new_id, count_cores, date_text, env_header, file_host_name, load_average,
-                           make_out_dir, team_shape)
+from .driver_files import (TOP, Usage, claim_new_id, count_cores, date_text, env_header, file_host_name, help_asked,
+                           load_average, make_out_dir, team_shape)
 from .driver_guard import Guard, guarded
 
 USAGE = os.path.join(TOP, "compare", "sweep_usage.txt")
@@ -129,8 +129,8 @@ def sweep(guard: Guard, argv: List[str]) -> int:
     base = claim_new_id(got["out"], file_host_name())
     stem = base + "_sweep"
     load_before = load_average()
-    env_header(base, ["sweep: %s (.txt .csv .json .html .full; each process's record %s_c<combination>r<replicate>.json)"
-                      % (stem, stem)])
+    env_header(base, ["sweep: %s (.txt .csv .json .html .full; each process's record %s_c<combination>r<replicate>"
+                      ".json)" % (stem, stem)])
     n, k = int(got["n"]), len(combos)
     total, done, sequence, failed = n * k, 0, [], []
     for r in range(1, n + 1):
@@ -168,13 +168,8 @@ def sweep(guard: Guard, argv: List[str]) -> int:
 
 
 def main(argv: List[str]) -> int:
-    for arg in argv:   # the help text is its own file
-        if arg in ("-h", "--help"):
-            with open(USAGE, encoding="utf-8") as f:
-                sys.stdout.write(f.read())
-            return 0
-        if arg == "--":
-            break
+    if help_asked(argv, USAGE):
+        return 0
 
     def body(guard: Guard) -> int:
         try:

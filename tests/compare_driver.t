@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
-# run_clomp.sh --compare and --sweep under TERM, HUP and INT (results/clomp_results/driver_guard.py):
-# a signal to the driver while a process runs stops that process (it gets the same signal), leaves
-# neither that process's half-written record nor a report nor the driver's temporary directory, and
-# the driver dies of the signal (status 128 + N to its caller). A stand-in clomp writes half a record,
-# says it started, and waits until a signal comes. No timing is asserted (the waits are bounds).
+# run_clomp.sh --compare, --sweep and --ompt-tax as the results package runs them: without python3
+# each is refused in one line, exit 2, nothing written; under TERM, HUP and INT
+# (results/clomp_results/driver_guard.py) a signal to the driver while a process runs stops that
+# process (it gets the same signal), leaves neither that process's half-written record nor a report
+# nor the driver's temporary directory, and the driver dies of the signal (status 128 + N to its
+# caller). A stand-in clomp writes half a record, says it started, and waits until a signal comes.
+# No timing is asserted (the waits are bounds).
 
 # shellcheck source-path=SCRIPTDIR source=lib/tap.sh
 . "$(dirname "$0")/lib/tap.sh"
@@ -11,13 +13,23 @@ command -v python3 >/dev/null 2>&1 || { echo "1..0 # SKIP no python3 (the driver
 # shellcheck source-path=SCRIPTDIR source=lib/driver.sh
 . "$(dirname "$0")/lib/driver.sh"   # top, driver, host, root
 
+# A PATH without python3: the few commands run_clomp.sh needs before it hands the command line on.
+mkdir "$root/no-python"
+for tool in bash dirname env cat sed; do ln -s "$(command -v "$tool")" "$root/no-python/$tool"; done
+for command in "--compare ./a,./b" "--sweep=wait" "--ompt-tax"; do
+    read -r -a words <<<"$command"
+    PATH=$root/no-python "$driver" "${words[@]}" --out "$bad_dir" </dev/null >"$root/nopy.out" 2>"$root/nopy.err"
+    rc=$?
+    is "$rc:$(wc -l <"$root/nopy.err"):$(wc -c <"$root/nopy.out"):$([ -e "$bad_dir" ] && echo written)" "2:1:0:" \
+        "${words[0]%%=*} without python3: exit 2, one line, nothing written"
+    like "$(cat "$root/nopy.err")" "^run_clomp.sh: ${words[0]%%=*}: needs python3 \(3.8 or newer\)" "and the line says python3 is needed"
+done
+
 fake=$root/fakeclomp
 cat >"$fake" <<'FAKE'
 #!/usr/bin/env bash
-json=''
-for a in "$@"; do
-    case $a in --dry-run) exit 0 ;; --json=*) json=${a#--json=} ;; esac
-done
+case " $* " in *" --dry-run "*) exit 0 ;; esac
+json=$(printf '%s\n' "$@" | sed -n 's/^--json=//p')
 printf '{"schema": "clomp-result", ' >"$json"   # half a record, as a process stopped midway leaves it
 for sig in TERM HUP INT; do
     # shellcheck disable=SC2064  # the signal's name is fixed now
