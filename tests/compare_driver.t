@@ -13,6 +13,29 @@ command -v python3 >/dev/null 2>&1 || { echo "1..0 # SKIP no python3 (the driver
 # shellcheck source-path=SCRIPTDIR source=lib/driver.sh
 . "$(dirname "$0")/lib/driver.sh"   # top, driver, host, root
 
+# The shell's rules kept in Python, against the shell itself as the oracle: CLOMP_COMPARE_SEED orders
+# the pairs as bash's $RANDOM did (seeds 0 to 40 and two large ones, 50 draws each), and --sweep's
+# default input has suite/common.sh's team_shape at 1 to 300 threads.
+seeds=$(seq 0 40; echo 4294967295 123459876)
+# shellcheck disable=SC2034  # RANDOM is bash's generator, seeded
+bash_draws=$(for seed in $seeds; do RANDOM=$seed; for ((i = 0; i < 50; i++)); do printf '%s ' "$RANDOM"; done; echo; done)
+# shellcheck disable=SC2086  # the seeds, one word each
+python_draws=$(cd "$top/results" && python3 - $seeds <<'PY'
+import sys
+from clomp_results.compare_driver import BashRandom
+for seed in sys.argv[1:]:
+    r = BashRandom(seed)
+    print("".join("%d " % r.next() for _ in range(50)))
+PY
+)
+is "$python_draws" "$bash_draws" "a seed draws the same numbers as bash's \$RANDOM did (43 seeds, 50 draws each)"
+bash_shapes=$(cd "$top" && for ((t = 1; t <= 300; t++)); do bash -c '. suite/common.sh && team_shape "$1" 6400 64' _ "$t" 2>&1; done)
+python_shapes=$(cd "$top/results" && python3 -c '
+from clomp_results.driver_files import team_shape
+for t in range(1, 301):
+    print(*team_shape(t, 6400, 64))' 2>&1)
+is "$python_shapes" "$bash_shapes" "--sweep's default input: the shape suite/common.sh's team_shape gives, 1 to 300 threads"
+
 # A PATH without python3: the few commands run_clomp.sh needs before it hands the command line on.
 mkdir "$root/no-python"
 for tool in bash dirname env cat sed; do ln -s "$(command -v "$tool")" "$root/no-python/$tool"; done
