@@ -48,6 +48,16 @@ for command in "--compare ./a,./b" "--sweep=wait" "--ompt-tax"; do
     like "$(cat "$root/nopy.err")" "^run_clomp.sh: ${words[0]%%=*}: needs python3 \(3.8 or newer\)" "and the line says python3 is needed"
 done
 
+# A side whose runtime is unpacked privately (make runtimes) and is not there: refused in one line
+# before anything is built, naming make runtimes, never run on the installed release of the same
+# soname (a scratch profile, so that no machine has its library).
+cp -R "$top/env/runtimes" "$root/runtimes"
+printf 'runtime\tlibomp99\ninherits\tlibomp\ndescribes\tLLVM libomp 99\nlibrary\tbuild/runtimes/libomp99/libomp.so.5\nunpack\tlibomp5-99\nside\tlibomp99\tlibrary\n' \
+    >"$root/runtimes/libomp99.tsv"
+CLOMP_RUNTIME_DIR=$root/runtimes refuse "a side whose private library is not unpacked" \
+    "--compare: side A: libomp99: its library \(build/runtimes/libomp99/libomp.so.5\) is not unpacked: make runtimes" \
+    --compare libomp99,"$CLOMP" --quick
+
 fake=$root/fakeclomp
 cat >"$fake" <<'FAKE'
 #!/usr/bin/env bash

@@ -101,7 +101,9 @@ def profile_binary(p: Profile, label: str, base: str) -> str:
 
 def profile_library(p: Profile) -> str:
     """The last file P's library patterns find (relative ones under the tree), else the loader's
-    cache's file of its soname; "" when neither."""
+    cache's file of its soname; "" when neither. A profile whose library is unpacked privately
+    (``unpack``: a release that cannot be installed beside the installed one) is that file or
+    nothing: the cache's file of the same soname is another release."""
     lib = ""
     for pattern in (p.values("library") or [[]])[0]:
         if not pattern:
@@ -110,7 +112,7 @@ def profile_library(p: Profile) -> str:
                  if os.path.isfile(f)]
         lib = found[-1] if found else lib
     soname = p.value("soname")
-    if not lib and soname:
+    if not lib and soname and not p.value("unpack"):
         try:
             cache = subprocess.run(["ldconfig", "-p"], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
                                    universal_newlines=True, errors="replace").stdout
@@ -167,16 +169,14 @@ def resolve(index: int, spec: str, tmp: str) -> Side:
         line = next(l for l in p.values("side") if l and l[0] == base)
         mode, of = (line + ["", ""])[1:3]
         lib = profile_library(p)
+        if mode in ("library", "as") and not lib:   # refused before a build
+            raise Usage("--compare: side %s: %s: %s" % (label, base, profile_missing(p)))
         if mode in ("build", "library"):
             side = Side(spec, profile_binary(p, label, base),
                         "%s (%s)" % (p.value("build_describes"), p.value("describes")))
             if mode == "library":
-                if not lib:
-                    raise Usage("--compare: side %s: %s: %s" % (label, base, profile_missing(p)))
                 side.libpath, side.what = os.path.dirname(lib), side.what + ", " + lib
         elif mode == "as":
-            if not lib:
-                raise Usage("--compare: side %s: %s: %s" % (label, base, profile_missing(p)))
             try:
                 other = runtime_profiles.load(of)
             except runtime_profiles.ProfileError as e:
