@@ -20,13 +20,15 @@ here=$(cd "$(dirname "$0")" && pwd)
 . "$here/suite/common.sh"
 # shellcheck source=suite/slurm.sh
 . "$here/suite/slurm.sh"
-# --compare is its own command with clomp's arguments: compare/compare.sh; --nodes runs the suite on
-# every node of an allocation: suite/nodes.sh.
+# --compare, --sweep and --ompt-tax are their own commands with clomp's arguments, run by the results
+# package (they need python3 for their reports: without it, one line and exit 2); --nodes runs the
+# suite on every node of an allocation: suite/nodes.sh.
 for word in "$@"; do
     case $word in
-        --compare | --compare=*) exec "$here/compare/compare.sh" "$@" ;;
-        --ompt-tax) exec "$here/compare/ompt_tax.sh" "$@" ;;
-        --sweep | --sweep=*) exec "$here/compare/sweep.sh" "$@" ;;
+        --compare | --compare=* | --sweep | --sweep=* | --ompt-tax)
+            word=${word%%=*}
+            command -v python3 >/dev/null 2>&1 || die_usage "$word: needs python3 (3.8 or newer): it runs the processes and writes the report"
+            exec python3 "$here/results/clomp-results" "${word#--}-driver" "$@" ;;
         --grain) exec "$here/suite/grain.sh" "$@" ;;
         --nodes | --nodes=*) exec "$here/suite/nodes.sh" "$@" ;;   # every node of a Slurm allocation
     esac

@@ -7,7 +7,7 @@
 #   . env/runtime.sh gnu     exports --env gnu's settings (the libgomp profile's
 #                            `set` lines) into this shell
 #   . env/runtime.sh --functions   only defines the functions below (run_clomp.sh
-#                            --env, compare/compare.sh's sides): a script sources it
+#                            --env; --compare's sides read the profiles from Python): a script sources it
 #                            so, since a bare `.` would hand it the script's own arguments
 #
 # CLOMP_RUNTIME_DIR names another directory of profiles (tests use a scratch copy).

@@ -1,6 +1,6 @@
 /* clomp-write: how the suite drivers write their files (run_clomp.sh,
- * compare/compare.sh and compare/sweep.sh, through put_file and add_to_file
- * in suite/common.sh; docs/security.md, "The suite driver"). An output
+ * through put_file and add_to_file in suite/common.sh (the results package's
+ * drivers of --compare and --sweep append the same way: driver_files.py); docs/security.md, "The suite driver"). An output
  * directory may be shared, and a suite resumed may have been copied from
  * someone else: a name the driver writes may be a link planted to a file
  * elsewhere. Nothing here writes through one.

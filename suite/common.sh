@@ -1,5 +1,5 @@
 # shellcheck shell=bash
-# Helpers of both drivers, run_clomp.sh and compare/compare.sh (which each
+# Helpers of the shell drivers, run_clomp.sh, suite/grain.sh and suite/nodes.sh (which each
 # source this file). Messages name run_clomp.sh: it is the command users type.
 # The sourcing script sets `here`, the top of the source tree.
 

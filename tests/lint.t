@@ -96,7 +96,7 @@ else
     skip "clang-tidy finds nothing in the product code" "clang-tidy not installed"
 fi
 
-scripts=(.ci/run tests/*.t tests/tsan/*.t tests/lib/*.sh tests/lib/emu-node-shell tests/numa-vm/*.sh tests/numa-vm/guest-init env/*.sh results/*.sh compare/*.sh suite/*.sh)
+scripts=(.ci/run tests/*.t tests/tsan/*.t tests/lib/*.sh tests/lib/emu-node-shell tests/numa-vm/*.sh tests/numa-vm/guest-init env/*.sh results/*.sh suite/*.sh)
 [ -f run_clomp.sh ] && scripts+=(run_clomp.sh)
 [ -f clomp_validate ] && scripts+=(clomp_validate)
 [ -f clomp_compare ] && scripts+=(clomp_compare)

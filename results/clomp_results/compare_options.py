@@ -1,11 +1,11 @@
 """run_clomp.sh --compare's options checked before anything runs
-(compare/compare.sh; docs/compare.md):
+(compare_driver.py; docs/compare.md):
 
     compare-options --parse CORES ARGS...   the command line (after --help): spec, pairs, looks,
                                             primary, primary_given, list_figures, out, then
                                             clomp's arguments (seven numbers by default, CORES
                                             threads), each ended by a NUL byte
-    compare-options --parse-ompt-tax ARGS...   --ompt-tax's (compare/ompt_tax.sh): side, processes,
+    compare-options --parse-ompt-tax ARGS...   --ompt-tax's (ompt_tax_driver.py): side, processes,
                                             out, then clomp's arguments; help alone for -h/--help
     compare-options --until SPEC     the planned looks of --until decided[,MAX]: N1,N2,...
     compare-options --primary KEY    KEY checked against side A's clomp --list-schedules (standard input)
@@ -118,7 +118,7 @@ def check_replicates(n: str) -> None:
 
 
 def parse_compare(cores: str, args: List[str]) -> List[str]:
-    """--compare's command line as compare/compare.sh reads it; Refused with its one line."""
+    """--compare's command line as compare_driver reads it; Refused with its one line."""
     got = {"--compare": "", "--replicates": "10", "--until": "", "--out": "out", "--primary": ""}
     given, flags, clomp, numbers, i = set(), set(), [], 0, 0
     while i < len(args):
@@ -163,7 +163,7 @@ def parse_compare(cores: str, args: List[str]) -> List[str]:
 
 
 def parse_ompt_tax(args: List[str]) -> List[str]:
-    """--ompt-tax's command line as compare/ompt_tax.sh reads it; Refused with its one line."""
+    """--ompt-tax's command line as ompt_tax_driver reads it; Refused with its one line."""
     got = {"--side": "", "--replicates": "10", "--out": "out"}
     clomp, quick, force, i = [], False, False, 0
     while i < len(args):

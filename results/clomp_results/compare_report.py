@@ -1,4 +1,4 @@
-"""The report of `run_clomp.sh --compare A,B` (compare/compare.sh launches the
+"""The report of `run_clomp.sh --compare A,B` (compare_driver.py launches the
 processes; this reads them): every process's JSON record by member name,
 and the statistics from clomp-stats (the package computes none): the ONE
 primary figure by the exact signed-rank test on the pair differences at
@@ -14,7 +14,7 @@ side that differs in spread but not in centre (docs/compare.md). Writes the
     compare-report --list-figures RECORD
 STEM: the comparison's files' stem (<out>/CLOMP_<host>_<ID>_compare); its
 processes' records are STEM_<A|B><r>.json, pair r. RECORDS: the header records
-compare.sh wrote (date, host, arguments, replicates (the pairs), order,
+compare_driver wrote (date, host, arguments, replicates (the pairs), order,
 sequence, looks, side, setting; the format clomp-stats comparison-json reads).
 PRIMARY: the KEY of the figure the overall answer is about [the project's
 overhead, the catalogue's primary: static_omp_median_overhead_us]; a key the

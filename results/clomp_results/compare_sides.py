@@ -1,5 +1,5 @@
 """The inputs of `run_clomp.sh --compare A,B`'s report (compare_report.py):
-the header records compare/compare.sh wrote (each side's spec, binary and
+the header records compare_driver.py wrote (each side's spec, binary and
 settings, and the OpenMP runtime library it loads), and the processes'
 records STEM_<A|B><r>.json paired by figure, with what each side lost and
 why; the note when the sides differ in compiler and runtime at once."""

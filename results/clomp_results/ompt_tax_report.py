@@ -1,4 +1,4 @@
-"""The report of `run_clomp.sh --ompt-tax` (compare/ompt_tax.sh runs the two
+"""The report of `run_clomp.sh --ompt-tax` (ompt_tax_driver.py runs the two
 comparisons): both comparisons' JSON documents joined by figure — the median
 without a tool, with the trivial and the sampling tool, each ratio tool/none
 with its interval — and the sampling tool's samples per measurement, summed

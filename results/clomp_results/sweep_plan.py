@@ -1,4 +1,4 @@
-"""`run_clomp.sh --sweep SPEC...`'s specifications (compare/sweep.sh asks;
+"""`run_clomp.sh --sweep SPEC...`'s specifications (sweep_driver.py asks;
 docs/settings.md): each SPEC is VAR=V1,V2,... (an environment variable and
 its values) or a preset for the runtime the binary runs on; every
 combination of the values is one set-up of the sweep.

@@ -1,4 +1,4 @@
-"""The report of `run_clomp.sh --sweep` (compare/sweep.sh runs the processes;
+"""The report of `run_clomp.sh --sweep` (sweep_driver.py runs the processes;
 this reads their JSON records by member name): per combination of settings
 the fork/join, barrier, parallel-for and Static OMP overhead figures and the
 CPU time burned per wall second, each summarised between processes by
@@ -9,7 +9,7 @@ safe_write; prints the text (docs/settings.md).
 
     sweep-report [--charts | --no-charts] STEM RECORDS HELPER
 STEM: the sweep's files' stem (<out>/CLOMP_<host>_<ID>_sweep); process r of
-combination c wrote STEM_c<c>r<r>.json. RECORDS: the header sweep.sh wrote
+combination c wrote STEM_c<c>r<r>.json. RECORDS: the header sweep_driver wrote
 (tab-separated: date, host, arguments, replicates, order, sequence,
 load_before, load_after, side, setting, runtime, note, combination, failed).
 """
