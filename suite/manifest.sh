@@ -22,30 +22,43 @@ declare -ga plan preflight auto_at env_sections launcher_words
 MANIFEST_SCHEMA=clomp-suite-manifest MANIFEST_MAJOR=1 MANIFEST_MINOR=0
 manifest_path() { printf '%s.suite.json\n' "$base"; }
 
-# json_str TEXT: TEXT as a JSON string (RFC 8259: quote, backslash and every
-# control character escaped; other bytes as they are, for the reader's UTF-8).
-json_str() {
-    local s=$1 out='' c k
-    s=${s//\\/\\\\} s=${s//\"/\\\"} s=${s//$'\n'/\\n} s=${s//$'\t'/\\t} s=${s//$'\r'/\\r}
-    if [[ $s == *[$'\x01'-$'\x1f'$'\x7f']* ]]; then
+# json_str_in VAR TEXT: VAR set to TEXT as a JSON string (RFC 8259: quote, backslash
+# and every control character escaped; other bytes as they are, for the reader's UTF-8).
+# The *_in forms set a variable, not print: the manifest is rewritten twice a run with
+# every plan entry's strings, and a $( ) is a fork each (some 500 forks a run of an
+# 8-run plan, most of the driver's CPU a run, before them).
+json_str_in() {
+    local -n _js_var=$1
+    local _js_s=$2 _js_out='' _js_c _js_k
+    _js_s=${_js_s//\\/\\\\} _js_s=${_js_s//\"/\\\"} _js_s=${_js_s//$'\n'/\\n} _js_s=${_js_s//$'\t'/\\t} _js_s=${_js_s//$'\r'/\\r}
+    if [[ $_js_s == *[$'\x01'-$'\x1f'$'\x7f']* ]]; then
         local LC_ALL=C
-        for ((k = 0; k < ${#s}; k++)); do
-            c=${s:k:1}
-            case $c in [$'\x01'-$'\x1f'$'\x7f']) printf -v c '\\u%04x' "'$c" ;; esac
-            out+=$c
+        for ((_js_k = 0; _js_k < ${#_js_s}; _js_k++)); do
+            _js_c=${_js_s:_js_k:1}
+            case $_js_c in [$'\x01'-$'\x1f'$'\x7f']) printf -v _js_c '\\u%04x' "'$_js_c" ;; esac
+            _js_out+=$_js_c
         done
-        s=$out
+        _js_s=$_js_out
     fi
-    printf '"%s"' "$s"
+    _js_var="\"$_js_s\""
 }
-# json_strs WORD...: a JSON array of strings.
-json_strs() {
-    local w sep='' out='['
-    for w in "$@"; do out+="$sep$(json_str "$w")" sep=', '; done
-    printf '%s]' "$out"
+# json_str TEXT: the same, printed.
+json_str() { local _j; json_str_in _j "$1"; printf '%s' "$_j"; }
+# json_strs_in VAR WORD...: VAR set to a JSON array of strings; json_strs WORD...: printed.
+json_strs_in() {
+    local -n _jl_var=$1
+    local _jl_w _jl_j _jl_sep='' _jl_out='['
+    shift
+    for _jl_w in "$@"; do json_str_in _jl_j "$_jl_w"; _jl_out+="$_jl_sep$_jl_j" _jl_sep=', '; done
+    _jl_var="$_jl_out]"
 }
-# json_num TEXT: TEXT when it is a plain decimal number, else null.
-json_num() { if [[ $1 =~ ^-?[0-9]+(\.[0-9]+)?$ ]]; then printf '%s' "$1"; else printf 'null'; fi; }
+json_strs() { local _j; json_strs_in _j "$@"; printf '%s' "$_j"; }
+# json_num_in VAR TEXT: VAR set to TEXT when it is a plain decimal number, else null; json_num TEXT: printed.
+json_num_in() {
+    local -n _jn_var=$1
+    if [[ $2 =~ ^-?[0-9]+(\.[0-9]+)?$ ]]; then _jn_var=$2; else _jn_var=null; fi
+}
+json_num() { local _j; json_num_in _j "$1"; printf '%s' "$_j"; }
 
 # The run's role in the suite's report: what the plan says it is for.
 run_role() {  # run_role SET
@@ -92,7 +105,7 @@ manifest_head() {
 # (FAILED, with its reason: the run just recorded's, else the line OLD, the manifest before,
 # had for it), running (RUNNING) or planned.
 manifest_runs() {
-    local old=$1 k line st rc secs why record state
+    local old=$1 k line st rc secs why record state rc_j secs_j
     local -A is_done=() old_line=() row=()
     while read -r k; do [ -z "$k" ] || is_done[$k]=1; done <"$base.done"
     while IFS= read -r line; do
@@ -107,11 +120,13 @@ manifest_runs() {
             read -r st rc secs <<<"${row[$k]-}"
             state="done"
             [ "${st-}" != FAILED ] || state=failed
-            [ "$state" != failed ] || [ "$k" != "${run:-}" ] || [ -z "${reason:-}" ] || why=$(json_str "$reason")
+            [ "$state" != failed ] || [ "$k" != "${run:-}" ] || [ -z "${reason:-}" ] || json_str_in why "$reason"
             line=${plan[k - 1]%%|*}
-            [ ! -e "${base}_$line.run$k.json" ] || record=$(json_str "${base##*/}_$line.run$k.json")
+            [ ! -e "${base}_$line.run$k.json" ] || json_str_in record "${base##*/}_$line.run$k.json"
+            json_num_in rc_j "${rc-}"
+            json_num_in secs_j "${secs-}"
             printf '    {"run": %d, "status": "%s", "exit_code": %s, "seconds": %s, "reason": %s, "record": %s}' "$k" "$state" \
-                "$(json_num "${rc-}")" "$(json_num "${secs-}")" "$why" "$record"
+                "$rc_j" "$secs_j" "$why" "$record"
         else
             state=planned
             [ "$k" != "$2" ] || state=running
@@ -126,7 +141,7 @@ manifest_runs() {
 # its set, --launcher's, the executable): the dry run's and the ETA's estimate reads them
 # (results/clomp_results/estimate.py, suite/calibrate.sh ask_estimate).
 manifest_plan() {
-    local k set_name policy args launch=''
+    local k set_name policy args launch='' set_j numa_j args_j opts_j threads_j scale_j
     local -a a opts words
     for ((k = 0; k < total_runs; k++)); do
         IFS='|' read -r set_name policy args <<<"${plan[k]}"
@@ -135,11 +150,17 @@ manifest_plan() {
         if [ "${1-}" = --launch ]; then
             words=()
             [ "$mpi_given" = 0 ] || read -r -a words <<<"$(mpi_launcher_for "$set_name")"   # suite/plan.sh
-            launch=", \"launch\": $(json_strs ${words[@]+"${words[@]}"} ${launcher_words[@]+"${launcher_words[@]}"} "$exe")"
+            json_strs_in launch ${words[@]+"${words[@]}"} ${launcher_words[@]+"${launcher_words[@]}"} "$exe"
+            launch=", \"launch\": $launch"
         fi
+        json_str_in set_j "$set_name"
+        json_str_in numa_j "${policy:-first-touch}"
+        json_strs_in args_j "${a[@]}"
+        json_strs_in opts_j ${opts[@]+"${opts[@]}"}
+        json_num_in threads_j "${a[0]}"
+        json_num_in scale_j "${a[6]-}"
         printf '    {"run": %d, "set": %s, "numa": %s, "args": %s, "options": %s, "threads": %s, "time_scale": %s, "role": "%s"%s}' \
-            $((k + 1)) "$(json_str "$set_name")" "$(json_str "${policy:-first-touch}")" "$(json_strs "${a[@]}")" \
-            "$(json_strs ${opts[@]+"${opts[@]}"})" "$(json_num "${a[0]}")" "$(json_num "${a[6]-}")" "$(run_role "$set_name")" "$launch"
+            $((k + 1)) "$set_j" "$numa_j" "$args_j" "$opts_j" "$threads_j" "$scale_j" "$(run_role "$set_name")" "$launch"
         [ $((k + 1)) -eq "$total_runs" ] && echo || echo ,
     done
 }

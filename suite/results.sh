@@ -14,13 +14,17 @@ declare -g here plots sign_key   # assigned before any function below runs
 
 # The interpreter python3 runs, found once (sys.executable): a launcher shim
 # on PATH (pyenv's, asdf's) costs more at each start than a run's table row.
+# Started with -S (no site module): the results package is the standard
+# library only, and a site-packages' .pth hooks run at every start otherwise
+# (one that imports certifi took 42 ms of CPU a start, 80% of the bare
+# interpreter's, on the 2026-11-29 test machine: docs/notes/test-cost.md).
 have_python=0 python_exe=python3
 if command -v python3 >/dev/null 2>&1 &&
-    found=$(python3 -c 'import sys; print(sys.executable) if sys.version_info >= (3, 8) else sys.exit(1)' 2>/dev/null); then
+    found=$(python3 -S -c 'import sys; print(sys.executable) if sys.version_info >= (3, 8) else sys.exit(1)' 2>/dev/null); then
     have_python=1
     [ ! -x "$found" ] || python_exe=$found
 fi
-clomp_results() { "$python_exe" "$here/results/clomp-results" "$@"; }
+clomp_results() { "$python_exe" -S "$here/results/clomp-results" "$@"; }
 no_python_notice() {  # no_python_notice BASE
     echo "run_clomp.sh: notice: no python3 (3.8+) on this node: every run is recorded, but the tables, report and bundle must be made on a machine with Python: make plots OUT=$1 / ./run_clomp.sh --bundle --out $(dirname "$1")" >&2
 }

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # The suite driver run_clomp.sh, black box: the files a quick suite leaves
 # (.env, .done, key and per-zone-size .full/.summary), the summaries read by a
-# real CSV parser and checked against the runs' own output, suite IDs (serial
-# and concurrent), failed runs, interrupt and resume, --dry-run, bad usage,
+# real CSV parser and checked against the runs' own output, suite IDs (the next
+# free ones, two suites at once), failed runs, interrupt and resume, --dry-run, bad usage,
 # --stop-on-slowdown, presets, the construct runs' place in the plan. Every
 # suite is --quick with MAX_THREADS 2: --max-zone-scale 10 (8 runs of about
 # 0.2 s, without the construct runs: tests/results.t runs those) where the
@@ -29,6 +29,7 @@ total=8  # 2 key runs, the 2 repeated with allocThreads 1, 2 sizes x threads 1..
 # executable runs) have one zone size: each run costs the driver about half a second of CPU.
 small=(--quick --max-zone-scale 1 --replicates 1 --no-constructs --calibrate=off)
 small_total=4  # the target input and its allocThreads 1 repeat, then 1 and 2 threads at 6400 zones
+one_size=(--quick --max-zone-scale 1 --replicates 1 --calibrate=off)   # 4 mesh runs (+ 3 construct runs)
 
 root=$(mktemp -d) || { echo "Bail out! mktemp failed"; exit 255; }
 bg_pids=()
@@ -120,9 +121,13 @@ CSV
 [ -z "$csv" ] || [ -z "${FAKE_CSV_FILLER-}" ] || yes 'filler,filler row,,,,' | head -n "$FAKE_CSV_FILLER" >>"$csv"
 # The run's JSON record (what the suite's .summary row is made from): the same figures.
 if [ -n "$json" ]; then
-    j() { if [ "$1" = N/A ]; then printf null; else printf '%s' "$1"; fi; }
-    m() { printf '{"key": "%s", "name": "%s", "role": "checked", "selected": true, "runtime_us_per_loop": %s, "runtime_speedup": %s, "runtime_efficacy_percent": %s, "runtime_overhead_us_per_loop": %s}' \
-        "$1" "$2" "$(j "$3")" "$(j "$4")" "$(j "$5")" "$(j "$6")"; }
+    # (JSON's null for N/A without a command substitution per cell: a fork each, 32 a run.)
+    m() {
+        local v=("$3" "$4" "$5" "$6") i
+        for i in 0 1 2 3; do [ "${v[i]}" != N/A ] || v[i]=null; done
+        printf '{"key": "%s", "name": "%s", "role": "checked", "selected": true, "runtime_us_per_loop": %s, "runtime_speedup": %s, "runtime_efficacy_percent": %s, "runtime_overhead_us_per_loop": %s}' \
+            "$1" "$2" "${v[@]}"
+    }
     {
         printf '{"schema": "clomp-result", "schema_version": 1, "status": "ok", "exit_status": 0, "process_cost": {"user_cpu_seconds": 0.5, "system_cpu_seconds": 0.25}, "measurements": ['
         m calc_deposit calc_deposit 0.00 "$na" "$na" "$na"; printf ', '
@@ -353,14 +358,8 @@ done
 
 # ---- 4. suite IDs ------------------------------------------------------------------------
 # (The later suites are the stand-in's, of one zone size: an ID does not depend on what runs.)
+# Two suites started at once into the directory of suite 1: the next free IDs, 2 and 3, one each.
 sums_before=$(cd "$main" && cksum CLOMP_"${host}"_1[._]*)
-drive "${small[@]}" --out "$main" "$fake" 2
-is "$rc" 0 "a second suite into the same directory completes"
-like "$out" "^CLOMP suite $main/CLOMP_${host}_2\$" "the second suite gets ID 2"
-[ -f "$main/CLOMP_${host}_2.env" ] && [ -f "$main/CLOMP_${host}_2_key.summary" ]
-ok $? "the second suite's files are CLOMP_<host>_2*"
-is "$(cd "$main" && cksum CLOMP_"${host}"_1[._]*)" "$sums_before" "the first suite's files are unchanged by the second"
-
 "$driver" "${small[@]}" --out "$main" "$fake" 2 </dev/null >"$root/c1.out" 2>"$root/c1.err" &
 c1=$!
 "$driver" "${small[@]}" --out "$main" "$fake" 2 </dev/null >"$root/c2.out" 2>"$root/c2.err" &
@@ -371,12 +370,14 @@ rc1=$?
 wait "$c2"
 rc2=$?
 bg_pids=()
-is "$rc1 $rc2" "0 0" "two suites started at once into the same directory both complete"
+is "$rc1 $rc2" "0 0" "two suites started at once into the same directory as a first one both complete"
 id1=$(sed -n "s|^CLOMP suite $main/CLOMP_${host}_\([0-9]*\)\$|\1|p" "$root/c1.out")
 id2=$(sed -n "s|^CLOMP suite $main/CLOMP_${host}_\([0-9]*\)\$|\1|p" "$root/c2.out")
-is "$(printf '%s\n' "$id1" "$id2" | LC_ALL=C sort -n | tr '\n' ' ')" "3 4 " "the two concurrent suites get different IDs (3 and 4)"
+is "$(printf '%s\n' "$id1" "$id2" | LC_ALL=C sort -n | tr '\n' ' ')" "2 3 " "they get the next IDs after the first suite's, each its own (2 and 3)"
+[ -f "$main/CLOMP_${host}_2.env" ] && [ -f "$main/CLOMP_${host}_2_key.summary" ]
+ok $? "the second suite's files are CLOMP_<host>_2*"
 bad=''
-for id in 3 4; do
+for id in 2 3; do
     b=$main/CLOMP_${host}_$id
     n=$(cat "$b"_*.summary 2>/dev/null | grep -vc '^run,')
     [ "$n" = "$small_total" ] && grep -q '^---- complete ' "$b.env" && [ "$(lines_of "$b.done")" = "$small_total" ] ||
@@ -384,14 +385,19 @@ for id in 3 4; do
     grep -Fxq "suite: $b" "$b.env" || bad+="suite $id: .env names another suite; "
 done
 is "$bad" "" "each concurrent suite has all $small_total rows, its own .env and a complete .done"
-is "$(cd "$main" && cksum CLOMP_"${host}"_1[._]*)" "$sums_before" "the first suite's files are still unchanged"
+is "$(cd "$main" && cksum CLOMP_"${host}"_1[._]*)" "$sums_before" "the first suite's files are unchanged by the later ones"
 
 # ---- 5. failing runs are recorded, not fatal ---------------------------------------------
+# (With its construct runs: section 12 reads this suite for how a failed construct run counts.)
 fail=$(newdir fail)
 bf=$fail/CLOMP_${host}_1
-FAKE_RC=7 drive "${small[@]}" --out "$fail" "$fake" 2
+one_plan=$("$driver" --dry-run "${one_size[@]}" --out "$fail" "$fake" 2 </dev/null)
+listing() { grep '^\[' <<<"$1" | sed 's/^\[[0-9]*\/[0-9]*\] //'; }
+fail_total=$(listing "$one_plan" | grep -c .)
+FAKE_RC=7 drive "${one_size[@]}" --out "$fail" "$fake" 2
+fail_out=$out
 is "$rc" 1 "a suite whose every run exits 7 runs to its end and exits 1, not 0"
-is "$(tail -n 1 <<<"$out")" "Suite FAILED: $small_total of $small_total runs FAILED; first: run 1 (key, exit status 7): fake clomp: failing on purpose" \
+is "$(tail -n 1 <<<"$out")" "Suite FAILED: $fail_total of $fail_total runs FAILED; first: run 1 (key, exit status 7): fake clomp: failing on purpose" \
     "its last line says how many runs failed and why the first did (the run's own message)"
 is "$(grep -c '^Suite complete' <<<"$out")" 0 "it never says 'Suite complete'"
 file_has "$bf.html" "run 1 \\(key, exit status 7\\): fake clomp: failing on purpose" "the HTML report states the first failure's reason"
@@ -399,18 +405,18 @@ if command -v gnuplot >/dev/null 2>&1; then
     grep -q 'gnuplot was not installed' "$bf.html"
     is "$?" 1 "with gnuplot installed the report never says it was not"
 fi
-file_has "$bf.env" "^---- complete .*: $small_total of $small_total runs FAILED" ".env records the failures with the completion"
+file_has "$bf.env" "^---- complete .*: $fail_total of $fail_total runs FAILED" ".env records the failures with the completion"
 file_has "$bf.env" '^fake clomp 0\.0 \(a test stand-in\)$' "the .env has the failing binary's --version text"
 if [ "$have_python" = 1 ]; then
     rows=$(csv_rows "$bf"_*.summary)
-    is "$(grep -c . <<<"$rows")" "$small_total" "a failing suite still has one summary row per run"
+    is "$(grep -c . <<<"$rows")" "$fail_total" "a failing suite still has one summary row per run"
     is "$(awk -F'\t' '$5 != "FAILED" || $6 != 7' <<<"$rows")" "" "every row of the failing suite says FAILED with exit_code 7"
     is "$(awk -F'\t' '$2 != "ok"' <<<"$rows")" "" "a failed run's row still has every column (empty measurements)"
 else
     skip "failed runs give FAILED rows with exit_code 7" "python3 not installed"
 fi
-is "$(count_matching '^=== end of run [0-9]+: exit status 7 \(FAILED\)$' "$bf"_*.full)" "$small_total" ".full records 'exit status 7 (FAILED)' for every run"
-is "$(count_matching '^fake clomp: failing on purpose$' "$bf"_*.full)" "$small_total" ".full keeps a failed run's output"
+is "$(count_matching '^=== end of run [0-9]+: exit status 7 \(FAILED\)$' "$bf"_*.full)" "$fail_total" ".full records 'exit status 7 (FAILED)' for every run"
+is "$(count_matching '^fake clomp: failing on purpose$' "$bf"_*.full)" "$fail_total" ".full keeps a failed run's output"
 
 # ---- 6. interrupt and resume ----------------------------------------------------------------
 # wait_lines FILE N PID: until FILE has N lines (true), PID ended, or 30 s passed (false).
@@ -726,18 +732,17 @@ is "$(cat "$stop/CLOMP_${host}_1.done")" 1 ".done records the one finished run"
 is "$(grep -vc '^run,' "$stop/CLOMP_${host}_1_key.summary")" 1 "the key summary has that one row"
 file_has "$stop/CLOMP_${host}_1.env" "^---- stopped: .*0\\.5" ".env records the stop and the speedup"
 
-stop2=$(newdir stop-ok)
-log=$root/stop-ok.log
-FAKE_SPEEDUP=1.5 FAKE_LOG=$log drive "${small[@]}" --stop-on-slowdown --out "$stop2" "$fake" 2
-is "$rc $(lines_of "$log")" "0 $small_total" "--stop-on-slowdown with a speedup of 1.5 runs the whole suite"
+# (A speedup above 1 runs the whole suite: the --env gnu suite below, with --stop-on-slowdown.)
 
 # ---- presets, executables, defaults ------------------------------------------------------------
 # --env gnu is the libgomp profile's preset (env/runtimes/libgomp.tsv): its `set` lines, read here
 # with awk, exported into this test's environment are what the runs and the .env must show.
 pre=$(newdir preset)
 elog=$root/preset-env.log
-FAKE_ENV_LOG=$elog drive "${small[@]}" --env gnu --out "$pre" "$fake" 2
+log=$root/stop-ok.log
+FAKE_SPEEDUP=1.5 FAKE_LOG=$log FAKE_ENV_LOG=$elog drive "${small[@]}" --env gnu --stop-on-slowdown --out "$pre" "$fake" 2
 is "$rc" 0 "--env gnu runs the suite"
+is "$rc $(lines_of "$log")" "0 $small_total" "--stop-on-slowdown with a speedup of 1.5 runs the whole suite (this one: --env gnu --stop-on-slowdown)"
 file_has "$pre/CLOMP_${host}_1.env" '^env preset: gnu$' ".env names the preset"
 preset_env() {
     local setting
@@ -760,7 +765,6 @@ saved_binding=$(declare -p OMP_PROC_BIND OMP_PLACES GOMP_CPU_AFFINITY KMP_AFFINI
 unset OMP_PROC_BIND OMP_PLACES GOMP_CPU_AFFINITY KMP_AFFINITY
 bind=$(newdir bind)
 elog=$root/bind-env.log
-one_size=(--quick --max-zone-scale 1 --replicates 1 --calibrate=off)   # 4 mesh runs (+ 3 construct runs)
 FAKE_ENV_LOG=$elog drive "${one_size[@]}" --out "$bind" "$fake" 2
 runs_seen=$(grep -c '^OMP_WAIT_POLICY=' "$elog")
 is "$rc $runs_seen" "0 7" "a suite with its construct runs, nothing bound in the environment: 7 runs"
@@ -782,14 +786,6 @@ is "$(grep -cE '^OMP_(PROC_BIND|PLACES)=' "$elog") $(grep -c '^KMP_AFFINITY=comp
 like "$out" "^   Thread binding: from the environment: KMP_AFFINITY=compact$" "and the header says whose binding it is"
 eval "$saved_binding"
 
-# A bare EXE name is checked as a file in the current directory ([ -x ]) but
-# executed through a PATH search: the suite runs something else, or nothing.
-bare=$(newdir bare)
-cp "$fake" "$bare/fakeclomp"
-log=$root/bare.log
-(cd "$bare" && FAKE_LOG=$log "$driver" "${small[@]}" --out out fakeclomp 2 </dev/null >/dev/null 2>&1)
-is "$(lines_of "$log")" "$small_total" "a bare EXE name in the current directory runs that file"
-
 # MAX_THREADS defaults to the cores; OMP_NUM_THREADS is not the number of cores.
 cpus=$(env -u OMP_NUM_THREADS -u OMP_THREAD_LIMIT nproc)
 env -u OMP_NUM_THREADS -u OMP_THREAD_LIMIT "$driver" --dry-run "${quick[@]}" --out "$usage" "$CLOMP" >"$root/default.out" 2>&1
@@ -798,11 +794,17 @@ default_threads=$(sed -n 's/^Plan: .*(max threads \([0-9]*\),.*/\1/p' "$root/def
 ok $? "by default MAX_THREADS is a core count, 1..$cpus (it is '$default_threads')"
 OMP_NUM_THREADS=1 OMP_THREAD_LIMIT=1 drive --dry-run "${quick[@]}" --out "$usage" "$CLOMP"
 like "$out" "^Plan: .*\\(max threads ${default_threads:-none}," "exported OMP_NUM_THREADS=1 and OMP_THREAD_LIMIT=1 do not change the default MAX_THREADS"
+# A bare EXE name is checked as a file in the current directory ([ -x ]) but
+# executed through a PATH search: the suite runs something else, or nothing.
+# (The same suite has OMP_NUM_THREADS=1 exported: the oversubscription check below.)
+bare=$(newdir bare)
+cp "$fake" "$bare/fakeclomp"
+log=$root/bare.log
+(cd "$bare" && OMP_NUM_THREADS=1 FAKE_LOG=$log "$driver" "${small[@]}" --out out fakeclomp 2 </dev/null >/dev/null 2>&1)
+is "$(lines_of "$log")" "$small_total" "a bare EXE name in the current directory runs that file"
 if [ "${default_threads:-0}" -ge 2 ]; then
-    omp1=$(newdir omp1)
-    OMP_NUM_THREADS=1 drive "${small[@]}" --out "$omp1" "$fake" 2
-    if grep -q 'oversubscribed' "$omp1/CLOMP_${host}_1.env"; then bad=1; else bad=0; fi
-    ok "$bad" "2 threads on $default_threads cores give no oversubscription warning, whatever OMP_NUM_THREADS says"
+    [ -s "$bare/out/CLOMP_${host}_1.env" ] && ! grep -q 'oversubscribed' "$bare/out/CLOMP_${host}_1.env"
+    ok $? "2 threads on $default_threads cores give no oversubscription warning, whatever OMP_NUM_THREADS says (OMP_NUM_THREADS=1)"
 else
     skip "2 threads on 2+ cores give no oversubscription warning" "the driver counts ${default_threads:-no} core(s)"
 fi
@@ -913,7 +915,6 @@ rejected "--replicates 0 exits 2" "--replicates: '0'" "${quick[@]}" --out "$usag
 # ---- 12. the construct runs in the plan ------------------------------------------------------------
 with=$("$driver" --dry-run --calibrate=off --quick --max-zone-scale 10 --replicates 1 --out "$usage" "$CLOMP" 2 </dev/null)
 without=$("$driver" --dry-run "${quick[@]}" --out "$usage" "$CLOMP" 2 </dev/null)
-listing() { grep '^\[' <<<"$1" | sed 's/^\[[0-9]*\/[0-9]*\] //'; }
 n_with=$(listing "$with" | grep -c .)
 is "$(listing "$with" | head -n "$total")" "$(listing "$without")" "by default the plan is the mesh runs --no-constructs plans, in the same order, then more"
 extra=$(listing "$with" | tail -n +$((total + 1)))
@@ -941,15 +942,11 @@ ok $? "--quick gives the construct runs fewer or as many repetitions ($qr agains
 mpi_plan=$(PATH="$fakebin:$PATH" "$driver" --dry-run --quick --max-zone-scale 1 --mpi "mpirun --allow-run-as-root -np 2" "$fake" 2 2>&1)
 like "$mpi_plan" "^Plan: [1-9][0-9]* runs " "an --mpi suite's dry run plans its runs"
 is "$(grep -c '^\[.*--constructs' <<<"$mpi_plan")" 0 "and no construct runs among them"
-# (A suite of one zone size: its mesh runs, then its construct runs.)
-fails=$(newdir construct-fail)
-one_plan=$("$driver" --dry-run "${one_size[@]}" --out "$usage" "$fake" 2 </dev/null)
-n_one=$(listing "$one_plan" | grep -c .)
+# (Section 5's failing suite, of one zone size: its mesh runs, then its construct runs.)
 n_one_constructs=$(listing "$one_plan" | grep -c '^constructs')
-FAKE_RC=7 drive "${one_size[@]}" --out "$fails" "$fake" 2
-is "$(tail -n 1 <<<"$out")" "Suite FAILED: $n_one of $n_one runs FAILED; first: run 1 (key, exit status 7): fake clomp: failing on purpose" \
-    "a failed construct run counts as a failed run like any other: all $n_one runs failed"
-is "$(grep -c ',FAILED,7,' "$fails/CLOMP_${host}_1"_constructs*.summary | awk -F: '{ t += $2 } END { print t }')" "$n_one_constructs" \
+[ "$n_one_constructs" -gt 0 ] && [ "$(tail -n 1 <<<"$fail_out")" = "Suite FAILED: $fail_total of $fail_total runs FAILED; first: run 1 (key, exit status 7): fake clomp: failing on purpose" ]
+ok $? "a failed construct run counts as a failed run like any other: all $fail_total runs failed ($n_one_constructs construct runs among them)"
+is "$(grep -c ',FAILED,7,' "$bf"_constructs*.summary | awk -F: '{ t += $2 } END { print t }')" "$n_one_constructs" \
     "and each failed construct run has its FAILED row in its .summary"
 
 done_testing
