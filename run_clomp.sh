@@ -226,7 +226,8 @@ if [ -n "$resume_id" ]; then
     # The plan (and binary and launcher) must be the ones the suite started with: the manifest's
     # (a suite from before it has one built from what it carries: suite/manifest.sh).
     resume_manifest
-    [ "$(manifest_signature)" = "$(json_str "$(plan_signature)")" ] ||
+    signature=$(manifest_signature 2>&1) || [ $? = 1 ] || die_usage "--resume: ${signature#clomp-write: }"
+    [ "$signature" = "$(plan_signature)" ] ||
         die_usage "--resume: suite $id was started with other parameters (see $base.suite.json); give the same ones"
 else
     claim_new_id "$out_dir" "$host"

@@ -6,15 +6,17 @@
 # Written by plain shell, so a node without python3 leaves it too, and
 # always whole: a new copy renamed over the old (put_file, suite/common.sh),
 # after the suite's settings are taken, before and after every run and at
-# every status line. One member per line, one run per line: --resume keeps
-# the settings as the suite started (manifest_head) and the done runs' lines.
+# every status line. One member per line, one run per line. Read back by its
+# JSON, whatever its layout (clomp-write get/entries/head, suite/manifest_reader.c):
+# --resume keeps the settings as the suite started and the done runs' entries.
 # Sourced by run_clomp.sh.
 #   reads: base, exe, max_threads, time_scale, env_preset, suite_binding, launcher, mpi_launcher,
 #          replicates, auto_pct, auto_cap, auto_minutes, auto_n, auto_at, auto_inserted (suite/replicates.sh),
 #          plan, total_runs, preflight, env_sections, env_slurm_lines, env_offload_line (suite/env_file.sh),
 #          calibration_note (suite/calibrate.sh), have_python (suite/results.sh)
-#   uses:  plan_signature, mpi_launcher_for, construct_options, is_construct_set, is_offload_set, put_file, table_rows
-declare -g base exe max_threads time_scale env_preset suite_binding launcher mpi_launcher replicates
+#   uses:  plan_signature, mpi_launcher_for, construct_options, is_construct_set, is_offload_set, put_file, table_rows,
+#          writer (suite/common.sh find_writer)
+declare -g writer base exe max_threads time_scale env_preset suite_binding launcher mpi_launcher replicates
 declare -g auto_pct auto_cap auto_minutes auto_n auto_inserted total_runs OVERSUBSCRIBED_SET
 declare -g calibration_note env_slurm_lines env_offload_line have_python mpi_given
 declare -ga plan preflight auto_at env_sections launcher_words
@@ -89,20 +91,18 @@ manifest_head() {
 }
 
 # manifest_runs OLD RUNNING: each run's status line: done (its .runs.csv row OK) or failed
-# (FAILED, with its reason: the run just recorded's, else the line OLD, the manifest before,
-# had for it), running (RUNNING) or planned.
+# (FAILED, with its reason: the run just recorded's, else the entry OLD, the manifest before,
+# had for it: "RUN<tab>ENTRY" lines, clomp-write entries), running (RUNNING) or planned.
 manifest_runs() {
     local old=$1 k line st rc secs why record state
     local -A is_done=() old_line=() row=()
     while read -r k; do [ -z "$k" ] || is_done[$k]=1; done <"$base.done"
-    while IFS= read -r line; do
-        [[ $line =~ ^\ \ \ \ \{\"run\":\ ([0-9]+),\ \"status\" ]] && old_line[${BASH_REMATCH[1]}]=${line%,}
-    done <<<"$old"
+    while IFS=$'\t' read -r k line; do [[ ! $k =~ ^[0-9]+$ ]] || old_line[$k]=$line; done <<<"$old"
     while read -r k line; do [ -z "$k" ] || row[$k]=$line; done < <(table_rows "$base.runs.csv" '{ print col("run"), col("status"), col("exit_code"), col("seconds") }')
     for ((k = 1; k <= total_runs; k++)); do
         record=null why=null
         if [ -n "${is_done[$k]-}" ] && [ -n "${old_line[$k]-}" ] && [ "$k" != "${run:-}" ]; then
-            printf '%s' "${old_line[$k]}"
+            printf '    %s' "${old_line[$k]}"
         elif [ -n "${is_done[$k]-}" ]; then
             read -r st rc secs <<<"${row[$k]-}"
             state="done"
@@ -152,10 +152,10 @@ manifest_plan() {
 write_manifest() {
     local file old='' head k status=${2:-running} history='' sep=''
     file=$(manifest_path)
-    if [ -f "$file" ] && [ ! -L "$file" ]; then
-        old=$(cat -- "$file")
-        head=$(sed '/^  "plan": \[$/,$d' <<<"$old")
-        history=$(sed -n 's/^  "history": \[\(.*\)\],$/\1/p' <<<"$old")
+    if [ -f "$file" ] && [ ! -L "$file" ]; then   # read by its JSON (suite/manifest_reader.c)
+        head=$("$writer" head "$file") || return 1
+        old=$("$writer" entries "$file" runs run)
+        history=$("$writer" get "$file" history) history=${history#[} history=${history%]}
     else
         head=$(manifest_head)
     fi
@@ -179,8 +179,9 @@ note_suite_status() {
     write_manifest '' "${2:-running}" "$1"
 }
 
-# manifest_signature: the plan signature the manifest holds (as JSON text: compared with json_str's).
-manifest_signature() { sed -n 's/^  "plan_signature": \(.*\),$/\1/p' "$(manifest_path)" | head -n 1; }
+# manifest_signature: the plan signature the manifest holds (its text; exit 1 without one, 3 with
+# one line on stderr when the file is not a JSON document).
+manifest_signature() { "$writer" get "$(manifest_path)" plan_signature; }
 
 # resume_manifest: --resume of a suite from before the manifest: one built by the results
 # package's converter from what the suite carries (clomp-results manifest --write); without
