@@ -308,6 +308,7 @@ for ((i = 0; ; i++)); do
     run=$((i + 1))
     # From the end of the key runs on: --replicates auto's stage 2 adds target processes (suite/replicates.sh).
     [ "$i" -lt "$last_key_run" ] || auto_replicates_step "$i" || render --between "$base"
+    manifest_plan_cached   # suite/manifest.sh: the plan's manifest entries, made again only when it changed
     [ "$i" -lt "$total_runs" ] || break
     grep -qx "$run" "$base.done" && continue
     IFS='|' read -r set_name policy args <<<"${plan[i]}"

@@ -144,6 +144,15 @@ manifest_plan() {
     done
 }
 
+# manifest_plan_cached: manifest_plan record's lines, made again only when the plan has changed
+# (--replicates auto's stage 2 adds runs): every write of the manifest holds them, and making them
+# costs a few subshells an entry (a 16-run suite's 34 writes once took 5,700 json_str calls).
+# Called in the run loop (the worker's own shell); a write in a subshell before it makes its own.
+manifest_plan_cached() {
+    [ "${manifest_plan_runs-}" = "$total_runs" ] && [ "${manifest_plan_of-}" = "${plan[*]}" ] && return 0
+    manifest_plan_lines=$(manifest_plan record) manifest_plan_runs=$total_runs manifest_plan_of=${plan[*]}
+}
+
 # write_manifest [RUNNING [STATUS [HISTORY_LINE]]]: the manifest rewritten whole: the head as the
 # suite started (the file's own, once there is one), the plan as it is now (--replicates auto adds
 # to it), each run's status (RUNNING: the run in progress), --replicates' decision, the status
@@ -160,9 +169,9 @@ write_manifest() {
         head=$(manifest_head)
     fi
     [ -z "${3:-}" ] || history+="${history:+, }$(json_str "$3")"
+    manifest_plan_cached
     {
-        printf '%s\n  "plan": [\n' "$head"
-        manifest_plan record
+        printf '%s\n  "plan": [\n%s\n' "$head" "$manifest_plan_lines"
         printf '  ],\n  "runs": [\n'
         manifest_runs "$old" "${1:-}"
         printf '  ],\n  "replicates": {"asked": "%s", "planned": %s, "stage2_planned": %s, "stage2_runs": [' \
