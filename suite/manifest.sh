@@ -11,17 +11,17 @@
 # --resume keeps the settings as the suite started and the done runs' entries.
 # Sourced by run_clomp.sh.
 #   reads: base, exe, max_threads, time_scale, env_preset, suite_binding, launcher, mpi_launcher,
-#          replicates, auto_pct, auto_cap, auto_minutes, auto_n, auto_at, auto_inserted (suite/replicates.sh),
+#          replicates, auto_pct, auto_cap, auto_minutes, auto_n, auto_at, auto_inserted, auto_replayed, auto_stop (suite/replicates.sh),
 #          plan, total_runs, preflight, env_sections, env_slurm_lines, env_offload_line (suite/env_file.sh),
 #          calibration_note (suite/calibrate.sh), have_python (suite/results.sh)
 #   uses:  plan_signature, mpi_launcher_for, construct_options, is_construct_set, is_offload_set, put_file, table_rows,
 #          writer (suite/common.sh find_writer)
-declare -g writer base exe max_threads time_scale env_preset suite_binding launcher mpi_launcher replicates
-declare -g auto_pct auto_cap auto_minutes auto_n auto_inserted total_runs OVERSUBSCRIBED_SET
+declare -g writer base id exe max_threads time_scale env_preset suite_binding launcher mpi_launcher replicates
+declare -g auto_pct auto_cap auto_minutes auto_n auto_inserted auto_replayed auto_stop total_runs OVERSUBSCRIBED_SET
 declare -g calibration_note env_slurm_lines env_offload_line have_python mpi_given
 declare -ga plan preflight auto_at env_sections launcher_words
 
-MANIFEST_SCHEMA=clomp-suite-manifest MANIFEST_MAJOR=1 MANIFEST_MINOR=0
+MANIFEST_SCHEMA=clomp-suite-manifest MANIFEST_MAJOR=1 MANIFEST_MINOR=1
 manifest_path() { printf '%s.suite.json\n' "$base"; }
 
 # json_str TEXT: TEXT as a JSON string (RFC 8259: quote, backslash and every
@@ -159,7 +159,7 @@ manifest_plan_cached() {
 # lines so far (+ HISTORY_LINE) and the suite's status (STATUS, default running). Returns 1
 # when the write fails (put_file's message on stderr).
 write_manifest() {
-    local file old='' head k status=${2:-running} history='' sep=''
+    local file old='' head k status=${2:-running} history='' sep='' stop=null
     file=$(manifest_path)
     if [ -f "$file" ] && [ ! -L "$file" ]; then   # read by its JSON (suite/manifest_reader.c)
         head=$("$writer" head "$file") || return 1
@@ -169,6 +169,7 @@ write_manifest() {
         head=$(manifest_head)
     fi
     [ -z "${3:-}" ] || history+="${history:+, }$(json_str "$3")"
+    [ -z "${auto_stop-}" ] || stop=$(json_str "$auto_stop")   # suite/replicates.sh: the stop it said
     manifest_plan_cached
     {
         printf '%s\n  "plan": [\n%s\n' "$head" "$manifest_plan_lines"
@@ -176,8 +177,13 @@ write_manifest() {
         manifest_runs "$old" "${1:-}"
         printf '  ],\n  "replicates": {"asked": "%s", "planned": %s, "stage2_planned": %s, "stage2_runs": [' \
             "${auto_pct:+auto}${auto_pct:-fixed}" "$(json_num "$replicates")" "$(json_num "${auto_n:-0}")"
-        for ((k = 0; k < ${auto_inserted:-0}; k++)); do printf '%s%s' "$sep" "${auto_at[k]}"; sep=', '; done
-        printf ']},\n  "history": [%s],\n  "status": "%s"\n}\n' "$history" "$status"
+        # Those inserted, or on --resume those the suite had inserted before, until replayed.
+        for ((k = 0; k < (auto_inserted > auto_replayed ? auto_inserted : auto_replayed); k++)); do printf '%s%s' "$sep" "${auto_at[k]}"; sep=', '; done
+        printf '], "stage2_at": ['
+        sep=''
+        for k in ${auto_at[@]+"${auto_at[@]}"}; do printf '%s%s' "$sep" "$k"; sep=', '; done
+        printf '], "stop": %s},\n' "$stop"
+        printf '  "history": [%s],\n  "status": "%s"\n}\n' "$history" "$status"
     } | put_file "$file"
 }
 
@@ -188,9 +194,16 @@ note_suite_status() {
     write_manifest '' "${2:-running}" "$1"
 }
 
-# manifest_signature: the plan signature the manifest holds (its text; exit 1 without one, 3 with
-# one line on stderr when the file is not a JSON document).
-manifest_signature() { "$writer" get "$(manifest_path)" plan_signature; }
+# check_resume_plan: --resume only with the plan (and binary and launcher) the suite started with:
+# the signature its manifest holds (built first for a suite from before it: resume_manifest), read
+# by its JSON; else exit 2 with one line.
+check_resume_plan() {
+    local signature
+    resume_manifest
+    signature=$("$writer" get "$(manifest_path)" plan_signature 2>&1) || [ $? = 1 ] || die_usage "--resume: ${signature#clomp-write: }"
+    [ "$signature" = "$(plan_signature)" ] ||
+        die_usage "--resume: suite $id was started with other parameters (see $base.suite.json); give the same ones"
+}
 
 # resume_manifest: --resume of a suite from before the manifest: one built by the results
 # package's converter from what the suite carries (clomp-results manifest --write); without

@@ -159,4 +159,38 @@ PYTHON
     like "$(cat "$root/brute.out")" "^[0-9]{4,} checked, 0 wrong$" "every answer of get, entries and head, and every refusal, is json.loads' ($(head -n 1 "$root/brute.out"))"
 fi
 
+# ---- 3. the driver: a manifest laid out anew is read the same -------------------------------
+# A stand-in clomp: every run succeeds at once, but run 3 fails (exit 7, a reason on stderr) once told to.
+fake=$root/fakeclomp
+cat >"$fake" <<'FAKE'
+#!/usr/bin/env bash
+case ${1-} in
+    --version) echo "fake clomp 0.0 (a test stand-in)"; exit 0 ;;
+    --help) echo "  --csv=FILE  (a test stand-in)"; exit 0 ;;
+    --list-*) exec "$CLOMP" "$1" ;;
+esac
+[[ ! -e ${0%/*}/fail || $* != *.run3.json* ]] || { echo "fake clomp: failing on purpose" >&2; exit 7; }
+echo "fake clomp $*"
+FAKE
+chmod +x "$fake"
+quick=(--quick --max-zone-scale 1 --replicates 2 --no-constructs --no-plots --calibrate=off)
+host=$(uname -n)
+host=${host%%.*}
+if ! command -v python3 >/dev/null 2>&1; then
+    skip "a manifest laid out anew resumes" "python3 not installed (it lays the manifest out anew)"
+else
+    "$top/run_clomp.sh" "${quick[@]}" --out "$root/s" "$fake" 2 </dev/null >/dev/null 2>&1
+    base=$root/s/CLOMP_${host}_1
+    # Run 3 again: failing this time; the manifest re-laid out (indent 4, members' order kept) first.
+    grep -vx 3 "$base.done" >"$root/done" && cat "$root/done" >"$base.done"
+    python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); d["settings"]["host"] = "laid out anew"
+open(sys.argv[1], "w").write(json.dumps(d, indent=4))' "$base.suite.json"
+    : >"$root/fail"
+    out=$(CLOMP=$CLOMP "$top/run_clomp.sh" "${quick[@]}" --out "$root/s" --resume 1 "$fake" 2 </dev/null 2>"$root/resume.err")
+    is "$? $(tail -n 1 <<<"$out")" "1 Suite FAILED: 1 of $(grep -c . "$base.done") runs FAILED; first: run 3 (key, exit status 7): fake clomp: failing on purpose" \
+        "--resume reads the plan signature of a manifest laid out anew, and the Suite FAILED line the reason it recorded"
+    is "$("$writer" get "$base.suite.json" settings.host) $(python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["runs"][2]["status"])' "$base.suite.json")" \
+        "laid out anew failed" "the settings are kept as the manifest held them, and run 3 is failed"
+fi
+
 done_testing
