@@ -1,9 +1,6 @@
-/* The suite manifest read back by its JSON (suite/manifest_reader.h): --resume's signature and
- * the head it keeps, the runs' previous entries, a failed run's reason. The driver once read it by
- * its line layout (sed on `  "plan": [`); a manifest another writer laid out differently (the
- * results package's converter, an editor) read so gave a wrong head or none. Here the whole file is
- * checked to be one JSON document (RFC 8259) before anything is answered, and read whatever its
- * layout; a value kept is copied token for token (strings and numbers as they are written). */
+/* The suite manifest read back by its JSON (suite/manifest_reader.h), whatever its layout (the
+ * driver once read it by lines: sed on `  "plan": [`). The whole file is checked to be one JSON
+ * document (RFC 8259) before anything is answered; a value kept is copied token for token. */
 #define _POSIX_C_SOURCE 200809L
 #include <ctype.h>
 #include <errno.h>
@@ -101,7 +98,7 @@ static const char *skip_number(struct doc *d, const char *p)
 }
 
 /* Past the value at P (after any white space), or NULL (d->error says why). */
-static const char *skip_value(struct doc *d, const char *p, int depth)
+static const char *skip_value(struct doc *d, const char *p, int depth) // NOLINT(misc-no-recursion): nesting, at most 64 deep
 {
     p = ws(p);
     if (depth > MAX_DEPTH)
@@ -115,19 +112,15 @@ static const char *skip_value(struct doc *d, const char *p, int depth)
             return p + 1;
         for (;;) {
             if (close == '}') {
-                if (*p != '"')
+                if (*p != '"' || (p = skip_string(d, p)) == NULL)   /* a bad name's own error comes first */
                     return fail_at(d, p, "a member without a quoted name");
-                if ((p = skip_string(d, p)) == NULL)
-                    return NULL;
-                p = ws(p);
-                if (*p != ':')
+                if (*(p = ws(p)) != ':')
                     return fail_at(d, p, "a member name without its ':'");
                 p++;
             }
             if ((p = skip_value(d, p, depth + 1)) == NULL)
                 return NULL;
-            p = ws(p);
-            if (*p == close)
+            if (*(p = ws(p)) == close)
                 return p + 1;
             if (*p != ',')
                 return fail_at(d, p, close == '}' ? "an object without ',' or '}' here" : "an array without ',' or ']' here");
@@ -156,17 +149,15 @@ static int load(struct doc *d, const char *file)
     if (fd < 0)
         return say_bad(d, errno == ELOOP ? "a symbolic link: not read (refused)" : strerror(errno));
     struct stat st;
-    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || st.st_size > MAX_BYTES) {
-        close(fd);
-        return say_bad(d, "not a regular file of at most 64 MiB: not read (refused)");
-    }
-    d->text = malloc((size_t)st.st_size + 1);
+    int refused = fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || st.st_size > MAX_BYTES;
+    d->text = refused ? NULL : calloc((size_t)st.st_size + 1, 1);
     size_t have = 0;
     for (ssize_t got = 1; d->text != NULL && got > 0 && have < (size_t)st.st_size; have += got > 0 ? (size_t)got : 0)
         got = read(fd, d->text + have, (size_t)st.st_size - have);
     close(fd);
-    if (d->text == NULL || have != (size_t)st.st_size)
-        return say_bad(d, d->text == NULL ? "out of memory" : "could not be read whole");
+    if (refused || d->text == NULL || have != (size_t)st.st_size)
+        return say_bad(d, refused ? "not a regular file of at most 64 MiB: not read (refused)"
+                          : d->text == NULL ? "out of memory" : "could not be read whole");
     d->text[have] = '\0';
     if (memchr(d->text, '\0', have) != NULL)
         return say_bad(d, "holds a NUL byte: not a JSON document");
@@ -189,21 +180,11 @@ static unsigned hex4(const char *p)
 
 static void put_utf8(FILE *out, unsigned cp)
 {
-    if (cp < 0x80) {
-        putc((int)cp, out);
-    } else if (cp < 0x800) {
-        putc((int)(0xc0 | cp >> 6), out);
-        putc((int)(0x80 | (cp & 0x3f)), out);
-    } else if (cp < 0x10000) {
-        putc((int)(0xe0 | cp >> 12), out);
-        putc((int)(0x80 | (cp >> 6 & 0x3f)), out);
-        putc((int)(0x80 | (cp & 0x3f)), out);
-    } else {
-        putc((int)(0xf0 | cp >> 18), out);
-        putc((int)(0x80 | (cp >> 12 & 0x3f)), out);
-        putc((int)(0x80 | (cp >> 6 & 0x3f)), out);
-        putc((int)(0x80 | (cp & 0x3f)), out);
-    }
+    int more = cp < 0x80 ? 0 : cp < 0x800 ? 1 : cp < 0x10000 ? 2 : 3;   /* continuation bytes */
+    static const unsigned lead[] = {0x00, 0xc0, 0xe0, 0xf0};
+    putc((int)(lead[more] | cp >> (6 * more)), out);
+    for (int k = more - 1; k >= 0; k--)
+        putc((int)(0x80 | (cp >> (6 * k) & 0x3f)), out);
 }
 
 /* The text of the (checked) string at P, escapes decoded to UTF-8; -1 at a \u0000, else 0. */
@@ -279,9 +260,8 @@ static int value_is(struct doc *d, const char *p, const char *want)
     return same;
 }
 
-/* The first item of the object or array at P (past its bracket), or NULL when it is empty; the
- * next one after the item at P, or NULL after the last. For an object, the item is the member's
- * name (its value: member_value). */
+/* The first item of the object or array at P, or NULL when empty; the next after ITEM, or NULL
+ * after the last. An object's item is a member's name (its value: member_value). */
 static const char *first_item(const char *p)
 {
     p = ws(p + 1);
@@ -324,10 +304,9 @@ static const char *step(struct doc *d, const char *p, const char *segment)
     if (equals != NULL)
         snprintf(name, sizeof name, "%.*s", (int)(equals - segment), segment);
     long k = 0;
-    for (const char *item = first_item(p); item != NULL; item = next_item(d, item, 0), k++) {
+    for (const char *item = first_item(p); item != NULL; item = next_item(d, item, 0), k++)
         if (equals == NULL ? k == index : member(d, item, name) != NULL && value_is(d, member(d, item, name), equals + 1))
             return item;
-    }
     return NULL;
 }
 
@@ -340,8 +319,7 @@ static const char *at_path(struct doc *d, const char *path)
         size_t n = strcspn(path, ".");
         if (n >= sizeof segment)
             return NULL;
-        memcpy(segment, path, n);
-        segment[n] = '\0';
+        snprintf(segment, sizeof segment, "%.*s", (int)n, path);
         path += n + (path[n] == '.');
         p = step(d, p, segment);
     }
@@ -353,8 +331,7 @@ int manifest_get(const char *file, const char *path)
     struct doc d;
     int status = load(&d, file);
     const char *p = status == READ_FOUND ? at_path(&d, path) : NULL;
-    if (status == READ_FOUND && p == NULL)
-        status = READ_ABSENT;
+    status = status == READ_FOUND && p == NULL ? READ_ABSENT : status;
     char *text = NULL;
     size_t size = 0;
     FILE *mem = p == NULL ? NULL : open_memstream(&text, &size);
@@ -376,16 +353,13 @@ int manifest_entries(const char *file, const char *path, const char *key)
     struct doc d;
     int status = load(&d, file);
     const char *p = status == READ_FOUND ? at_path(&d, path) : NULL;
-    if (status == READ_FOUND && p == NULL)
-        status = READ_ABSENT;
-    else if (p != NULL && *p != '[')
+    status = status == READ_FOUND && p == NULL ? READ_ABSENT : status;
+    if (p != NULL && *p != '[')
         status = say_bad(&d, "the value asked for is not an array");
     else if (p != NULL) {
         for (const char *item = first_item(p); item != NULL; item = next_item(&d, item, 0)) {
             const char *k = key == NULL ? NULL : member(&d, item, key);
-            if (k != NULL && *k != '"')
-                put_compact(stdout, k, skip_value(&d, k, 0));
-            else if (k != NULL && put_string(stdout, k) != 0)
+            if (k != NULL && put_value(stdout, &d, k) != 0)
                 status = READ_BAD;
             if (key != NULL)
                 putchar('\t');
