@@ -226,11 +226,8 @@ if [ -n "$resume_id" ]; then
     if [ ! -f "$base.env" ] || [ ! -f "$base.done" ]; then die_usage "--resume: no suite $id in $out_dir"; fi
     refuse_links "$out_dir" "CLOMP_${host}_${id}"   # suite/common.sh
     lock_suite
-    # The plan (and binary and launcher) must be the ones the suite started with: the manifest's
-    # (a suite from before it has one built from what it carries: suite/manifest.sh).
-    resume_manifest
-    [ "$(manifest_signature)" = "$(json_str "$(plan_signature)")" ] ||
-        die_usage "--resume: suite $id was started with other parameters (see $base.suite.json); give the same ones"
+    check_resume_plan   # suite/manifest.sh: the plan the suite started with, as its manifest says
+    auto_resume   # suite/replicates.sh: --replicates auto's decision as recorded, before the manifest is written again
 else
     claim_new_id "$out_dir" "$host"
     lock_suite
@@ -310,6 +307,7 @@ for ((i = 0; ; i++)); do
     run=$((i + 1))
     # From the end of the key runs on: --replicates auto's stage 2 adds target processes (suite/replicates.sh).
     [ "$i" -lt "$last_key_run" ] || auto_replicates_step "$i" || render --between "$base"
+    manifest_plan_cached   # suite/manifest.sh: the plan's manifest entries, made again only when it changed
     [ "$i" -lt "$total_runs" ] || break
     grep -qx "$run" "$base.done" && continue
     IFS='|' read -r set_name policy args <<<"${plan[i]}"

@@ -16,6 +16,10 @@
  *       refused; a FIFO cannot block the open) and checked to be a regular
  *       file (fstat) before a byte is written; fsynced.
  *
+ *   clomp-write get FILE PATH, entries FILE PATH [KEY], head FILE: the suite
+ *       manifest read back by its JSON, whatever its layout (suite/manifest_reader.h:
+ *       exit 1 absent, 3 not a JSON document).
+ *
  * Exit 0 written; 1 refused or a write failed (one line on stderr:
  * "clomp-write: FILE: WHY", with the system's words, e.g. "No space left on
  * device"; a temporary file is removed and FILE left as it was); 2 usage. */
@@ -28,6 +32,8 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+
+#include "manifest_reader.h"
 
 static int fail(const char *file, const char *why)
 {
@@ -157,7 +163,15 @@ int main(int argc, char **argv)
         return replace(argv[2]);
     if (argc == 3 && strcmp(argv[1], "append") == 0)
         return append(argv[2]);
+    if (argc == 4 && strcmp(argv[1], "get") == 0)
+        return manifest_get(argv[2], argv[3]);
+    if ((argc == 4 || argc == 5) && strcmp(argv[1], "entries") == 0)
+        return manifest_entries(argv[2], argv[3], argc == 5 ? argv[4] : NULL);
+    if (argc == 3 && strcmp(argv[1], "head") == 0)
+        return manifest_head(argv[2]);
     fprintf(stderr, "usage: clomp-write replace|append FILE   (standard input written as FILE or appended to it;\n"
-                    "       never through a link: suite/clomp_write.c)\n");
+                    "       never through a link: suite/clomp_write.c)\n"
+                    "       clomp-write get FILE PATH | entries FILE PATH [KEY] | head FILE   (the suite manifest\n"
+                    "       read by its JSON: suite/manifest_reader.h)\n");
     return 2;
 }

@@ -6,20 +6,22 @@
 # Written by plain shell, so a node without python3 leaves it too, and
 # always whole: a new copy renamed over the old (put_file, suite/common.sh),
 # after the suite's settings are taken, before and after every run and at
-# every status line. One member per line, one run per line: --resume keeps
-# the settings as the suite started (manifest_head) and the done runs' lines.
+# every status line. One member per line, one run per line. Read back by its
+# JSON, whatever its layout (clomp-write get/entries/head, suite/manifest_reader.c):
+# --resume keeps the settings as the suite started and the done runs' entries.
 # Sourced by run_clomp.sh.
 #   reads: base, exe, max_threads, time_scale, env_preset, suite_binding, launcher, mpi_launcher,
-#          replicates, auto_pct, auto_cap, auto_minutes, auto_n, auto_at, auto_inserted (suite/replicates.sh),
+#          replicates, auto_pct, auto_cap, auto_minutes, auto_n, auto_at, auto_inserted, auto_replayed, auto_stop (suite/replicates.sh),
 #          plan, total_runs, preflight, env_sections, env_slurm_lines, env_offload_line (suite/env_file.sh),
 #          calibration_note (suite/calibrate.sh), have_python (suite/results.sh)
-#   uses:  plan_signature, mpi_launcher_for, construct_options, is_construct_set, is_offload_set, put_file, table_rows
-declare -g base exe max_threads time_scale env_preset suite_binding launcher mpi_launcher replicates
-declare -g auto_pct auto_cap auto_minutes auto_n auto_inserted total_runs OVERSUBSCRIBED_SET
+#   uses:  plan_signature, mpi_launcher_for, construct_options, is_construct_set, is_offload_set, put_file, table_rows,
+#          writer (suite/common.sh find_writer)
+declare -g writer base id exe max_threads time_scale env_preset suite_binding launcher mpi_launcher replicates
+declare -g auto_pct auto_cap auto_minutes auto_n auto_inserted auto_replayed auto_stop total_runs OVERSUBSCRIBED_SET
 declare -g calibration_note env_slurm_lines env_offload_line have_python mpi_given
 declare -ga plan preflight auto_at env_sections launcher_words
 
-MANIFEST_SCHEMA=clomp-suite-manifest MANIFEST_MAJOR=1 MANIFEST_MINOR=0
+MANIFEST_SCHEMA=clomp-suite-manifest MANIFEST_MAJOR=1 MANIFEST_MINOR=1
 manifest_path() { printf '%s.suite.json\n' "$base"; }
 
 # json_str_in VAR TEXT: VAR set to TEXT as a JSON string (RFC 8259: quote, backslash
@@ -102,20 +104,18 @@ manifest_head() {
 }
 
 # manifest_runs OLD RUNNING: each run's status line: done (its .runs.csv row OK) or failed
-# (FAILED, with its reason: the run just recorded's, else the line OLD, the manifest before,
-# had for it), running (RUNNING) or planned.
+# (FAILED, with its reason: the run just recorded's, else the entry OLD, the manifest before,
+# had for it: "RUN<tab>ENTRY" lines, clomp-write entries), running (RUNNING) or planned.
 manifest_runs() {
     local old=$1 k line st rc secs why record state rc_j secs_j
     local -A is_done=() old_line=() row=()
     while read -r k; do [ -z "$k" ] || is_done[$k]=1; done <"$base.done"
-    while IFS= read -r line; do
-        [[ $line =~ ^\ \ \ \ \{\"run\":\ ([0-9]+),\ \"status\" ]] && old_line[${BASH_REMATCH[1]}]=${line%,}
-    done <<<"$old"
+    while IFS=$'\t' read -r k line; do [[ ! $k =~ ^[0-9]+$ ]] || old_line[$k]=$line; done <<<"$old"
     while read -r k line; do [ -z "$k" ] || row[$k]=$line; done < <(table_rows "$base.runs.csv" '{ print col("run"), col("status"), col("exit_code"), col("seconds") }')
     for ((k = 1; k <= total_runs; k++)); do
         record=null why=null
         if [ -n "${is_done[$k]-}" ] && [ -n "${old_line[$k]-}" ] && [ "$k" != "${run:-}" ]; then
-            printf '%s' "${old_line[$k]}"
+            printf '    %s' "${old_line[$k]}"
         elif [ -n "${is_done[$k]-}" ]; then
             read -r st rc secs <<<"${row[$k]-}"
             state="done"
@@ -165,31 +165,46 @@ manifest_plan() {
     done
 }
 
+# manifest_plan_cached: manifest_plan record's lines, made again only when the plan has changed
+# (--replicates auto's stage 2 adds runs): every write of the manifest holds them, and making them
+# costs a few subshells an entry (a 16-run suite's 34 writes once took 5,700 json_str calls).
+# Called in the run loop (the worker's own shell); a write in a subshell before it makes its own.
+manifest_plan_cached() {
+    [ "${manifest_plan_runs-}" = "$total_runs" ] && [ "${manifest_plan_of-}" = "${plan[*]}" ] && return 0
+    manifest_plan_lines=$(manifest_plan record) manifest_plan_runs=$total_runs manifest_plan_of=${plan[*]}
+}
+
 # write_manifest [RUNNING [STATUS [HISTORY_LINE]]]: the manifest rewritten whole: the head as the
 # suite started (the file's own, once there is one), the plan as it is now (--replicates auto adds
 # to it), each run's status (RUNNING: the run in progress), --replicates' decision, the status
 # lines so far (+ HISTORY_LINE) and the suite's status (STATUS, default running). Returns 1
 # when the write fails (put_file's message on stderr).
 write_manifest() {
-    local file old='' head k status=${2:-running} history='' sep=''
+    local file old='' head k status=${2:-running} history='' sep='' stop=null
     file=$(manifest_path)
-    if [ -f "$file" ] && [ ! -L "$file" ]; then
-        old=$(cat -- "$file")
-        head=$(sed '/^  "plan": \[$/,$d' <<<"$old")
-        history=$(sed -n 's/^  "history": \[\(.*\)\],$/\1/p' <<<"$old")
+    if [ -f "$file" ] && [ ! -L "$file" ]; then   # read by its JSON (suite/manifest_reader.c)
+        head=$("$writer" head "$file") || return 1
+        old=$("$writer" entries "$file" runs run)
+        history=$("$writer" get "$file" history) history=${history#[} history=${history%]}
     else
         head=$(manifest_head)
     fi
     [ -z "${3:-}" ] || history+="${history:+, }$(json_str "$3")"
+    [ -z "${auto_stop-}" ] || stop=$(json_str "$auto_stop")   # suite/replicates.sh: the stop it said
+    manifest_plan_cached
     {
-        printf '%s\n  "plan": [\n' "$head"
-        manifest_plan record
+        printf '%s\n  "plan": [\n%s\n' "$head" "$manifest_plan_lines"
         printf '  ],\n  "runs": [\n'
         manifest_runs "$old" "${1:-}"
         printf '  ],\n  "replicates": {"asked": "%s", "planned": %s, "stage2_planned": %s, "stage2_runs": [' \
             "${auto_pct:+auto}${auto_pct:-fixed}" "$(json_num "$replicates")" "$(json_num "${auto_n:-0}")"
-        for ((k = 0; k < ${auto_inserted:-0}; k++)); do printf '%s%s' "$sep" "${auto_at[k]}"; sep=', '; done
-        printf ']},\n  "history": [%s],\n  "status": "%s"\n}\n' "$history" "$status"
+        # Those inserted, or on --resume those the suite had inserted before, until replayed.
+        for ((k = 0; k < (auto_inserted > auto_replayed ? auto_inserted : auto_replayed); k++)); do printf '%s%s' "$sep" "${auto_at[k]}"; sep=', '; done
+        printf '], "stage2_at": ['
+        sep=''
+        for k in ${auto_at[@]+"${auto_at[@]}"}; do printf '%s%s' "$sep" "$k"; sep=', '; done
+        printf '], "stop": %s},\n' "$stop"
+        printf '  "history": [%s],\n  "status": "%s"\n}\n' "$history" "$status"
     } | put_file "$file"
 }
 
@@ -200,8 +215,16 @@ note_suite_status() {
     write_manifest '' "${2:-running}" "$1"
 }
 
-# manifest_signature: the plan signature the manifest holds (as JSON text: compared with json_str's).
-manifest_signature() { sed -n 's/^  "plan_signature": \(.*\),$/\1/p' "$(manifest_path)" | head -n 1; }
+# check_resume_plan: --resume only with the plan (and binary and launcher) the suite started with:
+# the signature its manifest holds (built first for a suite from before it: resume_manifest), read
+# by its JSON; else exit 2 with one line.
+check_resume_plan() {
+    local signature
+    resume_manifest
+    signature=$("$writer" get "$(manifest_path)" plan_signature 2>&1) || [ $? = 1 ] || die_usage "--resume: ${signature#clomp-write: }"
+    [ "$signature" = "$(plan_signature)" ] ||
+        die_usage "--resume: suite $id was started with other parameters (see $base.suite.json); give the same ones"
+}
 
 # resume_manifest: --resume of a suite from before the manifest: one built by the results
 # package's converter from what the suite carries (clomp-results manifest --write); without

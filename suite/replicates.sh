@@ -11,19 +11,20 @@
 # interval of that many processes does, which a rule that stops on the interval
 # it reports does not. MINUTES since the suite (or its resume) started stops
 # stage 2 early, and says so. The decision, each stage-2 process (with its run
-# number) and the stop go to <base>.env, so that --resume replays the same
-# plan (and the results package's loader rebuilds it: with_auto_replicates).
+# number) and the stop are said in <base>.env (the log) and recorded in the
+# manifest's replicates member (suite/manifest.sh), which --resume reads back
+# to replay the same plan (and the results package's loader rebuilds it).
 # Sourced by run_clomp.sh; reads its settings, declared here and assigned there
 # before any function below runs:
-#   reads: base, plan, total_runs, last_key_run, start_epoch (run_clomp.sh); stats_helper (suite/common.sh);
-#          figure_rows (suite/catalogue.sh)
-#   sets:  replicates, auto_pct, auto_cap, auto_minutes (parse_replicates); plan, total_runs,
-#          auto_n, auto_at, auto_inserted, auto_finished (auto_replicates_step)
-declare -g base last_key_run start_epoch
+#   reads: base, plan, total_runs, last_key_run, start_epoch (run_clomp.sh); stats_helper, writer (suite/common.sh);
+#          figure_rows (suite/catalogue.sh); manifest_path (suite/manifest.sh)
+#   sets:  replicates, auto_pct, auto_cap, auto_minutes (parse_replicates); auto_n, auto_at,
+#          auto_replayed, auto_stop, auto_decided (auto_resume); plan, total_runs, auto_inserted, auto_finished (auto_replicates_step)
+declare -g base last_key_run start_epoch writer
 
 AUTO_START=6            # the pilot: the fewest processes with a 95% interval of the median
 AUTO_FLOOR=0.1          # us: the widest interval wanted for a figure in us
-auto_pct='' auto_cap='' auto_minutes='' auto_inserted=0 auto_n=0 auto_finished=0 auto_at=()
+auto_pct='' auto_cap='' auto_minutes='' auto_inserted=0 auto_n=0 auto_finished=0 auto_at=() auto_stop='' auto_replayed=0 auto_decided=0
 
 # auto_figures: the figures that must be tight, one "measurement key|clomp CSV column|label|floor" a
 # line (the 0.1 us floor for a figure in us, none for another unit): the catalogue's replicates set
@@ -84,22 +85,44 @@ stats_field() {
     [[ $1 =~ \"$2\":\ ([^,}]*) ]] && printf '%s\n' "${BASH_REMATCH[1]}"
 }
 
+# auto_recorded: what the suite recorded before a --resume, read from the manifest's replicates
+# member by its JSON (clomp-write get): stage 2's size and runs (auto_n, auto_at), how many of them
+# ran (auto_replayed) and the stop said (auto_stop). A manifest from before stage2_at (1.0, or
+# converted from an old suite) has them only in .env's lines, read as they were. Returns 1 when
+# nothing was decided yet.
+auto_recorded() {
+    local file at line
+    local -a ran
+    file=$(manifest_path)
+    if at=$("$writer" get "$file" replicates.stage2_at 2>/dev/null); then
+        [ "$at" != '[]' ] || return 1
+        auto_n=$("$writer" get "$file" replicates.stage2_planned) line=$("$writer" get "$file" replicates.stage2_runs)
+        line=${line//[][,]/} auto_stop=$("$writer" get "$file" replicates.stop)
+        read -r -a auto_at <<<"${at//[][,]/}"
+        read -r -a ran <<<"$line"
+        auto_replayed=${#ran[@]} line="$file's replicates member"
+    else
+        line=$(grep -m 1 '^replicates auto: stage 2: ' "$base.env") || return 1
+        auto_n=${line#replicates auto: stage 2: } at=${line#* at runs }
+        auto_n=${auto_n%% *}
+        read -r -a auto_at <<<"${at%%;*}"
+        auto_replayed=$(grep -c '^replicates auto: stage-2 process ' "$base.env")
+        auto_stop=$(sed -n '/^replicates auto: stopped/,/^[^ ]/p' "$base.env" | grep -v '^---- ')
+        line="$base.env's 'replicates auto: stage 2:' line"
+    fi
+    [[ $auto_n =~ ^[0-9]{1,4}$ && ${#auto_at[@]} = "$auto_n" && " ${auto_at[*]} " =~ ^(\ [0-9]{1,9})*\ $ ]] ||
+        die_usage "--resume: $line is not N processes at N run numbers"
+}
+# auto_resume: on --resume, before the manifest is written again, the decision recorded.
+auto_resume() { [ -z "$auto_pct" ] || ! auto_recorded || auto_decided=1; }
+
 # auto_decide I: at the end of the key runs (I = last_key_run): stage 2's size from the pilot
 # (the target runs numbered <= I), and where its processes go: spread through the runs after
-# the key runs, the first right after them. Said, and recorded in <base>.env; a resumed
-# suite reads the recorded decision instead.
+# the key runs, the first right after them. Said, and recorded (<base>.env, the manifest); a
+# resumed suite has read the recorded decision instead (auto_resume).
 auto_decide() {
-    local i=$1 recorded helper figure key col label floor json n pilot rest k how lines=''
-    recorded=$(grep -m 1 '^replicates auto: stage 2: ' "$base.env")
-    if [ -n "$recorded" ]; then
-        auto_n=${recorded#replicates auto: stage 2: }
-        auto_n=${auto_n%% *}
-        recorded=${recorded#* at runs }
-        read -r -a auto_at <<<"${recorded%%;*}"
-        [[ $auto_n =~ ^[0-9]{1,4}$ && ${#auto_at[@]} = "$auto_n" && " ${auto_at[*]} " =~ ^(\ [0-9]{1,9})*\ $ ]] ||
-            die_usage "--resume: $base.env's 'replicates auto: stage 2:' line is not N processes at N run numbers"
-        return 0
-    fi
+    local i=$1 helper figure key col label floor json n pilot rest k how lines=''
+    [ "$auto_decided" = 0 ] || return 0
     auto_n=0 pilot=$replicates   # the pilot planned, where clomp-stats cannot count it
     local -a figures=()
     if helper=$(stats_helper); then
@@ -173,10 +196,8 @@ auto_finish() {
     elif [ -z "$wide" ]; then why="${why:+$why; }every key figure's 95% interval is within +-${auto_pct}% and +-$AUTO_FLOOR us"
     else why="${why:+$why; }still wide: $wide"
     fi
-    {
-        echo "replicates auto: stopped after $processes processes (stage 2: runs ${runs:-none}; the pilot's left out): $why"
-        printf '%s' "$lines"
-    } | tee -a "$base.env"
+    auto_stop="replicates auto: stopped after $processes processes (stage 2: runs ${runs:-none}; the pilot's left out): $why"$'\n'$lines
+    printf '%s' "$auto_stop" | tee -a "$base.env"
 }
 
 # auto_replicates_step I: called at every plan index I from the end of the key runs on
@@ -184,7 +205,7 @@ auto_finish() {
 # (without auto: at I = last_key_run). With auto: the decision at I = last_key_run; a
 # stage-2 process inserted at I where one is planned (returns 0); the stop after the
 # last one ran, or when the time cap is reached (returns 1). --resume replays what
-# <base>.env recorded: the decision, the processes inserted, the stop.
+# the suite recorded (auto_recorded): the decision, the processes inserted, the stop.
 auto_replicates_step() {
     local i=$1
     if [ -z "$auto_pct" ]; then
@@ -194,9 +215,9 @@ auto_replicates_step() {
     [ "$auto_finished" = 0 ] || return 0
     [ "$i" -ne "$last_key_run" ] || auto_decide "$i"
     if [ "$auto_inserted" -lt "$auto_n" ] && [ $((i + 1)) -eq "${auto_at[auto_inserted]}" ]; then
-        if [ "$auto_inserted" -lt "$(grep -c '^replicates auto: stage-2 process ' "$base.env")" ]; then
+        if [ "$auto_inserted" -lt "$auto_replayed" ]; then
             auto_insert "$i"
-        elif grep -q '^replicates auto: stopped' "$base.env"; then
+        elif [ -n "$auto_stop" ]; then
             auto_replay_stop
             return 1
         elif [ $(($(date +%s) - start_epoch)) -ge $((auto_minutes * 60)) ]; then
@@ -209,11 +230,11 @@ auto_replicates_step() {
         return 0
     fi
     [ "$auto_inserted" -eq "$auto_n" ] && [ "$i" -eq "${auto_at[auto_n - 1]}" ] || return 0
-    if grep -q '^replicates auto: stopped' "$base.env"; then auto_replay_stop; else auto_finish ''; fi
+    if [ -n "$auto_stop" ]; then auto_replay_stop; else auto_finish ''; fi
     return 1
 }
 
 auto_replay_stop() {  # the stop a resumed suite recorded before, said again
     auto_finished=1
-    sed -n '/^replicates auto: stopped/,/^[^ ]/p' "$base.env" | grep -v '^---- '
+    printf '%s\n' "${auto_stop%$'\n'}"
 }

@@ -12,7 +12,7 @@
 #   uses:  is_construct_set (suite/plan.sh), record_tables (suite/results.sh),
 #          table_rows, put_file, add_to_file, printable (suite/common.sh), note_suite_status (suite/manifest.sh)
 # Declared here; run_clomp.sh assigns them before any function below runs:
-declare -g base id out_dir host resume_id stop_flag run set_name status rc reason seconds policy tmp full summary run_csv total_runs
+declare -g writer base id out_dir host resume_id stop_flag run set_name status rc reason seconds policy tmp full summary run_csv total_runs
 declare -ga orig_args cmd
 
 # Who holds a suite: "PID HOST SINCE PGID" (PGID: the run in progress, or -),
@@ -288,17 +288,16 @@ record_run() {
 }
 
 # first_failure: how many runs FAILED, and why the first did, from the
-# driver's records: <base>.runs.csv (by column name) and the reasons in
-# .env ("---- run K FAILED (SET, exit status RC): REASON"; a run that ran
-# again on --resume has its latest). Nothing when no run failed, else one line:
+# driver's records: <base>.runs.csv (by column name) and the runs' reasons in
+# the manifest (its JSON read by clomp-write get: .env is a log, never read
+# back). Nothing when no run failed, else one line:
 #   F of N runs FAILED; first: run K (SET, exit status RC): REASON
 first_failure() {
     local failed run set_name rc reason
     failed=$(table_rows "$base.runs.csv" 'col("status") == "FAILED" { print col("run") "\t" col("set") "\t" col("exit_code") }' | sort -n)
     [ -n "$failed" ] || return 0
     IFS=$'\t' read -r run set_name rc <<<"$(head -n 1 <<<"$failed")"
-    reason=$(grep -- "^---- run $run FAILED (" "$base.env" | tail -n 1)
-    reason=${reason#*): }
+    reason=$("$writer" get "$(manifest_path)" "runs.run=$run.reason" 2>/dev/null)
     # The files may have come from elsewhere (--resume of a copied suite): no control character reaches the terminal.
     printf '%s of %s runs FAILED; first: run %s (%s, exit status %s): %s\n' "$(grep -c . <<<"$failed")" "$total_runs" \
         "$run" "$set_name" "$rc" "${reason:-no reason recorded (a suite from a driver that did not record reasons)}" | printable

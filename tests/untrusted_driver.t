@@ -101,12 +101,14 @@ ok $? "nothing was created at a dangling link's target"
 is "$(victims_state)" "$before" "no victim was written, nor had its mode changed"
 
 # ---- 4. control characters a copied suite's files hold never reach the terminal ------------
-# Run 3 recorded FAILED with an escape in its set (.runs.csv) and in its reason (.env).
+# Run 3 recorded FAILED with an escape in its set (.runs.csv) and in its reason (the manifest's
+# run entry, JSON-escaped as the driver writes it: the driver decodes it, then drops the controls).
 cp -a "$root/a" "$root/esc"
 esc=$root/esc/CLOMP_${host}_1
 awk -F, -v OFS=, -v e="$ESC" 'NR > 1 && $1 == 3 { $2 = "key" e "[2J"; $4 = "FAILED"; $5 = 1 } { print }' "$esc.runs.csv" >"$root/runs.csv" &&
     cat "$root/runs.csv" >"$esc.runs.csv"
-printf -- '---- run 3 FAILED (key, exit status 1): boom %s[2J%s]0;title\a\n' "$ESC" "$ESC" >>"$esc.env"
+sed 's/^\(    {"run": 3, "status": \)"done"\(.*"reason": \)null/\1"failed"\2"boom \\u001b[2J\\u001b]0;title\\u0007"/' "$esc.suite.json" >"$root/m.json" &&
+    cat "$root/m.json" >"$esc.suite.json"
 drive "${quick[@]}" --resume 1 --out "$root/esc" "$fake" 2
 is "$rc" 1 "--resume of a suite whose record says run 3 FAILED ends with exit status 1"
 like "$out" "Suite FAILED: 1 of 8 runs FAILED; first: run 3 \(key\[2J, exit status 1\): boom \[2J\]0;title" \
