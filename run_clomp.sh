@@ -131,7 +131,7 @@ check_with_grain   # suite/suite_grain.sh
 [ -z "$run_timeout" ] || [[ $run_timeout =~ ^[0-9]+$ ]] || die_usage "--run-timeout: '$run_timeout' is not a whole number of seconds (0: none)"
 command -v flock >/dev/null 2>&1 || [ "$dry_run" = 1 ] || die_usage "flock (util-linux) is not installed: it keeps a second driver off a suite"
 [ -n "$out_dir" ] || die_usage "--out: needs a directory"
-# --sign KEY: the bundle signed at the end (results/clomp_results/sign.py): checked before anything runs.
+# --sign KEY: the bundle signed at the end (results/clomp_results/bundle/sign.py): checked before anything runs.
 [ -z "$sign_key" ] || [ -r "$sign_key" ] || die_usage "--sign: '$sign_key' is not a readable key file"
 [ -z "$sign_key" ] || command -v ssh-keygen >/dev/null 2>&1 || die_usage "--sign: ssh-keygen is not installed (apt-get install openssh-client)"
 if [ -n "$env_preset" ]; then   # a runtime profile's preset (env/runtimes/*.tsv, read by env/runtime.sh)

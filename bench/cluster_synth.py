@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""A synthetic cluster: per-node summaries (results/clomp_results/cluster_nodes.py's
+"""A synthetic cluster: per-node summaries (results/clomp_results/cluster/cluster_nodes.py's
 schema 1) for N nodes, drawn from measured distributions, with planted
 outliers, busy and failed nodes - what the cluster report of a real
 screening reads, without the cluster (issue 50, docs/cluster.md).
@@ -40,7 +40,7 @@ import statistics
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "results"))
-from clomp_results import catalogue  # noqa: E402
+from clomp_results.core import catalogue  # noqa: E402
 
 # figure -> (median, spread of the log values between processes). Measured on the 2-CPU VM nearly idle
 # (docs/noise.md, "Measured here": 6 processes of the target input, 2026-11-25, load 1.7-1.9; the

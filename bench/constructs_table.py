@@ -31,7 +31,7 @@ import sys
 TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(TOP, "results"))
 # A field's finite float, or None (empty, cut short, text, nan, inf): the results package's reading.
-from clomp_results.view import num  # noqa: E402
+from clomp_results.core.view import num  # noqa: E402
 
 RENAMED = {"LOCK_CONTENDED": "LOCK/UNLOCK"}
 

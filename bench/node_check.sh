@@ -128,7 +128,7 @@ part_cliff() {
     python3 - "$out" "$cores" <<'PY'
 import json, os, sys
 sys.path.insert(0, "results")
-from clomp_results import cliff
+from clomp_results.core import cliff
 out, cores = sys.argv[1], int(sys.argv[2])
 runs = []
 for t in (cores - 1, cores, cores + 1):

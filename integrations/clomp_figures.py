@@ -117,7 +117,7 @@ def shape(threads: int, zones: int) -> Tuple[int, int]:
     sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "results"))
     writes, sys.dont_write_bytecode = sys.dont_write_bytecode, True   # a harness writes nothing into the tree
     try:
-        from clomp_results.grain_plan import shape as team_shape
+        from clomp_results.grain.grain_plan import shape as team_shape
     finally:
         sys.dont_write_bytecode = writes
     return team_shape(threads, zones)

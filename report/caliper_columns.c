@@ -3,7 +3,7 @@
  * construct_columns, the catalogue's limit_figures) by its CSV column or key, so the
  * profile, the CSV and the JSON never disagree; column_metadata names the
  * record member each column equals, which the validator checks
- * (results/clomp_results/profile_check.py). */
+ * (results/clomp_results/bundle/profile_check.py). */
 #include "caliper_sections.h"
 
 #include <math.h>

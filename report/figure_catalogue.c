@@ -17,11 +17,11 @@ const char *const figure_set_uses[FIGURE_SET_COUNT] = {
     "run_clomp.sh --replicates auto plans its processes on these",
     "the suite's lines after each key run (CLOMP 1.2's run script's)",
     "the project's overhead: --verdict, the Static OMP block, the headline, --compare's and the buyer's primary",
-    "the suite's team-size cliff: one thread below the cores, at the cores, one above (results/clomp_results/cliff.py)",
+    "the suite's team-size cliff: one thread below the cores, at the cores, one above (results/clomp_results/core/cliff.py)",
     "clomp --limits: its text block, the JSON's limits.figures and the CSV's limits_* columns (docs/limits.md)",
-    "the cluster report: what each node is judged on against its peers (results/clomp_results/cluster.py)",
+    "the cluster report: what each node is judged on against its peers (results/clomp_results/cluster/cluster.py)",
     ("run_clomp.sh --grain: the smallest loop worth threading per team size, METG(50%), the best team per loop size "
-     "(results/clomp_results/grain_*.py; docs/grain.md)"),
+     "(results/clomp_results/grain/grain_*.py; docs/grain.md)"),
     "the harnesses' figures of merit: ReFrame's performance variables, JUBE's result table (integrations/clomp_figures.py)",
 };
 

@@ -70,12 +70,12 @@
  *   clomp-stats batch < REQUESTS
  *       every request of a report in one process: one a line, the words after "clomp-stats"
  *       separated by tabs, each answered as it alone would be, then "#end STATUS" (batch(),
- *       below; the results package's one way in: results/clomp_results/stats_helper.py).
+ *       below; the results package's one way in: results/clomp_results/core/stats_helper.py).
  *
  *   clomp-stats outliers < REQUEST
  *       the outlier rule (timing/outlier_rule.h, the MPI rank-outlier table's) for many
  *       distributions at once, answered as JSON lines: stats/outlier_answer.c says the
- *       request and every field. The cluster report's (results/clomp_results/cluster.py).
+ *       request and every field. The cluster report's (results/clomp_results/cluster/cluster.py).
  *
  * summary and compare print one tab-separated line, or with --json right
  * after the subcommand one JSON object naming each field as above (n, median,

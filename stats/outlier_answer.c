@@ -1,7 +1,7 @@
 /* clomp-stats outliers: the outlier rule of timing/outlier_rule.h (the MPI
  * rank-outlier table's) for many distributions at once - the cluster
  * report's every group of comparable nodes and every key figure in one
- * process (results/clomp_results/cluster.py), never one process per node.
+ * process (results/clomp_results/cluster/cluster.py), never one process per node.
  *
  *   clomp-stats outliers < REQUEST
  * REQUEST: lines of whitespace-separated words; a member line belongs to the

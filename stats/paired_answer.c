@@ -1,5 +1,5 @@
 /* clomp-stats paired and clomp-stats holm: the answers run_clomp.sh
- * --compare's report asks for (results/clomp_results/compare_report.py).
+ * --compare's report asks for (results/clomp_results/compare/compare_report.py).
  *
  *   clomp-stats paired [--json] [--alpha A] [--looks N1,N2,...] [--tests M] [--ci-level L] A1,... B1,...
  * Pair i is (A_i, B_i): processes that ran next to each other. Fields:

@@ -1,5 +1,5 @@
 /* clomp-stats plan: can a --compare plan reach its level at all, asked
- * before anything runs (results/clomp_results/compare_options.py, issue 43
+ * before anything runs (results/clomp_results/compare/compare_options.py, issue 43
  * item 6).
  *
  *   clomp-stats plan [--json] PAIRS ALPHA

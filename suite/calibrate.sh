@@ -1,6 +1,6 @@
 # shellcheck shell=bash
 # The cost model's constants, measured on the node it runs on; every run's
-# estimate (the results package's model, results/clomp_results/estimate.py,
+# estimate (the results package's model, results/clomp_results/core/estimate.py,
 # from the run's arguments, its clomp options and the executable's own tables);
 # and the ETA the suite updates from the runs it has measured (docs/suite.md,
 # "The dry run's estimate"). Sourced by run_clomp.sh after suite/plan.sh. Reads,
@@ -21,7 +21,7 @@ REGION_SLOPE=0 REGION_FIT=constant
 BUILD_NS_PER_BYTE=1.0 SETUP_NS_PER_BYTE=0.15 PROCESS_SECONDS=0.3
 
 # calibrate_model: sets the model's constants from this node (the results
-# package's calibration runs them: results/clomp_results/calibration.py;
+# package's calibration runs them: results/clomp_results/suite/calibration.py;
 # not on a busy node nor above the cores, where their figures would be the
 # contention's: 16 threads on 2 cores gave 108 minutes against 6:41), and
 # calibration_note (what they are and where they came from, for the dry run
@@ -65,7 +65,7 @@ calibrate_model() {
 # estimate_of[PLAN LINE]: a run's estimate in seconds, or ? (estimate_why says why), by
 # its plan line: every run of a line is estimated alike, a run --replicates auto
 # inserts too (suite/replicates.sh). The model is the results package's
-# (results/clomp_results/estimate.py): without python3 the runs still run and are
+# (results/clomp_results/core/estimate.py): without python3 the runs still run and are
 # recorded, with no estimate, ETA or default --run-timeout. eta_estimated,
 # eta_measured: the estimates and measured wall times of the runs done in this
 # invocation (by plan line, so that stage-2 runs inserted later count right).

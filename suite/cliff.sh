@@ -9,7 +9,7 @@
 # cliff reads, CLIFF_SCHEDULES: the barrier, fork/join and parallel-for probes,
 # and Static OMP with Bestcase for the Static overhead, beside Serial Ref, which
 # always runs), which the report shows beside them and the bundle never
-# carries (results/clomp_results/cliff.py: the step is flagged above a stated
+# carries (results/clomp_results/core/cliff.py: the step is flagged above a stated
 # factor; the grade refuses such a run as submission data). Sourced by
 # suite/plan.sh; appends to plan. Reads run_clomp.sh's settings, declared here
 # and assigned there before any function below runs:

@@ -2,7 +2,7 @@
 # run_clomp.sh --grain: the smallest loop worth threading, per team size (issue 48,
 # item 1; docs/grain.md). This script only launches: the results package checks the
 # options, estimates the plan, chooses each stage's processes from the records of the
-# ones before (results/clomp_results/grain_plan.py: geometric steps, then the
+# ones before (results/clomp_results/grain/grain_plan.py: geometric steps, then the
 # brackets bisected) and writes the report (grain_report.py). Each process is clomp
 # with Serial Ref and Static OMP (and --schedules' extras) at one team and loop size;
 # it leaves its JSON record STEM_t<T>z<Z>r<R>.json and a line in STEM.runs.

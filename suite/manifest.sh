@@ -139,7 +139,7 @@ manifest_runs() {
 # manifest_plan record|--launch: the plan's entries, one a line, as the manifest holds them; with
 # --launch each also with the words its command has before its clomp options (the MPI launcher of
 # its set, --launcher's, the executable): the dry run's and the ETA's estimate reads them
-# (results/clomp_results/estimate.py, suite/calibrate.sh ask_estimate).
+# (results/clomp_results/core/estimate.py, suite/calibrate.sh ask_estimate).
 manifest_plan() {
     local k set_name policy args launch='' set_j numa_j args_j opts_j threads_j scale_j
     local -a a opts words

@@ -7,7 +7,7 @@
 # bundle. run_clomp.sh execs this file when --nodes is among its arguments.
 # This file only launches: the options, the cluster folder, which nodes, what
 # each still has to run and the gathering are the results package's
-# (results/clomp_results/cluster_open.py, cluster_suite.py).
+# (results/clomp_results/cluster/cluster_open.py, cluster_suite.py).
 # --resume ID: the cluster's nodes again, each running only what it misses
 # (a node whose suite is complete is left alone, one cut short resumes its
 # own suite, one that never started starts), with the arguments it started with.

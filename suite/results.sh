@@ -2,7 +2,7 @@
 # What the run loop records of each run, and where the suite's tables and
 # reports are made: every one of them (.summary, the between-process table,
 # the construct table, charts, HTML, bundle) by one entry point of the results
-# package, `clomp-results render` (results/clomp_results/render.py), from the
+# package, `clomp-results render` (results/clomp_results/suite/render.py), from the
 # manifest and the runs' records: after each run (--progress), after the key
 # runs (--between) and at the end (--final). Sourced by run_clomp.sh.
 #   reads: here (the source tree), plots (yes, no, auto: run_clomp.sh's setting), sign_key (--sign KEY)

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # run_clomp.sh --compare, --sweep and --ompt-tax as the results package runs them: without python3
 # each is refused in one line, exit 2, nothing written; under TERM, HUP and INT
-# (results/clomp_results/driver_guard.py) a signal to the driver while a process runs stops that
+# (results/clomp_results/core/driver_guard.py) a signal to the driver while a process runs stops that
 # process (it gets the same signal), leaves neither that process's half-written record nor a report
 # nor the driver's temporary directory, and the driver dies of the signal (status 128 + N to its
 # caller). A stand-in clomp writes half a record, says it started, and waits until a signal comes.
@@ -22,7 +22,7 @@ bash_draws=$(for seed in $seeds; do RANDOM=$seed; for ((i = 0; i < 50; i++)); do
 # shellcheck disable=SC2086  # the seeds, one word each
 python_draws=$(cd "$top/results" && python3 - $seeds <<'PY'
 import sys
-from clomp_results.compare_driver import BashRandom
+from clomp_results.compare.compare_driver import BashRandom
 for seed in sys.argv[1:]:
     r = BashRandom(seed)
     print("".join("%d " % r.next() for _ in range(50)))
@@ -31,7 +31,7 @@ PY
 is "$python_draws" "$bash_draws" "a seed draws the same numbers as bash's \$RANDOM did (43 seeds, 50 draws each)"
 bash_shapes=$(cd "$top" && for ((t = 1; t <= 300; t++)); do bash -c '. suite/common.sh && team_shape "$1" 6400 64' _ "$t" 2>&1; done)
 python_shapes=$(cd "$top/results" && python3 -c '
-from clomp_results.driver_files import team_shape
+from clomp_results.core.driver_files import team_shape
 for t in range(1, 301):
     print(*team_shape(t, 6400, 64))' 2>&1)
 is "$python_shapes" "$bash_shapes" "--sweep's default input: the shape suite/common.sh's team_shape gives, 1 to 300 threads"

@@ -47,7 +47,9 @@ import sys
 import tempfile
 
 from render_fixture import GOLDEN, TOP, Scratch, Tables
-from clomp_results import between, catalogue, cliff, compare_figures, loader, submissions, sweep_report, tables
+from clomp_results.core import between, catalogue, cliff, compare_figures, loader, tables
+from clomp_results.buyers import submissions
+from clomp_results.sweep import sweep_report
 
 rows = [line.split("\t") for line in open(sys.argv[1]).read().splitlines()]
 head = [h.lstrip("# ") for h in rows[0]]
@@ -171,7 +173,7 @@ finally:
 # No figure list outside the C table: no key in product code (docstrings and comments are prose).
 words = set(keys) | set(former)
 found = []
-for path in sorted(glob.glob(os.path.join(TOP, "results", "clomp_results", "*.py")) +
+for path in sorted(glob.glob(os.path.join(TOP, "results", "clomp_results", "**", "*.py"), recursive=True) +
                   [os.path.join(TOP, "integrations", "clomp_figures.py")]):
     tree = ast.parse(open(path).read())
     docstrings = set()

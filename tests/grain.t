@@ -236,7 +236,8 @@ real_args[4]=256   # zones per part: 64 x 256 = 16,384 zones
 is "$?" 0 "the real clomp runs that process at 16,384 zones"
 check=$(PYTHONPATH=$top/results python3 - "$root/real.json" <<'PY'
 import json, sys
-from clomp_results import grain_cells, given
+from clomp_results.grain import grain_cells
+from clomp_results.core import given
 try:
     doc = json.load(open(sys.argv[1]))
 except (OSError, ValueError) as e:

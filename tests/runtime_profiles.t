@@ -27,7 +27,7 @@ bash_view=$(. "$top/env/runtime.sh" --functions
 # shellcheck disable=SC2086  # the field names, one word each
 python_view=$(cd "$top/results" && python3 - $fields <<'PY'
 import sys
-from clomp_results import runtime_profiles
+from clomp_results.core import runtime_profiles
 for p in runtime_profiles.profiles():
     for f in sys.argv[1:]:
         for line in p.values(f):
@@ -39,7 +39,7 @@ like "$bash_view" $'libomp19 build: CC=clang\tBUILD=build-clang' "a field a prof
 
 checks=$(cd "$top/results" && python3 - <<'PY'
 import collections
-from clomp_results import runtime_profiles
+from clomp_results.core import runtime_profiles
 ps = runtime_profiles.profiles()
 names = [p.name for p in ps]
 sides = collections.Counter(s[0] for p in ps for s in p.values("side"))
@@ -82,7 +82,7 @@ ok "$([ "$got" = "\$(touch $root/ran);x" ] && [ ! -e "$root/ran" ]; echo $?)" "a
 
 # The record's OpenMP variables: every profile's prefixes (build_info_generated.h, from the profiles).
 want=$(cd "$top/results" && python3 -c '
-from clomp_results import runtime_profiles
+from clomp_results.core import runtime_profiles
 print(" ".join(sorted({v for p in runtime_profiles.profiles() for line in p.values("variables") for v in line})))')
 got=$(env -i PATH="$PATH" BG_SMP_FAST_WAKEUP=YES XLSMPOPTS=spins=0 GOMP_SPINCOUNT=5 LIBOMP_USE_HIDDEN_HELPER_TASK=0 NOT_OPENMP=1 \
     "$clomp" --dry-run --json=- 2 1 4 10 32 1 1 2>/dev/null | python3 -c '

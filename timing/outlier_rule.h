@@ -2,7 +2,7 @@
  * standing out from its peers - the MPI rank-outlier table (mpi/rank_view.c),
  * the summarised per-thread and per-rank tables (report/text_tables.c) and
  * the cluster report's nodes (clomp-stats outliers, stats/outlier_answer.c,
- * which results/clomp_results/cluster.py asks for a whole cluster at once).
+ * which results/clomp_results/cluster/cluster.py asks for a whole cluster at once).
  *
  * A member is an outlier when its figure is farther from the median of its
  * group than all of: OUTLIER_MADS scaled median absolute deviations (1.4826

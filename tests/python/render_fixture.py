@@ -15,7 +15,7 @@ GOLDEN = os.path.join(TOP, "tests", "golden", "suite")
 NAME = "CLOMP_vm_1"
 sys.path.insert(0, os.path.join(TOP, "results"))
 
-from clomp_results import report  # noqa: E402
+from clomp_results.suite import report  # noqa: E402
 from bundle_lib import quiet_node  # noqa: E402
 
 

@@ -13,7 +13,7 @@ import unittest
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from bundle_lib import GOLDEN, NAME, TOP, Stage  # noqa: E402
-from clomp_results import between, loader  # noqa: E402
+from clomp_results.core import between, loader  # noqa: E402
 
 HELPER = os.environ.get("CLOMP_STATS") or os.path.join(TOP, "build", "clomp-stats")
 SUMMARY_FIELDS = ["n", "median", "min", "max", "ci_low", "ci_high", "ci_coverage", "range_coverage",

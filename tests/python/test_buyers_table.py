@@ -21,7 +21,9 @@ import unittest
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from bundle_lib import NAME, TOP, Stage, manifest_of  # noqa: E402
-from clomp_results import between, buyers_table, catalogue, html_key, stats_helper, submissions  # noqa: E402
+from clomp_results.core import between, catalogue, stats_helper  # noqa: E402
+from clomp_results.buyers import buyers_table, submissions  # noqa: E402
+from clomp_results.suite import html_key  # noqa: E402
 
 COMPARE = os.path.join(TOP, "clomp_compare")
 HELPER = between.stats_helper()
@@ -197,7 +199,7 @@ class Records(unittest.TestCase):
         self.assertGreaterEqual(checked, 12)
 
     def test_a_chart_escapes_its_labels_and_takes_log_axes_for_wide_ranges(self):
-        from clomp_results import svg_chart
+        from clomp_results.core import svg_chart
         svg = svg_chart.chart("t", "threads", "us", [("<b>&x", [(1, 0.1, None, None), (64, 100.0, 90.0, 110.0)])])
         self.assertNotIn("<b>", svg)
         self.assertIn("&lt;b&gt;&amp;x", svg)
@@ -294,7 +296,7 @@ class Records(unittest.TestCase):
         self.assertEqual(cell["interval"], "95% interval of the median, 6 processes")
 
     def test_csv_text_from_a_submission_cannot_run_as_a_spreadsheet_formula(self):
-        from clomp_results import buyers_cli
+        from clomp_results.buyers import buyers_cli
         import io as _io
         buf = _io.StringIO()
         buyers_cli.SpreadsheetSafeWriter(buf).writerow(['=HYPERLINK("http://x")', "+1+1", "@SUM(A1)", "-x", "-1.5", 2.0, "vm"])
@@ -416,7 +418,7 @@ class NodeFigures(unittest.TestCase):
         cat = catalogue.load()
         self.assertEqual([(r["figure"], r["label"]) for r in table["node"]],
                          [(k, cat.figure(k).label) for k in ("grain_metg50_us", "limits_barrier_multiple")])
-        from clomp_results import buyers_cli, buyers_html
+        from clomp_results.buyers import buyers_cli, buyers_html
         page = buyers_html.page([sub], table)
         self.assertIn("2.75 [2.5..3.13]" + one_process, page)
         self.assertIn("&lt;= 12.5 [11..14.3] us at 2 threads (1536 zones reached 50%; 96 zones", page)
@@ -538,7 +540,7 @@ class Archive(unittest.TestCase):
     def test_a_record_archived_before_issue_43_is_read_by_todays_keys(self):
         # The buyer's Parallel For us/Loop was a median chunk keyed parallel_for_us_per_loop: an archived record
         # with that key reads back as the catalogue's figure of that statistic.
-        from clomp_results import archive
+        from clomp_results.buyers import archive
         new = catalogue.load().figure_of("parallel_for", "median_us_per_loop").key
         db = archive.open_archive(self.db)
         try:

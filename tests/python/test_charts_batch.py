@@ -11,7 +11,8 @@ import tempfile
 import unittest
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))), "results"))
-from clomp_results import charts, gnuplot  # noqa: E402
+from clomp_results.suite import charts  # noqa: E402
+from clomp_results.core import gnuplot  # noqa: E402
 
 GNUPLOT = shutil.which("gnuplot")
 ROWS = [[1, 2.0, 1.5, 2.5], [2, 3.5, 3.0, 4.0], [4, 6.0, 5.0, 7.5]]

@@ -1,4 +1,4 @@
-"""The cluster report (results/clomp_results/cluster.py, issue 50) on synthetic
+"""The cluster report (results/clomp_results/cluster/cluster.py, issue 50) on synthetic
 clusters with planted outliers (bench/cluster_synth.py): its verdicts equal
 a plain re-implementation of the outlier rule (the oracle below: grouping by
 the facts, busy nodes left out, median and MAD with the statistics module,
@@ -26,7 +26,8 @@ import unittest
 
 from render_fixture import TOP
 
-from clomp_results import catalogue, cluster, cluster_figures
+from clomp_results.core import catalogue
+from clomp_results.cluster import cluster, cluster_figures
 
 HELPER = os.environ.get("CLOMP_STATS") or os.path.join(TOP, "build", "clomp-stats")
 RESULTS = os.path.join(TOP, "results", "clomp-results")

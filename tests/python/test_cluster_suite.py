@@ -1,4 +1,4 @@
-"""run_clomp.sh --nodes's logic (results/clomp_results/cluster_suite.py and
+"""run_clomp.sh --nodes's logic (results/clomp_results/cluster/cluster_suite.py and
 cluster_bundle.py, issue 50), without Slurm: Slurm's hostlist expressions
 expanded as its documentation spells them out (the expected lists are written
 out by hand), unsafe node names refused; all or the first N nodes, more than
@@ -20,9 +20,10 @@ import unittest
 
 import render_fixture   # puts results/ on sys.path
 
-from clomp_results import bundle, cluster_bundle, cluster_open, cluster_suite, validate
-from clomp_results import submissions as submissions_module
-from clomp_results.safe_io import Refused
+from clomp_results.bundle import bundle, validate
+from clomp_results.cluster import cluster_bundle, cluster_open, cluster_suite
+from clomp_results.buyers import submissions as submissions_module
+from clomp_results.core.safe_io import Refused
 
 RESULTS = os.path.join(render_fixture.TOP, "results")
 
@@ -211,7 +212,7 @@ class ClusterBundles(unittest.TestCase):
         self.assertEqual(rc, 3, said)
         self.assertIn("cluster bundle of 1 node (1 failed)", said)
         self.assertIn("  n1: FAILED, no bundle: lost", said)
-        from clomp_results import submissions
+        from clomp_results.buyers import submissions
         with self.assertRaises(submissions.SubmissionError):   # the buyer's table: no complete node, no submission
             cluster_bundle.submissions(path, "c", None, submissions_module)
 

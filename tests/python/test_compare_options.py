@@ -9,7 +9,7 @@ import unittest
 
 from render_fixture import TOP
 
-from clomp_results.compare_options import Refused, parse_compare, parse_ompt_tax
+from clomp_results.compare.compare_options import Refused, parse_compare, parse_ompt_tax
 
 DEFAULT = ["4", "1", "64", "100", "32", "1", "100"]
 HOSTILE = 'a,b "q" <x> & \ttab\nnext'

@@ -15,7 +15,7 @@ from unittest import mock
 
 from render_fixture import TOP
 
-from clomp_results import compare_report, compare_sides
+from clomp_results.compare import compare_report, compare_sides
 
 HELPER = os.environ.get("CLOMP_STATS") or os.path.join(TOP, "build", "clomp-stats")
 

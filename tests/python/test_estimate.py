@@ -1,4 +1,4 @@
-"""The suite's cost model (results/clomp_results/estimate.py) against figures
+"""The suite's cost model (results/clomp_results/core/estimate.py) against figures
 worked out by hand from docs/suite.md's model, and the dry run's listing: each
 run's bytes (parts x zones x zone size + 72 per part), the total the sum of the
 estimates, an unknown one when EXE is not built."""
@@ -11,7 +11,8 @@ import sys
 import unittest
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "results"))
-from clomp_results import calibration, estimate  # noqa: E402
+from clomp_results.suite import calibration  # noqa: E402
+from clomp_results.core import estimate  # noqa: E402
 
 VM = {"ZONE_NS_CACHED": 1.25, "ZONE_NS_MEMORY": 1.6, "MEMORY_SPEEDUP": 0.8, "REGION_US": 1.0, "PROBE_US": 0.35,
       "BUILD_NS_PER_BYTE": 1.0, "SETUP_NS_PER_BYTE": 0.15, "PROCESS_SECONDS": 0.05}

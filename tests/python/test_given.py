@@ -18,7 +18,8 @@ import unittest
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from render_fixture import GOLDEN, Scratch, Tables  # noqa: E402
-from clomp_results import between, buyers_table, catalogue, given, loader, submissions  # noqa: E402
+from clomp_results.core import between, catalogue, given, loader  # noqa: E402
+from clomp_results.buyers import buyers_table, submissions  # noqa: E402
 
 HELPER = between.stats_helper()
 

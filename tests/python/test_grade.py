@@ -12,8 +12,9 @@ import unittest
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from bundle_lib import GOLDEN  # noqa: E402
-from clomp_results import grade, loader  # noqa: E402
-from clomp_results.records import PlannedRun  # noqa: E402
+from clomp_results.bundle import grade  # noqa: E402
+from clomp_results.core import loader  # noqa: E402
+from clomp_results.core.records import PlannedRun  # noqa: E402
 
 BASE = loader.load_suite(GOLDEN)
 

@@ -1,5 +1,5 @@
 """Issue 48, item 1: run_clomp.sh --grain's bracket search and answers
-(results/clomp_results/grain_*.py). The search, run against synthetic
+(results/clomp_results/grain/grain_*.py). The search, run against synthetic
 speed-up curves, finds what a plain re-implementation (geometric steps,
 then bisection of one bracket at a time) finds, and its bracket holds the
 crossing found by brute force; a team stops at its first size above 90%
@@ -20,9 +20,10 @@ import unittest
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from render_fixture import TOP  # noqa: E402
-from clomp_results import given, grain_answers, grain_cells, grain_plan  # noqa: E402
-from clomp_results.grain_cells import NONE, Cell, Summary  # noqa: E402
-from clomp_results.grain_plan import Bounds  # noqa: E402
+from clomp_results.core import given  # noqa: E402
+from clomp_results.grain import grain_answers, grain_cells, grain_plan  # noqa: E402
+from clomp_results.grain.grain_cells import NONE, Cell, Summary  # noqa: E402
+from clomp_results.grain.grain_plan import Bounds  # noqa: E402
 
 HELPER = os.environ.get("CLOMP_STATS") or os.path.join(TOP, "build", "clomp-stats")
 

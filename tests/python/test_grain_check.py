@@ -13,7 +13,7 @@ import unittest
 
 from bundle_lib import CLI, NAME, TOP, Stage
 
-from clomp_results import submissions
+from clomp_results.buyers import submissions
 
 HELPER = os.environ.get("CLOMP_STATS") or os.path.join(TOP, "build", "clomp-stats")
 STEM = NAME + "_grain"
@@ -148,7 +148,7 @@ class GrainReportText(unittest.TestCase):
         """The 22 classes of the bundle tests in the schedule's name of every record and in the plan's binding
         and binary: the grain report's text and CSV carry none raw (safe_text.lines_text), by Python's Unicode
         database."""
-        from clomp_results import grain_report
+        from clomp_results.grain import grain_report
         from test_untrusted_strings import CLASSES, raw_in_lines
         stage = Stage()
         try:

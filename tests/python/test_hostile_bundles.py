@@ -160,7 +160,7 @@ class HostileBundles(unittest.TestCase):
     def test_sigterm_removes_the_temporary_directory(self):
         b = self.stage.pack()
         code = ("import sys, time; sys.path.insert(0, %r)\n"
-                "from clomp_results import safe_io\n"
+                "from clomp_results.core import safe_io\n"
                 "inp = safe_io.open_input(%r); print(inp.root, flush=True); time.sleep(30)\n") % (
                     os.path.join(bundle_lib.TOP, "results"), b)
         p = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE, env=dict(os.environ, TMPDIR=self.stage.tmp))

@@ -1,4 +1,4 @@
-"""Issue 48: the suite page's "Node limits" (results/clomp_results/node_limits.py), from the one run whose
+"""Issue 48: the suite page's "Node limits" (results/clomp_results/grain/node_limits.py), from the one run whose
 record has a limits block: every figure of the catalogue's limits set that the run measured, with its
 interval (bounds rounded outward), "not a result" and why for one its run marked invalid, "no result" on a
 busy machine, nothing for a class the team does not span (busy or not), "not a result" and the failure for a
@@ -11,7 +11,8 @@ import unittest
 from types import SimpleNamespace
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "results"))
-from clomp_results import catalogue, node_limits  # noqa: E402
+from clomp_results.core import catalogue  # noqa: E402
+from clomp_results.grain import node_limits  # noqa: E402
 
 
 def suite_with(limits):

@@ -1,5 +1,5 @@
 """The offload figures and the report's offload section
-(results/clomp_results/offload_figures.py, html_offload.py), on records
+(results/clomp_results/suite/offload_figures.py, html_offload.py), on records
 built here: the crossover is the first swept size whose clomp-stats
 comparison puts Offload OMP's chunks wholly below Static OMP's, stated with
 the bracket of the sizes around it; a slower offload is never a win; no
@@ -13,8 +13,8 @@ import unittest
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from bundle_lib import TOP  # noqa: E402
-from clomp_results import html_offload, offload_figures as of  # noqa: E402
-from clomp_results.records import EnvFacts, PlannedRun, RunRecord, Suite  # noqa: E402
+from clomp_results.suite import html_offload, offload_figures as of  # noqa: E402
+from clomp_results.core.records import EnvFacts, PlannedRun, RunRecord, Suite  # noqa: E402
 
 HELPER = os.environ.get("CLOMP_STATS") or os.path.join(TOP, "build", "clomp-stats")
 DEVICE = "host plugin (x86_64), not an accelerator: device 0 of 4, libomptarget <b>&amp;"

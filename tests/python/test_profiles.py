@@ -20,8 +20,8 @@ import time
 import unittest
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))), "results"))
-from clomp_results import profile_check  # noqa: E402
-from clomp_results.records import RunRecord  # noqa: E402
+from clomp_results.bundle import profile_check  # noqa: E402
+from clomp_results.core.records import RunRecord  # noqa: E402
 
 DIR = os.environ.get("CLOMP_PROFILE_DIR", "")
 NAME = "CLOMP_test_1"

@@ -83,7 +83,7 @@ class GnuplotQuoting(unittest.TestCase):
     """gnuplot itself is the oracle: a quoted string prints back as the text, and runs nothing."""
 
     def test_quoted_text_is_only_text(self):
-        from clomp_results import gnuplot
+        from clomp_results.core import gnuplot
         s = Scratch()
         try:
             touch = os.path.join(s.canary, "pwned")

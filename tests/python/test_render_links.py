@@ -120,7 +120,7 @@ class SafeWrite(unittest.TestCase):
         self.s.close()
 
     def test_replace_file_refuses_a_link_a_fifo_and_a_directory(self):
-        from clomp_results import safe_write
+        from clomp_results.core import safe_write
         outside = os.path.join(self.s.canary, "precious")
         with open(outside, "w") as f:
             f.write("precious\n")
@@ -136,7 +136,7 @@ class SafeWrite(unittest.TestCase):
         self.assertEqual(sorted(f for f in os.listdir(self.s.dir) if ".tmp." in f), [])
 
     def test_open_dir_refuses_a_linked_directory(self):
-        from clomp_results import safe_write
+        from clomp_results.core import safe_write
         os.symlink(self.s.canary, os.path.join(self.s.dir, "charts"))
         with self.assertRaises(safe_write.UnsafeTarget):
             safe_write.open_dir(os.path.join(self.s.dir, "charts"), create=True)

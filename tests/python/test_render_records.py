@@ -15,8 +15,9 @@ import unittest
 
 from render_fixture import TOP, Scratch, Tables
 
-from clomp_results import between, charts, html_constructs, report, tables, view
-from clomp_results.loader import load_suite
+from clomp_results.core import between, tables, view
+from clomp_results.suite import charts, html_constructs, report
+from clomp_results.core.loader import load_suite
 
 STATS = os.environ.get("CLOMP_STATS") or os.path.join(TOP, "build", "clomp-stats")
 # The fixture's constructs by kind: an oracle written out here, not the package's or clomp's table.

@@ -14,7 +14,9 @@ import unittest
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from bundle_lib import GOLDEN, TOP, Stage  # noqa: E402
-from clomp_results import html_page, loader, machine_facts, runtime_profiles, submissions  # noqa: E402
+from clomp_results.suite import html_page  # noqa: E402
+from clomp_results.core import loader, machine_facts, runtime_profiles  # noqa: E402
+from clomp_results.buyers import submissions  # noqa: E402
 
 LLVM19 = runtime_profiles.load("libomp19").value("library")
 

@@ -15,8 +15,10 @@ import unittest
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from bundle_lib import GOLDEN  # noqa: E402
-from clomp_results import catalogue, cliff, grade, loader, sweep_plan  # noqa: E402
-from clomp_results.records import PlannedRun, RunRecord  # noqa: E402
+from clomp_results.core import catalogue, cliff, loader  # noqa: E402
+from clomp_results.bundle import grade  # noqa: E402
+from clomp_results.sweep import sweep_plan  # noqa: E402
+from clomp_results.core.records import PlannedRun, RunRecord  # noqa: E402
 
 
 class ReportText(unittest.TestCase):
@@ -27,7 +29,8 @@ class ReportText(unittest.TestCase):
         import json
         import shutil
         import tempfile
-        from clomp_results import stats_helper, sweep_report
+        from clomp_results.core import stats_helper
+        from clomp_results.sweep import sweep_report
         from test_untrusted_strings import CLASSES, raw_in_lines
         tmp = tempfile.mkdtemp(prefix="clomp-sweep-test.")
         try:
@@ -187,7 +190,7 @@ def construct_row(key, name, kind=None, run="7", level="1"):
 
 class ConstructKinds(unittest.TestCase):
     def test_each_kind_gets_its_own_table_and_chart_in_the_kinds_order(self):
-        from clomp_results import html_construct_kinds
+        from clomp_results.suite import html_construct_kinds
         rows = [construct_row("parallel_task", "PARALLEL TASK"), construct_row("barrier", "BARRIER"),
                 construct_row("private", "PRIVATE 243"), construct_row("static_monotonic", "STATIC_MONOTONIC"),
                 construct_row("x", "<X & Y>", kind="weird")]
@@ -206,7 +209,7 @@ class ConstructKinds(unittest.TestCase):
         self.assertNotIn("<X & Y>", html)
 
     def test_a_rows_own_kind_column_wins_over_the_listing(self):
-        from clomp_results import html_construct_kinds
+        from clomp_results.suite import html_construct_kinds
         html = "\n".join(html_construct_kinds.sections([construct_row("barrier", "BARRIER", kind="task")],
                                                        {"barrier": "sync"}, NoCharts()))
         self.assertIn("<h3>Tasks (EPCC 4.0 taskbench)</h3>", html)
@@ -216,7 +219,7 @@ class SweepLinks(unittest.TestCase):
     def test_the_report_links_the_sweep_pages_beside_it_by_id_and_nothing_else(self):
         import tempfile
         import shutil
-        from clomp_results import html_page, report
+        from clomp_results.suite import html_page, report
         d = tempfile.mkdtemp(prefix="clomp-sweep-links.")
         try:
             for name in ("CLOMP_h_10_sweep.html", "CLOMP_h_2_sweep.html", "CLOMP_h_3_compare.txt",

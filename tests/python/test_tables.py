@@ -14,7 +14,8 @@ import unittest
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from bundle_lib import CLI, GOLDEN, NAME, Stage  # noqa: E402
-from clomp_results import legacy, loader, manifest_cli, tables  # noqa: E402
+from clomp_results.core import legacy, loader, tables  # noqa: E402
+from clomp_results.suite import manifest_cli  # noqa: E402
 
 HOSTILE = 'a,b"c<d&e\nf\x1b[2J'
 
@@ -52,7 +53,7 @@ class AutoReplicatesPlan(unittest.TestCase):
                 (6, "6400zones", "2 -1 64 100 32 1 1")]
         self.assertEqual(got, want)
         self.assertEqual(env.auto_stage2_runs, [3, 5])
-        from clomp_results.records import Suite
+        from clomp_results.core.records import Suite
         suite = Suite(name="s", source="s", env=env, done=[], records={}, summaries={}, csv=None, constructs=None,
                       processes=None, machine={}, files={})
         self.assertEqual(suite.auto_pilot_runs, [1], "the pilot: the target input's key runs that are not stage 2's")
@@ -80,7 +81,7 @@ class GoldenReRender(unittest.TestCase):
         # after the last they are the golden files; no other table is written by it.
         import shutil
         import tempfile
-        from clomp_results import render
+        from clomp_results.suite import render
         work = tempfile.mkdtemp(prefix="clomp-rows-test.")
         try:
             suite = os.path.join(work, "suite")

@@ -25,7 +25,9 @@ import unittest
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from bundle_lib import CLI, NAME, TOP, Stage  # noqa: E402
-from clomp_results import loader, safe_io, submissions, tables, validate  # noqa: E402
+from clomp_results.core import loader, safe_io, tables  # noqa: E402
+from clomp_results.buyers import submissions  # noqa: E402
+from clomp_results.bundle import validate  # noqa: E402
 
 ESC = "\x1b"
 COMPARE = os.path.join(TOP, "clomp_compare")

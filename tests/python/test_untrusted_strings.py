@@ -23,9 +23,12 @@ import unittest
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from bundle_lib import NAME, TOP, Stage  # noqa: E402
-from clomp_results import archive, buyers_cli, buyers_table, cluster_figures, cluster_nodes, report, stats_helper, submissions  # noqa: E402
-from clomp_results.safe_io import Refused  # noqa: E402
-from clomp_results.safe_text import for_terminal  # noqa: E402
+from clomp_results.buyers import archive, buyers_cli, buyers_table, submissions  # noqa: E402
+from clomp_results.cluster import cluster_figures, cluster_nodes  # noqa: E402
+from clomp_results.suite import report  # noqa: E402
+from clomp_results.core import stats_helper  # noqa: E402
+from clomp_results.core.safe_io import Refused  # noqa: E402
+from clomp_results.core.safe_text import for_terminal  # noqa: E402
 
 COMPARE = os.path.join(TOP, "clomp_compare")
 FULL_LANE = os.environ.get("CLOMP_TEST_LANE") == "full"
@@ -208,7 +211,7 @@ class ForgedStrings(unittest.TestCase):
     def test_a_cluster_node_summary_shows_any_class_in_a_text_it_says_escaped_and_refuses_it_in_a_name(self):
         """Each class in the CPU model, runtime, plan, failure and busy reason of two of three nodes: the cluster
         report's text, CSV, JSON and page carry none raw, and the text shows them escaped; in a node's name: refused."""
-        from clomp_results import cluster, cluster_render
+        from clomp_results.cluster import cluster, cluster_render
         good = {"clomp_node_summary": 1, "node": "node0001", "status": "failed", "failure": "exit 1",
                 "facts": {"cpu_model": "Xeon", "cores": 8, "memory_gib": 64, "runtime": "libgomp", "plan": "quick"},
                 "busy": True, "busy_reason": "a thread lost 40%", "figures": {}}

@@ -1,0 +1,1 @@
+"""clomp_results/core/: what every product reads through: records, loader, manifest (and the legacy converter), the figure catalogue, safe I/O and text, the statistics client, runtime profiles, the tables, figures and charts two or more products share; it imports no product."""

@@ -1,0 +1,71 @@
+"""run_clomp.sh --grain's command (clomp-results grain-plan): its options, the dry run, the plan's
+start and each next stage, from grain_plan's search and the records measured so far (grain_cells).
+Apart from grain_plan so that the search, the cells and the report import one another in one direction."""
+from __future__ import annotations
+
+import json
+import os
+import sys
+import time
+from typing import Dict, List
+
+from ..core import safe_write
+from .grain_cells import cells_of
+from .grain_plan import (Bounds, OptionError, Settings, dry_run, load_plan, next_sizes, parse, settings_of,
+                         stage)
+from .grain_report import STOPPED_SUFFIX, loadavg
+from ..core.safe_io import for_terminal
+
+
+def measured_bounds(stem: str, helper: str, s: Settings) -> Dict[int, Dict[int, Bounds]]:
+    out: Dict[int, Dict[int, Bounds]] = dict((t, {}) for t in s.teams)
+    for c in cells_of(stem, helper, s, "static"):
+        out[c.threads][c.zones] = Bounds(c.speedup_low, c.speedup_high)
+    return out
+
+
+def main(argv: List[str]) -> int:
+    if not argv or argv[0] not in ("options", "dry-run", "start", "next"):
+        sys.stderr.write("usage: grain-plan options|dry-run|start|next ... (see the module's docstring)\n")
+        return 2
+    command, argv = argv[0], argv[1:]
+    try:
+        if command == "options":
+            s = parse(int(argv[0]), argv[1:])
+            sys.stdout.write("out\t%s\nexe\t%s\ndry_run\t%d\n" % (s.out, s.exe, s.dry_run))
+            return 0
+        if command == "dry-run":
+            split = argv.index("--")
+            constants = dict((k, float(v)) for k, v in (w.split("=", 1) for w in argv[1:split]))
+            sys.stdout.write(dry_run(parse(int(argv[0]), argv[split + 1:]), constants))
+            return 0
+        if command == "start":
+            stem, s = argv[0], parse(int(argv[1]), argv[2:])
+            directory, name = os.path.split(stem)
+            doc = {"schema": "clomp-grain-plan", "settings": s._asdict(), "start_epoch": time.time(),
+                   "load_before": loadavg(), "binding": os.environ.get("CLOMP_GRAIN_BINDING", "not recorded"),
+                   "constants": dict((k, float(v)) for k, v in (w.split("=", 1) for w in os.environ.get(
+                       "CLOMP_GRAIN_MODEL", "").split() if "=" in w))}
+            safe_write.write_text(directory or ".", name + ".plan", json.dumps(doc, indent=1) + "\n")
+            return 0
+        stem, helper = argv[0], argv[1]
+        plan = load_plan(stem)
+        s = settings_of(plan)
+        bounds = measured_bounds(stem, helper, s)
+        cells = [(t, z) for t in s.teams for z in next_sizes(s, t, bounds[t])]
+        if s.minutes is not None and time.time() - plan["start_epoch"] >= s.minutes * 60:
+            if cells:   # the cap, not the search, ends it: the report says so (grain_report.stopped_by_cap)
+                directory, name = os.path.split(stem)
+                safe_write.write_text(directory or ".", name + STOPPED_SUFFIX, "%d cells left\n" % len(cells))
+            return 0
+        if cells and s.minutes is not None:
+            sys.stdout.write("deadline\t%d\n" % int(plan["start_epoch"] + s.minutes * 60))
+        lines = stage(s, stem, cells, plan.get("constants") or {})
+        sys.stdout.write("".join(line + "\n" for line in lines))
+        return 0
+    except OptionError as e:
+        sys.stderr.write("run_clomp.sh: %s\n" % e)
+        return 2
+    except (IndexError, ValueError) as e:
+        sys.stderr.write("run_clomp.sh: --grain: %s\n" % for_terminal(str(e)))
+        return 2

@@ -1,0 +1,1 @@
+"""clomp_results/sweep/: the settings sweep (run_clomp.sh --sweep): plan, report, page."""
