@@ -15,18 +15,16 @@ Prints the bundle's name; exit 0, 1 on failure, 2 when BASE is no suite.
 from __future__ import annotations
 
 import hashlib
-import io
 import os
-import stat
 import subprocess
 import sys
-import tarfile
 import tempfile
 import time
 from typing import Dict, List
 
 from ..core import cliff, loader, manifest, runtime_library, safe_io
 from ..core.safe_io import for_terminal
+from ..core.tar_writer import write_archive
 
 HERE = os.path.dirname(os.path.dirname(os.path.dirname(os.path.realpath(__file__))))   # results/
 LEFT_OUT = (".tar.gz", ".tar.gz.tmp")
@@ -70,41 +68,6 @@ def bundle_members(inp: safe_io.Input, name: str) -> Dict[str, bytes]:
     digests = "".join("%s  %s\n" % (hashlib.sha256(data).hexdigest(), rel) for rel, data in sorted(members.items()))
     members["MANIFEST"] = digests.encode()
     return members
-
-
-def write_archive(members: Dict[str, bytes], name: str, out: str) -> None:
-    """The tar.gz of members under name/, via an O_EXCL temporary beside out."""
-    directory = os.path.dirname(os.path.abspath(out))
-    try:
-        st = os.lstat(out)
-        if not stat.S_ISREG(st.st_mode):
-            raise OSError("%s exists and is not a regular file: not replaced" % out)
-    except FileNotFoundError:
-        pass
-    fd, tmp = tempfile.mkstemp(prefix=".%s.tar.gz." % name, dir=directory)
-    try:
-        now = int(time.time())
-        with os.fdopen(fd, "wb") as raw:
-            with tarfile.open(fileobj=raw, mode="w:gz", format=tarfile.PAX_FORMAT) as tar:
-                dirs = sorted({name} | {name + "/" + rel.rsplit("/", 1)[0] for rel in members if "/" in rel})
-                for d in dirs:
-                    info = tarfile.TarInfo(d)
-                    info.type, info.mode, info.mtime = tarfile.DIRTYPE, 0o755, now
-                    tar.addfile(info)
-                for rel, data in sorted(members.items()):
-                    info = tarfile.TarInfo(name + "/" + rel)
-                    info.size, info.mode, info.mtime = len(data), 0o644, now
-                    tar.addfile(info, io.BytesIO(data))
-            raw.flush()
-            os.fsync(raw.fileno())
-        os.chmod(tmp, 0o644)
-        os.replace(tmp, out)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise
 
 
 def main(argv: List[str]) -> int:

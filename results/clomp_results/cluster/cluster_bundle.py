@@ -29,9 +29,9 @@ import zlib
 from collections import OrderedDict
 from typing import Dict, List, Optional
 
-from ..bundle import bundle
 from . import cluster_nodes
 from ..core import safe_io
+from ..core.tar_writer import write_archive
 from ..core.safe_io import NotABundle, Refused, for_terminal
 
 NAME = re.compile(r"^CLOMP-cluster_[0-9]{1,9}$")
@@ -61,7 +61,7 @@ def write(cluster: str, nodes: List[Dict[str, object]], report_files: Dict[str, 
     members["MANIFEST"] = "".join("%s  %s\n" % (hashlib.sha256(data).hexdigest(), rel)
                                   for rel, data in sorted(members.items())).encode()
     out = os.path.join(os.path.dirname(os.path.abspath(cluster)), name + ".tar.gz")
-    bundle.write_archive(members, name, out)
+    write_archive(members, name, out)
     return out
 
 
