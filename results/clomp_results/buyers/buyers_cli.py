@@ -15,9 +15,7 @@ an input that is not a submission; 3 clomp-stats, the archive or a write failed.
 """
 from __future__ import annotations
 
-import csv
 import io
-import re
 import json
 import os
 import sqlite3
@@ -28,6 +26,7 @@ from . import archive, buyers_html, buyers_table, submissions
 from ..core import safe_write, stats_helper
 from ..core.stats_helper import find as find_stats_helper
 from ..core.safe_io import Refused, clean, for_terminal
+from ..core.safe_text import SpreadsheetSafeWriter
 
 ME = "clomp_compare"
 USAGE = ("usage: clomp_compare [--out DIR] [--name LABEL=PATH ...] [--baseline LABEL] [--include-invalid]\n"
@@ -88,22 +87,6 @@ def unique(label: str, taken: List[str]) -> str:
     while out in taken:
         out, k = "%s #%d" % (label, k), k + 1
     return out
-
-
-NUMBER = re.compile(r"^[-+]?[0-9]*\.?[0-9]+([eE][-+]?[0-9]+)?$")
-
-
-class SpreadsheetSafeWriter:
-    """csv.writer whose text cells cannot run as spreadsheet formulas: a submission's host, compiler or
-    label that starts with = + - @ (or a tab or carriage return) is written with a leading apostrophe,
-    which spreadsheets show as text; numbers are written as they are."""
-
-    def __init__(self, buf):
-        self.w = csv.writer(buf, lineterminator="\n")
-
-    def writerow(self, row):
-        self.w.writerow([("'" + c) if isinstance(c, str) and c[:1] in ("=", "+", "-", "@", "\t", "\r")
-                         and not NUMBER.match(c) else c for c in row])
 
 
 def csv_text(subs, table) -> str:

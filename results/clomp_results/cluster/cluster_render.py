@@ -11,7 +11,7 @@ import json
 
 from . import cluster_figures
 from ..core.safe_io import SAFE_NAME, for_terminal
-from ..core.safe_text import no_controls
+from ..core.safe_text import SpreadsheetSafeWriter, no_controls
 
 NAMED = 50          # at most this many nodes per verdict are named in the text; the CSV and JSON have all
 
@@ -84,7 +84,6 @@ def text(report) -> str:
 
 
 def csv_text(report) -> str:
-    from ..buyers.buyers_cli import SpreadsheetSafeWriter   # here: the text and JSON need none of the buyer's table
     buf = io.StringIO()
     w = SpreadsheetSafeWriter(buf)
     head = ["node", "group", "verdict", "failure", "busy", "busy_reason"]

@@ -34,6 +34,7 @@ Each is written as a visible escape (\\x1b, \\u202e); nothing else changes.
 """
 from __future__ import annotations
 
+import csv
 import re
 from html import escape
 
@@ -106,3 +107,19 @@ def check_suite_name(name: str) -> str:
         raise Refused("suite name '%s': characters other than letters, digits, '.', '_' and '-' "
                       "(refused: a suite's name reaches file names, make and terminals)" % for_terminal(name[:200]))
     return name
+
+
+NUMBER = re.compile(r"^[-+]?[0-9]*\.?[0-9]+([eE][-+]?[0-9]+)?$")
+
+
+class SpreadsheetSafeWriter:
+    """csv.writer whose text cells cannot run as spreadsheet formulas: a submission's host, compiler or
+    label that starts with = + - @ (or a tab or carriage return) is written with a leading apostrophe,
+    which spreadsheets show as text; numbers are written as they are."""
+
+    def __init__(self, buf):
+        self.w = csv.writer(buf, lineterminator="\n")
+
+    def writerow(self, row):
+        self.w.writerow([("'" + c) if isinstance(c, str) and c[:1] in ("=", "+", "-", "@", "\t", "\r")
+                         and not NUMBER.match(c) else c for c in row])
