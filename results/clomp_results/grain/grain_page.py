@@ -8,7 +8,7 @@ from __future__ import annotations
 import time
 from typing import List
 
-from ..suite import html_page
+from ..core.html_frame import HEAD
 from ..core import svg_chart
 from .grain_answers import half_efficiency, interval_text, speeds_up
 from ..core.safe_text import for_html as e   # every value: control characters escaped, then HTML
@@ -58,7 +58,7 @@ def section(facts) -> List[str]:
 
 
 def page(name: str, text: str, facts) -> str:
-    head = html_page.HEAD % {"name": e(name)}
+    head = HEAD % {"name": e(name)}
     out = [head.replace("CLOMP results:", "CLOMP grain:")]
     out += section(facts)
     out += ["<h2>The whole report</h2>", "<pre>%s</pre>" % e(text),

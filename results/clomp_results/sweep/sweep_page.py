@@ -8,7 +8,8 @@ from __future__ import annotations
 import time
 
 from ..core import catalogue
-from ..suite import charts, html_page
+from ..suite import charts
+from ..core.html_frame import HEAD, Charts
 from ..core.view import num
 from ..core.safe_text import for_html as e   # every value: control characters escaped, then HTML
 
@@ -82,7 +83,7 @@ def table(facts):
 
 def page(name, facts, drawn, why):
     single, side = facts["single"], facts["side"] + [""] * 7
-    head = html_page.HEAD % {"name": e(name)}
+    head = HEAD % {"name": e(name)}
     out = [head.replace("CLOMP results:", "CLOMP runtime settings sweep:"),
            "<p>Host <b>%s</b>, %s. Load average %s before, %s after: on a busy machine these figures measure the "
            "contention as much as the runtime.</p>" % (e(single.get("host", "")), e(single.get("date", "")),
@@ -105,7 +106,7 @@ def page(name, facts, drawn, why):
             "that figure, and counted.</p>"]
     out += table(facts)
     out.append('<h2>Charts</h2>')
-    figures = html_page.Charts(drawn, name + "_charts")
+    figures = Charts(drawn, name + "_charts")
     for fig, fname, unit, definition in catalogue.described("sweep"):
         out += figures.figure("sweep_" + fig, "%s (%s)" % (fname, unit),
                               "%s. Median per combination with its 95%% interval between processes; a circled point "
