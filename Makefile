@@ -290,7 +290,7 @@ CHECK_TESTS ?= $(filter $(wildcard tests/*.t),$(SLOW_TESTS)) $(filter-out $(SLOW
 # Test files whose outcome does not depend on how clomp is built (they read
 # records, bundles and the results package's code, or lint the Python): the
 # other builds' lanes (make asan, .ci/run's clang lane) leave them out.
-BUILD_INDEPENDENT_TESTS = tests/results_render.t tests/results_package.t tests/python_lint.t tests/install.t \
+BUILD_INDEPENDENT_TESTS = tests/results_render.t tests/results_package.t tests/python_lint.t tests/python_layers.t tests/install.t \
     tests/tap-lib.t tests/compare_submissions.t tests/sweep_package.t tests/cluster_report.t \
     tests/bench_fidelity.t tests/bench_delay_lengths.t tests/bench_constructs.t tests/construct_capture.t
 BUILD_TESTS = $(filter-out $(BUILD_INDEPENDENT_TESTS),$(CHECK_TESTS))
