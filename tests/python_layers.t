@@ -46,7 +46,7 @@ if "core" not in subs:
     faults.append("layout: no core/ subpackage")
 for m in sorted(modules):
     if m.count(".") == 1 and m.split(".")[1] not in TOP_LEVEL and not modules[m].endswith("__init__.py"):
-        faults.append("layout: %s is a flat module (place it in a subpackage: /work/helpers/s54_split.py)" % m)
+        faults.append("layout: %s is a flat module (place it in its product's subpackage)" % m)
 
 
 def package_of(m):
@@ -150,7 +150,7 @@ printf 'x = 1\n' >"$p/nosuch/thing.py"                                          
 got=$(CHECK_ALLOWED_USED=0 python3 -c "$checker" "$p" 2>&1 | LC_ALL=C sort)
 want=$(LC_ALL=C sort <<'EOF'
 core: clomp_results.core.records imports clomp_results.suite.report (core imports no product)
-layout: clomp_results.flat is a flat module (place it in a subpackage: /work/helpers/s54_split.py)
+layout: clomp_results.flat is a flat module (place it in its product's subpackage)
 layout: nosuch/ has no __init__.py
 module circle: clomp_results.suite.report -> clomp_results.suite.html_page -> clomp_results.grain.cells -> clomp_results.suite.report
 module circle: clomp_results.suite.report -> clomp_results.suite.html_page -> clomp_results.suite.report
