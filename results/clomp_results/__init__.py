@@ -1,19 +1,21 @@
 """clomp_results: the suite's reports, bundle and validator, from records.
 
-Python 3.8+, standard library only. Modules, one concern each:
-  safe_io          the one safe way in for files this run did not make (docs/security.md)
-  records          typed records (dataclasses) of a suite
-  loader           load_suite(path) -> Suite: the API every other module relies on
-  tables           .summary and .constructs.csv from the runs' JSON records
-  between          the between-process summary (--replicates), statistics by clomp-stats --json
-  validate, grade  ./clomp_validate: validity, then the submission grade
-  bundle           the submission bundle; runtime_library: which OpenMP runtime ran
-  inspect          `load`: what the loader reads
-  render           every table and report of a suite from its manifest and records: after each run, at the end
-  cli              results/clomp-results SUBCOMMAND ...: one line per subcommand
-  submissions      the buyer's table's inputs made into records (bundles, suites, --compare, CLOMP 1.2 text:
-                   text12; machine_facts: the header); buyers_table the table from them (clomp-stats),
-                   buyers_html/svg_chart the page, buyers_cli ./clomp_compare, archive the SQLite archive
-  cluster          the cluster report (docs/cluster.md): cluster_nodes reads per-node summaries and clomp_mpi's
-                   mpi.per_rank, cluster_figures names the key figures, cluster_render writes text, CSV, JSON
+Python 3.8+, standard library only. Entry points at the top: cli (results/clomp-results SUBCOMMAND ...:
+one line per subcommand) and __main__ (python3 -m clomp_results). Every module lives in one subpackage:
+  core/     what every product reads through: records, loader, manifest (legacy: suites from before it),
+            catalogue (clomp --list-figures), safe_io/safe_text/safe_write, tar_reader/tar_writer,
+            stats_helper (clomp-stats), runtime_library/runtime_profiles, and the shared tables, figures
+            and charts (tables, view, given, between, cliff, by_design, compare_figures, estimate,
+            machine_facts, gnuplot, svg_chart, html_frame); it imports no product
+  suite/    the suite's report: render (after each run, at the end), report and html_*, charts, offload,
+            calibration, `load` (inspect), `manifest` (manifest_cli)
+  bundle/   the submission bundle and its validator: bundle, validate (crosscheck, full_text,
+            profile_check, grade), sign, find_suite
+  compare/  the A/B comparison (run_clomp.sh --compare, --ompt-tax): compare_*, ompt_tax_report
+  sweep/    the settings sweep (run_clomp.sh --sweep): sweep_plan, sweep_report, sweep_page
+  grain/    the grain search (run_clomp.sh --grain): grain_*, and node_limits (the Node limits section)
+  buyers/   the buyer's table (./clomp_compare): submissions (text12: CLOMP 1.2 text), buyers_*, archive
+  cluster/  the cluster report and run_clomp.sh --nodes: cluster, cluster_*
+A product imports core, and another product only where tests/python_layers.t lists why
+(docs/architecture.md, "The results package by product").
 """
