@@ -249,13 +249,13 @@ $(STATS_HELPER): $(STATS_SRC) $(STATS_OBJ) $(FLAGS_STAMP)
 
 clomp-stats: $(STATS_HELPER)
 
-# The drivers' writer (suite/clomp_write.c): every file run_clomp.sh and the
+# The drivers' writer (write/clomp_write.c): every file run_clomp.sh and the
 # comparisons write in an output directory, never through a link, and the
-# suite manifest read back by its JSON (suite/manifest_reader.c); built
+# suite manifest read back by its JSON (write/manifest_reader.c); built
 # beside the objects, never installed. No OpenMP, no library objects.
 WRITE_HELPER = $(BUILD)/clomp-write
-WRITE_SRC = suite/clomp_write.c suite/manifest_reader.c
-$(WRITE_HELPER): $(WRITE_SRC) suite/manifest_reader.h $(FLAGS_STAMP)
+WRITE_SRC = write/clomp_write.c write/manifest_reader.c
+$(WRITE_HELPER): $(WRITE_SRC) write/manifest_reader.h $(FLAGS_STAMP)
 	$(CC) $(CFLAGS) -std=c11 $(LDFLAGS) -o $@ $(WRITE_SRC)
 
 clomp-write: $(WRITE_HELPER)

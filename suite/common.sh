@@ -106,7 +106,7 @@ claim_new_id() {
     base="$dir/CLOMP_${host}_${id}"
 }
 
-# The drivers' writer (suite/clomp_write.c), built on demand: every file they
+# The drivers' writer (write/clomp_write.c), built on demand: every file they
 # write in an output directory goes through it, never through a link.
 #   put_file FILE: standard input becomes FILE (a new private name in FILE's
 #     directory, synced, renamed over it; a link or other non-file there is refused)

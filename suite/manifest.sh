@@ -7,7 +7,7 @@
 # always whole: a new copy renamed over the old (put_file, suite/common.sh),
 # after the suite's settings are taken, before and after every run and at
 # every status line. One member per line, one run per line. Read back by its
-# JSON, whatever its layout (clomp-write get/entries/head, suite/manifest_reader.c):
+# JSON, whatever its layout (clomp-write get/entries/head, write/manifest_reader.c):
 # --resume keeps the settings as the suite started and the done runs' entries.
 # Sourced by run_clomp.sh.
 #   reads: base, exe, max_threads, time_scale, env_preset, suite_binding, launcher, mpi_launcher,
@@ -182,7 +182,7 @@ manifest_plan_cached() {
 write_manifest() {
     local file old='' head k status=${2:-running} history='' sep='' stop=null
     file=$(manifest_path)
-    if [ -f "$file" ] && [ ! -L "$file" ]; then   # read by its JSON (suite/manifest_reader.c)
+    if [ -f "$file" ] && [ ! -L "$file" ]; then   # read by its JSON (write/manifest_reader.c)
         head=$("$writer" head "$file") || return 1
         old=$("$writer" entries "$file" runs run)
         history=$("$writer" get "$file" history) history=${history#[} history=${history%]}

@@ -103,9 +103,9 @@ check(unresolved, "every quoted include names a file of the product (or the gene
 # ------------------------------------------------------ (a) the layers
 # Bottom to top. A file may include its own layer or one below it.
 LAYER_NAMES = ["timing/ numa/ cli/ ompt/", "mesh/ offload/", "kernels/", "the record (measure/record.h, measure/llnl_targets.h)",
-               "measure/ mpi/", "setup/", "report/ (the writers)", "clomp.c stats/ suite/"]
+               "measure/ mpi/", "setup/", "report/ (the writers)", "clomp.c stats/ write/"]
 FOLDER_LAYER = {"timing": 0, "numa": 0, "cli": 0, "ompt": 0, "mesh": 1, "offload": 1, "kernels": 2, "measure": 4, "mpi": 4,
-                "setup": 5, "report": 6, "stats": 7, "suite": 7}
+                "setup": 5, "report": 6, "stats": 7, "write": 7}
 # The record is a layer of its own inside measure/: what every writer may read.
 # Its two .c files implement it and sit with it, so they cannot reach the sequence either.
 RECORD = {"measure/record.h", "measure/record.c", "measure/llnl_targets.h", "measure/llnl_targets.c",

@@ -14,7 +14,7 @@ cc=${CC:-gcc}
 cd "$top" || exit 255
 
 # mpi/cluster_mpi.c needs mpi.h: checked below with the MPI wrapper's include path.
-for src in clomp.c cli/*.c stats/*.c kernels/*.c measure/*.c mesh/*.c mpi/rank_view.c mpi/cluster_single.c numa/*.c ompt/*.c suite/*.c \
+for src in clomp.c cli/*.c stats/*.c kernels/*.c measure/*.c mesh/*.c mpi/rank_view.c mpi/cluster_single.c numa/*.c ompt/*.c write/*.c \
     report/*.c timing/*.c tests/unit/*.c tests/oracle/*.c; do
     msg=$("$cc" -fsyntax-only -std=c11 -D_POSIX_C_SOURCE=200809L -fopenmp -Wall -Wextra -Werror \
         -I. -Itests -I"$build" "$src" 2>&1)
@@ -45,7 +45,7 @@ else
     skip "mpi/cluster_mpi.c compiles with -Wall -Wextra -Werror" "no mpicc (apt-get install libopenmpi-dev)"
 fi
 
-product=(clomp.c cli/*.c stats/*.c kernels/*.c measure/*.c mesh/*.c mpi/rank_view.c mpi/cluster_single.c numa/*.c ompt/*.c offload/*.c setup/*.c suite/*.c
+product=(clomp.c cli/*.c stats/*.c kernels/*.c measure/*.c mesh/*.c mpi/rank_view.c mpi/cluster_single.c numa/*.c ompt/*.c offload/*.c setup/*.c write/*.c
     report/*.c timing/*.c)
 defines=(-D_OPENMP=201511 -DCLOMP_HAVE_LIBNUMA=1)
 if ! full_lane; then

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The driver reads the suite manifest back by its JSON, never by its line layout
-# (clomp-write get, entries and head: suite/manifest_reader.c). Brute force against
+# (clomp-write get, entries and head: write/manifest_reader.c). Brute force against
 # Python's json module as the oracle: random documents (nested objects and arrays,
 # strings with escapes, control characters, non-ASCII and astral characters,
 # numbers of every form) written in random layouts, every path into them asked

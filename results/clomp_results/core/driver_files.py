@@ -91,7 +91,7 @@ def claim_new_id(directory: str, host: str) -> str:
 
 def append(path: str, data: bytes) -> None:
     """DATA appended to PATH, never through a link (O_NOFOLLOW), to a regular file only, synced
-    (suite/clomp_write.c's append)."""
+    (write/clomp_write.c's append)."""
     fd = os.open(path, _APPEND_FLAGS, 0o666)
     try:
         if not stat.S_ISREG(os.fstat(fd).st_mode):

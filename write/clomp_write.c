@@ -17,7 +17,7 @@
  *       file (fstat) before a byte is written; fsynced.
  *
  *   clomp-write get FILE PATH, entries FILE PATH [KEY], head FILE: the suite
- *       manifest read back by its JSON, whatever its layout (suite/manifest_reader.h:
+ *       manifest read back by its JSON, whatever its layout (write/manifest_reader.h:
  *       exit 1 absent, 3 not a JSON document).
  *
  * Exit 0 written; 1 refused or a write failed (one line on stderr:
@@ -170,8 +170,8 @@ int main(int argc, char **argv)
     if (argc == 3 && strcmp(argv[1], "head") == 0)
         return manifest_head(argv[2]);
     fprintf(stderr, "usage: clomp-write replace|append FILE   (standard input written as FILE or appended to it;\n"
-                    "       never through a link: suite/clomp_write.c)\n"
+                    "       never through a link: write/clomp_write.c)\n"
                     "       clomp-write get FILE PATH | entries FILE PATH [KEY] | head FILE   (the suite manifest\n"
-                    "       read by its JSON: suite/manifest_reader.h)\n");
+                    "       read by its JSON: write/manifest_reader.h)\n");
     return 2;
 }

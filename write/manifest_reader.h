@@ -1,4 +1,4 @@
-/* The suite manifest as the driver reads it back (suite/manifest_reader.c): by its JSON, never by
+/* The suite manifest as the driver reads it back (write/manifest_reader.c): by its JSON, never by
  * its line layout (docs/suite-manifest.md). clomp-write's get, entries and head. */
 #ifndef CLOMP_SUITE_MANIFEST_READER_H
 #define CLOMP_SUITE_MANIFEST_READER_H

@@ -1,4 +1,4 @@
-/* The suite manifest read back by its JSON (suite/manifest_reader.h), whatever its layout (the
+/* The suite manifest read back by its JSON (write/manifest_reader.h), whatever its layout (the
  * driver once read it by lines: sed on `  "plan": [`). The whole file is checked to be one JSON
  * document (RFC 8259) before anything is answered; a value kept is copied token for token. */
 #define _POSIX_C_SOURCE 200809L
