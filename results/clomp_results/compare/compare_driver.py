@@ -25,7 +25,7 @@ from typing import List, Optional
 from ..core import catalogue, stats_helper
 from . import compare_options, compare_report
 from .compare_side import Side, resolve
-from .driver_files import (TOP, Usage, append, claim_new_id, count_cores, date_text, env_header, file_host_name,
+from ..core.driver_files import (TOP, Usage, append, claim_new_id, count_cores, date_text, env_header, file_host_name,
                            help_asked, make_out_dir)
 from ..core.driver_guard import Guard, guarded
 from ..core.safe_io import for_terminal

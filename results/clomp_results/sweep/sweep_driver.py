@@ -22,7 +22,7 @@ from ..core import runtime_library, stats_helper
 from . import sweep_plan, sweep_report
 from ..compare.compare_driver import refusal, run_process
 from ..compare.compare_side import build, resolve
-from .driver_files import (TOP, Usage, claim_new_id, count_cores, date_text, env_header, file_host_name, help_asked,
+from ..core.driver_files import (TOP, Usage, claim_new_id, count_cores, date_text, env_header, file_host_name, help_asked,
                            load_average, make_out_dir, team_shape)
 from ..core.driver_guard import Guard, guarded
 
