@@ -212,7 +212,8 @@ if [ "$dry_run" = 1 ]; then
     grain_plan_line  # suite/suite_grain.sh
     auto_plan_line   # suite/replicates.sh
     exit 0
-fi
+fi   # (an expansion error in a listing abandons the block above: a dry run must never go on to run)
+[ "$dry_run" = 0 ] || { echo "run_clomp.sh: --dry-run: the listing failed (a fault of the driver's)" >&2; exit 3; }
 [ -n "$run_timeout" ] || [ -z "$estimate_why" ] ||
     echo "run_clomp.sh: warning: no estimate ($estimate_why): runs have no default --run-timeout; a hung run waits until stopped (give --run-timeout SECONDS)" >&2
 
