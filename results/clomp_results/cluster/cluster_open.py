@@ -17,16 +17,13 @@ import shutil
 import sys
 from typing import List, Tuple
 
+from ..core.driver_files import Usage, make_out_dir   # the drivers' refusal and --out, one of each
 from ..core.safe_io import for_terminal
 
 # run_clomp.sh's modes that run on one node's folder, not across a cluster.
 NOT_FOR_A_CLUSTER = ("--bundle", "--validate", "--dry-run", "--mpi", "--ompt-tax")
 NOT_FOR_A_CLUSTER_PREFIXES = ("--compare", "--sweep")
 MAX_CLUSTER_ID = 1000
-
-
-class Usage(Exception):
-    """A refused command line or environment: the message run_clomp.sh prints."""
 
 
 def is_count(text: str) -> bool:
@@ -73,16 +70,6 @@ def check_environment(env: dict) -> None:
         raise Usage("--nodes: srun not found: Slurm is not installed here")
     if not shutil.which("flock"):
         raise Usage("flock (util-linux) is not installed: it keeps a second driver off a cluster")
-
-
-def make_out_dir(path: str) -> None:
-    """run_clomp.sh's --out (suite/common.sh make_out_dir): a directory, created with its parents."""
-    if os.path.lexists(path) and not os.path.isdir(path):
-        raise Usage("--out: %s is not a directory" % path)
-    try:
-        os.makedirs(path, exist_ok=True)
-    except OSError as e:
-        raise Usage("--out: cannot create %s: %s" % (path, e.strerror)) from None
 
 
 def open_cluster(out_dir: str, resume_id: str, node_args: List[str]) -> Tuple[str, str, List[str]]:
