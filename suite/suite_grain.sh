@@ -23,10 +23,10 @@ check_with_grain() {
 # The dry run's line: the search's plan estimate (the same model), beside the suite's, and its share of it.
 grain_plan_line() {
     [ "$with_grain" = 1 ] || return 0
-    local line mm ss i suite=0
+    local line mm ss i suite=0 estimate
     line=$("$here/suite/grain.sh" "${SUITE_GRAIN_OPTIONS[@]}" --dry-run "$exe" 2>&1 | tail -n 1)
     line=${line#Estimated total: }
-    for ((i = 0; i < total_runs; i++)); do suite=$((suite + $(estimate_at "$i"))); done
+    for ((i = 0; i < total_runs; i++)); do estimate_at "$i" && suite=$((suite + estimate)); done   # suite/calibrate.sh
     if [[ $line =~ ~([0-9]+):([0-9]+) ]] && [ "$suite" -gt 0 ]; then
         mm=${BASH_REMATCH[1]} ss=${BASH_REMATCH[2]}
         line="${line%; nothing was run.}, $((((10#$mm * 60 + 10#$ss) * 100 + suite / 2) / suite))% of the suite's runs; nothing was run."
