@@ -11,25 +11,21 @@ if [ -z "${BASH_VERSINFO:-}" ] || [ "${BASH_VERSINFO[0]}" -lt 4 ] ||
 fi
 
 # The help text is its own file (suite/usage.txt): this driver stays readable top to bottom.
-usage() {
-    cat "$(cd "$(dirname "$0")" && pwd)/suite/usage.txt"
-}
+usage() { cat "$here/suite/usage.txt"; }
 
 here=$(cd "$(dirname "$0")" && pwd)
 # shellcheck source=suite/common.sh
 . "$here/suite/common.sh"
 # shellcheck source=suite/slurm.sh
 . "$here/suite/slurm.sh"
-# --compare, --sweep and --ompt-tax are their own commands with clomp's arguments, run by the results
-# package (they need python3 for their reports: without it, one line and exit 2); --nodes runs the
-# suite on every node of an allocation: suite/nodes.sh.
+# --compare, --sweep, --ompt-tax and --grain: the results package's commands with clomp's arguments (python3
+# for their reports: without it, one line and exit 2); --nodes: suite/nodes.sh, every node of an allocation.
 for word in "$@"; do
     case $word in
-        --compare | --compare=* | --sweep | --sweep=* | --ompt-tax)
+        --compare | --compare=* | --sweep | --sweep=* | --ompt-tax | --grain)
             word=${word%%=*}
             command -v python3 >/dev/null 2>&1 || die_usage "$word: needs python3 (3.8 or newer): it runs the processes and writes the report"
             exec python3 "$here/results/clomp-results" "${word#--}-driver" "$@" ;;
-        --grain) exec "$here/suite/grain.sh" "$@" ;;
         --nodes | --nodes=*) exec "$here/suite/nodes.sh" "$@" ;;   # every node of a Slurm allocation
     esac
 done

@@ -1,6 +1,6 @@
 # shellcheck shell=bash
-# Helpers of the shell drivers, run_clomp.sh, suite/grain.sh and suite/nodes.sh (which each
-# source this file). Messages name run_clomp.sh: it is the command users type.
+# Helpers of the shell drivers, run_clomp.sh and suite/nodes.sh (which each source this
+# file). Messages name run_clomp.sh: it is the command users type.
 # The sourcing script sets `here`, the top of the source tree.
 
 die_usage() {

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# run_clomp.sh --compare, --sweep and --ompt-tax as the results package runs them: without python3
+# run_clomp.sh --compare, --sweep, --ompt-tax and --grain as the results package runs them: without python3
 # each is refused in one line, exit 2, nothing written; under TERM, HUP and INT
 # (results/clomp_results/core/driver_guard.py) a signal to the driver while a process runs stops that
 # process (it gets the same signal), leaves neither that process's half-written record nor a report
@@ -35,11 +35,39 @@ from clomp_results.core.driver_files import team_shape
 for t in range(1, 301):
     print(*team_shape(t, 6400, 64))' 2>&1)
 is "$python_shapes" "$bash_shapes" "--sweep's default input: the shape suite/common.sh's team_shape gives, 1 to 300 threads"
+# --grain's shell rules: the cost model's constants as sourcing suite/calibrate.sh sets them, and the
+# thread binding (suite/binding.sh's choose_binding, its construct-run tail aside) in five environments.
+bash_model=$(cd "$top" && bash -c '. suite/calibrate.sh && for n in ZONE_NS_CACHED ZONE_NS_MEMORY MEMORY_SPEEDUP REGION_US PROBE_US BUILD_NS_PER_BYTE SETUP_NS_PER_BYTE PROCESS_SECONDS; do printf "%s=%s\n" "$n" "${!n}"; done')
+python_model=$(cd "$top/results" && python3 -c '
+from clomp_results.grain.grain_driver import model_constants
+for k, v in model_constants().items():
+    print("%s=%s" % (k, v))')
+numbers() { awk -F= '{ printf "%s=%s\n", $1, $2 + 0 }'; }   # 1.0 and 1 alike
+is "$(numbers <<<"$python_model")" "$(numbers <<<"$bash_model")" "--grain's model constants are suite/calibrate.sh's"
+binding_envs=("" "OMP_PROC_BIND=spread" "OMP_PLACES=threads OMP_PROC_BIND=false" "GOMP_CPU_AFFINITY=0-1" "KMP_AFFINITY=compact OMP_PLACES=cores")
+bash_bindings='' python_bindings=''
+# shellcheck disable=SC2016  # the inner shell's own variables
+for envs in "${binding_envs[@]}"; do
+    read -r -a assigns <<<"$envs"
+    bash_bindings+=$(cd "$top" && env -u OMP_PROC_BIND -u OMP_PLACES -u GOMP_CPU_AFFINITY -u KMP_AFFINITY ${assigns[@]+"${assigns[@]}"} \
+        bash -c '. suite/binding.sh && choose_binding && echo "${suite_binding%%; the construct runs*}|$OMP_PROC_BIND|${OMP_PLACES-}"')$'\n'
+    python_bindings+=$(cd "$top/results" && env -u OMP_PROC_BIND -u OMP_PLACES -u GOMP_CPU_AFFINITY -u KMP_AFFINITY ${assigns[@]+"${assigns[@]}"} \
+        python3 -c 'import os
+from clomp_results.grain.grain_driver import choose_binding
+print("%s|%s|%s" % (choose_binding(), os.environ.get("OMP_PROC_BIND", ""), os.environ.get("OMP_PLACES", "")))')$'\n'
+done
+limited=$(cd "$top/results" && python3 -c '
+from clomp_results.core.driver_guard import Guard
+guard = Guard()
+print(guard.run(["sleep", "30"], None, limit=0.3))
+guard.close()')
+is "$limited" 124 "a process past its time limit (--grain's, ten times its estimate) gets SIGTERM and exit status 124, as timeout(1) gave"
+is "$python_bindings" "$bash_bindings" "--grain's thread binding and its line are suite/binding.sh's (${#binding_envs[@]} environments)"
 
 # A PATH without python3: the few commands run_clomp.sh needs before it hands the command line on.
 mkdir "$root/no-python"
 for tool in bash dirname env cat sed; do ln -s "$(command -v "$tool")" "$root/no-python/$tool"; done
-for command in "--compare ./a,./b" "--sweep=wait" "--ompt-tax"; do
+for command in "--compare ./a,./b" "--sweep=wait" "--ompt-tax" "--grain"; do
     read -r -a words <<<"$command"
     PATH=$root/no-python "$driver" "${words[@]}" --out "$bad_dir" </dev/null >"$root/nopy.out" 2>"$root/nopy.err"
     rc=$?
@@ -124,5 +152,19 @@ stem=$root/sweep/CLOMP_${host}_1_sweep
 ok "$(grep -q '^got TERM$' "$FAKE_LOG" && [ ! -e "${stem}_c1r1.json" ] && [ ! -e "$stem.txt" ] &&
     [ "$(find "$TMPDIR" -mindepth 1 | wc -l)" -eq 0 ]; echo $?)" \
     "its running process got SIGTERM; no half record, no report, no temporary directory is left"
+
+# --grain: TERM while a stage's first process runs. That process's record, .full section and .runs line
+# are all absent (the stage's lines are written only once its process has ended), and no report is made.
+FAKE_LOG=$root/grain.log
+export TMPDIR=$root/tmp-grain
+mkdir -p "$TMPDIR"
+stop_driver TERM --grain --teams 2 --replicates 4 --out "$root/grain" "$fake"
+is "$rc" 143 "--grain: SIGTERM to the driver: it dies of SIGTERM (143)"
+is "$(tr '\n' ';' <"$FAKE_LOG")" "started;got TERM;" "the running clomp got SIGTERM and ended"
+stem=$root/grain/CLOMP_${host}_1_grain
+ok "$( [ -s "$stem.plan" ] && [ -z "$(find "$root/grain" -name '*_grain_t*.json')" ] && [ ! -s "$stem.runs" ] &&
+    ! grep -qs '^=== process' "$stem.full" && [ ! -e "$stem.txt" ] && [ ! -e "$stem.json" ]; echo $?)" \
+    "its plan stays; no half record, no .full section or .runs line of the stopped process, no report"
+is "$(find "$TMPDIR" -mindepth 1 | wc -l)" 0 "the driver's temporary directory is gone"
 
 done_testing

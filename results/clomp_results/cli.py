@@ -35,6 +35,7 @@ COMMANDS = {
     "bundle": ("clomp_results.bundle.bundle", "write the submission bundle <base>.tar.gz of a suite (MANIFEST, runtime library)"),
     "render": ("clomp_results.suite.render", "every table and report of a suite from its manifest and records: after each run (--progress), the key runs (--between), make plots (--report), the end (--final: + bundle, sign)"),
     "cluster": ("clomp_results.cluster.cluster", "the cluster report: per-node summaries or clomp_mpi ranks, grouped, the odd nodes named (.txt, .csv, .json)"),
+    "grain-driver": ("clomp_results.grain.grain_driver", "run_clomp.sh --grain: the search's processes, stage by stage as grain-plan chooses them, and the report"),
     "grain-plan": ("clomp_results.grain.grain_cli", "run_clomp.sh --grain's options, dry run and bracket search: the next stage's processes from the records so far"),
     "grain-report": ("clomp_results.grain.grain_report", "the report of run_clomp.sh --grain from its processes' JSON records (.txt, .csv, .json, .html)"),
     "manifest": ("clomp_results.suite.manifest_cli", "a suite's manifest (<base>.suite.json): a suite from before it gets one built from its .env (--write: beside it)"),

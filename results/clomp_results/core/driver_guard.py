@@ -63,14 +63,20 @@ class Guard:
                 pass
 
     def run(self, argv: Sequence[str], stdout: Union[int, IO, None], stderr: Union[int, IO, None] = None,
-            partial: Sequence[str] = (), env: Optional[dict] = None) -> int:
+            partial: Sequence[str] = (), env: Optional[dict] = None, limit: Optional[float] = None) -> int:
         """ARGV's exit status (128 + N when signal N ended it); PARTIAL: the files it writes, removed
-        if the driver is stopped while it runs."""
+        if the driver is stopped while it runs. LIMIT: seconds it may run, then it gets SIGTERM and its
+        status is 124 (timeout(1)'s, as the shell drivers ran it)."""
         self.partial = list(partial)
         self.child = subprocess.Popen(list(argv), stdin=subprocess.DEVNULL, stdout=stdout, stderr=stderr, env=env)
         if self.stopping is not None:   # arrived while it was being started
             self._forward(self.stopping)
-        rc = self.child.wait()
+        try:
+            rc = self.child.wait(limit)
+        except subprocess.TimeoutExpired:
+            self.child.terminate()
+            self.child.wait()
+            rc = 124
         self.child, self.partial = None, []
         return 128 - rc if rc < 0 else rc
 

@@ -75,7 +75,7 @@ class Cell(NamedTuple):
 
 
 def runs_of(stem: str) -> Dict[str, Tuple[int, str]]:
-    """{record path: (exit status, seconds)} from STEM.runs (suite/grain.sh's lines: JSON, EXIT, SECONDS)."""
+    """{record path: (exit status, seconds)} from STEM.runs (grain_driver's lines: JSON, EXIT, SECONDS)."""
     try:
         with open(stem + ".runs", encoding="utf-8") as f:
             return runs_in(f.read())

@@ -24,6 +24,31 @@ def measured_bounds(stem: str, helper: str, s: Settings) -> Dict[int, Dict[int, 
     return out
 
 
+def start(stem: str, s: Settings, binding: str, constants: Dict[str, float]) -> None:
+    """STEM.plan: the search's settings, its start (time, load) and the binding and model it runs under."""
+    directory, name = os.path.split(stem)
+    doc = {"schema": "clomp-grain-plan", "settings": s._asdict(), "start_epoch": time.time(),
+           "load_before": loadavg(), "binding": binding, "constants": constants}
+    safe_write.write_text(directory or ".", name + ".plan", json.dumps(doc, indent=1) + "\n")
+
+
+def next_stage(stem: str, helper: str) -> List[str]:
+    """The next stage's lines from STEM.plan and the records so far: "deadline<TAB>EPOCH" first when a time
+    cap is set, then one "run<TAB>LIMIT<TAB>RECORD<TAB>ARGS..." a process; none when the search is over (or
+    the cap ran out with cells left: STEM.stopped says so for the report)."""
+    plan = load_plan(stem)
+    s = settings_of(plan)
+    bounds = measured_bounds(stem, helper, s)
+    cells = [(t, z) for t in s.teams for z in next_sizes(s, t, bounds[t])]
+    if s.minutes is not None and time.time() - plan["start_epoch"] >= s.minutes * 60:
+        if cells:   # the cap, not the search, ends it: the report says so (grain_report.stopped_by_cap)
+            directory, name = os.path.split(stem)
+            safe_write.write_text(directory or ".", name + STOPPED_SUFFIX, "%d cells left\n" % len(cells))
+        return []
+    lines = ["deadline\t%d" % int(plan["start_epoch"] + s.minutes * 60)] if cells and s.minutes is not None else []
+    return lines + stage(s, stem, cells, plan.get("constants") or {})
+
+
 def main(argv: List[str]) -> int:
     if not argv or argv[0] not in ("options", "dry-run", "start", "next"):
         sys.stderr.write("usage: grain-plan options|dry-run|start|next ... (see the module's docstring)\n")
@@ -40,28 +65,11 @@ def main(argv: List[str]) -> int:
             sys.stdout.write(dry_run(parse(int(argv[0]), argv[split + 1:]), constants))
             return 0
         if command == "start":
-            stem, s = argv[0], parse(int(argv[1]), argv[2:])
-            directory, name = os.path.split(stem)
-            doc = {"schema": "clomp-grain-plan", "settings": s._asdict(), "start_epoch": time.time(),
-                   "load_before": loadavg(), "binding": os.environ.get("CLOMP_GRAIN_BINDING", "not recorded"),
-                   "constants": dict((k, float(v)) for k, v in (w.split("=", 1) for w in os.environ.get(
-                       "CLOMP_GRAIN_MODEL", "").split() if "=" in w))}
-            safe_write.write_text(directory or ".", name + ".plan", json.dumps(doc, indent=1) + "\n")
+            start(argv[0], parse(int(argv[1]), argv[2:]), os.environ.get("CLOMP_GRAIN_BINDING", "not recorded"),
+                  dict((k, float(v)) for k, v in (w.split("=", 1) for w in os.environ.get(
+                      "CLOMP_GRAIN_MODEL", "").split() if "=" in w)))
             return 0
-        stem, helper = argv[0], argv[1]
-        plan = load_plan(stem)
-        s = settings_of(plan)
-        bounds = measured_bounds(stem, helper, s)
-        cells = [(t, z) for t in s.teams for z in next_sizes(s, t, bounds[t])]
-        if s.minutes is not None and time.time() - plan["start_epoch"] >= s.minutes * 60:
-            if cells:   # the cap, not the search, ends it: the report says so (grain_report.stopped_by_cap)
-                directory, name = os.path.split(stem)
-                safe_write.write_text(directory or ".", name + STOPPED_SUFFIX, "%d cells left\n" % len(cells))
-            return 0
-        if cells and s.minutes is not None:
-            sys.stdout.write("deadline\t%d\n" % int(plan["start_epoch"] + s.minutes * 60))
-        lines = stage(s, stem, cells, plan.get("constants") or {})
-        sys.stdout.write("".join(line + "\n" for line in lines))
+        sys.stdout.write("".join(line + "\n" for line in next_stage(argv[0], argv[1])))
         return 0
     except OptionError as e:
         sys.stderr.write("run_clomp.sh: %s\n" % e)

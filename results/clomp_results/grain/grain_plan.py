@@ -1,6 +1,6 @@
 """`run_clomp.sh --grain`'s plan and bracket search (issue 48, item 1;
 docs/grain.md): which processes to run next, decided here from the records
-of those already run; suite/grain.sh only launches them.
+of those already run; grain_driver only launches them.
 
     grain-plan options CORES ARGS...        the options checked: out, exe, dry_run, help (NAME<TAB>VALUE lines)
     grain-plan dry-run CORES NAME=VALUE... -- ARGS...   the plan and its estimate (the cost model's constants)
@@ -8,7 +8,7 @@ of those already run; suite/grain.sh only launches them.
     grain-plan next STEM HELPER             the next stage's processes, one a line:
         deadline<TAB>EPOCH                  (first: launch nothing after it; absent without a time cap)
         run<TAB>LIMIT_S<TAB>JSON<TAB>ARG...  a clomp command's arguments (after the binary)
-      nothing when the search is over. suite/grain.sh appends JSON<TAB>EXIT<TAB>SECONDS to STEM.runs.
+      nothing when the search is over. grain_driver appends JSON<TAB>EXIT<TAB>SECONDS to STEM.runs.
 
 The search, per team size: loop sizes from FIRST (64) zones in geometric
 steps of FACTOR, each size a stage of REPLICATES processes per team still

@@ -1,4 +1,4 @@
-"""The report of `run_clomp.sh --grain` (suite/grain.sh runs the processes;
+"""The report of `run_clomp.sh --grain` (grain_driver runs the processes;
 grain_plan chose them): the answer per team size first, then every cell,
 then the best team per loop size. Writes STEM.txt, .csv, .json and .html
 (grain_page: a section with the chart of speed-up against loop size) with
