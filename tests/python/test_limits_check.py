@@ -21,7 +21,26 @@ FULL = NAME + "_constructs.full"
 START, END = "------ Node limits ", "------ (docs/limits.md) ------"
 
 
+FORGED = ("dissemination_ns", "central_ns")   # the figures the tests below change: each must be a result
+
+
+def is_result(limits, key):
+    figure = limits["figures"].get(key) or {}
+    return figure.get("value") is not None and figure.get("valid") is True
+
+
 def real_limits(tmp: str):
+    """real_limits_once's, from the first of up to 3 runs in which the figures the tests forge are results
+    (a busy node withholds them or marks them INVALID: on a loaded CI machine a run can give none; then the
+    tests that forge them are skipped, saying so, and the others still run)."""
+    for _ in range(3):
+        limits, block = real_limits_once(tmp)
+        if all(is_result(limits, k) for k in FORGED):
+            break
+    return limits, block
+
+
+def real_limits_once(tmp: str):
     """(limits block, its text lines) of a real clomp --limits run on 2 threads, as a quiet node leaves them
     (the golden records' census judges nothing busy: a busy run's Busy line and busy flag are taken out,
     the figures it withheld stay withheld in both)."""
@@ -85,7 +104,12 @@ class LimitsText(unittest.TestCase):
         rc, out = self.stage_run()
         self.assertIn(rc, (0, 3), out)
 
+    def needs_measured(self, key):
+        if not is_result(self.limits, key):
+            self.skipTest("in three clomp --limits runs here %s was no result (a busy node): nothing to forge" % key)
+
     def test_a_figure_changed_in_the_record_or_in_the_text_is_refused(self):
+        self.needs_measured("dissemination_ns")
         limits = copy.deepcopy(self.limits)
         limits["figures"]["dissemination_ns"]["value"] *= 1.5
         self.refused("run 6 (constructs.full): its text's Node limits print Dissemination barrier ", limits=limits)
@@ -96,6 +120,7 @@ class LimitsText(unittest.TestCase):
                      block=[forged if x == line else x for x in self.block])
 
     def test_an_interval_or_an_invalid_mark_that_differs_is_refused(self):
+        self.needs_measured("central_ns")
         limits = copy.deepcopy(self.limits)
         fig = limits["figures"]["central_ns"]
         if fig["ci_95"] is not None:
