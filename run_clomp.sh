@@ -77,8 +77,8 @@ while [ $# -gt 0 ]; do
         --stop-on-slowdown) stop_on_slowdown=1 ;;
         --numa) numa=1 ;;
         --no-constructs) constructs=0 ;;
-        --with-grain) with_grain=1 ;;
-        --no-grain) with_grain=0 ;;
+        --with-grain | --no-grain) [ "$with_grain" = auto ] || die_usage "--with-grain, --no-grain: one of them, once"
+            with_grain=$([ "$1" = --with-grain ] && echo 1 || echo 0) ;;
         --no-offload) offload=0 ;;
         --constructs=epcc4) constructs=epcc4 ;;
         --calibrate=auto | --calibrate=off) calibrate=${1#*=} ;;

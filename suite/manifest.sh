@@ -197,7 +197,7 @@ write_manifest() {
         printf '  ],\n  "runs": [\n'
         manifest_runs "$old" "${1:-}"
         printf '  ],\n  "replicates": {"asked": "%s", "planned": %s, "stage2_planned": %s, "stage2_runs": [' \
-            "${auto_pct:+auto}${auto_pct:-fixed}" "$(json_num "$replicates")" "$(json_num "${auto_n:-0}")"
+            "$([ -n "${auto_pct:-}" ] && echo auto || echo fixed)" "$(json_num "$replicates")" "$(json_num "${auto_n:-0}")"
         # Those inserted, or on --resume those the suite had inserted before, until replayed.
         for ((k = 0; k < (auto_inserted > auto_replayed ? auto_inserted : auto_replayed); k++)); do printf '%s%s' "$sep" "${auto_at[k]}"; sep=', '; done
         printf '], "stage2_at": ['

@@ -260,6 +260,7 @@ is "$check" "" "its record has every schedule on the 2-thread team, each read by
 drive --quick --with-grain --dry-run
 is "$rc" 2 "--with-grain with --quick is refused (exit 2)"
 like "$err" "--with-grain: not with --quick" "and says why in one line"
+refuse "--with-grain and --no-grain together" "^run_clomp.sh: --with-grain, --no-grain: one of them, once$" --no-grain --with-grain --dry-run
 drive --quick --dry-run --max-zone-scale 1 --replicates 1 --no-constructs --calibrate=off
 ok "$([ "$rc" = 0 ] && ! grep -q '^Grain search' <<<"$out"; echo $?)" "a --quick suite plans no grain search (the default leaves it out there)"
 drive --dry-run --calibrate=off --max-zone-scale 10 --replicates 1 --no-constructs --out "$root/dry_out"

@@ -28,6 +28,8 @@ is "$?" 0 "a quick suite completes"
 base=$out/CLOMP_${host}_1
 ok "$([ -f "$base.suite.json" ]; echo $?)" "it leaves its manifest, $(basename "$base").suite.json"
 is "$(find "$out" -maxdepth 1 -name ".*suite.json*" | wc -l | tr -d ' ')" 0 "and no temporary copy of it (each write is a new file renamed over the old)"
+is "$(python3 -c 'import json, sys; r = json.load(open(sys.argv[1]))["replicates"]; print(r["asked"], r["planned"])' "$base.suite.json")" \
+    "fixed 2" "its replicates say what was asked: fixed, 2 processes (docs/suite-manifest.md: fixed or auto, never auto10)"
 
 # The oracle: the manifest, the .env's plan line, .done, .runs.csv and the records, each read on its own.
 check_manifest() {

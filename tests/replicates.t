@@ -81,6 +81,8 @@ if skip_unless_full_lane "a fast suite with --replicates auto,50,7 runs a pilot,
     base=${base%.env}
     is "$(sed -n 's/^replicates auto: stage-2 process [0-9]* of [0-9]*: run //p' "$base.env" | tr '\n' ' ')" "$at " \
         "<base>.env records each stage-2 process with the run it is"
+    is "$(python3 -c 'import json, sys; r = json.load(open(sys.argv[1]))["replicates"]; print(r["asked"], r["stage2_planned"])' "$base.suite.json")" \
+        "auto $n" "the manifest's replicates say auto (not auto50) and stage 2's $n processes"
     is "$(awk -F, 'NR > 1 && $6 " " $7 " " $8 " " $9 " " $10 " " $11 " " $12 == "2 -1 64 100 32 1 1" { printf "%s ", $1 }' "${base}_key.summary")" \
         "$pilot$at " \
         "the key summary's target processes are the pilot's 6 among the key runs, then exactly those runs"
