@@ -9,4 +9,4 @@
 top=$(cd "$(dirname "$0")/.." && pwd)
 command -v python3 >/dev/null 2>&1 || { echo "1..0 # SKIP no python3"; exit 0; }
 cd "$top/tests/python" || exit 255
-exec python3 tap_runner.py test_tables.py test_between.py test_grade.py test_hostile_bundles.py test_estimate.py test_stats_table.py
+exec python3 tap_runner.py test_tables.py test_between.py test_grade.py test_hostile_bundles.py test_estimate.py test_stats_table.py test_driver_guard.py

@@ -42,6 +42,7 @@ class Guard:
         self.partial: List[str] = []
         self.stopping: Optional[int] = None
         self.forwarded_to: Optional[int] = None
+        self.starting = False   # a process is being started: a signal now is acted on once it is known
         for sig in SIGNALS:   # one ignored when the driver started (nohup, a background job) stays ignored
             if signal.getsignal(sig) != signal.SIG_IGN:
                 signal.signal(sig, self._handler)
@@ -49,6 +50,8 @@ class Guard:
     def _handler(self, signum, frame) -> None:
         if self.stopping is None:
             self.stopping = signum
+        if self.starting:   # raised inside Popen, after its fork, the process would run on unknown: wait for it
+            return
         self._forward(signum)
         raise Signalled(signum)
 
@@ -68,9 +71,15 @@ class Guard:
         if the driver is stopped while it runs. LIMIT: seconds it may run, then it gets SIGTERM and its
         status is 124 (timeout(1)'s, as the shell drivers ran it)."""
         self.partial = list(partial)
-        self.child = subprocess.Popen(list(argv), stdin=subprocess.DEVNULL, stdout=stdout, stderr=stderr, env=env)
-        if self.stopping is not None:   # arrived while it was being started
+        self.starting = True
+        try:
+            self.child = subprocess.Popen(list(argv), stdin=subprocess.DEVNULL, stdout=stdout, stderr=stderr,
+                                          env=env)
+        finally:
+            self.starting = False
+        if self.stopping is not None:   # arrived while it was being started: the process gets it, then the stop
             self._forward(self.stopping)
+            raise Signalled(self.stopping)
         try:
             rc = self.child.wait(limit)
         except subprocess.TimeoutExpired:
