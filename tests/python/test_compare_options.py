@@ -1,5 +1,5 @@
-"""run_clomp.sh --compare's command line as compare-options --parse reads it for compare/compare.sh
-(and --ompt-tax's, --parse-ompt-tax, for compare/ompt_tax.sh):
+"""run_clomp.sh --compare's command line as compare_options.parse_compare reads it for compare_driver.py
+(and --ompt-tax's, parse_ompt_tax, for ompt_tax_driver.py; `compare-options --parse` prints either):
 each case worked by hand from docs/compare.md's rules (the values an option takes, with a space or
 '=', clomp's own options and numbers passed on, seven numbers or none, --until against --replicates),
 the NUL-separated answer the driver reads with mapfile, and each refusal one line with exit 2."""
