@@ -19,6 +19,7 @@ from typing import List
 from . import compare_options, ompt_tax_report
 from ..core.driver_files import TOP, Usage, claim_new_id, file_host_name, make_out_dir
 from ..core.driver_guard import Guard, guarded
+from ..core.safe_io import for_terminal
 
 USAGE = os.path.join(TOP, "compare", "ompt_tax_usage.txt")
 
@@ -41,7 +42,7 @@ def ompt_tax(guard: Guard, argv: List[str]) -> int:
         os.makedirs(os.path.join(work, tool), exist_ok=True)
     # One comparison per tool; a failure's status (1 a process, 2 usage, 3 build) is ours.
     for tool in ("trivial", "sampling"):
-        sys.stderr.write("== %s: no tool (A) against CLOMP_OMPT=%s (B), %s processes each\n" % (side, tool, n))
+        sys.stderr.write(for_terminal("== %s: no tool (A) against CLOMP_OMPT=%s (B), %s processes each" % (side, tool, n)) + "\n")
         sys.stderr.flush()
         with open(os.path.join(work, tool + ".log"), "wb") as log:
             status = guard.run([sys.executable, os.path.join(TOP, "results", "clomp-results"), "compare-driver",
@@ -49,7 +50,7 @@ def ompt_tax(guard: Guard, argv: List[str]) -> int:
                                 "--out", os.path.join(work, tool)] + clomp_args, stdout=log)
         if status != 0:
             sys.stderr.write("run_clomp.sh: --ompt-tax: the %s comparison failed (exit status %d): see %s/%s.log\n"
-                             % (tool, status, work, tool))
+                             % (tool, status, for_terminal(work), tool))
             return status
     # The table of both comparisons and the sampling tool's samples, then the files' names.
     sys.stdout.flush()

@@ -25,6 +25,7 @@ from ..compare.compare_side import build, resolve
 from ..core.driver_files import (TOP, Usage, claim_new_id, count_cores, date_text, env_header, file_host_name, help_asked,
                            load_average, make_out_dir, team_shape)
 from ..core.driver_guard import Guard, guarded
+from ..core.safe_io import for_terminal
 
 USAGE = os.path.join(TOP, "compare", "sweep_usage.txt")
 VALUED = ("--sweep", "--side", "--replicates", "--out")
@@ -140,13 +141,13 @@ def sweep(guard: Guard, argv: List[str]) -> int:
             cmd = side.command(combos[c - 1])
             done += 1
             sequence.append(str(c))
-            sys.stderr.write("[%d/%d] combination %d: %s\n" % (done, total, c, " ".join(cmd + clomp_args)))
+            sys.stderr.write("[%d/%d] combination %d: %s\n" % (done, total, c, for_terminal(" ".join(cmd + clomp_args))))
             sys.stderr.flush()
             rc = run_process(guard, cmd, clomp_args, "combination %d, replicate %d" % (c, r),
                              "%s_c%dr%d.json" % (stem, c, r), stem + ".full", done, total)
             if rc != 0:
                 sys.stderr.write("run_clomp.sh: --sweep: combination %d (process %d) failed with exit status %d; its "
-                                 "output is in %s.full\n" % (c, r, rc, stem))
+                                 "output is in %s.full\n" % (c, r, rc, for_terminal(stem)))
                 failed.append("failed\t%d\t%d\t%d" % (c, r, rc))
 
     helper = stats_helper.find()
@@ -164,7 +165,7 @@ def sweep(guard: Guard, argv: List[str]) -> int:
     sys.stdout.flush()
     if sweep_report.main(["--charts" if got["plots"] == "auto" else "--no-charts", stem, records, helper]) != 0:
         return 3
-    print("Files: %s.txt %s.csv %s.json %s.html %s.full %s.env" % (stem, stem, stem, stem, stem, base))
+    print(for_terminal("Files: %s.txt %s.csv %s.json %s.html %s.full %s.env" % (stem, stem, stem, stem, stem, base)))
     return 1 if failed else 0
 
 
