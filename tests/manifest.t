@@ -55,7 +55,7 @@ said.append("runs %s" % ("agree" if not bad and len(m["runs"]) == len(done) else
 print("; ".join(said))
 PY
 }
-is "$(check_manifest "$base")" "schema clomp-suite-manifest 1.1, complete; plan as logged; runs agree" \
+is "$(check_manifest "$base")" "schema clomp-suite-manifest 1.2, complete; plan as logged; runs agree" \
     "the manifest's plan is the one the driver logged, and each run is done, with its record, exit status and seconds"
 
 # The reports from the manifest: .env's plan line (and max threads) made garbage, they are the same bytes.
@@ -93,7 +93,7 @@ ok "$(cmp -s "$saved/verdict" "$root/verdict"; echo $?)" "and so is the validato
 sed -i '$d' "$base.done"
 "$top/run_clomp.sh" "${quick[@]}" --out "$out" --resume 1 "$CLOMP" 2 1 </dev/null >"$root/resume.out" 2>&1
 is "$?" 0 "--resume of a suite whose .env plan line is garbage runs what is left (the manifest's plan)"
-is "$(check_manifest "$base")" "schema clomp-suite-manifest 1.1, complete; plan differs; runs agree" \
+is "$(check_manifest "$base")" "schema clomp-suite-manifest 1.2, complete; plan differs; runs agree" \
     "and the manifest says every run done again (its plan is not the garbage .env says)"
 like "$(python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["history"])' "$base.suite.json")" "'resumed .*'complete " \
     "its history has the resume, then the end"
