@@ -21,6 +21,8 @@
 command -v python3 >/dev/null 2>&1 || { echo "1..0 # SKIP no python3 (--grain's plan and report need it)"; exit 0; }
 # shellcheck source-path=SCRIPTDIR source=lib/driver.sh
 . "$(dirname "$0")/lib/driver.sh"   # drive, refuse; top, driver, host, root, bad_dir
+# shellcheck source-path=SCRIPTDIR source=lib/stand_in.sh
+. "$(dirname "$0")/lib/stand_in.sh"
 
 # ---- 1. bad options: exit 2, one line, nothing written -----------------------------------
 grain_refuse() {  # grain_refuse DESC ERE ARGS...: refuse with --grain first
@@ -277,16 +279,7 @@ ok "$([ "$rc" = 0 ] && ! grep -q '^Grain search' <<<"$out"; echo $?)" "--no-grai
 # A suite started with --no-grain keeps it on --resume (the manifest's settings.grain_search), though the
 # default now runs the search: a stand-in that does nothing, a 5-run full plan, resumed once complete.
 plain=$root/plain_clomp
-cat >"$plain" <<'PLAIN'
-#!/usr/bin/env bash
-case ${1-} in
-    --version) echo "fake clomp 0.0 (a test stand-in)"; exit 0 ;;
-    --help) echo "  --csv=FILE  (a test stand-in)"; exit 0 ;;
-    --list-*) exec "$CLOMP" "$1" ;;
-esac
-echo "fake clomp $*"
-PLAIN
-chmod +x "$plain"
+plain_stand_in "$plain"   # tests/lib/stand_in.sh
 nograin=(--max-zone-scale 1 --replicates 1 --no-constructs --no-plots --calibrate=off --no-offload --out "$root/nograin")
 drive "${nograin[@]}" --no-grain "$plain" 2
 nograin_base=$root/nograin/CLOMP_${host}_1

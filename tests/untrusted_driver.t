@@ -14,6 +14,8 @@
 
 # shellcheck source-path=SCRIPTDIR source=lib/tap.sh
 . "$(dirname "$0")/lib/tap.sh"
+# shellcheck source-path=SCRIPTDIR source=lib/stand_in.sh
+. "$(dirname "$0")/lib/stand_in.sh"
 
 rc='' out='' err=''
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -39,16 +41,7 @@ drive() {  # drive ARGS...: the driver's exit status, stdout and stderr in rc, o
 
 # A stand-in for clomp: every run prints a line and succeeds at once (no CSV, no record).
 fake=$root/fakeclomp
-cat >"$fake" <<FAKE
-#!/usr/bin/env bash
-case \${1-} in
-    --version) echo "fake clomp 0.0 (a test stand-in)"; exit 0 ;;
-    --help) echo "  --csv=FILE  (a test stand-in)"; exit 0 ;;
-    --list-*) exec "$CLOMP" "\$1" ;;
-esac
-echo "fake clomp \$*"
-FAKE
-chmod +x "$fake"
+plain_stand_in "$fake"   # tests/lib/stand_in.sh
 
 # Victims: outside every suite, mode 0600; state = bytes and mode.
 mkdir "$root/victims"
