@@ -225,6 +225,7 @@ if [ -n "$resume_id" ]; then
     lock_suite
     check_resume_plan   # suite/manifest.sh: the plan the suite started with, as its manifest says
     auto_resume   # suite/replicates.sh: --replicates auto's decision as recorded, before the manifest is written again
+    resume_grain  # suite/suite_grain.sh: the grain search as the suite started (--no-grain kept)
 else
     claim_new_id "$out_dir" "$host"
     lock_suite

@@ -15,13 +15,13 @@
 #          plan, total_runs, preflight, env_sections, env_slurm_lines, env_offload_line (suite/env_file.sh),
 #          calibration_note (suite/calibrate.sh), have_python (suite/results.sh)
 #   uses:  plan_signature, mpi_launcher_for, construct_options, is_construct_set, is_offload_set, put_file, table_rows,
-#          writer (suite/common.sh find_writer)
+#          writer (suite/common.sh find_writer), grain_setting (suite/suite_grain.sh)
 declare -g writer base id exe max_threads time_scale env_preset suite_binding launcher mpi_launcher replicates
 declare -g auto_pct auto_cap auto_minutes auto_n auto_inserted auto_replayed auto_stop total_runs OVERSUBSCRIBED_SET
 declare -g calibration_note env_slurm_lines env_offload_line have_python mpi_given
 declare -ga plan preflight auto_at env_sections launcher_words
 
-MANIFEST_SCHEMA=clomp-suite-manifest MANIFEST_MAJOR=1 MANIFEST_MINOR=1
+MANIFEST_SCHEMA=clomp-suite-manifest MANIFEST_MAJOR=1 MANIFEST_MINOR=2
 manifest_path() { printf '%s.suite.json\n' "$base"; }
 
 # json_str_in VAR TEXT: VAR set to TEXT as a JSON string (RFC 8259: quote, backslash
@@ -97,6 +97,7 @@ manifest_head() {
     printf '"env_preset": %s, "thread_binding": %s, "launcher": %s, "mpi_launcher": %s, "replicates_asked": %s, ' \
         "$(json_str "${env_preset:-none}")" "$(json_str "$suite_binding")" "$(json_str "${launcher:-none}")" \
         "$(json_str "${mpi_launcher:-none}")" "$(json_str "${auto_pct:+auto,$auto_pct,$auto_cap,$auto_minutes}${auto_pct:-$replicates}")"
+    printf '"grain_search": "%s", ' "$(grain_setting)"   # suite/suite_grain.sh: --resume keeps it
     printf '"model": %s, "slurm_job": %s, "offload_device": %s, ' "$(json_str "${calibration_note-}")" \
         "$(json_str "$(sed -n '1s/^slurm job: //p' <<<"$env_slurm_lines")")" "$(json_str "${env_offload_line#offload device: }")"
     printf '"openmp_environment": {%s}, "preflight_warnings": %s},\n' "$env_members" "$(json_strs ${preflight[@]+"${preflight[@]}"})"

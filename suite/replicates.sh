@@ -16,8 +16,8 @@
 # to replay the same plan (and the results package's loader rebuilds it).
 # Sourced by run_clomp.sh; reads its settings, declared here and assigned there
 # before any function below runs:
-#   reads: base, plan, total_runs, last_key_run, start_epoch (run_clomp.sh); stats_helper, writer (suite/common.sh);
-#          figure_rows (suite/catalogue.sh); manifest_path (suite/manifest.sh)
+#   reads: base, plan, total_runs, last_key_run, start_epoch (run_clomp.sh); stats_helper, writer, add_to_file (suite/common.sh);
+#          figure_rows (suite/catalogue.sh); manifest_path (suite/manifest.sh); stop_unrecorded, write_failed (suite/run_guard.sh)
 #   sets:  replicates, auto_pct, auto_cap, auto_minutes (parse_replicates); auto_n, auto_at,
 #          auto_replayed, auto_stop, auto_decided (auto_resume); plan, total_runs, auto_inserted, auto_finished (auto_replicates_step)
 declare -g base last_key_run start_epoch writer
@@ -155,10 +155,16 @@ auto_decide() {
     elif [ "$rest" -lt "$auto_n" ]; then how="spread through the $rest runs after the key runs, some back to back"
     else how="interleaved with the $rest runs after the key runs"
     fi
-    {
-        echo "replicates auto: stage 2: $auto_n fresh target processes at runs ${auto_at[*]}; $how; planned from the pilot's $pilot processes (runs 1-$i), which the interval reported leaves out"
-        printf '%s' "$lines"
-    } | tee -a "$base.env"
+    auto_record "--replicates auto's stage-2 decision" \
+        "replicates auto: stage 2: $auto_n fresh target processes at runs ${auto_at[*]}; $how; planned from the pilot's $pilot processes (runs 1-$i), which the interval reported leaves out"$'\n'"$lines"
+}
+
+# auto_record WHAT TEXT: TEXT said, and appended to <base>.env through the writer (add_to_file: never
+# through a link); when it cannot be, the suite stops (stop_unrecorded, exit 3), to be resumed from there.
+auto_record() {
+    local werr
+    printf '%s' "$2"
+    werr=$(printf '%s' "$2" | add_to_file "$base.env" 2>&1) || stop_unrecorded "$1" "$(write_failed "$werr")"
 }
 
 auto_insert() {  # auto_insert I: a stage-2 target process at plan index I
@@ -197,7 +203,7 @@ auto_finish() {
     else why="${why:+$why; }still wide: $wide"
     fi
     auto_stop="replicates auto: stopped after $processes processes (stage 2: runs ${runs:-none}; the pilot's left out): $why"$'\n'$lines
-    printf '%s' "$auto_stop" | tee -a "$base.env"
+    auto_record "--replicates auto's stop" "$auto_stop"
 }
 
 # auto_replicates_step I: called at every plan index I from the end of the key runs on
@@ -207,7 +213,7 @@ auto_finish() {
 # last one ran, or when the time cap is reached (returns 1). --resume replays what
 # the suite recorded (auto_recorded): the decision, the processes inserted, the stop.
 auto_replicates_step() {
-    local i=$1
+    local i=$1 werr
     if [ -z "$auto_pct" ]; then
         [ "$i" -ne "$last_key_run" ]
         return
@@ -225,7 +231,8 @@ auto_replicates_step() {
             return 1
         else
             auto_insert "$i"
-            echo "replicates auto: stage-2 process $auto_inserted of $auto_n: run $((i + 1))" | add_to_file "$base.env"
+            werr=$(echo "replicates auto: stage-2 process $auto_inserted of $auto_n: run $((i + 1))" | add_to_file "$base.env" 2>&1) ||
+                stop_unrecorded "--replicates auto's stage-2 process $auto_inserted" "$(write_failed "$werr")"
         fi
         return 0
     fi

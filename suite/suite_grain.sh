@@ -6,11 +6,14 @@
 # default in a full suite: by the suite's cost model it adds 4% to a full suite on this 2-core VM and 11%
 # on a 128-core node (the issue's budget: 15%); --no-grain leaves it out. Not with --quick or --mpi: the
 # default leaves it out there and where python3 is missing; --with-grain, asking for it there, is refused.
+# The choice is the manifest's settings.grain_search (coarse or none), which --resume keeps.
 # Sourced by suite/plan.sh; run_clomp.sh declares with_grain (auto, 1 or 0).
-declare -g with_grain quick mpi_given exe out_dir base here total_runs
+declare -g with_grain quick mpi_given exe out_dir base here total_runs id writer
 SUITE_GRAIN_OPTIONS=(--grain --replicates 4 --factor 16 --bisections 0 --time-scale 1)
+grain_asked=auto   # the option given (auto: neither --with-grain nor --no-grain), before check_with_grain
 
 check_with_grain() {
+    grain_asked=$with_grain
     if [ "$with_grain" = auto ]; then   # (the search's plan and report are the results package's: python3)
         with_grain=1
         [ "$quick" = 0 ] && [ "$mpi_given" = 0 ] && command -v python3 >/dev/null 2>&1 || with_grain=0
@@ -18,6 +21,29 @@ check_with_grain() {
     [ "$with_grain" = 1 ] || return 0
     [ "$quick" = 0 ] || die_usage "--with-grain: not with --quick (the search's small loops need the full suite's time)"
     [ "$mpi_given" = 0 ] || die_usage "--with-grain: not with --mpi (the search runs one process on one node)"
+}
+
+# grain_setting: the manifest's settings.grain_search: the choice the suite started with.
+grain_setting() { if [ "$with_grain" = 1 ]; then echo coarse; else echo none; fi; }
+
+# resume_grain: on --resume, the grain search as the suite started (its manifest's settings.grain_search,
+# read by its JSON), whatever the default is now: a suite started with --no-grain does not run it on a
+# resume that leaves the option out. An option that says otherwise is refused (exit 2, one line); a
+# manifest from before 1.2 (or converted from an old suite) has no such member: the options decide.
+resume_grain() {
+    local recorded want
+    recorded=$("$writer" get "$(manifest_path)" settings.grain_search 2>&1) || {
+        [ $? = 1 ] || die_usage "--resume: ${recorded#clomp-write: }"
+        return 0
+    }
+    case $recorded in
+        coarse) want=1 ;;
+        none) want=0 ;;
+        *) die_usage "--resume: the manifest's settings.grain_search is neither coarse nor none (see $base.suite.json)" ;;
+    esac
+    [ "$grain_asked" = auto ] || [ "$grain_asked" = "$want" ] ||
+        die_usage "--resume: suite $id was started $([ "$want" = 1 ] && echo with the grain search || echo with --no-grain) (see $base.suite.json); resume without $([ "$want" = 1 ] && echo --no-grain || echo --with-grain)"
+    with_grain=$want
 }
 
 # The dry run's line: the search's plan estimate (the same model), beside the suite's, and its share of it.

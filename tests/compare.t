@@ -273,6 +273,25 @@ like "$out" "Group-sequential \(--until\): looks after 6,10,13,17,20 pairs" "--u
 [ "$rc" -eq 0 ] && [ "$(grep -c . "$FAKE_LOG")" -eq 20 ] && [[ $out == *"decided at look 2 after 10 pairs"* ]]
 ok $? "a doubled primary figure is not decided at 6 pairs (p = 2/64 above the level) but at the second look, after 10 pairs, and stops there"
 
+# Control characters in a side's text: a stand-in in a folder whose name holds a newline and an escape, a
+# setting with a tab, a newline, an OSC title and a bell, and OMP_PLACES (its placement) with an escape: the
+# report comes out, each of them escaped, the records whole, and no escape or bell reaches a file or the terminal.
+ctl_dir=$root/ctl$'\n'$'\033'"[2Jdir"
+mkdir -p "$ctl_dir" && cp "$fake" "$ctl_dir/fakeclomp"
+rm -f "$FAKE_COUNTER" "$FAKE_LOG"
+ctl_b=$fake+FAKE_X=$'a\tb\nc\033]0;t\a'
+OMP_PLACES=$'cores\033[2J' drive --compare "$ctl_dir/fakeclomp,$ctl_b" --replicates 6 \
+    --primary static_1_overhead --out "$root/ctl" 2 1 16 100 32 1 1
+is "$rc" 0 "--compare with control characters in a side's path, its setting and the placement: exit 0"
+ctl_stem=$root/ctl/CLOMP_${host}_1_compare
+like "$(grep '^     Side A: ' "$ctl_stem.txt")" '^     Side A: .*/ctl\\x0a\\x1b\[2Jdir/fakeclomp: binary .*/ctl\\x0a\\x1b\[2Jdir/fakeclomp$' \
+    "the report names side A by its path, the newline and escape shown as \\x0a and \\x1b"
+is "$(python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); print(len(d["sides"]), d["sides"][1]["settings"].get("FAKE_X"), d["sides"][0]["placement"])' "$ctl_stem.json" 2>&1)" \
+    '2 a\x09b\x0ac\x1b]0;t\x07 set in the driver'"'"'s environment (OMP_PLACES=cores\x1b[2J)' \
+    "the .json has both sides, B's setting and the placement escaped"
+ok "$(! grep -q $'[\033\a]' "$ctl_stem.txt" "$ctl_stem.csv" "$ctl_stem.json" && ! grep -q $'[\033\a]' <<<"$out$err"; echo $?)" \
+    "no escape or bell in the .txt, .csv or .json, nor on the terminal"
+
 # ---- 3. the real clomp against itself ---------------------------------------------------
 self_dir=$root/self
 drive --compare "$CLOMP","$CLOMP" --replicates 6 --quick --out "$self_dir"

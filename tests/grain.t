@@ -11,8 +11,8 @@
 # process exits 1 and is left out. --schedules dynamic,guided,taskloop: each answered on its own, and
 # one real clomp process as a stage launches it records every schedule. The dry run charges the suite's
 # set-up per process and names the time cap only when it stops the search; so does the report.
-# The full suite's coarse search: on by default (--no-grain: off), left out of --quick suites, --with-grain
-# refused with --quick; the suite's files, no ID of its own. Every other process is a
+# The full suite's coarse search: on by default (--no-grain: off, and kept on --resume), left out of --quick
+# suites, --with-grain refused with --quick; the suite's files, no ID of its own. Every other process is a
 # stand-in: seconds, no timing.
 
 # shellcheck source-path=SCRIPTDIR source=lib/tap.sh
@@ -21,6 +21,8 @@
 command -v python3 >/dev/null 2>&1 || { echo "1..0 # SKIP no python3 (--grain's plan and report need it)"; exit 0; }
 # shellcheck source-path=SCRIPTDIR source=lib/driver.sh
 . "$(dirname "$0")/lib/driver.sh"   # drive, refuse; top, driver, host, root, bad_dir
+# shellcheck source-path=SCRIPTDIR source=lib/stand_in.sh
+. "$(dirname "$0")/lib/stand_in.sh"
 
 # ---- 1. bad options: exit 2, one line, nothing written -----------------------------------
 grain_refuse() {  # grain_refuse DESC ERE ARGS...: refuse with --grain first
@@ -276,6 +278,21 @@ want_pct=$(sed -n 's/^Grain search.* ~\([0-9]*\):\([0-9]*\) (mm:ss).*/\1 \2/p' <
 like "$grain_line" ", $want_pct% of the suite's runs" "its share is the search's estimate over the sum of the runs' (${runs_s} s)"
 drive --dry-run --calibrate=off --max-zone-scale 10 --replicates 1 --no-constructs --no-grain
 ok "$([ "$rc" = 0 ] && ! grep -q '^Grain search' <<<"$out"; echo $?)" "--no-grain leaves it out of the plan"
+# A suite started with --no-grain keeps it on --resume (the manifest's settings.grain_search), though the
+# default now runs the search: a stand-in that does nothing, a 5-run full plan, resumed once complete.
+plain=$root/plain_clomp
+plain_stand_in "$plain"   # tests/lib/stand_in.sh
+nograin=(--max-zone-scale 1 --replicates 1 --no-constructs --no-plots --calibrate=off --no-offload --out "$root/nograin")
+drive "${nograin[@]}" --no-grain "$plain" 2
+nograin_base=$root/nograin/CLOMP_${host}_1
+is "$rc $(python3 -c 'import json, sys; m = json.load(open(sys.argv[1])); print(m["schema_minor"], m["settings"].get("grain_search"))' "$nograin_base.suite.json")" \
+    "0 2 none" "a suite started with --no-grain says so in its manifest (settings.grain_search none, schema 1.2)"
+drive "${nograin[@]}" "$plain" 2 --resume 1
+ok "$([ "$rc" = 0 ] && ! grep -q 'grain search' <<<"$out" && [ ! -e "${nograin_base}_grain.json" ]; echo $?)" \
+    "--resume without repeating --no-grain runs no grain search"
+drive "${nograin[@]}" --with-grain "$plain" 2 --resume 1
+ok "$([ "$rc" = 2 ] && [ "$(line_count "$err")" = 1 ] && [[ $err == *"was started with --no-grain"* ]]; echo $?)" \
+    "--resume --with-grain of it is refused, exit 2 with one line"
 rm -f "$FAKE_COUNTER" "$FAKE_LOG"
 suite_dir=$root/suite_out
 mkdir -p "$suite_dir"

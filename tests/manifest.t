@@ -57,7 +57,7 @@ said.append("runs %s" % ("agree" if not bad and len(m["runs"]) == len(done) else
 print("; ".join(said))
 PY
 }
-is "$(check_manifest "$base")" "schema clomp-suite-manifest 1.1, complete; plan as logged; runs agree" \
+is "$(check_manifest "$base")" "schema clomp-suite-manifest 1.2, complete; plan as logged; runs agree" \
     "the manifest's plan is the one the driver logged, and each run is done, with its record, exit status and seconds"
 
 # The reports from the manifest: .env's plan line (and max threads) made garbage, they are the same bytes.
@@ -68,16 +68,26 @@ cp "$base"_*.summary "$base.csv" "$base"_key.processes.* "$base.html" "$saved/"
 results validate "$base" >"$saved/verdict" 2>&1
 sed -i -e 's/^plan: .*/plan: exe=garbage;key||9 9 9;nothing|at|all;/' -e '/^max threads: /d' "$base.env"
 results tables "$base" --write >/dev/null && results between "$base" >/dev/null && results report --no-charts "$base" >/dev/null
+# same_html A B: two renders of a page agree but for the .env's line in its list of raw files (it gives
+# each one's size: the .env's is the log's, edited here) and the line stamping when it was made (to the
+# minute: two renders may straddle one), exactly that line.
+stamp='^<p class="na">Made by run_clomp\.sh (results/clomp_results) on [0-9]\{4\}-[0-9][0-9]-[0-9][0-9] [0-9][0-9]:[0-9][0-9] UTC\. Self-contained: no scripts, no network\.</p>$'
+same_html() { cmp -s <(grep -v -e '\.env">' -e "$stamp" "$1") <(grep -v -e '\.env">' -e "$stamp" "$2"); }
 same=0
 for f in "$saved"/*; do
     case ${f##*/} in
         verdict) ;;
-        *.html)   # its list of raw files gives each one's size: the .env's is the log's, edited here
-            cmp -s <(grep -v '\.env">' "$f") <(grep -v '\.env">' "$out/${f##*/}") || { same=1; diag "${f##*/} differs"; } ;;
+        *.html) same_html "$f" "$out/${f##*/}" || { same=1; diag "${f##*/} differs"; } ;;
         *) cmp -s "$f" "$out/${f##*/}" || { same=1; diag "${f##*/} differs"; } ;;
     esac
 done
-ok "$same" "with .env's plan line garbage, the tables, the between-process summary and the HTML report (but the .env's size in its list of files) are byte for byte the same"
+ok "$same" "with .env's plan line garbage, the tables, the between-process summary and the HTML report (but the .env's size in its list of files and the minute it was made) are byte for byte the same"
+page=$(basename "$base").html
+sed 's/ on [0-9-]* [0-9:]* UTC\. Self-contained/ on 1999-12-31 23:59 UTC. Self-contained/' "$saved/$page" >"$root/restamped.html"
+sed 's/Self-contained: no scripts/Self-contained: some scripts/' "$saved/$page" >"$root/reworded.html"
+ok "$( ! cmp -s "$saved/$page" "$root/restamped.html" && same_html "$saved/$page" "$root/restamped.html" &&
+      ! same_html "$saved/$page" "$root/reworded.html"; echo $?)" \
+    "(the comparison leaves out the time the page was made, and nothing else on that line)"
 results validate "$base" >"$root/verdict" 2>&1
 ok "$(cmp -s "$saved/verdict" "$root/verdict"; echo $?)" "and so is the validator's verdict"
 
@@ -85,7 +95,7 @@ ok "$(cmp -s "$saved/verdict" "$root/verdict"; echo $?)" "and so is the validato
 sed -i '$d' "$base.done"
 "$top/run_clomp.sh" "${quick[@]}" --out "$out" --resume 1 "$CLOMP" 2 1 </dev/null >"$root/resume.out" 2>&1
 is "$?" 0 "--resume of a suite whose .env plan line is garbage runs what is left (the manifest's plan)"
-is "$(check_manifest "$base")" "schema clomp-suite-manifest 1.1, complete; plan differs; runs agree" \
+is "$(check_manifest "$base")" "schema clomp-suite-manifest 1.2, complete; plan differs; runs agree" \
     "and the manifest says every run done again (its plan is not the garbage .env says)"
 like "$(python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["history"])' "$base.suite.json")" "'resumed .*'complete " \
     "its history has the resume, then the end"

@@ -10,6 +10,8 @@
 
 # shellcheck source-path=SCRIPTDIR source=lib/tap.sh
 . "$(dirname "$0")/lib/tap.sh"
+# shellcheck source-path=SCRIPTDIR source=lib/stand_in.sh
+. "$(dirname "$0")/lib/stand_in.sh"
 
 top=$(cd "$(dirname "$0")/.." && pwd)
 writer=${CLOMP_WRITE:-$top/build/clomp-write}
@@ -162,17 +164,8 @@ fi
 # ---- 3. the driver: a manifest laid out anew is read the same -------------------------------
 # A stand-in clomp: every run succeeds at once, but run 3 fails (exit 7, a reason on stderr) once told to.
 fake=$root/fakeclomp
-cat >"$fake" <<'FAKE'
-#!/usr/bin/env bash
-case ${1-} in
-    --version) echo "fake clomp 0.0 (a test stand-in)"; exit 0 ;;
-    --help) echo "  --csv=FILE  (a test stand-in)"; exit 0 ;;
-    --list-*) exec "$CLOMP" "$1" ;;
-esac
-[[ ! -e ${0%/*}/fail || $* != *.run3.json* ]] || { echo "fake clomp: failing on purpose" >&2; exit 7; }
-echo "fake clomp $*"
-FAKE
-chmod +x "$fake"
+# shellcheck disable=SC2016  # the line is the stand-in's, expanded when it runs
+plain_stand_in "$fake" '[[ ! -e ${0%/*}/fail || $* != *.run3.json* ]] || { echo "fake clomp: failing on purpose" >&2; exit 7; }'
 quick=(--quick --max-zone-scale 1 --replicates 2 --no-constructs --no-plots --calibrate=off)
 host=$(uname -n)
 host=${host%%.*}

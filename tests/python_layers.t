@@ -26,6 +26,7 @@ ALLOWED = {
     ("suite", "grain"): "the suite page's Node limits section is node_limits' (grain's cells)",
     ("sweep", "suite"): "the sweep's charts are drawn by the suite's gnuplot charts (charts.Chart, charts.draw)",
     ("bundle", "grain"): "the validator recomputes a bundled grain search with its report's own code (grain_check)",
+    ("compare", "grain"): "the shift's interval is rounded outward by grain_answers.outward, the one outward rounding",
     ("sweep", "compare"): "each setting of a sweep runs as a --compare side (compare_side, compare_driver.run_process)",
     ("bundle", "cluster"): "the validator checks a cluster bundle through cluster_bundle (called back per node)",
     ("buyers", "bundle"): "each submission is validated by the validator (validate, crosscheck, grade)",

@@ -2,7 +2,9 @@
 # Untrusted input (issue 45), the driver's side: links planted in a copied
 # suite or a shared output directory are never written through (--resume
 # refuses a suite whose files are links; a fresh suite takes an ID no link
-# names; the writer, build/clomp-write, refuses to write through one); the
+# names; the writer, build/clomp-write, refuses to write through one, and
+# --replicates auto's records in .env go through it: a link planted there
+# during stage 2 stops the suite, exit 3, the victim untouched); the
 # "Suite FAILED" line prints no control character a copied suite's files
 # hold; --sign KEY signs the bundle (ssh-keygen itself verifies it).
 # Victims sit outside the suite, mode 0600: their bytes and modes are
@@ -12,6 +14,8 @@
 
 # shellcheck source-path=SCRIPTDIR source=lib/tap.sh
 . "$(dirname "$0")/lib/tap.sh"
+# shellcheck source-path=SCRIPTDIR source=lib/stand_in.sh
+. "$(dirname "$0")/lib/stand_in.sh"
 
 rc='' out='' err=''
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -37,16 +41,7 @@ drive() {  # drive ARGS...: the driver's exit status, stdout and stderr in rc, o
 
 # A stand-in for clomp: every run prints a line and succeeds at once (no CSV, no record).
 fake=$root/fakeclomp
-cat >"$fake" <<FAKE
-#!/usr/bin/env bash
-case \${1-} in
-    --version) echo "fake clomp 0.0 (a test stand-in)"; exit 0 ;;
-    --help) echo "  --csv=FILE  (a test stand-in)"; exit 0 ;;
-    --list-*) exec "$CLOMP" "\$1" ;;
-esac
-echo "fake clomp \$*"
-FAKE
-chmod +x "$fake"
+plain_stand_in "$fake"   # tests/lib/stand_in.sh
 
 # Victims: outside every suite, mode 0600; state = bytes and mode.
 mkdir "$root/victims"
@@ -99,6 +94,33 @@ ok $? "it takes suite ID 2: an ID is free only if no file of it exists, links in
 [ ! -e "$root/victims/planted" ]
 ok $? "nothing was created at a dangling link's target"
 is "$(victims_state)" "$before" "no victim was written, nor had its mode changed"
+
+# ---- 3b. --replicates auto's records in .env: a link planted there during stage 2 is not followed ----
+# A stand-in clomp-stats that, once stage 2's last process is under way, moves the suite's .env aside
+# and plants a link to a victim in its place, then runs the real one: the stop record that follows
+# (its first call is the stop's) goes through the writer, which refuses it.
+mkdir "$root/plant" "$root/victims6"
+printf 'victim 6\n' >"$root/victims6/v6" && chmod 600 "$root/victims6/v6"
+before6="$(stat -c %a "$root/victims6/v6") $(cksum <"$root/victims6/v6")"
+stats_planter=$root/stats_planter
+cat >"$stats_planter" <<STATS
+#!/usr/bin/env bash
+env=$root/plant/CLOMP_${host}_1.env
+if [ ! -L "\$env" ] && grep -qs '^replicates auto: stage-2 process 2 of 2: ' "\$env"; then
+    mv "\$env" "\$env.aside" && ln -s "$root/victims6/v6" "\$env"
+fi
+exec "${CLOMP_STATS:-$top/build/clomp-stats}" "\$@"
+STATS
+chmod +x "$stats_planter"
+CLOMP_STATS=$stats_planter drive --quick --max-zone-scale 10 --replicates auto,10,2 --no-constructs --no-plots --calibrate=off \
+    --out "$root/plant" "$fake" 2
+[ -L "$root/plant/CLOMP_${host}_1.env" ]
+ok $? "the stand-in planted its link at the suite's .env during stage 2"
+is "$(stat -c %a "$root/victims6/v6") $(cksum <"$root/victims6/v6")" "$before6" \
+    "--replicates auto's stop record is not written through the link: the victim is as it was"
+is "$rc" 3 "the suite stops with exit status 3 when the stop cannot be recorded"
+like "$out" "Suite FAILED: --replicates auto's stop could not be recorded: clomp-write: .*: a symbolic link: not written through \(refused\)" \
+    "and says why in its Suite FAILED line"
 
 # ---- 4. control characters a copied suite's files hold never reach the terminal ------------
 # Run 3 recorded FAILED with an escape in its set (.runs.csv) and in its reason (the manifest's

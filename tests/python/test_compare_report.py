@@ -4,6 +4,7 @@ header and suggests gnu,libomp; one that changes one of them does not; every
 comparison ends with one overall answer for the primary figure (named by its
 KEY), or says it was not measured; figures with one value everywhere are not
 counted. clomp-stats does the statistics (build/clomp-stats)."""
+import decimal
 import json
 import os
 import random
@@ -15,7 +16,7 @@ from unittest import mock
 
 from render_fixture import TOP
 
-from clomp_results.compare import compare_report, compare_sides
+from clomp_results.compare import compare_report, compare_sides, compare_words
 
 HELPER = os.environ.get("CLOMP_STATS") or os.path.join(TOP, "build", "clomp-stats")
 
@@ -452,6 +453,44 @@ class PairedAnswers(unittest.TestCase):
             err = done.stderr.decode()
             self.assertEqual((done.returncode, err.count("\n")), (2, 1), args)
             self.assertIn(said, err)
+
+
+class IntervalText(unittest.TestCase):
+    """The shift's interval in words (compare_words.interval_text): each bound at the decimals clomp-stats
+    printed it with, rounded outward: never inside the computed interval, and no wider than one step of
+    those decimals needs. Brute force over values, each side of 0, printed as clomp-stats does (nearest)."""
+
+    @staticmethod
+    def values():
+        rng = random.Random(54)
+        out = [0.0, 1e-9, 0.005, 0.015, 0.125, 0.5, 1.0, 2.5, 9.995, 10.0, 11.06, 99.95, 123.456, 1e6 + 0.5]
+        out += [rng.uniform(0, 10 ** rng.randint(-3, 5)) for _ in range(400)]
+        return out + [-x for x in out]
+
+    def test_bounds_round_outward_at_clomp_stats_decimals(self):
+        bad = []
+        for x in self.values():
+            for low, high in ((x, x + abs(x) * 0.37 + 0.001), (x - abs(x) * 0.21 - 0.002, x)):
+                for d in range(0, 5):
+                    c = {"ci_low": low, "ci_high": high, "ci_low_text": "%.*f" % (d, low), "ci_high_text": "%.*f" % (d, high)}
+                    text = compare_words.interval_text(c)
+                    lo, hi = text.split("..")
+                    step = decimal.Decimal(1).scaleb(-d)
+                    exact_lo, exact_hi = decimal.Decimal(repr(low)), decimal.Decimal(repr(high))
+                    if any((len(t.split(".")[1]) if "." in t else 0) != d for t in (lo, hi)):
+                        bad.append("not at %d decimals: %r..%r printed %s" % (d, low, high, text))
+                    elif decimal.Decimal(lo) > exact_lo or decimal.Decimal(hi) < exact_hi:
+                        bad.append("inward: %r..%r at %d decimals printed %s" % (low, high, d, text))
+                    elif decimal.Decimal(lo) + step <= exact_lo or decimal.Decimal(hi) - step >= exact_hi:
+                        bad.append("wider than it needs: %r..%r at %d decimals printed %s" % (low, high, d, text))
+                    elif hi.startswith("-") and decimal.Decimal(hi) == 0 or lo.startswith("-") and decimal.Decimal(lo) == 0:
+                        bad.append("a negative zero: %s" % text)
+        self.assertEqual(bad[:5], [], "%d of the printed intervals are wrong" % len(bad))
+
+    def test_an_end_at_zero_the_test_rejects_is_said_excluded(self):
+        c = {"ci_low": 0.0, "ci_high": 0.123, "ci_low_text": "0.00", "ci_high_text": "0.12", "ci_low_open": True}
+        self.assertEqual(compare_words.interval_text(c), "0.00 (excluded)..0.13")
+        self.assertIsNone(compare_words.interval_text({"ci_low": None}))
 
 
 if __name__ == "__main__":

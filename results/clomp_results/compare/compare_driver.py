@@ -28,7 +28,7 @@ from .compare_side import Side, resolve
 from ..core.driver_files import (TOP, Usage, append, claim_new_id, count_cores, date_text, env_header, file_host_name,
                            help_asked, make_out_dir)
 from ..core.driver_guard import Guard, guarded
-from ..core.safe_io import for_terminal
+from ..core.safe_io import for_terminal, no_controls
 
 USAGE = os.path.join(TOP, "compare", "compare_usage.txt")
 
@@ -86,13 +86,17 @@ def refusal(guard: Guard, cmd: List[str]) -> Optional[str]:
 
 
 def header_records(sides: List[Side], clomp_args: List[str], pairs: int, sequence: str, looks: str) -> str:
-    """The header records compare_report reads (clomp-stats comparison-json's format)."""
-    lines = ["date\t%s" % date_text(), "host\t%s" % os.uname().nodename, "arguments\t%s" % " ".join(clomp_args),
+    """The header records compare_report reads (clomp-stats comparison-json's format). Each cell from outside
+    (the host, the arguments, a side's spec, description, paths and settings) with its control characters as
+    visible escapes (no_controls): a tab or newline in one would split its record, an escape reach the report."""
+    lines = ["date\t%s" % date_text(), "host\t%s" % no_controls(os.uname().nodename),
+             "arguments\t%s" % no_controls(" ".join(clomp_args)),
              "replicates\t%d" % pairs, "order\tpairs, random order within each", "sequence\t%s" % sequence,
              "looks\t%s" % (looks or "NA")]
     for label, side in zip("AB", sides):
-        lines.append("\t".join(["side", label, side.spec, side.what, side.binary, side.libpath]))
-        lines += ["setting\t%s\t%s\t%s" % ((label,) + tuple(s.partition("=")[::2])) for s in side.settings if s]
+        lines.append("\t".join(["side", label] + [no_controls(c) for c in (side.spec, side.what, side.binary, side.libpath)]))
+        lines += ["setting\t%s\t%s\t%s" % ((label,) + tuple(no_controls(c) for c in s.partition("=")[::2]))
+                  for s in side.settings if s]
     return "\n".join(lines) + "\n"
 
 
@@ -152,7 +156,7 @@ def compare(guard: Guard, argv: List[str]) -> int:
             label, cmd = "AB"[k], sides[k].command()
             done += 1
             sequence += label
-            sys.stderr.write("[%d/%d] %s: %s\n" % (done, total, label, " ".join(cmd + clomp_args)))
+            sys.stderr.write("[%d/%d] %s: %s\n" % (done, total, label, for_terminal(" ".join(cmd + clomp_args))))
             sys.stderr.flush()
             rc = run_process(guard, cmd, clomp_args, "side %s, pair %d" % (label, r), "%s_%s%d.json" % (stem, label, r),
                              stem + ".full", done, total)

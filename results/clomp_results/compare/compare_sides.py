@@ -7,7 +7,7 @@ import os
 from collections import Counter, OrderedDict
 
 from ..core import catalogue, compare_figures, runtime_library
-from ..core.safe_io import for_terminal
+from ..core.safe_io import for_terminal, no_controls
 
 
 def read_header(text):
@@ -34,7 +34,9 @@ def with_runtime(header_text):
     """The driver's "side LABEL SPEC WHAT BINARY LD_LIBRARY_PATH_FIRST" records with the OpenMP runtime
     the side loads (runtime_library.loaded_runtime: ldd in the side's environment as the driver runs
     it, its LD_LIBRARY_PATH first, then its settings) and its placement appended, as clomp-stats
-    comparison-json reads them."""
+    comparison-json reads them: with control characters as visible escapes (no_controls), as the driver's
+    cells are (compare_driver.header_records; a binary path that holds one is then not found by ldd:
+    its runtime is said unknown)."""
     settings, lines = read_header(header_text)[2], []
     for line in header_text.splitlines():
         cells = line.split("\t")
@@ -43,8 +45,8 @@ def with_runtime(header_text):
             if cells[5]:
                 env["LD_LIBRARY_PATH"] = cells[5] + (":" + env["LD_LIBRARY_PATH"] if env.get("LD_LIBRARY_PATH") else "")
             env.update(setting.split("=", 1) for setting in settings.get(cells[1], []))
-            cells += list(runtime_library.loaded_runtime(cells[4], env))
-            cells.append(runtime_library.placement(settings.get(cells[1], []), os.environ))
+            cells += [no_controls(c) for c in runtime_library.loaded_runtime(cells[4], env)]
+            cells.append(no_controls(runtime_library.placement(settings.get(cells[1], []), os.environ)))
         lines.append("\t".join(cells))
     return "\n".join(lines) + "\n"
 

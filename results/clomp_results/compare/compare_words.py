@@ -2,6 +2,9 @@
 from clomp-stats' answers, computing nothing: its interval (an end at 0 the test rejects said to be
 excluded, none said so), what the pairs could detect and what that assumes, the pairs' serial
 correlation, and the processes each side lost and why (issue 44)."""
+from decimal import Decimal
+
+from ..grain.grain_answers import outward
 
 
 def dropped_text(fig, n):
@@ -21,14 +24,25 @@ def dropped_text(fig, n):
     return text
 
 
+def bound_text(value, text, up):
+    """An interval's bound VALUE at the decimals clomp-stats printed it with (TEXT: to the precision the
+    interval supports), rounded away from the interval's inside (UP: the upper bound), never into it."""
+    decimals = len(text.split(".", 1)[1]) if "." in text else 0
+    if value == 0:
+        return "%.*f" % (decimals, 0.0)
+    rounded = outward(value, up, Decimal(repr(value)).adjusted() + 1 + decimals) + 0.0   # + 0.0: no "-0.00"
+    return "%.*f" % (decimals, rounded)
+
+
 def interval_text(c):
-    """The shift's interval as clomp-stats gives it; an end at 0 that the test itself rejects is said to be
-    excluded (the interval holds every shift just above it, but not 0: "differs" stands beside it); None when
-    there is none. (Elsewhere an open end differs from a closed one by one point: nothing to say.)"""
+    """The shift's interval as clomp-stats gives it, its bounds at its precision rounded outward; an end at 0
+    that the test itself rejects is said to be excluded (the interval holds every shift just above it, but not
+    0: "differs" stands beside it); None when there is none. (Elsewhere an open end differs from a closed one
+    by one point: nothing to say.)"""
     if c["ci_low"] is None:
         return None
-    low = c["ci_low_text"] + (" (excluded)" if c.get("ci_low_open") and c["ci_low"] == 0 else "")
-    high = c["ci_high_text"] + (" (excluded)" if c.get("ci_high_open") and c["ci_high"] == 0 else "")
+    low = bound_text(c["ci_low"], c["ci_low_text"], False) + (" (excluded)" if c.get("ci_low_open") and c["ci_low"] == 0 else "")
+    high = bound_text(c["ci_high"], c["ci_high_text"], True) + (" (excluded)" if c.get("ci_high_open") and c["ci_high"] == 0 else "")
     return "%s..%s" % (low, high)
 
 

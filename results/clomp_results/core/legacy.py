@@ -6,8 +6,10 @@ prints it, or writes <base>.suite.json beside an old suite (the driver's
 --resume of an old suite asks for this; suite/manifest.sh).
 
 What an old suite cannot say is left out, never guessed: a plan entry's
-clomp options beyond --numa (the construct runs'), and how many target
-processes --replicates asked for (replicates_asked "not recorded").
+clomp options beyond --numa (the construct runs'), how many target
+processes --replicates asked for (replicates_asked "not recorded"), and
+whether the suite runs the grain search (no grain_search: the driver's
+--resume then goes by its options).
 """
 from __future__ import annotations
 

@@ -8,6 +8,7 @@ major with one line naming it; a minor adds members, never renames):
     plan_signature   the driver's plan text (--resume compares it, as text)
     settings         date, host, uname, executable, max_threads, time_scale, model,
                      env_preset, thread_binding, launcher, mpi_launcher, replicates_asked,
+                     grain_search (coarse|none, 1.2: --resume keeps it; the converter leaves it out),
                      slurm_job, offload_device, openmp_environment {VAR: value},
                      preflight_warnings [text]
     machine          [{heading, lines}]: the machine as the suite started (build facts,
