@@ -535,5 +535,35 @@ class PairedAnswers(unittest.TestCase):
             self.assertIn(said, err)
 
 
+class OmptTaxLeftOut(unittest.TestCase):
+    """--ompt-tax's report (ompt_tax_report.py) from two forged comparisons: a figure no pair of a
+    comparison gave as a result is no row, and is named with each side's processes and reasons."""
+
+    def test_a_figure_no_pair_gave_is_named_with_its_reasons_not_a_row(self):
+        from clomp_results.compare import ompt_tax_report
+        work = tempfile.mkdtemp(prefix="clomp-tax-test.")
+        self.addCleanup(shutil.rmtree, work, True)
+        kept = {"figure": "Serial Ref us/Loop (median chunk)", "key": "serial_ref_median_us_per_loop", "median_a": 2.0,
+                "median_b": 2.2, "scale": "ratio", "estimate": 1.1, "ci_95": [1.0, 1.2]}
+        dropped = [{"key": "omp_barrier_median_us_per_loop", "side": "A", "processes": 1, "reason": "busy"},
+                   {"key": "omp_barrier_median_us_per_loop", "side": "B", "processes": 2, "reason": "busy"},
+                   {"key": "omp_barrier_median_us_per_loop", "side": "B", "processes": 1, "reason": "marked invalid by its run"},
+                   {"key": "serial_ref_median_us_per_loop", "side": "B", "processes": 1, "reason": "busy"}]
+        for name in ("trivial", "sampling"):
+            os.mkdir(os.path.join(work, name))
+            with open(os.path.join(work, name, "CLOMP_h_1_compare.json"), "w") as f:
+                json.dump({"figures": [kept], "dropped": dropped}, f)
+            for r in (1, 2, 3):
+                with open(os.path.join(work, name, "CLOMP_h_1_compare_B%d.json" % r), "w") as f:
+                    json.dump({"schema": "clomp-result", "measurements": []}, f)
+        text, csv_text = ompt_tax_report.report(os.path.join(work, "CLOMP_h_1"), "libomp", 3, work, "")
+        # The oracle: the forged dropped records of the figure the comparisons kept no pair of.
+        for name in ("trivial", "sampling"):
+            self.assertIn("Not in the table: no pair of the %s comparison gave as a result (busy or invalid processes, "
+                          "docs/compare.md): omp_barrier_median_us_per_loop (A: 1 busy; B: 2 busy, 1 marked invalid by its "
+                          "run).\n" % name, text)
+        self.assertEqual([line.split(",")[0] for line in csv_text.splitlines()[1:]], [kept["figure"]])
+
+
 if __name__ == "__main__":
     unittest.main()
