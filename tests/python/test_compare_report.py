@@ -9,6 +9,7 @@ import json
 import os
 import random
 import shutil
+import statistics
 import subprocess
 import tempfile
 import unittest
@@ -172,6 +173,84 @@ class CompareReport(unittest.TestCase):
                          "Overall: no answer on the primary figure, static_omp_median_overhead_us: it was not a result in "
                          "any pair (side B: 6 of 6 processes busy; the processes' output is in .full).")
 
+    def test_busy_or_invalid_processes_give_no_value_their_pairs_are_left_out_and_named(self):
+        # The reviewer's case: records that keep their values but say they are not a result (the noise census
+        # busy, Static OMP valid: false). The oracle reads the records' own flags back: a pair is kept when
+        # neither process is busy and (for Static OMP's figures) neither marked it invalid; the medians are the
+        # kept values'; each side's left-out processes are counted by reason.
+        n, busy, invalid = 8, {("A", 2), ("B", 5), ("B", 6)}, {("A", 7), ("B", 3), ("B", 5)}
+        self.make((("GCC", "libgomp"), ("GCC", "libgomp")), n=n)
+        for label, r in busy | invalid:
+            path = "%s_%s%d.json" % (self.stem, label, r)
+            with open(path) as f:
+                doc = json.load(f)
+            if (label, r) in busy:
+                doc["noise_census"] = {"busy": True, "busy_reason": "thread 1 lost 40%"}
+            if (label, r) in invalid:
+                doc["measurements"][0]["valid"] = False   # its values stay in the record, as clomp writes them
+            with open(path, "w") as f:
+                json.dump(doc, f)
+        docs = {}
+        for label in "AB":
+            for r in range(1, n + 1):
+                with open("%s_%s%d.json" % (self.stem, label, r)) as f:
+                    docs[label, r] = json.load(f)
+
+        def result(label, r, static):
+            d = docs[label, r]
+            return not (d.get("noise_census") or {}).get("busy") and not (static and d["measurements"][0].get("valid") is False)
+
+        text, _, js = compare_report.report(self.stem, "replicates\t%d\nsequence\t%s\n" % (n, "AB" * n), HELPER)
+        by_key = dict((f["key"], f) for f in json.loads(js.decode())["figures"])
+        dropped = json.loads(js.decode())["dropped"]
+        for key, static, value in (("static_omp_median_overhead_us", True, lambda d: d["measurements"][0]["overhead_us_per_loop"]),
+                                   ("static_omp_median_us_per_loop", True, lambda d: d["measurements"][0]["us_per_loop"]),
+                                   ("calc_deposit_median_us_per_loop", False, lambda d: d["measurements"][2]["us_per_loop"]),
+                                   ("user_cpu_seconds", False, lambda d: d["process_cost"]["user_cpu_seconds"])):
+            kept = [r for r in range(1, n + 1) if result("A", r, static) and result("B", r, static)]
+            self.assertTrue(0 < len(kept) < n)
+            fig = by_key[key]
+            self.assertEqual(fig["a"], [value(docs["A", r]) for r in kept], key)
+            self.assertEqual(fig["b"], [value(docs["B", r]) for r in kept], key)
+            if key != "user_cpu_seconds":   # 1.0 everywhere: not counted, no median
+                self.assertAlmostEqual(fig["median_a"], statistics.median(value(docs["A", r]) for r in kept), places=12)
+                self.assertAlmostEqual(fig["median_b"], statistics.median(value(docs["B", r]) for r in kept), places=12)
+            for label in "AB":
+                lost = {}
+                for r in range(1, n + 1):
+                    if (docs[label, r].get("noise_census") or {}).get("busy"):
+                        lost["busy"] = lost.get("busy", 0) + 1
+                    elif static and docs[label, r]["measurements"][0].get("valid") is False:
+                        lost["marked invalid by its run"] = lost.get("marked invalid by its run", 0) + 1
+                self.assertEqual(dict((d["reason"], d["processes"]) for d in dropped if d["key"] == key and d["side"] == label),
+                                 lost, "%s side %s" % (key, label))
+        kept = [r for r in range(1, n + 1) if result("A", r, True) and result("B", r, True)]
+        self.assertIn("Primary figure: static_omp_median_overhead_us (Static OMP overhead us/Loop (median chunks)), %d pairs."
+                      % len(kept), text)
+        self.assertIn("Processes left out: %d of %d pairs kept; A lost 2 (busy 1, marked invalid by its run 1); B lost 3 "
+                      "(busy 2, marked invalid by its run 1); B lost more: the pairs kept may favour B." % (len(kept), n), text)
+
+    def test_every_process_busy_compares_nothing_and_says_why(self):
+        self.make((("GCC", "libgomp"), ("GCC", "libgomp")))
+        for label in "AB":
+            for r in range(1, 7):
+                path = "%s_%s%d.json" % (self.stem, label, r)
+                with open(path) as f:
+                    doc = json.load(f)
+                doc["noise_census"] = {"busy": True, "busy_reason": "thread 1 lost 40%"}
+                with open(path, "w") as f:
+                    json.dump(doc, f)
+        text, _, js = compare_report.report(self.stem, "replicates\t6\nsequence\tABBAAB\n", HELPER)
+        self.assertEqual(json.loads(js.decode())["figures"], [])
+        self.assertIn("Verdict: nothing could be compared: no figure was a result in any pair (side A: 6 of 6 processes "
+                      "busy; side B: 6 of 6 processes busy), so neither a difference nor its absence can be said.", text)
+        for key in ("static_omp_median_us_per_loop", "calc_deposit_median_us_per_loop", "user_cpu_seconds"):
+            self.assertIn("\n  %s: no pair kept; A lost 6 (busy 6); B lost 6 (busy 6)\n" % key, text)
+        self.assertEqual(text.rstrip("\n").split("\n")[-1],
+                         "Overall: no answer on the primary figure, static_omp_median_overhead_us: it was not a result in "
+                         "any pair (side A: 6 of 6 processes busy; side B: 6 of 6 processes busy; the processes' output "
+                         "is in .full).")
+
     def test_a_figure_holm_finds_different_at_its_second_step_has_an_interval_that_excludes_no_change(self):
         # Two Holm figures over 10 pairs: Static OMP us/Loop doubled (p = 2/1024, Holm's first step, at
         # 0.05/2) and X, whose differences have the ranks 1, 3, 4 negative (W- = 8: p = 50/1024 = 0.0488,
@@ -244,9 +323,11 @@ class CompareReport(unittest.TestCase):
         text, _, js = self.primary_only(a, b, invalid_b=(2, 7))
         self.assertIn("Processes left out: 8 of 10 pairs kept; A lost 0; B lost 2 (mean and median chunk apart 2); "
                       "B lost more: the pairs kept may favour B.", text)
+        # Static OMP marked invalid: its us/Loop (10.0 kept in the record) is no result either, left out for the same reason.
         dropped = json.loads(js.decode())["dropped"]
-        self.assertEqual(dropped, [{"key": "static_omp_median_overhead_us", "side": "B", "processes": 2,
-                                    "reason": "mean and median chunk apart"}])
+        self.assertEqual(sorted(dropped, key=lambda d: d["key"]),
+                         [{"key": key, "side": "B", "processes": 2, "reason": "mean and median chunk apart"}
+                          for key in ("static_omp_median_overhead_us", "static_omp_median_us_per_loop")])
 
     def test_the_error_rate_of_the_report_is_stated(self):
         text = self.make((("GCC", "libgomp"), ("GCC", "libgomp")))[0]
@@ -491,6 +572,36 @@ class IntervalText(unittest.TestCase):
         c = {"ci_low": 0.0, "ci_high": 0.123, "ci_low_text": "0.00", "ci_high_text": "0.12", "ci_low_open": True}
         self.assertEqual(compare_words.interval_text(c), "0.00 (excluded)..0.13")
         self.assertIsNone(compare_words.interval_text({"ci_low": None}))
+
+
+class OmptTaxLeftOut(unittest.TestCase):
+    """--ompt-tax's report (ompt_tax_report.py) from two forged comparisons: a figure no pair of a
+    comparison gave as a result is no row, and is named with each side's processes and reasons."""
+
+    def test_a_figure_no_pair_gave_is_named_with_its_reasons_not_a_row(self):
+        from clomp_results.compare import ompt_tax_report
+        work = tempfile.mkdtemp(prefix="clomp-tax-test.")
+        self.addCleanup(shutil.rmtree, work, True)
+        kept = {"figure": "Serial Ref us/Loop (median chunk)", "key": "serial_ref_median_us_per_loop", "median_a": 2.0,
+                "median_b": 2.2, "scale": "ratio", "estimate": 1.1, "ci_95": [1.0, 1.2]}
+        dropped = [{"key": "omp_barrier_median_us_per_loop", "side": "A", "processes": 1, "reason": "busy"},
+                   {"key": "omp_barrier_median_us_per_loop", "side": "B", "processes": 2, "reason": "busy"},
+                   {"key": "omp_barrier_median_us_per_loop", "side": "B", "processes": 1, "reason": "marked invalid by its run"},
+                   {"key": "serial_ref_median_us_per_loop", "side": "B", "processes": 1, "reason": "busy"}]
+        for name in ("trivial", "sampling"):
+            os.mkdir(os.path.join(work, name))
+            with open(os.path.join(work, name, "CLOMP_h_1_compare.json"), "w") as f:
+                json.dump({"figures": [kept], "dropped": dropped}, f)
+            for r in (1, 2, 3):
+                with open(os.path.join(work, name, "CLOMP_h_1_compare_B%d.json" % r), "w") as f:
+                    json.dump({"schema": "clomp-result", "measurements": []}, f)
+        text, csv_text = ompt_tax_report.report(os.path.join(work, "CLOMP_h_1"), "libomp", 3, work, "")
+        # The oracle: the forged dropped records of the figure the comparisons kept no pair of.
+        for name in ("trivial", "sampling"):
+            self.assertIn("Not in the table: no pair of the %s comparison gave as a result (busy or invalid processes, "
+                          "docs/compare.md): omp_barrier_median_us_per_loop (A: 1 busy; B: 2 busy, 1 marked invalid by its "
+                          "run).\n" % name, text)
+        self.assertEqual([line.split(",")[0] for line in csv_text.splitlines()[1:]], [kept["figure"]])
 
 
 if __name__ == "__main__":

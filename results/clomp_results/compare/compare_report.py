@@ -101,9 +101,10 @@ def sequential_lines(c, looks, n):
                 "%.4f" % c["overall_alpha"] if c["overall_alpha"] is not None else "n/a", ALPHA, done, n)]
 
 
-def nothing_compared(docs, n):
+def nothing_compared(docs, n, left_out=""):
     """The verdict when no figure was measured by both sides: why, never "no difference" (0 figures compared
-    cannot say that). Construct runs: how many levels each status took, over every process."""
+    cannot say that). Construct runs: how many levels each status took, over every process; else LEFT_OUT
+    (undecided_reason: which processes gave no result, on which side), when they were measured but none was."""
     levels = [lv for side in "AB" for doc in docs[side] for lv in compare_figures.construct_levels_not_compared(doc)]
     statuses = Counter(status for _, status, _ in levels)
     if levels and set(statuses) == {"unresolved"}:
@@ -111,6 +112,8 @@ def nothing_compared(docs, n):
         return ["Verdict: nothing could be compared: every construct level of all %d processes was unresolved "
                 "(%d levels; the first's reason: %s), so neither a difference nor its absence can be said." % (2 * n, len(levels), why)]
     text = "Verdict: nothing could be compared: no figure was measured by both sides"
+    if left_out and not levels:
+        text = "Verdict: nothing could be compared: no figure was a result in any pair (%s)" % left_out
     if levels:
         text += " (construct levels not measured, over all %d processes: %s)" % (
             2 * n, ", ".join("%d %s" % (k, s) for s, k in sorted(statuses.items())))
@@ -269,8 +272,12 @@ def report(stem, header_text, helper, primary=None):
     out.append("")
     if not compared:
         # No figure measured by both sides (every construct level unresolved, say): why, never "no difference".
-        out += nothing_compared(docs, n)
-        overall = "Overall: no answer: nothing could be compared (above)."
+        out += nothing_compared(docs, n, undecided_reason(p_fig if p_fig is not None else next(
+            (f for f in figures.values() if dropped_text(f, n)), None), n))
+        if not undecided_reason(p_fig, n) or any(compare_figures.construct_levels_not_compared(d)
+                                                  for side in "AB" for d in docs[side]):
+            # else (a mesh run's figures left out by given.py's rule) the primary's line above says why, on which side
+            overall = "Overall: no answer: nothing could be compared (above)."
     elif not answers:
         # Every figure both sides gave is constant by definition: none was tested, so none can be said equal.
         out.append("Verdict: nothing was tested: every figure both sides gave is constant by definition (%s)."
@@ -323,7 +330,7 @@ def look(stem, pairs, helper, primary, looks_text):
 
 def list_figures(path):
     doc = compare_figures.read_record(path)
-    for f in compare_figures.figures(doc):
+    for f in compare_figures.figures(doc, results_only=False):   # what it holds, a result on this machine or not
         sys.stdout.write("%-36s %s%s\n" % (f.key, f.name, "  (constant by definition: not counted)" if f.constant else ""))
     return 0
 

@@ -39,6 +39,20 @@ def by_figure(doc):
     return out
 
 
+def left_out(doc):
+    """'KEY (A: 2 busy; B: 2 busy), ...' of the figures the comparison DOC kept no pair of: every pair had a
+    process that gave it no result (busy, invalid: given.py's rule, its dropped records); '' when none."""
+    compared = set(str(f.get("key", "")) for f in doc.get("figures") or [])
+    why = OrderedDict()
+    for d in doc.get("dropped") or []:
+        key = str(d.get("key", ""))
+        if key not in compared:
+            why.setdefault(key, OrderedDict()).setdefault(str(d.get("side", "")), []).append(
+                "%s %s" % (d.get("processes", "?"), d.get("reason", "")))
+    return ", ".join("%s (%s)" % (key, "; ".join("%s: %s" % (side, ", ".join(r)) for side, r in sides.items()))
+                     for key, sides in why.items())
+
+
 def g(v, spec):
     return "n/a" if v is None else spec % v   # NaN never reaches an output (issue 43)
 
@@ -92,6 +106,10 @@ def report(base, side, n, work, arguments):
         quoted = '"%s"' % figure.replace('"', '""') if any(c in figure for c in ',"\n') else figure
         csv_lines.append(",".join([quoted, cell(none), cell(t_med), t_scale, cell(t_est), cell(t_lo), cell(t_hi),
                                    cell(s_med), s_scale, cell(s_est), cell(s_lo), cell(s_hi)]))
+    for name, doc in (("trivial", trivial), ("sampling", sampling)):
+        if left_out(doc):
+            text.append(safe_io.for_terminal("Not in the table: no pair of the %s comparison gave as a result (busy or "
+                                             "invalid processes, docs/compare.md): %s." % (name, left_out(doc))))
     text += ["", "Sampling tool's samples, summed over its %d processes (docs/ompt.md: what each class means):" % n,
              "%-14s %10s %11s %12s %8s" % ("measurement", "consistent", "unavailable", "inconsistent", "idle")]
     for name, (c, u, x, idle) in samples(s_stem, n).items():

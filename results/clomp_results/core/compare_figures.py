@@ -64,8 +64,11 @@ def compared_figures(cat, m):
     return cat.measurement_figures(dict(m, name=plain(m.get("name", ""))), compared_only=True)
 
 
-def figures(doc):
-    """[Figure] of one process, in report order."""
+def figures(doc, results_only=True):
+    """[Figure] of one process that it gave as a result, in report order: given.py's rule (a process the noise
+    census found busy, a measurement marked invalid, an overhead against an invalid Bestcase give none:
+    missing_reasons says why), as the suite's, the sweep's and the grain's tables take them. RESULTS_ONLY
+    false: every figure with a value, a result or not (--list-figures names what a record holds)."""
     constructs = doc.get("constructs")
     if isinstance(constructs, dict) and constructs.get("rows"):
         return construct_figures(constructs["rows"])
@@ -75,12 +78,12 @@ def figures(doc):
         if not isinstance(m, dict) or not m.get("selected"):
             continue
         for f in compared_figures(cat, m):
-            v = num(catalogue.value(m, f["json"]))
+            v = given.of_measurement(doc, m, f)[0] if results_only else num(catalogue.value(m, f["json"]))
             if v is not None:
                 out.append(Figure(f.key, plain(f.label), v, m.get("role") == "bestcase" and "overhead" in f["kind"],
                                   f.unit))
     for f in process_figures(cat):
-        v = num(catalogue.value(doc, f["json"]))
+        v = given.of_measurement(doc, None, f)[0] if results_only else num(catalogue.value(doc, f["json"]))
         if v is not None:
             out.append(Figure(f.key, f.label, v, unit=f.unit))
     return out
@@ -138,7 +141,7 @@ def missing_reasons(doc):
             if f.key in given_keys or (overhead and m.get("role") == "bestcase"):
                 continue   # given, or 0 by definition: nothing was left out
             # The rule of given.py (busy before invalid: the census explains the rest), its invalid named by rule.
-            _, why = given.of_process(doc, f)
+            _, why = given.of_measurement(doc, m, f)
             if m.get("unavailable"):
                 out[f.key] = "unavailable"
             elif why == given.BUSY:
@@ -149,6 +152,9 @@ def missing_reasons(doc):
                 out[f.key] = "its Bestcase: " + invalid_kind(bestcase)
             else:
                 out[f.key] = "no value"
+    for f in process_figures(cat):   # its CPU seconds: what a busy machine's contention cost, not a result
+        if f.key not in given_keys and num(catalogue.value(doc, f["json"])) is not None:
+            out[f.key] = given.of_measurement(doc, None, f)[1]
     return out
 
 

@@ -92,11 +92,19 @@ def of_process(doc, fig, ok=True) -> Tuple[Optional[float], Optional[str]]:
         return None, FAILED
     key = fig.get("measurement")
     m = measurement(doc, key) if key else None
-    if key and (m is None or not m.get("selected", True) or m.get("unavailable")):
+    if key and m is None:
+        return None, NOT_MEASURED
+    return of_measurement(doc, m, fig)
+
+
+def of_measurement(doc, m, fig) -> Tuple[Optional[float], Optional[str]]:
+    """of_process's rule for figure FIG of record measurement M of record DOC (None: a figure of the process
+    itself, its CPU seconds), M given: --compare's figures of a record's measurement, which need no key."""
+    if m is not None and (not m.get("selected", True) or m.get("unavailable")):
         return None, NOT_MEASURED   # not asked for, or not possible here (Nested OMP below 2x2 threads)
     if busy(doc):
         return None, BUSY
-    if key:
+    if m is not None:
         if m.get("valid") is False or (invalid_bestcase(doc) is not None and "overhead" in (fig.get("kind") or "")):
             return None, INVALID   # an overhead against a Bestcase that is not a result is none either
         v = num(catalogue.value(doc if fig.get("kind") == "llnl_target_cycles" else m, fig.get("json")))
