@@ -12,8 +12,8 @@
 # one real clomp process as a stage launches it records every schedule. The dry run charges the suite's
 # set-up per process and names the time cap only when it stops the search; so does the report.
 # The full suite's coarse search: on by default (--no-grain: off, and kept on --resume), left out of --quick
-# suites, --with-grain refused with --quick; the suite's files, no ID of its own. Every other process is a
-# stand-in: seconds, no timing.
+# suites, --with-grain refused with --quick; the suite's files, no ID of its own. The validator's replay of
+# each search's plan gives its .runs. Every other process is a stand-in: seconds, no timing.
 
 # shellcheck source-path=SCRIPTDIR source=lib/tap.sh
 . "$(dirname "$0")/lib/tap.sh"
@@ -317,5 +317,26 @@ like "$out" "Smallest loop that speeds up: +not decided: at most 512 zones, but 
     "every process busy at 64 zones: the smallest loop is not decided, and the line says why"
 like "$out" "4096 +64x64 .* 3 of 4 processes \(1 failed\); no interval" \
     "the failed process is counted as failed in its size's row, which then has no interval"
+
+# The validator's check of a bundled search (grain_check.py) on the driver's own files: its replay of
+# each plan gives the .runs line for line (the geometric steps, the bisection at 512, the failure).
+check=$(PYTHONPATH=$top/results python3 - "$grain_dir" "$helper" <<'PY'
+import glob, os, sys
+from clomp_results.grain import grain_check
+directory, helper = sys.argv[1], sys.argv[2]
+def read_text(rel):
+    path = os.path.join(directory, rel)
+    return open(path).read() if os.path.exists(path) else None
+stems = sorted(glob.glob(os.path.join(directory, "*_grain.runs")))
+for stem in stems:
+    reasons = []
+    grain_check.check(os.path.basename(stem)[:-len("_grain.runs")], read_text, reasons, helper)
+    for reason in reasons:
+        print(reason)
+print("%d searches" % len(stems))
+PY
+)
+is "$check" "2 searches" \
+    "the validator's replay of each search's plan (grain_cli.planned) gives its .runs, its failure in its .full"
 
 done_testing

@@ -2,7 +2,10 @@
 beside it (stand-in records of a chosen speed-up curve, its report written by grain-report itself) is valid,
 and the buyer's METG(50%) says the validator recomputed it; a stated METG(50%), answer or best team that its
 records do not give, a record changed after the report, a missing plan or record, and top-level teams that are
-not the static schedule's are each refused with a reason naming the member and both values."""
+not the static schedule's are each refused with a reason naming the member and both values; so are a record
+that is not JSON (nested past the parser's stack), a plan out of the search's ranges, a .runs that drops, adds,
+repeats or reorders a process of the plan's own expansion (replayed from the records, a resumed search's restarts
+as its .full numbers them), and a process marked failed without its .full section ending so."""
 from __future__ import annotations
 
 import json
@@ -141,6 +144,103 @@ class GrainCheck(unittest.TestCase):
         self.write_grain({"schema": "clomp-result"})
         self.refused("CLOMP_vm_1_grain.json: not a clomp-grain document")
 
+    def test_a_record_nested_deeper_than_the_parser_goes_is_refused_as_not_json(self):
+        with open(self.stage.path(STEM + "_t2z64r1.json"), "w") as f:
+            f.write("[" * 200000 + "]" * 200000)
+        out = self.refused("CLOMP_vm_1_grain_t2z64r1.json: not JSON (")
+        self.assertNotIn("Traceback", out)
+
+    def test_a_plan_whose_settings_the_search_cannot_have_had_is_refused(self):
+        """A factor of 1 would make the replayed search step forever: refused before anything is replayed."""
+        with open(self.stage.path(STEM + ".plan")) as f:
+            plan = json.load(f)
+        plan["settings"]["factor"] = 1
+        with open(self.stage.path(STEM + ".plan"), "w") as f:
+            json.dump(plan, f)
+        self.refused("CLOMP_vm_1_grain.plan: not the grain search's plan (factor is not a whole number from 2 to 16)")
+
+    def runs_lines(self):
+        with open(self.stage.path(STEM + ".runs")) as f:
+            return f.read().splitlines(True)
+
+    def write_runs(self, lines):
+        with open(self.stage.path(STEM + ".runs"), "w") as f:
+            f.write("".join(lines))
+
+    def test_a_runs_list_that_drops_or_adds_a_process_of_its_plan_is_refused(self):
+        """The plan (64, 1024, 16384 zones x 4 processes at team 2: nothing left to bisect at x16 with no
+        bisections) runs 12 processes, in that order."""
+        lines = self.runs_lines()
+        self.assertEqual(len(lines), 12)
+        self.write_runs(lines[:6] + lines[7:])
+        self.refused("CLOMP_vm_1_grain.runs lacks process 7 of its plan, CLOMP_vm_1_grain_t2z1024r3.json")
+        self.write_runs(lines[:8])   # the last size's processes deleted outright
+        self.refused("CLOMP_vm_1_grain.runs lacks process 9 of its plan, CLOMP_vm_1_grain_t2z16384r1.json (8 of its 12 "
+                     "processes listed; the plan has no time cap)")
+        self.write_runs(lines + [lines[0].replace("z64r1", "z4096r1")])
+        self.refused("CLOMP_vm_1_grain.runs lists CLOMP_vm_1_grain_t2z4096r1.json as process 13: its plan runs no such "
+                     "process")
+        self.write_runs(lines + [lines[3]])
+        self.refused("CLOMP_vm_1_grain.runs lists CLOMP_vm_1_grain_t2z64r4.json twice")
+        self.write_runs(lines[:2] + [lines[3], lines[2]] + lines[4:])
+        self.refused("CLOMP_vm_1_grain.runs lists CLOMP_vm_1_grain_t2z64r4.json as process 3: its plan runs "
+                     "CLOMP_vm_1_grain_t2z64r3.json there")
+
+    def write_full(self, lines, numbers):
+        """STEM.full as the driver writes it: one section a .runs line, numbered NUMBERS, with its exit status."""
+        def section(n, line):
+            record, rc = line.split("\t")[:2]
+            return "=== process %d: ./clomp --schedules=serial,static 2 1 64 16 32 1 1 --json=%s\nclomp output\n" \
+                   "=== end of process %d: exit status %s\n" % (n, record, n, rc)
+        with open(self.stage.path(STEM + ".full"), "w") as f:
+            f.write("".join(section(n, line) for n, line in zip(numbers, lines)))
+
+    def report_again(self):
+        subprocess.run([CLI, "grain-report", self.stage.path(STEM), HELPER], check=True, stdout=subprocess.DEVNULL)
+
+    def valid(self):
+        self.stage.remanifest()
+        rc, out, _ = self.stage.validate(self.stage.suite, timeout=120)
+        self.assertIn(rc, (0, 3), out)
+
+    def test_a_process_marked_failed_needs_its_section_in_the_full_text_ending_with_that_exit_status(self):
+        """2 of the 4 processes at 1024 zones marked failed (exit status 1), their records gone and the report
+        rewritten from what is left: refused without a .full or with one whose section says otherwise; valid
+        with the driver's sections of all 12."""
+        lines = self.runs_lines()
+        for i in (4, 5):
+            path = lines[i].split("\t")[0]
+            os.unlink(self.stage.path(os.path.basename(path)))
+            lines[i] = "%s\t1\t0.500\n" % path
+        self.write_runs(lines)
+        self.report_again()
+        self.refused("CLOMP_vm_1_grain.runs marks process 5 (CLOMP_vm_1_grain_t2z1024r1.json) failed with exit status "
+                     "1, but the bundle has no CLOMP_vm_1_grain.full, where its failure would be")
+        self.write_full(lines[:5] + [lines[5].replace("\t1\t", "\t0\t")] + lines[6:], range(1, 13))
+        self.refused("CLOMP_vm_1_grain.runs: process 6 (CLOMP_vm_1_grain_t2z1024r2.json, exit status 1) is not "
+                     "CLOMP_vm_1_grain.full's section 6, process 6 (CLOMP_vm_1_grain_t2z1024r2.json) ending with exit "
+                     "status 0")
+        self.write_full(lines[:6], range(1, 7))
+        self.refused("CLOMP_vm_1_grain.runs: process 7 (CLOMP_vm_1_grain_t2z1024r3.json, exit status 0) is not "
+                     "CLOMP_vm_1_grain.full's section 7, which it lacks")
+        self.write_full(lines, range(1, 13))
+        self.valid()
+
+    def test_a_search_a_resumed_suite_took_over_is_replayed_from_where_its_full_text_restarts(self):
+        """Stopped after 6 processes (1024 zones: 2 of 4) and resumed: the new driver decides from the 6 records
+        (1024 zones has no interval: on to 16384) and numbers its processes from 1 in the .full. Valid with that
+        .full; without it, the same .runs is one that dropped 2 processes, and is refused."""
+        lines = self.runs_lines()
+        for line in lines[6:8]:
+            os.unlink(self.stage.path(os.path.basename(line.split("\t")[0])))
+        lines = lines[:6] + lines[8:]
+        self.write_runs(lines)
+        self.report_again()
+        self.refused("CLOMP_vm_1_grain.runs lacks process 7 of its plan, CLOMP_vm_1_grain_t2z1024r3.json")
+        self.write_full(lines, list(range(1, 7)) + list(range(1, 5)))
+        self.valid()
+        self.write_full(lines, range(1, 11))
+        self.refused("CLOMP_vm_1_grain.runs lacks process 7 of its plan, CLOMP_vm_1_grain_t2z1024r3.json")
 
 
 class GrainReportText(unittest.TestCase):

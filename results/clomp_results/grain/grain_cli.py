@@ -7,21 +7,44 @@ import json
 import os
 import sys
 import time
-from typing import Dict, List
+from typing import Callable, Dict, List, Sequence, Tuple
 
 from ..core import safe_write
-from .grain_cells import cells_of
-from .grain_plan import (Bounds, OptionError, Settings, dry_run, load_plan, next_sizes, parse, settings_of,
-                         stage)
+from .grain_cells import Cell, cells_from, cells_of
+from .grain_plan import (Bounds, OptionError, Settings, dry_run, load_plan, next_sizes, parse, record_name,
+                         settings_of, stage, stage_order)
 from .grain_report import STOPPED_SUFFIX, loadavg
 from ..core.safe_io import for_terminal
 
 
-def measured_bounds(stem: str, helper: str, s: Settings) -> Dict[int, Dict[int, Bounds]]:
-    out: Dict[int, Dict[int, Bounds]] = dict((t, {}) for t in s.teams)
-    for c in cells_of(stem, helper, s, "static"):
-        out[c.threads][c.zones] = Bounds(c.speedup_low, c.speedup_high)
-    return out
+def stage_cells(s: Settings, static_cells: List[Cell]) -> List[Tuple[int, int]]:
+    """The next stage's cells [(threads, zones)] from the static schedule's cells measured so far; [] when
+    the search is over."""
+    bounds: Dict[int, Dict[int, Bounds]] = dict((t, {}) for t in s.teams)
+    for c in static_cells:
+        bounds[c.threads][c.zones] = Bounds(c.speedup_low, c.speedup_high)
+    return [(t, z) for t in s.teams for z in next_sizes(s, t, bounds[t])]
+
+
+def planned(s: Settings, stem: str, runs: Dict[str, Tuple[int, str]], read: Callable[[str], dict], helper: str,
+            restarts: Sequence[int] = ()) -> List[str]:
+    """The records (file names) the search's processes write, in the order it runs them, replayed stage by
+    stage as next_stage decides each from the outcomes in RUNS (runs_in: a bundle's .runs, keyed by the
+    submitter's paths) and READ's records (the validator's check, grain_check.py). RESTARTS: the positions
+    (0-based) where a later driver took over (a suite resumed: its stage decided from every record before
+    it, the stage it cut short left so). It stops after a stage some of whose processes RUNS lacks: nothing
+    after it can be decided."""
+    by_name = dict((os.path.basename(p), p) for p in runs)
+    names: List[str] = []
+    while True:
+        so_far = dict((by_name[n], runs[by_name[n]]) for n in names)
+        order = stage_order(s, stage_cells(s, cells_from(so_far, read, stem, helper, s, "static")))
+        if not order:
+            return names
+        cut = min([r - len(names) for r in restarts if r > len(names)] or [len(order)])
+        names += [record_name(os.path.basename(stem), t, z, r) for t, z, r in order[:cut]]
+        if len(names) > len(by_name) or any(n not in by_name for n in names):
+            return names
 
 
 def start(stem: str, s: Settings, binding: str, constants: Dict[str, float]) -> None:
@@ -38,8 +61,7 @@ def next_stage(stem: str, helper: str) -> List[str]:
     the cap ran out with cells left: STEM.stopped says so for the report)."""
     plan = load_plan(stem)
     s = settings_of(plan)
-    bounds = measured_bounds(stem, helper, s)
-    cells = [(t, z) for t in s.teams for z in next_sizes(s, t, bounds[t])]
+    cells = stage_cells(s, cells_of(stem, helper, s, "static"))
     if s.minutes is not None and time.time() - plan["start_epoch"] >= s.minutes * 60:
         if cells:   # the cap, not the search, ends it: the report says so (grain_report.stopped_by_cap)
             directory, name = os.path.split(stem)

@@ -68,6 +68,25 @@ def default_teams(cores: int) -> List[int]:
     return sorted(set(teams))
 
 
+# The whole-number settings' ranges (parse's, and a bundled plan's: outside_ranges)
+RANGES = {"replicates": (MIN_INTERVAL, 100), "factor": (2, 16), "bisections": (0, 8), "time_scale": (1, 1000),
+          "max_zones": (FIRST, MAX_ZONES), "cores": (2, 65536)}
+
+
+def outside_ranges(s: Settings) -> Optional[str]:
+    """The first setting of S (a bundled plan's) that parse could not have given, or None: the search's
+    expansion (next_sizes, stage) is only bounded within them."""
+    for field, (low, high) in RANGES.items():
+        v = getattr(s, field)
+        if not isinstance(v, int) or isinstance(v, bool) or not low <= v <= high:
+            return "%s is not a whole number from %d to %d" % (field, low, high)
+    if not s.teams or not all(isinstance(t, int) and not isinstance(t, bool) and 2 <= t <= s.cores for t in s.teams):
+        return "teams are not whole numbers from 2 to its cores"
+    if not all(k in EXTRA_SCHEDULES for k in s.schedules):
+        return "schedules are not some of %s" % ", ".join(EXTRA_SCHEDULES)
+    return None
+
+
 def whole(name: str, text: str, low: int, high: int) -> int:
     if not text.isdigit() or not low <= int(text) <= high:
         raise OptionError("%s: '%s' is not a whole number from %d to %d" % (name, for_terminal(text), low, high))
@@ -106,7 +125,7 @@ def parse(cores: int, args: List[str]) -> Settings:
     if "--cores" in given:
         if "--dry-run" not in flags:
             raise OptionError("--cores: only with --dry-run (a plan for another node; a run uses this node's cores)")
-        cores = whole("--cores", given["--cores"], 2, 65536)
+        cores = whole("--cores", given["--cores"], *RANGES["cores"])
     if "--teams" in given:
         teams = sorted(set(whole("--teams", t, 2, cores) for t in given["--teams"].split(",")))
     else:
@@ -126,14 +145,13 @@ def parse(cores: int, args: List[str]) -> Settings:
         minutes = float(whole("--minutes", given["--minutes"], 1, 100000))
     elif quick:
         minutes = 3.0
-    max_zones = whole("--max-zones", given.get("--max-zones", str(MAX_ZONES)), FIRST, MAX_ZONES)
+    defaults = {"--max-zones": str(MAX_ZONES), "--replicates": "4" if quick else "6", "--factor": "4",
+                "--bisections": "1" if quick else "3", "--time-scale": "1" if quick else "10"}
+    n = dict((field, whole(option, given.get(option, defaults[option]), *RANGES[field]))
+             for field, option in (("max_zones", "--max-zones"), ("replicates", "--replicates"), ("factor", "--factor"),
+                                   ("bisections", "--bisections"), ("time_scale", "--time-scale")))
     return Settings(
-        cores=cores, teams=tuple(teams),
-        replicates=whole("--replicates", given.get("--replicates", "4" if quick else "6"), MIN_INTERVAL, 100),
-        factor=whole("--factor", given.get("--factor", "4"), 2, 16),
-        bisections=whole("--bisections", given.get("--bisections", "1" if quick else "3"), 0, 8),
-        time_scale=whole("--time-scale", given.get("--time-scale", "1" if quick else "10"), 1, 1000),
-        max_zones=max_zones, minutes=minutes, schedules=schedules, quick=quick,
+        cores=cores, teams=tuple(teams), minutes=minutes, schedules=schedules, quick=quick, **n,
         exe=positional[0] if positional else "./clomp", out=given.get("--out", "out"), dry_run="--dry-run" in flags)
 
 
@@ -291,16 +309,21 @@ def record_name(stem: str, threads: int, zones: int, replicate: int) -> str:
     return "%s_t%dz%dr%d.json" % (stem, threads, zones, replicate)
 
 
+def stage_order(s: Settings, cells: List[Tuple[int, int]]) -> List[Tuple[int, int, int]]:
+    """One stage's processes (threads, zones, replicate) in the order run: REPLICATES rounds over CELLS
+    [(threads, zones)], forward then backward."""
+    return [(t, z, r) for r in range(1, s.replicates + 1) for t, z in (cells if r % 2 else list(reversed(cells)))]
+
+
 def stage(s: Settings, stem: str, cells: List[Tuple[int, int]], constants: Dict[str, float]) -> List[str]:
-    """The run lines of one stage: REPLICATES rounds over CELLS [(threads, zones)], forward then backward."""
+    """The run lines of one stage (stage_order's processes)."""
     lines = []
-    for r in range(1, s.replicates + 1):
-        for t, z in (cells if r % 2 else list(reversed(cells))):
-            parts, zpp = shape(t, z)
-            limit = max(120, int(10 * process_seconds(s, constants, t, z)))
-            args = ["--schedules=" + ",".join(("serial", "static") + s.schedules), str(t), "1", str(parts), str(zpp),
-                    "32", "1", str(s.time_scale)]
-            lines.append("\t".join(["run", str(limit), record_name(stem, t, z, r)] + args))
+    for t, z, r in stage_order(s, cells):
+        parts, zpp = shape(t, z)
+        limit = max(120, int(10 * process_seconds(s, constants, t, z)))
+        args = ["--schedules=" + ",".join(("serial", "static") + s.schedules), str(t), "1", str(parts), str(zpp),
+                "32", "1", str(s.time_scale)]
+        lines.append("\t".join(["run", str(limit), record_name(stem, t, z, r)] + args))
     return lines
 
 
