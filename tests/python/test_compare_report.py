@@ -246,6 +246,9 @@ class CompareReport(unittest.TestCase):
                       "busy; side B: 6 of 6 processes busy), so neither a difference nor its absence can be said.", text)
         for key in ("static_omp_median_us_per_loop", "calc_deposit_median_us_per_loop", "user_cpu_seconds"):
             self.assertIn("\n  %s: no pair kept; A lost 6 (busy 6); B lost 6 (busy 6)\n" % key, text)
+        # Nothing compared: no sentence about an empty family of other figures, no table heading without rows.
+        self.assertNotIn("Other figures:", text)
+        self.assertNotIn("A median", text)
         self.assertEqual(text.rstrip("\n").split("\n")[-1],
                          "Overall: no answer on the primary figure, static_omp_median_overhead_us: it was not a result in "
                          "any pair (side A: 6 of 6 processes busy; side B: 6 of 6 processes busy; the processes' output "

@@ -208,11 +208,11 @@ def report(stem, header_text, helper, primary=None):
         if level != 1.0 - answers[k]["nominal_alpha"]:
             answers[k] = stats_helper.paired(helper, figures[k]["a"], figures[k]["b"], ALPHA, m, ci_level=level)
         decided[k] = bool(r) and bool(answers[k]["ci_excludes_0"])
-    out += ["", "Other figures: the same paired test, judged together by Holm's procedure (family-wise %s over the %d"
-            % (ALPHA, m),
-            "figures); shifts with their interval at %s each (Bonferroni), one that differs at the level of the Holm "
-            "step that rejected it; power at %s." % (
-                "%.4g%%" % (100 * (1 - 0.05 / m)) if m else "-", "0.05/%d" % m if m else "-")]
+    if m:   # (none when nothing else was compared: no sentence about an empty family)
+        out += ["", "Other figures: the same paired test, judged together by Holm's procedure (family-wise %s over "
+                "the %d" % (ALPHA, m),
+                "figures); shifts with their interval at %s each (Bonferroni), one that differs at the level of the "
+                "Holm step that rejected it; power at %s." % ("%.4g%%" % (100 * (1 - 0.05 / m)), "0.05/%d" % m)]
     tested = [what for what, there in (("the primary answer at %s" % ALPHA, primary in answers),
                                        ("the other figures' family under Holm at %s" % ALPHA, m > 0)) if there]
     if tested:
@@ -226,8 +226,9 @@ def report(stem, header_text, helper, primary=None):
     if lost:
         out.append("Processes left out (a pair is kept only when both its processes gave the figure):")
         out += ["  %s: %s" % (k, t) for k, t in lost]
-    out.append("%-28s %10s %10s  %-26s %8s %8s  %s" % ("figure", "A median", "B median", "shift B-A (interval)", "p",
-                                                        "Holm p", "verdict"))
+    if compared:   # the table's heading only above rows
+        out.append("%-28s %10s %10s  %-26s %8s %8s  %s" % ("figure", "A median", "B median", "shift B-A (interval)",
+                                                            "p", "Holm p", "verdict"))
     csv_lines, rows = [CSV_HEADER], []
     records = [header_text.rstrip("\n"), "figures_compared\t%d" % (m + (1 if primary in answers else 0)),
                "primary\t%s" % primary]
