@@ -256,8 +256,10 @@ print("ok" if ok else "mismatch: " + json.dumps(d)[:600])' "$nodes" 2>&1)
     is "$(case_status "$out" balancing)" 0 "a run with numa_balancing on verifies $what"
     like "$text" "numa_balancing is on \\(1\\): .* measured again after the timed runs" \
         "with numa_balancing on the report says locality will be measured again"
-    like "$text" '^NUMA locality after the timed runs: [0-9.]+% \(.*\); after the mesh build: [0-9.]+%' \
-        "and reports the figure after the timed runs next to the one after the build"
+    # The kernel's answer after the runs is not clomp's: under TCG with balancing on, move_pages has once
+    # given no page's node (CI, 2026-11-29); clomp then says so, which is the honest report.
+    like "$text" '^NUMA locality after the timed runs: ([0-9.]+% \(.*\); after the mesh build: [0-9.]+%|not measured \(the kernel reported no page.s node\))' \
+        "and reports the figure after the timed runs next to the one after the build (or that the kernel gave no page's node)"
 
     if [ "$nodes" -eq 4 ]; then
         # 4 threads on 4 nodes: one per node would leave inner teams of 1,
