@@ -137,10 +137,11 @@ def count_cores() -> int:
         return os.cpu_count() or 1
 
 
-def team_shape(threads: int, zones: int, target: int) -> List[int]:
-    """[numParts, zonesPerPart]: parts follow the team (suite/common.sh's team_shape, one rule): CLOMP
-    1.2's TARGET where THREADS divides it, else the multiple of THREADS nearest it whose zonesPerPart
-    keeps the total within 5% of ZONES."""
+def team_shape(threads: int, zones: int, target: int, warn: bool = True) -> List[int]:
+    """[numParts, zonesPerPart]: parts follow the team (suite/common.sh's team_shape, one rule; the grain
+    search's and the calibration's shapes are this one too): CLOMP 1.2's TARGET where THREADS divides it,
+    else the multiple of THREADS nearest it whose zonesPerPart keeps the total within 5% of ZONES; WARN:
+    say on stderr when no shape is within 5%."""
     best, best_err = None, None
     k = (target + threads // 2) // threads
     while k >= 1:
@@ -154,7 +155,7 @@ def team_shape(threads: int, zones: int, target: int) -> List[int]:
         k -= 1
     if best is None:
         return [threads, (zones + threads // 2) // threads]
-    if best_err > 50:
+    if best_err > 50 and warn:
         sys.stderr.write("run_clomp.sh: warning: %d threads: no shape within 5%% of %d zones (off by %d.%d%%)\n"
                          % (threads, zones, best_err // 10, best_err % 10))
     return best

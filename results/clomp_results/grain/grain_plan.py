@@ -26,6 +26,7 @@ import json
 import math
 from typing import Dict, List, NamedTuple, Optional, Tuple
 
+from ..core.driver_files import team_shape   # the suite's one rule for a team's parts
 from ..core.safe_io import for_terminal
 
 FIRST = 64                  # zones: the smallest loop tried (issue 48)
@@ -157,21 +158,11 @@ def parse(cores: int, args: List[str]) -> Settings:
 
 # ---- loop sizes and shapes --------------------------------------------------------------------------------
 def shape(threads: int, zones: int, target_parts: int = TARGET_PARTS) -> Tuple[int, int]:
-    """(numParts, zonesPerPart): parts a multiple of the team near TARGET_PARTS (or TARGET_PARTS given), zones per part so that the
-    loop is within 5% of ZONES where any such shape exists (the suite's sweep_shape); at least one zone
-    per part and one part per thread."""
-    best, best_err = None, None
-    k = max(1, (target_parts + threads // 2) // threads)
-    while k >= 1:
-        parts = k * threads
-        zpp = max(1, (zones + parts // 2) // parts)
-        err = abs(parts * zpp - zones) / zones
-        if best_err is None or err < best_err:
-            best, best_err = (parts, zpp), err
-        if err <= 0.05:
-            break
-        k -= 1
-    return best
+    """(numParts, zonesPerPart): the suite's rule (core.driver_files.team_shape): parts a multiple of the
+    team near TARGET_PARTS, zones per part so that the loop is within 5% of ZONES where any such shape
+    exists, one part per thread at least."""
+    parts, zpp = team_shape(threads, zones, target_parts, warn=False)
+    return parts, max(1, zpp)
 
 
 def zones_of(threads: int, nominal: int) -> int:
