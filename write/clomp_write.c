@@ -19,6 +19,8 @@
  *   clomp-write get FILE PATH, entries FILE PATH [KEY], head FILE: the suite
  *       manifest read back by its JSON, whatever its layout (write/manifest_reader.h:
  *       exit 1 absent, 3 not a JSON document).
+ *   clomp-write manifest FILE, manifest --plan: the suite manifest written
+ *       (replaced as above) from the driver's facts (write/manifest_writer.c).
  *
  * Exit 0 written; 1 refused or a write failed (one line on stderr:
  * "clomp-write: FILE: WHY", with the system's words, e.g. "No space left on
@@ -34,6 +36,7 @@
 #include <unistd.h>
 
 #include "manifest_reader.h"
+#include "manifest_writer.h"
 
 static int fail(const char *file, const char *why)
 {
@@ -54,12 +57,12 @@ static const char *kind(mode_t mode)
     return "not a regular file";
 }
 
-/* Standard input to FD, every write checked; 0, or errno. */
-static int copy_input(int fd)
+/* FROM's bytes to FD, every write checked; 0, or errno. */
+static int copy_input(int from, int fd)
 {
     char buf[1 << 16];
     for (;;) {
-        ssize_t got = read(STDIN_FILENO, buf, sizeof buf);
+        ssize_t got = read(from, buf, sizeof buf);
         if (got == 0)
             return 0;
         if (got < 0) {
@@ -91,7 +94,7 @@ static int append(const char *file)
         close(fd);
         return fail(file, "not a regular file: not written (refused)");
     }
-    int err = copy_input(fd);
+    int err = copy_input(STDIN_FILENO, fd);
     if (err == 0 && fsync(fd) != 0)
         err = errno;
     if (close(fd) != 0 && err == 0)
@@ -99,7 +102,7 @@ static int append(const char *file)
     return err == 0 ? 0 : fail(file, strerror(err));
 }
 
-static int replace(const char *file)
+int replace_file(const char *file, int from)
 {
     struct stat st;
     mode_t mode;
@@ -129,7 +132,7 @@ static int replace(const char *file)
     int fd = mkstemp(tmp);
     if (fd < 0)
         return fail(file, strerror(errno));
-    int err = copy_input(fd);
+    int err = copy_input(from, fd);
     if (err == 0 && fchmod(fd, mode) != 0)
         err = errno;
     if (err == 0 && fsync(fd) != 0)
@@ -160,18 +163,22 @@ static int replace(const char *file)
 int main(int argc, char **argv)
 {
     if (argc == 3 && strcmp(argv[1], "replace") == 0)
-        return replace(argv[2]);
+        return replace_file(argv[2], STDIN_FILENO);
     if (argc == 3 && strcmp(argv[1], "append") == 0)
         return append(argv[2]);
     if (argc == 4 && strcmp(argv[1], "get") == 0)
-        return manifest_get(argv[2], argv[3]);
+        return manifest_get(stdout, argv[2], argv[3]);
     if ((argc == 4 || argc == 5) && strcmp(argv[1], "entries") == 0)
-        return manifest_entries(argv[2], argv[3], argc == 5 ? argv[4] : NULL);
+        return manifest_entries(stdout, argv[2], argv[3], argc == 5 ? argv[4] : NULL);
     if (argc == 3 && strcmp(argv[1], "head") == 0)
-        return manifest_head(argv[2]);
+        return manifest_head(stdout, argv[2]);
+    if (argc >= 2 && strcmp(argv[1], "manifest") == 0)
+        return manifest_write(argc - 2, argv + 2);
     fprintf(stderr, "usage: clomp-write replace|append FILE   (standard input written as FILE or appended to it;\n"
                     "       never through a link: write/clomp_write.c)\n"
                     "       clomp-write get FILE PATH | entries FILE PATH [KEY] | head FILE   (the suite manifest\n"
-                    "       read by its JSON: write/manifest_reader.h)\n");
+                    "       read by its JSON: write/manifest_reader.h)\n"
+                    "       clomp-write manifest FILE | manifest --plan   (the suite manifest written from the\n"
+                    "       driver's facts on standard input: write/manifest_writer.c)\n");
     return 2;
 }

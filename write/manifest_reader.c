@@ -326,7 +326,7 @@ static const char *at_path(struct doc *d, const char *path)
     return p == NULL || strncmp(p, "null", 4) == 0 ? NULL : p;
 }
 
-int manifest_get(const char *file, const char *path)
+int manifest_get(FILE *out, const char *file, const char *path)
 {
     struct doc d;
     int status = load(&d, file);
@@ -341,14 +341,14 @@ int manifest_get(const char *file, const char *path)
         if (bad != 0 || strlen(text) != size)
             status = say_bad(&d, "the value holds a NUL character (\\u0000): not printed");
         else
-            printf("%s\n", text);
+            fprintf(out, "%s\n", text);
     }
     free(text);
     free(d.text);
     return status;
 }
 
-int manifest_entries(const char *file, const char *path, const char *key)
+int manifest_entries(FILE *out, const char *file, const char *path, const char *key)
 {
     struct doc d;
     int status = load(&d, file);
@@ -359,19 +359,19 @@ int manifest_entries(const char *file, const char *path, const char *key)
     else if (p != NULL) {
         for (const char *item = first_item(p); item != NULL; item = next_item(&d, item, 0)) {
             const char *k = key == NULL ? NULL : member(&d, item, key);
-            if (k != NULL && put_value(stdout, &d, k) != 0)
+            if (k != NULL && put_value(out, &d, k) != 0)
                 status = READ_BAD;
             if (key != NULL)
-                putchar('\t');
-            put_compact(stdout, item, skip_value(&d, item, 0));
-            putchar('\n');
+                putc('\t', out);
+            put_compact(out, item, skip_value(&d, item, 0));
+            putc('\n', out);
         }
     }
     free(d.text);
     return status;
 }
 
-int manifest_head(const char *file)
+int manifest_head(FILE *out, const char *file)
 {
     static const char *const made_anew[] = {"plan", "runs", "replicates", "history", "status"};
     struct doc d;
@@ -380,7 +380,7 @@ int manifest_head(const char *file)
     if (p != NULL && *p != '{')
         status = say_bad(&d, "not a JSON object");
     else if (p != NULL) {
-        printf("{\n");
+        fprintf(out, "{\n");
         for (const char *item = first_item(p); item != NULL; item = next_item(&d, item, 1)) {
             int kept = 1;
             for (size_t k = 0; k < sizeof made_anew / sizeof *made_anew; k++)
@@ -388,11 +388,11 @@ int manifest_head(const char *file)
             if (!kept)
                 continue;
             const char *value = member_value(&d, item);
-            printf("  ");
-            put_compact(stdout, item, skip_string(&d, item));
-            printf(": ");
-            put_compact(stdout, value, skip_value(&d, value, 0));
-            printf(",\n");
+            fprintf(out, "  ");
+            put_compact(out, item, skip_string(&d, item));
+            fprintf(out, ": ");
+            put_compact(out, value, skip_value(&d, value, 0));
+            fprintf(out, ",\n");
         }
     }
     free(d.text);
