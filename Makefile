@@ -251,7 +251,8 @@ clomp-stats: $(STATS_HELPER)
 
 # The drivers' writer (write/clomp_write.c): every file run_clomp.sh and the
 # comparisons write in an output directory, never through a link, and the
-# suite manifest read back by its JSON (write/manifest_reader.c); built
+# suite manifest written from the driver's facts (write/manifest_writer.c)
+# and read back by its JSON (write/manifest_reader.c); built
 # beside the objects, never installed. No OpenMP, no library objects.
 WRITE_HELPER = $(BUILD)/clomp-write
 WRITE_SRC = write/clomp_write.c write/manifest_reader.c write/manifest_writer.c

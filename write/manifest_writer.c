@@ -58,17 +58,28 @@ struct facts {
 static int read_facts(struct facts *f)
 {
     size_t size = 0, cap = 1 << 16;
+    f->at = NULL;
+    f->n = 0;
     f->text = malloc(cap + 1);
-    for (ssize_t got = 1; f->text != NULL && got > 0;) {
-        if (size == cap && (cap > (size_t)MAX_INPUT || (f->text = realloc(f->text, (cap *= 2) + 1)) == NULL))
-            return -1;
-        got = read(STDIN_FILENO, f->text + size, cap - size);
-        if (got < 0)
-            return -1;
-        size += (size_t)got;
-    }
     if (f->text == NULL)
         return -1;
+    for (;;) {
+        if (size == cap) {
+            char *more = cap > (size_t)MAX_INPUT ? NULL : realloc(f->text, 2 * cap + 1);
+            if (more == NULL)
+                return -1;
+            f->text = more;
+            cap *= 2;
+        }
+        ssize_t got = read(STDIN_FILENO, f->text + size, cap - size);
+        if (got < 0 && errno == EINTR)
+            continue;
+        if (got < 0)
+            return -1;
+        if (got == 0)
+            break;
+        size += (size_t)got;
+    }
     f->text[size] = '\0';
     size_t records = 1;
     for (size_t k = 0; k < size; k++)
@@ -338,7 +349,7 @@ static char *slurp(const char *file)
 static size_t run_number(const char *s, size_t runs)
 {
     size_t n = strspn(s, "0123456789");
-    long k = n > 0 && n < 10 && s[n] == '\0' && *s != '0' ? atol(s) : 0;
+    long k = n > 0 && n < 10 && s[n] == '\0' && *s != '0' ? strtol(s, NULL, 10) : 0;
     return k >= 1 && (size_t)k <= runs ? (size_t)k : 0;
 }
 
@@ -483,7 +494,7 @@ static void put_runs(FILE *out, const struct facts *f, const char **sets, size_t
  * number it was planned at, and the stop it said. */
 static void put_replicates(FILE *out, const struct facts *f)
 {
-    long inserted = atol(fact(f, "auto_inserted")), replayed = atol(fact(f, "auto_replayed"));
+    long inserted = strtol(fact(f, "auto_inserted"), NULL, 10), replayed = strtol(fact(f, "auto_replayed"), NULL, 10);
     fprintf(out, "  \"replicates\": {\"asked\": \"%s\", \"planned\": ", *fact(f, "auto_pct") != '\0' ? "auto" : "fixed");
     put_num(out, fact(f, "replicates"));
     fputs(", \"stage2_planned\": ", out);
@@ -542,7 +553,10 @@ static int put_manifest(FILE *out, const struct facts *f, const char *file)
     char **old = calloc(f->n + 2, sizeof *old);
     char *entries = fresh ? NULL : read_back(entries_of, file, "runs", "run");
     if (sets == NULL || old == NULL) {
-        fputs("clomp-write: out of memory\n", stderr);
+        fprintf(stderr, "clomp-write: %s: out of memory\n", file);
+        free(entries);
+        free(old);
+        free(sets);
         return 1;
     }
     fputs("  \"plan\": [\n", out);
