@@ -239,7 +239,7 @@ unit-tests: $(UNIT_BIN) $(ORACLE)
 # and --compare), built beside the objects; never installed.
 STATS_HELPER = $(BUILD)/clomp-stats
 STATS_SRC = stats/clomp_stats.c stats/batch.c stats/answer_fields.c stats/figure_comparison.c stats/comparison_json.c stats/paired_answer.c stats/paired_figure.c stats/plan_answer.c stats/judge_answer.c stats/suite_table.c \
-            stats/outlier_answer.c
+            stats/outlier_answer.c stats/replicates_answer.c stats/replicates_recorded.c
 # It links timing/ (cycles_from_us' calibration brings core_clock's OpenMP team: -fopenmp) and two
 # leaves it needs: LLNL's targets' rule (judge) and the JSON writer (comparison-json); not the
 # benchmark's other objects, no libnuma.

@@ -29,5 +29,9 @@ int judge_answer(int argc, char **argv);
 int outlier_answer(int argc, char **argv);
 /* clomp-stats plan ... (stats/plan_answer.c): exit status. */
 int plan_answer(int argc, char **argv);
+/* clomp-stats replicates ... (stats/replicates_answer.c; its recorded action:
+ * stats/replicates_recorded.c): run_clomp.sh --replicates auto's decisions. Exit status. */
+int replicates_answer(int argc, char **argv);
+int replicates_recorded(int argc, char **argv);
 
 #endif

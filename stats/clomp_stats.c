@@ -39,6 +39,9 @@
  *       INPUT ("T A P Z S F TS POLICY") and measurement KEY, not marked valid 0; the
  *       answer starts with runs (those runs, whatever their figures), and is only
  *       runs and n 0 when no row gives a value.
+ *   clomp-stats replicates parse|decide|stop|recorded ...
+ *       run_clomp.sh --replicates auto's decisions, as the driver applies and says them
+ *       (stats/replicates_answer.c says each action).
  *   clomp-stats holm ALPHA P1,P2,...
  *       Holm's procedure: m, rejected, reject (0/1 per p), adjusted (Holm-adjusted p).
  *   clomp-stats judge BOUND NOMINAL_GHZ CORE_MIN CORE_MAX LOW HIGH [PROCESSES]
@@ -346,6 +349,8 @@ int answer(int argc, char **argv)
         return outlier_answer(argc - 2, argv + 2);
     if (argc >= 2 && strcmp(argv[1], "plan") == 0)
         return plan_answer(argc - 2, argv + 2);
+    if (answer_jump == NULL && argc >= 2 && strcmp(argv[1], "replicates") == 0)
+        return replicates_answer(argc - 2, argv + 2);
     if (answer_jump == NULL && argc == 4 && strcmp(argv[1], "comparison-json") == 0 && strcmp(argv[2], "--level") == 0)
         return comparison_json(parse_level(argv[3]));
     if (answer_jump != NULL) {   /* outliers and comparison-json read their own standard input: not a batch's request */
@@ -358,7 +363,7 @@ int answer(int argc, char **argv)
                     "     | clomp-stats holm ALPHA P1,P2,... | clomp-stats pilot-n PCT FLOOR|none CAP V1 V2 ...\n"
                     "     | clomp-stats judge BOUND NOMINAL_GHZ|core CORE_MIN|unknown CORE_MAX|unknown LOW HIGH [PROCESSES]\n"
                     "     | clomp-stats plan PAIRS ALPHA | clomp-stats comparison-json --level L < RECORDS | clomp-stats outliers < REQUEST\n"
-                    "     | clomp-stats batch < REQUESTS\n");
+                    "     | clomp-stats replicates parse|decide|stop|recorded ... | clomp-stats batch < REQUESTS\n");
     return 2;
 }
 

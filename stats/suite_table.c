@@ -2,8 +2,8 @@
  * come from a suite's <base>.csv (the driver's run facts, then clomp's CSV
  * row: a header row names the columns; RFC 4180 quotes, as clomp writes them)
  * instead of the argument list, read by column name. run_clomp.sh
- * --replicates auto asks this way (suite/replicates.sh): the runs never need
- * Python, and the shell no longer reads the table itself. */
+ * --replicates auto's decisions read it so (stats/replicates_answer.c): the runs
+ * never need Python, and the shell does not read the table itself. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
