@@ -70,40 +70,6 @@ else
     diag "recorded ${recorded:-nothing}, the files give $(golden_fingerprint)"
 fi
 
-# ---- regeneration: refuses without a reason, prints the diff, records the reason ----
-# regenerate.sh needs a default build (with libnuma): elsewhere its self-test is skipped.
-if "$bin" --version 2>/dev/null | grep -q '^libnuma: yes'; then
-# On a copy holding only the first case (one clomp run per regeneration).
-copy=$tmp/golden-copy
-mkdir "$copy" && find "$GOLDEN_DIR" -maxdepth 1 -type f -exec cp -t "$copy" {} +   # the suite/ fixture is results_package.t's
-{ grep '^#' "$GOLDEN_DIR/cases"; golden_cases | head -1; } >"$copy/cases"
-before=$(cd "$copy" && cat -- *)
-bash "$copy/regenerate.sh" "$bin" >"$tmp/regen.out" 2>&1
-is "$?" 2 "regenerate.sh without --reason exits 2"
-is "$(cd "$copy" && cat -- *)" "$before" "regenerate.sh without --reason writes nothing"
-like "$(cat "$tmp/regen.out")" "refusing to regenerate the golden files without a reason" \
-    "regenerate.sh without --reason says why it refuses"
-bash "$copy/regenerate.sh" --reason 'short' "$bin" >/dev/null 2>&1
-is "$?" 2 "regenerate.sh refuses a reason under 10 characters"
-# A stale expected line, as if the output had changed: regeneration shows
-# it in a diff, rewrites it, and records the reason and the new fingerprint.
-printf 'a stale line\n' >>"$copy/target.csv"
-bash "$copy/regenerate.sh" --reason 'the test of regenerate.sh itself' "$bin" >"$tmp/regen.out" 2>"$tmp/regen.err"
-is "$?" 0 "regenerate.sh --reason exits 0"
-like "$(cat "$tmp/regen.out")" $'--- a/tests/golden/target.csv\n\\+\\+\\+ b/tests/golden/target.csv' \
-    "regenerate.sh prints the diff of the file it changes"
-like "$(cat "$tmp/regen.out")" $'\n-a stale line' "the diff shows the stale line removed"
-is "$(tail -1 "$copy/target.csv")" "$(tail -1 "$GOLDEN_DIR/target.csv")" "regenerate.sh rewrote the stale file"
-like "$(tail -5 "$copy/REASONS")" $'reason: the test of regenerate.sh itself\nbinary: [^\n]*\nchanged: target.csv \\(\\+0 -1\\)' \
-    "REASONS records the reason and the changed file"
-is "$(GOLDEN_DIR=$copy golden_recorded_fingerprint)" "$(GOLDEN_DIR=$copy golden_fingerprint)" \
-    "REASONS records the regenerated files' fingerprint"
-like "$(cat "$tmp/regen.out")" "git commit -m 'golden: the test of regenerate.sh itself'" \
-    "regenerate.sh prints the commit command, its message starting 'golden:'"
-else
-    skip "regenerate.sh's self-test (refusal, diff, REASONS; 11 tests)" "this clomp is built without libnuma (regenerate.sh needs the default build)"
-fi
-
 while read -r name args; do
     read -r -a argv <<<"$args"
     golden_run "$bin" "$tmp" "$name" "${argv[@]}"
@@ -144,5 +110,55 @@ while read -r name args; do
         fi
     done
 done < <(golden_cases)
+
+# ---- regeneration: refuses without a reason, prints the diff, records the reason ----
+# regenerate.sh needs a default build (with libnuma): elsewhere its self-test is skipped.
+# Its subject is the script, not clomp: the runs above compared every case, so
+# the binary it regenerates from replays the first case's run of this clomp
+# (its output, JSON and CSV; the path in the text is the replay's own, as
+# regenerate.sh masks the binary it was given), not a run of its own.
+if "$bin" --version 2>/dev/null | grep -q '^libnuma: yes'; then
+# On a copy holding only the first case (one regeneration of one case).
+replay=$tmp/replay/clomp
+mkdir "$tmp/replay" && cat >"$replay" <<REPLAY
+#!/usr/bin/env bash
+for a; do
+    case \$a in
+        --json=*) cp "$tmp/\$(basename "\${a#--json=}")" "\${a#--json=}" ;;
+        --csv=*) cp "$tmp/\$(basename "\${a#--csv=}")" "\${a#--csv=}" ;;
+    esac
+done
+while IFS= read -r line; do printf '%s\\n' "\${line//"$bin"/"$replay"}"; done <"$tmp/$(golden_cases | head -1 | cut -d' ' -f1).out"
+REPLAY
+chmod +x "$replay"
+copy=$tmp/golden-copy
+mkdir "$copy" && find "$GOLDEN_DIR" -maxdepth 1 -type f -exec cp -t "$copy" {} +   # the suite/ fixture is results_package.t's
+{ grep '^#' "$GOLDEN_DIR/cases"; golden_cases | head -1; } >"$copy/cases"
+before=$(cd "$copy" && cat -- *)
+bash "$copy/regenerate.sh" "$replay" >"$tmp/regen.out" 2>&1
+is "$?" 2 "regenerate.sh without --reason exits 2"
+is "$(cd "$copy" && cat -- *)" "$before" "regenerate.sh without --reason writes nothing"
+like "$(cat "$tmp/regen.out")" "refusing to regenerate the golden files without a reason" \
+    "regenerate.sh without --reason says why it refuses"
+bash "$copy/regenerate.sh" --reason 'short' "$replay" >/dev/null 2>&1
+is "$?" 2 "regenerate.sh refuses a reason under 10 characters"
+# A stale expected line, as if the output had changed: regeneration shows
+# it in a diff, rewrites it, and records the reason and the new fingerprint.
+printf 'a stale line\n' >>"$copy/target.csv"
+bash "$copy/regenerate.sh" --reason 'the test of regenerate.sh itself' "$replay" >"$tmp/regen.out" 2>"$tmp/regen.err"
+is "$?" 0 "regenerate.sh --reason exits 0"
+like "$(cat "$tmp/regen.out")" $'--- a/tests/golden/target.csv\n\\+\\+\\+ b/tests/golden/target.csv' \
+    "regenerate.sh prints the diff of the file it changes"
+like "$(cat "$tmp/regen.out")" $'\n-a stale line' "the diff shows the stale line removed"
+is "$(tail -1 "$copy/target.csv")" "$(tail -1 "$GOLDEN_DIR/target.csv")" "regenerate.sh rewrote the stale file"
+like "$(tail -5 "$copy/REASONS")" $'reason: the test of regenerate.sh itself\nbinary: [^\n]*\nchanged: target.csv \\(\\+0 -1\\)' \
+    "REASONS records the reason and the changed file"
+is "$(GOLDEN_DIR=$copy golden_recorded_fingerprint)" "$(GOLDEN_DIR=$copy golden_fingerprint)" \
+    "REASONS records the regenerated files' fingerprint"
+like "$(cat "$tmp/regen.out")" "git commit -m 'golden: the test of regenerate.sh itself'" \
+    "regenerate.sh prints the commit command, its message starting 'golden:'"
+else
+    skip "regenerate.sh's self-test (refusal, diff, REASONS; 11 tests)" "this clomp is built without libnuma (regenerate.sh needs the default build)"
+fi
 
 done_testing

@@ -266,13 +266,66 @@ elif mode == 'get':
     get(sys.argv[2], sys.argv[3])
 elif mode == 'check':
     check(sys.argv[2], sys.argv[3], sys.argv[4])
+elif mode == 'serve':
+    # Requests on stdin, each MODE, FILE, EXPR and DESC ended by a NUL; each
+    # answered by "RC\n" (0, or 1 where it raised), what get or check prints
+    # (or the traceback), and a NUL.
+    import io
+    import traceback
+    pending, fields = b'', []
+    while True:
+        chunk = os.read(0, 65536)
+        if not chunk:
+            break
+        *parts, pending = (pending + chunk).split(b'\0')
+        fields += [part.decode('utf-8') for part in parts]
+        while len(fields) >= 4:
+            (ask, path, expr, desc), fields = fields[:4], fields[4:]
+            said, real, rc = io.StringIO(), sys.stdout, 0
+            sys.stdout = said
+            try:
+                get(path, expr) if ask == 'get' else check(path, expr, desc)
+            except Exception:
+                rc = 1
+                traceback.print_exc(file=said)
+            finally:
+                sys.stdout = real
+            os.write(1, (f'{rc}\n' + said.getvalue().rstrip('\n')).encode('utf-8') + b'\0')
 PY
 
-# py_checks ARGS...: runs the checker; each of its lines becomes one TAP result.
+# One python3 answers every pycheck and pyget (a start each cost about 0.1 s of
+# CPU, some 50 of them): requests through a FIFO, each answered as check.py's
+# check or get prints it in a process of its own.
+py_req='' py_rep=''
+if [ "$have_python" -eq 1 ] && mkfifo "$tmp/py.req" "$tmp/py.rep"; then
+    python3 "$tmp/check.py" serve <"$tmp/py.req" >"$tmp/py.rep" 2>&1 &
+    exec {py_req}>"$tmp/py.req" {py_rep}<"$tmp/py.rep"
+fi
+# py_ask MODE FILE EXPR [DESC]: sets py_rc and py_said, the checker's exit
+# status and output for that request (1 and why where it gave none). The
+# request is written by a subshell: a dead checker's SIGPIPE ends that, not the test.
+py_rc=0 py_said=''
+py_ask() {
+    local reply=''
+    if [ -n "$py_req" ] && (printf '%s\0%s\0%s\0%s\0' "$1" "$2" "$3" "${4-}" >&"$py_req") 2>/dev/null &&
+        IFS= read -r -d '' reply <&"$py_rep"; then
+        py_rc=${reply%%$'\n'*} py_said=${reply#*$'\n'}
+    else
+        py_rc=1 py_said="the python3 checker gave no answer (to $1 $2)"
+    fi
+}
+
+# py_checks ARGS...: runs the checker (the one answering requests where
+# py_served is set); each of its lines becomes one TAP result.
 py_checks() {
     local result status desc detail pyrc
-    result=$(python3 "$tmp/check.py" "$@" 2>&1)
-    pyrc=$?
+    if [ -n "${py_served-}" ]; then
+        py_ask "$@"
+        result=$py_said pyrc=$py_rc
+    else
+        result=$(python3 "$tmp/check.py" "$@" 2>&1)
+        pyrc=$?
+    fi
     while IFS=$'\t' read -r status desc detail; do
         [ -n "$status" ] || continue
         if [ "$status" = 0 ] || [ "$status" = 1 ]; then
@@ -287,10 +340,11 @@ py_checks() {
 }
 # pycheck FILE EXPR DESC: one assertion, a python expression over the document d (by: measurements by name).
 pycheck() {
-    py_checks check "$@"
+    py_served=1 py_checks check "$@"
 }
 pyget() {  # pyget FILE EXPR: prints the value of EXPR
-    python3 "$tmp/check.py" get "$@" 2>&1
+    py_ask get "$@"
+    printf '%s\n' "$py_said"
 }
 
 # json_valid FILE DESC
@@ -424,7 +478,8 @@ if [ "$have_python" -eq 1 ]; then
     GOMP_CLOMP_TEST_VALUE=$odd run_clomp --schedules=serial --trials=2 --json="$tmp/env.json" "${args[@]}"
     is "$rc" 0 "a run with an odd GOMP_ variable in the environment exits 0"
     json_valid "$tmp/env.json" "an OMP variable holding a quote, a backslash, a tab, a newline, 0x01 and UTF-8 still gives valid JSON"
-    GOMP_CLOMP_TEST_VALUE=$odd pycheck "$tmp/env.json" \
+    # (A checker of its own: it reads the variable from its environment.)
+    GOMP_CLOMP_TEST_VALUE=$odd py_checks check "$tmp/env.json" \
         '__import__("os").environ["GOMP_CLOMP_TEST_VALUE"] == d["openmp_environment"]["GOMP_CLOMP_TEST_VALUE"]' \
         "openmp_environment.GOMP_CLOMP_TEST_VALUE reads back as the exact original string"
 else

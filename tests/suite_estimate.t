@@ -44,29 +44,36 @@ for a in "$@"; do
     case $a in --json=*) json=${a#--json=} ;; --csv=*) csv=${a#--csv=} ;; -*) ;; *) pos+=("$a") ;; esac
 done
 if [ -n "$json" ]; then
-    python3 - "$json" "${pos[2]}" "${pos[3]}" "${FAKE_SLOWER:-1}" "${pos[0]}" <<'EOF'
-import json, sys
-path, parts, zones, slower, threads = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), float(sys.argv[4]), int(sys.argv[5])
-n = parts * zones
-ns = 2.5 if n * 32 <= 8 * 2**20 else 4.0
-serial = n * ns / 1000 * slower
-bestcase = serial / 1.5
-# FAKE_REGION=log2,B or linear,B: each region costs B x log2 T (or B x T) more, so that the model's region
-# cost, the mean over Bestcase and the three checked schedules of their time beyond Bestcase, is 1 + that.
-import math, os
-form, _, slope = os.environ.get("FAKE_REGION", "none,0").partition(",")
-extra = float(slope) * (math.log2(threads) if form == "log2" else threads if form == "linear" else 0) * 4 / 3
-figures = {"serial": serial, "bestcase": bestcase, "static": bestcase + 0.4 * slower + extra,
-           "dynamic": bestcase + 3.2 * slower + extra, "manual": bestcase + 0.4 * slower + extra,
-           "barrier": 0.3 * slower, "parallel": 0.6 * slower, "parallel_for": 0.9 * slower}
-roles = {"serial": "reference", "bestcase": "bestcase", "static": "checked", "dynamic": "checked", "manual": "checked",
-         "barrier": "probe", "parallel": "probe", "parallel_for": "probe"}   # as clomp --list-schedules says
-json.dump({"inputs": {"numParts": parts, "zonesPerPart": zones},
-           "resolved": {"memory_bytes": n * 32, "numThreads": threads},
-           "wall_time": {"mesh_build_seconds": n * 32 * 2e-9 * slower},
-           "measurements": [{"key": k, "role": roles[k], "selected": True, "us_per_loop": v} for k, v in figures.items()]},
-          open(path, "w"))
-EOF
+    # awk, not a python3 start per call (a figure is the double Python's float
+    # arithmetic gives: the same operations in the same order, printed to 17
+    # digits); a FAKE_SLOWER that is not a number writes nothing, as a failed run.
+    awk -v path="$json" -v parts="${pos[2]}" -v zones="${pos[3]}" -v slower="${FAKE_SLOWER:-1}" -v threads="${pos[0]}" \
+        -v region="${FAKE_REGION:-none,0}" '
+    function real(x, s) { s = sprintf("%.17g", x); return s ~ /[.en]/ ? s : s ".0" }
+    function log2(t, k) { for (k = 0; t > 1 && t % 2 == 0; k++) t /= 2; return t == 1 ? k : k + log(t) / log(2) }
+    BEGIN {
+        if (slower !~ /^[0-9]+(\.[0-9]*)?$/) { print "fakeclomp: FAKE_SLOWER " slower " is not a number" > "/dev/stderr"; exit 1 }
+        n = parts * zones
+        ns = n * 32 <= 8 * 2 ^ 20 ? 2.5 : 4.0
+        serial = n * ns / 1000 * slower
+        bestcase = serial / 1.5
+        # FAKE_REGION=log2,B or linear,B: each region costs B x log2 T (or B x T) more, so that the model'"'"'s region
+        # cost, the mean over Bestcase and the three checked schedules of their time beyond Bestcase, is 1 + that.
+        comma = index(region, ",")
+        form = substr(region, 1, comma - 1); slope = substr(region, comma + 1)
+        extra = slope * (form == "log2" ? log2(threads) : form == "linear" ? threads : 0) * 4 / 3
+        split("serial bestcase static dynamic manual barrier parallel parallel_for", keys, " ")
+        v["serial"] = serial; v["bestcase"] = bestcase; v["static"] = bestcase + 0.4 * slower + extra
+        v["dynamic"] = bestcase + 3.2 * slower + extra; v["manual"] = bestcase + 0.4 * slower + extra
+        v["barrier"] = 0.3 * slower; v["parallel"] = 0.6 * slower; v["parallel_for"] = 0.9 * slower
+        # as clomp --list-schedules says
+        split("reference bestcase checked checked checked probe probe probe", roles, " ")
+        printf "{\"inputs\": {\"numParts\": %d, \"zonesPerPart\": %d}, \"resolved\": {\"memory_bytes\": %d, \"numThreads\": %d}, ", parts, zones, n * 32, threads >path
+        printf "\"wall_time\": {\"mesh_build_seconds\": %s}, \"measurements\": [", real(n * 32 * 2e-9 * slower) >path
+        for (i = 1; i <= 8; i++)
+            printf "%s{\"key\": \"%s\", \"role\": \"%s\", \"selected\": true, \"us_per_loop\": %s}", (i > 1 ? ", " : ""), keys[i], roles[i], real(v[keys[i]]) >path
+        print "]}" >path
+    }'
     exit 0
 fi
 echo "fake clomp $*"
