@@ -1,5 +1,5 @@
 # shellcheck shell=bash
-# Helpers of the shell drivers, run_clomp.sh and suite/nodes.sh (which each source this
+# Helpers of the shell driver, run_clomp.sh, and its suite/ files (run_clomp.sh sources this
 # file). Messages name run_clomp.sh: it is the command users type.
 # The sourcing script sets `here`, the top of the source tree.
 
