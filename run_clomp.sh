@@ -142,9 +142,7 @@ host=$(file_host_name)
 check_mpi_root
 check_srun_launcher
 
-if [ "$plots" = yes ] && ! command -v gnuplot >/dev/null 2>&1; then
-    die_usage "--plots: gnuplot is not installed (apt-get install gnuplot-nox)"
-fi
+[ "$plots" != yes ] || command -v gnuplot >/dev/null 2>&1 || die_usage "--plots: gnuplot is not installed (apt-get install gnuplot-nox)"
 
 # A bare name is a file here if there is one, else a command on PATH: the
 # binary checked must be the binary run.
@@ -152,35 +150,28 @@ case $exe in
     */*) ;;
     *) if [ -e "./$exe" ]; then exe=./$exe; else exe=$(command -v -- "$exe" || echo "./$exe"); fi ;;
 esac
-# A dry run builds nothing: it accepts only an executable, or the ./clomp or
-# ./clomp_mpi that a real run would build here.
-if [ ! -x "$exe" ] && [ "$dry_run" = 1 ]; then
-    if [[ $exe != ./clomp && $exe != ./clomp_mpi ]] || [ "$(pwd -P)" != "$(cd "$here" && pwd -P)" ]; then
-        die_usage "EXE: '$exe' is not an executable file"
-    fi
-elif [ ! -x "$exe" ]; then
-    if [ "$exe" = ./clomp ] && [ "$(pwd -P)" = "$(cd "$here" && pwd -P)" ]; then
-        make clomp >&2 || { echo "run_clomp.sh: could not build ./clomp" >&2; exit 2; }
-    elif [ "$exe" = ./clomp_mpi ] && [ "$(pwd -P)" = "$(cd "$here" && pwd -P)" ]; then
-        make MPI=1 clomp_mpi >&2 || { echo "run_clomp.sh: could not build ./clomp_mpi (make MPI=1)" >&2; exit 2; }
-    fi
-    [ -x "$exe" ] || die_usage "EXE: '$exe' is not an executable file"
+# The ./clomp or ./clomp_mpi of this tree is built when missing, except by a dry run, which builds
+# nothing but accepts them as a real run would build them.
+buildable=0
+[[ $exe != ./clomp && $exe != ./clomp_mpi ]] || [ "$(pwd -P)" != "$(cd "$here" && pwd -P)" ] || buildable=1
+if [ ! -x "$exe" ] && [ "$buildable" = 1 ] && [ "$dry_run" = 0 ]; then
+    case $exe in
+        ./clomp) make clomp >&2 || { echo "run_clomp.sh: could not build ./clomp" >&2; exit 2; } ;;
+        *) make MPI=1 clomp_mpi >&2 || { echo "run_clomp.sh: could not build ./clomp_mpi (make MPI=1)" >&2; exit 2; } ;;
+    esac
 fi
+[ -x "$exe" ] || { [ "$buildable" = 1 ] && [ "$dry_run" = 1 ]; } || die_usage "EXE: '$exe' is not an executable file"
 
 # Every run writes its own CSV (--csv); a binary without it cannot be run by this driver.
 # And its Caliper profile (--caliper-json), where the binary writes one (docs/harnesses.md).
 exe_help=''
-[ "$dry_run" = 1 ] || exe_help=$("$exe" --help 2>&1)
-if [ "$dry_run" = 0 ] && [[ $exe_help != *--csv=* ]]; then
-    die_usage "EXE: $exe has no --csv option (built from older sources? rebuild with make)"
-fi
-
-if [ "$mpi_given" = 1 ] && [ "$dry_run" = 0 ] && ! "$exe" --version 2>/dev/null | grep -q '^mpi: yes'; then
-    die_usage "--mpi: $exe is not an MPI build (make MPI=1 builds ./clomp_mpi)"
-fi
-
-if [ "$numa" = 1 ] && [ "$dry_run" = 0 ] && ! "$exe" --version 2>/dev/null | grep -q '^libnuma: yes'; then
-    die_usage "--numa: $exe was built without libnuma (install libnuma-dev and rebuild)"
+if [ "$dry_run" = 0 ]; then
+    exe_help=$("$exe" --help 2>&1)
+    [[ $exe_help == *--csv=* ]] || die_usage "EXE: $exe has no --csv option (built from older sources? rebuild with make)"
+    [ "$mpi_given" = 0 ] || "$exe" --version 2>/dev/null | grep -q '^mpi: yes' ||
+        die_usage "--mpi: $exe is not an MPI build (make MPI=1 builds ./clomp_mpi)"
+    [ "$numa" = 0 ] || "$exe" --version 2>/dev/null | grep -q '^libnuma: yes' ||
+        die_usage "--numa: $exe was built without libnuma (install libnuma-dev and rebuild)"
 fi
 
 # The cores as the binary counts them (suite/common.sh), the default MAX_THREADS.
