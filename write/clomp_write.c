@@ -19,6 +19,8 @@
  *   clomp-write get FILE PATH, entries FILE PATH [KEY], head FILE: the suite
  *       manifest read back by its JSON, whatever its layout (write/manifest_reader.h:
  *       exit 1 absent, 3 not a JSON document).
+ *   clomp-write claim DIR HOST, refuse-links DIR STEM: a new suite's ID, and --resume's
+ *       check that a suite's files are its own regular files (write/suite_names.h).
  *
  * Exit 0 written; 1 refused or a write failed (one line on stderr:
  * "clomp-write: FILE: WHY", with the system's words, e.g. "No space left on
@@ -34,6 +36,7 @@
 #include <unistd.h>
 
 #include "manifest_reader.h"
+#include "suite_names.h"
 
 static int fail(const char *file, const char *why)
 {
@@ -169,9 +172,14 @@ int main(int argc, char **argv)
         return manifest_entries(argv[2], argv[3], argc == 5 ? argv[4] : NULL);
     if (argc == 3 && strcmp(argv[1], "head") == 0)
         return manifest_head(argv[2]);
+    if (argc == 4 && strcmp(argv[1], "claim") == 0)
+        return suite_claim(argv[2], argv[3]);
+    if (argc == 4 && strcmp(argv[1], "refuse-links") == 0)
+        return suite_refuse_links(argv[2], argv[3]);
     fprintf(stderr, "usage: clomp-write replace|append FILE   (standard input written as FILE or appended to it;\n"
                     "       never through a link: write/clomp_write.c)\n"
                     "       clomp-write get FILE PATH | entries FILE PATH [KEY] | head FILE   (the suite manifest\n"
-                    "       read by its JSON: write/manifest_reader.h)\n");
+                    "       read by its JSON: write/manifest_reader.h)\n"
+                    "       clomp-write claim DIR HOST | refuse-links DIR STEM   (a suite's names: write/suite_names.h)\n");
     return 2;
 }
