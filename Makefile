@@ -255,7 +255,8 @@ clomp-stats: $(STATS_HELPER)
 # and read back by its JSON (write/manifest_reader.c); built
 # beside the objects, never installed. No OpenMP, no library objects.
 WRITE_HELPER = $(BUILD)/clomp-write
-WRITE_SRC = write/clomp_write.c write/manifest_reader.c write/manifest_writer.c write/manifest_facts.c write/manifest_runs.c
+WRITE_SRC = write/clomp_write.c write/manifest_reader.c write/manifest_writer.c write/manifest_facts.c write/manifest_runs.c \
+    write/suite_names.c
 $(WRITE_HELPER): $(WRITE_SRC) $(wildcard write/*.h) $(FLAGS_STAMP)
 	$(CC) $(CFLAGS) -std=c11 $(LDFLAGS) -o $@ $(WRITE_SRC)
 

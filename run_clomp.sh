@@ -19,14 +19,18 @@ here=$(cd "$(dirname "$0")" && pwd)
 # shellcheck source=suite/slurm.sh
 . "$here/suite/slurm.sh"
 # --compare, --sweep, --ompt-tax and --grain: the results package's commands with clomp's arguments (python3
-# for their reports: without it, one line and exit 2); --nodes: suite/nodes.sh, every node of an allocation.
+# for their reports: without it, one line and exit 2); --nodes: every node of a Slurm allocation, the results
+# package's launcher (results/clomp_results/cluster/cluster_launch.py).
 for word in "$@"; do
     case $word in
         --compare | --compare=* | --sweep | --sweep=* | --ompt-tax | --grain)
             word=${word%%=*}
             command -v python3 >/dev/null 2>&1 || die_usage "$word: needs python3 (3.8 or newer): it runs the processes and writes the report"
             exec python3 "$here/results/clomp-results" "${word#--}-driver" "$@" ;;
-        --nodes | --nodes=*) exec "$here/suite/nodes.sh" "$@" ;;   # every node of a Slurm allocation
+        --nodes | --nodes=*)
+            for arg in "$@"; do case $arg in -h | --help) usage; exit 0 ;; esac; done
+            command -v python3 >/dev/null 2>&1 || die_usage "--nodes: needs python3 (the nodes' summaries and the cluster report)"
+            exec python3 "$here/results/clomp-results" nodes-driver "$@" ;;
     esac
 done
 # shellcheck source=suite/plan.sh
@@ -58,50 +62,42 @@ mpi_given=0
 plots=auto bundle_only=0 bundle_id='' validate_path='' sign_key=''
 max_zone_scale_set=0 replicates=3 constructs=1 offload=1 calibrate=auto run_timeout='' cores_given='' with_grain=auto
 positional=()
+# The options that take a value (OPTION VALUE; --replicates, --run-timeout and --cores also OPTION=VALUE), and
+# the variable each sets; then the options that set a variable to a value.
+declare -A option_value=([--max-zone-scale]=max_zone_scale [--zone-scale-factor]=zone_scale_factor
+    [--target-parts]=target_parts [--target-zones]=target_zones [--out]=out_dir [--env]=env_preset
+    [--launcher]=launcher [--mpi]=mpi_launcher [--resume]=resume_id [--replicates]=replicates
+    [--run-timeout]=run_timeout [--cores]=cores_given [--validate]=validate_path [--sign]=sign_key)
+declare -A option_sets=([--quick]=quick=1 [--stop-on-slowdown]=stop_on_slowdown=1 [--numa]=numa=1
+    [--no-constructs]=constructs=0 [--no-offload]=offload=0 [--constructs=epcc4]=constructs=epcc4
+    [--calibrate=auto]=calibrate=auto [--calibrate=off]=calibrate=off [--dry-run]=dry_run=1 [--plots]=plots=yes
+    [--no-plots]=plots=no)
 
 while [ $# -gt 0 ]; do
-    case $1 in
-        --max-zone-scale | --zone-scale-factor | --target-parts | --target-zones | --out | --env | --launcher | --resume | --validate | --mpi | --replicates | --run-timeout | --sign | --cores)
-            [ $# -ge 2 ] || die_usage "$1: needs a value (see --help)" ;;
-    esac
-    case $1 in
-        --quick) quick=1 ;;
-        --max-zone-scale) max_zone_scale=${2-}; max_zone_scale_set=1; shift ;;
-        --zone-scale-factor) zone_scale_factor=${2-}; shift ;;
-        --target-parts) target_parts=${2-}; shift ;;
-        --target-zones) target_zones=${2-}; shift ;;
-        --out) out_dir=${2-}; shift ;;
-        --env) env_preset=${2-}; shift ;;
-        --launcher) launcher=${2-}; shift ;;
-        --mpi) mpi_launcher=${2-}; mpi_given=1; shift ;;
-        --stop-on-slowdown) stop_on_slowdown=1 ;;
-        --numa) numa=1 ;;
-        --no-constructs) constructs=0 ;;
-        --with-grain | --no-grain) [ "$with_grain" = auto ] || die_usage "--with-grain, --no-grain: one of them, once"
-            with_grain=$([ "$1" = --with-grain ] && echo 1 || echo 0) ;;
-        --no-offload) offload=0 ;;
-        --constructs=epcc4) constructs=epcc4 ;;
-        --calibrate=auto | --calibrate=off) calibrate=${1#*=} ;;
-        --resume) resume_id=${2-}; shift ;;
-        --replicates) replicates=${2-}; shift ;;
-        --replicates=*) replicates=${1#*=} ;;
-        --run-timeout) run_timeout=${2-}; shift ;;
-        --run-timeout=*) run_timeout=${1#*=} ;;
-        --cores) cores_given=${2-}; shift ;;
-        --cores=*) cores_given=${1#*=} ;;
-        --dry-run) dry_run=1 ;;
-        --plots) plots=yes ;;
-        --no-plots) plots=no ;;
-        --bundle)
-            bundle_only=1
-            if [[ ${2-} =~ ^[0-9]+$ ]]; then bundle_id=$2; shift; fi ;;
-        --validate) validate_path=${2-}; shift ;;
-        --sign) sign_key=${2-}; shift ;;
-        -h | --help) usage; exit 0 ;;
-        --) shift; positional+=("$@"); break ;;
-        -*) die_usage "unknown option '$1' (see --help)" ;;
-        *) positional+=("$1") ;;
-    esac
+    # (a key is looked up only when it is an option's shape: an empty or odd word is no array subscript)
+    if [[ $1 =~ ^--[a-z-]+$ ]] && [ -n "${option_value[$1]-}" ]; then
+        [ $# -ge 2 ] || die_usage "$1: needs a value (see --help)"
+        printf -v "${option_value[$1]}" '%s' "$2"
+        [ "$1" != --max-zone-scale ] || max_zone_scale_set=1
+        [ "$1" != --mpi ] || mpi_given=1
+        shift
+    elif [[ $1 =~ ^--(replicates|run-timeout|cores)= ]]; then
+        printf -v "${option_value[${1%%=*}]}" '%s' "${1#*=}"
+    elif [[ $1 =~ ^--[a-z-]+(=[a-z0-9]+)?$ ]] && [ -n "${option_sets[$1]-}" ]; then
+        printf -v "${option_sets[$1]%%=*}" '%s' "${option_sets[$1]#*=}"
+    else
+        case $1 in
+            --with-grain | --no-grain) [ "$with_grain" = auto ] || die_usage "--with-grain, --no-grain: one of them, once"
+                with_grain=$([ "$1" = --with-grain ] && echo 1 || echo 0) ;;
+            --bundle)
+                bundle_only=1
+                if [[ ${2-} =~ ^[0-9]+$ ]]; then bundle_id=$2; shift; fi ;;
+            -h | --help) usage; exit 0 ;;
+            --) shift; positional+=("$@"); break ;;
+            -*) die_usage "unknown option '$1' (see --help)" ;;
+            *) positional+=("$1") ;;
+        esac
+    fi
     shift
 done
 [ ${#positional[@]} -le 3 ] || die_usage "too many arguments: '${positional[3]}' (see --help)"
@@ -146,9 +142,7 @@ host=$(file_host_name)
 check_mpi_root
 check_srun_launcher
 
-if [ "$plots" = yes ] && ! command -v gnuplot >/dev/null 2>&1; then
-    die_usage "--plots: gnuplot is not installed (apt-get install gnuplot-nox)"
-fi
+[ "$plots" != yes ] || command -v gnuplot >/dev/null 2>&1 || die_usage "--plots: gnuplot is not installed (apt-get install gnuplot-nox)"
 
 # A bare name is a file here if there is one, else a command on PATH: the
 # binary checked must be the binary run.
@@ -156,35 +150,28 @@ case $exe in
     */*) ;;
     *) if [ -e "./$exe" ]; then exe=./$exe; else exe=$(command -v -- "$exe" || echo "./$exe"); fi ;;
 esac
-# A dry run builds nothing: it accepts only an executable, or the ./clomp or
-# ./clomp_mpi that a real run would build here.
-if [ ! -x "$exe" ] && [ "$dry_run" = 1 ]; then
-    if [[ $exe != ./clomp && $exe != ./clomp_mpi ]] || [ "$(pwd -P)" != "$(cd "$here" && pwd -P)" ]; then
-        die_usage "EXE: '$exe' is not an executable file"
-    fi
-elif [ ! -x "$exe" ]; then
-    if [ "$exe" = ./clomp ] && [ "$(pwd -P)" = "$(cd "$here" && pwd -P)" ]; then
-        make clomp >&2 || { echo "run_clomp.sh: could not build ./clomp" >&2; exit 2; }
-    elif [ "$exe" = ./clomp_mpi ] && [ "$(pwd -P)" = "$(cd "$here" && pwd -P)" ]; then
-        make MPI=1 clomp_mpi >&2 || { echo "run_clomp.sh: could not build ./clomp_mpi (make MPI=1)" >&2; exit 2; }
-    fi
-    [ -x "$exe" ] || die_usage "EXE: '$exe' is not an executable file"
+# The ./clomp or ./clomp_mpi of this tree is built when missing, except by a dry run, which builds
+# nothing but accepts them as a real run would build them.
+buildable=0
+[[ $exe != ./clomp && $exe != ./clomp_mpi ]] || [ "$(pwd -P)" != "$(cd "$here" && pwd -P)" ] || buildable=1
+if [ ! -x "$exe" ] && [ "$buildable" = 1 ] && [ "$dry_run" = 0 ]; then
+    case $exe in
+        ./clomp) make clomp >&2 || { echo "run_clomp.sh: could not build ./clomp" >&2; exit 2; } ;;
+        *) make MPI=1 clomp_mpi >&2 || { echo "run_clomp.sh: could not build ./clomp_mpi (make MPI=1)" >&2; exit 2; } ;;
+    esac
 fi
+[ -x "$exe" ] || { [ "$buildable" = 1 ] && [ "$dry_run" = 1 ]; } || die_usage "EXE: '$exe' is not an executable file"
 
 # Every run writes its own CSV (--csv); a binary without it cannot be run by this driver.
 # And its Caliper profile (--caliper-json), where the binary writes one (docs/harnesses.md).
 exe_help=''
-[ "$dry_run" = 1 ] || exe_help=$("$exe" --help 2>&1)
-if [ "$dry_run" = 0 ] && [[ $exe_help != *--csv=* ]]; then
-    die_usage "EXE: $exe has no --csv option (built from older sources? rebuild with make)"
-fi
-
-if [ "$mpi_given" = 1 ] && [ "$dry_run" = 0 ] && ! "$exe" --version 2>/dev/null | grep -q '^mpi: yes'; then
-    die_usage "--mpi: $exe is not an MPI build (make MPI=1 builds ./clomp_mpi)"
-fi
-
-if [ "$numa" = 1 ] && [ "$dry_run" = 0 ] && ! "$exe" --version 2>/dev/null | grep -q '^libnuma: yes'; then
-    die_usage "--numa: $exe was built without libnuma (install libnuma-dev and rebuild)"
+if [ "$dry_run" = 0 ]; then
+    exe_help=$("$exe" --help 2>&1)
+    [[ $exe_help == *--csv=* ]] || die_usage "EXE: $exe has no --csv option (built from older sources? rebuild with make)"
+    [ "$mpi_given" = 0 ] || "$exe" --version 2>/dev/null | grep -q '^mpi: yes' ||
+        die_usage "--mpi: $exe is not an MPI build (make MPI=1 builds ./clomp_mpi)"
+    [ "$numa" = 0 ] || "$exe" --version 2>/dev/null | grep -q '^libnuma: yes' ||
+        die_usage "--numa: $exe was built without libnuma (install libnuma-dev and rebuild)"
 fi
 
 # The cores as the binary counts them (suite/common.sh), the default MAX_THREADS.

@@ -1,16 +1,9 @@
 # shellcheck shell=bash
-# The suite's thread binding (issue 43, item 5; docs/suite.md, "Thread binding"):
-# threads bound as `make run` binds them, OMP_PROC_BIND=close OMP_PLACES=cores,
-# each filled in only where the environment (or --env's preset) left it unset,
-# and neither when GOMP_CPU_AFFINITY or KMP_AFFINITY already places the threads.
-# Unbound threads migrate mid-run, and a suite of them is never submission-grade.
-# The construct runs nest (a level-2 team inside each outer thread): with close
-# alone the inner teams share CPUs (clomp warns), so where the suite chose
-# OMP_PROC_BIND they get spread,close: the outer team spread over the cores, each
-# inner team packed in its outer thread's share; at the key thread count (one
-# thread per core) their level 1 is placed as close places it.
-# Sourced by run_clomp.sh; sets suite_binding (the header's and .env's line) and
-# suite_chose_bind.
+# The suite's thread binding (issue 43, item 5; docs/suite.md, "Thread binding": the rules and why):
+# OMP_PROC_BIND=close OMP_PLACES=cores as `make run` binds, each only where the environment (or --env's
+# preset) left it unset, neither where GOMP_CPU_AFFINITY or KMP_AFFINITY places the threads; the nesting
+# construct runs spread,close where the suite chose OMP_PROC_BIND (with close alone their inner teams
+# share CPUs). Sourced by run_clomp.sh; sets suite_binding (the header's and .env's line) and suite_chose_bind.
 suite_binding='' suite_chose_bind=0
 
 choose_binding() {

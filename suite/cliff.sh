@@ -1,18 +1,9 @@
 # shellcheck shell=bash
-# The team-size cliff (issue 32, item 4; docs/suite.md, "The team-size cliff"):
-# a runtime can pay far more for a region or a barrier when the team fills
-# every core than one thread below (libgomp: 12.4 ms per region at a team the
-# size of the CPU count against 30 us one below, in its tracker). The suite's
-# thread sweep at the target input's zones holds cores - 1 and cores, and one
-# more run at cores + 1 with the same settings (set oversubscribed: the same
-# zones, parts that follow the team and timeScale; of the measurements those the
-# cliff reads, CLIFF_SCHEDULES: the barrier, fork/join and parallel-for probes,
-# and Static OMP with Bestcase for the Static overhead, beside Serial Ref, which
-# always runs), which the report shows beside them and the bundle never
-# carries (results/clomp_results/core/cliff.py: the step is flagged above a stated
-# factor; the grade refuses such a run as submission data). Sourced by
-# suite/plan.sh; appends to plan. Reads run_clomp.sh's settings, declared here
-# and assigned there before any function below runs:
+# The team-size cliff (issue 32, item 4; docs/suite.md, "The team-size cliff": what it measures and why):
+# the thread sweep at the target input's zones holds cores - 1 and cores, and one more run at cores + 1
+# (set oversubscribed, measuring only what the cliff reads, CLIFF_SCHEDULES), which the report shows
+# beside them and the bundle never carries (results/clomp_results/core/cliff.py). Sourced by
+# suite/plan.sh; appends to plan. Reads run_clomp.sh's settings, assigned there before any function runs:
 declare -g max_threads mpi_given quick time_scale target_zones
 
 OVERSUBSCRIBED_SET=oversubscribed

@@ -1,5 +1,5 @@
 # shellcheck shell=bash
-# Helpers of the shell drivers, run_clomp.sh and suite/nodes.sh (which each source this
+# Helpers of the shell driver, run_clomp.sh, and its suite/ files (run_clomp.sh sources this
 # file). Messages name run_clomp.sh: it is the command users type.
 # The sourcing script sets `here`, the top of the source tree.
 
@@ -81,29 +81,13 @@ make_out_dir() {
     die_usage "--out: cannot create $1: ${why##*: }"
 }
 
-# claim_new_id DIR HOST: sets id and base to the lowest ID of which no file
-# at all exists in DIR. An ID is free only if no file of it exists at all (a
-# link, dangling or not, is a file: the suite would write through it);
-# creating <base>.env with noclobber (O_EXCL) then claims it atomically
-# against other suites and comparisons. Exits 2 when 1..1000 are all taken,
-# or with the system's reason when DIR refuses the file ("Read-only file system").
+# claim_new_id DIR HOST: sets id and base to the lowest ID of which no file at all exists in DIR,
+# claimed against other suites and comparisons; exits 2 when none is free or DIR refuses the file
+# (clomp-write claim: write/suite_names.c, which says why a link is a file and how it claims).
 claim_new_id() {
-    local dir=$1 host=$2 n existing why
-    id=''
-    for ((n = 1; n <= 1000; n++)); do
-        existing=("$dir/CLOMP_${host}_${n}".* "$dir/CLOMP_${host}_${n}"_* "$dir/.CLOMP_${host}_${n}".*)
-        if [ -e "${existing[0]}" ] || [ -L "${existing[0]}" ] || [ -e "${existing[1]}" ] || [ -L "${existing[1]}" ] ||
-            [ -e "${existing[2]}" ] || [ -L "${existing[2]}" ]; then continue; fi
-        if why=$( (set -o noclobber; : >"$dir/CLOMP_${host}_${n}.env") 2>&1); then
-            id=$n
-            break
-        fi
-        # Taken meanwhile by another driver: the next ID. Not there at all: DIR refused it.
-        [ -e "$dir/CLOMP_${host}_${n}.env" ] || die_usage "--out: cannot write in $dir: ${why##*: }"
-    done
-    [ -n "$id" ] || { echo "run_clomp.sh: no free suite ID (1..1000) in $dir" >&2; exit 2; }
+    id=$("$writer" claim "$1" "$2") || exit 2
     # shellcheck disable=SC2034  # the caller's result, like id
-    base="$dir/CLOMP_${host}_${id}"
+    base="$1/CLOMP_${2}_${id}"
 }
 
 # The drivers' writer (write/clomp_write.c), built on demand: every file they
@@ -163,15 +147,7 @@ drop_unfinished_runs() {  # uses $base
     done
 }
 
-# refuse_links DIR NAME: --resume only reads and writes regular files: a suite
-# (copied from elsewhere) whose files, hidden ones included, are links or
-# anything but regular files and directories is refused (exit 2), before any is opened.
-refuse_links() {
-    local f
-    for f in "$1/$2".* "$1/$2"_* "$1/.$2".*; do
-        [ -e "$f" ] || [ -L "$f" ] || continue
-        if [ -L "$f" ] || { [ ! -f "$f" ] && [ ! -d "$f" ]; }; then
-            die_usage "--resume: $f is a symbolic link or not a regular file: refused (a suite's files are its own regular files)"
-        fi
-    done
-}
+# refuse_links DIR NAME: --resume only reads and writes regular files: a suite whose files are links or
+# anything but regular files and directories is refused (exit 2) before any is opened (clomp-write
+# refuse-links: write/suite_names.c).
+refuse_links() { "$writer" refuse-links "$1" "$2" || exit 2; }

@@ -1,10 +1,8 @@
 # shellcheck shell=bash
-# The suite's construct runs (docs/constructs.md, "In the suite"): after every
-# mesh run, clomp --constructs once at the key thread count (level 1, and
-# level 2 at clomp's default nested shape; with --limits, the node's limits), then once per inner team size at a
-# fixed outer team (the paper's figure 5: overhead against the inner team
-# size). Sourced by run_clomp.sh; appends to plan. Reads run_clomp.sh's
-# settings, declared here and assigned there before any function below runs:
+# The suite's construct runs (docs/constructs.md, "In the suite"): clomp --constructs once at the key
+# thread count (level 1, level 2 and the node's limits), then once per inner team size at a fixed outer
+# team (the paper's figure 5). Sourced by run_clomp.sh; appends to plan. Reads run_clomp.sh's settings,
+# assigned there before any function below runs:
 declare -g constructs mpi_given max_threads target_zones time_scale
 
 # The sweep's outer team, and the smallest largest inner team: on a node of

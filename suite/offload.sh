@@ -1,28 +1,9 @@
 # shellcheck shell=bash
-# The suite's offload measurements (docs/offload.md, "In the suite"). When
-# the binary is an offload build (make OFFLOAD=host|nvptx|amdgcn) whose
-# device opens, the suite adds, after its mesh runs and before its construct
-# runs, at the target input's parts and its timeScale:
-#   offload          Offload OMP and Dev Bestcase beside Bestcase and Static
-#                    OMP on the target input: CLOMP's question for the
-#                    offloaded loop (speedup, efficacy, overhead, launch);
-#   offload_zpp<Z>   the crossover sweep: Static OMP and Offload OMP at Z
-#                    zones per part, Z from 1/16 to 64 times the target
-#                    input's (x4), compared by clomp-stats in the report,
-#                    at a tenth of the suite's timeScale (at least 1, and
-#                    enough for 20 iterations: offload_sweep_scale): clomp
-#                    sizes the work to the timeScale, so the smallest mesh
-#                    launches 1e7 x timeScale / 384 subcycles, each a target
-#                    region (26 M at timeScale 100: over 10 minutes at the
-#                    host plugin's 35 us a launch);
-#   offload_probes   the target probe rows of the construct table (EPCC's
-#                    target-offload methods), its CSV in <base>.target_constructs.csv.
-# A binary without offload, or whose device is missing ("no device: host
-# fallback refused"), adds none: the dry run and the suite's header say
-# which, and why. Sourced by run_clomp.sh; appends to plan; sets offload_state
-# (device, none, missing), offload_device_text and offload_why. Reads run_clomp.sh's
-# settings (offload 0: --no-offload), declared here and assigned there before any
-# function below runs:
+# The suite's offload runs (docs/offload.md, "In the suite": the sets offload, offload_zpp<Z> and
+# offload_probes, their settings and why). Only with an offload build (make OFFLOAD=host|nvptx|amdgcn)
+# whose device opens; otherwise none, and the dry run and the header say why. Sourced by run_clomp.sh;
+# appends to plan; sets offload_state (device, none, missing), offload_device_text and offload_why.
+# Reads run_clomp.sh's settings (offload 0: --no-offload), assigned there before any function runs:
 declare -g exe max_threads target_zones time_scale mpi_given offload
 
 offload_state=none offload_device_text='' offload_why=''
@@ -62,36 +43,25 @@ probe_offload() {
 
 # The dry run's and the header's line.
 offload_plan_line() {
-    local n=0 i
-    for ((i = 0; i < ${#plan[@]}; i++)); do
-        is_offload_set "${plan[i]%%|*}" && n=$((n + 1))
-    done
-    if [ "$offload_state" = device ]; then
-        echo "Offload: $n runs added (Offload OMP, the crossover sweep, the target probes) on $offload_device_text"
-    else
-        echo "Offload: no offload runs: $offload_why"
-    fi
+    local n=0 set
+    [ "$offload_state" = device ] || { echo "Offload: no offload runs: $offload_why"; return 0; }
+    for set in ${plan[@]+"${plan[@]%%|*}"}; do ! is_offload_set "$set" || n=$((n + 1)); done
+    echo "Offload: $n runs added (Offload OMP, the crossover sweep, the target probes) on $offload_device_text"
 }
 
-# The zones per part of the crossover sweep, rounded, at least 1, each once.
-offload_sweep_zones() {
-    local zpp=$1 f last=0 z
-    for f in $OFFLOAD_SWEEP_FACTORS; do
-        z=$(awk -v z="$zpp" -v f="$f" 'BEGIN { split(f, p, "/"); v = z * p[1] / (p[2] ? p[2] : 1); r = int(v + 0.5); print (r < 1 ? 1 : r) }')
-        [ "$z" = "$last" ] || echo "$z"
-        last=$z
-    done
-}
-
-# A sweep run's timeScale: a tenth of the suite's (at least 1), raised so
-# that the mesh runs at least 20 iterations (clomp's 20 chunks: an
-# interval for each median; 1e6 x timeScale zone updates per subcycle's
-# worth of iterations, 64 x 6400 zones needs 9).
-offload_sweep_scale() {  # offload_sweep_scale PARTS ZONES_PER_PART
-    awk -v ts="$time_scale" -v p="$1" -v z="$2" 'BEGIN {
+# The crossover sweep's "ZONES_PER_PART TIMESCALE" lines for PARTS and the target input's ZPP: the zones
+# rounded, at least 1, each once; the timeScale a tenth of the suite's (at least 1), raised so that the
+# mesh runs at least 20 iterations (clomp's 20 chunks: an interval for each median; 1e6 x timeScale zone
+# updates per subcycle's worth of iterations, 64 x 6400 zones needs 9).
+offload_sweep() {  # offload_sweep PARTS ZPP
+    awk -v p="$1" -v zpp="$2" -v ts="$time_scale" -v factors="$OFFLOAD_SWEEP_FACTORS" 'BEGIN {
         base = int(ts / 10); if (base < 1) base = 1
-        need = int((20 * p * z + 999999) / 1e6)
-        print (need > base ? need : base) }'
+        n = split(factors, f, " ")
+        for (i = 1; i <= n; i++) {
+            split(f[i], q, "/"); z = int(zpp * q[1] / (q[2] ? q[2] : 1) + 0.5); if (z < 1) z = 1
+            if (z == last) continue
+            need = int((20 * p * z + 999999) / 1e6); print z, (need > base ? need : base); last = z
+        } }'
 }
 
 add_offload_runs() {
@@ -99,10 +69,9 @@ add_offload_runs() {
     [ "$offload_state" = device ] || return 0
     read -r parts zpp <<<"$(sweep_shape "$max_threads" "$target_zones")"   # parts follow the team (suite/plan.sh)
     plan+=("offload||$max_threads -1 $parts $zpp 32 1 $time_scale")
-    for z in $(offload_sweep_zones "$zpp"); do
-        sweep_scale=$(offload_sweep_scale "$parts" "$z")
+    while read -r z sweep_scale; do
         plan+=("offload_zpp$z||$max_threads -1 $parts $z 32 1 $sweep_scale")
-    done
+    done < <(offload_sweep "$parts" "$zpp")
     plan+=("offload_probes||$max_threads -1 $parts $zpp 32 1 $time_scale")
 }
 

@@ -1,13 +1,10 @@
 # shellcheck shell=bash
-# The full suite's grain search (issue 48, item 1): run_clomp.sh --grain's search, coarse, after the
-# suite's runs, into the suite's own files (<base>_grain.*: its report, and the METG(50%) the buyer's
-# table reads; docs/grain.md, "In the suite"). Coarse: 4 processes per loop size, loop sizes x16 apart
-# (64, 1024, 16384, 262144, 1 M zones), no bisection, timeScale 1; every team size of the node. On by
-# default in a full suite: by the suite's cost model it adds 4% to a full suite on this 2-core VM and 11%
-# on a 128-core node (the issue's budget: 15%); --no-grain leaves it out. Not with --quick or --mpi: the
-# default leaves it out there and where python3 is missing; --with-grain, asking for it there, is refused.
-# The choice is the manifest's settings.grain_search (coarse or none), which --resume keeps.
-# Sourced by suite/plan.sh; run_clomp.sh declares with_grain (auto, 1 or 0).
+# The full suite's grain search (issue 48, item 1; docs/grain.md, "In the suite": what, its cost, why on by
+# default): run_clomp.sh --grain's search, coarse, after the suite's runs, into the suite's own files
+# (<base>_grain.*). --no-grain leaves it out; not with --quick, --mpi or without python3 (the default leaves
+# it out there; --with-grain, asking for it there, is refused). The choice is the manifest's
+# settings.grain_search (coarse or none), which --resume keeps. Sourced by suite/plan.sh; run_clomp.sh
+# declares with_grain (auto, 1 or 0).
 declare -g with_grain quick mpi_given exe out_dir base here total_runs id writer
 SUITE_GRAIN_OPTIONS=(--grain --replicates 4 --factor 16 --bisections 0 --time-scale 1)
 grain_asked=auto   # the option given (auto: neither --with-grain nor --no-grain), before check_with_grain

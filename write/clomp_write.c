@@ -21,6 +21,8 @@
  *       exit 1 absent, 3 not a JSON document).
  *   clomp-write manifest FILE, manifest --plan: the suite manifest written
  *       (replaced as above) from the driver's facts (write/manifest_writer.c).
+ *   clomp-write claim DIR HOST, refuse-links DIR STEM: a new suite's ID, and --resume's
+ *       check that a suite's files are its own regular files (write/suite_names.h).
  *
  * Exit 0 written; 1 refused or a write failed (one line on stderr:
  * "clomp-write: FILE: WHY", with the system's words, e.g. "No space left on
@@ -37,6 +39,7 @@
 
 #include "manifest_reader.h"
 #include "manifest_writer.h"
+#include "suite_names.h"
 
 static int fail(const char *file, const char *why)
 {
@@ -174,11 +177,16 @@ int main(int argc, char **argv)
         return manifest_head(stdout, argv[2]);
     if (argc >= 2 && strcmp(argv[1], "manifest") == 0)
         return manifest_write(argc - 2, argv + 2);
+    if (argc == 4 && strcmp(argv[1], "claim") == 0)
+        return suite_claim(argv[2], argv[3]);
+    if (argc == 4 && strcmp(argv[1], "refuse-links") == 0)
+        return suite_refuse_links(argv[2], argv[3]);
     fprintf(stderr, "usage: clomp-write replace|append FILE   (standard input written as FILE or appended to it;\n"
                     "       never through a link: write/clomp_write.c)\n"
                     "       clomp-write get FILE PATH | entries FILE PATH [KEY] | head FILE   (the suite manifest\n"
                     "       read by its JSON: write/manifest_reader.h)\n"
                     "       clomp-write manifest FILE | manifest --plan   (the suite manifest written from the\n"
-                    "       driver's facts on standard input: write/manifest_writer.c)\n");
+                    "       driver's facts on standard input: write/manifest_writer.c)\n"
+                    "       clomp-write claim DIR HOST | refuse-links DIR STEM   (a suite's names: write/suite_names.h)\n");
     return 2;
 }

@@ -39,6 +39,7 @@ COMMANDS = {
     "grain-plan": ("clomp_results.grain.grain_cli", "run_clomp.sh --grain's options, dry run and bracket search: the next stage's processes from the records so far"),
     "grain-report": ("clomp_results.grain.grain_report", "the report of run_clomp.sh --grain from its processes' JSON records (.txt, .csv, .json, .html)"),
     "manifest": ("clomp_results.suite.manifest_cli", "a suite's manifest (<base>.suite.json): a suite from before it gets one built from its .env (--write: beside it)"),
+    "nodes-driver": ("clomp_results.cluster.cluster_launch", "run_clomp.sh --nodes: the cluster folder, one srun step per node, then the nodes' summaries, the cluster report and bundle"),
     "nodes": ("clomp_results.cluster.cluster_suite", "run_clomp.sh --nodes: which nodes run what (plan), then the nodes' summaries, the cluster report and bundle (gather)"),
     "sign": ("clomp_results.bundle.sign", "sign a submission bundle: BUNDLE.sig (ssh-keygen -Y sign, namespace clomp-submission)"),
 }

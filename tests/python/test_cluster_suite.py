@@ -256,5 +256,65 @@ class ClusterBundles(unittest.TestCase):
         self.assertFalse(cluster_bundle.is_cluster(RESULTS))   # a directory not named CLOMP-cluster_ID
 
 
+class DriverLaunch(unittest.TestCase):
+    """run_clomp.sh --nodes launches as the shell driver (suite/nodes.sh) did, with a stand-in srun on PATH that
+    records its arguments: one step per node with the words written out below, its output and exit status
+    in steps/NODE.log and NODE.rc, a stop (TERM) relayed to the steps, which are waited for, then the gathering
+    (every node failed here: no suite ran)."""
+
+    FAKE_SRUN = """#!/bin/sh
+for a in "$@"; do case $a in --nodelist=*) node=${a#--nodelist=} ;; esac; done
+printf '%s\\n' "$@" >"$FAKE_SRUN_DIR/$node.args.tmp" && mv "$FAKE_SRUN_DIR/$node.args.tmp" "$FAKE_SRUN_DIR/$node.args"
+[ "$node" != "$FAKE_SRUN_HANG" ] || exec sleep 60
+echo "srun: error: $node: task 0: Exited with exit code 3"
+exit 3
+"""
+
+    def test_steps_their_words_logs_statuses_and_a_stop_relayed(self):
+        import signal
+        import time
+        tmp = tempfile.mkdtemp(prefix="clomp-nodes-launch.")
+        self.addCleanup(shutil.rmtree, tmp)
+        bindir = os.path.join(tmp, "bin")
+        os.mkdir(bindir)
+        with open(os.path.join(bindir, "srun"), "w") as f:
+            f.write(self.FAKE_SRUN)
+        os.chmod(os.path.join(bindir, "srun"), 0o755)
+        env = dict((k, v) for k, v in os.environ.items() if not k.startswith("SLURM_"))
+        env.update({"SLURM_JOB_ID": "7", "SLURM_JOB_NODELIST": "n[1-2]", "FAKE_SRUN_DIR": tmp, "FAKE_SRUN_HANG": "n2",
+                    "PATH": bindir + os.pathsep + env.get("PATH", "")})
+        out = os.path.join(tmp, "out")
+        driver = subprocess.Popen([os.path.join(render_fixture.TOP, "run_clomp.sh"), "--nodes", "all", "--out", out,
+                                   "--quick", "a b"], env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        for _ in range(600):   # until both steps have started
+            if all(os.path.exists(os.path.join(tmp, n + ".args")) for n in ("n1", "n2")):
+                break
+            time.sleep(0.1)
+        driver.send_signal(signal.SIGTERM)
+        stdout, stderr = driver.communicate(timeout=120)
+        cluster = os.path.join(out, "CLOMP-cluster_1")
+        lines = stdout.decode().splitlines()
+        self.assertEqual(driver.returncode, 1, stderr)
+        self.assertEqual(lines[:3], ["CLOMP cluster %s: Slurm job 7, nodes n1,n2" % cluster,
+                                     "n1: started (fresh), log %s/steps/n1.log" % cluster,
+                                     "n2: started (fresh), log %s/steps/n2.log" % cluster])
+        self.assertIn("Cluster FAILED on 2 of 2 nodes (n1 n2): run_clomp.sh --nodes all --out %s --resume 1 runs what "
+                      "is missing" % os.path.abspath(out), lines)
+        for node, rc in (("n1", "3"), ("n2", "143")):
+            with open(os.path.join(tmp, node + ".args")) as f:
+                self.assertEqual(f.read().splitlines(),
+                                 ["--nodes=1", "--ntasks=1", "--nodelist=" + node, "--job-name=clomp-" + node,
+                                  "--kill-on-bad-exit=1", os.path.join(render_fixture.TOP, "run_clomp.sh"), "--out",
+                                  os.path.join(cluster, "nodes", node), "--quick", "a b"])
+            with open(os.path.join(cluster, "steps", node + ".rc")) as f:
+                self.assertEqual(f.read(), rc + "\n")
+            with open(os.path.join(cluster, "steps", node + ".log")) as f:
+                log = f.read()
+            self.assertRegex(log, "^---- step on %s, [A-Z][a-z]{2} [A-Z][a-z]{2} [ 0-9][0-9] [0-9:]{8} " % node)
+            self.assertTrue(os.path.isdir(os.path.join(cluster, "nodes", node)))
+        with open(os.path.join(cluster, "steps", "n1.log")) as f:
+            self.assertIn("srun: error: n1: task 0: Exited with exit code 3\n", f.read())
+
+
 if __name__ == "__main__":
     unittest.main()

@@ -6,7 +6,7 @@ flock, and opens the cluster folder DIR/CLOMP-cluster_ID: a new one (the
 lowest free ID, its arguments file written NUL-separated) or, with --resume,
 the one named (the node suites' arguments read back from it). Prints the
 folder, its ID and the node suites' arguments, each ended by a NUL; a refusal
-is one line on stderr, exit 2, and leaves no folder. suite/nodes.sh then takes
+is one line on stderr, exit 2, and leaves no folder. cluster_launch then takes
 the folder's lock and launches.
 """
 from __future__ import annotations

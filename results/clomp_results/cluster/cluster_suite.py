@@ -1,7 +1,7 @@
 """The suite on every node of a Slurm allocation (``run_clomp.sh --nodes
 all|N``, issue 50): which nodes, what each node still has to run, each
 node's summary from its own suite folder, and the gathering (summaries, the
-cluster report, the cluster bundle). suite/nodes.sh only launches: one srun
+cluster report, the cluster bundle). cluster_launch only launches: one srun
 step per node, in parallel, each node's suite in CLUSTER/nodes/NODE.
 
     clomp-results nodes open ARGS...
@@ -18,7 +18,7 @@ step per node, in parallel, each node's suite in CLUSTER/nodes/NODE.
         failed, 2 usage or a refused input, 3 a write failed.
 
 The folder CLUSTER is OUT/CLOMP-cluster_ID: nodes.txt, arguments (the node
-suites' arguments, NUL-separated, written by suite/nodes.sh), nodes/NODE/
+suites' arguments, NUL-separated, written by cluster_open), nodes/NODE/
 (the node's suite), steps/NODE.log and NODE.rc (its srun steps' output and
 exit statuses, appended per step).
 """
@@ -308,24 +308,34 @@ def gather(cluster: str) -> Tuple[int, List[str]]:
 USAGE = "usage: clomp-results nodes open ARGS... | nodes plan CLUSTER NODELIST [all|N] | nodes gather CLUSTER"
 
 
-def main(argv: List[str]) -> int:
+def guarded(call, *args) -> Tuple[int, object]:
+    """(0, CALL(*ARGS)); or, when it is refused (one line said on stderr), (2, None), or (3, None) when a
+    write failed."""
     from ..core import stats_helper
+    try:
+        return 0, call(*args)
+    except (Refused, loader.SuiteError, catalogue.CatalogueError) as e:
+        print("run_clomp.sh: %s" % for_terminal(str(e)), file=sys.stderr)
+        return 2, None
+    except (safe_write.UnsafeTarget, OSError, stats_helper.StatsError) as e:
+        print("run_clomp.sh: --nodes: %s" % for_terminal(str(e)), file=sys.stderr)
+        return 3, None
+
+
+def main(argv: List[str]) -> int:
     if argv[:1] == ["open"]:
         from . import cluster_open
         return cluster_open.main(argv[1:])
-    try:
-        if len(argv) in (3, 4) and argv[0] == "plan":
-            print("\n".join(plan(argv[1], argv[2], argv[3] if len(argv) == 4 else None)))
-            return 0
-        if len(argv) == 2 and argv[0] == "gather":
-            rc, lines = gather(argv[1])
+    if len(argv) in (3, 4) and argv[0] == "plan":
+        refused, lines = guarded(plan, argv[1], argv[2], argv[3] if len(argv) == 4 else None)
+        if not refused:
             print("\n".join(lines))
-            return rc
-    except (Refused, loader.SuiteError, catalogue.CatalogueError) as e:
-        print("run_clomp.sh: %s" % for_terminal(str(e)), file=sys.stderr)
-        return 2
-    except (safe_write.UnsafeTarget, OSError, stats_helper.StatsError) as e:
-        print("run_clomp.sh: --nodes: %s" % for_terminal(str(e)), file=sys.stderr)
-        return 3
+        return refused
+    if len(argv) == 2 and argv[0] == "gather":
+        refused, gathered = guarded(gather, argv[1])
+        if refused:
+            return refused
+        print("\n".join(gathered[1]))
+        return gathered[0]
     print(USAGE, file=sys.stderr)
     return 2
