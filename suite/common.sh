@@ -97,10 +97,26 @@ claim_new_id() {
 #   add_to_file FILE: standard input appended (O_NOFOLLOW: a link is refused), synced
 # find_writer sets writer; it exits 2 when the writer cannot be built.
 find_writer() {
-    writer=${CLOMP_WRITE:-$here/build/clomp-write}
-    [ ! -x "$writer" ] || return 0
-    make -C "$here" --no-print-directory -s clomp-write >&2 || die_usage "could not build build/clomp-write (make clomp-write), the driver's safe writer"
-    writer=$here/build/clomp-write
+    writer=${CLOMP_WRITE-}
+    [ -n "$writer" ] && [ -x "$writer" ] && return 0
+    writer=$(built_helper clomp-write "$here"/write/*.[ch]) ||
+        die_usage "could not build build/clomp-write (make clomp-write), the driver's safe writer"
+}
+
+# built_helper NAME SOURCE...: build/NAME's path, made by make when it is missing or older
+# than one of its SOURCEs (a tree updated since: an older helper lacks the driver's newer
+# subcommands; a tree copied without make, whose dates say nothing, keeps the one it has);
+# only file dates are compared when it is fresh (no make run). 1: make failed.
+built_helper() {
+    local helper=$here/build/$1 f
+    shift
+    for f in "$helper" "$@"; do
+        if [ ! -x "$helper" ] || { [ "$f" -nt "$helper" ] && command -v make >/dev/null; }; then
+            make -C "$here" --no-print-directory -s "${helper##*/}" >&2 || return 1
+            break
+        fi
+    done
+    printf '%s\n' "$helper"
 }
 put_file() { "$writer" replace "$1"; }
 add_to_file() { "$writer" append "$1"; }
@@ -112,12 +128,8 @@ printable() { LC_ALL=C sed 's/[\x01-\x09\x0b-\x1f\x7f]//g; s/\xc2[\x80-\x9f]//g'
 # The statistics helper (stats/clomp_stats.c: timing/'s median interval and
 # A/B tests), built on demand for --replicates and --compare.
 stats_helper() {
-    local helper=${CLOMP_STATS:-$here/build/clomp-stats}
-    if [ ! -x "$helper" ]; then
-        make -C "$here" --no-print-directory -s clomp-stats >&2 || return 1
-        helper=$here/build/clomp-stats
-    fi
-    printf '%s\n' "$helper"
+    if [ -n "${CLOMP_STATS-}" ] && [ -x "$CLOMP_STATS" ]; then printf '%s\n' "$CLOMP_STATS"; return 0; fi
+    built_helper clomp-stats "$here"/stats/*.[ch] "$here"/timing/*.[ch]
 }
 
 # table_rows CSV PROGRAM: the awk PROGRAM over the rows of CSV (a table whose

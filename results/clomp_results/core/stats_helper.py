@@ -13,6 +13,7 @@ their own process. STARTS counts the processes started."""
 import atexit
 import json
 import os
+import shutil
 import subprocess
 import sys
 
@@ -28,12 +29,25 @@ class StatsError(Exception):
 
 
 def find() -> str:
-    """clomp-stats: $CLOMP_STATS, else build/clomp-stats, built (make clomp-stats) when it is not there."""
-    helper = os.environ.get("CLOMP_STATS") or os.path.join(TOP, "build", "clomp-stats")
-    if not os.access(helper, os.X_OK):
+    """clomp-stats: $CLOMP_STATS, else build/clomp-stats, built (make clomp-stats) when it is not there
+    or older than one of its sources (a tree updated since: an older helper lacks newer requests)."""
+    given = os.environ.get("CLOMP_STATS")
+    if given and os.access(given, os.X_OK):
+        return given
+    helper = os.path.join(TOP, "build", "clomp-stats")
+    if not os.access(helper, os.X_OK) or (_older_than_sources(helper) and shutil.which("make")):
         subprocess.run(["make", "-C", TOP, "--no-print-directory", "-s", "clomp-stats"], stdout=sys.stderr, check=False)
-        helper = os.path.join(TOP, "build", "clomp-stats")
     return helper
+
+
+def _older_than_sources(helper: str) -> bool:
+    built = os.stat(helper).st_mtime
+    for folder in ("stats", "timing"):
+        path = os.path.join(TOP, folder)
+        for name in os.listdir(path) if os.path.isdir(path) else ():
+            if name.endswith((".c", ".h")) and os.stat(os.path.join(path, name)).st_mtime > built:
+                return True
+    return False
 
 
 class Batch:
