@@ -254,8 +254,8 @@ clomp-stats: $(STATS_HELPER)
 # suite manifest read back by its JSON (write/manifest_reader.c); built
 # beside the objects, never installed. No OpenMP, no library objects.
 WRITE_HELPER = $(BUILD)/clomp-write
-WRITE_SRC = write/clomp_write.c write/manifest_reader.c write/launcher.c write/plan.c write/slurm_facts.c write/preflight.c write/eta.c
-$(WRITE_HELPER): $(WRITE_SRC) write/manifest_reader.h write/launcher.h write/plan.h write/slurm_facts.h write/preflight.h write/eta.h $(FLAGS_STAMP)
+WRITE_SRC = write/clomp_write.c write/manifest_reader.c write/launcher.c write/plan.c write/slurm_facts.c write/preflight.c write/eta.c write/mpi_root.c
+$(WRITE_HELPER): $(WRITE_SRC) write/manifest_reader.h write/launcher.h write/mpi_root.h write/plan.h write/slurm_facts.h write/preflight.h write/eta.h $(FLAGS_STAMP)
 	$(CC) $(CFLAGS) -std=c11 $(LDFLAGS) -o $@ $(WRITE_SRC)
 
 clomp-write: $(WRITE_HELPER)

@@ -60,11 +60,13 @@ settings=(
     "" "OMP_PROC_BIND=close" "OMP_PROC_BIND=FALSE" "OMP_PROC_BIND=false KMP_AFFINITY=false" "KMP_AFFINITY=compact OMP_WAIT_POLICY=Passive"
     "OMP_PROC_BIND=spread OMP_WAIT_POLICY=active KMP_BLOCKTIME=0 GOMP_SPINCOUNT=0" "OMP_PROC_BIND=true KMP_BLOCKTIME=00 GOMP_SPINCOUNT=10"
 )
-fails=0 cases=0 warned=0
+shapes=("8 8" "8 9" "2 1" "64 32") mpis=("0" "1 mpirun -np 4" "1 srun -n 16 --ntasks-per-node=2")
+fails=0 cases=0 warned=0 k=0
 for stand in idle busy none odd edge; do
     for s in "${settings[@]}"; do
-        for shape in "8 8" "8 9" "2 1" "64 32"; do
-            for mpi in "0" "1 mpirun -np 4" "1 srun -n 16 --ntasks-per-node=2"; do
+        for ((j = 0; j < 4; j++)); do   # four of the twelve shapes and launchers a node, all twelve in turn
+            k=$((k + 1)) shape=${shapes[k % 4]} mpi=${mpis[(k / 4) % 3]}
+            {
                 read -r cores_given max_threads <<<"$shape"
                 read -r mpi_given mpi_launcher <<<"$mpi"
                 mpi_ranks=$("$writer" launcher ranks "$mpi_launcher")
@@ -84,7 +86,7 @@ for stand in idle busy none odd edge; do
                     fails=$((fails + 1))
                     [ "$fails" -gt 3 ] || diag "$stand [$s] $shape [$mpi]: expected [$want], got [$got]"
                 fi
-            done
+            }
         done
     done
 done

@@ -15,8 +15,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
-#include <unistd.h>
+
+#include "mpi_root.h"
 
 #define MAX_WORDS 512
 
@@ -287,64 +287,6 @@ static char *launcher_text(const struct words *c, const char *command, const cha
     return text;
 }
 
-/* Open MPI's mpirun refuses to start as root unless allowed (--allow-run-as-root,
- * or OMPI_ALLOW_RUN_AS_ROOT=1 with OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1), and every
- * run would fail: the driver's message saying how to allow it, or nothing. The
- * caller has seen that it runs as root. */
-static int says_open_mpi(char *program)
-{
-    int fds[2], found = 0;
-    char *text = NULL;
-    size_t size = 0;
-    FILE *f = NULL;
-    if (pipe(fds) != 0)
-        return 0;
-    fflush(stdout);
-    pid_t pid = fork();
-    if (pid == 0) {
-        char *argv[] = {program, "--version", NULL};
-        dup2(fds[1], 1), dup2(fds[1], 2);
-        close(fds[0]), close(fds[1]);
-        execvp(program, argv);
-        _exit(127);
-    }
-    close(fds[1]);
-    if (pid > 0 && (f = open_memstream(&text, &size))) {
-        char buf[4096];
-        for (ssize_t n; (n = read(fds[0], buf, sizeof buf)) > 0;)
-            fwrite(buf, 1, (size_t)n, f);
-        fclose(f);
-        /* its text, as grep reads it: NUL bytes end nothing */
-        for (size_t i = 0; text && i < size; i++)
-            if (text[i] == '\0')
-                text[i] = '\n';
-        found = text && (strstr(text, "Open MPI") || strstr(text, "OpenRTE"));
-        free(text);
-    }
-    close(fds[0]);
-    if (pid > 0)
-        waitpid(pid, NULL, 0);
-    return found;
-}
-static void root_refusal(const struct words *c, const char *command)
-{
-    static const char *const exact[] = {"mpirun", "mpiexec", "orterun", NULL};
-    const char *name = c->n > 0 ? base_name(c->w[0]) : "";
-    const char *allow = getenv("OMPI_ALLOW_RUN_AS_ROOT"), *confirm = getenv("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM");
-    char *spaced = malloc(strlen(command) + 3);
-    if (!is_one_of(name, exact) && !starts_with(name, "mpirun.") && !starts_with(name, "mpiexec."))
-        return free(spaced);
-    if (spaced)
-        sprintf(spaced, " %s ", command);
-    if (!spaced || strstr(spaced, " --allow-run-as-root ") ||
-        (allow && strcmp(allow, "1") == 0 && confirm && strcmp(confirm, "1") == 0) || !says_open_mpi(c->w[0]))
-        return free(spaced);
-    free(spaced);
-    printf("--mpi: Open MPI's %s refuses to run as root, so every run would fail: add --allow-run-as-root to \"%s\", "
-           "or export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1, or run as another user\n",
-           c->w[0], command);
-}
-
 static int usage(void)
 {
     fprintf(stderr, "usage: clomp-write launcher ranks CMD | per-node CMD | cpu-binding CMD | root-refusal CMD\n"
@@ -377,7 +319,7 @@ int launcher_main(int argc, char **argv)
     if (strcmp(what, "ranks") == 0)
         printf("%s\n", launcher_ranks(&c, "", NULL));
     else if (strcmp(what, "root-refusal") == 0)
-        root_refusal(&c, command);
+        mpi_root_refusal(c.n > 0 ? c.w[0] : "", command);
     else if (strcmp(what, "per-node") == 0) {
         if (!(per = ranks_per_node(&c)))
             return free(c.text), 2;
