@@ -357,7 +357,7 @@ int launcher_main(int argc, char **argv)
             struct words run_words;
             if (plan_line(argv[i], set, sizeof set, threads, sizeof threads) != 0 ||
                 !(run = launcher_text(&c, command, set, ranks, max_threads)) || split_words(run, &run_words) != 0)
-                return free(run), 2;
+                return free(run), free(c.text), 2;
             int stop = 0;
             if (plan_from == 4) {
                 const char *given = launcher_ranks(&run_words, "", NULL);
