@@ -1,12 +1,10 @@
 # shellcheck shell=bash
-# The cost model's constants, measured on the node it runs on; every run's
-# estimate (the results package's model, results/clomp_results/core/estimate.py,
-# from the run's arguments, its clomp options and the executable's own tables);
-# and the ETA the suite updates from the runs it has measured (docs/suite.md,
-# "The dry run's estimate"). Sourced by run_clomp.sh after suite/plan.sh. Reads,
-# declared here and assigned before any function below runs: run_clomp.sh's
-# settings, the plan (suite/plan.sh) and have_python (suite/results.sh):
-declare -g exe max_threads mpi_given calibrate total_runs have_python
+# The cost model's constants, measured on the node it runs on; every run's estimate
+# (results/clomp_results/core/estimate.py); and the ETA the suite updates from the
+# runs it has measured (docs/suite.md, "The dry run's estimate"). Sourced by
+# run_clomp.sh after suite/plan.sh. Reads, declared here and assigned before any
+# function below runs: run_clomp.sh's settings, the plan and have_python:
+declare -g exe max_threads mpi_given calibrate total_runs have_python writer
 declare -ga launcher_words plan
 
 # The model's constants: this 2-core VM's, measured idle (docs/suite.md);
@@ -25,9 +23,7 @@ BUILD_NS_PER_BYTE=1.0 SETUP_NS_PER_BYTE=0.15 PROCESS_SECONDS=0.3
 # not on a busy node nor above the cores, where their figures would be the
 # contention's: 16 threads on 2 cores gave 108 minutes against 6:41), and
 # calibration_note (what they are and where they came from, for the dry run
-# and the .env). Without a working EXE or python3, with --mpi or
-# --calibrate=off, on a busy node or above the cores, the constants stay the
-# 2-core VM's (above) and the note says why.
+# and the .env); where it is not run, the constants stay the 2-core VM's and the note says why.
 calibration_note=''
 calibrate_model() {
     local why='' head='' regions='' line busy cores
@@ -64,13 +60,10 @@ calibrate_model() {
 # ---- every run's estimate, and the ETA: the remaining runs' estimates scaled by the measured ----
 # estimate_of[PLAN LINE]: a run's estimate in seconds, or ? (estimate_why says why), by
 # its plan line: every run of a line is estimated alike, a run --replicates auto
-# inserts too (suite/replicates.sh). The model is the results package's
-# (results/clomp_results/core/estimate.py): without python3 the runs still run and are
-# recorded, with no estimate, ETA or default --run-timeout. eta_estimated,
+# inserts too (suite/replicates.sh). Without python3 (the model is the results package's)
+# the runs still run and are recorded, with no estimate, ETA or default --run-timeout. eta_estimated,
 # eta_measured: the estimates and measured wall times of the runs done in this
 # invocation (by plan line, so that stage-2 runs inserted later count right).
-# The model reads the plan as the manifest holds it, each run with its launch words
-# (suite/manifest.sh manifest_plan --launch), as JSON.
 declare -gA estimate_of=()
 eta_estimated=0 eta_measured=0 estimate_why=''
 ask_estimate() {  # ask_estimate --seconds|--listing: clomp-results estimate of the plan
@@ -111,19 +104,12 @@ eta_note_run() {
     eta_estimated=$((eta_estimated + estimate))
     eta_measured=$(awk -v a="$eta_measured" -v b="$2" 'BEGIN { printf "%.3f", a + b }')
 }
-# eta_seconds FROM DONE_FILE: the remaining time from run FROM (0-based) on: the
-# estimates of the runs not listed in DONE_FILE, times measured / estimated of the
-# runs done so far (1 before any), in whole seconds.
+# eta_seconds FROM DONE_FILE: the remaining time from run FROM (0-based) on, in whole
+# seconds: the estimates of the runs DONE_FILE does not list, scaled (write/eta.c).
 eta_seconds() {
-    local i left=0 n estimate
-    local -a done_list=()
-    local -A is_done=()
+    local i estimate
+    local -a left=()
     [ -z "$estimate_why" ] || { echo '?'; return 0; }
-    [ ! -f "$2" ] || mapfile -t done_list <"$2"
-    for n in ${done_list[@]+"${done_list[@]}"}; do [[ ! $n =~ ^[0-9]+$ ]] || is_done[$n]=1; done
-    for ((i = $1; i < total_runs; i++)); do
-        [ -n "${is_done[$((i + 1))]-}" ] || { estimate_at "$i"; left=$((left + estimate)); }
-    done
-    awk -v left="$left" -v est="$eta_estimated" -v meas="$eta_measured" \
-        'BEGIN { f = (est > 0 && meas > 0) ? meas / est : 1; printf "%d\n", left * f + 0.5 }'
+    for ((i = $1; i < total_runs; i++)); do estimate_at "$i"; left+=("$estimate"); done
+    "$writer" eta "$1" "$2" "$eta_estimated" "$eta_measured" ${left[@]+"${left[@]}"}
 }

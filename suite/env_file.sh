@@ -1,11 +1,9 @@
 # shellcheck shell=bash
-# A suite's <base>.env: the preflight warnings about the node and the machine
-# and environment the numbers came from. Sourced by run_clomp.sh; uses
-# plan_signature and mpi_layout (suite/plan.sh) and the Slurm job facts
-# (suite/slurm.sh); sets preflight. Reads, declared here and assigned before any
-# function below runs: run_clomp.sh's settings, the plan (suite/plan.sh), and
-# the model and its note (suite/plan.sh, suite/calibrate.sh):
-declare -g base exe max_threads time_scale env_preset launcher mpi_given mpi_launcher total_runs suite_binding cores_line parts_rule
+# A suite's <base>.env: the preflight warnings about the node and the machine and
+# environment the numbers came from. Sourced by run_clomp.sh; sets preflight. Reads,
+# declared here and assigned before any function below runs: run_clomp.sh's
+# settings, the plan (suite/plan.sh), the model and its note (suite/calibrate.sh):
+declare -g base exe max_threads time_scale env_preset launcher mpi_given mpi_launcher mpi_ranks total_runs suite_binding cores_line parts_rule writer
 declare -ga plan
 declare -g calibration_note ZONE_NS_CACHED ZONE_NS_MEMORY MEMORY_SPEEDUP REGION_US PROBE_US BUILD_NS_PER_BYTE REGION_SLOPE REGION_FIT
 
@@ -58,8 +56,7 @@ write_env() {   # after take_env_sections
         echo "thread binding: $suite_binding"
         echo "launcher: ${launcher:-none}"
         if [ "$mpi_given" = 1 ]; then mpi_layout; else echo "mpi launcher: none"; fi
-        [ "$mpi_given" = 0 ] || [ -z "$(srun_cpu_binding "$mpi_launcher")" ] ||
-            echo "mpi cpu binding: $(srun_cpu_binding "$mpi_launcher")"
+        [ "$mpi_given" = 0 ] || "$writer" launcher cpu-binding "$mpi_launcher"   # an srun launcher's
         printf '%s\n' "$env_slurm_lines"
         echo "plan: $(plan_signature)"
         printf '%s\n' "$env_offload_line"
@@ -70,47 +67,22 @@ write_env() {   # after take_env_sections
     } | add_to_file "$base.env"
 }
 
+# The preflight warnings (clomp-write preflight, write/preflight.c: the OpenMP
+# settings, the load, governor and NUMA balancing, a shared Slurm node, more threads
+# than cores, and in a hybrid suite the first run whose ranks crowd a node).
 check_preflight() {
-    local cores load governor balancing
-    cores=$(count_cores)
-    local bind=${OMP_PROC_BIND:-}${KMP_AFFINITY:-} policy=${OMP_WAIT_POLICY:-}
-    [[ -n $bind && ${bind,,} != false ]] || preflight+=("threads not bound (OMP_PROC_BIND unset or false): they may migrate mid-run")
-    [ "${policy,,}" != passive ] || preflight+=("OMP_WAIT_POLICY=passive: sleeping threads add wake-up time to every loop")
-    [ "${KMP_BLOCKTIME:-}" != 0 ] || preflight+=("KMP_BLOCKTIME=0: libomp threads sleep at once, like a passive wait policy")
-    [ "${GOMP_SPINCOUNT:-}" != 0 ] || preflight+=("GOMP_SPINCOUNT=0: libgomp threads sleep at once, like a passive wait policy")
-    load=$(cut -d' ' -f1 /proc/loadavg 2>/dev/null || echo 0)
-    if awk -v l="$load" -v c="$cores" 'BEGIN { exit !(l > 0.1 * c + 0.5) }'; then
-        preflight+=("load average $load on $cores cores: the node is not dedicated")
-    fi
-    governor=$(cat /sys/devices/system/cpu/cpu0/cpufreq/scaling_governor 2>/dev/null || echo '')
-    [ -z "$governor" ] || [ "$governor" = performance ] ||
-        preflight+=("CPU frequency governor is '$governor', not 'performance'")
-    balancing=$(cat /proc/sys/kernel/numa_balancing 2>/dev/null || echo 0)
-    [ "$balancing" = 0 ] || preflight+=("automatic NUMA balancing is on: pages may move during runs")
-    slurm_preflight
-    [ "$max_threads" -le "$cores" ] || preflight+=("$max_threads threads requested on $cores cores: oversubscribed")
-    # Hybrid: every rank on a node runs its threads there.
-    local i set_name args per
-    for ((i = 0; i < total_runs && mpi_given; i++)); do
-        IFS='|' read -r set_name _ args <<<"${plan[i]}"
-        per=$(mpi_ranks_per_node "$(mpi_launcher_for "$set_name")")
-        [ $((per * ${args%% *})) -le "$cores" ] && continue
-        preflight+=("$per MPI ranks x ${args%% *} threads per node on $cores cores: oversubscribed")
-        break
-    done
-    return 0
+    local -a mpi=()
+    [ "$mpi_given" = 0 ] || mpi=("$mpi_launcher" "$mpi_ranks" "${plan[@]:0:total_runs}")
+    mapfile -t -O ${#preflight[@]} preflight < <("$writer" preflight "$(count_cores)" "$max_threads" ${mpi[@]+"${mpi[@]}"})
 }
 
-# Open MPI's mpirun refuses to start as root unless allowed (--allow-run-as-root,
-# or OMPI_ALLOW_RUN_AS_ROOT=1 with OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1), and every
-# run would fail: say how to allow it before anything runs (exit 2).
+# Open MPI's mpirun refuses to start as root unless allowed, and every run would
+# fail: say how to allow it before anything runs (exit 2; clomp-write launcher
+# root-refusal, write/launcher.c, asks the launcher whether it is Open MPI's).
 check_mpi_root() {
-    local -a w
+    local refusal
     [ "$mpi_given" = 1 ] && [ "$(id -u)" = 0 ] || return 0
-    read -r -a w <<<"$mpi_launcher"
-    case ${w[0]##*/} in mpirun | mpirun.* | mpiexec | mpiexec.* | orterun) ;; *) return 0 ;; esac
-    "${w[0]}" --version 2>&1 | grep -Eq 'Open MPI|OpenRTE' || return 0
-    [[ " $mpi_launcher " != *" --allow-run-as-root "* ]] || return 0
-    [ "${OMPI_ALLOW_RUN_AS_ROOT:-}" != 1 ] || [ "${OMPI_ALLOW_RUN_AS_ROOT_CONFIRM:-}" != 1 ] || return 0
-    die_usage "--mpi: Open MPI's ${w[0]} refuses to run as root, so every run would fail: add --allow-run-as-root to \"$mpi_launcher\", or export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1, or run as another user"
+    find_writer   # suite/common.sh
+    refusal=$("$writer" launcher root-refusal "$mpi_launcher")
+    [ -z "$refusal" ] || die_usage "$refusal"
 }

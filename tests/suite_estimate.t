@@ -167,6 +167,7 @@ eta_of() {  # eta_of FROM DONE_RUNS "ESTIMATES" "RUN:SECONDS ...": eta_seconds a
     (
         # shellcheck source=../suite/calibrate.sh
         . "$top/suite/calibrate.sh"
+        writer=${CLOMP_WRITE:-$top/build/clomp-write}   # the driver's find_writer: the ETA is clomp-write eta's
         # Each run its own plan line here, its estimate by that line (as suite/calibrate.sh keeps them).
         read -r -a estimates <<<"$3"
         total_runs=${#estimates[@]} plan=()

@@ -40,6 +40,11 @@
 #include "manifest_reader.h"
 #include "manifest_writer.h"
 #include "suite_names.h"
+#include "eta.h"
+#include "launcher.h"
+#include "plan.h"
+#include "preflight.h"
+#include "slurm_facts.h"
 
 static int fail(const char *file, const char *why)
 {
@@ -181,12 +186,27 @@ int main(int argc, char **argv)
         return suite_claim(argv[2], argv[3]);
     if (argc == 4 && strcmp(argv[1], "refuse-links") == 0)
         return suite_refuse_links(argv[2], argv[3]);
+    if (argc >= 2 && strcmp(argv[1], "launcher") == 0)
+        return launcher_main(argc - 2, argv + 2);
+    if (argc >= 2 && strcmp(argv[1], "plan") == 0)
+        return plan_main(argc - 2, argv + 2);
+    if (argc >= 2 && strcmp(argv[1], "slurm") == 0)
+        return slurm_main(argc - 2, argv + 2);
+    if (argc >= 2 && strcmp(argv[1], "preflight") == 0)
+        return preflight_main(argc - 2, argv + 2);
+    if (argc >= 2 && strcmp(argv[1], "eta") == 0)
+        return eta_main(argc - 2, argv + 2);
     fprintf(stderr, "usage: clomp-write replace|append FILE   (standard input written as FILE or appended to it;\n"
                     "       never through a link: write/clomp_write.c)\n"
                     "       clomp-write get FILE PATH | entries FILE PATH [KEY] | head FILE   (the suite manifest\n"
                     "       read by its JSON: write/manifest_reader.h)\n"
                     "       clomp-write manifest FILE | manifest --plan   (the suite manifest written from the\n"
                     "       driver's facts on standard input: write/manifest_writer.c)\n"
-                    "       clomp-write claim DIR HOST | refuse-links DIR STEM   (a suite's names: write/suite_names.h)\n");
+                    "       clomp-write claim DIR HOST | refuse-links DIR STEM   (a suite's names: write/suite_names.h)\n"
+                    "       clomp-write launcher ...   (the --mpi launcher's ranks and layouts: write/launcher.c)\n"
+                    "       clomp-write plan ...   (the suite's key runs and sweeps: write/plan.c)\n"
+                    "       clomp-write slurm ...   (the Slurm job's facts: write/slurm_facts.c)\n"
+                    "       clomp-write preflight ...   (the preflight warnings: write/preflight.c)\n"
+                    "       clomp-write eta ...   (the suite's remaining time: write/eta.c)\n");
     return 2;
 }

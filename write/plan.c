@@ -1,0 +1,197 @@
+/* The suite's plan up to its sweeps (clomp-write plan, called by suite/plan.sh's
+ * build_plan): the key runs with the target input's replicates spread among
+ * them, a hybrid suite's packed layouts, and the thread sweep at every zone
+ * size. Here rather than in the driver's shell because a suite plans on a node
+ * without python3 too; the runs after the sweeps (offload, the cliff's
+ * oversubscribed run, the constructs) are added by the driver's own files.
+ *
+ * A run is "SET|POLICY|numThreads allocThreads numParts zonesPerPart zoneSize
+ * flopScale timeScale", as every file of the driver reads it; an empty policy
+ * is clomp's default, first touch. */
+#define _GNU_SOURCE   /* asprintf */
+#include "plan.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct settings {
+    long long max_threads, target_parts, target_zones, zone_scale_factor, max_zone_scale, replicates;
+    int numa, mpi_given;
+    const char *time_scale, *mpi_ranks, *mpi_launcher;
+};
+
+/* The team's shape at THREADS threads and ZONES zones ("numParts zonesPerPart"):
+ * parts follow the team. CLOMP 1.2's PARTS where THREADS divides it; else the
+ * multiple of THREADS nearest PARTS (at least THREADS: every thread a part)
+ * whose zonesPerPart keeps the total within 5% of ZONES: every thread the same
+ * work. The driver's team_shape (suite/common.sh), warning alike. */
+static void team_shape(long long t, long long z, long long target, char *out, size_t size)
+{
+    long long best_parts = 0, best_zpp = 0, best_err = -1;
+    for (long long k = (target + t / 2) / t; k >= 1; k--) {
+        long long parts = k * t, zpp = (z + parts / 2) / parts;
+        if (zpp < 1)
+            zpp = 1;
+        long long err = (parts * zpp - z) * 1000 / z;
+        if (err < 0)
+            err = -err;
+        if (best_err < 0 || err < best_err)
+            best_parts = parts, best_zpp = zpp, best_err = err;
+        if (err <= 50)
+            break;
+    }
+    if (best_err < 0)
+        best_parts = t, best_zpp = (z + t / 2) / t;
+    if (best_err > 50)
+        fprintf(stderr, "run_clomp.sh: warning: %lld threads: no shape within 5%% of %lld zones (off by %lld.%lld%%)\n", t,
+                z, best_err / 10, best_err % 10);
+    snprintf(out, size, "%lld %lld", best_parts, best_zpp);
+}
+
+/* One run's line, with the team's shape at its threads and zones. */
+static char *run_line(const struct settings *s, const char *set, const char *policy, long long threads, int alloc,
+                      long long zones)
+{
+    char shape[64], *line = NULL;
+    team_shape(threads, zones, s->target_parts, shape, sizeof shape);
+    if (asprintf(&line, "%s|%s|%lld %d %s 32 1 %s", set, policy, threads, alloc, shape, s->time_scale) < 0)
+        return NULL;
+    return line;
+}
+
+struct lines {
+    char **line;
+    size_t n, cap;
+};
+static int add(struct lines *l, char *line)
+{
+    if (!line)
+        return -1;
+    if (l->n == l->cap) {
+        size_t cap = l->cap ? 2 * l->cap : 64;
+        char **grown = realloc(l->line, cap * sizeof *grown);
+        if (!grown)
+            return free(line), -1;
+        l->line = grown, l->cap = cap;
+    }
+    l->line[l->n++] = line;
+    return 0;
+}
+
+static int build(const struct settings *s, FILE *out)
+{
+    static const char *const numa_policies[] = {"interleave", "local", "node:0"};
+    struct lines keys = {0};
+    long long zones[64], threads[64 + 16];
+    size_t n_zones = 0, n_threads = 0, first_big;
+    int failed = 0;
+    for (long long scale = 1; scale <= s->max_zone_scale && n_zones < 64; scale *= s->zone_scale_factor)
+        zones[n_zones++] = s->target_zones * scale;
+    for (long long t = 1; t <= s->max_threads && t <= 16; t++)
+        threads[n_threads++] = t;
+    for (long long t = 32; t < s->max_threads; t *= 2)
+        threads[n_threads++] = t;
+    if (s->max_threads > 16)
+        threads[n_threads++] = s->max_threads;
+
+    for (size_t i = 0; i < n_zones; i++)
+        failed |= add(&keys, run_line(s, "key", "", s->max_threads, -1, zones[i]));
+    /* the largest two sizes again with one allocating thread, and (--numa) each policy */
+    first_big = n_zones > 2 ? n_zones - 2 : 0;
+    for (size_t i = first_big; i < n_zones; i++)
+        failed |= add(&keys, run_line(s, "key", "", s->max_threads, 1, zones[i]));
+    for (size_t i = first_big; s->numa && i < n_zones; i++)
+        for (int p = 0; p < 3; p++)
+            failed |= add(&keys, run_line(s, "key", numa_policies[p], s->max_threads, -1, zones[i]));
+    if (failed)
+        return 3;
+
+    /* The target input (the first key run) runs REPLICATES times as separate
+     * processes, spread over the other key runs rather than back to back, so
+     * that what separates processes (placement, a neighbour, frequency) shows
+     * up between them: T K2 K3 T K4 K5 T ... First the count of key runs. */
+    long long n = s->replicates, others = (long long)keys.n - 1;
+    fprintf(out, "%lld\n", n + others);
+    for (long long r = 0; r < n; r++) {
+        fprintf(out, "%s\n", keys.line[0]);
+        for (long long k = 1 + r * others / n; k < 1 + (r + 1) * others / n; k++)
+            fprintf(out, "%s\n", keys.line[k]);
+    }
+    for (size_t i = 0; i < keys.n; i++)
+        free(keys.line[i]);
+    free(keys.line);
+
+    /* 1.2's packed hybrid layouts: cores/4 ranks of 4 threads, cores/16 of 16, on
+     * the 6400-zone target input; only where a node has two such groups of cores,
+     * and the launcher's rank count can be scaled. */
+    if (s->mpi_given && !*s->mpi_ranks)
+        fprintf(stderr, "run_clomp.sh: notice: --mpi \"%s\" gives no rank count (-np N, -n N, --ntasks=N): no packed layouts\n",
+                s->mpi_launcher);
+    for (int t = 4; s->mpi_given && *s->mpi_ranks && t <= 16; t *= 4)
+        if (s->max_threads >= 2 * t)
+            fprintf(out, "packed%d||%d 1 %lld %lld 32 1 %s\n", t, t, s->target_parts,
+                    (s->target_zones + s->target_parts / 2) / s->target_parts, s->time_scale);
+
+    /* The sweep at every size, and at the target input's zones cores - 1 too
+     * (the team-size cliff, suite/cliff.sh): 1..16, 32, 64, ..., the cores. */
+    for (size_t i = 0; i < n_zones; i++) {
+        char set[40];
+        long long below = s->max_threads - 1;
+        int below_listed = 0;
+        snprintf(set, sizeof set, "%lldzones", zones[i]);
+        for (size_t k = 0; k <= n_threads; k++) {
+            long long t = k < n_threads ? threads[k] : 0;
+            /* cores - 1 in its place among the counts, once */
+            if (zones[i] == s->target_zones && below >= 1 && !below_listed && (k == n_threads || t >= below)) {
+                below_listed = 1;
+                if (k == n_threads || t != below) {
+                    char *line = run_line(s, set, "", below, -1, zones[i]);
+                    if (!line)
+                        return 3;
+                    fprintf(out, "%s\n", line);
+                    free(line);
+                }
+            }
+            if (k == n_threads)
+                break;
+            char *line = run_line(s, set, "", t, -1, zones[i]);
+            if (!line)
+                return 3;
+            fprintf(out, "%s\n", line);
+            free(line);
+        }
+    }
+    return 0;
+}
+
+static int count(const char *s, long long *value)
+{
+    char *end;
+    if (s[0] < '1' || s[0] > '9')
+        return -1;
+    *value = strtoll(s, &end, 10);
+    return *end ? -1 : 0;
+}
+
+int plan_main(int argc, char **argv)
+{
+    struct settings s = {0};
+    if (argc != 11 || count(argv[0], &s.max_threads) || count(argv[1], &s.target_parts) ||
+        count(argv[2], &s.target_zones) || count(argv[3], &s.zone_scale_factor) || s.zone_scale_factor < 2 ||
+        count(argv[4], &s.max_zone_scale) || count(argv[5], &s.replicates)) {
+        fprintf(stderr, "usage: clomp-write plan MAX_THREADS TARGET_PARTS TARGET_ZONES ZONE_SCALE_FACTOR MAX_ZONE_SCALE\n"
+                        "       REPLICATES NUMA(0|1) TIME_SCALE MPI_GIVEN(0|1) MPI_RANKS MPI_LAUNCHER   (counts: whole numbers > 0;\n"
+                        "       the factor at least 2)\n");
+        return 2;
+    }
+    s.numa = strcmp(argv[6], "1") == 0;   /* --numa */
+    s.time_scale = argv[7];
+    s.mpi_given = strcmp(argv[8], "1") == 0;   /* --mpi */
+    s.mpi_ranks = argv[9];
+    s.mpi_launcher = argv[10];
+    int status = build(&s, stdout);
+    if (fflush(stdout) != 0 && status == 0)
+        status = 3;
+    return status;
+}
