@@ -1,6 +1,6 @@
 # shellcheck shell=bash
 # The team-size cliff (issue 32, item 4; docs/suite.md, "The team-size cliff": what it measures and why):
-# the thread sweep at the target input's zones holds cores - 1 and cores, and one more run at cores + 1
+# the thread sweep at the target input's zones holds cores - 1 and cores (write/plan.c), and one more run at cores + 1
 # (set oversubscribed, measuring only what the cliff reads, CLIFF_SCHEDULES), which the report shows
 # beside them and the bundle never carries (results/clomp_results/core/cliff.py). Sourced by
 # suite/plan.sh; appends to plan. Reads run_clomp.sh's settings, assigned there before any function runs:
@@ -9,14 +9,6 @@ declare -g max_threads mpi_given quick time_scale target_zones
 OVERSUBSCRIBED_SET=oversubscribed
 # shellcheck disable=SC2034  # read by construct_options (suite/constructs.sh)
 CLIFF_SCHEDULES=bestcase,static,barrier,parallel,parallel_for
-
-# The thread counts of the sweep at Z total zones: THREADS..., and at the target
-# input's zones cores - 1 too (a node above 16 cores sweeps 1..16, 32, 64, ...).
-cliff_thread_counts() {  # cliff_thread_counts Z THREADS...
-    local z=$1 below=$((max_threads - 1))
-    shift
-    { printf '%s\n' "$@"; [ "$z" != "$target_zones" ] || [ "$below" -lt 1 ] || echo "$below"; } | sort -n -u
-}
 
 # The oversubscribed run, after the sweeps: only when the sweep reaches the node's
 # cores (MAX_THREADS = cores, the default), never in a hybrid (--mpi) suite, and
