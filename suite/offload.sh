@@ -4,18 +4,9 @@
 # whose device opens; otherwise none, and the dry run and the header say why. Sourced by run_clomp.sh;
 # appends to plan; sets offload_state (device, none, missing), offload_device_text and offload_why.
 # Reads run_clomp.sh's settings (offload 0: --no-offload), assigned there before any function runs:
-declare -g exe max_threads target_zones time_scale mpi_given offload
+declare -g exe max_threads target_zones time_scale mpi_given offload writer
 
 offload_state=none offload_device_text='' offload_why=''
-
-# The target rows the suite runs, and their parameters: map sizes in bytes
-# (8 B, 4 KiB, 512 KiB: --construct-chunks takes at most 1e6), the reduction's array sizes in doubles (arraybench's
-# 1, 243, 59049).
-OFFLOAD_PROBES=target,target_teams,target_teams_dpf,target_nowait,target_map_to,target_map_from,target_map_tofrom,target_map_alloc,target_atomic,target_reduction,target_teams_parallel,target_teams_parallels
-OFFLOAD_PROBE_BYTES=8,4096,524288
-OFFLOAD_PROBE_SIZES=1,243,59049
-# The crossover sweep: zones per part as the target input's times 4^k, k = -2..3.
-OFFLOAD_SWEEP_FACTORS="1/16 1/4 1 4 16 64"
 
 is_offload_set() { [[ $1 == offload || $1 == offload_zpp* || $1 == offload_probes ]]; }
 
@@ -49,21 +40,9 @@ offload_plan_line() {
     echo "Offload: $n runs added (Offload OMP, the crossover sweep, the target probes) on $offload_device_text"
 }
 
-# The crossover sweep's "ZONES_PER_PART TIMESCALE" lines for PARTS and the target input's ZPP: the zones
-# rounded, at least 1, each once; the timeScale a tenth of the suite's (at least 1), raised so that the
-# mesh runs at least 20 iterations (clomp's 20 chunks: an interval for each median; 1e6 x timeScale zone
-# updates per subcycle's worth of iterations, 64 x 6400 zones needs 9).
-offload_sweep() {  # offload_sweep PARTS ZPP
-    awk -v p="$1" -v zpp="$2" -v ts="$time_scale" -v factors="$OFFLOAD_SWEEP_FACTORS" 'BEGIN {
-        base = int(ts / 10); if (base < 1) base = 1
-        n = split(factors, f, " ")
-        for (i = 1; i <= n; i++) {
-            split(f[i], q, "/"); z = int(zpp * q[1] / (q[2] ? q[2] : 1) + 0.5); if (z < 1) z = 1
-            if (z == last) continue
-            need = int((20 * p * z + 999999) / 1e6); print z, (need > base ? need : base); last = z
-        } }'
-}
-
+# The offload runs: Offload OMP on the target input, the crossover sweep (zones per part as the target
+# input's times 4^k, k = -2..3, each at a timeScale that gives every median an interval: clomp-write sets
+# offload-sweep, write/suite_sets.c) and the target probes (their options: construct_options).
 add_offload_runs() {
     local parts zpp z sweep_scale
     [ "$offload_state" = device ] || return 0
@@ -71,22 +50,8 @@ add_offload_runs() {
     plan+=("offload||$max_threads -1 $parts $zpp 32 1 $time_scale")
     while read -r z sweep_scale; do
         plan+=("offload_zpp$z||$max_threads -1 $parts $z 32 1 $sweep_scale")
-    done < <(offload_sweep "$parts" "$zpp")
+    done < <("$writer" sets offload-sweep "$parts" "$zpp" "$time_scale")
     plan+=("offload_probes||$max_threads -1 $parts $zpp 32 1 $time_scale")
-}
-
-# The clomp options of an offload run of SET (EPCC's settings as the construct runs').
-offload_options() {  # offload_options SET
-    local reps time
-    case $1 in
-        offload) echo "--schedules=bestcase,static,offload_bestcase,offload" ;;
-        offload_zpp*) echo "--schedules=static,offload" ;;
-        offload_probes)
-            read -r reps time _ <<<"$(construct_settings)"
-            echo "--constructs=$OFFLOAD_PROBES --schedules=serial --construct-reps=$reps --construct-time=$time" \
-                "--construct-chunks=$OFFLOAD_PROBE_BYTES --construct-sizes=$OFFLOAD_PROBE_SIZES"
-            ;;
-    esac
 }
 
 # The .env's record of the device (the bundle carries it): what the runtime

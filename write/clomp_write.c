@@ -41,6 +41,7 @@
 #include "manifest_writer.h"
 #include "suite_names.h"
 #include "eta.h"
+#include "suite_sets.h"
 #include "launcher.h"
 #include "plan.h"
 #include "preflight.h"
@@ -196,6 +197,8 @@ int main(int argc, char **argv)
         return preflight_main(argc - 2, argv + 2);
     if (argc >= 2 && strcmp(argv[1], "eta") == 0)
         return eta_main(argc - 2, argv + 2);
+    if (argc >= 2 && strcmp(argv[1], "sets") == 0)
+        return suite_sets_main(argc - 2, argv + 2);
     fprintf(stderr, "usage: clomp-write replace|append FILE   (standard input written as FILE or appended to it;\n"
                     "       never through a link: write/clomp_write.c)\n"
                     "       clomp-write get FILE PATH | entries FILE PATH [KEY] | head FILE   (the suite manifest\n"
@@ -207,6 +210,7 @@ int main(int argc, char **argv)
                     "       clomp-write plan ...   (the suite's key runs and sweeps: write/plan.c)\n"
                     "       clomp-write slurm ...   (the Slurm job's facts: write/slurm_facts.c)\n"
                     "       clomp-write preflight ...   (the preflight warnings: write/preflight.c)\n"
-                    "       clomp-write eta ...   (the suite's remaining time: write/eta.c)\n");
+                    "       clomp-write eta ...   (the suite's remaining time: write/eta.c)\n"
+                    "       clomp-write sets ...   (the construct and offload runs: write/suite_sets.c)\n");
     return 2;
 }
