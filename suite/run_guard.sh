@@ -66,16 +66,8 @@ note_run_group() {
     holder_line "$1" | put_file "$holder_file" 2>/dev/null || true
 }
 
-# end_run_group PGID: TERM, then KILL after 10 s (a launcher's wrappers included).
-end_run_group() {
-    local n
-    kill -TERM -- "-$1" 2>/dev/null || kill -TERM "$1" 2>/dev/null
-    for ((n = 0; n < 40; n++)); do
-        run_group_alive "$1" || return 0
-        sleep 0.25
-    done
-    kill -KILL -- "-$1" 2>/dev/null || kill -KILL "$1" 2>/dev/null
-}
+# end_run_group PGID: TERM, then KILL after 10 s (a launcher's wrappers included: write/run_group.c).
+end_run_group() { "$writer" end-group "$1"; }
 
 # stop_asked: a signal came to the supervisor (its flag, $stop_flag, is there), or the
 # supervisor is gone (a SIGKILL: the watchdog ended the run in progress). In the worker
@@ -108,27 +100,10 @@ exec_run() {
 # start_watchdog PGID LIMIT MARKER: in the background, ends the run's
 # process group when this driver is gone, the supervisor or its worker
 # (run_clomp.sh), even by SIGKILL, or when LIMIT seconds have passed (0:
-# never), writing LIMIT to MARKER in that case.
+# never), writing LIMIT to MARKER in that case (write/run_group.c). Not with
+# the lock: after the driver is gone only its run may hold the suite.
 start_watchdog() {
-    local pg=$1 limit=$2 marker=$3 driver=$$ worker=$BASHPID
-    (
-        trap - INT TERM HUP
-        # Not the lock: after the driver is gone only its run may hold the suite.
-        [ -z "${lock_fd:-}" ] || exec {lock_fd}>&-
-        deadline=$((SECONDS + limit))
-        while run_group_alive "$pg"; do
-            if ! kill -0 "$driver" 2>/dev/null || ! kill -0 "$worker" 2>/dev/null; then
-                end_run_group "$pg"
-                exit 0
-            fi
-            if [ "$limit" -gt 0 ] && [ "$SECONDS" -ge "$deadline" ]; then
-                echo "$limit" >"$marker"
-                end_run_group "$pg"
-                exit 0
-            fi
-            sleep 1
-        done
-    ) </dev/null >/dev/null 2>&1 &
+    "$writer" watch "$1" "$2" "$3" "$$" "$BASHPID" {lock_fd}>&- </dev/null >/dev/null 2>&1 &
     watchdog=$!
 }
 
@@ -152,35 +127,11 @@ default_run_timeout() {
 
 # failure_reason RC STDERR MARKER: one line, why a run FAILED, from what the
 # driver saw when it ended: its timeout, else the run's last line on stderr
-# (clomp's one-line error), else its exit status or signal. Control
-# characters are dropped: the line goes to terminals and HTML.
-failure_reason() {
-    local rc=$1 line
-    if [ -s "$3" ]; then
-        echo "no result after $(cat "$3") s: ended by --run-timeout $(cat "$3")"
-        return
-    fi
-    line=$(grep -v '^[[:space:]]*$' "$2" 2>/dev/null | tail -n 1 | tr -d '\000-\037\177' | cut -c1-300)
-    if [ -n "$line" ]; then
-        printf '%s\n' "$line"
-    elif [ "$rc" -gt 128 ]; then
-        echo "killed by signal $(kill -l "$((rc - 128))" 2>/dev/null || echo $((rc - 128)))"
-    else
-        echo "exit status $rc, nothing on stderr"
-    fi
-}
+# (clomp's one-line error), else its exit status or signal (write/run_reason.c).
+failure_reason() { "$writer" reason "$1" "$2" "$3"; }
 
-# write_failed ERRORS: the one-line reason a write failed, from the tools'
-# messages (ERRORS).
-write_failed() {
-    local why
-    if grep -q 'No space left on device' <<<"$1"; then
-        why='No space left on device'
-    else
-        why=$(grep -v '^[[:space:]]*$' <<<"$1" | tail -n 1 | tr -d '\000-\037\177' | cut -c1-200)
-    fi
-    printf '%s\n' "${why:-write error}"
-}
+# write_failed ERRORS: the one-line reason a write failed, from the tools' messages (ERRORS).
+write_failed() { printf '%s\n' "$1" | "$writer" write-failed; }
 
 # mark_done RUN: the run's number appended to <base>.done through a new
 # copy (its mode kept), synced, renamed over it, and the directory synced
@@ -190,43 +141,15 @@ mark_done() {
     runs=$(cat -- "$base.done") && printf '%s\n' ${runs:+"$runs"} "$1" | put_file "$base.done"
 }
 
-# The record's undo journal (hidden beside the files, never bundled): before
-# record_run appends a run's record it writes, synced and renamed into place,
-# the run's number and the size of each file it appends to ("-": none yet),
-# as "SIZE SUFFIX" lines (SUFFIX: the file's name after <base>); the journal
-# goes once the run is marked done. A write that fails, or a driver killed
-# (or a node that lost power) in between, leaves the files as the journal
-# says they were: undo_record puts them back. No file is read for its text.
+# The record's undo journal, hidden beside the files and never bundled (write/record_journal.c):
+# the run's number and the size of each file record_run appends to, written before it appends;
+# gone once the run is marked done. undo_record puts a cut record's files back (sizes, never
+# text), or exits 2 (--resume stops: nothing is run on a half record).
 journal_path() { printf '%s/.%s.recording\n' "$out_dir" "${base##*/}"; }
-
-write_journal() {  # write_journal RUN SUFFIX...
-    local j f
-    j=$(journal_path)
-    {
-        echo "run $1"
-        shift
-        for f; do echo "$(stat -c %s -- "$base$f" 2>/dev/null || echo -) $f"; done
-    } | put_file "$j"
-}
-
-# undo_record: the files of a run whose record was cut (not marked done)
-# back to their sizes before it; then the journal goes. Exits 2 when a file
-# cannot be put back (--resume stops: nothing is run on a half record).
+write_journal() { "$writer" journal "$base" "$@" | put_file "$(journal_path)"; }  # write_journal RUN SUFFIX...
 undo_record() {
-    local j word run size suffix
-    j=$(journal_path)
-    [ -e "$j" ] || return 0
-    { read -r word run && [ "$word" = run ] && [[ $run =~ ^[0-9]{1,9}$ ]]; } <"$j" ||
-        die_usage "--resume: $j is not a record journal; remove it if no run is being recorded"
-    if ! grep -qx "$run" "$base.done"; then
-        while read -r size suffix; do
-            [[ $suffix =~ ^[A-Za-z0-9_.]+$ ]] || continue
-            if [ "$size" = - ]; then rm -f -- "$base$suffix"
-            else truncate -s "$size" -- "$base$suffix" || die_usage "--resume: cannot put $base$suffix back as it was before run $run"
-            fi
-        done < <(tail -n +2 "$j")
-    fi
-    rm -f -- "$j"
+    local why
+    why=$("$writer" undo "$base" "$(journal_path)") || die_usage "--resume: $why"
 }
 
 # drop_incomplete_done_runs: --resume: a run marked done that has no line in

@@ -20,6 +20,9 @@
  *       manifest read back by its JSON, whatever its layout (write/manifest_reader.h:
  *       exit 1 absent, 3 not a JSON document).
  *
+ *   clomp-write watch, end-group, journal, undo, reason, write-failed: the
+ *       suite driver's guards over its runs (write/run_guard.h).
+ *
  * Exit 0 written; 1 refused or a write failed (one line on stderr:
  * "clomp-write: FILE: WHY", with the system's words, e.g. "No space left on
  * device"; a temporary file is removed and FILE left as it was); 2 usage. */
@@ -34,6 +37,7 @@
 #include <unistd.h>
 
 #include "manifest_reader.h"
+#include "run_guard.h"
 
 static int fail(const char *file, const char *why)
 {
@@ -169,9 +173,23 @@ int main(int argc, char **argv)
         return manifest_entries(argv[2], argv[3], argc == 5 ? argv[4] : NULL);
     if (argc == 3 && strcmp(argv[1], "head") == 0)
         return manifest_head(argv[2]);
+    if (argc >= 2 && strcmp(argv[1], "watch") == 0)
+        return run_group_watch(argc - 2, argv + 2);
+    if (argc >= 2 && strcmp(argv[1], "end-group") == 0)
+        return run_group_end(argc - 2, argv + 2);
+    if (argc >= 2 && strcmp(argv[1], "journal") == 0)
+        return record_journal_write(argc - 2, argv + 2);
+    if (argc >= 2 && strcmp(argv[1], "undo") == 0)
+        return record_journal_undo(argc - 2, argv + 2);
+    if (argc >= 2 && strcmp(argv[1], "reason") == 0)
+        return run_reason_failure(argc - 2, argv + 2);
+    if (argc >= 2 && strcmp(argv[1], "write-failed") == 0)
+        return run_reason_write(argc - 2, argv + 2);
     fprintf(stderr, "usage: clomp-write replace|append FILE   (standard input written as FILE or appended to it;\n"
                     "       never through a link: write/clomp_write.c)\n"
                     "       clomp-write get FILE PATH | entries FILE PATH [KEY] | head FILE   (the suite manifest\n"
-                    "       read by its JSON: write/manifest_reader.h)\n");
+                    "       read by its JSON: write/manifest_reader.h)\n"
+                    "       clomp-write watch|end-group|journal|undo|reason|write-failed ...   (the suite's guards over\n"
+                    "       its runs: write/run_guard.h)\n");
     return 2;
 }

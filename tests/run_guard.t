@@ -1,0 +1,296 @@
+#!/usr/bin/env bash
+# The suite driver's guards in C (clomp-write reason, write-failed, journal, undo: write/run_reason.c,
+# write/record_journal.c) give what the shell functions they replaced gave (kept below, verbatim, as
+# the oracle) on a grid of inputs: a failed run's reason from every kind of stderr, exit status and
+# signal; a failed write's reason; the record journal of present, absent and linked files; and
+# --resume's undo of a cut record over good and forged journals (the files, the message, the status).
+# The process group's end and the watchdog (end-group, watch: write/run_group.c): the whole group
+# goes, TERM first; the watchdog writes the limit and ends the group at --run-timeout, ends it when
+# the driver is gone, leaves it alone otherwise, and takes the TERM that stops it even when started
+# with TERM ignored (as the worker starts it).
+
+# shellcheck source-path=SCRIPTDIR source=lib/tap.sh
+. "$(dirname "$0")/lib/tap.sh"
+
+top=$(cd "$(dirname "$0")/.." && pwd)
+writer=${CLOMP_WRITE:-$top/build/clomp-write}
+[ -x "$writer" ] || make -C "$top" -s --no-print-directory clomp-write >&2 || { echo "Bail out! make clomp-write failed"; exit 255; }
+[ -x "$writer" ] || writer=$top/build/clomp-write
+root=$(mktemp -d) || { echo "Bail out! mktemp failed"; exit 255; }
+bg_pids=()
+# shellcheck disable=SC2317  # run by the EXIT trap
+cleanup() {
+    local p
+    for p in ${bg_pids[@]+"${bg_pids[@]}"}; do kill -KILL -- "-$p" "$p" 2>/dev/null; done
+    rm -rf "$root"
+}
+trap cleanup EXIT
+
+# ---- the oracle: suite/run_guard.sh's functions before the move (commit f7843a9) ----------------
+old_failure_reason() {
+    local rc=$1 line
+    if [ -s "$3" ]; then
+        echo "no result after $(cat "$3") s: ended by --run-timeout $(cat "$3")"
+        return
+    fi
+    line=$(grep -v '^[[:space:]]*$' "$2" 2>/dev/null | tail -n 1 | tr -d '\000-\037\177' | cut -c1-300)
+    if [ -n "$line" ]; then
+        printf '%s\n' "$line"
+    elif [ "$rc" -gt 128 ]; then
+        echo "killed by signal $(kill -l "$((rc - 128))" 2>/dev/null || echo $((rc - 128)))"
+    else
+        echo "exit status $rc, nothing on stderr"
+    fi
+}
+old_write_failed() {
+    local why
+    if grep -q 'No space left on device' <<<"$1"; then
+        why='No space left on device'
+    else
+        why=$(grep -v '^[[:space:]]*$' <<<"$1" | tail -n 1 | tr -d '\000-\037\177' | cut -c1-200)
+    fi
+    printf '%s\n' "${why:-write error}"
+}
+old_journal_text() {  # write_journal's text, before put_file
+    local f
+    echo "run $1"
+    shift
+    for f; do echo "$(stat -c %s -- "$base$f" 2>/dev/null || echo -) $f"; done
+}
+old_undo_record() {
+    local j word run size suffix
+    j=$(journal_path)
+    [ -e "$j" ] || return 0
+    { read -r word run && [ "$word" = run ] && [[ $run =~ ^[0-9]{1,9}$ ]]; } <"$j" ||
+        die_usage "--resume: $j is not a record journal; remove it if no run is being recorded"
+    if ! grep -qx "$run" "$base.done"; then
+        while read -r size suffix; do
+            [[ $suffix =~ ^[A-Za-z0-9_.]+$ ]] || continue
+            if [ "$size" = - ]; then rm -f -- "$base$suffix"
+            else truncate -s "$size" -- "$base$suffix" || die_usage "--resume: cannot put $base$suffix back as it was before run $run"
+            fi
+        done < <(tail -n +2 "$j")
+    fi
+    rm -f -- "$j"
+}
+
+# The driver's functions now (undo_record, journal_path, write_journal), as run_clomp.sh has them.
+die_usage() {
+    printf 'run_clomp.sh: %s\n' "$1" >&2
+    exit 2
+}
+put_file() { "$writer" replace "$1"; }
+# shellcheck source=../suite/run_guard.sh
+. "$top/suite/run_guard.sh"
+
+# ---- a failed run's reason ------------------------------------------------------------------
+long=$(printf 'x%.0s' {1..290})
+stderrs=(
+    ''                                                  # nothing on stderr
+    $'\n\n  \n\t\r\n'                                   # blank lines only
+    $'clomp: cannot allocate the mesh\n'                # clomp's one-line error
+    $'first line\nclomp: the last line\n\n   \n'        # blank lines after it
+    $'no newline at the end'
+    $'\e[31mred\e[0m and \x01\x7f controls\n'           # control characters go
+    $'\x01\x02\n'                                       # a line of controls only: nothing left
+    "${long}ééé  the cut falls inside a multibyte character and past 300 bytes"
+    $'   indented, with trailing blanks   \n'
+)
+cells=0 differ=()
+for e in "${!stderrs[@]}"; do
+    printf '%s' "${stderrs[e]}" >"$root/err"
+    for rc in 1 2 3 7 124 127 128 134 137 139 143 255; do
+        for marker in '' $'2\n' $'0002\n'; do
+            printf '%s' "$marker" >"$root/marker"
+            old=$(old_failure_reason "$rc" "$root/err" "$root/marker")
+            new=$("$writer" reason "$rc" "$root/err" "$root/marker")
+            cells=$((cells + 1))
+            [ "$old" = "$new" ] || differ+=("stderr $e, rc $rc, marker '${marker%$'\n'}': '$old' vs '$new'")
+        done
+    done
+done
+is "${#differ[@]}" 0 "clomp-write reason gives the shell's reason in each of $cells cells (stderr x exit status x timeout marker)"
+for d in ${differ[@]+"${differ[@]}"}; do diag "$d"; done
+old=$(old_failure_reason 3 "$root/absent" "$root/absent.timeout")
+is "$("$writer" reason 3 "$root/absent" "$root/absent.timeout")" "$old" "and with no stderr file and no marker: '$old'"
+
+# Every signal a run can die of, by its exit status 129..255 with nothing on stderr; bash names
+# 32 and 33 (glibc's own) with nothing at all ("killed by signal "), clomp-write by their number.
+: >"$root/err"
+differ=()
+for ((rc = 129; rc <= 255; rc++)); do
+    old=$(old_failure_reason "$rc" "$root/err" "$root/absent")
+    new=$("$writer" reason "$rc" "$root/err" "$root/absent")
+    [ "$old" = "$new" ] || [ "$old:$new" = "killed by signal :killed by signal $((rc - 128))" ] || differ+=("rc $rc: '$old' vs '$new'")
+done
+is "${#differ[@]}" 0 "the signal of every exit status from 129 to 255 is named as bash's kill -l names it"
+for d in ${differ[@]+"${differ[@]}"}; do diag "$d"; done
+is "$("$writer" reason 160 "$root/err" "$root/absent")" "killed by signal 32" "a signal without a name is given by its number"
+
+# ---- a failed write's reason ----------------------------------------------------------------
+messages=(
+    ''
+    $'\n'
+    'clomp-write: /o/CLOMP_n_1.env: No space left on device'
+    $'cat: write error: No space left on device\nclomp-write: /o/x: Input/output error'
+    $'clomp-write: /o/x: Permission denied\n\n'
+    $'a\n\e]0;title\a and more\n  '
+    "$long$long"
+    'write error'
+)
+differ=()
+for m in "${!messages[@]}"; do
+    old=$(old_write_failed "${messages[m]}")
+    new=$(write_failed "${messages[m]}")
+    [ "$old" = "$new" ] || differ+=("message $m: '$old' vs '$new'")
+done
+is "${#differ[@]}" 0 "write_failed (clomp-write write-failed) gives the shell's reason for each of ${#messages[@]} tools' messages"
+for d in ${differ[@]+"${differ[@]}"}; do diag "$d"; done
+
+# ---- the record journal ---------------------------------------------------------------------
+out_dir=$root/suite base=$out_dir/CLOMP_n_1
+mkdir "$out_dir"
+printf 'a,b\n1,2\n' >"$base.csv"
+: >"$base.env"
+ln -s "$base.csv" "$base.runs.csv"
+suffixes=(.env _key.full _key.summary .csv .runs.csv)
+is "$("$writer" journal "$base" 7 "${suffixes[@]}")" "$(old_journal_text 7 "${suffixes[@]}")" \
+    "clomp-write journal gives the shell's journal: sizes of present, empty and linked files, '-' for absent ones"
+write_journal 7 "${suffixes[@]}"
+is "$(cat "$(journal_path)")" "$(old_journal_text 7 "${suffixes[@]}")" "and write_journal puts it in place"
+rm -f "$(journal_path)" "$base.runs.csv"
+
+# undo over a grid of journals: each applied by the old function to one copy of a suite, by the
+# new to another; the files (names, sizes, bytes), the message and the exit status compared.
+suite_state() { (cd "$1" && find . -mindepth 1 -printf '%P %s\n' | LC_ALL=C sort && cat ./* 2>/dev/null | cksum); }
+make_suite() {  # make_suite DIR: a suite whose record of run 3 was cut
+    rm -rf "$1"
+    mkdir "$1"
+    printf '1\n2\n' >"$1/CLOMP_n_1.done"
+    printf 'settings\n---- run 3\n' >"$1/CLOMP_n_1.env"
+    printf 'run,set\n1,key\n2,key\n3,key\n' >"$1/CLOMP_n_1.runs.csv"
+    printf '=== run 3\n' >"$1/CLOMP_n_1_key.full"
+    printf 'x\n' >"$1/CLOMP_n_1_600zones.summary"
+}
+journals=(
+    $'run 3\n9 .env\n14 .runs.csv\n- _key.full\n2 _600zones.summary\n'   # a cut record
+    $'run 2\n9 .env\n14 .runs.csv\n- _key.full\n'                         # its run is done: nothing undone
+    $'  run   3  \n9\t.env\n  - _key.full  \n'                            # blanks around the words
+    $'run 3\n9 .env\n- ../outside\n- _key full\n3 _600zones.summary'       # bad suffixes passed over; a last line without its newline too
+    $'run 3\n0 .csv\n'                                                    # a file gone is made again, empty
+    ''                                                                    # not a journal: empty
+    $'run 3'                                                              # nor a first line without its newline
+    $'walk 3\n- .env\n'
+    $'run x\n- .env\n'
+    $'run 1234567890\n- .env\n'
+    $'run 3 4\n- .env\n'
+)
+differ=()
+for k in "${!journals[@]}"; do
+    for side in old new; do
+        make_suite "$root/$side"
+        out_dir=$root/$side base=$root/$side/CLOMP_n_1
+        printf '%s' "${journals[k]}" >"$(journal_path)"
+        if [ "$side" = old ]; then msg=$( (old_undo_record) 2>&1); else msg=$( (undo_record) 2>&1); fi
+        printf '%s\n' "$? ${msg//$root\/$side/DIR}" >"$root/$side.result"
+        suite_state "$root/$side" >>"$root/$side.result"
+    done
+    cmp -s "$root/old.result" "$root/new.result" || differ+=("journal $k: $(tr '\n' '|' <"$root/old.result") vs $(tr '\n' '|' <"$root/new.result")")
+done
+is "${#differ[@]}" 0 "undo_record (clomp-write undo) leaves the files, the message and the status the shell's left, for each of ${#journals[@]} journals"
+for d in ${differ[@]+"${differ[@]}"}; do diag "$d"; done
+make_suite "$root/new"
+printf '%s' $'run 3\n9 .env\n- _key.full\n' >"$(journal_path)"
+rm -f "$base.done"
+(undo_record) 2>/dev/null
+is "$?:$(find "$root/new" -name '*.recording' | grep -c .):$(wc -c <"$base.env"):$([ -e "${base}_key.full" ] && echo kept || echo gone)" "0:0:9:gone" \
+    "without a .done the run is not done: its files are put back and the journal goes"
+
+# Where the two differ on purpose: a size that is not a plain number (truncate's 1K, +5) and a
+# link in a file's place are refused (exit 2, the journal kept) instead of followed.
+for bad in '1K .env' '9 .lnk'; do
+    make_suite "$root/new"
+    ln -s "$root/new/CLOMP_n_1.runs.csv" "$base.lnk"
+    printf 'run 3\n%s\n' "$bad" >"$(journal_path)"
+    msg=$( (undo_record) 2>&1)
+    is "$?:$msg:$(wc -c <"$base.runs.csv"):$(wc -c <"$base.env"):$(find "$root/new" -name '*.recording' | grep -c .)" \
+        "2:run_clomp.sh: --resume: cannot put $base${bad#* } back as it was before run 3:26:20:1" \
+        "a journal line '$bad' is refused (exit 2, one line), nothing changed, the journal kept"
+done
+
+# ---- the run's process group and the watchdog -----------------------------------------------
+group() {  # group NAME: a run of two processes in its own group; its PGID in $pg
+    setsid sh -c 'sleep 120 & exec sleep 120' </dev/null >/dev/null 2>&1 &
+    pg=$!
+    bg_pids+=("$pg")
+    wait_for_group_of 2 "$pg"
+}
+members() { ps -e -o pgid=,stat= | awk -v g="$1" '$1 == g && $2 !~ /^Z/' | grep -c .; }  # zombies are gone
+wait_for_group_of() {
+    local n
+    for ((n = 0; n < 100; n++)); do [ "$(members "$2")" -ge "$1" ] && return 0; sleep 0.1; done
+    return 1
+}
+wait_gone() {
+    local n
+    for ((n = 0; n < ${2:-100}; n++)); do [ "$(members "$1")" = 0 ] && return 0; sleep 0.1; done
+    return 1
+}
+
+group
+"$writer" end-group "$pg"
+is "$?:$(members "$pg")" "0:0" "end-group ends every process of the run's group, not only its leader"
+
+group
+: >"$root/wd.timeout"
+"$writer" watch "$pg" 1 "$root/wd.timeout" "$$" "$$" &
+wd=$!
+wait_gone "$pg" 60
+is "$?:$(cat "$root/wd.timeout")" "0:1" "watch ends the group at its limit (1 s) and writes the limit to the marker"
+wait "$wd"
+is "$?" 0 "and exits 0"
+
+group
+sleep 300 &
+driver=$!
+bg_pids+=("$driver")
+rm -f "$root/wd.timeout"
+"$writer" watch "$pg" 0 "$root/wd.timeout" "$driver" "$$" &
+wd=$!
+sleep 1.5
+alive_before=$(members "$pg")
+{ kill -KILL "$driver"; wait "$driver"; } 2>/dev/null
+wait_gone "$pg" 60
+is "$?:$alive_before:$([ -e "$root/wd.timeout" ] && echo marker || echo none)" "0:2:none" \
+    "without a limit watch leaves the group alone while the driver lives, and ends it once the driver is gone (no marker)"
+wait "$wd"
+
+group
+(trap '' INT TERM HUP; exec "$writer" watch "$pg" 0 "$root/wd.timeout" "$$" "$$") &
+wd=$!
+sleep 0.5
+kill -TERM "$wd"
+wait "$wd"
+is "$?:$(members "$pg")" "143:2" "a watchdog started with TERM ignored (as the worker starts it) is stopped by TERM, the run left alone"
+"$writer" end-group "$pg"
+
+group
+(sleep 1; kill -TERM "$pg" "-$pg") 2>/dev/null &
+"$writer" watch "$pg" 0 "$root/wd.timeout" "$$" "$$"
+is "$?" 0 "watch exits 0 once the run's group has ended by itself"
+
+is "$("$writer" watch 12 x m 1 2 2>&1; echo "rc $?")" $'usage: clomp-write watch PGID LIMIT MARKER DRIVER WORKER   (LIMIT: whole seconds, 0: none)\nrc 2' \
+    "a limit that is not a whole number is a usage error (exit 2)"
+
+if skip_unless_full_lane "a group that ignores TERM is KILLed after 10 s (1 test, 10 s)"; then
+    setsid sh -c 'trap "" TERM; sleep 120 & sleep 120' </dev/null >/dev/null 2>&1 &
+    pg=$!
+    bg_pids+=("$pg")
+    wait_for_group_of 2 "$pg"
+    start=$(now)
+    "$writer" end-group "$pg"
+    took=$(awk -v a="$start" -v b="$(now)" 'BEGIN { printf "%.0f", b - a }')
+    is "$(members "$pg"):$took" "0:10" "end-group KILLs a group that outlives its TERM by 10 s"
+fi
+
+done_testing
