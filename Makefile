@@ -254,7 +254,7 @@ clomp-stats: $(STATS_HELPER)
 # suite manifest read back by its JSON (write/manifest_reader.c); built
 # beside the objects, never installed. No OpenMP, no library objects.
 WRITE_HELPER = $(BUILD)/clomp-write
-WRITE_SRC = write/clomp_write.c write/manifest_reader.c write/run_group.c write/record_journal.c write/run_reason.c
+WRITE_SRC = write/clomp_write.c write/manifest_reader.c write/run_group.c write/suite_lock.c write/record_journal.c write/done_runs.c write/run_reason.c
 $(WRITE_HELPER): $(WRITE_SRC) write/manifest_reader.h write/run_guard.h $(FLAGS_STAMP)
 	$(CC) $(CFLAGS) -std=c11 $(LDFLAGS) -o $@ $(WRITE_SRC)
 

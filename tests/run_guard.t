@@ -4,6 +4,11 @@
 # the oracle) on a grid of inputs: a failed run's reason from every kind of stderr, exit status and
 # signal; a failed write's reason; the record journal of present, absent and linked files; and
 # --resume's undo of a cut record over good and forged journals (the files, the message, the status).
+# --resume's rerun of runs marked done without their line in .runs.csv (drop-unrecorded:
+# write/done_runs.c) against the shell's over a grid of .done and .runs.csv files.
+# --resume's lock (lock: write/suite_lock.c) refuses, with the shell's message and status, or takes
+# the lock, over a grid of holder notes (absent, forged, a link; a driver alive or gone on this node or
+# another, its run's group alive or gone) with the lock held by another driver or free.
 # The process group's end and the watchdog (end-group, watch: write/run_group.c): the whole group
 # goes, TERM first; the watchdog writes the limit and ends the group at --run-timeout, ends it when
 # the driver is gone, leaves it alone otherwise, and takes the TERM that stops it even when started
@@ -21,6 +26,7 @@ bg_pids=()
 # shellcheck disable=SC2317  # run by the EXIT trap
 cleanup() {
     local p
+    exec 2>/dev/null   # no job notices for what is killed here
     for p in ${bg_pids[@]+"${bg_pids[@]}"}; do kill -KILL -- "-$p" "$p" 2>/dev/null; done
     rm -rf "$root"
 }
@@ -57,6 +63,48 @@ old_journal_text() {  # write_journal's text, before put_file
     shift
     for f; do echo "$(stat -c %s -- "$base$f" 2>/dev/null || echo -) $f"; done
 }
+old_run_group_alive() {
+    kill -0 -- "-$1" 2>/dev/null || kill -0 "$1" 2>/dev/null
+}
+old_lock_suite() {
+    local pid='' h='' since='' pg=''
+    holder_file="$out_dir/.CLOMP_${host}_${id}.driver"
+    exec {lock_fd}<"$base.env" || die_usage "cannot open $base.env to lock suite $id"
+    # The note may be anyone's (a shared directory): only its words in plain characters are used.
+    [ ! -f "$holder_file" ] || [ -L "$holder_file" ] || read -r pid h since pg <"$holder_file"
+    [[ $pid =~ ^[0-9]{1,9}$ ]] || pid=''
+    [[ $pg =~ ^[0-9]{1,9}$ ]] || pg=''
+    h=${h//[^A-Za-z0-9._-]/?} since=${since//[^0-9A-Z:-]/?}
+    if ! flock -n "$lock_fd"; then
+        if [ -n "$pid" ] && [ "$h" = "$(uname -n)" ] && ! kill -0 "$pid" 2>/dev/null && [ -n "$pg" ] && [ "$pg" != - ]; then
+            die_usage "suite $id: its driver (pid $pid on $h) is gone, but its run (process group $pg) still runs; wait for it to end or stop it (kill -- -$pg), then resume"
+        fi
+        [ -n "$pid" ] || die_usage "suite $id is in use by another run_clomp.sh (which did not note its pid); one driver at a time"
+        die_usage "suite $id is in use by run_clomp.sh (pid $pid on $h since $since); one driver at a time"
+    fi
+    # The lock is free, yet a run the dead driver started may have let go of it.
+    if [ -n "$pg" ] && [ "$pg" != - ] && [ "$h" = "$(uname -n)" ] && old_run_group_alive "$pg"; then
+        die_usage "suite $id: a run of its previous driver (pid $pid, process group $pg) still runs; wait for it to end or stop it (kill -- -$pg), then resume"
+    fi
+    rm -f -- "$holder_file"   # the lock is ours: so is the note's name (whatever was planted there goes)
+    holder_line - | put_file "$holder_file" 2>/dev/null || true   # who holds it: for the message above only
+    holding=1
+    trap release_suite EXIT
+}
+old_drop_incomplete_done_runs() {
+    local run keep=() dropped=() recorded
+    recorded=$(table_rows "$base.runs.csv" '{ print col("run") }')
+    while read -r run; do
+        [ -n "$run" ] || continue
+        [[ $run =~ ^[0-9]{1,9}$ ]] || die_usage "--resume: $base.done holds a line that is not a run number: refused"
+        if grep -qx "$run" <<<"$recorded"; then keep+=("$run"); else dropped+=("$run"); fi
+    done <"$base.done"
+    [ ${#dropped[@]} -gt 0 ] || return 0
+    echo "run_clomp.sh: --resume: run(s) ${dropped[*]} marked done but with incomplete files: running them again" >&2
+    if ! { [ ${#keep[@]} -eq 0 ] || printf '%s\n' "${keep[@]}"; } | put_file "$base.done"; then
+        die_usage "--resume: cannot rewrite $base.done"
+    fi
+}
 old_undo_record() {
     local j word run size suffix
     j=$(journal_path)
@@ -80,6 +128,8 @@ die_usage() {
     exit 2
 }
 put_file() { "$writer" replace "$1"; }
+here=$top
+table_rows() { [ ! -e "$1" ] || awk -F, -f "$here/results/csv_columns.awk" -f <(printf '%s\n' "$2") "$1"; }  # suite/common.sh's
 # shellcheck source=../suite/run_guard.sh
 . "$top/suite/run_guard.sh"
 
@@ -217,6 +267,92 @@ for bad in '1K .env' '9 .lnk'; do
         "2:run_clomp.sh: --resume: cannot put $base${bad#* } back as it was before run 3:26:20:1" \
         "a journal line '$bad' is refused (exit 2, one line), nothing changed, the journal kept"
 done
+
+# ---- the runs marked done without their record -----------------------------------------------
+dones=($'1\n2\n3\n' $'1\n2\n3\n4\n' $'1\n\n4\n5\n3\n' $' 2 \n\t4\n' $'1\nx\n4\n' $'1\n4' '' $'12345678901\n' $'3\n2\n1\n10\n')
+tables=($'run,set,status\n1,key,OK\n2,key,OK\n3,"a,b",OK\n' $'set,run\n"x ""y""",1\nkey,10\n' $'run\n' absent)
+differ=() cells=0
+for d in "${!dones[@]}"; do
+    for t in "${!tables[@]}"; do
+        for side in old new; do
+            out_dir=$root/done.$side base=$out_dir/CLOMP_n_1
+            rm -rf "$out_dir"
+            mkdir "$out_dir"
+            printf '%s' "${dones[d]}" >"$base.done"
+            [ "${tables[t]}" = absent ] || printf '%s' "${tables[t]}" >"$base.runs.csv"
+            if [ "$side" = old ]; then msg=$( (old_drop_incomplete_done_runs) 2>&1); else msg=$( (drop_incomplete_done_runs) 2>&1); fi
+            printf '%s\n' "$? ${msg//done.$side/DIR}" >"$root/$side.result"
+            cat "$base.done" >>"$root/$side.result"
+        done
+        cells=$((cells + 1))
+        cmp -s "$root/old.result" "$root/new.result" || differ+=("done $d, table $t: $(tr '\n' '|' <"$root/old.result") vs $(tr '\n' '|' <"$root/new.result")")
+    done
+done
+is "${#differ[@]}" 0 "drop_incomplete_done_runs (clomp-write drop-unrecorded) gives the shell's message, status and .done for each of $cells .done and .runs.csv files"
+for d in ${differ[@]+"${differ[@]}"}; do diag "$d"; done
+
+# ---- the lock ------------------------------------------------------------------------------
+if command -v flock >/dev/null 2>&1; then
+    setsid sleep 300 </dev/null >/dev/null 2>&1 &
+    live_group=$!
+    bg_pids+=("$live_group")
+    sleep 0 &
+    gone_pid=$!
+    wait "$gone_pid"
+    me=$(uname -n)
+    notes=(
+        ''
+        "$$ $me 2026-11-29T10:00:00Z -"
+        "$$ $me 2026-11-29T10:00:00Z $live_group"
+        "$gone_pid $me 2026-11-29T10:00:00Z $live_group"
+        "$gone_pid $me 2026-11-29T10:00:00Z $gone_pid"
+        "$gone_pid other.node 2026-11-29T10:00:00Z $live_group"
+        "$gone_pid $me since-lower $live_group extra"
+        $'12 h\e[2Jst\x01 2026<b>x -\n'
+        'x1 y z 1234567890'
+        '   7    node    now   '
+        "link"
+    )
+    differ=() seen=''
+    for k in "${!notes[@]}"; do
+        for held in free held; do
+            for side in old new; do
+                out_dir=$root/lock.$side host=h id=1 base=$out_dir/CLOMP_h_1
+                rm -rf "$out_dir"
+                mkdir "$out_dir"
+                : >"$base.env"
+                if [ "${notes[k]}" = link ]; then
+                    printf '%s\n' "$gone_pid $me T $live_group" >"$out_dir/target"
+                    ln -s "$out_dir/target" "$out_dir/.CLOMP_h_1.driver"
+                elif [ -n "${notes[k]}" ]; then
+                    printf '%s\n' "${notes[k]}" >"$out_dir/.CLOMP_h_1.driver"
+                fi
+                holder=''
+                if [ "$held" = held ]; then
+                    (exec {fd}<"$base.env" && flock -n "$fd" && exec sleep 30) &
+                    holder=$!
+                    sleep 0.3
+                fi
+                if [ "$side" = old ]; then msg=$( (old_lock_suite && flock -n "$base.env" true || echo locked) 2>&1); else
+                    msg=$( (lock_suite && flock -n "$base.env" true || echo locked) 2>&1)
+                fi
+                status=$?
+                [ -z "$holder" ] || { kill "$holder"; wait "$holder"; } 2>/dev/null
+                printf '%s\n' "$status ${msg//lock.$side/DIR}" "$(sed 's/ [0-9TZ:-]* -$/ SINCE -/' "$out_dir/.CLOMP_h_1.driver" 2>/dev/null)" >"$root/$side.result"
+            done
+            seen+=$(head -n 1 "$root/old.result")$'\n'
+            cmp -s "$root/old.result" "$root/new.result" || differ+=("note $k, lock $held: $(tr '\n' '|' <"$root/old.result") vs $(tr '\n' '|' <"$root/new.result")")
+        done
+    done
+    is "${#differ[@]}" 0 "lock_suite (clomp-write lock) refuses or locks as the shell did, with its message and status, for each of $((${#notes[@]} * 2)) notes and locks"
+    for d in ${differ[@]+"${differ[@]}"}; do diag "$d"; done
+    is "$(for w in 'locked' 'in use by run_clomp.sh (pid' 'did not note its pid' 'is gone, but its run' 'a run of its previous driver'; do
+        grep -cF -- "$w" <<<"$seen" | sed 's/^[1-9][0-9]*$/some/'; done | tr '\n' ' ')" "some some some some some " \
+        "and the grid meets each answer: locked, in use, in use without a pid, its driver gone, its run still running"
+else
+    skip "lock_suite locks as the shell did" "no flock(1) to run the shell's version"
+    skip "and the grid meets each answer" "no flock(1)"
+fi
 
 # ---- the run's process group and the watchdog -----------------------------------------------
 group() {  # group NAME: a run of two processes in its own group; its PGID in $pg

@@ -20,8 +20,8 @@
  *       manifest read back by its JSON, whatever its layout (write/manifest_reader.h:
  *       exit 1 absent, 3 not a JSON document).
  *
- *   clomp-write watch, end-group, journal, undo, reason, write-failed: the
- *       suite driver's guards over its runs (write/run_guard.h).
+ *   clomp-write lock, watch, end-group, journal, undo, drop-unrecorded, reason,
+ *       write-failed: the suite driver's guards over its runs (write/run_guard.h).
  *
  * Exit 0 written; 1 refused or a write failed (one line on stderr:
  * "clomp-write: FILE: WHY", with the system's words, e.g. "No space left on
@@ -177,10 +177,14 @@ int main(int argc, char **argv)
         return run_group_watch(argc - 2, argv + 2);
     if (argc >= 2 && strcmp(argv[1], "end-group") == 0)
         return run_group_end(argc - 2, argv + 2);
+    if (argc >= 2 && strcmp(argv[1], "lock") == 0)
+        return suite_lock(argc - 2, argv + 2);
     if (argc >= 2 && strcmp(argv[1], "journal") == 0)
         return record_journal_write(argc - 2, argv + 2);
     if (argc >= 2 && strcmp(argv[1], "undo") == 0)
         return record_journal_undo(argc - 2, argv + 2);
+    if (argc >= 2 && strcmp(argv[1], "drop-unrecorded") == 0)
+        return done_drop_unrecorded(argc - 2, argv + 2);
     if (argc >= 2 && strcmp(argv[1], "reason") == 0)
         return run_reason_failure(argc - 2, argv + 2);
     if (argc >= 2 && strcmp(argv[1], "write-failed") == 0)
@@ -189,7 +193,7 @@ int main(int argc, char **argv)
                     "       never through a link: write/clomp_write.c)\n"
                     "       clomp-write get FILE PATH | entries FILE PATH [KEY] | head FILE   (the suite manifest\n"
                     "       read by its JSON: write/manifest_reader.h)\n"
-                    "       clomp-write watch|end-group|journal|undo|reason|write-failed ...   (the suite's guards over\n"
-                    "       its runs: write/run_guard.h)\n");
+                    "       clomp-write lock|watch|end-group|journal|undo|drop-unrecorded|reason|write-failed ...\n"
+                    "       (the suite's guards over its runs: write/run_guard.h)\n");
     return 2;
 }

@@ -58,25 +58,6 @@ static int whole_line(FILE *f, char **line, size_t *cap)
     return 1;
 }
 
-/* LINE split as the shell's `read -r FIRST REST` splits it: FIRST the first word, REST the
- * rest with the blanks around it dropped. */
-static void split_first(char *line, char **first, char **rest)
-{
-    while (*line == ' ' || *line == '\t')
-        line++;
-    *first = line;
-    while (*line != '\0' && *line != ' ' && *line != '\t')
-        line++;
-    if (*line != '\0')
-        *line++ = '\0';
-    while (*line == ' ' || *line == '\t')
-        line++;
-    *rest = line;
-    char *end = line + strlen(line);
-    while (end > line && (end[-1] == ' ' || end[-1] == '\t'))
-        *--end = '\0';
-}
-
 static int all_of(const char *s, const char *set) { return *s != '\0' && strspn(s, set) == strlen(s); }
 
 /* Whether RUN is a whole line of FILE (an absent file has none). */
@@ -123,7 +104,7 @@ int record_journal_undo(int argc, char **argv)
     if (stat(journal, &st) != 0)
         return 0;
     FILE *j = fopen(journal, "r");
-    char *line = NULL, *word, *run, *size, *suffix;
+    char *line = NULL;
     size_t cap = 0;
     if (j == NULL || !whole_line(j, &line, &cap)) {
         if (j != NULL)
@@ -132,22 +113,24 @@ int record_journal_undo(int argc, char **argv)
         printf("%s is not a record journal; remove it if no run is being recorded\n", journal);
         return 3;
     }
-    split_first(line, &word, &run);
+    char *at = line, *word = shell_word(&at, 0), *run = shell_word(&at, 1);
     if (strcmp(word, "run") != 0 || !all_of(run, "0123456789") || strlen(run) > 9) {
         fclose(j);
         free(line);
         printf("%s is not a record journal; remove it if no run is being recorded\n", journal);
         return 3;
     }
-    char run_number[16], done[8192], path[8192];
+    char run_number[16], done[8192];
     snprintf(run_number, sizeof run_number, "%s", run);
     snprintf(done, sizeof done, "%s.done", base);
     int status = 0;
     if (!has_line(done, run_number)) {
         while (status == 0 && whole_line(j, &line, &cap)) {
-            split_first(line, &size, &suffix);
+            at = line;
+            char *size = shell_word(&at, 0), *suffix = shell_word(&at, 1);
             if (!all_of(suffix, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_."))
                 continue;
+            char path[8192];
             snprintf(path, sizeof path, "%s%s", base, suffix);
             if (strcmp(size, "-") == 0) {
                 unlink(path);

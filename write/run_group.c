@@ -38,8 +38,7 @@ static int parse_pid(const char *s, pid_t *out)
 
 static int alive(pid_t pid) { return kill(pid, 0) == 0; }
 
-/* Whether any process of the run still exists: its group, or the process itself. */
-static int group_alive(pid_t pg) { return kill(-pg, 0) == 0 || alive(pg); }
+int run_group_alive(pid_t pg) { return kill(-pg, 0) == 0 || alive(pg); }
 
 static void send(pid_t pg, int sig)
 {
@@ -58,7 +57,7 @@ static void end_group(pid_t pg)
 {
     send(pg, SIGTERM);
     for (int n = 0; n < 40; n++) {
-        if (!group_alive(pg))
+        if (!run_group_alive(pg))
             return;
         pause_for(250000000L);
     }
@@ -99,7 +98,7 @@ int run_group_watch(int argc, char **argv)
     signal(SIGHUP, SIG_DFL);
     struct timespec start, now;
     clock_gettime(CLOCK_MONOTONIC, &start);
-    while (group_alive(pg)) {
+    while (run_group_alive(pg)) {
         if (!alive(driver) || !alive(worker)) {
             end_group(pg);
             return 0;
