@@ -3,86 +3,42 @@
 # and failures"): one driver at a time per suite ID (flock on <base>.env),
 # the runs' process groups ended when the driver dies or a run outlives its
 # --run-timeout (a watchdog), the reason a run FAILED recorded when it ends,
-# and the runs whose files are incomplete found again on --resume.
-# Sourced by run_clomp.sh.
-#   reads: base, id, out_dir, host (the suite), orig_args and resume_id
-#          (run_clomp.sh's), the run loop's variables (record_run, stop_unrecorded), and
-#          stop_flag (stop_asked, relay_stop)
-#   sets:  lock_fd, holder_file, holding (lock_suite); watchdog (start_watchdog)
-#   uses:  is_construct_set (suite/plan.sh), record_tables (suite/results.sh),
-#          table_rows, put_file, add_to_file, printable (suite/common.sh), note_suite_status (suite/manifest.sh)
-# Declared here; run_clomp.sh assigns them before any function below runs:
+# and the runs whose files are incomplete found again on --resume; what is
+# not launching or signals is build/clomp-write's (write/run_guard.h).
+# Sourced by run_clomp.sh; sets lock_fd, holder_file, holding (lock_suite), watchdog (start_watchdog).
+# Read here; run_clomp.sh assigns them before any function below runs:
 declare -g writer base id out_dir host resume_id stop_flag run set_name status rc reason seconds policy tmp full summary run_csv total_runs
 declare -ga orig_args cmd
 
-# Who holds a suite: "PID HOST SINCE PGID" (PGID: the run in progress, or -),
-# beside the suite's files but hidden, so no bundle picks it up.
-holder_line() {  # holder_line PGID
-    printf '%s %s %s %s\n' "$$" "$(uname -n)" "$(date -u +%Y-%m-%dT%H:%M:%SZ)" "$1"
-}
-
-# run_group_alive PGID: whether any process of that run still exists.
-run_group_alive() {
-    kill -0 -- "-$1" 2>/dev/null || kill -0 "$1" 2>/dev/null
-}
+# Who holds a suite: "PID HOST SINCE PGID" (PGID: the run in progress, or -), beside the
+# suite's files but hidden, so no bundle picks it up; for lock_suite's message and a later
+# --resume's check (note_run_group). It goes on exit (release_suite; the lock goes with the descriptor).
+holder_line() { printf '%s %s %s %s\n' "$$" "$(uname -n)" "$(date -u +%Y-%m-%dT%H:%M:%SZ)" "$1"; }  # holder_line PGID
+note_run_group() { holder_line "$1" | put_file "$holder_file" 2>/dev/null || true; }  # note_run_group PGID
+release_suite() { [ -z "${holding:-}" ] || rm -f -- "$holder_file"; }
 
 # lock_suite: holds an exclusive flock on <base>.env for as long as this
 # driver (and the runs it starts, which inherit the descriptor) lives. A
 # second driver on the same suite ID exits 2 naming the holder; so does a
-# --resume while a run of a driver that died still runs.
+# --resume while a run of a driver that died still runs (write/suite_lock.c).
 lock_suite() {
-    local pid='' h='' since='' pg=''
+    local why
     holder_file="$out_dir/.CLOMP_${host}_${id}.driver"
     exec {lock_fd}<"$base.env" || die_usage "cannot open $base.env to lock suite $id"
-    # The note may be anyone's (a shared directory): only its words in plain characters are used.
-    [ ! -f "$holder_file" ] || [ -L "$holder_file" ] || read -r pid h since pg <"$holder_file"
-    [[ $pid =~ ^[0-9]{1,9}$ ]] || pid=''
-    [[ $pg =~ ^[0-9]{1,9}$ ]] || pg=''
-    h=${h//[^A-Za-z0-9._-]/?} since=${since//[^0-9A-Z:-]/?}
-    if ! flock -n "$lock_fd"; then
-        if [ -n "$pid" ] && [ "$h" = "$(uname -n)" ] && ! kill -0 "$pid" 2>/dev/null && [ -n "$pg" ] && [ "$pg" != - ]; then
-            die_usage "suite $id: its driver (pid $pid on $h) is gone, but its run (process group $pg) still runs; wait for it to end or stop it (kill -- -$pg), then resume"
-        fi
-        [ -n "$pid" ] || die_usage "suite $id is in use by another run_clomp.sh (which did not note its pid); one driver at a time"
-        die_usage "suite $id is in use by run_clomp.sh (pid $pid on $h since $since); one driver at a time"
-    fi
-    # The lock is free, yet a run the dead driver started may have let go of it.
-    if [ -n "$pg" ] && [ "$pg" != - ] && [ "$h" = "$(uname -n)" ] && run_group_alive "$pg"; then
-        die_usage "suite $id: a run of its previous driver (pid $pid, process group $pg) still runs; wait for it to end or stop it (kill -- -$pg), then resume"
-    fi
+    why=$("$writer" lock "$lock_fd" "$holder_file" "$id") || die_usage "$why"
     rm -f -- "$holder_file"   # the lock is ours: so is the note's name (whatever was planted there goes)
     holder_line - | put_file "$holder_file" 2>/dev/null || true   # who holds it: for the message above only
     holding=1
     trap release_suite EXIT
 }
 
-# release_suite: on exit, the holder's note goes (the lock goes with the descriptor).
-release_suite() {
-    [ -z "${holding:-}" ] || rm -f -- "$holder_file"
-}
-
-# note_run_group PGID: the run in progress, for a later --resume to check.
-note_run_group() {
-    holder_line "$1" | put_file "$holder_file" 2>/dev/null || true
-}
-
-# end_run_group PGID: TERM, then KILL after 10 s (a launcher's wrappers included).
-end_run_group() {
-    local n
-    kill -TERM -- "-$1" 2>/dev/null || kill -TERM "$1" 2>/dev/null
-    for ((n = 0; n < 40; n++)); do
-        run_group_alive "$1" || return 0
-        sleep 0.25
-    done
-    kill -KILL -- "-$1" 2>/dev/null || kill -KILL "$1" 2>/dev/null
-}
+# end_run_group PGID: TERM, then KILL after 10 s (a launcher's wrappers included: write/run_group.c).
+end_run_group() { "$writer" end-group "$1"; }
 
 # stop_asked: a signal came to the supervisor (its flag, $stop_flag, is there), or the
 # supervisor is gone (a SIGKILL: the watchdog ended the run in progress). In the worker
 # (run_clomp.sh, "running"), $$ is the supervisor.
-stop_asked() {
-    [ -e "$stop_flag" ] || ! kill -0 "$$" 2>/dev/null
-}
+stop_asked() { [ -e "$stop_flag" ] || ! kill -0 "$$" 2>/dev/null; }
 
 # relay_stop: the supervisor's trap. The flag first, then the run in progress (the worker
 # notes its group, then checks the flag: one of the two sees the other).
@@ -105,30 +61,12 @@ exec_run() {
     exec "$@"
 }
 
-# start_watchdog PGID LIMIT MARKER: in the background, ends the run's
-# process group when this driver is gone, the supervisor or its worker
-# (run_clomp.sh), even by SIGKILL, or when LIMIT seconds have passed (0:
-# never), writing LIMIT to MARKER in that case.
+# start_watchdog PGID LIMIT MARKER: in the background, ends the run's process group when this
+# driver is gone, the supervisor or its worker, even by SIGKILL, or when LIMIT seconds have passed
+# (0: never), writing LIMIT to MARKER then (write/run_group.c). Not with the lock: after the
+# driver is gone only its run may hold the suite.
 start_watchdog() {
-    local pg=$1 limit=$2 marker=$3 driver=$$ worker=$BASHPID
-    (
-        trap - INT TERM HUP
-        # Not the lock: after the driver is gone only its run may hold the suite.
-        [ -z "${lock_fd:-}" ] || exec {lock_fd}>&-
-        deadline=$((SECONDS + limit))
-        while run_group_alive "$pg"; do
-            if ! kill -0 "$driver" 2>/dev/null || ! kill -0 "$worker" 2>/dev/null; then
-                end_run_group "$pg"
-                exit 0
-            fi
-            if [ "$limit" -gt 0 ] && [ "$SECONDS" -ge "$deadline" ]; then
-                echo "$limit" >"$marker"
-                end_run_group "$pg"
-                exit 0
-            fi
-            sleep 1
-        done
-    ) </dev/null >/dev/null 2>&1 &
+    "$writer" watch "$1" "$2" "$3" "$$" "$BASHPID" {lock_fd}>&- </dev/null >/dev/null 2>&1 &
     watchdog=$!
 }
 
@@ -144,43 +82,16 @@ stop_watchdog() {
 # launcher's start-up, a loaded node); none (0) without an estimate (?: no python3).
 RUN_TIMEOUT_FACTOR=10 RUN_TIMEOUT_FLOOR=300
 default_run_timeout() {
-    [[ $1 =~ ^[0-9]+$ ]] || { echo 0; return 0; }
-    local t=$(($1 * RUN_TIMEOUT_FACTOR))
-    [ "$t" -ge "$RUN_TIMEOUT_FLOOR" ] || t=$RUN_TIMEOUT_FLOOR
+    local t=0
+    [[ ! $1 =~ ^[0-9]+$ ]] || t=$(($1 * RUN_TIMEOUT_FACTOR > RUN_TIMEOUT_FLOOR ? $1 * RUN_TIMEOUT_FACTOR : RUN_TIMEOUT_FLOOR))
     echo "$t"
 }
 
-# failure_reason RC STDERR MARKER: one line, why a run FAILED, from what the
-# driver saw when it ended: its timeout, else the run's last line on stderr
-# (clomp's one-line error), else its exit status or signal. Control
-# characters are dropped: the line goes to terminals and HTML.
-failure_reason() {
-    local rc=$1 line
-    if [ -s "$3" ]; then
-        echo "no result after $(cat "$3") s: ended by --run-timeout $(cat "$3")"
-        return
-    fi
-    line=$(grep -v '^[[:space:]]*$' "$2" 2>/dev/null | tail -n 1 | tr -d '\000-\037\177' | cut -c1-300)
-    if [ -n "$line" ]; then
-        printf '%s\n' "$line"
-    elif [ "$rc" -gt 128 ]; then
-        echo "killed by signal $(kill -l "$((rc - 128))" 2>/dev/null || echo $((rc - 128)))"
-    else
-        echo "exit status $rc, nothing on stderr"
-    fi
-}
-
-# write_failed ERRORS: the one-line reason a write failed, from the tools'
-# messages (ERRORS).
-write_failed() {
-    local why
-    if grep -q 'No space left on device' <<<"$1"; then
-        why='No space left on device'
-    else
-        why=$(grep -v '^[[:space:]]*$' <<<"$1" | tail -n 1 | tr -d '\000-\037\177' | cut -c1-200)
-    fi
-    printf '%s\n' "${why:-write error}"
-}
+# failure_reason RC STDERR MARKER: one line, why a run FAILED, from what the driver saw when it
+# ended: its timeout, else the run's last line on stderr (clomp's one-line error), else its exit
+# status or signal; write_failed ERRORS: why a write failed, from the tools' messages (write/run_reason.c).
+failure_reason() { "$writer" reason "$1" "$2" "$3"; }
+write_failed() { printf '%s\n' "$1" | "$writer" write-failed; }
 
 # mark_done RUN: the run's number appended to <base>.done through a new
 # copy (its mode kept), synced, renamed over it, and the directory synced
@@ -190,75 +101,35 @@ mark_done() {
     runs=$(cat -- "$base.done") && printf '%s\n' ${runs:+"$runs"} "$1" | put_file "$base.done"
 }
 
-# The record's undo journal (hidden beside the files, never bundled): before
-# record_run appends a run's record it writes, synced and renamed into place,
-# the run's number and the size of each file it appends to ("-": none yet),
-# as "SIZE SUFFIX" lines (SUFFIX: the file's name after <base>); the journal
-# goes once the run is marked done. A write that fails, or a driver killed
-# (or a node that lost power) in between, leaves the files as the journal
-# says they were: undo_record puts them back. No file is read for its text.
+# The record's undo journal, hidden beside the files and never bundled (write/record_journal.c):
+# the run's number and the size of each file record_run appends to, written before it appends;
+# gone once the run is marked done. undo_record puts a cut record's files back (sizes, never
+# text), or exits 2 (--resume stops: nothing is run on a half record).
 journal_path() { printf '%s/.%s.recording\n' "$out_dir" "${base##*/}"; }
-
-write_journal() {  # write_journal RUN SUFFIX...
-    local j f
-    j=$(journal_path)
-    {
-        echo "run $1"
-        shift
-        for f; do echo "$(stat -c %s -- "$base$f" 2>/dev/null || echo -) $f"; done
-    } | put_file "$j"
-}
-
-# undo_record: the files of a run whose record was cut (not marked done)
-# back to their sizes before it; then the journal goes. Exits 2 when a file
-# cannot be put back (--resume stops: nothing is run on a half record).
+write_journal() { "$writer" journal "$base" "$@" | put_file "$(journal_path)"; }  # write_journal RUN SUFFIX...
 undo_record() {
-    local j word run size suffix
-    j=$(journal_path)
-    [ -e "$j" ] || return 0
-    { read -r word run && [ "$word" = run ] && [[ $run =~ ^[0-9]{1,9}$ ]]; } <"$j" ||
-        die_usage "--resume: $j is not a record journal; remove it if no run is being recorded"
-    if ! grep -qx "$run" "$base.done"; then
-        while read -r size suffix; do
-            [[ $suffix =~ ^[A-Za-z0-9_.]+$ ]] || continue
-            if [ "$size" = - ]; then rm -f -- "$base$suffix"
-            else truncate -s "$size" -- "$base$suffix" || die_usage "--resume: cannot put $base$suffix back as it was before run $run"
-            fi
-        done < <(tail -n +2 "$j")
-    fi
-    rm -f -- "$j"
+    local why
+    why=$("$writer" undo "$base" "$(journal_path)") || die_usage "--resume: $why"
 }
 
-# drop_incomplete_done_runs: --resume: a run marked done that has no line in
-# <base>.runs.csv (the driver's record of it, read by its run column) was cut
-# short by a driver from before the journal (on a full disk): it is no
-# longer done, and runs again. Its rows in the tables go with it
-# (drop_unfinished_runs, suite/common.sh); a .full section such a driver left
-# stays, before the new one (.full is never read back).
+# drop_incomplete_done_runs: --resume: a run marked done that has no line in <base>.runs.csv (by
+# its run column) is no longer done, and runs again (write/done_runs.c); its rows in the tables go
+# with it (drop_unfinished_runs, suite/common.sh); a .full section of it stays (never read back).
 drop_incomplete_done_runs() {
-    local run keep=() dropped=() recorded
-    recorded=$(table_rows "$base.runs.csv" '{ print col("run") }')
-    while read -r run; do
-        [ -n "$run" ] || continue
-        [[ $run =~ ^[0-9]{1,9}$ ]] || die_usage "--resume: $base.done holds a line that is not a run number: refused"
-        if grep -qx "$run" <<<"$recorded"; then keep+=("$run"); else dropped+=("$run"); fi
-    done <"$base.done"
-    [ ${#dropped[@]} -gt 0 ] || return 0
-    echo "run_clomp.sh: --resume: run(s) ${dropped[*]} marked done but with incomplete files: running them again" >&2
-    if ! { [ ${#keep[@]} -eq 0 ] || printf '%s\n' "${keep[@]}"; } | put_file "$base.done"; then
+    local kept rc=0
+    kept=$(table_rows "$base.runs.csv" '{ print col("run") }' | "$writer" drop-unrecorded "$base.done") || rc=$?
+    [ "$rc" != 3 ] || die_usage "--resume: $base.done holds a line that is not a run number: refused"
+    [ "$rc" = 1 ] || return 0
+    if ! { [ -z "$kept" ] || printf '%s\n' "$kept"; } | put_file "$base.done"; then
         die_usage "--resume: cannot rewrite $base.done"
     fi
 }
 
-# record_run: the run that just ended, recorded: its undo journal
-# (write_journal), its failure's reason (in .env), output (.full: stdout, then
-# stderr), then its tables (record_tables: <base>.runs.csv, its CSV rows, the
-# .summary tables rendered from the records), every write checked, each file synced;
-# then the done mark (mark_done), and the journal goes. A write that fails (a
-# full disk) takes the files back to their sizes before the run
-# (undo_record), leaves the reason in $tmp.why and returns 1. Reads the run
-# loop's variables (run, set_name, status, rc, reason, seconds, policy, cmd,
-# tmp, full, summary, run_csv, total_runs: declared at the top).
+# record_run: the run that just ended (the run loop's variables), recorded: its undo journal,
+# its failure's reason (in .env), output (.full: stdout, then stderr), then its tables
+# (record_tables), every write checked, each file synced; then the done mark, and the journal
+# goes. A write that fails (a full disk) takes the files back to their sizes before the run
+# (undo_record), leaves the reason in $tmp.why and returns 1.
 record_run() {
     local f werr table suffixes
     # A construct run's CSV is its construct table: rows in <base>.constructs.csv.
@@ -287,11 +158,9 @@ record_run() {
     fi
 }
 
-# first_failure: how many runs FAILED, and why the first did, from the
-# driver's records: <base>.runs.csv (by column name) and the runs' reasons in
-# the manifest (its JSON read by clomp-write get: .env is a log, never read
-# back). Nothing when no run failed, else one line:
-#   F of N runs FAILED; first: run K (SET, exit status RC): REASON
+# first_failure: nothing when no run FAILED, else "F of N runs FAILED; first: run K (SET, exit
+# status RC): REASON", from <base>.runs.csv (by column name) and the run's reason in the manifest
+# (read by its JSON: .env is a log, never read back).
 first_failure() {
     local failed run set_name rc reason
     failed=$(table_rows "$base.runs.csv" 'col("status") == "FAILED" { print col("run") "\t" col("set") "\t" col("exit_code") }' | sort -n)
@@ -311,8 +180,7 @@ resume_command() {
     printf '%s\n' "$again"
 }
 
-# mark_incomplete: a signal stopped the suite: noted in .env, the resume
-# command said, exit 130.
+# mark_incomplete: a signal stopped the suite: noted in .env, the resume command said, exit 130.
 mark_incomplete() {
     local again
     again=$(resume_command)

@@ -24,6 +24,9 @@
  *   clomp-write claim DIR HOST, refuse-links DIR STEM: a new suite's ID, and --resume's
  *       check that a suite's files are its own regular files (write/suite_names.h).
  *
+ *   clomp-write lock, watch, end-group, journal, undo, drop-unrecorded, reason,
+ *       write-failed: the suite driver's guards over its runs (write/run_guard.h).
+ *
  * Exit 0 written; 1 refused or a write failed (one line on stderr:
  * "clomp-write: FILE: WHY", with the system's words, e.g. "No space left on
  * device"; a temporary file is removed and FILE left as it was); 2 usage. */
@@ -46,6 +49,7 @@
 #include "plan.h"
 #include "preflight.h"
 #include "slurm_facts.h"
+#include "run_guard.h"
 
 static int fail(const char *file, const char *why)
 {
@@ -199,6 +203,22 @@ int main(int argc, char **argv)
         return eta_main(argc - 2, argv + 2);
     if (argc >= 2 && strcmp(argv[1], "sets") == 0)
         return suite_sets_main(argc - 2, argv + 2);
+    if (argc >= 2 && strcmp(argv[1], "watch") == 0)
+        return run_group_watch(argc - 2, argv + 2);
+    if (argc >= 2 && strcmp(argv[1], "end-group") == 0)
+        return run_group_end(argc - 2, argv + 2);
+    if (argc >= 2 && strcmp(argv[1], "lock") == 0)
+        return suite_lock(argc - 2, argv + 2);
+    if (argc >= 2 && strcmp(argv[1], "journal") == 0)
+        return record_journal_write(argc - 2, argv + 2);
+    if (argc >= 2 && strcmp(argv[1], "undo") == 0)
+        return record_journal_undo(argc - 2, argv + 2);
+    if (argc >= 2 && strcmp(argv[1], "drop-unrecorded") == 0)
+        return done_drop_unrecorded(argc - 2, argv + 2);
+    if (argc >= 2 && strcmp(argv[1], "reason") == 0)
+        return run_reason_failure(argc - 2, argv + 2);
+    if (argc >= 2 && strcmp(argv[1], "write-failed") == 0)
+        return run_reason_write(argc - 2, argv + 2);
     fprintf(stderr, "usage: clomp-write replace|append FILE   (standard input written as FILE or appended to it;\n"
                     "       never through a link: write/clomp_write.c)\n"
                     "       clomp-write get FILE PATH | entries FILE PATH [KEY] | head FILE   (the suite manifest\n"
@@ -211,6 +231,8 @@ int main(int argc, char **argv)
                     "       clomp-write slurm ...   (the Slurm job's facts: write/slurm_facts.c)\n"
                     "       clomp-write preflight ...   (the preflight warnings: write/preflight.c)\n"
                     "       clomp-write eta ...   (the suite's remaining time: write/eta.c)\n"
-                    "       clomp-write sets ...   (the construct and offload runs: write/suite_sets.c)\n");
+                    "       clomp-write sets ...   (the construct and offload runs: write/suite_sets.c)\n"
+                    "       clomp-write lock|watch|end-group|journal|undo|drop-unrecorded|reason|write-failed ...\n"
+                    "       (the suite's guards over its runs: write/run_guard.h)\n");
     return 2;
 }
