@@ -1,7 +1,9 @@
 # shellcheck shell=bash
 # Helpers of the shell driver, run_clomp.sh, and its suite/ files (run_clomp.sh sources this
 # file). Messages name run_clomp.sh: it is the command users type.
-# The sourcing script sets `here`, the top of the source tree.
+# The sourcing script sets `here`, the top of the source tree (sourced alone, for team_shape by
+# make run and bench/node_check.sh: this file's tree).
+: "${here:=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)}"
 
 die_usage() {
     printf 'run_clomp.sh: %s\n' "$1" >&2
@@ -43,25 +45,11 @@ topology_note() {
     echo "${from:-${cores_given:+--cores $cores_given given; }${exe:-clomp} cannot say (not built yet?): the CPUs nproc counts}"
 }
 
-# team_shape THREADS ZONES PARTS -> "numParts zonesPerPart": parts follow the
-# team. CLOMP 1.2's PARTS where THREADS divides it; else the multiple of
-# THREADS nearest PARTS (at least THREADS: every thread a part) whose
-# zonesPerPart keeps the total within 5% of ZONES: every thread the same work.
+# team_shape THREADS ZONES PARTS -> "numParts zonesPerPart": parts follow the team, by
+# clomp-write plan shape (the rule and its warning: write/plan.c's team_shape).
 team_shape() {
-    local t=$1 z=$2 target=$3 best='' best_err='' k parts zpp err
-    for ((k = (target + t / 2) / t; k >= 1; k--)); do
-        parts=$((k * t))
-        zpp=$(((z + parts / 2) / parts))
-        [ "$zpp" -ge 1 ] || zpp=1
-        err=$(((parts * zpp - z) * 1000 / z))
-        err=${err#-}
-        if [ -z "$best" ] || [ "$err" -lt "$best_err" ]; then best="$parts $zpp" best_err=$err; fi
-        [ "$err" -gt 50 ] || break
-    done
-    [ "$best" ] || best="$t $(((z + t / 2) / t))"
-    [ -z "$best_err" ] || [ "$best_err" -le 50 ] ||
-        echo "run_clomp.sh: warning: $t threads: no shape within 5% of $z zones (off by $((best_err / 10)).$((best_err % 10))%)" >&2
-    printf '%s\n' "$best"
+    [ -n "${writer-}" ] || find_writer
+    "$writer" plan shape "$@"
 }
 
 # The host name as it goes into file names: its first label, in safe characters.
