@@ -128,24 +128,10 @@ table_rows() { [ ! -e "$1" ] || awk -F, -f "$here/results/csv_columns.awk" -f <(
 # --resume: rows of runs that are not in .done (a run a driver from before
 # the record journal, suite/run_guard.sh, left half recorded, or one
 # drop_incomplete_done_runs took back) leave the tables, by their run column,
-# so that the resumed run has its rows once; so does its JSON record.
-# Each table is rewritten with its own mode (put_file); one that cannot be
-# rewritten stops the resume (exit 2).
-drop_unfinished_runs() {  # uses $base
-    local f rows
-    for f in "$base"_*.summary "$base.csv" "$base.constructs.csv" "$base.target_constructs.csv" "$base.oversubscribed.csv" "$base.runs.csv"; do
-        [ -e "$f" ] || continue
-        # shellcheck disable=SC2016  # awk's own $0
-        if ! rows=$(awk -F, -f <(echo 'FILENAME == ARGV[1] { done[$0] = 1; next } FNR == 1 { print }') -f "$here/results/csv_columns.awk" \
-            -f <(echo 'col("run") in done') "$base.done" "$f") || ! printf '%s\n' "$rows" | put_file "$f"; then
-            die_usage "--resume: cannot rewrite $f"
-        fi
-    done
-    for f in "$base"_*.run*.json; do   # a run's JSON record <base>_<set>.run<N>.json and its profile .run<N>.cali.json
-        [[ $f =~ \.run([0-9]+)(\.cali)?\.json$ ]] || continue
-        grep -qx "${BASH_REMATCH[1]}" "$base.done" || rm -f "$f"
-    done
-}
+# so that the resumed run has its rows once; so does its JSON record. Each table
+# keeps its mode; one that cannot be rewritten stops the resume, exit 2
+# (clomp-write drop-unfinished: write/resume_drop.c).
+drop_unfinished_runs() { "$writer" drop-unfinished "$base" || exit 2; }
 
 # refuse_links DIR NAME: --resume only reads and writes regular files: a suite whose files are links or
 # anything but regular files and directories is refused (exit 2) before any is opened (clomp-write

@@ -45,6 +45,7 @@
 #include "plan.h"
 #include "preflight.h"
 #include "slurm_facts.h"
+#include "resume_drop.h"
 
 static int fail(const char *file, const char *why)
 {
@@ -196,6 +197,8 @@ int main(int argc, char **argv)
         return preflight_main(argc - 2, argv + 2);
     if (argc >= 2 && strcmp(argv[1], "eta") == 0)
         return eta_main(argc - 2, argv + 2);
+    if (argc >= 2 && strcmp(argv[1], "drop-unfinished") == 0)
+        return resume_drop_main(argc - 2, argv + 2);
     fprintf(stderr, "usage: clomp-write replace|append FILE   (standard input written as FILE or appended to it;\n"
                     "       never through a link: write/clomp_write.c)\n"
                     "       clomp-write get FILE PATH | entries FILE PATH [KEY] | head FILE   (the suite manifest\n"
@@ -207,6 +210,7 @@ int main(int argc, char **argv)
                     "       clomp-write plan ...   (the suite's key runs and sweeps: write/plan.c)\n"
                     "       clomp-write slurm ...   (the Slurm job's facts: write/slurm_facts.c)\n"
                     "       clomp-write preflight ...   (the preflight warnings: write/preflight.c)\n"
-                    "       clomp-write eta ...   (the suite's remaining time: write/eta.c)\n");
+                    "       clomp-write eta ...   (the suite's remaining time: write/eta.c)\n"
+                    "       clomp-write drop-unfinished DIR/BASE   (--resume: write/resume_drop.c)\n");
     return 2;
 }
