@@ -111,8 +111,7 @@ if [ "$quick" = 1 ]; then
     [ "$max_zone_scale_set" = 1 ] || max_zone_scale=100
 fi
 
-[ -z "$cores_given" ] || is_count "$cores_given" || die_usage "--cores: '$cores_given' is not a whole number > 0"
-for pair in "MAX_THREADS:${max_threads:-1}" "TIME_SCALE:$time_scale" "--max-zone-scale:$max_zone_scale" \
+for pair in "--cores:${cores_given:-1}" "MAX_THREADS:${max_threads:-1}" "TIME_SCALE:$time_scale" "--max-zone-scale:$max_zone_scale" \
     "--zone-scale-factor:$zone_scale_factor" "--target-parts:$target_parts" "--target-zones:$target_zones"; do
     is_count "${pair#*:}" || die_usage "${pair%%:*}: '${pair#*:}' is not a whole number > 0"
 done
