@@ -200,8 +200,8 @@ fi   # (an expansion error in a listing abandons the block above: a dry run must
     echo "run_clomp.sh: warning: no estimate ($estimate_why): runs have no default --run-timeout; a hung run waits until stopped (give --run-timeout SECONDS)" >&2
 
 # ---- output files --------------------------------------------------------------------
-make_out_dir "$out_dir"   # suite/common.sh
 find_writer   # suite/common.sh: every file below is written through it, never through a link
+make_out_dir "$out_dir"   # suite/common.sh
 
 if [ -n "$resume_id" ]; then
     id=$resume_id

@@ -59,15 +59,9 @@ file_host_name() {
     printf '%s\n' "${host%%.*}"
 }
 
-# make_out_dir DIR: the output directory (--out), made if need be; when it
-# cannot be, one line with the system's reason and exit 2.
-make_out_dir() {
-    local why
-    [ ! -e "$1" ] || [ -d "$1" ] || die_usage "--out: $1 is not a directory"
-    why=$(mkdir -p -- "$1" 2>&1) && return 0
-    why=${why##*$'\n'}
-    die_usage "--out: cannot create $1: ${why##*: }"
-}
+# make_out_dir DIR: the output directory (--out), made if need be; when it cannot be, one line
+# with the system's reason and exit 2 (clomp-write out-dir: write/suite_names.c).
+make_out_dir() { "$writer" out-dir "$1" || exit 2; }
 
 # claim_new_id DIR HOST: sets id and base to the lowest ID of which no file at all exists in DIR,
 # claimed against other suites and comparisons; exits 2 when none is free or DIR refuses the file

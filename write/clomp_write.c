@@ -187,6 +187,8 @@ int main(int argc, char **argv)
         return suite_claim(argv[2], argv[3]);
     if (argc == 4 && strcmp(argv[1], "refuse-links") == 0)
         return suite_refuse_links(argv[2], argv[3]);
+    if (argc == 3 && strcmp(argv[1], "out-dir") == 0)
+        return suite_out_dir(argv[2]);
     if (argc >= 2 && strcmp(argv[1], "launcher") == 0)
         return launcher_main(argc - 2, argv + 2);
     if (argc >= 2 && strcmp(argv[1], "plan") == 0)
@@ -205,7 +207,8 @@ int main(int argc, char **argv)
                     "       read by its JSON: write/manifest_reader.h)\n"
                     "       clomp-write manifest FILE | manifest --plan   (the suite manifest written from the\n"
                     "       driver's facts on standard input: write/manifest_writer.c)\n"
-                    "       clomp-write claim DIR HOST | refuse-links DIR STEM   (a suite's names: write/suite_names.h)\n"
+                    "       clomp-write claim DIR HOST | refuse-links DIR STEM | out-dir DIR   (a suite's names:\n"
+                    "       write/suite_names.h)\n"
                     "       clomp-write launcher ...   (the --mpi launcher's ranks and layouts: write/launcher.c)\n"
                     "       clomp-write plan ...   (the suite's key runs and sweeps: write/plan.c)\n"
                     "       clomp-write slurm ...   (the Slurm job's facts: write/slurm_facts.c)\n"
