@@ -111,8 +111,7 @@ if [ "$quick" = 1 ]; then
     [ "$max_zone_scale_set" = 1 ] || max_zone_scale=100
 fi
 
-[ -z "$cores_given" ] || is_count "$cores_given" || die_usage "--cores: '$cores_given' is not a whole number > 0"
-for pair in "MAX_THREADS:${max_threads:-1}" "TIME_SCALE:$time_scale" "--max-zone-scale:$max_zone_scale" \
+for pair in "--cores:${cores_given:-1}" "MAX_THREADS:${max_threads:-1}" "TIME_SCALE:$time_scale" "--max-zone-scale:$max_zone_scale" \
     "--zone-scale-factor:$zone_scale_factor" "--target-parts:$target_parts" "--target-zones:$target_zones"; do
     is_count "${pair#*:}" || die_usage "${pair%%:*}: '${pair#*:}' is not a whole number > 0"
 done
@@ -201,8 +200,8 @@ fi   # (an expansion error in a listing abandons the block above: a dry run must
     echo "run_clomp.sh: warning: no estimate ($estimate_why): runs have no default --run-timeout; a hung run waits until stopped (give --run-timeout SECONDS)" >&2
 
 # ---- output files --------------------------------------------------------------------
-make_out_dir "$out_dir"   # suite/common.sh
 find_writer   # suite/common.sh: every file below is written through it, never through a link
+make_out_dir "$out_dir"   # suite/common.sh
 
 if [ -n "$resume_id" ]; then
     id=$resume_id
@@ -277,16 +276,13 @@ child='' watchdog=''
 # processes are stopped with it; KILL follows if TERM is not enough. Whatever
 # way the driver exits, its run goes with it (a watchdog sees to it even
 # after a SIGKILL: suite/run_guard.sh).
-stop_child() {
-    [ -n "$child" ] || return 0
-    end_run_group "$child"
-}
+stop_child() { [ -z "$child" ] || end_run_group "$child"; }
 suite_ctl=$(mktemp -d) || stop_unrecorded "the suite's first run" "mktemp -d failed (TMPDIR full or not writable)"
 stop_flag=$suite_ctl/stop
 
 run_suite() {
-have_setsid=0
-command -v setsid >/dev/null 2>&1 && have_setsid=1
+own_group=()   # setsid, where there is one
+command -v setsid >/dev/null 2>&1 && own_group=(setsid)
 
 for ((i = 0; ; i++)); do
     run=$((i + 1))
@@ -329,11 +325,7 @@ for ((i = 0; ; i++)); do
     [ -n "$run_limit" ] || run_limit=$(default_run_timeout "${estimate_of[${plan[i]}]-?}")
     run_start=$(date +%s.%N)
     # stdout and stderr apart: the last line on stderr is a failed run's reason.
-    if [ "$have_setsid" = 1 ]; then
-        exec_run setsid "${cmd[@]}" >"$tmp" 2>"$tmp.err" </dev/null &   # suite/run_guard.sh
-    else
-        exec_run "${cmd[@]}" >"$tmp" 2>"$tmp.err" </dev/null &
-    fi
+    exec_run ${own_group[@]+"${own_group[@]}"} "${cmd[@]}" >"$tmp" 2>"$tmp.err" </dev/null &   # suite/run_guard.sh
     child=$!
     note_run_group "$child"
     start_watchdog "$child" "$run_limit" "$tmp.timeout"
@@ -376,13 +368,9 @@ for ((i = 0; ; i++)); do
             if [ -z "$speedup" ] || awk -v s="$speedup" 'BEGIN { exit !(s < 1) }'; then
                 rm -f "$tmp" "$run_csv"
                 note_suite_status "stopped: target input Static OMP speedup '${speedup:-none}' < 1" stopped
-                cat >&2 <<EOF
-run_clomp.sh: stopping (--stop-on-slowdown): the target input's Static OMP speedup is ${speedup:-unknown}.
-A 6400-zone loop should speed up. Check the environment before spending node time:
-  bind threads (OMP_PROC_BIND=close OMP_PLACES=cores), use an active wait policy
-  (OMP_WAIT_POLICY=active, or --env gnu / --env llvm), make sure the node is idle,
-  and that MAX_THREADS does not exceed the cores.
-EOF
+                # The advice is its own file (suite/slowdown.txt), like the help text.
+                advice=$(<"$here/suite/slowdown.txt")
+                printf '%s\n' "${advice//@SPEEDUP@/${speedup:-unknown}}" >&2
                 exit 4
             fi
         fi

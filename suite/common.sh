@@ -1,7 +1,9 @@
 # shellcheck shell=bash
 # Helpers of the shell driver, run_clomp.sh, and its suite/ files (run_clomp.sh sources this
 # file). Messages name run_clomp.sh: it is the command users type.
-# The sourcing script sets `here`, the top of the source tree.
+# The sourcing script sets `here`, the top of the source tree (sourced alone, for team_shape by
+# make run and bench/node_check.sh: this file's tree).
+: "${here:=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)}"
 
 die_usage() {
     printf 'run_clomp.sh: %s\n' "$1" >&2
@@ -43,25 +45,11 @@ topology_note() {
     echo "${from:-${cores_given:+--cores $cores_given given; }${exe:-clomp} cannot say (not built yet?): the CPUs nproc counts}"
 }
 
-# team_shape THREADS ZONES PARTS -> "numParts zonesPerPart": parts follow the
-# team. CLOMP 1.2's PARTS where THREADS divides it; else the multiple of
-# THREADS nearest PARTS (at least THREADS: every thread a part) whose
-# zonesPerPart keeps the total within 5% of ZONES: every thread the same work.
+# team_shape THREADS ZONES PARTS -> "numParts zonesPerPart": parts follow the team, by
+# clomp-write plan shape (the rule and its warning: write/plan.c's team_shape).
 team_shape() {
-    local t=$1 z=$2 target=$3 best='' best_err='' k parts zpp err
-    for ((k = (target + t / 2) / t; k >= 1; k--)); do
-        parts=$((k * t))
-        zpp=$(((z + parts / 2) / parts))
-        [ "$zpp" -ge 1 ] || zpp=1
-        err=$(((parts * zpp - z) * 1000 / z))
-        err=${err#-}
-        if [ -z "$best" ] || [ "$err" -lt "$best_err" ]; then best="$parts $zpp" best_err=$err; fi
-        [ "$err" -gt 50 ] || break
-    done
-    [ "$best" ] || best="$t $(((z + t / 2) / t))"
-    [ -z "$best_err" ] || [ "$best_err" -le 50 ] ||
-        echo "run_clomp.sh: warning: $t threads: no shape within 5% of $z zones (off by $((best_err / 10)).$((best_err % 10))%)" >&2
-    printf '%s\n' "$best"
+    [ -n "${writer-}" ] || find_writer
+    "$writer" plan shape "$@"
 }
 
 # The host name as it goes into file names: its first label, in safe characters.
@@ -71,15 +59,9 @@ file_host_name() {
     printf '%s\n' "${host%%.*}"
 }
 
-# make_out_dir DIR: the output directory (--out), made if need be; when it
-# cannot be, one line with the system's reason and exit 2.
-make_out_dir() {
-    local why
-    [ ! -e "$1" ] || [ -d "$1" ] || die_usage "--out: $1 is not a directory"
-    why=$(mkdir -p -- "$1" 2>&1) && return 0
-    why=${why##*$'\n'}
-    die_usage "--out: cannot create $1: ${why##*: }"
-}
+# make_out_dir DIR: the output directory (--out), made if need be; when it cannot be, one line
+# with the system's reason and exit 2 (clomp-write out-dir: write/suite_names.c).
+make_out_dir() { "$writer" out-dir "$1" || exit 2; }
 
 # claim_new_id DIR HOST: sets id and base to the lowest ID of which no file at all exists in DIR,
 # claimed against other suites and comparisons; exits 2 when none is free or DIR refuses the file
@@ -140,24 +122,10 @@ table_rows() { [ ! -e "$1" ] || awk -F, -f "$here/results/csv_columns.awk" -f <(
 # --resume: rows of runs that are not in .done (a run a driver from before
 # the record journal, suite/run_guard.sh, left half recorded, or one
 # drop_incomplete_done_runs took back) leave the tables, by their run column,
-# so that the resumed run has its rows once; so does its JSON record.
-# Each table is rewritten with its own mode (put_file); one that cannot be
-# rewritten stops the resume (exit 2).
-drop_unfinished_runs() {  # uses $base
-    local f rows
-    for f in "$base"_*.summary "$base.csv" "$base.constructs.csv" "$base.target_constructs.csv" "$base.oversubscribed.csv" "$base.runs.csv"; do
-        [ -e "$f" ] || continue
-        # shellcheck disable=SC2016  # awk's own $0
-        if ! rows=$(awk -F, -f <(echo 'FILENAME == ARGV[1] { done[$0] = 1; next } FNR == 1 { print }') -f "$here/results/csv_columns.awk" \
-            -f <(echo 'col("run") in done') "$base.done" "$f") || ! printf '%s\n' "$rows" | put_file "$f"; then
-            die_usage "--resume: cannot rewrite $f"
-        fi
-    done
-    for f in "$base"_*.run*.json; do   # a run's JSON record <base>_<set>.run<N>.json and its profile .run<N>.cali.json
-        [[ $f =~ \.run([0-9]+)(\.cali)?\.json$ ]] || continue
-        grep -qx "${BASH_REMATCH[1]}" "$base.done" || rm -f "$f"
-    done
-}
+# so that the resumed run has its rows once; so does its JSON record. Each table
+# keeps its mode; one that cannot be rewritten stops the resume, exit 2
+# (clomp-write drop-unfinished: write/resume_drop.c).
+drop_unfinished_runs() { "$writer" drop-unfinished "$base" || exit 2; }
 
 # refuse_links DIR NAME: --resume only reads and writes regular files: a suite whose files are links or
 # anything but regular files and directories is refused (exit 2) before any is opened (clomp-write

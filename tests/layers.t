@@ -341,7 +341,7 @@ check(unplaced, "every report/ file belongs to a writer, the dispatcher or the s
 check(crossing, "no writer in report/ includes another writer's header; figures and build_info include no writer")
 
 # --------------------------------------------------- (e) the file sizes
-LIMIT, LIMITS = 400, {"run_clomp.sh": 433}   # the suite's driver reads top to bottom: at most 433
+LIMIT, LIMITS = 400, {"run_clomp.sh": 421}   # the suite's driver reads top to bottom: at most 421
 
 def is_shell(f):
     if f.endswith(".sh"):
@@ -363,7 +363,7 @@ for f in product:
         lines = text.read().count(b"\n")
     if lines > LIMITS.get(f, LIMIT):
         long_files.append(f"{f}: {lines} lines (at most {LIMITS.get(f, LIMIT)})")
-check(long_files, f"no product file is over 400 lines, run_clomp.sh over 433 ({checked} C, header and shell files)")
+check(long_files, f"no product file is over 400 lines, run_clomp.sh over 421 ({checked} C, header and shell files)")
 
 for status, description, details in results:
     print(f"{status}\t{description}\t{details}")

@@ -124,6 +124,22 @@ is "$fails" 0 "clomp-write plan gives the plan and the warnings the driver's she
 [ "$warned" -gt 10 ] && [ "$warned" -lt "$cases" ]
 ok $? "the grid holds plans with shape warnings or the packed layouts' notice ($warned) and plans without"
 
+# clomp-write plan shape (the driver's team_shape since): one shape, the warning alike, on a grid.
+fails=0 cases=0 warned=0
+for t in 1 2 3 5 7 13 16 33 64 65 100 127 300 1000; do
+    for zt in "6400 64" "100 16" "3 4" "50 1000" "1000000 7" "5 2"; do
+        read -r z p <<<"$zt"
+        team_shape "$t" "$z" "$p" >"$root/want" 2>"$root/want.err"
+        "$writer" plan shape "$t" "$z" "$p" >"$root/got" 2>"$root/got.err"
+        cases=$((cases + 1))
+        [ ! -s "$root/want.err" ] || warned=$((warned + 1))
+        cmp -s "$root/want" "$root/got" && cmp -s "$root/want.err" "$root/got.err" || fails=$((fails + 1))
+    done
+done
+is "$fails" 0 "clomp-write plan shape gives the shape and the warning the shell's team_shape gave in all $cases cases ($warned warned)"
+"$writer" plan shape 4 0 64 >/dev/null 2>&1
+is "$?" 2 "plan shape: a count that is not a whole number > 0 is a usage error, exit 2"
+
 "$writer" plan 4 64 6400 1 100 3 0 1 0 '' '' >/dev/null 2>"$root/err"
 is "$?" 2 "a zone scale factor below 2 is a usage error, exit 2 (the driver refuses it first)"
 "$writer" plan 4 64 0 10 100 3 0 1 0 '' '' >/dev/null 2>&1

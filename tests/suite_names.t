@@ -133,4 +133,32 @@ done
 is "${last[c]}" "${last[shell]}" "claim when the 1,000 IDs are taken, DIR is missing, DIR is a file: ${last[c]}"
 like "${last[c]}" "^run_clomp.sh: no free suite ID \(1..1000\) in DIR \(exit 2\); " "and the first of them says there is no free ID"
 
+# out-dir DIR (the driver's --out, made if need be): the shell's make_out_dir, kept here as it was,
+# is the oracle: the same line, status and directories on a grid of paths.
+make_out_dir() {
+    local why
+    [ ! -e "$1" ] || [ -d "$1" ] || die_usage "--out: $1 is not a directory"
+    why=$(mkdir -p -- "$1" 2>&1) && return 0
+    why=${why##*$'\n'}
+    die_usage "--out: cannot create $1: ${why##*: }"
+}
+declare -A got=()
+fails=0 cases=0
+for who in shell c; do
+    mkdir -p "$root/out-$who/there" && : >"$root/out-$who/file" && ln -s there "$root/out-$who/link" &&
+        ln -s nowhere "$root/out-$who/dangling"
+done
+for path in there there/ new a/b/c a//b/ file file/out file/a/b link link/new dangling dangling/x ./rel/x \
+    there/../up "$(printf 'x%.0s' {1..300})"; do
+    for who in shell c; do
+        if [ "$who" = shell ]; then out=$(cd "$root/out-$who" && make_out_dir "$path" 2>&1); else
+            out=$(cd "$root/out-$who" && "$writer" out-dir "$path" 2>&1); fi
+        got[$who]="$out (exit $?)"
+    done
+    cases=$((cases + 1))
+    [ "${got[c]}" = "${got[shell]}" ] || { fails=$((fails + 1)); diag "$path: ${got[c]} / ${got[shell]}"; }
+done
+is "$fails" 0 "out-dir says and exits as the driver's make_out_dir did on all $cases paths"
+is "$(state "$root/out-c")" "$(state "$root/out-shell")" "and leaves the same directories"
+
 done_testing

@@ -50,6 +50,7 @@
 #include "preflight.h"
 #include "slurm_facts.h"
 #include "run_guard.h"
+#include "resume_drop.h"
 
 static int fail(const char *file, const char *why)
 {
@@ -191,6 +192,8 @@ int main(int argc, char **argv)
         return suite_claim(argv[2], argv[3]);
     if (argc == 4 && strcmp(argv[1], "refuse-links") == 0)
         return suite_refuse_links(argv[2], argv[3]);
+    if (argc == 3 && strcmp(argv[1], "out-dir") == 0)
+        return suite_out_dir(argv[2]);
     if (argc >= 2 && strcmp(argv[1], "launcher") == 0)
         return launcher_main(argc - 2, argv + 2);
     if (argc >= 2 && strcmp(argv[1], "plan") == 0)
@@ -219,13 +222,16 @@ int main(int argc, char **argv)
         return run_reason_failure(argc - 2, argv + 2);
     if (argc >= 2 && strcmp(argv[1], "write-failed") == 0)
         return run_reason_write(argc - 2, argv + 2);
+    if (argc >= 2 && strcmp(argv[1], "drop-unfinished") == 0)
+        return resume_drop_main(argc - 2, argv + 2);
     fprintf(stderr, "usage: clomp-write replace|append FILE   (standard input written as FILE or appended to it;\n"
                     "       never through a link: write/clomp_write.c)\n"
                     "       clomp-write get FILE PATH | entries FILE PATH [KEY] | head FILE   (the suite manifest\n"
                     "       read by its JSON: write/manifest_reader.h)\n"
                     "       clomp-write manifest FILE | manifest --plan   (the suite manifest written from the\n"
                     "       driver's facts on standard input: write/manifest_writer.c)\n"
-                    "       clomp-write claim DIR HOST | refuse-links DIR STEM   (a suite's names: write/suite_names.h)\n"
+                    "       clomp-write claim DIR HOST | refuse-links DIR STEM | out-dir DIR   (a suite's names:\n"
+                    "       write/suite_names.h)\n"
                     "       clomp-write launcher ...   (the --mpi launcher's ranks and layouts: write/launcher.c)\n"
                     "       clomp-write plan ...   (the suite's key runs and sweeps: write/plan.c)\n"
                     "       clomp-write slurm ...   (the Slurm job's facts: write/slurm_facts.c)\n"
@@ -233,6 +239,8 @@ int main(int argc, char **argv)
                     "       clomp-write eta ...   (the suite's remaining time: write/eta.c)\n"
                     "       clomp-write sets ...   (the construct and offload runs: write/suite_sets.c)\n"
                     "       clomp-write lock|watch|end-group|journal|undo|drop-unrecorded|reason|write-failed ...\n"
-                    "       (the suite's guards over its runs: write/run_guard.h)\n");
+                    "       (the suite's guards over its runs: write/run_guard.h)\n"
+
+                    "       clomp-write drop-unfinished DIR/BASE   (--resume: write/resume_drop.c)\n");
     return 2;
 }

@@ -25,7 +25,7 @@ struct settings {
  * parts follow the team. CLOMP 1.2's PARTS where THREADS divides it; else the
  * multiple of THREADS nearest PARTS (at least THREADS: every thread a part)
  * whose zonesPerPart keeps the total within 5% of ZONES: every thread the same
- * work. The driver's team_shape (suite/common.sh), warning alike. */
+ * work. Also the driver's team_shape (clomp-write plan shape: suite/common.sh), warning alike. */
 static void team_shape(long long t, long long z, long long target, char *out, size_t size)
 {
     long long best_parts = 0, best_zpp = 0, best_err = -1;
@@ -174,9 +174,25 @@ static int count(const char *s, long long *value)
     return *end ? -1 : 0;
 }
 
+/* clomp-write plan shape THREADS ZONES PARTS: the team's shape, one line (make run, bench/ and the
+ * driver's runs after the sweeps ask it). */
+static int shape_main(int argc, char **argv)
+{
+    long long t, z, parts;
+    char shape[64];
+    if (argc != 3 || count(argv[0], &t) || count(argv[1], &z) || count(argv[2], &parts)) {
+        fprintf(stderr, "usage: clomp-write plan shape THREADS ZONES PARTS   (whole numbers > 0)\n");
+        return 2;
+    }
+    team_shape(t, z, parts, shape, sizeof shape);
+    return printf("%s\n", shape) < 0 || fflush(stdout) != 0 ? 3 : 0;
+}
+
 int plan_main(int argc, char **argv)
 {
     struct settings s = {0};
+    if (argc >= 1 && strcmp(argv[0], "shape") == 0)
+        return shape_main(argc - 1, argv + 1);
     if (argc != 11 || count(argv[0], &s.max_threads) || count(argv[1], &s.target_parts) ||
         count(argv[2], &s.target_zones) || count(argv[3], &s.zone_scale_factor) || s.zone_scale_factor < 2 ||
         count(argv[4], &s.max_zone_scale) || count(argv[5], &s.replicates)) {

@@ -145,3 +145,37 @@ int suite_refuse_links(const char *dir, const char *stem)
     free_names(&all);
     return refused ? 2 : 0;
 }
+
+int suite_out_dir(const char *dir)
+{
+    struct stat st;
+    if (stat(dir, &st) == 0) {
+        if (S_ISDIR(st.st_mode))
+            return 0;
+        fprintf(stderr, "run_clomp.sh: --out: %s is not a directory\n", dir);
+        return 2;
+    }
+    /* mkdir -p: every component in turn; one that is a directory already is passed over */
+    char path[PATH_MAX];
+    int err = snprintf(path, sizeof path, "%s", dir) >= (int)sizeof path ? ENAMETOOLONG : 0;
+    for (char *p = path + 1; err == 0; p++) {
+        if (*p != '/' && *p != '\0')
+            continue;
+        char end = *p;
+        *p = '\0';
+        if (mkdir(path, 0777) != 0) {
+            err = errno;
+            if (stat(path, &st) == 0 && S_ISDIR(st.st_mode))
+                err = 0;
+            else if (err == EEXIST && stat(path, &st) == 0)   /* a file where a directory must go (a link */
+                err = ENOTDIR;                                  /* to nothing: "File exists", as mkdir -p says) */
+        }
+        *p = end;
+        if (end == '\0')
+            break;
+    }
+    if (err == 0)
+        return 0;
+    fprintf(stderr, "run_clomp.sh: --out: cannot create %s: %s\n", dir, strerror(err));
+    return 2;
+}
