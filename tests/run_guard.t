@@ -17,13 +17,10 @@
 # shellcheck source-path=SCRIPTDIR source=lib/tap.sh
 . "$(dirname "$0")/lib/tap.sh"
 
-top=$(cd "$(dirname "$0")/.." && pwd)
-writer=${CLOMP_WRITE:-$top/build/clomp-write}
-[ -x "$writer" ] || make -C "$top" -s --no-print-directory clomp-write >&2 || { echo "Bail out! make clomp-write failed"; exit 255; }
-[ -x "$writer" ] || writer=$top/build/clomp-write
-root=$(mktemp -d) || { echo "Bail out! mktemp failed"; exit 255; }
+# shellcheck source-path=SCRIPTDIR source=lib/writer.sh
+. "$(dirname "$0")/lib/writer.sh"
 bg_pids=()
-# shellcheck disable=SC2317  # run by the EXIT trap
+# shellcheck disable=SC2317  # run by the EXIT trap: lib/writer.sh's, and the processes started here
 cleanup() {
     local p
     exec 2>/dev/null   # no job notices for what is killed here
