@@ -1,0 +1,131 @@
+#!/usr/bin/env bash
+# A bundle's machine description (results/machine.sh: clomp-write machine, write/machine.c) against
+# the oracle it replaces: results/machine.sh as it was in shell, kept below word for word, run on
+# the same machine into a second directory. The files must be the same byte for byte (the free
+# memory masked in meminfo and numactl -H: it moves between the two), on this node, with no EXE, with an EXE
+# that fails, with OMP_NUM_THREADS set (nproc obeys it: the description must not), on fewer CPUs
+# (taskset), and with a PATH whose lscpu fails, whose numactl is killed and which has lstopo
+# without lstopo-no-graphics, or none of them. A DIR that exists is refused by both (exit 1).
+
+# shellcheck source-path=SCRIPTDIR source=lib/tap.sh
+. "$(dirname "$0")/lib/tap.sh"
+
+top=$(cd "$(dirname "$0")/.." && pwd)
+writer=${CLOMP_WRITE:-$top/build/clomp-write}
+[ -x "$writer" ] || make -C "$top" -s --no-print-directory clomp-write >&2 || { echo "Bail out! make clomp-write failed"; exit 255; }
+[ -x "$writer" ] || writer=$top/build/clomp-write
+root=$(mktemp -d) || { echo "Bail out! mktemp failed"; exit 255; }
+# shellcheck disable=SC2317  # run by the EXIT trap
+cleanup() { rm -rf "$root"; }
+trap cleanup EXIT
+
+# ---- the oracle: results/machine.sh before it moved into C --------------------------------------
+cat >"$root/oracle.sh" <<'ORACLE'
+#!/usr/bin/env bash
+# machine.sh DIR [EXE]: the machine description that goes into a submission
+# bundle, one file per source, written into DIR (created; must not exist):
+# CPUs and cores, NUMA layout, topology, kernel, frequency governors, and the
+# binary's build facts. Taken when the suite starts, so that a bundle made
+# later still describes the node the numbers came from.
+set -u
+dir=${1:?usage: machine.sh DIR [EXE]}
+exe=${2-}
+mkdir "$dir" || exit 1
+
+# capture FILE CMD...: CMD's output in DIR/FILE, or why there is none.
+capture() {
+    local file=$1
+    shift
+    if command -v "$1" >/dev/null 2>&1; then
+        "$@" >"$dir/$file" 2>&1 || echo "($* exited $?)" >>"$dir/$file"
+    else
+        echo "not available: $1 is not installed" >"$dir/$file"
+    fi
+}
+
+capture lscpu.txt lscpu
+# One line per CPU: the validator counts cores (unique core, socket pairs) from it.
+capture lscpu-cores.csv lscpu -p=CPU,CORE,SOCKET,NODE
+capture numactl-H.txt numactl -H
+lstopo=lstopo
+! command -v lstopo-no-graphics >/dev/null 2>&1 || lstopo='lstopo-no-graphics'
+capture lstopo.txt "$lstopo" --of console
+{
+    echo "uname -a: $(uname -a)"
+    echo "/proc/version: $(cat /proc/version 2>/dev/null || echo 'not available')"
+    echo "/proc/cmdline: $(cat /proc/cmdline 2>/dev/null || echo 'not available')"
+    echo "cpus allowed: $(sed -n 's/^Cpus_allowed_list:[[:space:]]*//p' /proc/self/status 2>/dev/null)"
+    echo "nproc: $(env -u OMP_NUM_THREADS -u OMP_THREAD_LIMIT nproc 2>/dev/null)"
+} >"$dir/kernel.txt"
+{
+    found=0
+    for g in /sys/devices/system/cpu/cpu[0-9]*/cpufreq/scaling_governor; do
+        [ -r "$g" ] || continue
+        found=1
+        cpu=${g#/sys/devices/system/cpu/}
+        echo "${cpu%%/*}: $(cat "$g")"
+    done
+    [ "$found" = 1 ] || echo "not available (no cpufreq in /sys)"
+    echo "numa_balancing: $(cat /proc/sys/kernel/numa_balancing 2>/dev/null || echo 'not available')"
+    echo "transparent hugepages: $(cat /sys/kernel/mm/transparent_hugepage/enabled 2>/dev/null || echo 'not available')"
+} >"$dir/governor.txt"
+head -n 3 /proc/meminfo >"$dir/meminfo.txt" 2>/dev/null || echo "not available" >"$dir/meminfo.txt"
+if [ -n "$exe" ]; then
+    "$exe" --version >"$dir/build.txt" 2>&1 || echo "($exe --version exited $?)" >>"$dir/build.txt"
+fi
+exit 0
+ORACLE
+
+# same_description NAME PREFIX... -- ARGS...: the oracle and results/machine.sh, each run as
+# PREFIX... bash SCRIPT DIR ARGS..., write the same files (the memory figures masked) and exit alike.
+n=0
+same_description() {
+    local name=$1 old new rc_old rc_new f
+    local -a prefix=()
+    shift
+    while [ "$1" != -- ]; do prefix+=("$1"); shift; done
+    shift
+    n=$((n + 1)) old=$root/old$n new=$root/new$n
+    "${prefix[@]}" bash "$root/oracle.sh" "$old" "$@" 2>"$root/err_old$n"
+    rc_old=$?
+    "${prefix[@]}" env CLOMP_WRITE="$writer" bash "$top/results/machine.sh" "$new" "$@" 2>"$root/err_new$n"
+    rc_new=$?
+    for f in "$old"/meminfo.txt "$new"/meminfo.txt "$old"/numactl-H.txt "$new"/numactl-H.txt; do
+        [ ! -f "$f" ] || sed -i 's/[0-9][0-9]* kB$/N kB/; s/free: [0-9]* MB$/free: N MB/' "$f"
+    done
+    is "$rc_new" "$rc_old" "$name: the same exit status ($rc_old)"
+    ok "$(diff -r "$old" "$new" >"$root/diff$n" 2>&1; echo $?)" "$name: the same files$([ ! -s "$root/diff$n" ] || { echo; sed 's/^/# /' "$root/diff$n"; })"
+}
+
+exe=${CLOMP:-$top/clomp}
+[ -x "$exe" ] || exe=$top/build/clomp-write   # any program that answers --version
+same_description "this node, with EXE" -- "$exe"
+same_description "this node, no EXE" --
+same_description "OMP_NUM_THREADS and OMP_THREAD_LIMIT set" env OMP_NUM_THREADS=1 OMP_THREAD_LIMIT=1 -- "$exe"
+printf '#!/bin/sh\necho "version? no" >&2\nexit 5\n' >"$root/failing-exe"
+chmod +x "$root/failing-exe"
+same_description "an EXE that fails" -- "$root/failing-exe"
+if command -v taskset >/dev/null 2>&1; then
+    same_description "on CPU 0 only" taskset -c 0 -- "$exe"
+else
+    skip "taskset is not installed" 2
+fi
+
+# A PATH of the tools both need, and stand-ins: lscpu fails, numactl is killed, lstopo only.
+bin=$root/bin
+mkdir "$bin"
+for tool in bash env nproc uname sed cat head mkdir dirname sh; do
+    ln -s "$(command -v "$tool")" "$bin/$tool" || echo "Bail out! $tool is not installed"
+done
+same_description "a PATH with no lscpu, numactl nor lstopo" env PATH="$bin" -- "$exe"
+printf '#!/bin/sh\necho "lscpu: cannot read /sys"\necho "to stderr" >&2\nexit 3\n' >"$bin/lscpu"
+printf '#!/bin/sh\necho "node 0"\nkill -TERM $$\n' >"$bin/numactl"
+printf '#!/bin/sh\necho "lstopo $*"\n' >"$bin/lstopo"
+chmod +x "$bin/lscpu" "$bin/numactl" "$bin/lstopo"
+same_description "lscpu failing, numactl killed, lstopo without -no-graphics" env PATH="$bin" -- "$exe"
+is "$(cat "$root/new$n/numactl-H.txt")" $'node 0\n(numactl -H exited 143)' "(the stand-ins ran: numactl's signal is its status)"
+
+rc_old=$(bash "$root/oracle.sh" "$root/old$n" >/dev/null 2>&1; echo $?)
+rc_new=$(CLOMP_WRITE=$writer bash "$top/results/machine.sh" "$root/new$n" >/dev/null 2>&1; echo $?)
+is "$rc_new/$rc_old" "1/1" "a DIR that exists: both exit 1"
+done_testing
