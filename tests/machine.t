@@ -6,6 +6,9 @@
 # that fails, with OMP_NUM_THREADS set (nproc obeys it: the description must not), on fewer CPUs
 # (taskset), and with a PATH whose lscpu fails, whose numactl is killed and which has lstopo
 # without lstopo-no-graphics, or none of them. A DIR that exists is refused by both (exit 1).
+# Then .env's sections (suite/env_file.sh take_env_sections, whose build, cores, CPU, memory, NUMA
+# and state sections are clomp-write machine --sections and --state) against the function as it
+# was, kept below too: the same sections, in the same order, in the same cases.
 
 # shellcheck source-path=SCRIPTDIR source=lib/tap.sh
 . "$(dirname "$0")/lib/tap.sh"
@@ -114,7 +117,7 @@ fi
 # A PATH of the tools both need, and stand-ins: lscpu fails, numactl is killed, lstopo only.
 bin=$root/bin
 mkdir "$bin"
-for tool in bash env nproc uname sed cat head mkdir dirname sh; do
+for tool in bash env nproc uname sed cat head mkdir dirname sh grep sort tr diff cut; do
     ln -s "$(command -v "$tool")" "$bin/$tool" || echo "Bail out! $tool is not installed"
 done
 same_description "a PATH with no lscpu, numactl nor lstopo" env PATH="$bin" -- "$exe"
@@ -128,4 +131,63 @@ is "$(cat "$root/new$n/numactl-H.txt")" $'node 0\n(numactl -H exited 143)' "(the
 rc_old=$(bash "$root/oracle.sh" "$root/old$n" >/dev/null 2>&1; echo $?)
 rc_new=$(CLOMP_WRITE=$writer bash "$top/results/machine.sh" "$root/new$n" >/dev/null 2>&1; echo $?)
 is "$rc_new/$rc_old" "1/1" "a DIR that exists: both exit 1"
+
+# ---- .env's sections: take_env_sections before and after -----------------------------------------
+slurm_env_lines() { echo "slurm: none"; }
+offload_env_lines() { echo "offload: none"; }
+take_env_sections() {
+    local var vars
+    env_slurm_lines=$(slurm_env_lines) env_offload_line=$(offload_env_lines)   # suite/slurm.sh, suite/offload.sh
+    env_sections=("build facts ($exe --version)" "$("$exe" --version 2>&1 || echo "not available")")
+    env_sections+=("cores and domains ($exe --topology)" "$("$exe" --topology 2>&1 </dev/null || echo "not available")")
+    env_sections+=("CPU (lscpu)" "$(lscpu 2>/dev/null || echo "not available")")
+    env_sections+=("memory (/proc/meminfo)" "$(head -n 3 /proc/meminfo 2>/dev/null || echo "not available")")
+    if command -v numactl >/dev/null 2>&1; then
+        env_sections+=("NUMA layout" "$(numactl --hardware 2>&1)")
+    elif command -v lstopo-no-graphics >/dev/null 2>&1; then
+        env_sections+=("NUMA layout" "$(lstopo-no-graphics 2>&1)")
+    else
+        env_sections+=("NUMA layout" "not available (install numactl or hwloc)")
+    fi
+    vars=$(compgen -e | grep -E '^(OMP_|GOMP_|KMP_|XLSMPOPTS|BG_|OMPI_|SLURM_)' | sort)
+    env_sections+=("OpenMP and launcher environment" "$([ -n "$vars" ] || echo "none set"
+        while IFS= read -r var; do
+            [ -z "$var" ] || printf '%s=%q\n' "$var" "${!var}"
+        done <<<"$vars")")
+    env_sections+=("ulimit -a" "$(ulimit -a)")
+    env_sections+=("load average: $(cat /proc/loadavg 2>/dev/null || echo 'not available')" '')
+    env_sections+=("cpu frequency governor: $(cat /sys/devices/system/cpu/cpu0/cpufreq/scaling_governor 2>/dev/null || echo 'not available')" '')
+    env_sections+=("numa_balancing: $(cat /proc/sys/kernel/numa_balancing 2>/dev/null || echo 'not available')" '')
+    env_sections+=("transparent hugepages: $(cat /sys/kernel/mm/transparent_hugepage/enabled 2>/dev/null || echo 'not available')" '')
+    env_sections+=("preflight warnings" "$(if [ ${#preflight[@]} -eq 0 ]; then echo "none"; else printf 'WARNING: %s\n' "${preflight[@]}"; fi)")
+}
+sections_of() {  # sections_of: env_sections, one a line (NULs and newlines shown), the moving figures masked
+    take_env_sections
+    printf '%s\0' "${env_sections[@]}" | sed -z 's/[0-9]\+ kB/N kB/g; s/free: [0-9]\+ MB/free: N MB/g; s/^load average: .*/load average: L/;
+        s/load:\? [0-9.]\+/load L/g' | sed -z 's/\n/\\n/g' | tr '\0' '\n'
+}
+# shellcheck disable=SC2034  # read by take_env_sections
+preflight=("the node is busy" "two")
+same_sections() {  # same_sections NAME EXE: both functions, with this PATH and environment
+    exe=$2
+    eval "$oracle_take"
+    sections_of >"$root/sections_old"
+    # shellcheck source=../suite/env_file.sh
+    . "$top/suite/env_file.sh"
+    preflight=("the node is busy" "two")
+    sections_of >"$root/sections_new"
+    ok "$(diff "$root/sections_old" "$root/sections_new" >"$root/sections_diff"; echo $?)" \
+        "$1: .env's sections are the same$([ ! -s "$root/sections_diff" ] || { echo; cut -c1-200 "$root/sections_diff" | sed 's/^/# /'; })"
+}
+oracle_take=$(declare -f take_env_sections)
+same_sections "this node" "$exe"
+OMP_NUM_THREADS=3 GOMP_SPINCOUNT='1 2' same_sections "OpenMP variables set" "$exe"
+same_sections "an EXE that fails" "$root/failing-exe"
+PATH=$bin same_sections "a PATH whose lscpu fails and whose numactl is killed" "$exe"
+rm "$bin/numactl"
+printf '#!/bin/sh\necho "topology"\n' >"$bin/lstopo-no-graphics"
+chmod +x "$bin/lstopo-no-graphics"
+PATH=$bin same_sections "lstopo-no-graphics without numactl" "$exe"
+rm "$bin/lscpu" "$bin/lstopo-no-graphics"
+PATH=$bin same_sections "no lscpu, numactl nor lstopo" "$exe"
 done_testing

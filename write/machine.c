@@ -47,9 +47,10 @@ static int on_path(const char *name)
     return 0;
 }
 
-/* ARGV run with standard output to fd OUT and standard error to fd ERR (-1: /dev/null);
- * its exit status as the shell gives it ($?: 128 + a signal's number, 127 when it cannot start). */
-static int run(char *const argv[], int out, int err)
+/* ARGV run with standard output to fd OUT and standard error to fd ERR (-1: /dev/null), standard
+ * input from /dev/null with NO_INPUT; its exit status as the shell gives it ($?: 128 + a signal's
+ * number, 127 when it cannot start). */
+static int run_from(char *const argv[], int out, int err, int no_input)
 {
     int status;
     pid_t pid = fork();
@@ -58,6 +59,8 @@ static int run(char *const argv[], int out, int err)
     if (pid == 0) {
         if (err < 0)
             err = open("/dev/null", O_WRONLY);
+        if (no_input)
+            dup2(open("/dev/null", O_RDONLY), STDIN_FILENO);
         dup2(out, STDOUT_FILENO);
         dup2(err, STDERR_FILENO);
         execvp(argv[0], argv);
@@ -68,6 +71,11 @@ static int run(char *const argv[], int out, int err)
         if (errno != EINTR)
             return 127;
     return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
+static int run(char *const argv[], int out, int err)
+{
+    return run_from(argv, out, err, 0);
 }
 
 /* DIR/FILE opened for writing (truncated, or appended to); exits 1 when it cannot be. */
@@ -232,15 +240,79 @@ static void meminfo_txt(void)
     fclose(f);
 }
 
+enum { WITH_ERRORS = 1, NO_INPUT = 2 };
+
+/* .env's sections (suite/env_file.sh take_env_sections), each HEADING and text ended by a NUL,
+ * the text as the shell's $(...) gives it: ARGV's output (and its errors, with WITH_ERRORS; its
+ * input /dev/null with NO_INPUT), then FALLBACK when it fails (none: NULL). */
+static void section(const char *heading, char *const argv[], int how, const char *fallback)
+{
+    FILE *tmp = tmpfile();
+    int rc;
+    printf("%s%c", heading, 0);
+    if (tmp) {
+        rc = run_from(argv, fileno(tmp), how & WITH_ERRORS ? fileno(tmp) : -1, how & NO_INPUT);
+        if (rc != 0 && fallback)
+            fprintf(tmp, "%s\n", fallback);
+        fflush(tmp);
+        lseek(fileno(tmp), 0, SEEK_SET);
+        print_trimmed(stdout, fileno(tmp));
+        fclose(tmp);
+    }
+    printf("%c", 0);
+}
+
+/* A section that is its HEADING alone: LABEL and FILE's text (or "not available"). */
+static void state_section(const char *label, const char *file)
+{
+    print_file(stdout, label, file);
+    printf("%c%c", 0, 0);
+}
+
+/* --sections EXE: the build facts, cores and domains, CPU, memory and NUMA layout; --state: the
+ * load, cpu0's governor, NUMA balancing and transparent hugepages, each a heading with no text. */
+static int env_sections(int argc, char **argv)
+{
+    char *head[] = {"head", "-n", "3", "/proc/meminfo", NULL}, *lscpu[] = {"lscpu", NULL};
+    char *numactl[] = {"numactl", "--hardware", NULL}, *lstopo[] = {"lstopo-no-graphics", NULL};
+    char heading[PATH_MAX + 64];
+    if (strcmp(argv[0], "--state") == 0 && argc == 1) {
+        state_section("load average: ", "/proc/loadavg");
+        state_section("cpu frequency governor: ", "/sys/devices/system/cpu/cpu0/cpufreq/scaling_governor");
+        state_section("numa_balancing: ", "/proc/sys/kernel/numa_balancing");
+        state_section("transparent hugepages: ", "/sys/kernel/mm/transparent_hugepage/enabled");
+        return 0;
+    }
+    if (strcmp(argv[0], "--sections") != 0 || argc != 2)
+        return 2;
+    char *version[] = {argv[1], "--version", NULL}, *topology[] = {argv[1], "--topology", NULL};
+    snprintf(heading, sizeof heading, "build facts (%s --version)", argv[1]);
+    section(heading, version, WITH_ERRORS, "not available");
+    snprintf(heading, sizeof heading, "cores and domains (%s --topology)", argv[1]);
+    section(heading, topology, WITH_ERRORS | NO_INPUT, "not available");
+    section("CPU (lscpu)", lscpu, 0, "not available");
+    section("memory (/proc/meminfo)", head, 0, "not available");
+    if (on_path("numactl"))
+        section("NUMA layout", numactl, WITH_ERRORS, NULL);
+    else if (on_path("lstopo-no-graphics"))
+        section("NUMA layout", lstopo, WITH_ERRORS, NULL);
+    else
+        printf("NUMA layout%cnot available (install numactl or hwloc)%c", 0, 0);
+    return 0;
+}
+
 int machine_main(int argc, char **argv)
 {
     char *lscpu[] = {"lscpu", NULL}, *cores[] = {"lscpu", "-p=CPU,CORE,SOCKET,NODE", NULL};
     char *numactl[] = {"numactl", "-H", NULL};
     char *lstopo[] = {"lstopo-no-graphics", "--of", "console", NULL};
-    if (argc < 1 || argc > 2) {
-        fprintf(stderr, "usage: clomp-write machine DIR [EXE]   (DIR made by the caller: results/machine.sh)\n");
+    if (argc < 1 || argc > 2 || (argv[0][0] == '-' && env_sections(argc, argv) != 0)) {
+        fprintf(stderr, "usage: clomp-write machine DIR [EXE]   (DIR made by the caller: results/machine.sh)\n"
+                        "       clomp-write machine --sections EXE | --state   (.env's: suite/env_file.sh)\n");
         return 2;
     }
+    if (argv[0][0] == '-')
+        return 0;
     setlocale(LC_ALL, "");
     out_dir = argv[0];
     capture("lscpu.txt", lscpu);
