@@ -13,14 +13,8 @@
 # shellcheck source-path=SCRIPTDIR source=lib/tap.sh
 . "$(dirname "$0")/lib/tap.sh"
 
-top=$(cd "$(dirname "$0")/.." && pwd)
-writer=${CLOMP_WRITE:-$top/build/clomp-write}
-[ -x "$writer" ] || make -C "$top" -s --no-print-directory clomp-write >&2 || { echo "Bail out! make clomp-write failed"; exit 255; }
-[ -x "$writer" ] || writer=$top/build/clomp-write
-root=$(mktemp -d) || { echo "Bail out! mktemp failed"; exit 255; }
-# shellcheck disable=SC2317  # run by the EXIT trap
-cleanup() { rm -rf "$root"; }
-trap cleanup EXIT
+# shellcheck source-path=SCRIPTDIR source=lib/writer.sh
+. "$(dirname "$0")/lib/writer.sh"
 
 # ---- the oracle: results/machine.sh before it moved into C --------------------------------------
 cat >"$root/oracle.sh" <<'ORACLE'
