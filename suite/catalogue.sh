@@ -5,8 +5,8 @@
 # ./clomp: the one the results package asks), the suite's EXE only where that
 # one is missing; a listing costs a few milliseconds and starts no thread.
 # Sourced by run_clomp.sh; reads, assigned there before any function below runs:
-#   reads: exe, here (run_clomp.sh)
-declare -g exe here
+#   reads: exe, here, writer (run_clomp.sh)
+declare -g exe here writer
 
 # figure_rows SET COLUMN...: one line per figure of the catalogue's SET ("key", "replicates", "run", ...),
 # the named COLUMNs of each joined by '|'; exit 1 when no clomp lists the catalogue.
@@ -14,10 +14,7 @@ figure_rows() {
     local set=$1 list
     shift
     list=$("${CLOMP:-$here/clomp}" --list-figures 2>/dev/null) || list=$("$exe" --list-figures 2>/dev/null) || return 1
-    awk -F'\t' -v set="$set" -v want="$*" 'NR == 1 { for (i = 1; i <= NF; i++) { h = $i; sub(/^# /, "", h); c[h] = i }
-                                                      n = split(want, w, " "); next }
-        ("," $c["sets"] ",") ~ ("," set ",") { line = ""; for (i = 1; i <= n; i++) line = line (i > 1 ? "|" : "") $c[w[i]]; print line }' \
-        <<<"$list"
+    "$writer" figures "$set" "$@" <<<"$list"   # write/figure_rows.c
 }
 
 # What the 2007 summary tells users to check after each key run: the text lines of the catalogue's run

@@ -15,27 +15,15 @@ env_sections=() env_slurm_lines='' env_offload_line=''
 take_env_sections() {
     local var vars
     env_slurm_lines=$(slurm_env_lines) env_offload_line=$(offload_env_lines)   # suite/slurm.sh, suite/offload.sh
-    env_sections=("build facts ($exe --version)" "$("$exe" --version 2>&1 || echo "not available")")
-    env_sections+=("cores and domains ($exe --topology)" "$("$exe" --topology 2>&1 </dev/null || echo "not available")")
-    env_sections+=("CPU (lscpu)" "$(lscpu 2>/dev/null || echo "not available")")
-    env_sections+=("memory (/proc/meminfo)" "$(head -n 3 /proc/meminfo 2>/dev/null || echo "not available")")
-    if command -v numactl >/dev/null 2>&1; then
-        env_sections+=("NUMA layout" "$(numactl --hardware 2>&1)")
-    elif command -v lstopo-no-graphics >/dev/null 2>&1; then
-        env_sections+=("NUMA layout" "$(lstopo-no-graphics 2>&1)")
-    else
-        env_sections+=("NUMA layout" "not available (install numactl or hwloc)")
-    fi
+    # the build facts, cores, CPU, memory and NUMA layout: HEADING and text, each ended by a NUL (write/machine.c)
+    mapfile -d '' env_sections < <("$writer" machine --sections "$exe")
     vars=$(compgen -e | grep -E '^(OMP_|GOMP_|KMP_|XLSMPOPTS|BG_|OMPI_|SLURM_)' | sort)
     env_sections+=("OpenMP and launcher environment" "$([ -n "$vars" ] || echo "none set"
         while IFS= read -r var; do
             [ -z "$var" ] || printf '%s=%q\n' "$var" "${!var}"
         done <<<"$vars")")
     env_sections+=("ulimit -a" "$(ulimit -a)")
-    env_sections+=("load average: $(cat /proc/loadavg 2>/dev/null || echo 'not available')" '')
-    env_sections+=("cpu frequency governor: $(cat /sys/devices/system/cpu/cpu0/cpufreq/scaling_governor 2>/dev/null || echo 'not available')" '')
-    env_sections+=("numa_balancing: $(cat /proc/sys/kernel/numa_balancing 2>/dev/null || echo 'not available')" '')
-    env_sections+=("transparent hugepages: $(cat /sys/kernel/mm/transparent_hugepage/enabled 2>/dev/null || echo 'not available')" '')
+    mapfile -d '' -O ${#env_sections[@]} env_sections < <("$writer" machine --state)   # load, governor, balancing, hugepages
     env_sections+=("preflight warnings" "$(if [ ${#preflight[@]} -eq 0 ]; then echo "none"; else printf 'WARNING: %s\n' "${preflight[@]}"; fi)")
 }
 write_env() {   # after take_env_sections

@@ -51,6 +51,8 @@
 #include "slurm_facts.h"
 #include "run_guard.h"
 #include "resume_drop.h"
+#include "machine.h"
+#include "figure_rows.h"
 
 static int fail(const char *file, const char *why)
 {
@@ -224,6 +226,10 @@ int main(int argc, char **argv)
         return run_reason_write(argc - 2, argv + 2);
     if (argc >= 2 && strcmp(argv[1], "drop-unfinished") == 0)
         return resume_drop_main(argc - 2, argv + 2);
+    if (argc >= 2 && strcmp(argv[1], "machine") == 0)
+        return machine_main(argc - 2, argv + 2);
+    if (argc >= 2 && strcmp(argv[1], "figures") == 0)
+        return figure_rows_main(argc - 2, argv + 2);
     fprintf(stderr, "usage: clomp-write replace|append FILE   (standard input written as FILE or appended to it;\n"
                     "       never through a link: write/clomp_write.c)\n"
                     "       clomp-write get FILE PATH | entries FILE PATH [KEY] | head FILE   (the suite manifest\n"
@@ -241,6 +247,8 @@ int main(int argc, char **argv)
                     "       clomp-write lock|watch|end-group|journal|undo|drop-unrecorded|reason|write-failed ...\n"
                     "       (the suite's guards over its runs: write/run_guard.h)\n"
 
-                    "       clomp-write drop-unfinished DIR/BASE   (--resume: write/resume_drop.c)\n");
+                    "       clomp-write drop-unfinished DIR/BASE   (--resume: write/resume_drop.c)\n"
+                    "       clomp-write machine DIR [EXE]   (a bundle's machine description: write/machine.c)\n"
+                    "       clomp-write figures SET COLUMN...   (the catalogue's rows: write/figure_rows.c)\n");
     return 2;
 }
