@@ -111,7 +111,7 @@ printable() { LC_ALL=C sed 's/[\x01-\x09\x0b-\x1f\x7f]//g; s/\xc2[\x80-\x9f]//g'
 # A/B tests), built on demand for --replicates and --compare.
 stats_helper() {
     if [ -n "${CLOMP_STATS-}" ] && [ -x "$CLOMP_STATS" ]; then printf '%s\n' "$CLOMP_STATS"; return 0; fi
-    built_helper clomp-stats "$here"/stats/*.[ch] "$here"/timing/*.[ch]
+    built_helper clomp-stats "$here"/stats/*.[ch] "$here"/timing/*.[ch] "$here"/measure/llnl_targets.[ch] "$here"/report/json.[ch]
 }
 
 # table_rows CSV PROGRAM: the awk PROGRAM over the rows of CSV (a table whose

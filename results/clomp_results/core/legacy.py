@@ -77,7 +77,7 @@ STAGE2_LINE = re.compile(r"^replicates auto: stage-2 process \d+ of \d+: run ([0
 
 
 def with_auto_replicates(plan: List[PlannedRun], added: int, stage2: Sequence[int] = ()) -> List[PlannedRun]:
-    """--replicates auto (suite/replicates.sh, auto_insert). Two-stage (issue 31): each
+    """--replicates auto (suite/replicates.sh, where stage 2's runs are inserted). Two-stage (issue 31): each
     "replicates auto: stage-2 process K of N: run R" line of .env is a run of the plan's first (the
     target input) at run number R, the lines in the order the driver inserted them (ascending: R is
     already the run's final number); the runs from there on are numbered on. A suite from before
@@ -137,7 +137,7 @@ FAILED_LINE = re.compile(r"^---- run ([0-9]{1,9}) FAILED \([^)]*\): (.*)$")
 
 
 def run_role(set_name: str) -> str:
-    """The plan entry's role (suite/manifest.sh run_role)."""
+    """The plan entry's role (as write/manifest_writer.c role_of gives it to a new suite)."""
     if set_name == "key":
         return "key"
     if set_name.startswith("packed"):

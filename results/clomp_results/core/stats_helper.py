@@ -41,13 +41,15 @@ def find() -> str:
 
 
 def _older_than_sources(helper: str) -> bool:
+    """Whether a source build/clomp-stats is made of (the Makefile's STATS_SRC and STATS_OBJ) is newer."""
     built = os.stat(helper).st_mtime
+    sources = ["measure/llnl_targets.c", "measure/llnl_targets.h", "report/json.c", "report/json.h"]
     for folder in ("stats", "timing"):
         path = os.path.join(TOP, folder)
-        for name in os.listdir(path) if os.path.isdir(path) else ():
-            if name.endswith((".c", ".h")) and os.stat(os.path.join(path, name)).st_mtime > built:
-                return True
-    return False
+        sources += [os.path.join(folder, n) for n in (os.listdir(path) if os.path.isdir(path) else ())
+                    if n.endswith((".c", ".h"))]
+    return any(os.path.exists(os.path.join(TOP, f)) and os.stat(os.path.join(TOP, f)).st_mtime > built
+               for f in sources)
 
 
 class Batch:
