@@ -137,6 +137,13 @@ echo '{"schema": ' >"$root/bad.suite.json"
 err=$(printf 'base\t%s\0' "$root/bad" | "$writer" manifest "$root/bad.suite.json" 2>&1)
 is "$?:$(cat "$root/bad.suite.json")" '1:{"schema": ' "a manifest that is not JSON stops the write (exit 1), the file as it was"
 like "$err" '^clomp-write: .*bad.suite.json: not a JSON document' "in the reader's one line"
+err=$("$writer" manifest "$root/none.suite.json" </tmp 2>&1)
+is "$?:$(printf '%s\n' "$err" | wc -l):$([ -e "$root/none.suite.json" ] && echo written)" "1:1:" \
+    "facts that cannot be read (standard input a directory) stop the write (exit 1) in one line, nothing written"
+err=$({ printf 'base\t%s\0' "$root/none"; head -c $((64 * 1024 * 1024)) /dev/zero; } |
+    "$writer" manifest "$root/none.suite.json" 2>&1)
+is "$?:$(printf '%s\n' "$err" | wc -l):$([ -e "$root/none.suite.json" ] && echo written)" "1:1:" \
+    "and so do facts of more than 64 MiB (the cap was 128 MiB)"
 printf 'x' | "$writer" manifest >/dev/null 2>&1
 is "$?" 2 "no FILE is a usage error (exit 2)"
 

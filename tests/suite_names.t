@@ -154,5 +154,7 @@ for path in there there/ new a/b/c a//b/ file file/out file/a/b link link/new da
 done
 is "$fails" 0 "out-dir says and exits as the driver's make_out_dir did on all $cases paths"
 is "$(state "$root/out-c")" "$(state "$root/out-shell")" "and leaves the same directories"
+out=$(cd "$root/out-c" && "$writer" out-dir '' 2>&1)
+is "$out (exit $?)" "run_clomp.sh: --out: needs a directory (exit 2)" "an empty DIR is refused in the driver's one line (exit 2), as run_clomp.sh refuses --out ''"
 
 done_testing

@@ -32,8 +32,8 @@ int figure_rows_main(int argc, char **argv)
 {
     char *line = NULL, *header = NULL, *field[MAX_FIELDS], *name[MAX_FIELDS], *wanted[MAX_WANTED];
     char *ring, *words;
-    int column[MAX_WANTED], sets = -1, names = 0, n_wanted = 0;
-    size_t cap = 0, length = 0;
+    int column[MAX_WANTED], sets = -1, n_wanted = 0, status = 0;
+    size_t cap = 0, length = 0, used = 0;
     if (argc < 1) {
         fprintf(stderr, "usage: clomp-write figures SET COLUMN... < (clomp --list-figures)\n");
         return 2;
@@ -42,19 +42,32 @@ int figure_rows_main(int argc, char **argv)
         length += strlen(argv[i]) + 1;
     words = calloc(1, length + 1);
     ring = malloc(strlen(argv[0]) + 3);
-    if (!words || !ring)
+    if (!words || !ring) {
+        free(words);
+        free(ring);
         return 1;
-    for (int i = 1; i < argc; i++)
-        strcat(strcat(words, argv[i]), " ");
+    }
+    for (int i = 1; i < argc; i++) {
+        size_t size = strlen(argv[i]);
+        memcpy(words + used, argv[i], size);
+        words[used + size] = ' ';
+        used += size + 1;
+    }
     for (char *w = strtok(words, " \t\n"); w && n_wanted < MAX_WANTED; w = strtok(NULL, " \t\n"))
         wanted[n_wanted++] = w;
-    sprintf(ring, ",%s,", argv[0]);
+    snprintf(ring, strlen(argv[0]) + 3, ",%s,", argv[0]);
     while (getline(&line, &cap, stdin) > 0) {
-        char *whole, *sets_field;
+        char *whole, *listed;
+        const char *sets_field;
         int n;
         if (!header) {
+            int names;
             header = strdup(line);
-            names = header ? split_tabs(header, name) : 0;
+            if (!header) {
+                status = 1;
+                break;
+            }
+            names = split_tabs(header, name);
             for (int i = 0; i < names; i++)
                 if (strncmp(name[i], "# ", 2) == 0)
                     name[i] += 2;
@@ -71,12 +84,19 @@ int figure_rows_main(int argc, char **argv)
         }
         line[strcspn(line, "\n")] = '\0';
         whole = strdup(line);
+        if (!whole) {
+            status = 1;
+            break;
+        }
         n = split_tabs(line, field);
         sets_field = sets < 0 ? whole : sets < n ? field[sets] : "";
-        char *listed = malloc(strlen(sets_field) + 3);
-        if (!whole || !listed)
-            return 1;
-        sprintf(listed, ",%s,", sets_field);
+        listed = malloc(strlen(sets_field) + 3);
+        if (!listed) {
+            free(whole);
+            status = 1;
+            break;
+        }
+        snprintf(listed, strlen(sets_field) + 3, ",%s,", sets_field);
         if (strstr(listed, ring)) {
             for (int w = 0; w < n_wanted; w++)
                 printf("%s%s", w ? "|" : "", column[w] < 0 ? whole : column[w] < n ? field[column[w]] : "");
@@ -89,5 +109,5 @@ int figure_rows_main(int argc, char **argv)
     free(header);
     free(words);
     free(ring);
-    return 0;
+    return status;
 }

@@ -174,7 +174,7 @@ static void kernel_txt(void)
     char *uname_a[] = {"uname", "-a", NULL};
     char *nproc[] = {"env", "-u", "OMP_NUM_THREADS", "-u", "OMP_THREAD_LIMIT", "nproc", NULL};
     char *line = NULL;
-    size_t cap = 0, len;
+    size_t cap = 0;
     print_command(f, "uname -a: ", uname_a, STDERR_FILENO);
     print_file(f, "\n/proc/version: ", "/proc/version");
     print_file(f, "\n/proc/cmdline: ", "/proc/cmdline");
@@ -184,8 +184,9 @@ static void kernel_txt(void)
             if (strncmp(line, "Cpus_allowed_list:", 18) != 0)
                 continue;
             char *value = line + 18 + strspn(line + 18, " \t\n\v\f\r");
-            for (len = strlen(value); len > 0 && value[len - 1] == '\n'; len--)
-                ;
+            size_t len = strlen(value);
+            while (len > 0 && value[len - 1] == '\n')
+                len--;
             fwrite(value, 1, len, f);
         }
         free(line);
@@ -198,15 +199,15 @@ static void kernel_txt(void)
 
 /* Each CPU's governor (the CPUs in the order of the shell's glob: the locale's collation), then
  * NUMA balancing and transparent hugepages. */
+#define CPU_DIR "/sys/devices/system/cpu/"
 static void governor_txt(void)
 {
     FILE *f = open_out("governor.txt", "w");
-    const char *prefix = "/sys/devices/system/cpu/";
     glob_t g;
     int found = 0;
-    if (glob("/sys/devices/system/cpu/cpu[0-9]*/cpufreq/scaling_governor", 0, NULL, &g) == 0) {
+    if (glob(CPU_DIR "cpu[0-9]*/cpufreq/scaling_governor", 0, NULL, &g) == 0) {
         for (size_t i = 0; i < g.gl_pathc; i++) {
-            const char *cpu = g.gl_pathv[i] + strlen(prefix);
+            const char *cpu = g.gl_pathv[i] + strlen(CPU_DIR);
             if (access(g.gl_pathv[i], R_OK) != 0)
                 continue;
             found = 1;
@@ -248,10 +249,9 @@ enum { WITH_ERRORS = 1, NO_INPUT = 2 };
 static void section(const char *heading, char *const argv[], int how, const char *fallback)
 {
     FILE *tmp = tmpfile();
-    int rc;
     printf("%s%c", heading, 0);
     if (tmp) {
-        rc = run_from(argv, fileno(tmp), how & WITH_ERRORS ? fileno(tmp) : -1, how & NO_INPUT);
+        int rc = run_from(argv, fileno(tmp), how & WITH_ERRORS ? fileno(tmp) : -1, how & NO_INPUT);
         if (rc != 0 && fallback)
             fprintf(tmp, "%s\n", fallback);
         fflush(tmp);
@@ -274,7 +274,6 @@ static void state_section(const char *label, const char *file)
 static int env_sections(int argc, char **argv)
 {
     char *head[] = {"head", "-n", "3", "/proc/meminfo", NULL}, *lscpu[] = {"lscpu", NULL};
-    char *numactl[] = {"numactl", "--hardware", NULL}, *lstopo[] = {"lstopo-no-graphics", NULL};
     char heading[PATH_MAX + 64];
     if (strcmp(argv[0], "--state") == 0 && argc == 1) {
         state_section("load average: ", "/proc/loadavg");
@@ -292,11 +291,13 @@ static int env_sections(int argc, char **argv)
     section(heading, topology, WITH_ERRORS | NO_INPUT, "not available");
     section("CPU (lscpu)", lscpu, 0, "not available");
     section("memory (/proc/meminfo)", head, 0, "not available");
-    if (on_path("numactl"))
+    if (on_path("numactl")) {
+        char *numactl[] = {"numactl", "--hardware", NULL};
         section("NUMA layout", numactl, WITH_ERRORS, NULL);
-    else if (on_path("lstopo-no-graphics"))
+    } else if (on_path("lstopo-no-graphics")) {
+        char *lstopo[] = {"lstopo-no-graphics", NULL};
         section("NUMA layout", lstopo, WITH_ERRORS, NULL);
-    else
+    } else
         printf("NUMA layout%cnot available (install numactl or hwloc)%c", 0, 0);
     return 0;
 }

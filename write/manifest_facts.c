@@ -11,7 +11,8 @@
 
 #define MAX_INPUT (64L << 20)
 
-/* Standard input read whole and cut into facts; 0, or -1 (out of memory, or more than 64 MiB). */
+/* Standard input read whole and cut into facts; 0, or -1 (a read error, out of memory, or more than
+ * 64 MiB), nothing then left allocated. */
 int read_facts(struct facts *f)
 {
     size_t size = 0, cap = 1 << 16;
@@ -21,10 +22,20 @@ int read_facts(struct facts *f)
     if (f->text == NULL)
         return -1;
     for (;;) {
+        if (size == cap && cap >= (size_t)MAX_INPUT) {
+            /* full at the cap: the end of the input, or too much */
+            char probe;
+            ssize_t got = read(STDIN_FILENO, &probe, 1);
+            if (got < 0 && errno == EINTR)
+                continue;
+            if (got != 0)
+                goto fail;
+            break;
+        }
         if (size == cap) {
-            char *more = cap > (size_t)MAX_INPUT ? NULL : realloc(f->text, 2 * cap + 1);
+            char *more = realloc(f->text, 2 * cap + 1);
             if (more == NULL)
-                return -1;
+                goto fail;
             f->text = more;
             cap *= 2;
         }
@@ -32,7 +43,7 @@ int read_facts(struct facts *f)
         if (got < 0 && errno == EINTR)
             continue;
         if (got < 0)
-            return -1;
+            goto fail;
         if (got == 0)
             break;
         size += (size_t)got;
@@ -42,8 +53,9 @@ int read_facts(struct facts *f)
     for (size_t k = 0; k < size; k++)
         records += f->text[k] == '\0';
     f->at = calloc(records, sizeof *f->at);
-    f->n = 0;
-    for (char *p = f->text, *next; f->at != NULL && p < f->text + size; p = next) {
+    if (f->at == NULL)
+        goto fail;
+    for (char *p = f->text, *next; p < f->text + size; p = next) {
         char *tab = strchr(p, '\t');
         next = p + strlen(p) + 1;   /* before the tab is cut */
         if (*p == '\0')
@@ -52,7 +64,11 @@ int read_facts(struct facts *f)
             *tab = '\0';
         f->at[f->n++] = (struct fact){p, tab == NULL ? "" : tab + 1};
     }
-    return f->at == NULL ? -1 : 0;
+    return 0;
+fail:
+    free(f->text);
+    f->text = NULL;
+    return -1;
 }
 
 /* The last value of fact NAME, or "" when there is none. */

@@ -149,6 +149,10 @@ int suite_refuse_links(const char *dir, const char *stem)
 int suite_out_dir(const char *dir)
 {
     struct stat st;
+    if (dir[0] == '\0') {   /* no name to make (the loop below starts past the first byte) */
+        fprintf(stderr, "run_clomp.sh: --out: needs a directory\n");
+        return 2;
+    }
     if (stat(dir, &st) == 0) {
         if (S_ISDIR(st.st_mode))
             return 0;
