@@ -113,7 +113,7 @@ fi
 
 for pair in "--cores:${cores_given:-1}" "MAX_THREADS:${max_threads:-1}" "TIME_SCALE:$time_scale" "--max-zone-scale:$max_zone_scale" \
     "--zone-scale-factor:$zone_scale_factor" "--target-parts:$target_parts" "--target-zones:$target_zones"; do
-    is_count "${pair#*:}" || die_usage "${pair%%:*}: '${pair#*:}' is not a whole number > 0"
+    is_count "${pair#*:}" || die_usage "${pair%%:*}: '${pair#*:}' is not a whole number from 1 to 999999999"
 done
 parse_replicates "$replicates"
 check_with_grain   # suite/suite_grain.sh

@@ -24,6 +24,7 @@
  *       clomp-write get prints it, else (STAGE2_AT empty: a manifest from before it) from
  *       ENV's lines: "N REPLAYED AT1 .. ATN" (REPLAYED: the stage-2 processes that
  *       ran), then the stop said (if any). Exit 1: nothing decided yet. */
+#include <errno.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -48,7 +49,9 @@ __attribute__((format(printf, 2, 3))) static void add(Text *t, const char *forma
 {
     va_list args;
     va_start(args, format);
-    int n = vsnprintf(t->s + t->used, sizeof t->s - t->used, format, args);
+    /* clang-tidy 14 flags this only when another file precedes this one in its run (as tests/lint.t
+     * batches them), never alone: a false positive, as in clomp.c and cli/options.c. */
+    int n = vsnprintf(t->s + t->used, sizeof t->s - t->used, format, args); // NOLINT(clang-analyzer-valist.Uninitialized): va_start is just above
     va_end(args);
     if (n > 0)
         t->used += (size_t)n < sizeof t->s - t->used ? (size_t)n : sizeof t->s - 1 - t->used;
@@ -115,6 +118,17 @@ static int digits_only(const char *s, size_t most)
     return n > 0 && n <= most && s[n] == '\0';
 }
 
+/* S, a whole number of 1 to MOST digits, as a long; -1 when it is not one or does not fit. */
+static long whole_of(const char *s, size_t most)
+{
+    char *end;
+    if (!digits_only(s, most))
+        return -1;
+    errno = 0;
+    long v = strtol(s, &end, 10);
+    return errno == ERANGE || *end != '\0' ? -1 : v;
+}
+
 /* parse VALUE (auto or auto,...): as the driver's IFS=, read split it, defaults, checks and messages. */
 static int parse(const char *value)
 {
@@ -125,10 +139,8 @@ static int parse(const char *value)
     for (p = rest; count < 3; count++) {   /* PCT, CAP, MINUTES; the rest is too much */
         field[count] = p;
         p = strchr(p, ',');
-        if (p == NULL) {
-            count++;
+        if (p == NULL)
             break;
-        }
         *p++ = '\0';
     }
     if (p != NULL && *p != '\0' && strcmp(p, ",") != 0)   /* read drops one trailing comma */
@@ -145,7 +157,8 @@ static int parse(const char *value)
         fprintf(stderr, "--replicates auto: the width '%s' must be a percentage above 0 (e.g. auto,10)\n", pct);
         return 2;
     }
-    if (!digits_only(cap, 4) || atol(cap) < 2 || atol(cap) > 1000) {
+    long cap_n = whole_of(cap, 4);
+    if (cap_n < 2 || cap_n > 1000) {
         fprintf(stderr, "--replicates auto: the cap '%s' must be a whole number of processes, at least 2 and at most 1000\n", cap);
         return 2;
     }
@@ -153,7 +166,7 @@ static int parse(const char *value)
         fprintf(stderr, "--replicates auto: the time cap '%s' must be whole minutes > 0\n", minutes);
         return 2;
     }
-    long pilot = atol(cap) < PILOT_FEWEST ? atol(cap) : PILOT_FEWEST;
+    long pilot = cap_n < PILOT_FEWEST ? cap_n : PILOT_FEWEST;
     printf("%s %s %s %ld\n", pct, cap, minutes, pilot);
     printf("--replicates auto: a pilot of %ld target processes, then N fresh ones, N planned from the pilot "
            "(each key figure's 95%% interval within +-%s%% and +-" FLOOR_TEXT " us; at most %s processes, "
@@ -173,7 +186,7 @@ static int ask_of(const char *pct, const char *cap, char **table, Ask *a)
     static char lines[MAX_FIGURES][1024];
     if (parse_value(pct, &a->pct) != 0 || !(a->pct > 0.0))
         return usage("PCT is not a percentage above 0");
-    if (!digits_only(cap, 9) || (a->cap = atol(cap)) < 1)
+    if ((a->cap = whole_of(cap, 9)) < 1)
         return usage("CAP is not a whole number of processes >= 1");
     a->csv = table[0], a->input = table[1], a->figures = 0;
     while (a->figures < MAX_FIGURES && fgets(lines[a->figures], sizeof lines[0], stdin) != NULL) {
@@ -195,8 +208,10 @@ static int decide(int argc, char **argv)
         return usage("usage: decide PCT CAP PILOT KEY_RUNS TOTAL_RUNS CSV INPUT < FIGURES");
     if (ask_of(argv[0], argv[1], argv + 5, &a) != 0)
         return 2;
-    long pilot = atol(argv[2]), keys = atol(argv[3]), total = atol(argv[4]), planned = 0;
-    if (!digits_only(argv[3], 9) || !digits_only(argv[4], 9) || keys > total)
+    long pilot = whole_of(argv[2], 9), keys = whole_of(argv[3], 9), total = whole_of(argv[4], 9), planned = 0;
+    if (pilot < 0)
+        return usage("PILOT is not a number of processes");
+    if (keys < 0 || total < 0 || keys > total)
         return usage("KEY_RUNS and TOTAL_RUNS are not run counts, the first at most the second");
     size_t size = (size_t)keys * 11 + 1, used = 0;   /* "1 2 .. KEY_RUNS": the pilot's runs */
     char *runs = malloc(size);
@@ -266,7 +281,9 @@ static int stop(int argc, char **argv)
     if (ask_of(argv[0], argv[1], argv + 5, &a) != 0)
         return 2;
     const char *runs = argv[3], *why = argv[4];
-    long planned = atol(argv[2]), processes = 0, judged = 0;
+    long planned = whole_of(argv[2], 9), processes = 0, judged = 0;
+    if (planned < 0)
+        return usage("PLANNED is not a number of processes");
     for (const char *r = runs; *r != '\0'; r += strspn(r, " "))   /* the stage-2 processes inserted so far */
         if (*r != ' ')
             processes++, r += strcspn(r, " ");

@@ -74,8 +74,8 @@ static int from_env(const char *env, char *decided, size_t size, long *replicate
 
 int replicates_recorded(int argc, char **argv)
 {
-    static char decided[MAX_LINE], stop_text[MAX_LINE], at_text[MAX_LINE], runs_text[MAX_LINE], name[4096];
-    char *at[MAX_AT], *ran[MAX_AT];
+    static char decided[MAX_LINE], stop_text[MAX_LINE], at_text[MAX_LINE], name[4096];
+    char *at[MAX_AT];
     const char *planned, *stop = stop_text;
     long replayed;
     if (argc != 6) {
@@ -86,6 +86,8 @@ int replicates_recorded(int argc, char **argv)
     if (member) {
         if (strcmp(argv[2], "[]") == 0)
             return 1;
+        static char runs_text[MAX_LINE];
+        char *ran[MAX_AT];
         snprintf(at_text, sizeof at_text, "%s", argv[2]);
         snprintf(runs_text, sizeof runs_text, "%s", argv[4]);
         planned = argv[3], replayed = words_of(runs_text, ran, 1), stop = argv[5];

@@ -10,7 +10,7 @@ die_usage() {
     exit 2
 }
 
-is_count() { [[ $1 =~ ^[1-9][0-9]*$ ]]; }
+is_count() { [[ $1 =~ ^[1-9][0-9]{0,8}$ ]]; }   # at most 9 digits: bash's arithmetic never overflows on it
 
 # clomp --topology's answer (numa/job_cores.c): the cores this job may use as
 # clomp counts them (affinity mask, cgroup cpuset and cpu.max, SMT, Slurm; or

@@ -144,4 +144,43 @@ is "$?" 2 "plan shape: a count that is not a whole number > 0 is a usage error, 
 is "$?" 2 "a zone scale factor below 2 is a usage error, exit 2 (the driver refuses it first)"
 "$writer" plan 4 64 0 10 100 3 0 1 0 '' '' >/dev/null 2>&1
 is "$?" 2 "so is a count that is not a whole number > 0"
+
+# Counts too large to plan (a reviewer's crash: strtoll clamped them, the sweep's doubling overflowed
+# past the thread list, the zone scales overflowed): one line naming the count, exit 2, no plan.
+# too_large DESC MUST ARGS...: exit 2, nothing on stdout, one stderr line containing MUST.
+too_large() {
+    local desc=$1 must=$2 rc err
+    shift 2
+    "$writer" plan "$@" >"$root/got" 2>"$root/err"
+    rc=$? err=$(cat "$root/err")
+    [ "$rc" = 2 ] && [ ! -s "$root/got" ] && [ "$(grep -c . "$root/err")" = 1 ] && [[ $err == *"$must"* ]]
+    ok $? "$desc" || diag "exit $rc; stderr: $err; stdout: $(head -c 200 "$root/got")"
+}
+too_large "a MAX_THREADS past the range of a long long is refused in one line, exit 2" \
+    "MAX_THREADS: '99999999999999999999' is too large" 99999999999999999999 64 6400 10 100 3 0 1 0 '' ''
+too_large "so is a MAX_THREADS over 2^20 (1048577)" "MAX_THREADS: '1048577' is too large" 1048577 64 6400 10 100 3 0 1 0 '' ''
+too_large "so is a MAX_ZONE_SCALE past a long long" "MAX_ZONE_SCALE: '99999999999999999999' is too large" \
+    64 64 6400 10 99999999999999999999 3 0 1 0 '' ''
+too_large "so are TARGET_ZONES x MAX_ZONE_SCALE over 2^40 zones (6400 x 999999999999)" "TARGET_ZONES x MAX_ZONE_SCALE" \
+    64 64 6400 10 999999999999 3 0 1 0 '' ''
+too_large "so is a ZONE_SCALE_FACTOR past a long long" "ZONE_SCALE_FACTOR: '99999999999999999999' is too large" \
+    64 64 6400 99999999999999999999 100 3 0 1 0 '' ''
+too_large "so is a REPLICATES past a long long" "REPLICATES: '99999999999999999999' is too large" \
+    64 64 6400 10 100 99999999999999999999 0 1 0 '' ''
+too_large "plan shape: so is a THREADS past a long long" "THREADS: '99999999999999999999' is too large" \
+    shape 99999999999999999999 6400 64
+
+# At the limits the plan is whole: 2^20 threads (after the count and the 2 key runs, the sweep 1..16, 32 .. 2^19, 2^20 - 1, 2^20 at the
+# target input's zones) and 2^40 zones (1 zone scaled by 10 up to 2^40: 13 sizes, no overflow).
+"$writer" plan 1048576 64 6400 10 1 1 0 1 0 '' '' >"$root/got" 2>/dev/null
+rc=$?
+sweep=$(sed 1,3d "$root/got" | awk -F'|' '{ split($3, a, " "); printf "%s ", a[1] }')
+want="$(seq 1 16 | tr '\n' ' ')$(t=32; while [ "$t" -lt 1048576 ]; do printf '%s ' "$t"; t=$((t * 2)); done)1048575 1048576 "
+[ "$rc" = 0 ] && [ "$sweep" = "$want" ]
+ok $? "MAX_THREADS 2^20 plans the sweep 1..16, 32, 64 .. 2^19, 2^20 - 1, 2^20" || diag "exit $rc; sweep: $sweep"
+"$writer" plan 4 64 1 10 1099511627776 1 0 1 0 '' '' >"$root/got" 2>/dev/null
+rc=$?
+sizes=$(grep -o '^[0-9]*zones' "$root/got" | sort -un | tr '\n' ' ')
+[ "$rc" = 0 ] && [ "$sizes" = "$(for ((z = 1; z <= 1099511627776; z *= 10)); do printf '%szones ' "$z"; done)" ]
+ok $? "1 zone x MAX_ZONE_SCALE 2^40 plans every size 1, 10 .. 10^12 and none past 2^40" || diag "exit $rc; sizes: $sizes"
 done_testing

@@ -659,6 +659,8 @@ rejected() {
 rejected "an unknown option exits 2 naming it" "--bogus" "${quick[@]}" --out "$usage" --bogus "$CLOMP" 2
 rejected "MAX_THREADS 0 exits 2 naming MAX_THREADS" "MAX_THREADS: '0'" "${quick[@]}" --out "$usage" "$CLOMP" 0
 rejected "MAX_THREADS abc exits 2 naming MAX_THREADS" "MAX_THREADS: 'abc'" "${quick[@]}" --out "$usage" "$CLOMP" abc
+rejected "a MAX_THREADS of 20 digits exits 2 naming MAX_THREADS" "MAX_THREADS: '99999999999999999999' is not a whole number from 1 to 999999999" \
+    "${quick[@]}" --out "$usage" "$CLOMP" 99999999999999999999
 rejected "a fourth positional argument exits 2 naming it" "'extra'" "${quick[@]}" --out "$usage" "$CLOMP" 2 1 extra
 rejected "--resume of a suite that does not exist exits 2" "999" "${quick[@]}" --out "$usage" --resume 999 "$CLOMP" 2
 rejected "--resume abc exits 2" "'abc'" "${quick[@]}" --out "$usage" --resume abc "$CLOMP" 2

@@ -66,7 +66,7 @@ static const char *base_name(const char *path)
 }
 static const char *word_after(const struct words *c, int k, const char *absent)
 {
-    return k + 1 < c->n ? c->w[k + 1] : absent;
+    return k + 1 < c->n && c->w[k + 1] != NULL ? c->w[k + 1] : absent;
 }
 
 /* The rank count the command gives: the first of -np N, -n N, --np N,

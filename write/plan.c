@@ -11,9 +11,16 @@
 #define _GNU_SOURCE   /* asprintf */
 #include "plan.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+/* The largest counts planned for: a team, a part count or a replicate count of 2^20, at most 2^40
+ * zones (the target input's zones times --max-zone-scale) or a factor of 2^40. Beyond them the
+ * plan's products would overflow (the thread and zone lists, the team shapes), and no node runs them. */
+#define MOST_THREADS (1LL << 20)
+#define MOST_ZONES (1LL << 40)
 
 struct settings {
     long long max_threads, target_parts, target_zones, zone_scale_factor, max_zone_scale, replicates;
@@ -79,18 +86,32 @@ static int add(struct lines *l, char *line)
     return 0;
 }
 
+static void free_lines(struct lines *l)
+{
+    for (size_t i = 0; i < l->n; i++)
+        free(l->line[i]);
+    free(l->line);
+    l->line = NULL, l->n = l->cap = 0;
+}
+
 static int build(const struct settings *s, FILE *out)
 {
     static const char *const numa_policies[] = {"interleave", "local", "node:0"};
     struct lines keys = {0};
     long long zones[64], threads[64 + 16];
+    const size_t most_zones = sizeof zones / sizeof zones[0], most_threads = sizeof threads / sizeof threads[0];
     size_t n_zones = 0, n_threads = 0, first_big;
     int failed = 0;
-    for (long long scale = 1; scale <= s->max_zone_scale && n_zones < 64; scale *= s->zone_scale_factor)
+    /* 1, FACTOR, FACTOR^2, ... up to MAX_ZONE_SCALE; the next scale is taken only when it cannot pass
+     * MAX_ZONE_SCALE, so that it never overflows (plan_main keeps every zone count within MOST_ZONES). */
+    for (long long scale = 1; n_zones < most_zones; scale *= s->zone_scale_factor) {
         zones[n_zones++] = s->target_zones * scale;
+        if (scale > s->max_zone_scale / s->zone_scale_factor)
+            break;
+    }
     for (long long t = 1; t <= s->max_threads && t <= 16; t++)
         threads[n_threads++] = t;
-    for (long long t = 32; t < s->max_threads; t *= 2)
+    for (long long t = 32; t < s->max_threads && n_threads < most_threads - 1; t *= 2)
         threads[n_threads++] = t;
     if (s->max_threads > 16)
         threads[n_threads++] = s->max_threads;
@@ -104,8 +125,10 @@ static int build(const struct settings *s, FILE *out)
     for (size_t i = first_big; s->numa && i < n_zones; i++)
         for (int p = 0; p < 3; p++)
             failed |= add(&keys, run_line(s, "key", numa_policies[p], s->max_threads, -1, zones[i]));
-    if (failed)
+    if (failed || keys.n == 0) {
+        free_lines(&keys);
         return 3;
+    }
 
     /* The target input (the first key run) runs REPLICATES times as separate
      * processes, spread over the other key runs rather than back to back, so
@@ -115,12 +138,11 @@ static int build(const struct settings *s, FILE *out)
     fprintf(out, "%lld\n", n + others);
     for (long long r = 0; r < n; r++) {
         fprintf(out, "%s\n", keys.line[0]);
-        for (long long k = 1 + r * others / n; k < 1 + (r + 1) * others / n; k++)
+        /* (r + 1) * others / n <= others: never past the last key run, as the bound says again */
+        for (long long k = 1 + r * others / n; k < 1 + (r + 1) * others / n && k <= others; k++)
             fprintf(out, "%s\n", keys.line[k]);
     }
-    for (size_t i = 0; i < keys.n; i++)
-        free(keys.line[i]);
-    free(keys.line);
+    free_lines(&keys);
 
     /* 1.2's packed hybrid layouts: cores/4 ranks of 4 threads, cores/16 of 16, on
      * the 6400-zone target input; only where a node has two such groups of cores,
@@ -129,7 +151,7 @@ static int build(const struct settings *s, FILE *out)
         fprintf(stderr, "run_clomp.sh: notice: --mpi \"%s\" gives no rank count (-np N, -n N, --ntasks=N): no packed layouts\n",
                 s->mpi_launcher);
     for (int t = 4; s->mpi_given && *s->mpi_ranks && t <= 16; t *= 4)
-        if (s->max_threads >= 2 * t)
+        if (s->max_threads >= 2LL * t)
             fprintf(out, "packed%d||%d 1 %lld %lld 32 1 %s\n", t, t, s->target_parts,
                     (s->target_zones + s->target_parts / 2) / s->target_parts, s->time_scale);
 
@@ -165,13 +187,22 @@ static int build(const struct settings *s, FILE *out)
     return 0;
 }
 
-static int count(const char *s, long long *value)
+/* S, a whole number > 0, into *VALUE: 0; -1 when it is not one (the caller says the usage); -2 when it
+ * is over MOST, said here in one line as NAME's. */
+static int count(const char *s, const char *name, long long most, long long *value)
 {
     char *end;
-    if (s[0] < '1' || s[0] > '9')
+    if (s[0] < '1' || s[0] > '9' || strspn(s, "0123456789") != strlen(s))
         return -1;
+    errno = 0;
     *value = strtoll(s, &end, 10);
-    return *end ? -1 : 0;
+    if (*end)
+        return -1;
+    if (errno == ERANGE || *value > most) {
+        fprintf(stderr, "clomp-write plan: %s: '%s' is too large (at most %lld)\n", name, s, most);
+        return -2;
+    }
+    return 0;
 }
 
 /* clomp-write plan shape THREADS ZONES PARTS: the team's shape, one line (make run, bench/ and the
@@ -180,8 +211,16 @@ static int shape_main(int argc, char **argv)
 {
     long long t, z, parts;
     char shape[64];
-    if (argc != 3 || count(argv[0], &t) || count(argv[1], &z) || count(argv[2], &parts)) {
-        fprintf(stderr, "usage: clomp-write plan shape THREADS ZONES PARTS   (whole numbers > 0)\n");
+    int bad = argc != 3 ? -1 : 0;
+    if (!bad)
+        bad = count(argv[0], "THREADS", MOST_THREADS, &t);
+    if (!bad)
+        bad = count(argv[1], "ZONES", MOST_ZONES, &z);
+    if (!bad)
+        bad = count(argv[2], "PARTS", MOST_THREADS, &parts);
+    if (bad) {
+        if (bad == -1)
+            fprintf(stderr, "usage: clomp-write plan shape THREADS ZONES PARTS   (whole numbers > 0)\n");
         return 2;
     }
     team_shape(t, z, parts, shape, sizeof shape);
@@ -193,9 +232,24 @@ int plan_main(int argc, char **argv)
     struct settings s = {0};
     if (argc >= 1 && strcmp(argv[0], "shape") == 0)
         return shape_main(argc - 1, argv + 1);
-    if (argc != 11 || count(argv[0], &s.max_threads) || count(argv[1], &s.target_parts) ||
-        count(argv[2], &s.target_zones) || count(argv[3], &s.zone_scale_factor) || s.zone_scale_factor < 2 ||
-        count(argv[4], &s.max_zone_scale) || count(argv[5], &s.replicates)) {
+    static const char *const names[] = {"MAX_THREADS", "TARGET_PARTS", "TARGET_ZONES", "ZONE_SCALE_FACTOR",
+                                         "MAX_ZONE_SCALE", "REPLICATES"};
+    long long *const values[] = {&s.max_threads, &s.target_parts, &s.target_zones, &s.zone_scale_factor,
+                                 &s.max_zone_scale, &s.replicates};
+    const long long most[] = {MOST_THREADS, MOST_THREADS, MOST_ZONES, MOST_ZONES, MOST_ZONES, MOST_THREADS};
+    int bad = argc != 11 ? -1 : 0;
+    for (int k = 0; k < 6 && !bad; k++)
+        bad = count(argv[k], names[k], most[k], values[k]);
+    if (!bad && s.zone_scale_factor < 2)
+        bad = -1;
+    if (!bad && s.target_zones > MOST_ZONES / s.max_zone_scale) {
+        fprintf(stderr, "clomp-write plan: TARGET_ZONES x MAX_ZONE_SCALE: %lld x %lld zones is too many (at most %lld)\n",
+                s.target_zones, s.max_zone_scale, MOST_ZONES);
+        bad = -2;
+    }
+    if (bad == -2)
+        return 2;
+    if (bad) {
         fprintf(stderr, "usage: clomp-write plan MAX_THREADS TARGET_PARTS TARGET_ZONES ZONE_SCALE_FACTOR MAX_ZONE_SCALE\n"
                         "       REPLICATES NUMA(0|1) TIME_SCALE MPI_GIVEN(0|1) MPI_RANKS MPI_LAUNCHER   (counts: whole numbers > 0;\n"
                         "       the factor at least 2)\n");

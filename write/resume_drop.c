@@ -190,7 +190,8 @@ static void names_like(const char *dir, const char *prefix, const char *suffix, 
             free(path);
     }
     closedir(d);
-    qsort(out->at, out->n, sizeof *out->at, by_name);
+    if (out->n > 1)   /* none or one: nothing to sort (and no array when none) */
+        qsort(out->at, out->n, sizeof *out->at, by_name);
 }
 
 int resume_drop_main(int argc, char **argv)

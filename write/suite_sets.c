@@ -110,7 +110,7 @@ static void offload_sweep(long long parts, long long zpp, long long time_scale)
 static void set_options(const char *set, const char *threads, long long ts, int epcc4)
 {
     long long reps = clamp(ts / 10, 6, 10), time_us = clamp(5 * ts, 50, 500);
-    double delay = ts / 20.0 < 0.2 ? 0.2 : ts / 20.0 > 5 ? 5 : ts / 20.0;
+    double per_loop = (double)ts / 20.0, delay = per_loop < 0.2 ? 0.2 : per_loop > 5 ? 5 : per_loop;
     if (strcmp(set, "offload") == 0)
         puts("--schedules=bestcase,static,offload_bestcase,offload");
     else if (strncmp(set, "offload_zpp", 11) == 0)
