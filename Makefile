@@ -258,7 +258,7 @@ WRITE_HELPER = $(BUILD)/clomp-write
 WRITE_SRC = write/clomp_write.c write/manifest_reader.c write/manifest_writer.c write/manifest_facts.c write/manifest_runs.c \
     write/suite_names.c write/launcher.c write/plan.c write/slurm_facts.c write/preflight.c write/eta.c write/mpi_root.c write/suite_sets.c \
     write/run_group.c write/suite_lock.c write/record_journal.c write/done_runs.c write/run_reason.c \
-    write/resume_drop.c write/machine.c write/figure_rows.c
+    write/resume_drop.c write/text_file.c write/machine.c write/figure_rows.c
 $(WRITE_HELPER): $(WRITE_SRC) $(wildcard write/*.h) $(FLAGS_STAMP)
 	$(CC) $(CFLAGS) -std=c11 $(LDFLAGS) -o $@ $(WRITE_SRC)
 

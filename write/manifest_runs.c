@@ -6,18 +6,14 @@
 #include <sys/stat.h>
 
 #include "manifest_runs.h"
+#include "text_file.h"
 
 /* FILE's text (NUL-terminated), or NULL when it cannot be read. */
 static char *slurp(const char *file)
 {
     FILE *in = fopen(file, "r");
-    char *text = NULL;
-    size_t size = 0;
-    FILE *mem = in == NULL ? NULL : open_memstream(&text, &size);
-    for (int c; mem != NULL && (c = getc(in)) != EOF;)
-        putc(c, mem);
-    if (mem != NULL)
-        fclose(mem);
+    size_t len;
+    char *text = in == NULL ? NULL : read_all(in, &len);
     if (in != NULL)
         fclose(in);
     return text;

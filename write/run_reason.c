@@ -20,28 +20,7 @@
 #include <sys/stat.h>
 
 #include "run_guard.h"
-
-/* All of a stream (NULL when it cannot be read: as an empty one). */
-static char *slurp(FILE *f, size_t *len)
-{
-    size_t cap = 1 << 12;
-    char *text = malloc(cap);
-    *len = 0;
-    if (text == NULL)
-        return NULL;
-    size_t got;
-    while (f != NULL && (got = fread(text + *len, 1, cap - *len - 1, f)) > 0) {
-        *len += got;
-        if (cap - *len - 1 == 0) {
-            char *more = realloc(text, cap *= 2);
-            if (more == NULL)
-                break;
-            text = more;
-        }
-    }
-    text[*len] = '\0';
-    return text;
-}
+#include "text_file.h"
 
 static int blank(int c) { return c == ' ' || c == '\t' || c == '\v' || c == '\f' || c == '\r'; }
 
@@ -124,7 +103,7 @@ int run_reason_failure(int argc, char **argv)
     struct stat st;
     if (stat(argv[2], &st) == 0 && st.st_size > 0) {
         FILE *f = fopen(argv[2], "r");
-        char *limit = slurp(f, &len);
+        char *limit = read_all(f, &len);
         if (f != NULL)
             fclose(f);
         while (limit != NULL && len > 0 && limit[len - 1] == '\n')
@@ -134,7 +113,7 @@ int run_reason_failure(int argc, char **argv)
         return 0;
     }
     FILE *f = fopen(argv[1], "r");
-    char *text = slurp(f, &len), line[301], buf[32];
+    char *text = read_all(f, &len), line[301], buf[32];
     if (f != NULL)
         fclose(f);
     last_line(text ? text : "", text ? len : 0, 300, line);
@@ -161,7 +140,7 @@ int run_reason_write(int argc, char **argv)
         return 2;
     }
     size_t len;
-    char *text = slurp(stdin, &len), line[201];
+    char *text = read_all(stdin, &len), line[201];
     if (text != NULL && strstr(text, "No space left on device") != NULL)
         snprintf(line, sizeof line, "No space left on device");
     else
