@@ -10,6 +10,7 @@
  * is clomp's default, first touch. */
 #define _GNU_SOURCE   /* asprintf */
 #include "plan.h"
+#include "text_file.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -67,33 +68,6 @@ static char *run_line(const struct settings *s, const char *set, const char *pol
     return line;
 }
 
-struct lines {
-    char **line;
-    size_t n, cap;
-};
-static int add(struct lines *l, char *line)
-{
-    if (!line)
-        return -1;
-    if (l->n == l->cap) {
-        size_t cap = l->cap ? 2 * l->cap : 64;
-        char **grown = realloc(l->line, cap * sizeof *grown);
-        if (!grown)
-            return free(line), -1;
-        l->line = grown, l->cap = cap;
-    }
-    l->line[l->n++] = line;
-    return 0;
-}
-
-static void free_lines(struct lines *l)
-{
-    for (size_t i = 0; i < l->n; i++)
-        free(l->line[i]);
-    free(l->line);
-    l->line = NULL, l->n = l->cap = 0;
-}
-
 static int build(const struct settings *s, FILE *out)
 {
     static const char *const numa_policies[] = {"interleave", "local", "node:0"};
@@ -117,16 +91,16 @@ static int build(const struct settings *s, FILE *out)
         threads[n_threads++] = s->max_threads;
 
     for (size_t i = 0; i < n_zones; i++)
-        failed |= add(&keys, run_line(s, "key", "", s->max_threads, -1, zones[i]));
+        failed |= lines_add(&keys, run_line(s, "key", "", s->max_threads, -1, zones[i]));
     /* the largest two sizes again with one allocating thread, and (--numa) each policy */
     first_big = n_zones > 2 ? n_zones - 2 : 0;
     for (size_t i = first_big; i < n_zones; i++)
-        failed |= add(&keys, run_line(s, "key", "", s->max_threads, 1, zones[i]));
+        failed |= lines_add(&keys, run_line(s, "key", "", s->max_threads, 1, zones[i]));
     for (size_t i = first_big; s->numa && i < n_zones; i++)
         for (int p = 0; p < 3; p++)
-            failed |= add(&keys, run_line(s, "key", numa_policies[p], s->max_threads, -1, zones[i]));
+            failed |= lines_add(&keys, run_line(s, "key", numa_policies[p], s->max_threads, -1, zones[i]));
     if (failed || keys.n == 0) {
-        free_lines(&keys);
+        lines_free(&keys);
         return 3;
     }
 
@@ -137,12 +111,12 @@ static int build(const struct settings *s, FILE *out)
     long long n = s->replicates, others = (long long)keys.n - 1;
     fprintf(out, "%lld\n", n + others);
     for (long long r = 0; r < n; r++) {
-        fprintf(out, "%s\n", keys.line[0]);
+        fprintf(out, "%s\n", keys.at[0]);
         /* (r + 1) * others / n <= others: never past the last key run, as the bound says again */
         for (long long k = 1 + r * others / n; k < 1 + (r + 1) * others / n && k <= others; k++)
-            fprintf(out, "%s\n", keys.line[k]);
+            fprintf(out, "%s\n", keys.at[k]);
     }
-    free_lines(&keys);
+    lines_free(&keys);
 
     /* 1.2's packed hybrid layouts: cores/4 ranks of 4 threads, cores/16 of 16, on
      * the 6400-zone target input; only where a node has two such groups of cores,

@@ -13,6 +13,7 @@
 #include "resume_drop.h"
 
 #include "manifest_writer.h"   /* replace_file */
+#include "text_file.h"
 
 #include <dirent.h>
 #include <regex.h>
@@ -21,32 +22,6 @@
 #include <string.h>
 #include <sys/mman.h>   /* memfd_create */
 #include <unistd.h>
-
-struct lines {
-    char **at;
-    size_t n, cap;
-};
-
-static int push(struct lines *l, char *s)
-{
-    if (l->n == l->cap) {
-        size_t cap = l->cap ? 2 * l->cap : 64;
-        char **at = realloc(l->at, cap * sizeof *at);
-        if (at == NULL)
-            return -1;
-        l->at = at, l->cap = cap;
-    }
-    l->at[l->n++] = s;
-    return 0;
-}
-
-static void release(struct lines *l)
-{
-    for (size_t i = 0; i < l->n; i++)
-        free(l->at[i]);
-    free(l->at);
-    *l = (struct lines){0};
-}
 
 /* FILE's lines (awk's records: a last line without a newline is one too); -1 when unreadable. */
 static int read_lines(const char *file, struct lines *out)
@@ -61,10 +36,8 @@ static int read_lines(const char *file, struct lines *out)
         if (len > 0 && line[len - 1] == '\n')
             line[len - 1] = '\0';
         char *copy = strdup(line);
-        if (copy == NULL || push(out, copy) != 0) {
-            free(copy);
+        if (lines_add(out, copy) != 0)
             break;
-        }
     }
     int failed = ferror(f) || !feof(f);
     free(line);
@@ -131,7 +104,7 @@ static int drop_rows(const char *table, const struct lines *done)
 {
     struct lines rows = {0};
     if (read_lines(table, &rows) != 0) {
-        release(&rows);
+        lines_free(&rows);
         return -1;
     }
     int fd = memfd_create("clomp-rows", 0);   /* in memory, as the driver's $( ) held them */
@@ -139,7 +112,7 @@ static int drop_rows(const char *table, const struct lines *done)
     if (kept == NULL) {
         if (fd >= 0)
             close(fd);
-        release(&rows);
+        lines_free(&rows);
         return -1;
     }
     long column = rows.n ? run_column(rows.at[0]) : -1;
@@ -164,7 +137,7 @@ static int drop_rows(const char *table, const struct lines *done)
         status = -1;
     free(keep);
     fclose(kept);
-    release(&rows);
+    lines_free(&rows);
     return status;
 }
 
@@ -185,9 +158,8 @@ static void names_like(const char *dir, const char *prefix, const char *suffix, 
         size_t len = strlen(e->d_name);
         char *path = NULL;
         if (len >= plen + 1 + slen && strncmp(e->d_name, prefix, plen) == 0 && e->d_name[plen] == '_' &&
-            strcmp(e->d_name + len - slen, suffix) == 0 && asprintf(&path, "%s/%s", dir, e->d_name) >= 0 &&
-            push(out, path) != 0)
-            free(path);
+            strcmp(e->d_name + len - slen, suffix) == 0 && asprintf(&path, "%s/%s", dir, e->d_name) >= 0)
+            lines_add(out, path);
     }
     closedir(d);
     if (out->n > 1)   /* none or one: nothing to sort (and no array when none) */
@@ -209,8 +181,8 @@ int resume_drop_main(int argc, char **argv)
                                       ".runs.csv"};
     for (size_t i = 0; i < sizeof own / sizeof own[0]; i++) {
         char *path = NULL;
-        if (asprintf(&path, "%s%s", base, own[i]) >= 0 && push(&tables, path) != 0)
-            free(path);
+        if (asprintf(&path, "%s%s", base, own[i]) >= 0)
+            lines_add(&tables, path);
     }
     int status = 0;
     for (size_t i = 0; status == 0 && i < tables.n; i++) {
@@ -236,9 +208,9 @@ int resume_drop_main(int argc, char **argv)
         }
         regfree(&run_json);
     }
-    release(&records);
-    release(&tables);
-    release(&done);
+    lines_free(&records);
+    lines_free(&tables);
+    lines_free(&done);
     free(done_file);
     free(dir);
     return status;

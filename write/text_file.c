@@ -1,5 +1,5 @@
-/* A stream read whole, for the clomp-write subcommands that read a file or their standard input
- * at once (the failure reasons, the run states of the manifest). */
+/* A stream read whole, and a list of lines, for the clomp-write subcommands that read a file or their standard input
+ * at once (the failure reasons, the run states of the manifest, the plan, --resume's tables). */
 #include <stdlib.h>
 
 #include "text_file.h"
@@ -23,4 +23,27 @@ char *read_all(FILE *f, size_t *len)
     }
     text[*len] = '\0';
     return text;
+}
+
+int lines_add(struct lines *l, char *line)
+{
+    if (line == NULL)
+        return -1;
+    if (l->n == l->cap) {
+        size_t cap = l->cap ? 2 * l->cap : 64;
+        char **at = realloc(l->at, cap * sizeof *at);
+        if (at == NULL)
+            return free(line), -1;
+        l->at = at, l->cap = cap;
+    }
+    l->at[l->n++] = line;
+    return 0;
+}
+
+void lines_free(struct lines *l)
+{
+    for (size_t i = 0; i < l->n; i++)
+        free(l->at[i]);
+    free(l->at);
+    *l = (struct lines){0};
 }
