@@ -50,6 +50,10 @@ parts_rule_line() {
 # (write/plan.c: a suite plans without python3 too).
 build_plan() {
     local answer
+    # Parts follow the team and CLOMP 1.2 wants zonesPerPart > 0, so a run of T threads holds T zones at
+    # least: past the target input's zones no shape is the target input (past twice, 0 zones per part).
+    [ "$max_threads" -le "$target_zones" ] || die_usage "MAX_THREADS: $max_threads threads cannot share the target input's\
+ $target_zones zones (each thread's parts hold one zone at least): at most $target_zones, or raise --target-zones"
     find_writer   # suite/common.sh
     answer=$("$writer" plan "$max_threads" "$target_parts" "$target_zones" "$zone_scale_factor" "$max_zone_scale" \
         "$replicates" "$numa" "$time_scale" "$mpi_given" "$mpi_ranks" "$mpi_launcher") || exit 2
