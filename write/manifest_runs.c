@@ -27,30 +27,6 @@ size_t run_number(const char *s, size_t runs)
     return k >= 1 && (size_t)k <= runs ? (size_t)k : 0;
 }
 
-/* LINE's cells (RFC 4180, as results/csv_columns.awk splits them), cut in place; how many (<= MAX). */
-static int csv_cells(char *line, char **cells, int max)
-{
-    int n = 0, quoted = 0;
-    char *to = line;
-    cells[n++] = to;
-    for (const char *p = line; *p != '\0'; p++) {
-        if (quoted && *p == '"' && p[1] == '"') {
-            *to++ = *p++;
-        } else if (*p == '"') {
-            quoted = !quoted;
-        } else if (*p == ',' && !quoted) {
-            *to++ = '\0';
-            if (n == max)
-                return n;
-            cells[n++] = to;
-        } else {
-            *to++ = *p;
-        }
-    }
-    *to = '\0';
-    return n;
-}
-
 /* What the suite's files say of its runs 1 to RUNS: the done ones (<base>.done, a run number a
  * line) and the driver's record of each (<base>.runs.csv's status, exit_code and seconds, by
  * name; a run's last row). The texts stay with the caller (freed after). */

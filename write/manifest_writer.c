@@ -39,15 +39,11 @@
 #include "manifest_reader.h"
 #include "manifest_runs.h"
 #include "manifest_writer.h"
+#include "text_file.h"
 
 #define SCHEMA "clomp-suite-manifest"
 #define SCHEMA_MAJOR 1
 #define SCHEMA_MINOR 2
-
-static int by_name(const void *a, const void *b)
-{
-    return strcmp(*(char *const *)a, *(char *const *)b);
-}
 
 /* The OpenMP runtimes' and launchers' variables of the environment, by name (byte order), as
  * "NAME": "VALUE" members. */

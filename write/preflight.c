@@ -19,6 +19,7 @@
 
 #include "launcher.h"
 #include "slurm_facts.h"
+#include "text_file.h"
 
 /* A file's text less its trailing newlines, as the driver's $(cat FILE) took
  * it; NULL when it cannot be read. Allocated. */
@@ -43,12 +44,6 @@ static char *file_text(const char *path)
     while (size > 0 && text[size - 1] == '\n')
         text[--size] = '\0';
     return text;
-}
-
-static const char *env(const char *name)
-{
-    const char *value = getenv(name);
-    return value ? value : "";
 }
 
 /* The load average's first figure (each line's first field, as cut -f1 gives
@@ -95,14 +90,14 @@ int preflight_main(int argc, char **argv)
         return 2;
     }
     char bind[4096];
-    snprintf(bind, sizeof bind, "%s%s", env("OMP_PROC_BIND"), env("KMP_AFFINITY"));
+    snprintf(bind, sizeof bind, "%s%s", env_or_empty("OMP_PROC_BIND"), env_or_empty("KMP_AFFINITY"));
     if (!*bind || strcasecmp(bind, "false") == 0)
         printf("threads not bound (OMP_PROC_BIND unset or false): they may migrate mid-run\n");
-    if (strcasecmp(env("OMP_WAIT_POLICY"), "passive") == 0)
+    if (strcasecmp(env_or_empty("OMP_WAIT_POLICY"), "passive") == 0)
         printf("OMP_WAIT_POLICY=passive: sleeping threads add wake-up time to every loop\n");
-    if (strcmp(env("KMP_BLOCKTIME"), "0") == 0)
+    if (strcmp(env_or_empty("KMP_BLOCKTIME"), "0") == 0)
         printf("KMP_BLOCKTIME=0: libomp threads sleep at once, like a passive wait policy\n");
-    if (strcmp(env("GOMP_SPINCOUNT"), "0") == 0)
+    if (strcmp(env_or_empty("GOMP_SPINCOUNT"), "0") == 0)
         printf("GOMP_SPINCOUNT=0: libgomp threads sleep at once, like a passive wait policy\n");
     char *load = load_average();
     if (load && busy(load, cores))

@@ -53,36 +53,17 @@ static int is_line_of(const struct lines *done, const char *s)
     return 0;
 }
 
-/* The cell number COLUMN (from 0) of LINE, unquoted as results/csv_columns.awk reads it, into
- * OUT (malloc'd); NULL when LINE has fewer cells. */
+/* The cell number COLUMN (from 0) of LINE, unquoted as results/csv_columns.awk reads it
+ * (csv_cells), malloc'd; NULL when LINE has fewer cells. */
 static char *cell(const char *line, long column)
 {
-    char *out = malloc(strlen(line) + 1);
-    if (out == NULL)
-        return NULL;
-    long n = 0;
-    size_t len = 0;
-    int quoted = 0;
-    for (const char *p = line;; p++) {
-        if (*p == '\0' || (*p == ',' && !quoted)) {
-            if (n == column) {
-                out[len] = '\0';
-                return out;
-            }
-            if (*p == '\0')
-                break;
-            n++, len = 0;
-        } else if (quoted && p[0] == '"' && p[1] == '"') {
-            out[len++] = '"';
-            p++;
-        } else if (*p == '"') {
-            quoted = !quoted;
-        } else {
-            out[len++] = *p;
-        }
-    }
-    free(out);
-    return NULL;
+    char *copy = strdup(line), **cells = malloc(((size_t)column + 1) * sizeof *cells);
+    char *out = NULL;
+    if (copy != NULL && cells != NULL && csv_cells(copy, cells, (int)column + 1) > column)
+        out = strdup(cells[column]);
+    free(cells);
+    free(copy);
+    return out;
 }
 
 /* The column named "run" in the first row (the last such, as awk's at[] keeps it), or -1. */
@@ -139,11 +120,6 @@ static int drop_rows(const char *table, const struct lines *done)
     fclose(kept);
     lines_free(&rows);
     return status;
-}
-
-static int by_name(const void *a, const void *b)
-{
-    return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
 /* The names in DIR that begin with PREFIX (then "_") and end with SUFFIX, sorted, as paths. */

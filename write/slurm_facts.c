@@ -6,6 +6,7 @@
  * node without python3 too. */
 #define _POSIX_C_SOURCE 200809L
 #include "slurm_facts.h"
+#include "text_file.h"
 
 #include <fcntl.h>
 #include <stdio.h>
@@ -13,13 +14,6 @@
 #include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
-
-/* A variable's value, "" when unset. */
-static const char *env(const char *name)
-{
-    const char *value = getenv(name);
-    return value ? value : "";
-}
 
 /* What ARGV prints on standard output (its errors, or its absence, dropped),
  * allocated; "" when it cannot run. */
@@ -64,7 +58,7 @@ static char *output_of(char *const argv[])
  * that never shares): yes, no (OverSubscribe=...), or unknown. Allocated. */
 static char *exclusive(void)
 {
-    char *argv[] = {"squeue", "-h", "-j", (char *)env("SLURM_JOB_ID"), "-o", "%h", NULL};
+    char *argv[] = {"squeue", "-h", "-j", (char *)env_or_empty("SLURM_JOB_ID"), "-o", "%h", NULL};
     char *h = output_of(argv), *answer = NULL;
     h[strcspn(h, "\n")] = '\0';
     if (strcmp(h, "NO") == 0)
@@ -81,8 +75,8 @@ static char *exclusive(void)
 static char *other_jobs(void)
 {
     char *node = NULL;
-    if (*env("SLURMD_NODENAME"))
-        node = strdup(env("SLURMD_NODENAME"));
+    if (*env_or_empty("SLURMD_NODENAME"))
+        node = strdup(env_or_empty("SLURMD_NODENAME"));
     else {
         char *argv[] = {"hostname", "-s", NULL};
         node = output_of(argv);
@@ -98,7 +92,8 @@ static char *other_jobs(void)
     size_t out = 0;
     for (const char *line = list; jobs && *line;) {
         size_t len = strcspn(line, "\n");
-        if (len != strlen(env("SLURM_JOB_ID")) || strncmp(line, env("SLURM_JOB_ID"), len) != 0) {
+        const char *id = env_or_empty("SLURM_JOB_ID");
+        if (len != strlen(id) || strncmp(line, id, len) != 0) {
             memcpy(jobs + out, line, len);
             out += len;
             jobs[out++] = ' ';
@@ -113,18 +108,21 @@ static char *other_jobs(void)
 
 static int env_lines(const char *cores)
 {
-    const char *id = env("SLURM_JOB_ID");
+    const char *id = env_or_empty("SLURM_JOB_ID");
     if (!*id) {
         printf("slurm job: none\n");
         return 0;
     }
-    const char *name = env("SLURM_JOB_NAME"), *cluster = env("SLURM_CLUSTER_NAME");
+    const char *name = env_or_empty("SLURM_JOB_NAME"), *cluster = env_or_empty("SLURM_CLUSTER_NAME");
     printf("slurm job: %s%s%s%s%s%s\n", id, *name ? " (" : "", name, *name ? ")" : "", *cluster ? " on cluster " : "",
            cluster);
-    const char *nodes = *env("SLURM_JOB_NODELIST") ? env("SLURM_JOB_NODELIST") : env("SLURM_NODELIST");
-    const char *count = env("SLURM_JOB_NUM_NODES");
+    const char *nodes = env_or_empty("SLURM_JOB_NODELIST");
+    if (!*nodes)
+        nodes = env_or_empty("SLURM_NODELIST");
+    const char *count = env_or_empty("SLURM_JOB_NUM_NODES");
     printf("slurm nodes: %s (%s node(s))\n", *nodes ? nodes : "unknown", *count ? count : "?");
-    const char *cpus = env("SLURM_CPUS_ON_NODE"), *per_task = env("SLURM_CPUS_PER_TASK"), *tasks = env("SLURM_NTASKS");
+    const char *cpus = env_or_empty("SLURM_CPUS_ON_NODE"), *per_task = env_or_empty("SLURM_CPUS_PER_TASK");
+    const char *tasks = env_or_empty("SLURM_NTASKS");
     printf("slurm cpus: %s on this node%s%s%s%s%s%s; suite cores: %s\n", *cpus ? cpus : "?", *per_task ? ", " : "",
            per_task, *per_task ? " per task" : "", *tasks ? ", " : "", tasks, *tasks ? " task(s)" : "", cores);
     char *answer = exclusive(), *others = other_jobs();
@@ -138,7 +136,7 @@ static int env_lines(const char *cores)
 /* The preflight's warning when the node is shared, or nothing. */
 static int preflight(void)
 {
-    const char *id = env("SLURM_JOB_ID");
+    const char *id = env_or_empty("SLURM_JOB_ID");
     if (!*id)
         return 0;
     char *answer = exclusive(), *others = other_jobs();

@@ -1,6 +1,8 @@
 /* A stream read whole, and a list of lines, for the clomp-write subcommands that read a file or their standard input
- * at once (the failure reasons, the run states of the manifest, the plan, --resume's tables). */
+ * at once (the failure reasons, the run states of the manifest, the plan, --resume's tables); the CSV reading of
+ * the manifest's run rows and --resume's tables; a variable's value; the sort of names. */
 #include <stdlib.h>
+#include <string.h>
 
 #include "text_file.h"
 
@@ -46,4 +48,38 @@ void lines_free(struct lines *l)
         free(l->at[i]);
     free(l->at);
     *l = (struct lines){0};
+}
+
+int csv_cells(char *line, char **cells, int max)
+{
+    int n = 0, quoted = 0;
+    char *to = line;
+    cells[n++] = to;
+    for (const char *p = line; *p != '\0'; p++) {
+        if (quoted && *p == '"' && p[1] == '"') {
+            *to++ = *p++;
+        } else if (*p == '"') {
+            quoted = !quoted;
+        } else if (*p == ',' && !quoted) {
+            *to++ = '\0';
+            if (n == max)
+                return n;
+            cells[n++] = to;
+        } else {
+            *to++ = *p;
+        }
+    }
+    *to = '\0';
+    return n;
+}
+
+const char *env_or_empty(const char *name)
+{
+    const char *value = getenv(name);
+    return value ? value : "";
+}
+
+int by_name(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
 }
