@@ -243,7 +243,7 @@ STATS_SRC = stats/clomp_stats.c stats/batch.c stats/answer_fields.c stats/figure
 # It links timing/ (cycles_from_us' calibration brings core_clock's OpenMP team: -fopenmp) and two
 # leaves it needs: LLNL's targets' rule (judge) and the JSON writer (comparison-json); not the
 # benchmark's other objects, no libnuma.
-STATS_OBJ = $(TIMING_SRC:%.c=$(BUILD)/%.o) $(BUILD)/measure/llnl_targets.o $(BUILD)/report/json.o
+STATS_OBJ = $(TIMING_SRC:%.c=$(BUILD)/%.o) $(BUILD)/measure/llnl_targets.o $(BUILD)/report/json.o $(BUILD)/report/json_string.o
 $(STATS_HELPER): $(STATS_SRC) $(STATS_OBJ) $(FLAGS_STAMP)
 	$(CC) $(ALL_CFLAGS) -MMD -MP -o $@ $(STATS_SRC) $(STATS_OBJ) $(OPENMP_FLAGS) -lm
 
@@ -253,13 +253,15 @@ clomp-stats: $(STATS_HELPER)
 # comparisons write in an output directory, never through a link, and the
 # suite manifest written from the driver's facts (write/manifest_writer.c)
 # and read back by its JSON (write/manifest_reader.c); built
-# beside the objects, never installed. No OpenMP, no library objects.
+# beside the objects, never installed. No OpenMP, no library objects: of the
+# benchmark, only the JSON string escaper (report/json_string.c, stdio alone).
 WRITE_HELPER = $(BUILD)/clomp-write
 WRITE_SRC = write/clomp_write.c write/manifest_reader.c write/manifest_writer.c write/manifest_facts.c write/manifest_runs.c \
     write/suite_names.c write/launcher.c write/plan.c write/slurm_facts.c write/preflight.c write/eta.c write/mpi_root.c write/suite_sets.c \
     write/run_group.c write/suite_lock.c write/record_journal.c write/done_runs.c write/run_reason.c \
-    write/resume_drop.c write/text_file.c write/machine.c write/figure_rows.c
-$(WRITE_HELPER): $(WRITE_SRC) $(wildcard write/*.h) $(FLAGS_STAMP)
+    write/resume_drop.c write/text_file.c write/machine.c write/figure_rows.c \
+    report/json_string.c
+$(WRITE_HELPER): $(WRITE_SRC) $(wildcard write/*.h) report/json.h $(FLAGS_STAMP)
 	$(CC) $(CFLAGS) -std=c11 $(LDFLAGS) -o $@ $(WRITE_SRC)
 
 clomp-write: $(WRITE_HELPER)

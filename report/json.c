@@ -2,6 +2,7 @@
 
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 /* Level 0 stands for the document itself, so count[0] can refuse a second
  * top-level value; containers therefore nest at most JSON_MAX_DEPTH - 1 deep. */
@@ -34,71 +35,6 @@ static void indent(const JsonWriter *w, int level)
         fputs("  ", w->out);
 }
 
-/* Length of the well-formed UTF-8 sequence at p, or 0 if there is none.
- * Overlong forms, surrogates and code points past U+10FFFF are ill-formed
- * (RFC 3629) and would make the document invalid for strict readers. */
-static int utf8_length(const unsigned char *p)
-{
-    static const unsigned long smallest[] = {0, 0, 0x80, 0x800, 0x10000};
-    int n;
-    if (p[0] < 0x80)
-        return 1;
-    if (p[0] >= 0xc2 && p[0] <= 0xdf) /* 0xc0 and 0xc1 only start overlong forms */
-        n = 2;
-    else if (p[0] >= 0xe0 && p[0] <= 0xef)
-        n = 3;
-    else if (p[0] >= 0xf0 && p[0] <= 0xf4)
-        n = 4;
-    else
-        return 0;
-    unsigned long cp = p[0] & (0x7f >> n);
-    for (int i = 1; i < n; i++) {
-        /* The terminating NUL fails this test, so truncation is caught too. */
-        if ((p[i] & 0xc0) != 0x80)
-            return 0;
-        cp = cp << 6 | (p[i] & 0x3f);
-    }
-    if (cp < smallest[n] || (cp >= 0xd800 && cp <= 0xdfff) || cp > 0x10ffff)
-        return 0;
-    return n;
-}
-
-static void write_string(FILE *out, const char *s)
-{
-    const unsigned char *p = (const unsigned char *)s;
-    fputc('"', out);
-    while (*p) {
-        int n = utf8_length(p);
-        if (n > 1) {
-            fwrite(p, 1, (size_t)n, out);
-            p += n;
-            continue;
-        }
-        unsigned char c = *p++;
-        /* As an escape, so a reader of the file can tell a replaced byte
-         * from a genuine U+FFFD in the input, which passes through raw. */
-        if (n == 0)
-            fputs("\\ufffd", out);
-        else if (c == '"' || c == '\\')
-            fprintf(out, "\\%c", c);
-        else if (c == '\n')
-            fputs("\\n", out);
-        else if (c == '\t')
-            fputs("\\t", out);
-        else if (c == '\r')
-            fputs("\\r", out);
-        else if (c == '\b')
-            fputs("\\b", out);
-        else if (c == '\f')
-            fputs("\\f", out);
-        else if (c < 0x20 || c == 0x7f) /* DEL is legal JSON but invisible and terminal-hostile */
-            fprintf(out, "\\u%04x", c);
-        else
-            fputc(c, out);
-    }
-    fputc('"', out);
-}
-
 /* Checks that a value may go here and writes what precedes it: the comma,
  * the indentation and the key. Returns 0 when the caller may write it. */
 static int begin_value(JsonWriter *w, const char *key)
@@ -119,7 +55,7 @@ static int begin_value(JsonWriter *w, const char *key)
             fputc(' ', w->out);
     }
     if (key) {
-        write_string(w->out, key);
+        json_put_string(w->out, key, strlen(key), JSON_UTF8_CHECKED);
         fputs(": ", w->out);
     }
     w->count[w->depth]++;
@@ -163,7 +99,7 @@ void json_string(JsonWriter *w, const char *key, const char *value)
     if (begin_value(w, key) != 0)
         return;
     if (value)
-        write_string(w->out, value);
+        json_put_string(w->out, value, strlen(value), JSON_UTF8_CHECKED);
     else
         fputs("null", w->out);
 }

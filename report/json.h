@@ -44,6 +44,14 @@ void json_integer(JsonWriter *w, const char *key, long long value);
 void json_bool(JsonWriter *w, const char *key, int value);
 void json_null(JsonWriter *w, const char *key);
 
+/* The LEN bytes at S as a JSON string: '"', '\\', \n, \t and \r escaped as themselves and the
+ * other control characters and DEL as \u00XX; JSON_UTF8_CHECKED (json_string's) also writes \b
+ * and \f as themselves and each byte of an invalid UTF-8 sequence as \ufffd, JSON_BYTES_AS_GIVEN
+ * (the suite manifest's, its bytes as they have always been) passes every other byte through
+ * (report/json_string.c: alone of the benchmark, clomp-write links it). */
+enum json_bytes { JSON_UTF8_CHECKED, JSON_BYTES_AS_GIVEN };
+void json_put_string(FILE *out, const char *s, size_t len, enum json_bytes bytes);
+
 /* Ends the document with a newline and flushes. Returns 0, or -1 when the
  * nesting was left open, the writer was misused, or a write failed. */
 int json_finish(JsonWriter *w);

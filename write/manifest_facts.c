@@ -9,6 +9,8 @@
 
 #include "manifest_facts.h"
 
+#include "../report/json.h"   /* json_put_string: report/json_string.c */
+
 #define MAX_INPUT (64L << 20)
 
 /* Standard input read whole and cut into facts; 0, or -1 (a read error, out of memory, or more than
@@ -87,26 +89,10 @@ int has_fact(const struct facts *f, const char *name)
     return 0;
 }
 
-/* The first N bytes of S as a JSON string. */
+/* The first N bytes of S as a JSON string, bytes as given (report/json_string.c). */
 void put_str_n(FILE *out, const char *s, size_t n)
 {
-    putc('"', out);
-    for (const char *end = s + n; s < end; s++) {
-        unsigned char c = (unsigned char)*s;
-        if (c == '"' || c == '\\')
-            fprintf(out, "\\%c", c);
-        else if (c == '\n')
-            fputs("\\n", out);
-        else if (c == '\t')
-            fputs("\\t", out);
-        else if (c == '\r')
-            fputs("\\r", out);
-        else if (c < 0x20 || c == 0x7f)
-            fprintf(out, "\\u%04x", c);
-        else
-            putc(c, out);
-    }
-    putc('"', out);
+    json_put_string(out, s, n, JSON_BYTES_AS_GIVEN);
 }
 void put_str(FILE *out, const char *s)
 {
