@@ -29,7 +29,7 @@ ALLOWED = {
     ("compare", "grain"): "the shift's interval is rounded outward by grain_answers.outward, the one outward rounding",
     ("sweep", "compare"): "each setting of a sweep runs as a --compare side (compare_side, compare_driver.run_process)",
     ("bundle", "cluster"): "the validator checks a cluster bundle through cluster_bundle (called back per node)",
-    ("buyers", "bundle"): "each submission is validated by the validator (validate, crosscheck, grade)",
+    ("buyers", "bundle"): "each submission is validated by the validator (validate, record_checks, crosscheck, grade)",
     ("buyers", "cluster"): "a cluster bundle's node bundles are submissions (cluster_bundle)",
     ("buyers", "grain"): "the buyer's table shows each submission's node limits (node_limits)",
 }

@@ -8,11 +8,12 @@ directory), reading records by name (docs/suite.md, "Validating"):
 - every run of the plan: marked done, one .summary row in its set's file with
   its inputs and OK, one JSON record (status ok, exit status 0, inputs the
   planned ones); the suite recorded as complete;
-- verification: no selected measurement whose verification failed (the
+- verification (record_checks.py): no selected measurement whose verification failed (the
   .csv and the records), every checksum field of an input identical across
   thread counts, placements and schedules;
 - no fast-math build; not oversubscribed (threads, and MPI ranks x threads
-  per host from the records' mpi.per_rank); the construct table;
+  per host from the records' mpi.per_rank); the construct table
+  (record_checks.py);
 - then the submission grade (grade.py).
 
 Exit 0 VALID (submission-grade), 3 VALID, NOT SUBMISSION-GRADE, 1 INVALID
@@ -28,7 +29,7 @@ from collections import Counter
 from typing import Dict, List, Optional
 
 from ..cluster import cluster_bundle
-from . import crosscheck, grade, sign
+from . import crosscheck, grade, record_checks, sign
 from ..core import loader, manifest, safe_io
 from ..core.loader import SuiteError
 from ..core.records import count_of
@@ -37,11 +38,8 @@ from ..core.safe_io import NotABundle, Refused, for_terminal, no_controls
 ME = "clomp_validate"
 EXIT_VALID, EXIT_INVALID, EXIT_NOT_A_BUNDLE, EXIT_NOT_SUBMISSION_GRADE = 0, 1, 2, 3
 MANIFEST_LINE = re.compile(r"^([0-9a-f]{64}) [ *](.+)$")
-VERIFIED = ("reference", "passed", "skipped", "not applicable")
-CONSTRUCT_OK = ("measured", "not run", "serialized by the runtime", "fewer threads than asked", "unresolved")
 FAST_MATH = re.compile(r"-(ffast-math|Ofast|funsafe-math-optimizations|ffinite-math-only|fassociative-math|"
                        r"freciprocal-math|fno-signed-zeros)\b")
-NUMBER = re.compile(r"^-?[0-9.]+([eE][-+]?[0-9]+)?$")
 PRINTED = 100     # reasons printed; the count says how many in all
 # What is checked is the records; a report is made from them, so it is quoted as regenerated.
 REPORT_RULE = ("the records are what is checked; quote the HTML report only as regenerated from them "
@@ -134,96 +132,6 @@ def check_runs(suite, reasons: List[str]) -> None:
         reasons.append("the .summary files have %d rows for %d planned runs" % (len(rows), len(suite.plan)))
     for problem in suite.problems:
         reasons.append(for_terminal(problem))
-
-
-def check_verification(suite, reasons: List[str]) -> None:
-    name = suite.name
-    if suite.csv is None or not suite.csv.rows:
-        reasons.append("%s.csv (every measurement of every run) is missing" % name)
-    else:
-        for row in suite.csv.rows:
-            if row.get("selected") == "1" and row.get("verification") not in VERIFIED:
-                reasons.append("run %s: %s verification is '%s'" % (for_terminal(row.get("run", "")), for_terminal(row.get("name", "")),
-                                                                   for_terminal(row.get("verification", ""))))
-        _same_checksums(("run %s %s (%s threads)" % (r.get("run"), r.get("name"), r.get("numThreads")),
-                         " ".join(r.get(c, "") for c in ("numParts", "zonesPerPart", "zoneSize", "flopScale", "timeScale")),
-                         "sum %s, residue %s, total %s" % (r.get("checksum_sum"), r.get("checksum_residue"), r.get("checksum_total")))
-                        for r in suite.csv.rows if r.get("checksum_total", "") != "")
-        for msg in _same_checksums.found:
-            reasons.append(for_terminal(msg))
-    recs = []
-    for run, rec in sorted(suite.records.items()):
-        for m in rec.measurements:
-            if m.selected and m.verification not in VERIFIED:
-                reasons.append("run %d: %s verification is '%s' (its record)" % (run, for_terminal(m.name), for_terminal(m.verification)))
-            c = m.get("checksum")
-            if isinstance(c, dict) and c.get("total") is not None:
-                inputs = " ".join(str(rec.inputs.get(k, "")) for k in ("numParts", "zonesPerPart", "zoneSize", "flopScale", "timeScale"))
-                recs.append(("run %d %s (%s threads; its record)" % (run, m.name, rec.resolved.get("numThreads")), inputs,
-                             "sum %r, residue %r, total %r" % (c.get("sum"), c.get("residue"), c.get("total"))))
-    _same_checksums(recs)
-    for msg in _same_checksums.found:
-        reasons.append(for_terminal(msg))
-
-
-def _same_checksums(items) -> None:
-    """One input, one answer: (where, input, checksum) items; the
-    differences found are left in _same_checksums.found."""
-    first: Dict[str, tuple] = {}
-    told = set()
-    found = []
-    for where, inputs, checksum in items:
-        if inputs not in first:
-            first[inputs] = (checksum, where)
-        elif checksum != first[inputs][0] and (inputs, checksum) not in told:
-            told.add((inputs, checksum))
-            found.append("input %s: checksum %s in %s differs from %s in %s" % (inputs, checksum, where, first[inputs][0], first[inputs][1]))
-    _same_checksums.found = found
-
-
-_same_checksums.found = []
-
-
-def check_constructs(suite, reasons: List[str]) -> str:
-    planned = {str(p.index) for p in suite.plan if p.is_construct}
-    if not planned:
-        return ""
-    name = suite.name
-    table = suite.constructs
-    if table is None or not table.rows:
-        reasons.append("%s.constructs.csv (the construct table of runs %s) is missing" % (name, " ".join(sorted(planned, key=int))))
-        return ""
-    bad = []
-    if table.columns[:6] != ["run", "set", "run_status", "run_exit_code", "run_seconds", "construct"]:
-        bad.append("its header does not start with run,set,run_status,run_exit_code,run_seconds,construct")
-    for need in ("construct_name", "level", "outer_threads", "inner_threads", "status", "problem", "overhead_us"):
-        if need not in table.columns:
-            bad.append("its header has no column " + need)
-    got = Counter()
-    measured = 0
-    for line, (row, width) in enumerate(zip(table.rows, table.widths), start=2):
-        what = "run %s %s level %s" % (row.get("run"), row.get("construct_name"), row.get("level"))
-        if width != len(table.columns):
-            bad.append("line %d has %d fields, its header %d" % (line, width, len(table.columns)))
-        if row.get("run") not in planned:
-            bad.append("line %d: run '%s' is not a construct run of the plan" % (line, row.get("run")))
-        else:
-            got[row["run"]] += 1
-        status = row.get("status", "")
-        if status == "measured":
-            measured += 1
-            if not NUMBER.match(row.get("overhead_us", "")):
-                bad.append(what + " is measured but has no overhead")
-        elif status == "not run":
-            if not row.get("problem"):
-                bad.append(what + " is not run and gives no reason")
-        elif status not in CONSTRUCT_OK:
-            bad.append("%s is '%s'%s" % (what, status, ": " + row["problem"] if row.get("problem") else ""))
-    for run in sorted(planned - set(got), key=int):
-        bad.append("run %s (a construct run) has no row" % run)
-    for b in bad:
-        reasons.append("%s.constructs.csv: %s" % (name, for_terminal(b)))
-    return "; construct table: %d rows, %d measured" % (len(table.rows), measured)
 
 
 def core_count(suite) -> int:
@@ -350,8 +258,8 @@ def validate(path: str, out=sys.stdout, signers: Optional[str] = None, facts: Op
             check_manifest(inp, files, reasons)
             suite = loader.load_from_input(inp, name, source=path)
             check_runs(suite, reasons)
-            check_verification(suite, reasons)
-            note = check_constructs(suite, reasons)
+            record_checks.check_verification(suite, reasons)
+            note = record_checks.check_constructs(suite, reasons)
             cores = check_build_and_cores(suite, reasons)
             crosscheck.check_all(suite, lambda rel: _text_of(inp, files, rel), reasons)
     except Refused as e:

@@ -150,7 +150,7 @@ def select(db: sqlite3.Connection, spec: str) -> List[Dict[str, object]]:
     sql = "SELECT id, label, conflict, record FROM submissions%s ORDER BY id" % (" WHERE " + " AND ".join(where) if where else "")
     out = []
     seen = set()
-    from .submissions import with_current_keys
+    from .process_figures import with_current_keys
     for rid, label, conflict, text in db.execute(sql, params):
         r = with_current_keys(json.loads(text))
         if label in seen:

@@ -39,7 +39,7 @@ from typing import Dict, List, Optional
 from ..core import catalogue, given, stats_helper
 from ..grain import node_limits
 from ..core.records import count_of
-from .submissions import key_figures, sweep_figures
+from .process_figures import key_figures, sweep_figures
 
 LEVEL = 0.95
 ALPHA = 0.05      # 1 - LEVEL: Holm's family-wise level

@@ -37,24 +37,14 @@ import sys
 import re
 from typing import Dict, List, Optional
 
-from ..core import catalogue, compare_figures, given, loader, machine_facts, safe_io, tables
+from ..core import compare_figures, given, loader, machine_facts, safe_io, tables
 from ..cluster import cluster_bundle
-from ..bundle import crosscheck, grade, validate
+from ..bundle import crosscheck, grade, record_checks, validate
 from ..grain import node_limits
-from . import text12
+from . import process_figures, text12
 from ..core.safe_io import NotABundle, Refused, for_terminal
 from ..core.view import num
 
-
-
-def key_figures() -> List[catalogue.Figure]:
-    """The target input's figures (the key table's rows): the catalogue's key set."""
-    return catalogue.load().in_set("key")
-
-
-def sweep_figures() -> List[catalogue.Figure]:
-    """The thread sweep's figures: the catalogue's sweep set."""
-    return catalogue.load().in_set("sweep")
 
 
 NOT_CONTENT = re.compile(r"^(MANIFEST|CLOMP_.+\.html|CLOMP_.+_charts/.*|CLOMP_.+_machine/openmp_runtime\.txt)$")
@@ -108,8 +98,8 @@ def check_directory(suite, read_text):
     READ_TEXT: a file of the suite by name (None when there is none), for the cross-checks."""
     reasons: List[str] = []
     validate.check_runs(suite, reasons)
-    validate.check_verification(suite, reasons)
-    validate.check_constructs(suite, reasons)
+    record_checks.check_verification(suite, reasons)
+    record_checks.check_constructs(suite, reasons)
     cores = validate.check_build_and_cores(suite, reasons)
     crosscheck.check_all(suite, read_text, reasons)
     if reasons:
@@ -120,67 +110,12 @@ def check_directory(suite, read_text):
     return validate.EXIT_VALID, "VALID (no MANIFEST: a directory)", []
 
 
-def with_current_keys(r: Dict[str, object]) -> Dict[str, object]:
-    """A record archived before issue 43, its figures by the keys the catalogue names them now (the buyer's
-    Parallel For us/Loop, a median chunk, was parallel_for_us_per_loop)."""
-    cat = catalogue.load()
-    for section in ("key", "dropped", "dropped_why", "given", "sweep"):
-        if isinstance(r.get(section), dict):
-            r[section] = dict((cat.canonical(k), v) for k, v in r[section].items())
-    return r
-
-
-def record_figures(rec, figures=None) -> Dict[str, Optional[float]]:
-    """The key figures (or FIGURES) of one process's record: None where it did not give the figure as a result
-    (not measured, busy, marked invalid: given.py)."""
-    return dict((f.key, given.of_process(rec.doc, f)[0]) for f in (figures or key_figures()))
-
-
 def _empty(label, kind, source) -> Dict[str, object]:
     return {"label": label, "kind": kind, "source": source, "sha256": "", "content_sha256": "", "host": "",
             "suite": "", "suite_id": "", "header": [], "validation": {"status": "", "exit": None, "reasons": []},
             "valid": True, "target_input": "", "runs": [], "key": {}, "dropped": {}, "given": {}, "targets": {},
             "clock": {"ghz": None, "core_ghz": None, "source": "unknown", "clock": ""}, "sweep": {},
             "constructs": {}, "notes": [], "signer": "", "node": {}}
-
-
-def _process_records(r, records, runs, failed=0):
-    """Fill key, dropped, given, targets, clock from the processes' records (one input); FAILED: the input's
-    processes that ended without a record of figures."""
-    for fig in key_figures():
-        g = given.over([(rec.doc, True) for rec in records] + [(None, False)] * failed, fig)
-        if g.values:
-            r["key"][fig.key] = list(g.values)
-        r["given"][fig.key] = dict([("of", g.total)] + [(why, g.why.get(why, 0)) for why in given.REASONS])
-        invalid = [rec for rec in records if given.of_process(rec.doc, fig)[1] == given.INVALID]
-        if invalid:
-            r["dropped"][fig.key] = [rec.run for rec in invalid]
-            why = r.setdefault("dropped_why", {}).setdefault(fig.key, {})
-            for rec in invalid:
-                m = given.measurement(rec.doc, fig.get("measurement"))
-                # the run's reason, or (for an overhead) its Bestcase's
-                kind = (compare_figures.invalid_kind(m) if m is not None and m.get("valid") is False
-                        else "its Bestcase: " + compare_figures.invalid_kind(given.invalid_bestcase(rec.doc)))
-                why[kind] = why.get(kind, 0) + 1
-    for rec in records:
-        for t in rec.llnl_targets:
-            entry = r["targets"].setdefault(t.key, {"label": t.label, "measurement": t.measurement, "bound": num(t.target_below),
-                                                    "citation": t.citation or "", "not_judged": t.not_judged or "",
-                                                    "cycles": [], "ci": None, "core_cycles": None, "verdict": None,
-                                                    "clock": t.clock or ""})
-            if num(t.cycles) is not None and t.verdict != "invalid":
-                entry["cycles"].append(num(t.cycles))
-                if len(entry["cycles"]) == 1:    # the first valid process's own verdict, for a cell of one value
-                    entry["ci"] = list(t.cycles_ci_95) if t.cycles_ci_95 else None
-                    entry["core_cycles"] = list(t.core_cycles) if t.core_cycles else None
-                    entry["verdict"] = t.verdict
-    r["clock"] = machine_facts.clock(records)
-    r["runs"] = runs
-    labels = dict((f.key, f.label) for f in key_figures())
-    for fid, runs_out in r["dropped"].items():
-        r["notes"].append("%s: left out of process%s %s, whose run marked it invalid (not a result: %s)" % (
-            labels[fid], "" if len(runs_out) == 1 else "es", " ".join(str(x) for x in runs_out),
-            ", ".join("%s %d" % kv for kv in sorted(r.get("dropped_why", {}).get(fid, {}).items()))))
 
 
 def from_suite(path: str, label: str, bundle_sha: Optional[str] = None, signers: Optional[str] = None) -> Dict[str, object]:
@@ -224,8 +159,9 @@ def from_suite(path: str, label: str, bundle_sha: Optional[str] = None, signers:
     target = [p for p in processes if facts[p.index][0] == "OK" and suite.record(p.index) is not None]
     records = [suite.record(p.index) for p in target]
     r["target_input"] = first.args_text + (" --numa=" + first.policy if first.policy else "")
-    _process_records(r, records, [{"run": p.index, "set": p.set_name, "args": p.args_text, "numa": p.policy or "first-touch",
-                                   "status": facts.get(p.index, [""])[0]} for p in suite.plan], len(processes) - len(target))
+    runs = [{"run": p.index, "set": p.set_name, "args": p.args_text, "numa": p.policy or "first-touch",
+             "status": facts.get(p.index, [""])[0]} for p in suite.plan]
+    process_figures.fill_figures(r, records, runs, len(processes) - len(target))
     if pilot:
         r["notes"].append("--replicates auto: the target input's figures are stage 2's %d fresh processes; the pilot's %d "
                           "(which planned how many) are left out" % (len(target), len(pilot)))
@@ -239,7 +175,7 @@ def from_suite(path: str, label: str, bundle_sha: Optional[str] = None, signers:
         if p.args[1:] != first.args[1:] or p.policy != first.policy:
             continue
         threads = str(rec.resolved.get("numThreads") or p.threads)
-        figs = record_figures(rec, sweep_figures())
+        figs = process_figures.record_figures(rec, process_figures.sweep_figures())
         for fid, value in figs.items():
             if value is not None:
                 r["sweep"].setdefault(fid, {}).setdefault(threads, []).append(value)
@@ -319,8 +255,8 @@ def from_compare(stem: str, label: str) -> List[Dict[str, object]]:
         inputs = " ".join(str(records[0].inputs.get(k, "")) for k in loader.INPUT_NAMES) if records else ""
         r["target_input"] = inputs
         r["validation"] = {"status": "not validated (a --compare result: no bundle to check)", "exit": None, "reasons": []}
-        _process_records(r, records, [{"run": rec.run, "set": "compare " + side, "args": inputs, "numa": "",
-                                       "status": "OK" if rec.status == "ok" else rec.status} for rec in records])
+        process_figures.fill_figures(r, records, [{"run": rec.run, "set": "compare " + side, "args": inputs, "numa": "",
+                                                   "status": "OK" if rec.status == "ok" else rec.status} for rec in records])
         rec1 = records[0] if records else None
         doc = rec1.doc if rec1 is not None else {}
         build = doc.get("build") or {}
@@ -354,7 +290,7 @@ def from_text12(path: str, label: str, data: bytes) -> Dict[str, object]:
     r["host"] = str(parsed["host"])
     r["target_input"] = " ".join(parsed["inputs"])
     n = len(parsed["processes"])
-    for fig in key_figures():
+    for fig in process_figures.key_figures():
         got = [values[fig.key] for values in parsed["processes"] if fig.key in values]
         if got:
             r["key"][fig.key] = got
