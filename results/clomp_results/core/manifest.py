@@ -22,9 +22,10 @@ major with one line naming it; a minor adds members, never renames):
     history          the status lines (resumed, interrupted, stopped, complete), in order
     status           running complete failed interrupted stopped
 
-suite/manifest.sh writes it (plain shell: a node without python3 leaves it
-too) one member per line and one run per line, renamed whole over the old
-copy after every run; `render` writes the same layout (the converter's,
+The driver's writer writes it (`build/clomp-write manifest`,
+write/manifest_writer.c, from the facts suite/manifest.sh gives it: no python3,
+so a node without python3 leaves it too) one member per line and one run per
+line, renamed whole over the old copy after every run; `render` writes the same layout (the converter's,
 legacy.py), which the driver's --resume reads back. Everything here is
 type-checked: a manifest may come from a hostile bundle.
 """
@@ -131,7 +132,7 @@ def _line(value) -> str:
 
 
 def render(doc: Dict[str, Any]) -> str:
-    """DOC in the driver's layout (suite/manifest.sh): one member a line, one plan entry and one run a
+    """DOC in the driver's layout (clomp-write manifest, write/manifest_writer.c): one member a line, one plan entry and one run a
     line; its head (up to "plan") is what --resume keeps."""
     out = ["{"]
     head = ["schema", "schema_major", "schema_minor", "suite", "plan_signature", "settings", "machine", "converted"]
