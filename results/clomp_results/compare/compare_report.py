@@ -355,11 +355,10 @@ def main(argv):
             header = with_runtime(f.read())
         text, csv_text, js = report(stem, header, helper, primary)
         directory, name = stem.rsplit("/", 1) if "/" in stem else (".", stem)
-        safe_write.write_text(directory, name + ".txt", text)
-        safe_write.write_text(directory, name + ".csv", csv_text)
         fd = safe_write.open_dir(directory)
-        try:
-            safe_write.replace_file(fd, name + ".json", js)
+        try:   # the three together: an interrupt leaves all three new or all three as they were
+            safe_write.replace_files(fd, [(name + suffix, data, os.path.join(directory, name + suffix)) for suffix, data in
+                                          ((".txt", text.encode("utf-8")), (".csv", csv_text.encode("utf-8")), (".json", js))])
         finally:
             os.close(fd)
     except (ValueError, stats_helper.StatsError, catalogue.CatalogueError, safe_write.UnsafeTarget, OSError) as e:

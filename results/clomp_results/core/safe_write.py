@@ -8,10 +8,13 @@ O_CREAT|O_EXCL|O_NOFOLLOW in the target's own directory, synced, then renamed
 over the target, which must be a regular file or absent.  A link, device,
 FIFO or directory at the target is refused (UnsafeTarget), never followed
 or replaced.  Directories are opened O_NOFOLLOW|O_DIRECTORY, so a link
-planted as the charts directory is refused as well.
+planted as the charts directory is refused as well.  Files that belong
+together (--compare's report: .txt, .csv, .json) go through replace_files:
+all written first, then renamed together.
 """
 import errno
 import os
+import signal
 import stat
 
 
@@ -20,6 +23,7 @@ class UnsafeTarget(Exception):
 
 
 _DIR_FLAGS = os.O_RDONLY | getattr(os, "O_DIRECTORY", 0) | getattr(os, "O_NOFOLLOW", 0)
+_HELD_SIGNALS = {signal.SIGTERM, signal.SIGHUP, signal.SIGINT}
 _NEW_FLAGS = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
 
 
@@ -67,31 +71,49 @@ def check_target(dir_fd, name, shown):
 
 def replace_file(dir_fd, name, data, shown=None):
     """Write bytes DATA as NAME in directory DIR_FD: temp file, fsync, rename."""
-    shown = shown or name
-    if "/" in name or name in ("", ".", ".."):
-        raise UnsafeTarget("%s: not a plain file name" % shown)
-    mode = check_target(dir_fd, name, shown)
-    tmp = None
-    for attempt in range(100):
-        candidate = "%s.tmp.%d.%d" % (name, os.getpid(), attempt)
-        try:
-            fd = os.open(candidate, _NEW_FLAGS, 0o644 if mode is None else mode, dir_fd=dir_fd)
-        except FileExistsError:
-            continue
-        tmp = candidate
-        break
-    if tmp is None:
-        raise UnsafeTarget("%s: no free temporary name beside it" % shown)
+    replace_files(dir_fd, [(name, data, shown)])
+
+
+def replace_files(dir_fd, files):
+    """Write each (NAME, DATA, SHOWN) of FILES in directory DIR_FD as a set: every one to its temporary
+    name and synced first, then the renames back to back with TERM, HUP and INT held off, so that an
+    interrupt leaves every file new or every file as it was (the temporary ones removed), never a new
+    one beside old ones. A target that is not a regular file or absent is refused before any rename."""
+    made = []   # (temporary name, name, shown)
     try:
-        with os.fdopen(fd, "wb") as f:
-            f.write(data)
-            f.flush()
-            os.fsync(f.fileno())
-        check_target(dir_fd, name, shown)   # planted while we wrote: still refused
-        os.rename(tmp, name, src_dir_fd=dir_fd, dst_dir_fd=dir_fd)
-        tmp = None
+        for name, data, shown in files:
+            shown = shown or name
+            if "/" in name or name in ("", ".", ".."):
+                raise UnsafeTarget("%s: not a plain file name" % shown)
+            mode = check_target(dir_fd, name, shown)
+            fd = tmp = None
+            for attempt in range(100):
+                candidate = "%s.tmp.%d.%d" % (name, os.getpid(), attempt)
+                try:
+                    fd = os.open(candidate, _NEW_FLAGS, 0o644 if mode is None else mode, dir_fd=dir_fd)
+                except FileExistsError:
+                    continue
+                tmp = candidate
+                break
+            if tmp is None:
+                raise UnsafeTarget("%s: no free temporary name beside it" % shown)
+            made.append((tmp, name, shown))
+            with os.fdopen(fd, "wb") as f:
+                f.write(data)
+                f.flush()
+                os.fsync(f.fileno())
+        for tmp, name, shown in made:
+            check_target(dir_fd, name, shown)   # planted while we wrote: still refused
+        held = signal.pthread_sigmask(signal.SIG_BLOCK, _HELD_SIGNALS)
+        try:
+            while made:
+                tmp, name, _ = made[0]
+                os.rename(tmp, name, src_dir_fd=dir_fd, dst_dir_fd=dir_fd)
+                made.pop(0)
+        finally:
+            signal.pthread_sigmask(signal.SIG_SETMASK, held)
     finally:
-        if tmp is not None:
+        for tmp, _, _ in made:
             try:
                 os.unlink(tmp, dir_fd=dir_fd)
             except OSError:
