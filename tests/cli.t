@@ -2,6 +2,8 @@
 # The command line: every parameter rejects every class of bad value with exit 2
 # and one stderr line naming it; options, usage, --help, --version; exit 3 for
 # meshes that cannot exist. Only a few short runs: most cases stop in the parser.
+# The runs turn the noise census off (tests/noise.t owns it): they read the
+# header, the summary and the JSON's measurements, none of which it changes.
 
 # shellcheck source-path=SCRIPTDIR source=lib/tap.sh
 . "$(dirname "$0")/lib/tap.sh"
@@ -60,12 +62,12 @@ for i in "${!names[@]}"; do
 done
 
 # ---- -1 for the thread counts --------------------------------------------------
-run_clomp -1 1 8 800 32 1 1
+run_clomp --noise-census=off -1 1 8 800 32 1 1
 is "$rc" 0 "numThreads -1 is accepted (exit 0)"
 [[ $out == *$'\n''      numThreads: 2 (using system default)'$'\n'* ]]
 ok $? "numThreads -1 resolves to the OpenMP default (OMP_NUM_THREADS=2) in the header, as CLOMP 1.2 says it"
 
-run_clomp 1 -1 8 800 32 1 1
+run_clomp --noise-census=off 1 -1 8 800 32 1 1
 is "$rc" 0 "allocThreads -1 is accepted (exit 0)"
 [[ $out == *$'\n''    allocThreads: 1 (using numThreads)'$'\n'* ]]
 ok $? "allocThreads -1 resolves to numThreads in the header, as CLOMP 1.2 says it"
@@ -112,7 +114,7 @@ for shape in 2 x2 2x 0x2 2x0 axb 2x2x2; do
 done
 
 # 6400 zones keep the iteration count, and so the run, short.
-run_clomp --nested=1x2 2 1 4 1600 32 1 1
+run_clomp --nested=1x2 --noise-census=off 2 1 4 1600 32 1 1
 is "$rc" 0 "--nested=1x2 before the numbers is accepted (exit 0)"
 [[ $out == *'Nested OMP shape: 1x2'* ]]
 ok $? "--nested=1x2 is the Nested OMP shape reported in the header"
@@ -128,7 +130,7 @@ like "${out%%$'\n'*}" '^clomp [0-9]+\.[0-9]+' "--version starts with 'clomp <ver
 ok $? "--version reports the OpenMP version and the CFLAGS"
 
 # ---- zoneSize below 32 -------------------------------------------------------------
-run_clomp 1 1 4 100 8 1 1
+run_clomp --noise-census=off 1 1 4 100 8 1 1
 is "$rc" 0 "zoneSize 8 is accepted (exit 0)"
 [ -z "$err" ] && [[ $out == *$'\n''***Forcing zoneSize (8 specified) to minimum zone size 32'$'\n'* ]]
 ok $? "zoneSize 8 gets CLOMP 1.2's one-line notice before the header"
@@ -137,7 +139,7 @@ ok $? "zoneSize 8 is raised to 32 in the header"
 # CLOMP 1.2 never rounds zoneSize: it pads each part's block and the zones sit
 # 32 bytes apart, so 100 is echoed as given and Memory is 1.2's figure
 # (4 parts x 100 zones x 100 bytes + 4 Part records of 72 bytes).
-run_clomp 1 1 4 100 100 1 1
+run_clomp --noise-census=off 1 1 4 100 100 1 1
 is "$rc" 0 "zoneSize 100 runs (exit 0)"
 [[ $out != *Rounding* ]] && [[ $out == *$'\n''        zoneSize: 100'$'\n'* ]]
 ok $? "zoneSize 100 is echoed unchanged in the header, with no rounding notice"
@@ -147,7 +149,7 @@ ok $? "Memory for zoneSize 100 is CLOMP 1.2's figure, numParts x zonesPerPart x 
 ok $? "the CORAL RFP line echoes zoneSize 100 as given"
 [[ $out == *$'\n''      Zone layout: CLOMP 1.2 (zones 32 bytes apart'* ]]
 ok $? "the header names CLOMP 1.2's zone layout as the one used"
-run_clomp --zone-stride=zonesize 1 1 4 100 100 1 1
+run_clomp --zone-stride=zonesize --noise-census=off 1 1 4 100 100 1 1
 is "$rc" 0 "--zone-stride=zonesize runs (exit 0)"
 [[ $out == *$'\n''      Zone layout: spread, --zone-stride=zonesize (zone k at k x 104 bytes)'* ]]
 ok $? "--zone-stride=zonesize is named in the header, with its 8-byte aligned stride of 104"
@@ -261,7 +263,8 @@ is "$bad_rows" 0 "every --list-schedules row has a key, a name, a known role, '-
 # The threads column against what a 2-thread run records of each default measurement (its JSON):
 # no team for 'one', the team for 'team', 'needs at least 2x2' for 'nested' (the suite's estimate counts by it).
 if command -v python3 >/dev/null 2>&1 && threads_json=$(mktemp); then
-    "$CLOMP" --trials=1 --json="$threads_json" 2 1 16 10 32 1 1 >/dev/null 2>&1
+    # 16 x 400 zones: 1,570 subcycles (16 x 10 zones ran 62,500, all parallel regions).
+    "$CLOMP" --trials=1 --noise-census=off --json="$threads_json" 2 1 16 400 32 1 1 >/dev/null 2>&1
     wrong=$(printf '%s\n' "${list_lines[@]:1}" | python3 -c '
 import json, sys
 seen = {m["key"]: m for m in json.load(open(sys.argv[1]))["measurements"]}
@@ -300,12 +303,12 @@ run_clomp --help
 help_missing=''
 for key in "${keys[@]}"; do [[ $out == *" $key"[\ $'\n']* || $out == *" $key" ]] || help_missing+=" $key"; done
 is "$help_missing" "" "--help lists every key of the table"
-run_clomp 2 1 16 100 32 1 1 --quiet
+run_clomp 2 1 16 400 32 1 1 --noise-census=off --quiet
 summary_head=$(sed -n 2p <<<"$out")
-is "$summary_head" "$CLOMP 2 1 16 100 32 1 1, $(printf '%s, ' "${defaults[@]}" | sed 's/, $//')" \
+is "$summary_head" "$CLOMP 2 1 16 400 32 1 1, $(printf '%s, ' "${defaults[@]}" | sed 's/, $//')" \
     "without --schedules the summary has exactly the default measurements' columns, no optional one"
-run_clomp --quiet --schedules="serial,${keys[${#keys[@]} - 1]}" 2 1 16 100 32 1 1
-is "$(sed -n 2p <<<"$out")" "$CLOMP 2 1 16 100 32 1 1, $(printf '%s, ' "${defaults[@]}" "${optionals[${#optionals[@]} - 1]}" | sed 's/, $//')" \
+run_clomp --quiet --noise-census=off --schedules="serial,${keys[${#keys[@]} - 1]}" 2 1 16 400 32 1 1
+is "$(sed -n 2p <<<"$out")" "$CLOMP 2 1 16 400 32 1 1, $(printf '%s, ' "${defaults[@]}" "${optionals[${#optionals[@]} - 1]}" | sed 's/, $//')" \
     "an optional schedule that ran adds its column after every default column"
 
 done_testing

@@ -5,7 +5,8 @@
 # schedule and the failed check. The detection matrix is printed below.
 # Then chunks: a fault placed in the first, a middle or the last chunk
 # (CLOMP_FAULT_SUBCYCLE) is caught at the end of that very chunk, and the
-# messages name it.
+# messages name it. The fault runs turn the noise census off (tests/noise.t
+# owns it): what they check is the verification's exit and messages.
 
 # shellcheck source-path=SCRIPTDIR source=lib/tap.sh
 . "$(dirname "$0")/lib/tap.sh"
@@ -32,14 +33,14 @@ ok $? "the fault build lists ${#schedules[@]} checked schedules (--list-schedule
 args=(16 400 32 1 1)   # 6400 zones, 1570 subcycles
 
 # The normal binary has no fault code: the variable does nothing there.
-CLOMP_FAULT=skipped-part run_clomp 2 1 "${args[@]}"
+CLOMP_FAULT=skipped-part run_clomp --noise-census=off 2 1 "${args[@]}"
 is "$rc" 0 "the normal clomp ignores CLOMP_FAULT (no fault code in it)"
 
 run_faulty() {  # run_faulty FAULT SCHEDULE THREADS [OPTION...]: runs Serial Ref and SCHEDULE, the fault armed in it
     local tmp_out tmp_err fault=$1 schedule=$2 threads=$3
     shift 3
     tmp_out=$(mktemp) tmp_err=$(mktemp)
-    CLOMP_FAULT=$fault CLOMP_FAULT_SCHEDULE=$schedule "$FAULTS_BIN" --schedules="${key_of["$schedule"]}" "$@" \
+    CLOMP_FAULT=$fault CLOMP_FAULT_SCHEDULE=$schedule "$FAULTS_BIN" --schedules="${key_of["$schedule"]}" --noise-census=off "$@" \
         "$threads" 1 "${args[@]}" </dev/null \
         >"$tmp_out" 2>"$tmp_err"
     rc=$?
