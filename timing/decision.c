@@ -203,6 +203,38 @@ double signed_rank_p(long n, double w, const double *counts)
     return fmin(1.0, erfc(z / sqrt(2.0)));
 }
 
+int signed_rank_cumulative(int n, double *cumulative)
+{
+    if (signed_rank_counts(n, cumulative) != 0)
+        return -1;
+    long top = (long)n * (n + 1) / 2;
+    for (long x = 1; x <= top; x++)
+        cumulative[x] += cumulative[x - 1];
+    return 0;
+}
+
+double signed_rank_p_cumulative(long n, double w, const double *cumulative)
+{
+    if (cumulative == NULL || n < 1 || n > SIGNED_RANK_EXACT_MAX || !isfinite(w))
+        return signed_rank_p(n, w, NULL);
+    long top = n * (n + 1) / 2;
+    double below = floor(w), above = ceil(w);   /* the whole W+ values <= w and >= w */
+    double low = below < 0.0 ? 0.0 : cumulative[below > (double)top ? top : (long)below];
+    double high = above > (double)top ? 0.0 : cumulative[top] - (above < 1.0 ? 0.0 : cumulative[(long)above - 1]);
+    return fmin(1.0, 2.0 * fmin(low, high) / ldexp(1.0, (int)n));
+}
+
+double signed_draw_insert(SignedDraw *ranked, long m, SignedDraw d, double w)
+{
+    long r = m;
+    for (; r > 0 && ranked[r - 1].magnitude > d.magnitude; r--) {
+        ranked[r] = ranked[r - 1];
+        w += ranked[r].positive;
+    }
+    ranked[r] = d;
+    return d.positive ? w + (double)(r + 1) : w;
+}
+
 static int compare_doubles(const void *x, const void *y)
 {
     double a = *(const double *)x, b = *(const double *)y;
@@ -219,43 +251,34 @@ static int simulate_min_p(const long *looks, int k, long sims, uint64_t seed, do
         if (looks[j] <= looks[j - 1])
             return -1;
     long n = looks[k - 1];
-    double **counts = calloc((size_t)k, sizeof *counts), *magnitude = malloc((size_t)n * sizeof *magnitude);
-    Tagged *scratch = malloc((size_t)n * sizeof *scratch);
-    int *positive = malloc((size_t)n * sizeof *positive);
-    int failed = counts == NULL || magnitude == NULL || scratch == NULL || positive == NULL;
+    double **cumulative = calloc((size_t)k, sizeof *cumulative);
+    SignedDraw *ranked = malloc((size_t)n * sizeof *ranked);
+    int failed = cumulative == NULL || ranked == NULL;
     for (int j = 0; !failed && j < k; j++) {
         if (looks[j] > SIGNED_RANK_EXACT_MAX)
             continue;
-        counts[j] = malloc((size_t)(looks[j] * (looks[j] + 1) / 2 + 1) * sizeof **counts);
-        failed = counts[j] == NULL || signed_rank_counts((int)looks[j], counts[j]) != 0;
+        cumulative[j] = malloc((size_t)(looks[j] * (looks[j] + 1) / 2 + 1) * sizeof **cumulative);
+        failed = cumulative[j] == NULL || signed_rank_cumulative((int)looks[j], cumulative[j]) != 0;
     }
     ClompRng rng = {seed};
     for (long s = 0; !failed && s < sims; s++) {
-        for (long i = 0; i < n; i++) {
-            magnitude[i] = rng_uniform(&rng);
-            positive[i] = rng_uniform(&rng) < 0.5;
-        }
-        double best = 1.0;
+        /* Each pair's magnitude, then its sign, drawn in the pairs' order;
+         * W+ of the first looks[j] pairs grows as the pairs join the ranking. */
+        double best = 1.0, w = 0.0;
+        long m = 0;
         for (int j = 0; j < k; j++) {
-            /* W+ of the first looks[j] pairs: each one's rank among them by magnitude. */
-            long m = looks[j];
-            for (long i = 0; i < m; i++)
-                scratch[i] = (Tagged){magnitude[i], i};
-            qsort(scratch, (size_t)m, sizeof *scratch, compare_tagged);
-            double w = 0.0;
-            for (long r = 0; r < m; r++)
-                if (positive[scratch[r].i])
-                    w += (double)(r + 1);
-            best = fmin(best, signed_rank_p(m, w, counts[j]));
+            for (; m < looks[j]; m++) {
+                double magnitude = rng_uniform(&rng);
+                w = signed_draw_insert(ranked, m, (SignedDraw){magnitude, rng_uniform(&rng) < 0.5}, w);
+            }
+            best = fmin(best, signed_rank_p_cumulative(m, w, cumulative[j]));
         }
         minp[s] = best;
     }
-    for (int j = 0; counts != NULL && j < k; j++)
-        free(counts[j]);
-    free(counts);
-    free(magnitude);
-    free(scratch);
-    free(positive);
+    for (int j = 0; cumulative != NULL && j < k; j++)
+        free(cumulative[j]);
+    free(cumulative);
+    free(ranked);
     return failed ? -1 : 0;
 }
 

@@ -37,6 +37,29 @@ int brunner_munzel(const double *a, long m, const double *b, long n, BrunnerMunz
  * signed_rank_counts(n), or NULL to have them made), else normal. */
 double signed_rank_p(long n, double w, const double *counts);
 
+/* The running sums of signed_rank_counts(n): cumulative[x] = the sign
+ * patterns with W+ <= x, x = 0..n(n+1)/2 (room for as many doubles as
+ * counts); 0, or -1 when n is out of 0..SIGNED_RANK_EXACT_MAX. */
+int signed_rank_cumulative(int n, double *cumulative);
+
+/* signed_rank_p from those running sums, in constant time rather than a
+ * pass over the counts: the same value, since every sum is a whole number
+ * below 2^53 and so exact in any order (NULL: signed_rank_p's own way).
+ * For simulations, which ask it for millions of statistics of one n. */
+double signed_rank_p_cumulative(long n, double w, const double *cumulative);
+
+/* One simulated difference for a signed-rank statistic: its magnitude and sign. */
+typedef struct SignedDraw {
+    double magnitude;
+    int positive;
+} SignedDraw;
+
+/* Adds d to ranked[0..m-1] (ascending magnitude; after its equals, where a
+ * stable sort of the draws in order puts it) and returns W+ of the m + 1
+ * draws, given w, W+ of the m: each draw it passes moves up one rank. A
+ * simulation's looks then rank each draw once, not once per look. */
+double signed_draw_insert(SignedDraw *ranked, long m, SignedDraw d, double w);
+
 /* Pocock's group-sequential rule for the exact signed-rank test looked at
  * after looks[0] < looks[1] < ... < looks[k-1] pairs: the one nominal
  * level alpha' (the same at every look) such that stopping at the first
