@@ -145,6 +145,11 @@ double sequential_power(const long *looks, int k, double nominal, double shift, 
 
 double sequential_detectable_shift(const long *looks, int k, double nominal, double power, long trials, uint64_t seed)
 {
+    SimulationKey key = plan_key(3.0, looks, k, nominal, trials, seed);
+    key_add(&key, power);
+    double known;
+    if (recall(&key, &known))
+        return known;
     PlanWork w;
     if (plan_work(&w, looks, k, trials, seed) != 0)
         return NAN;
@@ -161,6 +166,7 @@ double sequential_detectable_shift(const long *looks, int k, double nominal, dou
         result = hi;
     }
     free_plan(&w, k);
+    remember(&key, result);
     return result;
 }
 
@@ -194,6 +200,13 @@ long signed_rank_pairs_needed(double shift_sd, double alpha, double power, long 
 {
     if (!(shift_sd > 0.0))
         return -1;
+    const long one[1] = {1};
+    SimulationKey key = plan_key(4.0, one, 1, alpha, trials, seed);
+    key_add(&key, shift_sd);
+    key_add(&key, power);
+    double known;
+    if (recall(&key, &known))
+        return (long)known;
     /* signed_rank_power(n, ...) for n = 6, 7, ...: each n's trials read the
      * first n x trials draws of one seeded stream, drawn here once for all. */
     const long most = SIGNED_RANK_EXACT_MAX;
@@ -215,9 +228,12 @@ long signed_rank_pairs_needed(double shift_sd, double alpha, double power, long 
     free(z);
     free(cumulative);
     free(ranked);
-    if (found != 0)
-        return found;
-    double zq = signed_rank_normal_quantile(1.0 - alpha / 2.0) + signed_rank_normal_quantile(power);
-    double n = 3.14159265358979323846 / 3.0 * (zq / shift_sd) * (zq / shift_sd);
-    return n > (double)SIGNED_RANK_EXACT_MAX ? (long)ceil(n) : SIGNED_RANK_EXACT_MAX + 1;
+    if (found == 0) {
+        double zq = signed_rank_normal_quantile(1.0 - alpha / 2.0) + signed_rank_normal_quantile(power);
+        double n = 3.14159265358979323846 / 3.0 * (zq / shift_sd) * (zq / shift_sd);
+        found = n > (double)SIGNED_RANK_EXACT_MAX ? (long)ceil(n) : SIGNED_RANK_EXACT_MAX + 1;
+    }
+    if (ready)
+        remember(&key, (double)found);
+    return found;
 }
