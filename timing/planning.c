@@ -210,7 +210,7 @@ long signed_rank_pairs_needed(double shift_sd, double alpha, double power, long 
     /* signed_rank_power(n, ...) for n = 6, 7, ...: each n's trials read the
      * first n x trials draws of one seeded stream, drawn here once for all. */
     const long most = SIGNED_RANK_EXACT_MAX;
-    double *z = trials > 0 ? malloc((size_t)(most * trials) * sizeof *z) : NULL;
+    double *z = trials > 0 ? calloc((size_t)(most * trials), sizeof *z) : NULL;   /* zeroed: for the analyser, as in plan_work */
     double *cumulative = malloc((size_t)(most * (most + 1) / 2 + 1) * sizeof *cumulative);
     SignedDraw *ranked = malloc((size_t)most * sizeof *ranked);
     int ready = z != NULL && cumulative != NULL && ranked != NULL;   /* else the normal approximation below */
