@@ -203,6 +203,38 @@ double signed_rank_p(long n, double w, const double *counts)
     return fmin(1.0, erfc(z / sqrt(2.0)));
 }
 
+int signed_rank_cumulative(int n, double *cumulative)
+{
+    if (signed_rank_counts(n, cumulative) != 0)
+        return -1;
+    long top = (long)n * (n + 1) / 2;
+    for (long x = 1; x <= top; x++)
+        cumulative[x] += cumulative[x - 1];
+    return 0;
+}
+
+double signed_rank_p_cumulative(long n, double w, const double *cumulative)
+{
+    if (cumulative == NULL || n < 1 || n > SIGNED_RANK_EXACT_MAX || !isfinite(w))
+        return signed_rank_p(n, w, NULL);
+    long top = n * (n + 1) / 2;
+    double below = floor(w), above = ceil(w);   /* the whole W+ values <= w and >= w */
+    double low = below < 0.0 ? 0.0 : cumulative[below > (double)top ? top : (long)below];
+    double high = above > (double)top ? 0.0 : cumulative[top] - (above < 1.0 ? 0.0 : cumulative[(long)above - 1]);
+    return fmin(1.0, 2.0 * fmin(low, high) / ldexp(1.0, (int)n));
+}
+
+double signed_draw_insert(SignedDraw *ranked, long m, SignedDraw d, double w)
+{
+    long r = m;
+    for (; r > 0 && ranked[r - 1].magnitude > d.magnitude; r--) {
+        ranked[r] = ranked[r - 1];
+        w += ranked[r].positive;
+    }
+    ranked[r] = d;
+    return d.positive ? w + (double)(r + 1) : w;
+}
+
 static int compare_doubles(const void *x, const void *y)
 {
     double a = *(const double *)x, b = *(const double *)y;
@@ -219,48 +251,104 @@ static int simulate_min_p(const long *looks, int k, long sims, uint64_t seed, do
         if (looks[j] <= looks[j - 1])
             return -1;
     long n = looks[k - 1];
-    double **counts = calloc((size_t)k, sizeof *counts), *magnitude = malloc((size_t)n * sizeof *magnitude);
-    Tagged *scratch = malloc((size_t)n * sizeof *scratch);
-    int *positive = malloc((size_t)n * sizeof *positive);
-    int failed = counts == NULL || magnitude == NULL || scratch == NULL || positive == NULL;
+    double **cumulative = calloc((size_t)k, sizeof *cumulative);
+    SignedDraw *ranked = malloc((size_t)n * sizeof *ranked);
+    int failed = cumulative == NULL || ranked == NULL;
     for (int j = 0; !failed && j < k; j++) {
         if (looks[j] > SIGNED_RANK_EXACT_MAX)
             continue;
-        counts[j] = malloc((size_t)(looks[j] * (looks[j] + 1) / 2 + 1) * sizeof **counts);
-        failed = counts[j] == NULL || signed_rank_counts((int)looks[j], counts[j]) != 0;
+        cumulative[j] = malloc((size_t)(looks[j] * (looks[j] + 1) / 2 + 1) * sizeof **cumulative);
+        failed = cumulative[j] == NULL || signed_rank_cumulative((int)looks[j], cumulative[j]) != 0;
     }
     ClompRng rng = {seed};
     for (long s = 0; !failed && s < sims; s++) {
-        for (long i = 0; i < n; i++) {
-            magnitude[i] = rng_uniform(&rng);
-            positive[i] = rng_uniform(&rng) < 0.5;
-        }
-        double best = 1.0;
+        /* Each pair's magnitude, then its sign, drawn in the pairs' order;
+         * W+ of the first looks[j] pairs grows as the pairs join the ranking. */
+        double best = 1.0, w = 0.0;
+        long m = 0;
         for (int j = 0; j < k; j++) {
-            /* W+ of the first looks[j] pairs: each one's rank among them by magnitude. */
-            long m = looks[j];
-            for (long i = 0; i < m; i++)
-                scratch[i] = (Tagged){magnitude[i], i};
-            qsort(scratch, (size_t)m, sizeof *scratch, compare_tagged);
-            double w = 0.0;
-            for (long r = 0; r < m; r++)
-                if (positive[scratch[r].i])
-                    w += (double)(r + 1);
-            best = fmin(best, signed_rank_p(m, w, counts[j]));
+            for (; m < looks[j]; m++) {
+                double magnitude = rng_uniform(&rng);
+                w = signed_draw_insert(ranked, m, (SignedDraw){magnitude, rng_uniform(&rng) < 0.5}, w);
+            }
+            best = fmin(best, signed_rank_p_cumulative(m, w, cumulative[j]));
         }
         minp[s] = best;
     }
-    for (int j = 0; counts != NULL && j < k; j++)
-        free(counts[j]);
-    free(counts);
-    free(magnitude);
-    free(scratch);
-    free(positive);
+    for (int j = 0; cumulative != NULL && j < k; j++)
+        free(cumulative[j]);
+    free(cumulative);
+    free(ranked);
     return failed ? -1 : 0;
+}
+
+/* The last SIMULATIONS_REMEMBERED results, the oldest replaced first. */
+#define SIMULATIONS_REMEMBERED 64
+static struct {
+    SimulationKey key;
+    double value;
+} remembered[SIMULATIONS_REMEMBERED];
+static int remembered_count, remembered_next;
+
+void key_add(SimulationKey *key, double v)
+{
+    if (key->n < SIMULATION_KEY_MAX)
+        key->v[key->n] = v;
+    key->n++;   /* past the room: too long to remember */
+}
+
+void key_add_bits(SimulationKey *key, uint64_t bits)
+{
+    double v;
+    memcpy(&v, &bits, sizeof v);
+    key_add(key, v);
+}
+
+static int same_key(const SimulationKey *a, const SimulationKey *b)
+{
+    return a->n == b->n && memcmp(a->v, b->v, (size_t)a->n * sizeof a->v[0]) == 0;
+}
+
+int recall(const SimulationKey *key, double *value)
+{
+    for (int i = 0; key->n <= SIMULATION_KEY_MAX && i < remembered_count; i++)
+        if (same_key(&remembered[i].key, key)) {
+            *value = remembered[i].value;
+            return 1;
+        }
+    return 0;
+}
+
+void remember(const SimulationKey *key, double value)
+{
+    if (key->n > SIMULATION_KEY_MAX)
+        return;
+    remembered[remembered_next].key = *key;
+    remembered[remembered_next].value = value;
+    remembered_next = (remembered_next + 1) % SIMULATIONS_REMEMBERED;
+    if (remembered_count < SIMULATIONS_REMEMBERED)
+        remembered_count++;
+}
+
+SimulationKey plan_key(double what, const long *looks, int k, double level, long sims, uint64_t seed)
+{
+    SimulationKey key = {0, {0}};
+    key_add(&key, what);
+    key_add(&key, (double)k);
+    for (int j = 0; j < k; j++)
+        key_add(&key, (double)looks[j]);
+    key_add(&key, level);
+    key_add(&key, (double)sims);
+    key_add_bits(&key, seed);
+    return key;
 }
 
 double sequential_nominal_level(const long *looks, int k, double alpha, long sims, uint64_t seed)
 {
+    SimulationKey key = plan_key(1.0, looks, k, alpha, sims, seed);
+    double known;
+    if (recall(&key, &known))
+        return known;
     double *minp = malloc((size_t)(sims > 0 ? sims : 1) * sizeof *minp);
     if (minp == NULL || !(alpha > 0.0 && alpha < 1.0) || simulate_min_p(looks, k, sims, seed, minp) != 0) {
         free(minp);
@@ -283,11 +371,16 @@ double sequential_nominal_level(const long *looks, int k, double alpha, long sim
         i = j + 1;
     }
     free(minp);
+    remember(&key, level);
     return level;
 }
 
 double sequential_overall_rate(const long *looks, int k, double nominal, long sims, uint64_t seed)
 {
+    SimulationKey key = plan_key(2.0, looks, k, nominal, sims, seed);
+    double known;
+    if (recall(&key, &known))
+        return known;
     double *minp = malloc((size_t)(sims > 0 ? sims : 1) * sizeof *minp);
     if (minp == NULL || simulate_min_p(looks, k, sims, seed, minp) != 0) {
         free(minp);
@@ -297,7 +390,9 @@ double sequential_overall_rate(const long *looks, int k, double nominal, long si
     for (long i = 0; i < sims; i++)
         rejected += minp[i] <= nominal;
     free(minp);
-    return (double)rejected / (double)sims;
+    double rate = (double)rejected / (double)sims;
+    remember(&key, rate);
+    return rate;
 }
 
 PredictionInterval prediction_interval(const double *v, long n, double level)

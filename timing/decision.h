@@ -37,6 +37,49 @@ int brunner_munzel(const double *a, long m, const double *b, long n, BrunnerMunz
  * signed_rank_counts(n), or NULL to have them made), else normal. */
 double signed_rank_p(long n, double w, const double *counts);
 
+/* The running sums of signed_rank_counts(n): cumulative[x] = the sign
+ * patterns with W+ <= x, x = 0..n(n+1)/2 (room for as many doubles as
+ * counts); 0, or -1 when n is out of 0..SIGNED_RANK_EXACT_MAX. */
+int signed_rank_cumulative(int n, double *cumulative);
+
+/* signed_rank_p from those running sums, in constant time rather than a
+ * pass over the counts: the same value, since every sum is a whole number
+ * below 2^53 and so exact in any order (NULL: signed_rank_p's own way).
+ * For simulations, which ask it for millions of statistics of one n. */
+double signed_rank_p_cumulative(long n, double w, const double *cumulative);
+
+/* One simulated difference for a signed-rank statistic: its magnitude and sign. */
+typedef struct SignedDraw {
+    double magnitude;
+    int positive;
+} SignedDraw;
+
+/* Adds d to ranked[0..m-1] (ascending magnitude; after its equals, where a
+ * stable sort of the draws in order puts it) and returns W+ of the m + 1
+ * draws, given w, W+ of the m: each draw it passes moves up one rank. A
+ * simulation's looks then rank each draw once, not once per look. */
+double signed_draw_insert(SignedDraw *ranked, long m, SignedDraw d, double w);
+
+/* A seeded simulation's result remembered by every input it depends on, so
+ * that one process asked again (clomp-stats batch: a comparison's figures
+ * share their looks, level and pairs, so their simulated levels and power
+ * are the same) answers without simulating again: the same value, since
+ * the simulation is deterministic. key_add appends a number, key_add_bits
+ * a seed (by its bits); a key longer than SIMULATION_KEY_MAX is never
+ * remembered. recall: 1 and *value when known. For one thread (clomp-stats). */
+#define SIMULATION_KEY_MAX 28
+typedef struct SimulationKey {
+    int n;
+    double v[SIMULATION_KEY_MAX];
+} SimulationKey;
+void key_add(SimulationKey *key, double v);
+void key_add_bits(SimulationKey *key, uint64_t bits);
+int recall(const SimulationKey *key, double *value);
+void remember(const SimulationKey *key, double value);
+
+/* The key of a plan's simulation: what it is (a tag), its looks, its level and sims or trials, its seed. */
+SimulationKey plan_key(double what, const long *looks, int k, double level, long sims, uint64_t seed);
+
 /* Pocock's group-sequential rule for the exact signed-rank test looked at
  * after looks[0] < looks[1] < ... < looks[k-1] pairs: the one nominal
  * level alpha' (the same at every look) such that stopping at the first

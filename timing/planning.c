@@ -64,35 +64,22 @@ double sd_upper_bound(double sd, long n, double confidence)
     return sd * sqrt((double)(n - 1) / chi_square_quantile(1.0 - confidence, (double)(n - 1)));
 }
 
-typedef struct Ranked {
-    double magnitude;
-    int positive;
-} Ranked;
-
-static int compare_ranked(const void *x, const void *y)
-{
-    double a = ((const Ranked *)x)->magnitude, b = ((const Ranked *)y)->magnitude;
-    return (a > b) - (a < b);
-}
-
-/* The plan's power on fixed standard-normal draws z[trials x n] shifted by `shift`. */
+/* The plan's power on fixed standard-normal draws, trial t's z[t * n ..
+ * t * n + n - 1], shifted by `shift`. cumulative: signed_rank_cumulative of
+ * each look (NULL above the exact range); ranked: room for n. */
 static double plan_power_on(const double *z, long n, long trials, const long *looks, int k, double nominal,
-                            double shift, double *const *counts, Ranked *scratch)
+                            double shift, double *const *cumulative, SignedDraw *ranked)
 {
     long stopped = 0;
     for (long t = 0; t < trials; t++) {
+        double w = 0.0;
+        long m = 0;
         for (int j = 0; j < k; j++) {
-            long m = looks[j] < n ? looks[j] : n;   /* a look never reads past its draws */
-            for (long i = 0; i < m; i++) {
-                double x = z[t * n + i] + shift;
-                scratch[i] = (Ranked){fabs(x), x > 0.0};
+            for (; m < looks[j] && m < n; m++) {   /* a look never reads past its draws */
+                double x = z[t * n + m] + shift;
+                w = signed_draw_insert(ranked, m, (SignedDraw){fabs(x), x > 0.0}, w);
             }
-            qsort(scratch, (size_t)m, sizeof *scratch, compare_ranked);
-            double w = 0.0;
-            for (long r = 0; r < m; r++)
-                if (scratch[r].positive)
-                    w += (double)(r + 1);
-            if (signed_rank_p(m, w, counts[j]) <= nominal) {
+            if (signed_rank_p_cumulative(m, w, cumulative[j]) <= nominal) {
                 stopped++;
                 break;
             }
@@ -104,7 +91,7 @@ static double plan_power_on(const double *z, long n, long trials, const long *lo
 /* Draws and exact counts for a plan; NULL z on bad input or memory. */
 typedef struct PlanWork {
     double *z, **counts;
-    Ranked *scratch;
+    SignedDraw *scratch;
     long n;
 } PlanWork;
 
@@ -134,7 +121,7 @@ static int plan_work(PlanWork *w, const long *looks, int k, long trials, uint64_
         if (looks[j] > SIGNED_RANK_EXACT_MAX)
             continue;
         w->counts[j] = malloc((size_t)(looks[j] * (looks[j] + 1) / 2 + 1) * sizeof **w->counts);
-        failed = w->counts[j] == NULL || signed_rank_counts((int)looks[j], w->counts[j]) != 0;
+        failed = w->counts[j] == NULL || signed_rank_cumulative((int)looks[j], w->counts[j]) != 0;
     }
     if (failed) {
         free_plan(w, k);
@@ -158,6 +145,11 @@ double sequential_power(const long *looks, int k, double nominal, double shift, 
 
 double sequential_detectable_shift(const long *looks, int k, double nominal, double power, long trials, uint64_t seed)
 {
+    SimulationKey key = plan_key(3.0, looks, k, nominal, trials, seed);
+    key_add(&key, power);
+    double known;
+    if (recall(&key, &known))
+        return known;
     PlanWork w;
     if (plan_work(&w, looks, k, trials, seed) != 0)
         return NAN;
@@ -174,6 +166,7 @@ double sequential_detectable_shift(const long *looks, int k, double nominal, dou
         result = hi;
     }
     free_plan(&w, k);
+    remember(&key, result);
     return result;
 }
 
@@ -207,11 +200,40 @@ long signed_rank_pairs_needed(double shift_sd, double alpha, double power, long 
 {
     if (!(shift_sd > 0.0))
         return -1;
-    for (long n = 6; n <= SIGNED_RANK_EXACT_MAX; n++)
-        if (signed_rank_power(n, shift_sd, alpha, trials, seed) >= power)
-            return n;
-    double z = signed_rank_normal_quantile(1.0 - alpha / 2.0) + signed_rank_normal_quantile(power);
-    double n = 3.14159265358979323846 / 3.0 * (z / shift_sd) * (z / shift_sd);
-    return n > (double)SIGNED_RANK_EXACT_MAX ? (long)ceil(n) : SIGNED_RANK_EXACT_MAX + 1;
+    const long one[1] = {1};
+    SimulationKey key = plan_key(4.0, one, 1, alpha, trials, seed);
+    key_add(&key, shift_sd);
+    key_add(&key, power);
+    double known;
+    if (recall(&key, &known))
+        return (long)known;
+    /* signed_rank_power(n, ...) for n = 6, 7, ...: each n's trials read the
+     * first n x trials draws of one seeded stream, drawn here once for all. */
+    const long most = SIGNED_RANK_EXACT_MAX;
+    double *z = trials > 0 ? calloc((size_t)(most * trials), sizeof *z) : NULL;   /* zeroed: for the analyser, as in plan_work */
+    double *cumulative = malloc((size_t)(most * (most + 1) / 2 + 1) * sizeof *cumulative);
+    SignedDraw *ranked = malloc((size_t)most * sizeof *ranked);
+    int ready = z != NULL && cumulative != NULL && ranked != NULL;   /* else the normal approximation below */
+    long found = 0, drawn = 0;
+    ClompRng rng = {seed};
+    for (long n = 6; ready && found == 0 && n <= most; n++) {
+        for (; drawn < n * trials; drawn++)
+            z[drawn] = rng_normal(&rng);
+        const long look[1] = {n};
+        double *const counts[1] = {cumulative};
+        signed_rank_cumulative((int)n, cumulative);
+        if (plan_power_on(z, n, trials, look, 1, alpha, shift_sd, counts, ranked) >= power)
+            found = n;
+    }
+    free(z);
+    free(cumulative);
+    free(ranked);
+    if (found == 0) {
+        double zq = signed_rank_normal_quantile(1.0 - alpha / 2.0) + signed_rank_normal_quantile(power);
+        double n = 3.14159265358979323846 / 3.0 * (zq / shift_sd) * (zq / shift_sd);
+        found = n > (double)SIGNED_RANK_EXACT_MAX ? (long)ceil(n) : SIGNED_RANK_EXACT_MAX + 1;
+    }
+    if (ready)
+        remember(&key, (double)found);
+    return found;
 }
-
