@@ -5,7 +5,8 @@
 # one rank fails every rank (exit 1) naming that rank and its host; a rank
 # that stops or dies ends the run in bounded time with the text already
 # printed kept; clomp_mpi without mpirun is one rank. Builds clomp_mpi and
-# clomp_mpi-faults itself; skips without mpicc and mpirun.
+# clomp_mpi-faults itself; skips without mpicc and mpirun. The quick lane's
+# hybrid suite runs the target input once; the full lane's three times.
 
 # shellcheck source-path=SCRIPTDIR source=lib/tap.sh
 . "$(dirname "$0")/lib/tap.sh"
@@ -192,10 +193,14 @@ like "$out" "Serial Ref  Started: " "the report printed before the kill is kept"
 is "$(cat "$tmp/kill.json")" '{"earlier": "complete"}' "the JSON file of an earlier run is left as it was, not replaced by a partial one"
 
 # The suite, hybrid: every run under the MPI launcher; the files record it.
-# 2 ranks x 1 thread: not oversubscribed on 2 cores.
+# 2 ranks x 1 thread: not oversubscribed on 2 cores. The quick lane runs the
+# target input once (--replicates 1: 3 runs); the full lane 3 times, its
+# between-process summary included (5 runs).
+replicates=1
+full_lane && replicates=3
 suite_out=$tmp/suite
-"$top/run_clomp.sh" --quick --max-zone-scale 1 --no-plots --out "$suite_out" --mpi "${launcher[*]} -np 2" \
-    "$MPI_BIN" 1 1 >"$tmp/suite.log" 2>&1
+"$top/run_clomp.sh" --quick --max-zone-scale 1 --replicates "$replicates" --no-plots --out "$suite_out" \
+    --mpi "${launcher[*]} -np 2" "$MPI_BIN" 1 1 >"$tmp/suite.log" 2>&1
 is "$?" 0 "run_clomp.sh --mpi \"mpirun -np 2\" runs a quick suite of clomp_mpi"
 env_file=$(find "$suite_out" -maxdepth 1 -name "CLOMP_*.env" | head -n 1)
 like "$(cat "$env_file")" "^mpi launcher: ${launcher[*]} -np 2$" "the suite's .env records the MPI launcher"

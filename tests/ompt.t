@@ -37,10 +37,11 @@ json() {
     python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); print(eval(sys.argv[2]))' "$1" "$2"
 }
 
-# 800 zones: clomp sizes a run to a fixed number of zone updates, so 80 would run ten times the
-# parallel regions (13 s of CPU for the census run on libomp, 1.6 s here); the census counts one
-# warm-up iteration, the same on either mesh.
-small=(2 1 8 100 32 1 1)
+# 8000 zones: clomp sizes a run to a fixed number of zone updates, so 800 would run ten times the
+# parallel regions (1.8 s of CPU for the census run on libomp, 0.4 s here; 80: 13 s); the census
+# counts one warm-up iteration, the same on either mesh. The nested sampling run keeps 800
+# zones: the sampler needs its CPU time for enough samples in the inner teams.
+small=(2 1 8 1000 32 1 1)
 
 # ---- bad use: one line, exit 2, nothing run -----------------------------------------------
 for bad in bogus 'sampling,0' 'sampling,-5' 'sampling,abc' 'census,200' '' 'sampling,20000'; do
@@ -159,7 +160,7 @@ fi
 is "$(grep -c 'OMPT census' <<<"$out")" 0 "no census warning when every schedule ran as planned"
 
 # ---- nested, 4 threads on 2 cores: 2x2 teams at level 2 -------------------------------------
-nested=(--schedules=nested 4 1 8 100 32 1 1)
+nested=(--schedules=nested 4 1 8 1000 32 1 1)
 on_libomp --ompt=census --json="$tmp/nested.json" "${nested[@]}"
 is "$rc" 0 "on libomp, --ompt=census ${nested[*]} exits 0"
 is "$(census_of "$tmp/nested.json" nested)" "10 2 2 20 2 2 0 True" \
@@ -175,7 +176,8 @@ like "$out" '^   Nested OMP  WARNING: OMPT census: 20 inner regions ran with 1 t
     "a warning names the schedule and the numbers"
 
 # ---- sampling ------------------------------------------------------------------------------
-on_libomp --ompt=sampling,1000 --json="$tmp/sampling.json" --csv="$tmp/sampling.csv" "${nested[@]}"
+sampled=(--schedules=nested 4 1 8 100 32 1 1)
+on_libomp --ompt=sampling,1000 --json="$tmp/sampling.json" --csv="$tmp/sampling.csv" "${sampled[@]}"
 is "$rc" 0 "on libomp, --ompt=sampling,1000 exits 0"
 like "$out" 'OMPT: sampling tool attached to libomp .*sampling at 1000 Hz of CPU time' "the set-up line states the rate"
 samples=$(json "$tmp/sampling.json" "[(s['consistent'], s['unavailable'], s['inconsistent'], s['deepest_levels']) \
