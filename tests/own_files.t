@@ -14,8 +14,8 @@ rc='' err=''
 export OMP_WAIT_POLICY=passive
 tmp=$(mktemp -d) || { echo "Bail out! mktemp failed"; exit 255; }
 trap 'rm -rf "$tmp"' EXIT
-args=(2 -1 16 50 40 1 1)   # about 10 ms
-header=$("$CLOMP" --csv=- --schedules=static "${args[@]}" 2>/dev/null </dev/null | head -n 1)
+args=(--schedules=static 2 -1 16 50 40 1 1)   # about 10 ms: one schedule, the file is what is at stake
+header=$("$CLOMP" --csv=- "${args[@]}" 2>/dev/null </dev/null | head -n 1)
 canary=$tmp/canary
 mkdir "$canary"
 echo untouched >"$canary/file"
@@ -40,16 +40,16 @@ fi
 # the table goes down the pipe, after the summary.
 stdout_link=$tmp/stdout
 ln -s /proc/self/fd/1 "$stdout_link"
-got=$("$CLOMP" --quiet --csv="$stdout_link" --schedules=static "${args[@]}" </dev/null 2>"$tmp/stdout.err")
+got=$("$CLOMP" --quiet --csv="$stdout_link" "${args[@]}" </dev/null 2>"$tmp/stdout.err")
 rc=$?
-is "$rc:$(grep -A 100 -x "$header" <<<"$got" | grep -c '^[a-z_0-9]*,')" "0:$(grep -c . <<<"$("$CLOMP" --csv=- --schedules=static "${args[@]}" 2>/dev/null </dev/null)")" \
+is "$rc:$(grep -A 100 -x "$header" <<<"$got" | grep -c '^[a-z_0-9]*,')" "0:$(grep -c . <<<"$("$CLOMP" --csv=- "${args[@]}" 2>/dev/null </dev/null)")" \
     "--csv=/dev/stdout on a pipe writes the whole table there (exit 0)"
 
 # Redirected to a file that the same run's --csv also names (through /dev/stdout):
 # appended, not renamed away from under the report.
 rm -f "$stdout_link"
 ln -s /proc/self/fd/1 "$stdout_link"
-"$CLOMP" --csv="$stdout_link" --schedules=static "${args[@]}" </dev/null >"$tmp/both.out" 2>/dev/null
+"$CLOMP" --csv="$stdout_link" "${args[@]}" </dev/null >"$tmp/both.out" 2>/dev/null
 rc=$?
 [ "$rc" = 0 ] && grep -q '^CORAL RFP' "$tmp/both.out" && grep -qx "$header" "$tmp/both.out"
 ok $? "--csv=/dev/stdout redirected to a file: the report and the table both end up in it"

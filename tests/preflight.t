@@ -6,7 +6,9 @@
 # used before (suite/env_file.sh's check_preflight, kept below as it was but for
 # the stand-in root prefixed to the files it reads), asked the same on a grid of
 # OpenMP settings, load averages, governors, balancing switches, core and thread
-# counts, with and without an MPI launcher.
+# counts, with and without an MPI launcher. The quick lane asks each stand-in node
+# with each setting two of its four shapes and launchers (turn about: every shape
+# with every launcher still asked; 70 cases), the full lane all four (140).
 # shellcheck disable=SC2317  # the oracle's functions run in a bash -c, by declare -f
 
 # shellcheck source-path=SCRIPTDIR source=lib/tap.sh
@@ -66,6 +68,7 @@ for stand in idle busy none odd edge; do
     for s in "${settings[@]}"; do
         for ((j = 0; j < 4; j++)); do   # four of the twelve shapes and launchers a node, all twelve in turn
             k=$((k + 1)) shape=${shapes[k % 4]} mpi=${mpis[(k / 4) % 3]}
+            full_lane || [ $(((j + (k - 1) / 4) % 2)) = 0 ] || continue
             {
                 read -r cores_given max_threads <<<"$shape"
                 read -r mpi_given mpi_launcher <<<"$mpi"

@@ -6,6 +6,8 @@
 # message), the stage-2 decision and the stop (their numbers and texts, from tables of pilot and
 # stage-2 figures with spreads from none to wide, runs that failed, figures marked not a result,
 # empty cells), and what --resume reads back (the manifest's replicates member, or .env's lines).
+# The quick lane gives each of the 7 pilot tables one of its two spreads (7 pilots, every optional
+# part of the texts still reached); the full lane both (14).
 
 # shellcheck source-path=SCRIPTDIR source=lib/tap.sh
 . "$(dirname "$0")/lib/tap.sh"
@@ -199,9 +201,11 @@ table() {
 base=$root/CLOMP_node_1 auto_helper=$stats
 plan=("key|first-touch|$target")
 said='' cases=0 same_decision=0 same_stop=0 differ='' stop_differ=''
-for seed in 1 2 3 4 5 6 7; do   # 14 pilots, each spread with two medians and settings
+for seed in 1 2 3 4 5 6 7; do   # 14 pilots (the quick lane 7), each spread with two medians and settings
     spreads=(0 0.0004 0.01 0.2 3)
-    for spread in "${spreads[seed % 5]}" "${spreads[(seed + 2) % 5]}"; do
+    pilot_spreads=("${spreads[seed % 5]}" "${spreads[(seed + 2) % 5]}")
+    full_lane || pilot_spreads=("${pilot_spreads[(seed + 1) % 2]}")
+    for spread in "${pilot_spreads[@]}"; do
         median=$(awk -v s="$seed" 'BEGIN { split("0.02 0.9 0 14 0.3 250 0.05", m, " "); print m[s] }')
         keys=$((3 + seed * 2)) total=$((keys + (seed * 9) % 21))
         auto_pct=$(awk -v s="$seed" 'BEGIN { split("10 50 2.5 .5 10 25 1", p, " "); print p[s] }')

@@ -9,7 +9,9 @@
 # hold; --sign KEY signs the bundle (ssh-keygen itself verifies it).
 # Victims sit outside the suite, mode 0600: their bytes and modes are
 # compared after each case. A stand-in executable (every run OK at once);
-# each suite is the quick 8-run plan at MAX_THREADS 2. The results
+# each suite is the quick 8-run plan at MAX_THREADS 2: one runs whole (in a
+# directory with links at suite 1's names) and the copies of it are resumed,
+# one more is --replicates auto's. The results
 # package's side: tests/untrusted.t.
 
 # shellcheck source-path=SCRIPTDIR source=lib/tap.sh
@@ -67,32 +69,32 @@ is "$(cat "$root/plain") $(stat -c %a "$root/plain")" "b
 c 640" "a regular file is replaced with its mode kept, then appended to"
 is "$(find "$root" -maxdepth 1 -name '.plain.*' | wc -l)" 0 "no temporary name is left beside it"
 
-# ---- 2. a suite, then a copy of it with links planted, resumed ------------------------------
+# ---- 2. a fresh suite in a shared directory with links planted at its names ----------------
+# (the one suite of this file that runs to its end: sections 3 and 4 resume copies of it, 5 bundles it)
+mkdir "$root/a"
+ln -s "$root/victims/v5" "$root/a/.CLOMP_${host}_1.driver"
+ln -s "$root/victims/planted" "$root/a/CLOMP_${host}_1_key.full"
 drive "${quick[@]}" --out "$root/a" "$fake" 2
-base=$root/a/CLOMP_${host}_1
-is "$(wc -l <"$base.done" 2>/dev/null)" 8 "a suite of the stand-in marks its 8 runs done"
-cp -a "$root/a" "$root/copy"
-copy=$root/copy/CLOMP_${host}_1
-# The names the driver writes on --resume: the tables' and .done's replacements, the lock note.
-ln -s "$root/victims/v1" "$copy.runs.csv.new"
-ln -s "$root/victims/v2" "${copy}_key.summary.new"
-ln -s "$root/victims/v3" "$root/copy/.CLOMP_${host}_1.driver"
-ln -s "$root/victims/v4" "$copy.done.new"
-drive "${quick[@]}" --resume 1 --out "$root/copy" "$fake" 2
-is "$rc" 2 "--resume of a copied suite with links planted among its files exits 2"
-like "$err" "--resume: .* is a symbolic link or not a regular file: refused" "naming a link and the rule"
-is "$(victims_state)" "$before" "no victim was written, nor had its mode changed"
-
-# ---- 3. a fresh suite in a shared directory with links planted at its names ----------------
-mkdir "$root/shared"
-ln -s "$root/victims/v5" "$root/shared/.CLOMP_${host}_1.driver"
-ln -s "$root/victims/planted" "$root/shared/CLOMP_${host}_1_key.full"
-drive "${quick[@]}" --out "$root/shared" "$fake" 2
 is "$rc" 0 "a suite runs in a directory where links name suite 1's files"
-[ -f "$root/shared/CLOMP_${host}_2.env" ] && [ ! -e "$root/shared/CLOMP_${host}_1.env" ]
+[ -f "$root/a/CLOMP_${host}_2.env" ] && [ ! -e "$root/a/CLOMP_${host}_1.env" ]
 ok $? "it takes suite ID 2: an ID is free only if no file of it exists, links included"
 [ ! -e "$root/victims/planted" ]
 ok $? "nothing was created at a dangling link's target"
+is "$(victims_state)" "$before" "no victim was written, nor had its mode changed"
+base=$root/a/CLOMP_${host}_2
+is "$(wc -l <"$base.done" 2>/dev/null)" 8 "the suite of the stand-in marks its 8 runs done"
+
+# ---- 3. a copy of that suite with links planted, resumed ------------------------------------
+cp -a "$root/a" "$root/copy"
+copy=$root/copy/CLOMP_${host}_2
+# The names the driver writes on --resume: the tables' and .done's replacements, the lock note.
+ln -s "$root/victims/v1" "$copy.runs.csv.new"
+ln -s "$root/victims/v2" "${copy}_key.summary.new"
+ln -s "$root/victims/v3" "$root/copy/.CLOMP_${host}_2.driver"
+ln -s "$root/victims/v4" "$copy.done.new"
+drive "${quick[@]}" --resume 2 --out "$root/copy" "$fake" 2
+is "$rc" 2 "--resume of a copied suite with links planted among its files exits 2"
+like "$err" "--resume: .* is a symbolic link or not a regular file: refused" "naming a link and the rule"
 is "$(victims_state)" "$before" "no victim was written, nor had its mode changed"
 
 # ---- 3b. --replicates auto's records in .env: a link planted there during stage 2 is not followed ----
@@ -126,12 +128,12 @@ like "$out" "Suite FAILED: --replicates auto's stop could not be recorded: clomp
 # Run 3 recorded FAILED with an escape in its set (.runs.csv) and in its reason (the manifest's
 # run entry, JSON-escaped as the driver writes it: the driver decodes it, then drops the controls).
 cp -a "$root/a" "$root/esc"
-esc=$root/esc/CLOMP_${host}_1
+esc=$root/esc/CLOMP_${host}_2
 awk -F, -v OFS=, -v e="$ESC" 'NR > 1 && $1 == 3 { $2 = "key" e "[2J"; $4 = "FAILED"; $5 = 1 } { print }' "$esc.runs.csv" >"$root/runs.csv" &&
     cat "$root/runs.csv" >"$esc.runs.csv"
 sed 's/^\(    {"run": 3, "status": \)"done"\(.*"reason": \)null/\1"failed"\2"boom \\u001b[2J\\u001b]0;title\\u0007"/' "$esc.suite.json" >"$root/m.json" &&
     cat "$root/m.json" >"$esc.suite.json"
-drive "${quick[@]}" --resume 1 --out "$root/esc" "$fake" 2
+drive "${quick[@]}" --resume 2 --out "$root/esc" "$fake" 2
 is "$rc" 1 "--resume of a suite whose record says run 3 FAILED ends with exit status 1"
 like "$out" "Suite FAILED: 1 of 8 runs FAILED; first: run 3 \(key\[2J, exit status 1\): boom \[2J\]0;title" \
     "the Suite FAILED line names the run and its reason"
@@ -140,14 +142,14 @@ case "$out$err" in *"$ESC"* | *$'\a'*) ok 1 "no escape or bell reaches the termi
 # ---- 5. --sign KEY -----------------------------------------------------------------------------
 if command -v ssh-keygen >/dev/null 2>&1 && command -v python3 >/dev/null 2>&1; then
     ssh-keygen -q -t ed25519 -N '' -C vendor -f "$root/key" >/dev/null
-    drive --sign "$root/nokey" --out "$root/a" --bundle 1
+    drive --sign "$root/nokey" --out "$root/a" --bundle 2
     is "$rc" 2 "--sign with no such key exits 2 before anything runs"
-    drive --sign "$root/key" --out "$root/a" --bundle 1
-    is "$rc" 0 "--bundle 1 --sign KEY rewrites and signs the bundle"
+    drive --sign "$root/key" --out "$root/a" --bundle 2
+    is "$rc" 0 "--bundle 2 --sign KEY rewrites and signs the bundle"
     printf 'vendor@example.com namespaces="clomp-submission" %s\n' "$(cat "$root/key.pub")" >"$root/allowed"
     ssh-keygen -Y verify -f "$root/allowed" -I vendor@example.com -n clomp-submission -s "$base.tar.gz.sig" <"$base.tar.gz" >/dev/null 2>&1
     ok $? "ssh-keygen -Y verify accepts the signature of the bundle (namespace clomp-submission)"
-    drive --out "$root/a" --bundle 1
+    drive --out "$root/a" --bundle 2
     [ ! -e "$base.tar.gz.sig" ]
     ok $? "a bundle rewritten without --sign removes the signature of the one it replaces"
 else

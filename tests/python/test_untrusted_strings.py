@@ -131,9 +131,14 @@ class ForgedStrings(unittest.TestCase):
         self.assertEqual(bad[:3], [], "%s: strings of the records or the JSON carry raw control characters" % what)
 
     def test_each_class_in_every_string_field_reaches_no_output_raw(self):
-        """Each class in every string field but "schema" (it unmakes the record): none raw, compiler and runtime escaped."""
+        """Each class in every string field but "schema" (it unmakes the record): none raw, compiler and runtime escaped
+        (the quick lane: six classes at a time, 4 tables instead of 22)."""
         out = os.path.join(self.stage.root, "table")
-        for cls, payload in CLASSES.items():
+        classes = list(CLASSES.items())
+        if not FULL_LANE:  # the quick lane: the classes six at a time, one after another in one payload
+            classes = [(" ".join(c for c, _ in classes[i:i + 6]), "".join(p for _, p in classes[i:i + 6]))
+                       for i in range(0, len(classes), 6)]
+        for cls, payload in classes:
             self.forge(lambda name, path: payload if path != ("schema",) else None)
             subs, texts = self.table_outputs(out)
             self.assert_clean(subs, texts, cls)
