@@ -7,8 +7,12 @@
 # suite is --quick with MAX_THREADS 2: --max-zone-scale 10 (8 runs of about
 # 0.2 s, without the construct runs: tests/results.t runs those) where the
 # plan's shape is the subject, else --max-zone-scale 1 (4 runs); stand-in
-# executables where the real binary would be slow or cannot fail on demand.
-# No timing is asserted. (run_clomp.sh's shellcheck: tests/lint.t.)
+# executables where the real binary would be slow or cannot fail on demand;
+# a suite serves several sections where its subject allows (section 5's failing
+# suite and section 4's two at once are the thread-binding checks' too).
+# No timing is asserted. (run_clomp.sh's shellcheck: tests/lint.t.) What the
+# quick lane cuts: the Ctrl-C-while-recording run's filler, 200,000 CSV rows
+# and 60,000 output lines (the full lane: 1,000,000 and 300,000).
 
 # shellcheck source-path=SCRIPTDIR source=lib/tap.sh
 . "$(dirname "$0")/lib/tap.sh"
@@ -359,10 +363,14 @@ done
 # ---- 4. suite IDs ------------------------------------------------------------------------
 # (The later suites are the stand-in's, of one zone size: an ID does not depend on what runs.)
 # Two suites started at once into the directory of suite 1: the next free IDs, 2 and 3, one each.
+# (Each with a thread binding of its own in the environment, and the stand-in logging what its
+# runs saw: the binding section, below, reads those logs and their stdout.)
 sums_before=$(cd "$main" && cksum CLOMP_"${host}"_1[._]*)
-"$driver" "${small[@]}" --out "$main" "$fake" 2 </dev/null >"$root/c1.out" 2>"$root/c1.err" &
+env -u OMP_PLACES -u GOMP_CPU_AFFINITY -u KMP_AFFINITY OMP_PROC_BIND=spread FAKE_ENV_LOG="$root/spread-env.log" \
+    "$driver" "${small[@]}" --out "$main" "$fake" 2 </dev/null >"$root/c1.out" 2>"$root/c1.err" &
 c1=$!
-"$driver" "${small[@]}" --out "$main" "$fake" 2 </dev/null >"$root/c2.out" 2>"$root/c2.err" &
+env -u OMP_PROC_BIND -u OMP_PLACES -u GOMP_CPU_AFFINITY KMP_AFFINITY=compact FAKE_ENV_LOG="$root/kmp-env.log" \
+    "$driver" "${small[@]}" --out "$main" "$fake" 2 </dev/null >"$root/c2.out" 2>"$root/c2.err" &
 c2=$!
 bg_pids+=("$c1" "$c2")
 wait "$c1"
@@ -388,13 +396,17 @@ is "$bad" "" "each concurrent suite has all $small_total rows, its own .env and 
 is "$(cd "$main" && cksum CLOMP_"${host}"_1[._]*)" "$sums_before" "the first suite's files are unchanged by the later ones"
 
 # ---- 5. failing runs are recorded, not fatal ---------------------------------------------
-# (With its construct runs: section 12 reads this suite for how a failed construct run counts.)
+# (With its construct runs: section 12 reads this suite for how a failed construct run counts;
+# nothing bound in the environment and the stand-in logging each run's: the binding section.)
 fail=$(newdir fail)
 bf=$fail/CLOMP_${host}_1
 one_plan=$("$driver" --dry-run "${one_size[@]}" --out "$fail" "$fake" 2 </dev/null)
 listing() { grep '^\[' <<<"$1" | sed 's/^\[[0-9]*\/[0-9]*\] //'; }
 fail_total=$(listing "$one_plan" | grep -c .)
-FAKE_RC=7 drive "${one_size[@]}" --out "$fail" "$fake" 2
+saved_binding=$(declare -p OMP_PROC_BIND OMP_PLACES GOMP_CPU_AFFINITY KMP_AFFINITY 2>/dev/null)
+unset OMP_PROC_BIND OMP_PLACES GOMP_CPU_AFFINITY KMP_AFFINITY
+FAKE_RC=7 FAKE_ENV_LOG=$root/bind-env.log drive "${one_size[@]}" --out "$fail" "$fake" 2
+eval "$saved_binding"
 fail_out=$out
 is "$rc" 1 "a suite whose every run exits 7 runs to its end and exits 1, not 0"
 is "$(tail -n 1 <<<"$out")" "Suite FAILED: $fail_total of $fail_total runs FAILED; first: run 1 (key, exit status 7): fake clomp: failing on purpose" \
@@ -538,8 +550,12 @@ if [ -n "$sigign" ] && (((16#$sigign & 2) == 0)); then
     # 1,000,000 extra rows in the run's CSV keep the summary row's passes over it
     # (and their copy to the suite's .csv) busy for seconds after that, so the
     # signal always lands inside the record. 300,000 lines of output check that
-    # .full gets all of it. No N/A in the stand-in's summary, so that every one
+    # .full gets all of it. (The quick lane: 200,000 rows, about a second of
+    # copying against the poll's 50 ms, and 60,000 lines; the full lane's cost
+    # 4 s more CPU.) No N/A in the stand-in's summary, so that every one
     # of the 32 cells shows.
+    filler_lines=60000 csv_filler=200000
+    ! full_lane || filler_lines=300000 csv_filler=1000000
     rec=$(newdir sigint-record)
     br=$rec/CLOMP_${host}_1
     want_cells=$(FAKE_NA=9.99 "$fake" 2 -1 64 100 32 1 1 | awk -F', *' '
@@ -547,7 +563,7 @@ if [ -n "$sigign" ] && (((16#$sigign & 2) == 0)); then
         END { for (c = 2; c <= 9; c++) printf "%s %s %s %s ", cell["us/Loop", c] + 0, cell["Speedup", c] + 0, cell["Efficacy", c] + 0, cell["Overhead", c] + 0 }')
     set -m
     log=$root/rec.log
-    FAKE_LOG=$log FAKE_NA=9.99 FAKE_FILLER=300000 FAKE_CSV_FILLER=1000000 "$driver" "${quick[@]}" --out "$rec" "$fake" 2 </dev/null >"$root/rec.out" 2>"$root/rec.err" &
+    FAKE_LOG=$log FAKE_NA=9.99 FAKE_FILLER=$filler_lines FAKE_CSV_FILLER=$csv_filler "$driver" "${quick[@]}" --out "$rec" "$fake" 2 </dev/null >"$root/rec.out" 2>"$root/rec.err" &
     pid=$!
     set +m
     bg_pids=("$pid")
@@ -590,7 +606,7 @@ if [ -n "$sigign" ] && (((16#$sigign & 2) == 0)); then
         state="half recorded: no done mark, but a row or a .full block"
     fi
     [ "$state" = "not recorded" ] ||
-        [ "$state" = "recorded: cells '$want_cells', 300000 filler lines" ]
+        [ "$state" = "recorded: cells '$want_cells', $filler_lines filler lines" ]
     whole=$?
     ok "$whole" "Ctrl-C while a run is being recorded leaves it recorded whole (all 32 measurement cells, all output) or not at all" ||
         diag "run 1 is $state" "want cells '$want_cells'"
@@ -762,31 +778,24 @@ is "$missing" "" ".env records every OpenMP variable the preset set"
 
 # Thread binding (issue 43, item 5): bound as make run binds them, each variable only where the
 # environment left it unset, none where GOMP_CPU_AFFINITY or KMP_AFFINITY places the threads;
-# the construct runs, which nest, spread,close. The stand-in logs each run's environment.
-saved_binding=$(declare -p OMP_PROC_BIND OMP_PLACES GOMP_CPU_AFFINITY KMP_AFFINITY 2>/dev/null)
-unset OMP_PROC_BIND OMP_PLACES GOMP_CPU_AFFINITY KMP_AFFINITY
-bind=$(newdir bind)
+# the construct runs, which nest, spread,close. The stand-in logs each run's environment: in
+# section 5's suite (nothing bound in the environment, its construct runs too) and in section
+# 4's two at once (one with OMP_PROC_BIND=spread, the other KMP_AFFINITY=compact), read here.
 elog=$root/bind-env.log
-FAKE_ENV_LOG=$elog drive "${one_size[@]}" --out "$bind" "$fake" 2
 runs_seen=$(grep -c '^OMP_WAIT_POLICY=' "$elog")
-is "$rc $runs_seen" "0 7" "a suite with its construct runs, nothing bound in the environment: 7 runs"
+is "$runs_seen" "$fail_total" "a suite with its construct runs, nothing bound in the environment: $fail_total runs (section 5's)"
 is "$(grep -c '^OMP_PROC_BIND=close$' "$elog") $(grep -c '^OMP_PROC_BIND=spread,close$' "$elog") $(grep -c '^OMP_PLACES=cores$' "$elog")" \
     "4 3 7" "the 4 mesh runs get OMP_PROC_BIND=close, the 3 construct runs spread,close, all OMP_PLACES=cores"
-like "$out" "^   Thread binding: OMP_PROC_BIND=close OMP_PLACES=cores \(OMP_PROC_BIND OMP_PLACES set by the suite" \
+like "$fail_out" "^   Thread binding: OMP_PROC_BIND=close OMP_PLACES=cores \(OMP_PROC_BIND OMP_PLACES set by the suite" \
     "the header says the suite bound the threads, and how"
-file_has "$bind/CLOMP_${host}_1.env" '^thread binding: OMP_PROC_BIND=close OMP_PLACES=cores \(' ".env says so too"
-if grep -q 'threads not bound' "$bind/CLOMP_${host}_1.env"; then bad=1; else bad=0; fi
+file_has "$bf.env" '^thread binding: OMP_PROC_BIND=close OMP_PLACES=cores \(' ".env says so too"
+if grep -q 'threads not bound' "$bf.env"; then bad=1; else bad=0; fi
 ok "$bad" "and its preflight has no 'threads not bound' warning"
-: >"$elog"
-OMP_PROC_BIND=spread FAKE_ENV_LOG=$elog drive "${one_size[@]}" --no-constructs --out "$bind" "$fake" 2
-is "$(sort -u "$elog" | grep -E '^OMP_(PROC_BIND|PLACES)=' | tr '\n' ' ')" "OMP_PLACES=cores OMP_PROC_BIND=spread " \
+is "$(sort -u "$root/spread-env.log" | grep -E '^OMP_(PROC_BIND|PLACES)=' | tr '\n' ' ')" "OMP_PLACES=cores OMP_PROC_BIND=spread " \
     "OMP_PROC_BIND=spread from the environment is kept; the suite adds only OMP_PLACES=cores"
-: >"$elog"
-KMP_AFFINITY=compact FAKE_ENV_LOG=$elog drive "${one_size[@]}" --no-constructs --out "$bind" "$fake" 2
-is "$(grep -cE '^OMP_(PROC_BIND|PLACES)=' "$elog") $(grep -c '^KMP_AFFINITY=compact$' "$elog")" "0 4" \
+is "$(grep -cE '^OMP_(PROC_BIND|PLACES)=' "$root/kmp-env.log") $(grep -c '^KMP_AFFINITY=compact$' "$root/kmp-env.log")" "0 $small_total" \
     "KMP_AFFINITY places the threads: the suite adds no OpenMP binding"
-like "$out" "^   Thread binding: from the environment: KMP_AFFINITY=compact$" "and the header says whose binding it is"
-eval "$saved_binding"
+like "$(cat "$root/c2.out")" "^   Thread binding: from the environment: KMP_AFFINITY=compact$" "and the header says whose binding it is"
 
 # MAX_THREADS defaults to the cores; OMP_NUM_THREADS is not the number of cores.
 cpus=$(env -u OMP_NUM_THREADS -u OMP_THREAD_LIMIT nproc)

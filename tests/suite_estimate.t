@@ -92,8 +92,9 @@ export CLOMP_TOPOLOGY_ROOT=$root/idle
 plan=(--quick --max-zone-scale 100 --replicates 1 --no-constructs)
 
 # ---- the dry run calibrates on this node and says so --------------------------------------
+# (At timeScale 100, the estimate's comparison below: the calibration runs are the same at any.)
 : >"$FAKE_LOG"
-drive --dry-run "${plan[@]}" --out "$root/dry/out" "$fake" 2
+drive --dry-run "${plan[@]}" --out "$root/dry/out" "$fake" 2 100
 is "$rc" 0 "--dry-run with the calibration exits 0"
 like "$out" "^Model: calibrated on this node in [0-9.]+ s at load [0-9.]+ \(2 threads\); zone update 2.5 ns in cache, 4 ns from memory \(team speedup x0.75 per thread\), regions 1 us at any team size, probes 0.6 us, first touch 2 ns/byte\. The estimate assumes an idle node" \
     "the dry run states the constants derived from this node's runs (2.5 and 4 ns, x0.75, 1 us, 0.6 us, 2 ns/byte), and that the estimate assumes an idle node"
@@ -107,7 +108,6 @@ like "$(tail -1 "$FAKE_LOG")" "^--trials=1 --schedules=serial,bestcase --json=.*
 ok $? "the dry run still creates nothing (the calibration's files are temporary)"
 # At timeScale 100 the timed work outweighs the fixed per-process costs.
 total() { sed -n 's/^Estimated total: ~\([0-9]*\):\([0-9]*\) .*/\1 \2/p' <<<"$1" | awk '{ print $1 * 60 + $2 }'; }
-drive --dry-run "${plan[@]}" --out "$root/dry/out" "$fake" 2 100
 fast=$(total "$out")
 FAKE_SLOWER=3 drive --dry-run "${plan[@]}" --out "$root/dry/out" "$fake" 2 100
 slow=$(total "$out")
@@ -140,7 +140,9 @@ is "$(grep -c -- '--json=' "$FAKE_LOG")" 0 "and nothing is run for it either"
 # ---- the region cost at a few team sizes, fitted ------------------------------------------------
 make_standin_node "$root/node16" 1 16 1 1 1 0.00 || exit 255
 : >"$FAKE_LOG"
-CLOMP_TOPOLOGY_ROOT=$root/node16 FAKE_REGION=log2,0.5 drive --dry-run "${plan[@]}" --out "$root/dry/out" "$fake" 16
+# (At timeScale 100: its estimate is compared with the flat regions' below.)
+CLOMP_TOPOLOGY_ROOT=$root/node16 FAKE_REGION=log2,0.5 drive --dry-run "${plan[@]}" --out "$root/dry/out" "$fake" 16 100
+log16=$(total "$out")
 is "$(grep -- '--schedules=serial,bestcase,static' "$FAKE_LOG" | awk '{ print $(NF - 6) }' | paste -sd ' ')" "2 4 8 16" \
     "on an idle 16-core node the cached calibration runs at 2, 4, 8 and 16 threads"
 like "$(grep -- '--schedules=serial,bestcase --json' "$FAKE_LOG")" " 16 1 16 163840 32 1 1$" \
@@ -149,13 +151,16 @@ like "$out" "regions 1 \+ 0.5 x log2\(T\) us \(fitted over T = 2,4,8,16\)" \
     "regions growing as 1 + 0.5 log2 T are fitted as a + b log2 T, and the note says so"
 CLOMP_TOPOLOGY_ROOT=$root/node16 FAKE_REGION=linear,0.25 drive --dry-run "${plan[@]}" --out "$root/dry/out" "$fake" 16
 like "$out" "regions 1 \+ 0.25 x T us \(fitted over T = 2,4,8,16\)" "regions growing as 1 + 0.25 T are fitted as a + b T"
-log16=$(total "$(CLOMP_TOPOLOGY_ROOT=$root/node16 FAKE_REGION=log2,0.5 drive --dry-run "${plan[@]}" --out "$root/dry/out" "$fake" 16 100; echo "$out")")
 flat16=$(total "$(CLOMP_TOPOLOGY_ROOT=$root/node16 drive --dry-run "${plan[@]}" --out "$root/dry/out" "$fake" 16 100; echo "$out")")
 [ -n "$log16" ] && [ -n "$flat16" ] && [ "$log16" -gt "$flat16" ]
 ok $? "and the estimate uses the fit: costlier regions at larger teams give a longer estimate (${log16:-?} s against ${flat16:-?} s)"
 
 # ---- a suite records the model in its .env ----------------------------------------------------
-drive "${plan[@]}" --max-zone-scale 10 --no-plots --out "$root/suite" "$fake" 2
+# (The .env is written before the first run; --stop-on-slowdown ends the suite after it, as the
+# stand-in's CSV gives no Static OMP speedup: one run, not the plan's 8 and the reports.)
+: >"$FAKE_LOG"
+drive "${plan[@]}" --max-zone-scale 10 --no-plots --stop-on-slowdown --out "$root/suite" "$fake" 2
+is "$rc:$(grep -c -- '--csv=' "$FAKE_LOG")" "4:1" "that suite calibrates, then stops after its first run (exit 4)" || diag "$out" "$(cat "$FAKE_LOG")"
 env_file=$(find "$root/suite" -name 'CLOMP_*.env' | head -1)
 file_has() { grep -Eq -- "$2" "$1" 2>/dev/null; ok $? "$3"; }
 file_has "$env_file" "^model: calibrated on this node in [0-9.]+ s at load .*zone update 2.5 ns in cache" "the suite's .env records the calibration"

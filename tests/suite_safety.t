@@ -126,8 +126,29 @@ complete_runs() {
 rows_of_run() { awk -F, -v r="$2" 'FNR > 1 && $1 == r' "$1" | grep -c .; }
 
 # ---- a hung run ends at --run-timeout, FAILED with that reason --------------------------
+# (The same suite shows where its .summary rows are made: below, "rendered after each run".)
 hung=$root/hung
-FAKE_HANG_FILE=$root/hung.pid FAKE_HANG=600 drive "${quick[@]}" --run-timeout 2 --out "$hung" "$fake" 2
+FAKE_HANG_FILE=$root/hung.pid FAKE_HANG=600 FAKE_DAEMON_FILE=$root/hung.daemon "$driver" "${quick[@]}" --run-timeout 2 \
+    --out "$hung" "$fake" 2 </dev/null >"$root/drive.out" 2>"$root/drive.err" &
+suite_pid=$!
+bg_pids+=("$suite_pid")
+wait_for test -s "$root/hung.pid"   # run 1 under way (it hangs)
+renders_during=$(pgrep -f -- "clomp-results .*$hung" | grep -c .)
+wait "$suite_pid"
+rc=$?
+bg_pids=()
+out=$(cat "$root/drive.out")
+err=$(cat "$root/drive.err")
+hb=$hung/CLOMP_${host}_1
+renders_rows=$(awk -F, 'FNR > 1 { n[$1]++ } END { for (r in n) if (n[r] == 1) ok++; print ok + 0 }' "$hb"_*.summary 2>/dev/null)
+renders_complete=$(complete_runs "$hb")
+# shellcheck disable=SC2317  # called through wait_for
+renders_gone() { ! pgrep -f -- "clomp-results .*$hung" >/dev/null; }
+wait_for renders_gone
+renders_left=$?
+daemon_left=$(kill -0 "$(cat "$root/hung.daemon" 2>/dev/null)" 2>/dev/null && echo yes || echo no)
+# The daemon holds the suite's lock (inherited): it goes before the --resume below.
+kill "$(cat "$root/hung.daemon" 2>/dev/null)" 2>/dev/null
 is "$rc" 1 "a run that hangs: the suite goes on and ends with exit 1"
 is "$(tail -n 1 <<<"$out")" "Suite FAILED: 1 of $total runs FAILED; first: run 1 (key, exit status 143): no result after 2 s: ended by --run-timeout 2" \
     "the last line names the hung run and its timeout"
@@ -139,7 +160,6 @@ is "$(wc -l <"$hung/CLOMP_${host}_1.done" | tr -d ' ')" "$total" "every run is r
 # ---- a run marked done whose files are incomplete runs again on --resume -----------------
 # (a suite of a driver from before the record journal, on a full disk): the
 # driver's record of the run (its <base>.runs.csv line) is missing.
-hb=$hung/CLOMP_${host}_1
 last_set=$(awk -F, -v r="$total" '$1 == r { print $2 }' "$hb"_*.summary)
 sed -i "/^$total,/d" "$hb.runs.csv"
 chmod 0640 "$hb.runs.csv" "${hb}_${last_set}.summary"
@@ -203,26 +223,13 @@ ok "$(awk -v t="$took" 'BEGIN { exit !(t < 60) }'; echo $?)" "and it ends the hu
 
 # ---- the .summary rows: rendered after each run, no Python process beside the runs -------------
 # Each run's record ends with `clomp-results render --progress` (its set's .summary gains its row);
-# nothing of the results package lives through a run: while run 1 hangs, none runs for this
-# suite, and a suite whose run left a daemon behind ends with every run's row, once.
+# nothing of the results package lives through a run: while run 1 of the hung run's suite (the
+# first section's) hangs, none runs for that suite, and that suite, whose run 2 left a daemon
+# behind, ended (its run 1 FAILED) with every run's row, once (read before the --resume above).
 if command -v python3 >/dev/null 2>&1 && command -v pgrep >/dev/null 2>&1; then
-    renders=$root/renders
-    FAKE_HANG_FILE=$root/renders.pid FAKE_HANG=3 FAKE_DAEMON_FILE=$root/renders.daemon "$driver" "${quick[@]}" --out "$renders" "$fake" 2 \
-        </dev/null >"$root/renders.out" 2>&1 &
-    suite_pid=$!
-    bg_pids+=("$suite_pid")
-    wait_for test -s "$root/renders.pid"   # run 1 under way
-    during=$(pgrep -f -- "clomp-results .*$renders" | grep -c .)
-    wait "$suite_pid"
-    rc=$?
-    rb=$renders/CLOMP_${host}_1
-    rows=$(awk -F, 'FNR > 1 { n[$1]++ } END { for (r in n) if (n[r] == 1) ok++; print ok + 0 }' "$rb"_*.summary 2>/dev/null)
-    is "$during:$rc:$(complete_runs "$rb"):$rows" "0:0:ok:$total" \
-        "no results-package process runs beside a run; the suite completes and every run has its .summary row, once"
-    # shellcheck disable=SC2317  # called through wait_for
-    renders_gone() { ! pgrep -f -- "clomp-results .*$renders" >/dev/null; }
-    wait_for renders_gone
-    ok $? "a suite whose run left a daemon behind (still there: $(kill -0 "$(cat "$root/renders.daemon" 2>/dev/null)" 2>/dev/null && echo yes || echo no)) leaves no results-package process after it ends"
+    is "$renders_during:$renders_complete:$renders_rows" "0:ok:$total" \
+        "no results-package process runs beside a run; the suite ends and every run has its .summary row, once"
+    ok "$renders_left" "a suite whose run left a daemon behind (still there: $daemon_left) leaves no results-package process after it ends"
 else
     skip "no results-package process runs beside a run; every run has its .summary row, once" "no python3 or pgrep"
     skip "a suite whose run left a daemon behind leaves no results-package process" "no python3 or pgrep"
