@@ -142,7 +142,7 @@ REPORT_SRC = $(sort $(wildcard report/*.c))
 SETUP_SRC = $(sort $(wildcard setup/*.c))
 CLI_SRC = cli/options.c cli/usage.c cli/construct_options.c cli/limits_options.c
 NUMA_SRC = numa/placement.c numa/arena.c numa/thread_placement.c numa/cpu_classes.c numa/root_file.c numa/cpu_place.c numa/node_topology.c numa/job_cores.c
-TIMING_SRC = timing/statistics.c timing/signed_rank.c timing/series.c timing/decision.c timing/planning.c timing/core_clock.c timing/cycles.c timing/comparison.c timing/process_cost.c timing/replication.c timing/outlier_rule.c
+TIMING_SRC = timing/statistics.c timing/signed_rank.c timing/series.c timing/decision.c timing/simulation_memo.c timing/planning.c timing/core_clock.c timing/cycles.c timing/comparison.c timing/process_cost.c timing/replication.c timing/outlier_rule.c
 MEASURE_SRC = measure/chunk_plan.c measure/sequence.c measure/record.c measure/warnings.c measure/locality.c \
               measure/llnl_targets.c measure/summarize.c measure/paired_overhead.c measure/construct_overhead.c measure/construct_resolution.c measure/construct_shape.c measure/construct_level.c measure/constructs.c \
               measure/ompt_plan.c \

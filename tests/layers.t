@@ -276,6 +276,7 @@ DATA = {
     "timing/decision.h": "decisions on recorded samples (Brunner-Munzel, group-sequential level, prediction interval)",
     "timing/replication.h": "how many processes a pilot's recorded figures ask for (--replicates auto)",
     "timing/planning.h": "what recorded differences let a plan promise (power, the spread's upper bound)",
+    "timing/simulation_memo.h": "seeded simulations' results remembered by their inputs (clomp-stats, one thread)",
     "timing/outlier_rule.h": "the outlier rule on recorded figures (ranks, table rows, cluster nodes)",
     "measure/paired_record.h": "the paired overhead's figures, as the record holds them",
     "measure/limits_record.h": "--limits' figures, as the record holds them",

@@ -6,6 +6,7 @@
 
 #include "decision.h"
 #include "signed_rank.h"
+#include "simulation_memo.h"
 
 /* P(a, x), the regularized lower incomplete gamma function: its series for
  * x < a + 1, else 1 - the continued fraction of Q (modified Lentz). */
