@@ -17,6 +17,9 @@ import os, signal
 from clomp_results.core import safe_write
 
 NAMES = ("r.txt", "r.csv", "r.json")
+# Python's own Ctrl-C handler, whatever this process inherited: a job started in the background by
+# a non-interactive shell (a CI runner's) has SIGINT ignored, and the interrupts below would not land.
+signal.signal(signal.SIGINT, signal.default_int_handler)
 
 def reset(d):
     os.makedirs(d)
