@@ -117,8 +117,8 @@ undo_record() {
 # with it (suite/common.sh); a .full section stays; a suite from before .runs.csv keeps its .done.
 drop_incomplete_done_runs() {
     local kept rc=0
-    kept=$( { table_rows "$base.runs.csv" '{ print col("run") }'; [ -e "$base.runs.csv" ] || tr -d ' \t' <"$base.done" 2>/dev/null; } |
-        "$writer" drop-unrecorded "$base.done") || rc=$?
+    [ -e "$base.runs.csv" ] || [ -L "$base.runs.csv" ] || return 0
+    kept=$(table_rows "$base.runs.csv" '{ print col("run") }' | "$writer" drop-unrecorded "$base.done") || rc=$?
     [ "$rc" != 3 ] || die_usage "--resume: $base.done holds a line that is not a run number: refused"
     [ "$rc" = 1 ] || return 0
     if ! { [ -z "$kept" ] || printf '%s\n' "$kept"; } | put_file "$base.done"; then

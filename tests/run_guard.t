@@ -286,12 +286,7 @@ for d in "${!dones[@]}"; do
             mkdir "$out_dir"
             printf '%s' "${dones[d]}" >"$base.done"
             [ "${tables[t]}" = absent ] || printf '%s' "${tables[t]}" >"$base.runs.csv"
-            # A suite without .runs.csv (from before it) keeps its .done, on purpose: the old
-            # function, which ran every such run again, is asked with each of its runs recorded.
-            if [ "$side" = old ] && [ "${tables[t]}" = absent ]; then
-                { echo run; tr -d ' \t' <"$base.done"; } >"$base.runs.csv"
-                msg=$( (old_drop_incomplete_done_runs) 2>&1; rc=$?; rm "$base.runs.csv"; exit "$rc")
-            elif [ "$side" = old ]; then msg=$( (old_drop_incomplete_done_runs) 2>&1); else msg=$( (drop_incomplete_done_runs) 2>&1); fi
+            if [ "$side" = old ]; then msg=$( (old_drop_incomplete_done_runs) 2>&1); else msg=$( (drop_incomplete_done_runs) 2>&1); fi
             printf '%s\n' "$? ${msg//done.$side/DIR}" >"$root/$side.result"
             cat "$base.done" >>"$root/$side.result"
         done
