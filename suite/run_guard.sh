@@ -114,10 +114,9 @@ undo_record() {
 
 # drop_incomplete_done_runs: --resume: a run marked done that has no line in <base>.runs.csv (by
 # its run column) is no longer done, and runs again (write/done_runs.c); its rows in the tables go
-# with it (suite/common.sh); a .full section stays; a suite from before .runs.csv keeps its .done.
+# with it (drop_unfinished_runs, suite/common.sh); a .full section of it stays (never read back).
 drop_incomplete_done_runs() {
     local kept rc=0
-    [ -e "$base.runs.csv" ] || [ -L "$base.runs.csv" ] || return 0
     kept=$(table_rows "$base.runs.csv" '{ print col("run") }' | "$writer" drop-unrecorded "$base.done") || rc=$?
     [ "$rc" != 3 ] || die_usage "--resume: $base.done holds a line that is not a run number: refused"
     [ "$rc" = 1 ] || return 0

@@ -141,10 +141,5 @@ else
     is "$?" 0 "--resume of the old suite runs run 5 again"
     like "$(python3 -c 'import json, sys; m = json.load(open(sys.argv[1])); print(m["converted"].startswith("built from the .env"), [r["status"] for r in m["runs"]].count("done"), m["status"])' "$obase.suite.json")" \
         "^True 8 complete$" "with the manifest built from its .env, every run done and the suite complete"
-    # A suite from before .runs.csv keeps its .done: only run 5 runs again, and the runs before
-    # keep their rows (the renderer reads them from the old .summary).
-    is "$(cut -d, -f1 "$obase.runs.csv" | tr '\n' ' ')" "run 5 " "only run 5 ran again (the driver's .runs.csv holds it alone)"
-    is "$(cut -d, -f1,2,3 "${obase}_6400zones.summary" | tr '\n' ' ')" "run,set,status 4,6400zones,OK 5,6400zones,OK " \
-        "the 6400-zone table keeps run 4's row from before and has run 5's new one"
 fi
 done_testing

@@ -166,13 +166,9 @@ def construct_rows(planned: PlannedRun, record: RunRecord, status: str, exit_cod
 
 def driver_facts(suite: Suite) -> Dict[int, List[str]]:
     """run -> [status, exit code, seconds] as the driver recorded them: its
-    <base>.runs.csv, else (a suite from before it) the .summary rows. An old
-    suite resumed has a .runs.csv of the runs made since: its earlier runs
-    keep their .summary rows (a later source wins)."""
+    <base>.runs.csv, else (a suite from before it) the .summary rows."""
     facts = {}
-    sources = [suite.runs] if suite.runs is not None else []
-    if suite.runs is None or suite.manifest_converted:
-        sources = list(suite.summaries.values()) + sources
+    sources = [suite.runs] if suite.runs is not None else list(suite.summaries.values())
     for table in sources:
         for row in table.rows:
             if count_of(row.get("run")) is not None:
