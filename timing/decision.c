@@ -236,6 +236,30 @@ double signed_draw_insert(SignedDraw *ranked, long m, SignedDraw d, double w)
     return d.positive ? w + (double)(r + 1) : w;
 }
 
+static int compare_draws(const void *x, const void *y)
+{
+    double a = ((const SignedDraw *)x)->magnitude, b = ((const SignedDraw *)y)->magnitude;
+    return (a > b) - (a < b);
+}
+
+double signed_draws_rank(SignedDraw *ranked, long m, long upto, double w)
+{
+    if (upto - m <= SIGNED_DRAWS_INSERTED) {
+        for (long i = m; i < upto; i++)
+            w = signed_draw_insert(ranked, i, ranked[i], w);
+        return w;
+    }
+    /* Many at once: one sort, O(n log n), not an insertion each, O(n^2) (a plan's one look of
+     * thousands of pairs). Equal magnitudes may then rank in another order than the insertion's:
+     * the draws are continuous, so ties have probability 0. */
+    qsort(ranked, (size_t)upto, sizeof *ranked, compare_draws);
+    w = 0.0;
+    for (long r = 0; r < upto; r++)
+        if (ranked[r].positive)
+            w += (double)(r + 1);
+    return w;
+}
+
 static int compare_doubles(const void *x, const void *y)
 {
     double a = *(const double *)x, b = *(const double *)y;
@@ -268,10 +292,12 @@ static int simulate_min_p(const long *looks, int k, long sims, uint64_t seed, do
         double best = 1.0, w = 0.0;
         long m = 0;
         for (int j = 0; j < k; j++) {
-            for (; m < looks[j]; m++) {
+            for (long i = m; i < looks[j]; i++) {
                 double magnitude = rng_uniform(&rng);
-                w = signed_draw_insert(ranked, m, (SignedDraw){magnitude, rng_uniform(&rng) < 0.5}, w);
+                ranked[i] = (SignedDraw){magnitude, rng_uniform(&rng) < 0.5};
             }
+            w = signed_draws_rank(ranked, m, looks[j], w);
+            m = looks[j];
             best = fmin(best, signed_rank_p_cumulative(m, w, cumulative[j]));
         }
         minp[s] = best;

@@ -60,6 +60,12 @@ typedef struct SignedDraw {
  * simulation's looks then rank each draw once, not once per look. */
 double signed_draw_insert(SignedDraw *ranked, long m, SignedDraw d, double w);
 
+/* W+ of ranked[0..upto-1] once the draws ranked[m..upto-1], appended in draw order, join the m
+ * ranked before them (W+ w): inserted one by one when they are few (SIGNED_DRAWS_INSERTED or
+ * fewer: a sequential plan's looks), else one sort of all of them. */
+#define SIGNED_DRAWS_INSERTED 16
+double signed_draws_rank(SignedDraw *ranked, long m, long upto, double w);
+
 /* Pocock's group-sequential rule for the exact signed-rank test looked at
  * after looks[0] < looks[1] < ... < looks[k-1] pairs: the one nominal
  * level alpha' (the same at every look) such that stopping at the first

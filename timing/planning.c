@@ -76,10 +76,13 @@ static double plan_power_on(const double *z, long n, long trials, const long *lo
         double w = 0.0;
         long m = 0;
         for (int j = 0; j < k; j++) {
-            for (; m < looks[j] && m < n; m++) {   /* a look never reads past its draws */
-                double x = z[t * n + m] + shift;
-                w = signed_draw_insert(ranked, m, (SignedDraw){fabs(x), x > 0.0}, w);
+            long upto = looks[j] < n ? looks[j] : n;   /* a look never reads past its draws */
+            for (long i = m; i < upto; i++) {
+                double x = z[t * n + i] + shift;
+                ranked[i] = (SignedDraw){fabs(x), x > 0.0};
             }
+            w = signed_draws_rank(ranked, m, upto, w);
+            m = upto;
             if (signed_rank_p_cumulative(m, w, cumulative[j]) <= nominal) {
                 stopped++;
                 break;

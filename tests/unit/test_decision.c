@@ -11,6 +11,7 @@
 #include "timing/decision.h"
 #include "timing/planning.h"
 #include "timing/signed_rank.h"
+#include "timing/simulation_memo.h"
 
 static int close_to(double got, double want, double tol)
 {
@@ -311,6 +312,89 @@ static void test_planning(void)
        "pairs at 0.05 (%.3f) and its last look's alone at 0.0202 (%.3f)", shift, free, last);
 }
 
+/* W+ by brute force: each positive draw's rank is 1 + the number of draws smaller than it. */
+static double plain_w(const SignedDraw *d, long n)
+{
+    double w = 0.0;
+    for (long i = 0; i < n; i++) {
+        long below = 0;
+        for (long j = 0; j < n; j++)
+            below += d[j].magnitude < d[i].magnitude;
+        if (d[i].positive)
+            w += (double)(below + 1);
+    }
+    return w;
+}
+
+static void test_draw_ranking(void)
+{
+    /* Looks that add draws a few at a time (inserted) and many at once (sorted), each W+ against
+     * the brute force over the draws in their order. */
+    const long looks[] = {1, 5, 21, 22, 40, 300, 301, 317, 1000};
+    enum { LOOKS = sizeof looks / sizeof looks[0] };
+    SignedDraw *draws = malloc(1000 * sizeof *draws), *ranked = malloc(1000 * sizeof *ranked);
+    unsigned long x = 12345;
+    int agree = 1, sorted = 1;
+    for (int trial = 0; trial < 5 && draws != NULL && ranked != NULL; trial++) {
+        for (long i = 0; i < 1000; i++) {
+            x = x * 6364136223846793005UL + 1442695040888963407UL;
+            draws[i] = (SignedDraw){(double)(x >> 11) / 9007199254740992.0, (x >> 7) & 1};
+        }
+        double w = 0.0;
+        long m = 0;
+        for (int j = 0; j < LOOKS; j++) {
+            memcpy(ranked + m, draws + m, (size_t)(looks[j] - m) * sizeof *ranked);
+            w = signed_draws_rank(ranked, m, looks[j], w);
+            m = looks[j];
+            agree &= w == plain_w(draws, m);
+            for (long r = 1; r < m; r++)
+                sorted &= ranked[r - 1].magnitude <= ranked[r].magnitude;
+        }
+    }
+    ok(draws != NULL && ranked != NULL && agree, "W+ of draws joining a few at a time (inserted) and many at once "
+       "(sorted) is the brute-force rank sum at every look");
+    ok(sorted, "and the ranked draws stay in ascending magnitude");
+    free(draws);
+    free(ranked);
+
+    /* The exact p-value from the cumulative counts is the one from the counts, for every W+ and n <= 50. */
+    int same = 1;
+    double counts[50 * 51 / 2 + 1], cumulative[50 * 51 / 2 + 1];
+    for (long n = 1; n <= 50 && same; n++) {
+        same &= signed_rank_counts((int)n, counts) == 0 && signed_rank_cumulative((int)n, cumulative) == 0;
+        for (double w = -1.0; w <= (double)(n * (n + 1) / 2) + 1.0 && same; w += 0.5)
+            same &= signed_rank_p_cumulative(n, w, cumulative) == signed_rank_p(n, w, counts);
+    }
+    ok(same, "the p-value from running sums is the one from the exact counts, for n 1..50 and every W+ (halves too)");
+}
+
+static void test_memo(void)
+{
+    SimulationKey a = {0, {0}}, b = {0, {0}}, long_key = {0, {0}};
+    key_add(&a, 1.0);
+    key_add(&a, 0.05);
+    key_add_bits(&a, 99);
+    b = a;
+    b.v[1] = 0.0500000001;
+    double got = -1.0;
+    ok(!recall(&a, &got), "a simulation not yet made is not recalled");
+    remember(&a, 0.0123);
+    ok(recall(&a, &got) && got == 0.0123, "once remembered, its value is recalled by the same inputs");
+    ok(!recall(&b, &got), "not by inputs that differ in one of them");
+    for (int i = 0; i < SIMULATION_KEY_MAX + 1; i++)
+        key_add(&long_key, (double)i);
+    remember(&long_key, 1.0);
+    ok(!recall(&long_key, &got), "a key longer than the memo keeps is never remembered");
+    for (int i = 0; i < 64; i++) {
+        SimulationKey k = {0, {0}};
+        key_add(&k, 1000.0 + i);
+        remember(&k, (double)i);
+    }
+    SimulationKey newest = {0, {0}};
+    key_add(&newest, 1063.0);
+    ok(!recall(&a, &got) && recall(&newest, &got) && got == 63.0, "64 newer results push the oldest out; the newest stays");
+}
+
 int main(void)
 {
     test_student_t();
@@ -320,5 +404,7 @@ int main(void)
     test_pairs_needed();
     test_plan_reach();
     test_planning();
+    test_draw_ranking();
+    test_memo();
     return done_testing();
 }
