@@ -85,4 +85,25 @@ is "$(field renaming)" "new" "an interrupt at the second rename is held off: all
 like "$(field link)" '^r\.csv is a symbolic link: refused .*, r\.txt old, target theirs, r\.csv r\.json r\.txt$' \
     "a link at one of them: refused before any is replaced, its target untouched, no temporary file"
 
+# TERM (no Python handler: the process ends at once) while the second file is written: held off
+# until the set is in place, then it ends the process (exit 143), all three new, no temporary file.
+mkdir "$root/t"
+for n in r.txt r.csv r.json; do printf 'old %s' "$n" >"$root/t/$n"; done
+(cd "$root/t" && PYTHONPATH="$top/results" python3 -c '
+import os, signal
+from clomp_results.core import safe_write
+real, calls = os.fsync, [0]
+def wrapper(fd):
+    calls[0] += 1
+    if calls[0] == 2:
+        os.kill(os.getpid(), signal.SIGTERM)
+    return real(fd)
+os.fsync = wrapper
+fd = safe_write.open_dir(".")
+safe_write.replace_files(fd, [(n, ("new " + n).encode(), None) for n in ("r.txt", "r.csv", "r.json")])
+print("not ended")
+' >"$root/term.out" 2>&1)
+is "$?:$(cat "$root/term.out"):$(cd "$root/t" && for n in *; do printf '%s=%s ' "$n" "$(cut -d' ' -f1 "$n")"; done)" \
+    "143::r.csv=new r.json=new r.txt=new " "a TERM while the second is written lands after the renames: all three new, no temporary file"
+
 done_testing

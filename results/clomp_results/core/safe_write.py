@@ -24,6 +24,7 @@ class UnsafeTarget(Exception):
 
 _DIR_FLAGS = os.O_RDONLY | getattr(os, "O_DIRECTORY", 0) | getattr(os, "O_NOFOLLOW", 0)
 _HELD_SIGNALS = {signal.SIGTERM, signal.SIGHUP, signal.SIGINT}
+_FATAL_SIGNALS = {signal.SIGTERM, signal.SIGHUP}   # no Python handler: they would end us mid-write, temporaries left
 _NEW_FLAGS = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
 
 
@@ -78,7 +79,18 @@ def replace_files(dir_fd, files):
     """Write each (NAME, DATA, SHOWN) of FILES in directory DIR_FD as a set: every one to its temporary
     name and synced first, then the renames back to back with TERM, HUP and INT held off, so that an
     interrupt leaves every file new or every file as it was (the temporary ones removed), never a new
-    one beside old ones. A target that is not a regular file or absent is refused before any rename."""
+    one beside old ones. TERM and HUP, which end the process without a Python handler, are held off
+    for the whole call (they land once the set is in place); INT (KeyboardInterrupt) during the writes
+    leaves every file as it was. A target that is not a regular file or absent is refused before any
+    rename."""
+    outer = signal.pthread_sigmask(signal.SIG_BLOCK, _FATAL_SIGNALS)
+    try:
+        _replace_files(dir_fd, files)
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, outer)
+
+
+def _replace_files(dir_fd, files):
     made = []   # (temporary name, name, shown)
     try:
         for name, data, shown in files:
