@@ -69,6 +69,15 @@ static void read_run_facts(struct run_facts *r, const char *base, size_t runs)
     }
 }
 
+/* Whether ENTRY (a run's line as this writer wrote it: its "run", then its "status") says the run
+ * ended: done or failed. A driver stopped between a run's done mark and the manifest's next write
+ * leaves the run "running" there: that entry is not kept, the run's files say what it is. */
+static int entry_ended(const char *entry)
+{
+    const char *status = strstr(entry, "\"status\": \"");
+    return status != NULL && (strncmp(status + 11, "done\"", 5) == 0 || strncmp(status + 11, "failed\"", 7) == 0);
+}
+
 /* Each run's status, one a line: done (its .runs.csv row OK) or failed (FAILED; its reason when
  * it is the run just recorded), its entry as OLD (the manifest before) had it when it was done
  * then and is not the run just recorded; running (the run in progress) or planned. */
@@ -81,7 +90,7 @@ void put_runs(FILE *out, const struct facts *f, const char **sets, size_t runs, 
     for (size_t k = 1; r.done != NULL && r.row != NULL && k <= runs; k++) {
         const char **row = r.row[k];
         int failed = row[0] != NULL && strcmp(row[0], "FAILED") == 0;
-        if (r.done[k] && old[k] != NULL && k != just) {
+        if (r.done[k] && old[k] != NULL && k != just && entry_ended(old[k])) {
             fprintf(out, "    %s", old[k]);
         } else if (r.done[k]) {
             fprintf(out, "    {\"run\": %zu, \"status\": \"%s\", \"exit_code\": ", k, failed ? "failed" : "done");
