@@ -92,20 +92,21 @@ static double plan_power_on(const double *z, long n, long trials, const long *lo
     return (double)stopped / (double)trials;
 }
 
-/* Draws and exact counts for a plan; NULL z on bad input or memory. */
+/* Draws, each look's cumulative exact counts (signed_rank_cumulative) and room to rank n draws,
+ * for a plan; NULL z on bad input or memory. */
 typedef struct PlanWork {
-    double *z, **counts;
-    SignedDraw *scratch;
+    double *z, **cumulative;
+    SignedDraw *ranked;
     long n;
 } PlanWork;
 
 static void free_plan(PlanWork *w, int k)
 {
-    for (int j = 0; w->counts != NULL && j < k; j++)
-        free(w->counts[j]);
-    free(w->counts);
+    for (int j = 0; w->cumulative != NULL && j < k; j++)
+        free(w->cumulative[j]);
+    free(w->cumulative);
     free(w->z);
-    free(w->scratch);
+    free(w->ranked);
 }
 
 static int plan_work(PlanWork *w, const long *looks, int k, long trials, uint64_t seed)
@@ -118,14 +119,14 @@ static int plan_work(PlanWork *w, const long *looks, int k, long trials, uint64_
             return -1;
     w->n = looks[k - 1];
     w->z = calloc((size_t)(w->n * trials), sizeof *w->z);   /* zeroed: every draw is written below, but the analyser cannot see it */
-    w->counts = calloc((size_t)k, sizeof *w->counts);
-    w->scratch = malloc((size_t)w->n * sizeof *w->scratch);
-    int failed = w->z == NULL || w->counts == NULL || w->scratch == NULL;
+    w->cumulative = calloc((size_t)k, sizeof *w->cumulative);
+    w->ranked = malloc((size_t)w->n * sizeof *w->ranked);
+    int failed = w->z == NULL || w->cumulative == NULL || w->ranked == NULL;
     for (int j = 0; !failed && j < k; j++) {
         if (looks[j] > SIGNED_RANK_EXACT_MAX)
             continue;
-        w->counts[j] = malloc((size_t)(looks[j] * (looks[j] + 1) / 2 + 1) * sizeof **w->counts);
-        failed = w->counts[j] == NULL || signed_rank_cumulative((int)looks[j], w->counts[j]) != 0;
+        w->cumulative[j] = malloc((size_t)(looks[j] * (looks[j] + 1) / 2 + 1) * sizeof **w->cumulative);
+        failed = w->cumulative[j] == NULL || signed_rank_cumulative((int)looks[j], w->cumulative[j]) != 0;
     }
     if (failed) {
         free_plan(w, k);
@@ -142,7 +143,7 @@ double sequential_power(const long *looks, int k, double nominal, double shift, 
     PlanWork w;
     if (plan_work(&w, looks, k, trials, seed) != 0)
         return NAN;
-    double power = plan_power_on(w.z, w.n, trials, looks, k, nominal, shift, w.counts, w.scratch);
+    double power = plan_power_on(w.z, w.n, trials, looks, k, nominal, shift, w.cumulative, w.ranked);
     free_plan(&w, k);
     return power;
 }
@@ -158,11 +159,11 @@ double sequential_detectable_shift(const long *looks, int k, double nominal, dou
     if (plan_work(&w, looks, k, trials, seed) != 0)
         return NAN;
     double result = NAN;
-    if (plan_power_on(w.z, w.n, trials, looks, k, nominal, 20.0, w.counts, w.scratch) >= power) {
+    if (plan_power_on(w.z, w.n, trials, looks, k, nominal, 20.0, w.cumulative, w.ranked) >= power) {
         double lo = 0.0, hi = 20.0;
         while (hi - lo > 0.005) {
             double mid = 0.5 * (lo + hi);
-            if (plan_power_on(w.z, w.n, trials, looks, k, nominal, mid, w.counts, w.scratch) >= power)
+            if (plan_power_on(w.z, w.n, trials, looks, k, nominal, mid, w.cumulative, w.ranked) >= power)
                 hi = mid;
             else
                 lo = mid;
@@ -224,9 +225,9 @@ long signed_rank_pairs_needed(double shift_sd, double alpha, double power, long 
         for (; drawn < n * trials; drawn++)
             z[drawn] = rng_normal(&rng);
         const long look[1] = {n};
-        double *const counts[1] = {cumulative};
+        double *const each[1] = {cumulative};
         signed_rank_cumulative((int)n, cumulative);
-        if (plan_power_on(z, n, trials, look, 1, alpha, shift_sd, counts, ranked) >= power)
+        if (plan_power_on(z, n, trials, look, 1, alpha, shift_sd, each, ranked) >= power)
             found = n;
     }
     free(z);
