@@ -23,7 +23,6 @@ class UnsafeTarget(Exception):
 
 
 _DIR_FLAGS = os.O_RDONLY | getattr(os, "O_DIRECTORY", 0) | getattr(os, "O_NOFOLLOW", 0)
-_HELD_SIGNALS = {signal.SIGTERM, signal.SIGHUP, signal.SIGINT}
 _FATAL_SIGNALS = {signal.SIGTERM, signal.SIGHUP}   # no Python handler: they would end us mid-write, temporaries left
 _NEW_FLAGS = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
 
@@ -116,7 +115,7 @@ def _replace_files(dir_fd, files):
                 os.fsync(f.fileno())
         for tmp, name, shown in made:
             check_target(dir_fd, name, shown)   # planted while we wrote: still refused
-        held = signal.pthread_sigmask(signal.SIG_BLOCK, _HELD_SIGNALS)
+        held = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})   # TERM and HUP: already held (replace_files)
         try:
             while made:
                 tmp, name, _ = made[0]
